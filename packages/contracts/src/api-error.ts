@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+export const ErrorCodeSchema = z.enum([
+  'INVALID',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** Every non-2xx body. `message` is a sentence a person can read; `issues` lists field problems. */
+export const ApiErrorSchema = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;

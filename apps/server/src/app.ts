@@ -1,0 +1,160 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  type ZodTypeProvider,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import type { Env } from '@/config/env';
+import type { Modules } from '@/modules';
+import { publicAccess } from '@/platform/access';
+import type { Database } from '@/platform/db';
+import { errorBody, handleError, registerCrossSiteRequestGuard } from '@/platform/http';
+import { loggerOptions } from '@/platform/logger';
+
+export type BuildAppOptions = {
+  env: Env;
+  modules: Modules;
+  database: Pick<Database, 'pool'>;
+  /** Tests pass a logger that writes to memory. */
+  logger?: FastifyBaseLogger;
+};
+
+// Exempt from the cross-site guard: callers that authenticate by signature, not by cookie.
+const CROSS_SITE_EXEMPT: readonly RegExp[] = [];
+
+const HealthSchema = z.object({ status: z.literal('ok') });
+
+export async function buildApp({ env, modules, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(env.LOG_LEVEL) }),
+    trustProxy: env.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 60_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  // JSON is the only request body the API understands; an empty body counts as no body.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+    }
+  });
+
+  // Every route must say who may call it: a route without `config.access` stops the app here.
+  app.addHook('onRoute', (route) => {
+    const isApiRoute = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+    if (isApiRoute && !route.config?.access) {
+      throw new Error(`Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`);
+    }
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+
+  // Personal data must not linger in browser or proxy caches.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs/static')) {
+      void reply.header('cache-control', 'no-store');
+    }
+  });
+
+  registerCrossSiteRequestGuard(app, {
+    allowedOrigins: env.allowedOrigins,
+    isExempt: (url) => CROSS_SITE_EXEMPT.some((pattern) => pattern.test(url)),
+  });
+  modules.auth.registerAuthentication(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Boomgate API',
+        version: '1.0.0',
+        description:
+          'Gate, vehicle and driver verification. Browser clients authenticate with the session cookie set by ' +
+          '`POST /api/auth/login`. Errors are `{ "error": { "code", "message", "issues"? } }`.',
+      },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
+
+  await app.register(
+    async (api) => {
+      api.get(
+        '/health',
+        { config: publicAccess(), schema: { tags: ['system'], operationId: 'health', response: { 200: HealthSchema } } },
+        async () => {
+          await database.pool.query('select 1');
+          return { status: 'ok' as const };
+        },
+      );
+      await api.register(modules.auth.routes);
+      await api.register(modules.users.routes);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWebApp(app, env);
+  return app;
+}
+
+/** Serves the built single-page app; unknown non-API paths get index.html (client routing). */
+async function registerWebApp(app: FastifyInstance, env: Env) {
+  const root = path.resolve(env.WEB_DIST_DIR);
+  const hasWebApp = existsSync(path.join(root, 'index.html'));
+  if (hasWebApp) {
+    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPageRequest = request.method === 'GET' && !request.url.startsWith('/api');
+    if (isPageRequest && hasWebApp) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { maxAge: 0 });
+    }
+    return reply.code(404).send(errorBody('NOT_FOUND', 'Not found.'));
+  });
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+
+import { z } from 'zod';
+
+import { MIN_PASSWORD_LENGTH } from '@boomgate/contracts/primitives';
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z.url().optional(),
+    DATABASE_APP_URL: z.url().optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    SESSION_SECRET: z.string().min(32).optional(),
+    SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+    SESSION_ABSOLUTE_TIMEOUT_HOURS: z.coerce.number().int().min(1).max(72).default(12),
+    PASSWORD_MIN_LENGTH: z.coerce.number().int().min(MIN_PASSWORD_LENGTH).max(64).default(MIN_PASSWORD_LENGTH),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+    LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+    TRUST_PROXY: z.string().optional(),
+    ALLOWED_ORIGINS: z.string().default(''),
+    WEB_DIST_DIR: z.string().default('apps/web/dist'),
+    STORAGE_DIR: z.string().optional(),
+  })
+  .transform((env) => ({
+    ...env,
+    isProduction: env.NODE_ENV === 'production',
+    dataDir: path.resolve(env.DATA_DIR),
+    storageDir: path.resolve(env.STORAGE_DIR ?? path.join(env.DATA_DIR, 'storage')),
+    allowedOrigins: env.ALLOWED_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    // "loopback" or a hop count or a CIDR list; never `true` on an internet-facing listener.
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  }));
+
+export type Env = z.output<typeof EnvSchema>;
+
+type TrustProxy = string | ((address: string, hop: number) => boolean) | undefined;
+
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value === '' || value === 'false') return undefined;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}
+
+/** Fails fast and lists every invalid variable, not just the first one. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,52 @@
+import type { Env } from '@/config/env';
+import { createAuditService } from '@/modules/audit';
+import { createAuthModule } from '@/modules/auth';
+import { createSessionsModule } from '@/modules/sessions';
+import { createTenantsModule } from '@/modules/tenants';
+import { createUsersModule } from '@/modules/users';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+
+export type Infrastructure = {
+  env: Env;
+  database: Database;
+  clock: Clock;
+  sessionSecret: string;
+};
+
+/** The composition root: the only place that knows the whole dependency graph. */
+export function createModules({ env, database, clock, sessionSecret }: Infrastructure) {
+  const audit = createAuditService({ clock });
+  const tenants = createTenantsModule();
+  const sessions = createSessionsModule({
+    db: database.db,
+    clock,
+    secret: sessionSecret,
+    policy: {
+      idleTimeoutMinutes: env.SESSION_IDLE_TIMEOUT_MINUTES,
+      absoluteTimeoutHours: env.SESSION_ABSOLUTE_TIMEOUT_HOURS,
+    },
+  });
+  const users = createUsersModule({
+    database,
+    sessions: sessions.service,
+    audit,
+    clock,
+    passwordMinLength: env.PASSWORD_MIN_LENGTH,
+  });
+  const auth = createAuthModule({
+    db: database.db,
+    database,
+    tenants: tenants.repository,
+    users: users.service,
+    sessions: sessions.service,
+    audit,
+    clock,
+    throttle: {
+      maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
+    },
+  });
+  return { audit, tenants, sessions, users, auth };
+}
+export type Modules = ReturnType<typeof createModules>;

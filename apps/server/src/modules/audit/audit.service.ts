@@ -1,0 +1,15 @@
+import type { Clock } from '@/platform/clock';
+import type { DbExecutor } from '@/platform/db';
+
+import type { AuditEventInput } from './audit.repository';
+import { createAuditRepository } from './audit.repository';
+
+export type AuditService = ReturnType<typeof createAuditService>;
+
+/** The append-only trail of who did what (POPIA). Written in the caller's transaction. */
+export function createAuditService({ clock }: { clock: Clock }) {
+  const repository = createAuditRepository();
+  return {
+    record: (tx: DbExecutor, event: AuditEventInput) => repository.insert(tx, event, clock.now()),
+  };
+}

@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import {
+  AuthResponseSchema,
+  ChangePasswordBodySchema,
+  LoginBodySchema,
+  LogoutResponseSchema,
+  RegisterBodySchema,
+} from '@boomgate/contracts/auth';
+import { EmptyBodySchema } from '@boomgate/contracts/primitives';
+
+import type { Actor, SessionsService } from '@/modules/sessions';
+import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
+import { AppError, STATUS_BY_CODE } from '@/platform/errors';
+import { sendError } from '@/platform/http';
+
+import type { AuthService, ClientInfo, SignedIn } from './auth.service';
+
+// `__Host-` binds the cookie to this exact origin over TLS; browsers reject it on plain HTTP,
+// so local http://localhost uses the plain name. Both are HttpOnly and SameSite=Lax.
+const SECURE_COOKIE = '__Host-bg_session';
+const PLAIN_COOKIE = 'bg_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user. Set on every route that declares roles; absent on public routes. */
+    actor: Actor;
+  }
+}
+
+const clientOf = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
+function readSessionToken(request: FastifyRequest): string | undefined {
+  return request.cookies[SECURE_COOKIE] ?? request.cookies[PLAIN_COOKIE];
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, { token, expiresAt }: SignedIn) {
+  const isSecure = request.protocol === 'https';
+  void reply.setCookie(isSecure ? SECURE_COOKIE : PLAIN_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecure,
+    expires: expiresAt,
+  });
+}
+
+function clearSessionCookies(reply: FastifyReply) {
+  void reply.clearCookie(PLAIN_COOKIE, { path: '/' });
+  void reply.clearCookie(SECURE_COOKIE, { path: '/', secure: true });
+}
+
+/**
+ * Enforces each route's declared access before the body is even parsed: no session → 401,
+ * wrong role → 403, admin-set password still unchanged → 403 except on the routes that fix it.
+ */
+export function registerAuthentication(app: FastifyInstance, sessions: Pick<SessionsService, 'resolveActor'>) {
+  app.decorateRequest('actor', null as unknown as Actor);
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (!access || 'public' in access) return;
+    const token = readSessionToken(request);
+    const actor = token ? await sessions.resolveActor(token) : undefined;
+    if (!actor) return sendError(reply, new AppError('UNAUTHENTICATED', 'Please sign in to continue.'));
+    if (!access.roles.includes(actor.role)) {
+      request.log.info({ userId: actor.userId, tenantId: actor.tenantId, url: request.url }, 'access denied by role');
+      return sendError(reply, new AppError('FORBIDDEN', 'You do not have permission to do this.'));
+    }
+    if (actor.mustChangePassword && !access.allowPendingPasswordChange) {
+      return sendError(reply, new AppError('FORBIDDEN', 'Please change your password to continue.'));
+    }
+    request.actor = actor;
+  });
+}
+
+export function authRoutes(service: AuthService, sessions: Pick<SessionsService, 'resolveActor'>): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/auth/register',
+      {
+        config: publicAccess(),
+        schema: { tags: ['auth'], operationId: 'register', body: RegisterBodySchema, response: { 201: AuthResponseSchema } },
+      },
+      async (request, reply) => {
+        const signedIn = await service.register(request.body, clientOf(request));
+        setSessionCookie(request, reply, signedIn);
+        return reply.code(201).send(signedIn.response);
+      },
+    );
+
+    app.post(
+      '/auth/login',
+      {
+        config: publicAccess(),
+        schema: { tags: ['auth'], operationId: 'login', body: LoginBodySchema, response: { 200: AuthResponseSchema } },
+      },
+      async (request, reply) => {
+        try {
+          const signedIn = await service.login(request.body, clientOf(request));
+          request.log.info({ event: 'auth.login', tenantId: signedIn.response.tenant.id, userId: signedIn.response.user.id }, 'signed in');
+          setSessionCookie(request, reply, signedIn);
+          return signedIn.response;
+        } catch (error) {
+          if (error instanceof AppError) {
+            request.log.info({ event: 'auth.login_failed', status: STATUS_BY_CODE[error.code] }, 'sign-in refused');
+          }
+          throw error;
+        }
+      },
+    );
+
+    app.get(
+      '/auth/me',
+      {
+        config: rolesAccess(ALL_ROLES, { allowPendingPasswordChange: true }),
+        schema: { tags: ['auth'], operationId: 'getCurrentUser', response: { 200: AuthResponseSchema } },
+      },
+      async (request) => service.me(request.actor),
+    );
+
+    app.post(
+      '/auth/change-password',
+      {
+        config: rolesAccess(ALL_ROLES, { allowPendingPasswordChange: true }),
+        schema: {
+          tags: ['auth'],
+          operationId: 'changePassword',
+          body: ChangePasswordBodySchema,
+          response: { 200: AuthResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const signedIn = await service.changePassword(request.actor, request.body, clientOf(request));
+        setSessionCookie(request, reply, signedIn);
+        return signedIn.response;
+      },
+    );
+
+    // Public so that signing out always succeeds and always clears the cookie, even if the
+    // session has already expired.
+    app.post(
+      '/auth/logout',
+      {
+        config: publicAccess(),
+        schema: { tags: ['auth'], operationId: 'logout', body: EmptyBodySchema, response: { 200: LogoutResponseSchema } },
+      },
+      async (request, reply) => {
+        const token = readSessionToken(request);
+        const actor = token ? await sessions.resolveActor(token) : undefined;
+        if (actor) await service.logout(actor, clientOf(request));
+        clearSessionCookies(reply);
+        void reply.header('clear-site-data', '"cookies"');
+        return { ok: true as const };
+      },
+    );
+  };
+}

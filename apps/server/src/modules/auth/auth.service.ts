@@ -1,0 +1,175 @@
+import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody } from '@boomgate/contracts/auth';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor, SessionsService } from '@/modules/sessions';
+import type { TenantsRepository } from '@/modules/tenants';
+import { type UsersService, toUser } from '@/modules/users';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/platform/passwords';
+
+import type { AuthRepository } from './auth.repository';
+import { afterFailure, retryAfterSeconds } from './login-throttle';
+
+export type AuthServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: AuthRepository;
+  tenants: TenantsRepository;
+  users: Pick<UsersService, 'insertUser' | 'findById' | 'updateById' | 'assertPasswordPolicy'>;
+  sessions: Pick<SessionsService, 'startSession' | 'endSession' | 'endAllSessionsOf'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  throttle: { maxFailuresPerAccount: number; maxFailuresPerIp: number };
+};
+
+export type ClientInfo = { ip: string; userAgent?: string };
+export type SignedIn = { response: AuthResponse; token: string; expiresAt: Date };
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService({
+  database,
+  repository,
+  tenants,
+  users,
+  sessions,
+  audit,
+  clock,
+  throttle,
+}: AuthServiceDeps) {
+  async function assertNotThrottled(keys: string[]) {
+    const states = await repository.findThrottles(keys);
+    const now = clock.now();
+    const wait = Math.max(0, ...keys.map((key) => retryAfterSeconds(states.get(key), now)));
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        { retryAfterSeconds: wait },
+      );
+    }
+    return states;
+  }
+
+  return {
+    /** Creates the organization and its first tenant_admin, and signs them in. */
+    async register(body: RegisterBody, client: ClientInfo): Promise<SignedIn> {
+      users.assertPasswordPolicy(body.password);
+      const tenantId = newId();
+      return database.withTenant(tenantId, async (tx) => {
+        const tenant = await tenants.insert(tx, { id: tenantId, name: body.organizationName });
+        const user = await users.insertUser(tx, {
+          tenantId,
+          username: body.username,
+          password: body.password,
+          fullName: body.fullName,
+          email: body.email ?? null,
+          role: 'tenant_admin',
+        });
+        const session = await sessions.startSession(tx, { tenantId, userId: user.id, ...client });
+        await audit.record(tx, { tenantId, actorUserId: user.id, action: 'tenant.registered', ip: client.ip });
+        return { response: { user: toUser(user), tenant: { id: tenant.id, name: tenant.name } }, ...session };
+      });
+    },
+
+    async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
+      const accountKey = `account:${body.username.toLowerCase()}`;
+      const ipKey = `ip:${client.ip}`;
+      const states = await assertNotThrottled([accountKey, ipKey]);
+
+      const candidate = await repository.findLoginCandidate(body.username);
+      const isPasswordRight = candidate
+        ? await verifyPassword(candidate.passwordHash, body.password)
+        : await verifyAgainstDummy(body.password);
+
+      if (!candidate || !isPasswordRight) {
+        const now = clock.now();
+        await repository.saveThrottle(accountKey, afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount));
+        await repository.saveThrottle(ipKey, afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp));
+        if (candidate) {
+          await database.withTenant(candidate.tenantId, (tx) =>
+            audit.record(tx, { tenantId: candidate.tenantId, actorUserId: candidate.userId, action: 'auth.login_failed', ip: client.ip }),
+          );
+        }
+        throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+      }
+      if (!candidate.isActive) {
+        throw new AppError('FORBIDDEN', 'This account has been deactivated. Contact your administrator.');
+      }
+      await repository.clearThrottle(accountKey);
+
+      return database.withTenant(candidate.tenantId, async (tx) => {
+        const user = await users.findById(tx, candidate.tenantId, candidate.userId);
+        const tenant = await tenants.find(tx, candidate.tenantId);
+        if (!user || !tenant) throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
+        if (needsRehash(user.passwordHash)) {
+          await users.updateById(tx, user.tenantId, user.id, { passwordHash: await hashPassword(body.password) });
+        }
+        const session = await sessions.startSession(tx, { tenantId: user.tenantId, userId: user.id, ...client });
+        await audit.record(tx, { tenantId: user.tenantId, actorUserId: user.id, action: 'auth.login', ip: client.ip });
+        return {
+          response: {
+            user: toUser(user),
+            tenant: { id: tenant.id, name: tenant.name },
+            requirePasswordChange: user.mustChangePassword,
+          },
+          ...session,
+        };
+      });
+    },
+
+    /** Verifies the current password, ends every session of the user and starts a fresh one. */
+    async changePassword(actor: Actor, body: ChangePasswordBody, client: ClientInfo): Promise<SignedIn> {
+      users.assertPasswordPolicy(body.newPassword);
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const user = await users.findById(tx, actor.tenantId, actor.userId);
+        if (!user || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
+          throw new AppError('INVALID', 'Current password is incorrect');
+        }
+        if (body.newPassword === body.currentPassword) {
+          throw new AppError('INVALID', 'New password must be different from the current password');
+        }
+        const now = clock.now();
+        const updated = await users.updateById(tx, actor.tenantId, actor.userId, {
+          passwordHash: await hashPassword(body.newPassword),
+          mustChangePassword: false,
+          passwordChangedAt: now,
+          updatedAt: now,
+        });
+        if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
+        await sessions.endAllSessionsOf(tx, actor.tenantId, actor.userId);
+        const session = await sessions.startSession(tx, { tenantId: actor.tenantId, userId: actor.userId, ...client });
+        await audit.record(tx, { tenantId: actor.tenantId, actorUserId: actor.userId, action: 'auth.password_changed', ip: client.ip });
+        return {
+          response: { user: toUser(updated), tenant: { id: actor.tenantId, name: actor.tenantName }, requirePasswordChange: false },
+          ...session,
+        };
+      });
+    },
+
+    async logout(actor: Actor, client: ClientInfo) {
+      await database.withTenant(actor.tenantId, async (tx) => {
+        await sessions.endSession(tx, actor);
+        await audit.record(tx, { tenantId: actor.tenantId, actorUserId: actor.userId, action: 'auth.logout', ip: client.ip });
+      });
+    },
+
+    me: (actor: Actor): AuthResponse => ({
+      user: {
+        id: actor.userId,
+        username: actor.username,
+        fullName: actor.fullName,
+        email: actor.email,
+        role: actor.role,
+        isActive: true,
+      },
+      tenant: { id: actor.tenantId, name: actor.tenantName },
+      requirePasswordChange: actor.mustChangePassword,
+    }),
+  };
+}

@@ -1,0 +1,65 @@
+import { and, eq, sql } from 'drizzle-orm';
+
+import type { Role } from '@boomgate/contracts/roles';
+
+import type { Db, DbExecutor } from '@/platform/db';
+
+import { sessions } from './sessions.table';
+
+export type ResolvedSessionRow = {
+  tenantId: string;
+  tenantName: string;
+  userId: string;
+  username: string;
+  fullName: string | null;
+  email: string | null;
+  role: Role;
+  mustChangePassword: boolean;
+};
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+
+export function createSessionsRepository(db: Db) {
+  return {
+    async insert(tx: DbExecutor, row: typeof sessions.$inferInsert) {
+      await tx.insert(sessions).values(row);
+    },
+
+    /** The only cross-tenant read: the SECURITY DEFINER function auth_resolve_session. */
+    async resolve(tokenHash: string, now: Date, idleSeconds: number, touchAfterSeconds: number) {
+      const result = await db.execute<{
+        tenant_id: string;
+        tenant_name: string;
+        user_id: string;
+        username: string;
+        full_name: string | null;
+        email: string | null;
+        role: Role;
+        must_change_password: boolean;
+      }>(
+        sql`select * from auth_resolve_session(${tokenHash}, ${now.toISOString()}::timestamptz,
+              make_interval(secs => ${idleSeconds}), make_interval(secs => ${touchAfterSeconds}))`,
+      );
+      const row = result.rows[0];
+      if (!row) return undefined;
+      return {
+        tenantId: row.tenant_id,
+        tenantName: row.tenant_name,
+        userId: row.user_id,
+        username: row.username,
+        fullName: row.full_name,
+        email: row.email,
+        role: row.role,
+        mustChangePassword: row.must_change_password,
+      } satisfies ResolvedSessionRow;
+    },
+
+    async delete(tx: DbExecutor, tenantId: string, tokenHash: string) {
+      await tx.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
+    },
+
+    async deleteAllForUser(tx: DbExecutor, tenantId: string, userId: string) {
+      await tx.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
+    },
+  };
+}

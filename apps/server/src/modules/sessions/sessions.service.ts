@@ -1,0 +1,65 @@
+import type { Clock } from '@/platform/clock';
+import type { DbExecutor } from '@/platform/db';
+import { newToken } from '@/platform/ids';
+
+import { hashSessionToken, isWellFormedToken } from './session-token';
+import type { ResolvedSessionRow, SessionsRepository } from './sessions.repository';
+
+export type SessionPolicy = { idleTimeoutMinutes: number; absoluteTimeoutHours: number };
+
+/** A signed-in user as every route sees them, resolved from the session on each request. */
+export type Actor = ResolvedSessionRow & { sessionTokenHash: string };
+
+// last_seen_at is written at most once a minute, so a busy client does not write on every call.
+const TOUCH_AFTER_SECONDS = 60;
+
+export type SessionsService = ReturnType<typeof createSessionsService>;
+
+export function createSessionsService({
+  repository,
+  clock,
+  secret,
+  policy,
+}: {
+  repository: SessionsRepository;
+  clock: Clock;
+  secret: string;
+  policy: SessionPolicy;
+}) {
+  return {
+    /** Issues a fresh random token (never reuses one) and stores its HMAC. */
+    async startSession(
+      tx: DbExecutor,
+      session: { tenantId: string; userId: string; ip?: string; userAgent?: string },
+    ): Promise<{ token: string; expiresAt: Date }> {
+      const token = newToken();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + policy.absoluteTimeoutHours * 3_600_000);
+      await repository.insert(tx, {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        tokenHash: hashSessionToken(token, secret),
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt,
+        ip: session.ip ?? null,
+        userAgent: session.userAgent?.slice(0, 300) ?? null,
+      });
+      return { token, expiresAt };
+    },
+
+    async resolveActor(token: string): Promise<Actor | undefined> {
+      if (!isWellFormedToken(token)) return undefined;
+      const tokenHash = hashSessionToken(token, secret);
+      const row = await repository.resolve(tokenHash, clock.now(), policy.idleTimeoutMinutes * 60, TOUCH_AFTER_SECONDS);
+      return row && { ...row, sessionTokenHash: tokenHash };
+    },
+
+    endSession: (tx: DbExecutor, actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>) =>
+      repository.delete(tx, actor.tenantId, actor.sessionTokenHash),
+
+    /** Deactivation and password changes end every session the user has, on every device. */
+    endAllSessionsOf: (tx: DbExecutor, tenantId: string, userId: string) =>
+      repository.deleteAllForUser(tx, tenantId, userId),
+  };
+}

@@ -1,0 +1,163 @@
+import type { CreateUserBody, UpdateUserBody } from '@boomgate/contracts/users';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor, SessionsService } from '@/modules/sessions';
+import type { Clock } from '@/platform/clock';
+import type { Database, DbExecutor } from '@/platform/db';
+import { AppError, isUniqueViolation } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+import { hashPassword } from '@/platform/passwords';
+
+import type { UsersRepository } from './users.repository';
+import type { NewUserRow, UserRow } from './users.table';
+
+export type UsersServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: UsersRepository;
+  sessions: Pick<SessionsService, 'endAllSessionsOf'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  passwordMinLength: number;
+};
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+const USERNAME_TAKEN = 'Username already exists';
+// Another tenant's id answers exactly like an id that does not exist.
+const notFound = () => new AppError('NOT_FOUND', 'User not found.');
+
+export function createUsersService({
+  database,
+  repository,
+  sessions,
+  audit,
+  clock,
+  passwordMinLength,
+}: UsersServiceDeps) {
+  function assertPasswordPolicy(password: string) {
+    if (password.length < passwordMinLength) {
+      throw new AppError('INVALID', `Password must be at least ${passwordMinLength} characters`);
+    }
+  }
+
+  function assertMayManage(actor: Actor, target: UserRow | undefined): asserts target is UserRow {
+    if (!target) throw notFound();
+    if (target.role === 'super_admin' && actor.role !== 'super_admin') {
+      throw new AppError('FORBIDDEN', 'Only a Super Admin can change a Super Admin account.');
+    }
+  }
+
+  async function insertUser(tx: DbExecutor, row: Omit<NewUserRow, 'id' | 'passwordHash'> & { password: string }) {
+    assertPasswordPolicy(row.password);
+    const passwordHash = await hashPassword(row.password);
+    try {
+      // A savepoint keeps the caller's transaction usable after a duplicate username.
+      return await tx.transaction((savepoint) =>
+        repository.insert(savepoint, { ...row, id: newId(), passwordHash, passwordChangedAt: clock.now() }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_username_unique')) throw new AppError('CONFLICT', USERNAME_TAKEN);
+      throw error;
+    }
+  }
+
+  async function setActive(actor: Actor, id: string, isActive: boolean, ip: string | undefined) {
+    if (id === actor.userId) {
+      throw new AppError('FORBIDDEN', `You cannot ${isActive ? 'reactivate' : 'deactivate'} your own account.`);
+    }
+    return database.withTenant(actor.tenantId, async (tx) => {
+      assertMayManage(actor, await repository.find(tx, actor.tenantId, id));
+      const updated = await repository.update(tx, actor.tenantId, id, { isActive, updatedAt: clock.now() });
+      if (!updated) throw notFound();
+      if (!isActive) await sessions.endAllSessionsOf(tx, actor.tenantId, id);
+      await audit.record(tx, {
+        tenantId: actor.tenantId,
+        actorUserId: actor.userId,
+        action: isActive ? 'user.reactivated' : 'user.deactivated',
+        targetType: 'user',
+        targetId: id,
+        ip,
+      });
+      return updated;
+    });
+  }
+
+  return {
+    /** Used by registration: the first user of a new tenant, inside its transaction. */
+    insertUser,
+
+    listUsers: (actor: Actor) => database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+
+    async createUser(actor: Actor, body: CreateUserBody, ip?: string) {
+      if (body.role === 'super_admin' && actor.role !== 'super_admin') {
+        throw new AppError('FORBIDDEN', 'Only a Super Admin can assign the Super Admin role.');
+      }
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const user = await insertUser(tx, {
+          tenantId: actor.tenantId,
+          username: body.username,
+          password: body.password,
+          fullName: body.fullName ?? null,
+          email: body.email ?? null,
+          role: body.role,
+          // The admin chose this password: the user must replace it at first sign-in.
+          mustChangePassword: true,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'user.created',
+          targetType: 'user',
+          targetId: user.id,
+          ip,
+          details: { role: user.role },
+        });
+        return user;
+      });
+    },
+
+    async updateUser(actor: Actor, id: string, body: UpdateUserBody, ip?: string) {
+      if (body.role === 'super_admin' && actor.role !== 'super_admin') {
+        throw new AppError('FORBIDDEN', 'Only a Super Admin can assign the Super Admin role.');
+      }
+      if (body.role !== undefined && id === actor.userId) {
+        throw new AppError('FORBIDDEN', 'You cannot change your own role.');
+      }
+      if (body.password !== undefined) assertPasswordPolicy(body.password);
+      const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+
+      return database.withTenant(actor.tenantId, async (tx) => {
+        assertMayManage(actor, await repository.find(tx, actor.tenantId, id));
+        const now = clock.now();
+        const updated = await repository.update(tx, actor.tenantId, id, {
+          ...(body.fullName !== undefined && { fullName: body.fullName }),
+          ...(body.email !== undefined && { email: body.email }),
+          ...(body.role !== undefined && { role: body.role }),
+          // An admin reset: the old sessions end and the user picks a new password at sign-in.
+          ...(passwordHash !== undefined && { passwordHash, mustChangePassword: true, passwordChangedAt: now }),
+          updatedAt: now,
+        });
+        if (!updated) throw notFound();
+        if (passwordHash !== undefined) await sessions.endAllSessionsOf(tx, actor.tenantId, id);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'user.updated',
+          targetType: 'user',
+          targetId: id,
+          ip,
+          details: { fields: Object.keys(body) },
+        });
+        return updated;
+      });
+    },
+
+    deactivateUser: (actor: Actor, id: string, ip?: string) => setActive(actor, id, false, ip),
+    reactivateUser: (actor: Actor, id: string, ip?: string) => setActive(actor, id, true, ip),
+
+    /** For sign-in and password changes, inside the caller's tenant transaction. */
+    findById: (tx: DbExecutor, tenantId: string, userId: string) => repository.find(tx, tenantId, userId),
+    updateById: repository.update,
+    assertPasswordPolicy,
+  };
+}

@@ -1,0 +1,121 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+
+import type { ApiError, ErrorCode } from '@boomgate/contracts/api-error';
+
+import { AppError, STATUS_BY_CODE, findPgError } from './errors';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'INVALID',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'UNAVAILABLE',
+};
+
+export function errorBody(code: ErrorCode, message: string, issues?: { path: string; message: string }[]): ApiError {
+  return { error: { code, message, ...(issues ? { issues } : {}) } };
+}
+
+export function sendError(reply: FastifyReply, error: AppError) {
+  if (error.details.retryAfterSeconds !== undefined) {
+    void reply.header('retry-after', String(error.details.retryAfterSeconds));
+  }
+  return reply.code(STATUS_BY_CODE[error.code]).send(errorBody(error.code, error.message));
+}
+
+// Postgres could not be reached or the pool was exhausted: the client may retry (503, not 500).
+const UNAVAILABLE_PG_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const pgCode = findPgError(error)?.code;
+  if (pgCode && UNAVAILABLE_PG_CODES.has(pgCode)) return true;
+  const message = error instanceof Error ? error.message : '';
+  const nodeCode = (error as { code?: string } | undefined)?.code;
+  return (
+    (nodeCode !== undefined && UNAVAILABLE_NODE_CODES.has(nodeCode)) ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
+  );
+}
+
+/** One error format for every failure: `{ error: { code, message, issues? } }`, never a stack. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) return sendError(reply, error);
+
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((issue) => ({
+      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      message: issue.message ?? 'Invalid value',
+    }));
+    const first = issues[0];
+    const message = first ? (first.path ? `${first.message} (${first.path})` : first.message) : 'Invalid request';
+    return reply.code(400).send(errorBody('INVALID', message, issues));
+  }
+
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error }, 'response did not match its schema');
+    return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
+  }
+
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply
+      .code(503)
+      .header('retry-after', '5')
+      .send(errorBody('UNAVAILABLE', 'The service is temporarily unavailable. Please try again shortly.'));
+  }
+
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return reply.code(status).send(errorBody(CODE_BY_STATUS[status] ?? 'INVALID', clientMessage(error, status)));
+  }
+
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
+}
+
+/** Fastify's own 4xx messages, reworded where they would confuse a person. */
+function clientMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send the request body as JSON (Content-Type: application/json).';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    default:
+      return status === 404 ? 'Not found.' : error.message;
+  }
+}
+
+/**
+ * Cookie-authenticated JSON API: a state-changing request must come from our own pages. Fetch
+ * Metadata first; browsers that do not send it are checked by Origin against the allowlist.
+ */
+export function registerCrossSiteRequestGuard(
+  app: FastifyInstance,
+  { allowedOrigins, isExempt }: { allowedOrigins: readonly string[]; isExempt: (url: string) => boolean },
+) {
+  app.addHook('onRequest', async (request, reply) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || isExempt(request.url)) return;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (fetchSite !== undefined) {
+      if (fetchSite === 'same-origin' || fetchSite === 'none') return;
+      return sendError(reply, new AppError('FORBIDDEN', 'Cross-site requests are not allowed.'));
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined) return; // not a browser: cookies are not sent cross-site without one
+    const ownOrigin = `${request.protocol}://${request.host}`;
+    if (origin === ownOrigin || allowedOrigins.includes(origin)) return;
+    return sendError(reply, new AppError('FORBIDDEN', 'Cross-site requests are not allowed.'));
+  });
+}

@@ -1,1 +1,43 @@
-export {};
+/**
+ * @boomgate/vision: image bytes in, typed fields out (plates, licence discs, driving licences, ID
+ * documents, passports, weighbridge tickets, barcodes). Knows nothing of tenants, SQL or HTTP.
+ */
+export type {
+  AiProviderOptions,
+  Barcode,
+  DocumentType,
+  ReadAlternative,
+  ReadFailure,
+  ReadResult,
+  ReadSource,
+  ReadSuccess,
+} from './types';
+export { DOCUMENT_TYPES } from './types';
+export { VisionInputError, isVisionInputError, type VisionInputErrorKind } from './errors';
+export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './image/decode-image';
+
+export { parseDisc, type LicenceDisc } from './documents/disc';
+export {
+  decryptSadl,
+  parseSadlRecord,
+  readSadl,
+  SadlError,
+  type SadlRecord,
+} from './documents/sadl';
+export { PUBLISHED_SADL_KEYS, type SadlKeys } from './documents/sadl-keys';
+export {
+  checkSaIdNumber,
+  extractSaIdNumber,
+  isLuhnValid,
+  parseIdBookBarcode,
+  parseSmartId,
+  type SmartIdCard,
+} from './documents/sa-id';
+export { parseMrz, extractMrzLines, mrzCheckDigit, type MrzReading } from './documents/mrz';
+export {
+  formatPlate,
+  normalisePlate,
+  matchPlatePatterns,
+  rankPlateCandidates,
+  type PlateCandidate,
+} from './documents/plate';

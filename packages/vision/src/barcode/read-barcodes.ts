@@ -1,0 +1,186 @@
+import type { ReaderOptions } from 'zxing-wasm/reader';
+
+import { type RawImage, type Rect, clampRect, fromRaw, toGrey, toRaw, toRgba } from '../image/decode-image';
+import type { Barcode } from '../types';
+
+import { findBarcodeRegions } from './regions';
+import { zxingRead } from './zxing';
+import { readPdf417WithZxingJs } from './zxing-js';
+
+export type BarcodeFormatName = NonNullable<ReaderOptions['formats']>[number];
+
+export const DOCUMENT_BARCODE_FORMATS: BarcodeFormatName[] = ['PDF417'];
+export const ID_BOOK_BARCODE_FORMATS: BarcodeFormatName[] = ['Code39', 'Code128', 'ITF'];
+
+export type BarcodeSearchOptions = {
+  formats?: BarcodeFormatName[];
+  /** Stop climbing the retry ladder after this long. */
+  budgetMs?: number;
+  /** Keep trying until a result satisfies this (e.g. a PDF417 of 720 bytes). */
+  accept?: (barcodes: Barcode[]) => boolean;
+};
+
+function toBarcode(r: Awaited<ReturnType<typeof zxingRead>>[number]): Barcode {
+  const bytes = new Uint8Array(r.bytes);
+  const barcode: Barcode = { format: r.format, text: r.text, bytes };
+  if (r.sequenceSize > 1) {
+    barcode.sequence = { id: r.sequenceId, index: r.sequenceIndex, size: r.sequenceSize };
+  }
+  return barcode;
+}
+
+async function readOnce(image: RawImage, formats: BarcodeFormatName[] | undefined, pure = false) {
+  const results = await zxingRead(
+    { data: toRgba(image), width: image.width, height: image.height },
+    {
+      formats: formats ?? [],
+      tryHarder: true,
+      tryRotate: true,
+      tryInvert: true,
+      tryDownscale: true,
+      isPure: pure,
+      maxNumberOfSymbols: 16,
+    },
+  );
+  return results.filter((r) => r.isValid).map(toBarcode);
+}
+
+async function pad(image: RawImage, fraction = 0.08): Promise<RawImage> {
+  const border = Math.max(8, Math.round(Math.min(image.width, image.height) * fraction));
+  return toRaw(
+    fromRaw(image).extend({
+      top: border,
+      bottom: border,
+      left: border,
+      right: border,
+      background: image.channels === 1 ? { r: 255, g: 255, b: 255 } : '#ffffff',
+    }),
+    true,
+  );
+}
+
+async function scale(image: RawImage, factor: number): Promise<RawImage> {
+  return toRaw(
+    fromRaw(image).resize({
+      width: Math.round(image.width * factor),
+      height: Math.round(image.height * factor),
+      kernel: factor > 1 ? 'cubic' : 'lanczos3',
+    }),
+    true,
+  );
+}
+
+async function rotate(image: RawImage, degrees: number): Promise<RawImage> {
+  return toRaw(fromRaw(image).rotate(degrees, { background: '#ffffff' }), true);
+}
+
+async function binarize(image: RawImage): Promise<RawImage> {
+  return toRaw(fromRaw(image).normalise().sharpen().threshold(128), true);
+}
+
+async function crop(image: RawImage, rect: Rect): Promise<RawImage> {
+  return toRaw(fromRaw(image).extract(clampRect(rect, image)), true);
+}
+
+/** Several symbols of one Macro PDF417 message (structured append) → one assembled message. */
+export function assembleSequences(barcodes: Barcode[]): Barcode[] {
+  const groups = new Map<string, Barcode[]>();
+  for (const b of barcodes) {
+    if (!b.sequence || b.isAssembled) continue;
+    const key = `${b.format}:${b.sequence.id}`;
+    const list = groups.get(key) ?? [];
+    if (!list.some((x) => x.sequence!.index === b.sequence!.index)) list.push(b);
+    groups.set(key, list);
+  }
+  const assembled: Barcode[] = [];
+  for (const list of groups.values()) {
+    const size = list[0]!.sequence!.size;
+    if (list.length !== size) continue;
+    list.sort((a, b) => a.sequence!.index - b.sequence!.index);
+    const total = list.reduce((n, b) => n + b.bytes.length, 0);
+    const bytes = new Uint8Array(total);
+    let offset = 0;
+    for (const b of list) {
+      bytes.set(b.bytes, offset);
+      offset += b.bytes.length;
+    }
+    assembled.push({
+      format: list[0]!.format,
+      text: list.map((b) => b.text).join(''),
+      bytes,
+      sequence: { id: list[0]!.sequence!.id, index: -1, size },
+      isAssembled: true,
+    });
+  }
+  return assembled;
+}
+
+function dedupe(barcodes: Barcode[]): Barcode[] {
+  const seen = new Set<string>();
+  return barcodes.filter((b) => {
+    const key = `${b.format}:${b.sequence?.index ?? ''}:${Buffer.from(b.bytes).toString('base64')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Reads barcodes with a retry ladder: the whole image, then with a quiet zone added, upscaled,
+ * slightly rotated and binarised, then the same on crops of barcode-like regions. Stops at the first
+ * rung that gives an acceptable result, or when the time budget runs out.
+ */
+export async function findBarcodes(
+  image: RawImage,
+  { formats, budgetMs = 2500, accept = (b) => b.length > 0 }: BarcodeSearchOptions = {},
+): Promise<Barcode[]> {
+  const started = performance.now();
+  const grey = toGrey(image);
+  const found: Barcode[] = [];
+  const done = () => {
+    const all = dedupe([...assembleSequences(found), ...found]);
+    return accept(all) ? all : null;
+  };
+  const overBudget = () => performance.now() - started > budgetMs;
+
+  const wantsPdf417 = !formats || formats.length === 0 || formats.includes('PDF417');
+  const attempt = async (make: () => Promise<RawImage> | RawImage, useSecondEngine = false) => {
+    if (overBudget()) return null;
+    const img = await make();
+    found.push(...(await readOnce(img, formats)));
+    if (useSecondEngine && wantsPdf417 && !found.length) found.push(...readPdf417WithZxingJs(img));
+    return done();
+  };
+
+  const ladder = (base: RawImage): Array<() => Promise<RawImage> | RawImage> => {
+    const small = Math.max(base.width, base.height) < 1400;
+    const steps: Array<() => Promise<RawImage> | RawImage> = [
+      () => base,
+      () => pad(base),
+    ];
+    if (small) steps.push(async () => pad(await scale(base, 2)));
+    else steps.push(async () => pad(await scale(base, 0.5)));
+    for (const deg of [-6, 6, -12, 12]) steps.push(async () => rotate(await pad(base), deg));
+    steps.push(async () => binarize(await pad(base)));
+    if (small) steps.push(async () => binarize(await pad(await scale(base, 2))));
+    return steps;
+  };
+
+  const steps = ladder(grey);
+  for (const [i, step] of steps.entries()) {
+    // The slower JS engine tries the plain and padded image once zxing-cpp has failed on them.
+    const result = await attempt(step, i === 1);
+    if (result) return result;
+  }
+
+  // Crops around regions dense in edges (a barcode in a busy photo).
+  const regions = findBarcodeRegions(grey).slice(0, 3);
+  for (const region of regions) {
+    const cropped = await crop(grey, region);
+    for (const step of ladder(cropped)) {
+      const result = await attempt(step);
+      if (result) return result;
+    }
+  }
+  return dedupe([...assembleSequences(found), ...found]);
+}

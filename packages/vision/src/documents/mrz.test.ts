@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+
+import { extractMrzLines, mrzCheckDigit, parseMrz } from './mrz';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+
+describe('mrzCheckDigit', () => {
+  it('computes the ICAO 7-3-1 check digit', () => {
+    expect(mrzCheckDigit('L898902C3')).toBe('6');
+    expect(mrzCheckDigit('740812')).toBe('2');
+  });
+});
+
+describe('parseMrz', () => {
+  it('parses the ICAO TD3 specimen with every check passing', () => {
+    const mrz = parseMrz(TD3, NOW);
+
+    expect(mrz).toMatchObject({
+      format: 'TD3',
+      checksValid: true,
+      corrected: false,
+      documentNumber: 'L898902C3',
+      surname: 'ERIKSSON',
+      givenNames: 'ANNA MARIA',
+      nationality: 'UTO',
+      dateOfBirth: '1974-08-12',
+      expiryDate: '2012-04-15',
+      sex: 'F',
+      personalNumber: 'ZE184226B',
+    });
+  });
+
+  it('parses the ICAO TD1 specimen', () => {
+    const mrz = parseMrz(TD1, NOW);
+
+    expect(mrz).toMatchObject({ format: 'TD1', checksValid: true, documentNumber: 'D23145890' });
+  });
+
+  it('corrects a look-alike only where a check digit confirms it', () => {
+    const misread = [TD3[0]!, 'L898902C36UTO74O8122F1204159ZE184226B<<<<<10'];
+
+    const mrz = parseMrz(misread, NOW);
+
+    expect(mrz?.checksValid).toBe(true);
+    expect(mrz?.mrzLines[1]).toBe(TD3[1]);
+    expect(mrz?.rawLines[1]).toBe(misread[1]);
+  });
+
+  it('reports failing checks instead of returning a silently wrong zone', () => {
+    const wrong = [TD3[0]!, 'L898902C36UTO7408122F1204159ZE184226B<<<<<19'];
+
+    const mrz = parseMrz(wrong, NOW);
+
+    expect(mrz?.checksValid).toBe(false);
+    expect(mrz?.checks.composite).toBe(false);
+    expect(mrz?.mrzLines[1]).toBe(wrong[1]);
+  });
+
+  it('reads a visa (MRV-B) whose checks have no composite digit', () => {
+    const mrz = parseMrz(['VCPOLKOWALSKA<KWIATKOWSKA<<BEATA<<<<', 'PL00000008POL6002084F0505011<<<<<<<0'], NOW);
+
+    expect(mrz).toMatchObject({ format: 'MRVB', checksValid: true, surname: 'KOWALSKA KWIATKOWSKA' });
+  });
+});
+
+describe('extractMrzLines', () => {
+  it('finds the zone in noisy OCR text and restores lost fillers', () => {
+    const text = `PASSPORT\nSome name\n${TD3[0]!.replace('<<<<<', '<<<')}\n${TD3[1]!.replace(/</g, ' <')}\n`;
+
+    expect(extractMrzLines(text)).toEqual(TD3);
+  });
+});

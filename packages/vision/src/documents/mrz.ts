@@ -1,0 +1,349 @@
+/**
+ * Machine-readable zones (ICAO 9303): layouts TD1 (3x30), TD2 (2x36), TD3 (2x44) and visas MRV-A/B.
+ * Check digits decide everything: look-alike OCR errors are corrected only where a check digit
+ * confirms the correction, and a zone whose checks still fail is reported as such, never as valid.
+ */
+import { parse as parseWithMrzPackage } from 'mrz';
+
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+
+const LENGTHS: Record<MrzFormat, { lines: number; length: number }> = {
+  TD1: { lines: 3, length: 30 },
+  TD2: { lines: 2, length: 36 },
+  TD3: { lines: 2, length: 44 },
+  MRVA: { lines: 2, length: 44 },
+  MRVB: { lines: 2, length: 36 },
+};
+
+const charValue = (c: string) =>
+  c === '<' ? 0 : c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55;
+
+export function mrzCheckDigit(s: string): string {
+  let sum = 0;
+  for (let i = 0; i < s.length; i++) sum += charValue(s[i]!) * [7, 3, 1][i % 3]!;
+  return String(sum % 10);
+}
+
+type Span = [line: number, start: number, end: number];
+type CheckSpec = { name: string; spans: Span[]; digit: [line: number, index: number] };
+/** A: letters/<, N: digits, X: letters/digits/<, S: sex M/F/<. */
+type CharClass = 'A' | 'N' | 'X' | 'S';
+type FieldSpec = { line: number; start: number; end: number; cls: CharClass };
+
+function layout(format: MrzFormat): { checks: CheckSpec[]; classes: FieldSpec[] } {
+  switch (format) {
+    case 'TD3':
+    case 'MRVA': {
+      const checks: CheckSpec[] = [
+        { name: 'documentNumber', spans: [[1, 0, 9]], digit: [1, 9] },
+        { name: 'birthDate', spans: [[1, 13, 19]], digit: [1, 19] },
+        { name: 'expiryDate', spans: [[1, 21, 27]], digit: [1, 27] },
+      ];
+      if (format === 'TD3') {
+        checks.push({ name: 'personalNumber', spans: [[1, 28, 42]], digit: [1, 42] });
+        checks.push({
+          name: 'composite',
+          spans: [
+            [1, 0, 10],
+            [1, 13, 20],
+            [1, 21, 43],
+          ],
+          digit: [1, 43],
+        });
+      }
+      return {
+        checks,
+        classes: [
+          { line: 0, start: 0, end: 1, cls: 'A' },
+          { line: 0, start: 2, end: 5, cls: 'A' },
+          { line: 0, start: 5, end: 44, cls: 'A' },
+          { line: 1, start: 9, end: 10, cls: 'N' },
+          { line: 1, start: 10, end: 13, cls: 'A' },
+          { line: 1, start: 13, end: 20, cls: 'N' },
+          { line: 1, start: 20, end: 21, cls: 'S' },
+          { line: 1, start: 21, end: 28, cls: 'N' },
+          ...(format === 'TD3' ? [{ line: 1, start: 42, end: 44, cls: 'N' as const }] : []),
+        ],
+      };
+    }
+    case 'TD2':
+    case 'MRVB': {
+      const checks: CheckSpec[] = [
+        { name: 'documentNumber', spans: [[1, 0, 9]], digit: [1, 9] },
+        { name: 'birthDate', spans: [[1, 13, 19]], digit: [1, 19] },
+        { name: 'expiryDate', spans: [[1, 21, 27]], digit: [1, 27] },
+      ];
+      if (format === 'TD2') {
+        checks.push({
+          name: 'composite',
+          spans: [
+            [1, 0, 10],
+            [1, 13, 20],
+            [1, 21, 35],
+          ],
+          digit: [1, 35],
+        });
+      }
+      return {
+        checks,
+        classes: [
+          { line: 0, start: 0, end: 1, cls: 'A' },
+          { line: 0, start: 2, end: 5, cls: 'A' },
+          { line: 0, start: 5, end: 36, cls: 'A' },
+          { line: 1, start: 9, end: 10, cls: 'N' },
+          { line: 1, start: 10, end: 13, cls: 'A' },
+          { line: 1, start: 13, end: 20, cls: 'N' },
+          { line: 1, start: 20, end: 21, cls: 'S' },
+          { line: 1, start: 21, end: 28, cls: 'N' },
+          ...(format === 'TD2' ? [{ line: 1, start: 35, end: 36, cls: 'N' as const }] : []),
+        ],
+      };
+    }
+    case 'TD1':
+      return {
+        checks: [
+          { name: 'documentNumber', spans: [[0, 5, 14]], digit: [0, 14] },
+          { name: 'birthDate', spans: [[1, 0, 6]], digit: [1, 6] },
+          { name: 'expiryDate', spans: [[1, 8, 14]], digit: [1, 14] },
+          {
+            name: 'composite',
+            spans: [
+              [0, 5, 30],
+              [1, 0, 7],
+              [1, 8, 15],
+              [1, 18, 29],
+            ],
+            digit: [1, 29],
+          },
+        ],
+        classes: [
+          { line: 0, start: 0, end: 1, cls: 'A' },
+          { line: 0, start: 2, end: 5, cls: 'A' },
+          { line: 1, start: 0, end: 7, cls: 'N' },
+          { line: 1, start: 7, end: 8, cls: 'S' },
+          { line: 1, start: 8, end: 15, cls: 'N' },
+          { line: 1, start: 15, end: 18, cls: 'A' },
+          { line: 1, start: 29, end: 30, cls: 'N' },
+          { line: 2, start: 0, end: 30, cls: 'A' },
+        ],
+      };
+  }
+}
+
+export function detectMrzFormat(lines: string[]): MrzFormat | null {
+  const first = lines[0] ?? '';
+  if (lines.length === 3 && lines.every((l) => l.length === 30)) return 'TD1';
+  if (lines.length === 2 && lines.every((l) => l.length === 44)) return first.startsWith('V') ? 'MRVA' : 'TD3';
+  if (lines.length === 2 && lines.every((l) => l.length === 36)) return first.startsWith('V') ? 'MRVB' : 'TD2';
+  return null;
+}
+
+function spanText(lines: string[], spans: Span[]) {
+  return spans.map(([l, s, e]) => lines[l]!.slice(s, e)).join('');
+}
+
+export type MrzChecks = Record<string, boolean>;
+
+export function verifyMrzChecks(lines: string[], format: MrzFormat): MrzChecks {
+  const result: MrzChecks = {};
+  for (const check of layout(format).checks) {
+    const digit = lines[check.digit[0]]![check.digit[1]];
+    const text = spanText(lines, check.spans);
+    // An all-filler optional field may carry '<' as its check digit.
+    const isEmptyOptional = check.name === 'personalNumber' && /^<*$/.test(text) && digit === '<';
+    result[check.name] = isEmptyOptional || mrzCheckDigit(text) === digit;
+  }
+  return result;
+}
+
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
+const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '4': 'A' };
+const SWAPS: Array<[string, string]> = [
+  ['0', 'O'], ['0', 'D'], ['0', 'Q'], ['1', 'I'], ['1', 'L'], ['2', 'Z'], ['5', 'S'], ['6', 'G'], ['8', 'B'], ['4', 'A'], ['7', 'T'], ['<', 'K'], ['<', 'L'],
+];
+
+function setChar(line: string, index: number, c: string) {
+  return line.slice(0, index) + c + line.slice(index + 1);
+}
+
+/** Forces characters into their position's class (dates are digits, country codes letters...). */
+function applyCharClasses(lines: string[], format: MrzFormat): string[] {
+  const out = [...lines];
+  for (const f of layout(format).classes) {
+    let line = out[f.line]!;
+    for (let i = f.start; i < f.end && i < line.length; i++) {
+      const c = line[i]!;
+      if (f.cls === 'N' && !/[0-9]/.test(c) && !(c === '<' && f.start >= 28)) {
+        if (TO_DIGIT[c]) line = setChar(line, i, TO_DIGIT[c]);
+      } else if (f.cls === 'A' && /[0-9]/.test(c)) {
+        if (TO_LETTER[c]) line = setChar(line, i, TO_LETTER[c]);
+      } else if (f.cls === 'S' && !/[MF<]/.test(c)) {
+        if (c === 'H' || c === 'N') line = setChar(line, i, 'M');
+        else if (c === 'E' || c === 'P') line = setChar(line, i, 'F');
+      }
+    }
+    out[f.line] = line;
+  }
+  return out;
+}
+
+/**
+ * Look-alike corrections that a check digit confirms: for each failing check, try one swap inside
+ * the field (or its check digit); keep it only if exactly one swap makes that check pass.
+ */
+function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
+  let out = [...lines];
+  const checks = layout(format).checks;
+  for (const check of checks.filter((c) => c.name !== 'composite')) {
+    if (verifyMrzChecks(out, format)[check.name]) continue;
+    const fixes: string[][] = [];
+    const positions: Array<[number, number]> = [];
+    for (const [l, s, e] of check.spans) for (let i = s; i < e; i++) positions.push([l, i]);
+    positions.push(check.digit);
+    for (const [l, i] of positions) {
+      const c = out[l]![i]!;
+      for (const [a, b] of SWAPS) {
+        const replacement = c === a ? b : c === b ? a : null;
+        if (!replacement) continue;
+        const candidate = [...out];
+        candidate[l] = setChar(candidate[l]!, i, replacement);
+        if (verifyMrzChecks(candidate, format)[check.name]) fixes.push(candidate);
+      }
+    }
+    if (fixes.length === 1) out = fixes[0]!;
+  }
+  return out;
+}
+
+/** Cleans OCR text into MRZ lines: upper case, only A-Z0-9<, fixed lengths. Null when no MRZ is found. */
+export function extractMrzLines(text: string): string[] | null {
+  const cleaned = text
+    .toUpperCase()
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[«‹]/g, '<').replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20 && (l.includes('<') || /\d{6}/.test(l)));
+  const candidates: Array<{ lines: string[]; score: number }> = [];
+  for (const { lines: n, length } of [LENGTHS.TD3, LENGTHS.TD2, LENGTHS.TD1]) {
+    for (let i = 0; i + n <= cleaned.length; i++) {
+      const group = cleaned.slice(i, i + n);
+      const score = group.reduce((s, l) => s + Math.abs(l.length - length), 0);
+      if (group.every((l) => Math.abs(l.length - length) <= Math.max(3, length * 0.1))) {
+        candidates.push({ lines: group.map((l) => fitLength(l, length)), score: score / n });
+      }
+    }
+  }
+  candidates.sort((a, b) => a.score - b.score);
+  return candidates[0]?.lines ?? null;
+}
+
+function fitLength(line: string, length: number): string {
+  if (line.length === length) return line;
+  if (line.length > length) {
+    // Extra characters are usually read from filler runs: drop trailing '<' first.
+    let l = line;
+    while (l.length > length && l.endsWith('<<')) l = l.slice(0, -1);
+    return l.slice(0, length);
+  }
+  // Missing characters are usually lost fillers: pad the longest filler run.
+  const missing = length - line.length;
+  const run = /<{2,}/g;
+  let best: RegExpExecArray | null = null;
+  for (let m = run.exec(line); m; m = run.exec(line)) if (!best || m[0].length > best[0].length) best = m;
+  if (best) return line.slice(0, best.index) + '<'.repeat(missing) + line.slice(best.index);
+  return line.padEnd(length, '<');
+}
+
+function yyMmDdToIso(value: string, kind: 'birth' | 'expiry', now: Date): string | null {
+  if (!/^\d{6}$/.test(value)) return null;
+  const yy = Number(value.slice(0, 2));
+  const current = now.getUTCFullYear() % 100;
+  const century = kind === 'birth' ? (yy > current ? 1900 : 2000) : yy >= 70 ? 1900 : 2000;
+  return `${century + yy}-${value.slice(2, 4)}-${value.slice(4, 6)}`;
+}
+
+const unfill = (s: string) => s.replace(/<+$/g, '').replace(/</g, ' ').trim();
+
+function names(field: string) {
+  const [surname = '', given = ''] = field.split('<<');
+  return { surname: unfill(surname), givenNames: unfill(given) };
+}
+
+export type MrzReading = {
+  format: MrzFormat;
+  /** The lines as read and corrected (with `<` fillers). */
+  mrzLines: string[];
+  /** The lines exactly as OCR produced them, before any correction. */
+  rawLines: string[];
+  checks: MrzChecks;
+  checksValid: boolean;
+  corrected: boolean;
+  documentCode: string;
+  issuingCountry: string;
+  documentNumber: string;
+  surname: string;
+  givenNames: string;
+  nationality: string;
+  dateOfBirth: string | null;
+  sex: 'M' | 'F' | null;
+  expiryDate: string | null;
+  personalNumber: string;
+};
+
+/** Parses MRZ lines; corrects look-alikes only where check digits confirm them. */
+export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading | null {
+  const format = detectMrzFormat(rawLines);
+  if (!format) return null;
+  let lines = rawLines;
+  const firstChecks = verifyMrzChecks(lines, format);
+  if (!Object.values(firstChecks).every(Boolean)) {
+    const classed = applyCharClasses(lines, format);
+    lines = correctWithCheckDigits(classed, format);
+    if (!Object.values(verifyMrzChecks(lines, format)).every(Boolean)) {
+      // Keep class fixes only if they did not make things worse.
+      const a = Object.values(verifyMrzChecks(lines, format)).filter(Boolean).length;
+      const b = Object.values(firstChecks).filter(Boolean).length;
+      if (a < b) lines = rawLines;
+    }
+  }
+  const checks = verifyMrzChecks(lines, format);
+  const checksValid = Object.values(checks).every(Boolean);
+
+  let fields: Record<string, string | null | undefined> = {};
+  if (format === 'TD1' || format === 'TD2' || format === 'TD3') {
+    try {
+      fields = parseWithMrzPackage(lines).fields;
+    } catch {
+      fields = {};
+    }
+  }
+  const l0 = lines[0]!;
+  const l1 = lines[1]!;
+  const isTd1 = format === 'TD1';
+  const nameField = isTd1 ? lines[2]! : l0.slice(5);
+  const { surname, givenNames } = names(nameField);
+  const documentNumber = isTd1 ? l0.slice(5, 14) : l1.slice(0, 9);
+  const birth = isTd1 ? l1.slice(0, 6) : l1.slice(13, 19);
+  const sexChar = isTd1 ? l1[7] : l1[20];
+  const expiry = isTd1 ? l1.slice(8, 14) : l1.slice(21, 27);
+  const nationality = isTd1 ? l1.slice(15, 18) : l1.slice(10, 13);
+  const personal =
+    format === 'TD3' ? l1.slice(28, 42) : format === 'TD1' ? l0.slice(15, 30) : l1.slice(28, format === 'TD2' ? 35 : 36);
+  return {
+    format,
+    mrzLines: lines,
+    rawLines,
+    checks,
+    checksValid,
+    corrected: lines.some((l, i) => l !== rawLines[i]),
+    documentCode: unfill(l0.slice(0, 2)),
+    issuingCountry: unfill(l0.slice(2, 5)),
+    documentNumber: fields.documentNumber ?? unfill(documentNumber),
+    surname: fields.lastName ?? surname,
+    givenNames: fields.firstName ?? givenNames,
+    nationality: unfill(nationality),
+    dateOfBirth: yyMmDdToIso(birth, 'birth', now),
+    sex: sexChar === 'M' ? 'M' : sexChar === 'F' ? 'F' : null,
+    expiryDate: yyMmDdToIso(expiry, 'expiry', now),
+    personalNumber: unfill(personal),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Number plates: normalisation, SA + SADC pattern set (sa-documents §5.4), look-alike fixes in digit
+ * positions, the product's plate rule (spec §5) and display formatting. Pure functions.
+ */
+
+const C = '[B-DF-HJ-NP-TV-Z]'; // consonant: general SA series use no vowels and no Q
+
+export const PLATE_PATTERNS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
+  ['ZA-GP', new RegExp(`^${C}{2}\\d{2}${C}{2}GP$`)],
+  ['ZA-GP-OLD', new RegExp(`^${C}{3}\\d{3}GP$`)],
+  ['ZA-KZN', /^[A-Z]{2}\d{2}[A-Z]{2}ZN$/],
+  ['ZA-KZN-GOV', /^GAA\d{3}ZN$/],
+  ['ZA-WC-PROPOSED', /^(?=(?:\D*\d){2}\D*WC$)[B-DF-HJ-NP-TV-Z0-9]{6}WC$/],
+  ['ZA-MOTOR-TRADE', new RegExp(`^A${C}{2}\\d{3}(GP|ZN|EC|FS|MP|NC|NW|L|WC)$`)],
+  ['ZA-PROV', new RegExp(`^${C}{3}\\d{3}(EC|FS|MP|NC|NW|L)$`)],
+  ['ZA-PROV-NEW', new RegExp(`^${C}{2}\\d{2}${C}{2}(EC|FS|MP|NC|NW|L)$`)],
+  ['ZA-WC-TOWN', /^C[A-Z]{0,2}\d{1,6}$/],
+  ['ZA-KZN-TOWN', /^N[A-Z]{1,2}\d{1,6}$/],
+  ['BW', /^B\d{3}[A-PR-Z]{3}$/],
+  ['BW-GOV', /^(BX|BDF)\d{1,6}[A-Z]{0,3}$/],
+  ['NA', /^N\d{1,6}[A-Z]{1,2}$/],
+  ['NA-GOV', /^(GRN|NDF|POL)\d{1,6}[A-Z]{0,2}$/],
+  ['MZ', /^[A-Z]{3}\d{3}(MC|MP|GZ|IB|SF|MN|TE|ZB|NP|CD|NS)$/],
+  ['MZ-OLD', /^M[A-Z]{2}\d{4}$/],
+  ['ZW-or-ZM', /^[A-Z]{3}\d{1,4}$/],
+  ['ZA-PERSONALISED', /^[A-Z0-9]{1,7}(GP|WP|ZN|EC|FS|MP|NC|NW|L)$/],
+  ['NA-PERSONALISED', /^[A-Z0-9]{1,7}NA$/],
+];
+
+const PERSONALISED = new Set(['ZA-PERSONALISED', 'NA-PERSONALISED']);
+const PROVINCE_SUFFIXES = ['GP', 'ZN', 'EC', 'FS', 'MP', 'NC', 'NW', 'WC', 'WP', 'NA', 'L'];
+
+/** Upper case, A-Z and 0-9 only: the lookup form. */
+export function normalisePlate(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+export function matchPlatePatterns(plate: string): string[] {
+  return PLATE_PATTERNS.filter(([, re]) => re.test(plate)).map(([name]) => name);
+}
+
+/** The product rule (spec §5): letters-digits-letters-letters groups, or 5-10 alphanumerics. */
+export function matchesProductPlateRule(text: string): boolean {
+  const upper = text.toUpperCase();
+  return (
+    /[A-Z]{1,3}[\s-]*\d{1,3}[\s-]*[A-Z]{1,3}[\s-]*[A-Z]{1,3}/.test(upper) ||
+    /^[A-Z0-9]{5,10}$/.test(normalisePlate(upper))
+  );
+}
+
+const LETTER_TO_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', S: '5', B: '8', Z: '2', G: '6' };
+
+export type PlatePatternMatch = {
+  plate: string;
+  pattern: string | null;
+  /** Positions changed from a look-alike letter to a digit. */
+  fixes: number;
+};
+
+/**
+ * Best pattern reading of a normalised string: the string itself, or with up to two look-alike
+ * letters in digit positions replaced (O→0, I→1, S→5, B→8, Z→2...). Personalised patterns are
+ * catch-alls and are never used to justify a correction.
+ */
+export function bestPatternMatch(plate: string): PlatePatternMatch {
+  const direct = matchPlatePatterns(plate);
+  const strict = direct.filter((p) => !PERSONALISED.has(p));
+  if (strict.length) return { plate, pattern: strict[0]!, fixes: 0 };
+  const positions = [...plate].map((c, i) => (LETTER_TO_DIGIT[c] ? i : -1)).filter((i) => i >= 0);
+  const variants: Array<{ plate: string; fixes: number }> = [];
+  for (const i of positions) {
+    const one = plate.slice(0, i) + LETTER_TO_DIGIT[plate[i]!] + plate.slice(i + 1);
+    variants.push({ plate: one, fixes: 1 });
+    for (const j of positions) {
+      if (j <= i) continue;
+      variants.push({ plate: one.slice(0, j) + LETTER_TO_DIGIT[one[j]!] + one.slice(j + 1), fixes: 2 });
+    }
+  }
+  for (const variant of variants) {
+    const names = matchPlatePatterns(variant.plate).filter((p) => !PERSONALISED.has(p));
+    if (names.length) return { plate: variant.plate, pattern: names[0]!, fixes: variant.fixes };
+  }
+  return { plate, pattern: direct[0] ?? null, fixes: 0 };
+}
+
+/** True when a general-series shape carries a vowel or Q: an OCR error to re-read, not to correct. */
+export function hasForbiddenLetters(plate: string): boolean {
+  const suffix = PROVINCE_SUFFIXES.find((s) => plate.endsWith(s) && plate.length > s.length + 4);
+  if (!suffix) return false;
+  const body = plate.slice(0, -suffix.length);
+  const isGeneralShape = /^[A-Z]{2}\d{2}[A-Z]{2}$/.test(body) || /^[A-Z]{3}\d{3}$/.test(body);
+  return isGeneralShape && /[AEIOUQ]/.test(body.replace(/^A(?=[A-Z]{2}\d{3}$)/, ''));
+}
+
+/** Display form (spec §5): `KP 35 XK GP`, `CA 123-456`, `CY 12345`, `BCD 123 MP`; short plates as is. */
+export function formatPlate(plate: string): string {
+  const p = normalisePlate(plate);
+  if (p.length < 6) return p;
+  const town = /^([CN][A-Z]{0,2})(\d{1,6})$/.exec(p);
+  if (town) {
+    const digits = town[2]!;
+    return digits.length === 6 ? `${town[1]} ${digits.slice(0, 3)}-${digits.slice(3)}` : `${town[1]} ${digits}`;
+  }
+  const groups = p.match(/[A-Z]+|\d+/g) ?? [p];
+  const last = groups[groups.length - 1]!;
+  const suffix = PROVINCE_SUFFIXES.find((s) => last.endsWith(s) && last.length > s.length);
+  if (suffix && groups.length > 1) {
+    groups.splice(groups.length - 1, 1, last.slice(0, -suffix.length), suffix);
+  }
+  return groups.join(' ');
+}
+
+export type PlateCandidateInput = {
+  text: string;
+  /** OCR confidence 0..1. */
+  confidence: number;
+  /** Text height relative to the image height (plates are big text in a gate photo). */
+  relativeHeight?: number;
+};
+
+export type PlateCandidate = {
+  plateNumber: string;
+  displayPlate: string;
+  pattern: string | null;
+  confidence: number;
+  score: number;
+  warnings: string[];
+};
+
+const WORDS = /^(?:[A-Z]+)$/;
+
+/** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
+export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
+  const raw = normalisePlate(input.text);
+  if (raw.length < 4 || raw.length > 10) return null;
+  const match = bestPatternMatch(raw);
+  const plate = match.plate;
+  const hasDigit = /\d/.test(plate);
+  const hasLetter = /[A-Z]/.test(plate);
+  // Only personalised plates may be all letters; any other word is text on the vehicle.
+  if (!hasDigit && !(match.pattern && PERSONALISED.has(match.pattern))) return null;
+  let score = input.confidence;
+  if (!hasDigit) score -= WORDS.test(plate) ? 0.5 : 0.3;
+  if (!hasLetter) score -= 0.25;
+  if (hasDigit && hasLetter) score += 0.3;
+  if (plate.length >= 5 && plate.length <= 8) score += 0.2;
+  if (match.pattern && !PERSONALISED.has(match.pattern)) score += 0.35 - 0.1 * match.fixes;
+  else if (match.pattern) score += 0.1;
+  if (matchesProductPlateRule(input.text)) score += 0.1;
+  if (input.relativeHeight !== undefined) score += Math.min(0.3, input.relativeHeight * 3);
+  const warnings: string[] = [];
+  if (hasForbiddenLetters(plate)) warnings.push('Letters include a vowel or Q, which general-series SA plates never use: re-read the plate.');
+  if (match.fixes) warnings.push(`Corrected ${match.fixes} look-alike character(s) in digit positions.`);
+  const confidence = Math.max(0, Math.min(1, input.confidence * (match.pattern && !PERSONALISED.has(match.pattern) ? 1 : 0.85) - 0.05 * match.fixes));
+  return { plateNumber: plate, displayPlate: formatPlate(plate), pattern: match.pattern, confidence, score, warnings };
+}
+
+/** Ranks candidates: best first, duplicates merged. */
+export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandidate[] {
+  const byPlate = new Map<string, PlateCandidate>();
+  for (const input of inputs) {
+    const c = scorePlateCandidate(input);
+    if (!c || c.score <= 0.3) continue;
+    const existing = byPlate.get(c.plateNumber);
+    if (!existing) byPlate.set(c.plateNumber, c);
+    else {
+      existing.score = Math.max(existing.score, c.score) + 0.1;
+      existing.confidence = Math.max(existing.confidence, c.confidence);
+    }
+  }
+  return [...byPlate.values()].sort((a, b) => b.score - a.score);
+}

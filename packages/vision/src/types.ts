@@ -1,0 +1,59 @@
+/** The document kinds the engine can read. `type` values match the product's OCR request. */
+export const DOCUMENT_TYPES = ['plate', 'disk', 'license', 'id', 'passport', 'weighbridge'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/** Where a result came from. Barcode and check-verified MRZ outrank OCR; `ai` is the optional remote fallback. */
+export type ReadSource = 'ocr' | 'barcode' | 'mrz' | 'ai';
+
+export type ReadAlternative = { value: string; confidence: number; pattern?: string };
+
+export type ReadSuccess = {
+  ok: true;
+  type: DocumentType;
+  fields: Record<string, unknown>;
+  /** The raw text the fields came from (OCR text, barcode text, MRZ lines). */
+  text: string;
+  source: ReadSource;
+  /** 0..1 */
+  confidence: number;
+  alternatives?: ReadAlternative[];
+  /** Some expected fields are missing (e.g. a weighbridge ticket without a ticket number). */
+  partial?: boolean;
+  warnings?: string[];
+};
+
+/** The image was valid but nothing usable was found in it (no plate, no barcode, no MRZ...). */
+export type ReadFailure = {
+  ok: false;
+  type: DocumentType;
+  error: string;
+  text: string;
+  fields: Record<string, unknown>;
+  confidence: 0;
+};
+
+export type ReadResult = ReadSuccess | ReadFailure;
+
+export type BarcodeFormat = string;
+
+export type Barcode = {
+  format: BarcodeFormat;
+  /** Text as decoded by the reader (ISO-8859-1 for binary payloads). */
+  text: string;
+  /** The exact payload bytes: bytes >= 0x80 matter for the SA driving licence. */
+  bytes: Uint8Array;
+  /** Set when the symbol is part of a Macro PDF417 / structured-append sequence. */
+  sequence?: { id: string; index: number; size: number };
+  /** True for a message assembled from all symbols of a sequence. */
+  isAssembled?: boolean;
+};
+
+export type AiProviderOptions = {
+  /** OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Ask the provider only when local confidence is below this (0..1). Default 0.6. */
+  minConfidence?: number;
+  timeoutMs?: number;
+};

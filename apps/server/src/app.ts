@@ -17,7 +17,7 @@ import { z } from 'zod';
 
 import type { Env } from '@/config/env';
 import type { Modules } from '@/modules';
-import { publicAccess } from '@/platform/access';
+import { publicAccess, requireAccessDeclarations } from '@/platform/access';
 import type { Database } from '@/platform/db';
 import { errorBody, handleError, registerCrossSiteRequestGuard } from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
@@ -62,12 +62,8 @@ export async function buildApp({ env, modules, database, logger }: BuildAppOptio
     }
   });
 
-  // Every route must say who may call it: a route without `config.access` stops the app here.
-  app.addHook('onRoute', (route) => {
-    const isApiRoute = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
-    if (isApiRoute && !route.config?.access) {
-      throw new Error(`Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`);
-    }
+  requireAccessDeclarations(app, {
+    isApiRoute: (url) => url.startsWith('/api/') && !url.startsWith('/api/docs'),
   });
 
   await app.register(fastifyHelmet, {

@@ -23,4 +23,5 @@ export const UsernameSchema = z
   .regex(/^[A-Za-z0-9._@-]+$/, 'Username may contain letters, digits and . _ @ - only')
   .transform((value) => value.toLowerCase());
 
-export const EmptyBodySchema = z.object({}).strict().optional();
+// Fastify hands a missing body to the validator as null.
+export const EmptyBodySchema = z.object({}).strict().nullish();

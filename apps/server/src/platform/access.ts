@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 import type { Role } from '@boomgate/contracts/roles';
 
 /**
@@ -22,4 +24,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+}
+
+/** Every API route must say who may call it: an undeclared route stops the app at start-up. */
+export function requireAccessDeclarations(app: FastifyInstance, { isApiRoute }: { isApiRoute: (url: string) => boolean }) {
+  app.addHook('onRoute', (route) => {
+    if (isApiRoute(route.url) && !route.config?.access) {
+      throw new Error(`Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`);
+    }
+  });
 }

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('the HTTP edge', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('sends the security headers on success and on error responses', async () => {
+    for (const response of [
+      await t.inject({ method: 'GET', url: '/api/health' }),
+      await t.inject({ method: 'GET', url: '/api/auth/me' }),
+      await t.inject({ method: 'GET', url: '/api/nothing-here' }),
+    ]) {
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000; includeSubDomains/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('answers unknown API paths with a JSON 404 in the error format', async () => {
+    const response = await t.inject({ method: 'GET', url: '/api/nothing-here' });
+
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+  });
+
+  it('accepts only JSON bodies', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'username=a&password=b',
+    });
+
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers malformed JSON with a 400 in the error format', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": ',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'INVALID', message: 'The request body is not valid JSON.' } });
+  });
+
+  it('refuses state-changing requests from other sites', async () => {
+    const body = { username: 'someone', password: 'whatever' };
+
+    const crossSite = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { 'sec-fetch-site': 'cross-site' } });
+    const evilOrigin = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { origin: 'https://evil.example' } });
+    const sameOrigin = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { 'sec-fetch-site': 'same-origin' } });
+
+    expect(crossSite.statusCode).toBe(403);
+    expect(evilOrigin.statusCode).toBe(403);
+    expect(sameOrigin.statusCode).toBe(401);
+  });
+
+  it('serves the OpenAPI document with every route and its schemas', async () => {
+    const response = await t.inject({ method: 'GET', url: '/api/docs/json' });
+
+    const document = response.json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>();
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/users', '/api/users/{id}/deactivate']),
+    );
+    expect(document.paths['/api/auth/login']?.post?.requestBody).toBeDefined();
+  });
+});

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('auth routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('POST /api/auth/register', () => {
+    it('creates the organization and its tenant_admin and signs them in', async () => {
+      const username = t.unique('owner');
+
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: 'Sishen Mine', fullName: 'Lerato Dube', email: '', username, password: 'secret1' },
+      });
+
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({
+        user: { username, fullName: 'Lerato Dube', role: 'tenant_admin', isActive: true, email: null },
+        tenant: { name: 'Sishen Mine' },
+      });
+      const cookie = response.cookies.find((c) => c.name === 'bg_session');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    });
+
+    it("answers the spec's message when a required field is missing", async () => {
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: '', fullName: 'A', username: t.unique('u'), password: 'secret1' },
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'INVALID', message: expect.stringContaining('Please fill in all required fields') });
+    });
+
+    it('refuses a password shorter than six characters', async () => {
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: 'O', fullName: 'A', username: t.unique('u'), password: '12345' },
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toContain('Password must be at least 6 characters');
+    });
+
+    it('refuses a username that is taken in any organization, ignoring case', async () => {
+      const first = await t.registerTenant();
+
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: 'Other', fullName: 'B', username: first.body.user.username.toUpperCase(), password: 'secret1' },
+      });
+
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ error: { code: 'CONFLICT', message: 'Username already exists' } });
+    });
+
+    it('ignores a tenant id smuggled into the body', async () => {
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: 'O', fullName: 'A', username: t.unique('u'), password: 'secret1', tenantId: crypto.randomUUID() },
+      });
+
+      expect(response.statusCode).toBe(400);
+    });
+  });
+
+  describe('POST /api/auth/login', () => {
+    it('signs in with a new session id and reports no forced change for a self-registered admin', async () => {
+      const admin = await t.registerTenant();
+
+      const session = await t.login(admin.body.user.username, admin.password);
+
+      expect(session.body.requirePasswordChange).toBe(false);
+      expect(session.cookie).not.toBe(admin.cookie);
+      expect((await session.get('/api/auth/me')).statusCode).toBe(200);
+    });
+
+    it('answers unknown users and wrong passwords identically', async () => {
+      const admin = await t.registerTenant();
+
+      const wrongPassword = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: 'nope-nope' } });
+      const unknownUser = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: t.unique('ghost'), password: 'nope-nope' } });
+
+      expect(wrongPassword.statusCode).toBe(401);
+      expect(unknownUser.statusCode).toBe(401);
+      expect(wrongPassword.body).toBe(unknownUser.body);
+      expect(wrongPassword.json().error.message).toBe('Invalid username or password');
+    });
+
+    it("answers the spec's message when a field is empty", async () => {
+      const response = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: '', password: '' } });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toContain('Please enter both username and password');
+    });
+
+    it('throttles an account after ten failures from any address, with Retry-After, leaving others alone', async () => {
+      const victim = await t.registerTenant();
+      const bystander = await t.registerTenant();
+      for (let i = 0; i < 10; i++) {
+        await t.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: victim.body.user.username, password: `wrong-${i}` },
+          remoteAddress: `10.0.0.${i + 1}`,
+        });
+      }
+
+      const locked = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: victim.body.user.username, password: victim.password },
+        remoteAddress: '10.0.9.9',
+      });
+      const other = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: bystander.body.user.username, password: bystander.password },
+        remoteAddress: '10.0.9.9',
+      });
+
+      expect(locked.statusCode).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(locked.json().error.code).toBe('RATE_LIMITED');
+      expect(other.statusCode).toBe(200);
+    });
+
+    it('lets the account in again once the lock has passed', async () => {
+      const admin = await t.registerTenant();
+      for (let i = 0; i < 10; i++) {
+        await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: 'wrong-pass' } });
+      }
+
+      t.clock.advanceMs(61_000);
+      const response = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: admin.password } });
+
+      expect(response.statusCode).toBe(200);
+    });
+
+    it('never writes the password or the session token to the log', async () => {
+      const admin = await t.registerTenant({ password: 'very-secret-password-42' });
+
+      const session = await t.login(admin.body.user.username, 'very-secret-password-42');
+      await session.get('/api/auth/me');
+
+      const logs = t.logLines.join('\n');
+      expect(logs).not.toContain('very-secret-password-42');
+      expect(logs).not.toContain(session.cookie.split('=')[1]);
+    });
+  });
+
+  describe('GET /api/auth/me', () => {
+    it('answers 401 without a session', async () => {
+      const response = await t.inject({ method: 'GET', url: '/api/auth/me' });
+
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('UNAUTHENTICATED');
+    });
+
+    it('returns the user and tenant', async () => {
+      const admin = await t.registerTenant({ organizationName: 'Kumba Depot' });
+
+      const response = await admin.get('/api/auth/me');
+
+      expect(response.json()).toMatchObject({ user: { role: 'tenant_admin' }, tenant: { name: 'Kumba Depot' } });
+    });
+
+    it('ends a session idle for more than thirty minutes', async () => {
+      const admin = await t.registerTenant();
+
+      t.clock.advanceMs(31 * 60_000);
+      const response = await admin.get('/api/auth/me');
+
+      expect(response.statusCode).toBe(401);
+    });
+
+    it('ends an active session after its absolute lifetime of twelve hours', async () => {
+      const admin = await t.registerTenant();
+      for (let minutes = 0; minutes < 12 * 60; minutes += 25) {
+        t.clock.advanceMs(25 * 60_000);
+        await admin.get('/api/auth/me');
+      }
+
+      t.clock.advanceMs(25 * 60_000);
+      const response = await admin.get('/api/auth/me');
+
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/auth/logout', () => {
+    it('destroys the session so the old cookie no longer works', async () => {
+      const admin = await t.registerTenant();
+
+      const response = await admin.post('/api/auth/logout');
+
+      expect(response.statusCode).toBe(200);
+      expect(response.cookies.find((c) => c.name === 'bg_session')?.value).toBe('');
+      expect((await admin.get('/api/auth/me')).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/auth/change-password', () => {
+    it('forces users created by an admin through a change, then lets them in with a fresh session', async () => {
+      const admin = await t.registerTenant();
+      const username = t.unique('guard');
+      await admin.post('/api/users', { username, password: 'given-pass-1', role: 'security_guard' });
+
+      const first = await t.login(username, 'given-pass-1');
+      const blocked = await first.get('/api/users');
+      const changed = await first.post('/api/auth/change-password', { currentPassword: 'given-pass-1', newPassword: 'mine-pass-2' });
+
+      expect(first.body.requirePasswordChange).toBe(true);
+      expect(blocked.statusCode).toBe(403);
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json()).toMatchObject({ user: { role: 'security_guard' }, requirePasswordChange: false });
+      expect((await first.get('/api/auth/me')).statusCode).toBe(401);
+      expect((await t.login(username, 'mine-pass-2')).body.requirePasswordChange).toBe(false);
+    });
+
+    it('refuses a wrong current password and a short new one', async () => {
+      const admin = await t.registerTenant();
+
+      const wrong = await admin.post('/api/auth/change-password', { currentPassword: 'not-it', newPassword: 'another-1' });
+      const short = await admin.post('/api/auth/change-password', { currentPassword: admin.password, newPassword: '123' });
+
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error.message).toBe('Current password is incorrect');
+      expect(short.statusCode).toBe(400);
+      expect(short.json().error.message).toContain('Password must be at least 6 characters');
+    });
+
+    it('ends the sessions on other devices', async () => {
+      const admin = await t.registerTenant();
+      const otherDevice = await t.login(admin.body.user.username, admin.password);
+
+      await admin.post('/api/auth/change-password', { currentPassword: admin.password, newPassword: 'brand-new-9' });
+
+      expect((await otherDevice.get('/api/auth/me')).statusCode).toBe(401);
+    });
+  });
+});

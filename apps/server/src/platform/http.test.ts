@@ -1,0 +1,56 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+
+import { publicAccess, requireAccessDeclarations } from './access';
+import { AppError } from './errors';
+import { handleError } from './http';
+
+function appThatThrows(error: unknown) {
+  const app = Fastify({ logger: false });
+  app.setErrorHandler(handleError);
+  app.get('/boom', async () => {
+    throw error;
+  });
+  return app;
+}
+
+describe('handleError', () => {
+  it('answers an unexpected error with a generic 500 that leaks nothing', async () => {
+    const app = appThatThrows(new Error('duplicate key value violates unique constraint "x" SELECT * FROM users'));
+
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    expect(response.body).not.toMatch(/SELECT|unique|at /);
+  });
+
+  it('answers an unreachable database with 503 and Retry-After', async () => {
+    const app = appThatThrows(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json().error.code).toBe('UNAVAILABLE');
+  });
+
+  it('maps an AppError code to its status with the message', async () => {
+    const app = appThatThrows(new AppError('CONFLICT', 'Username already exists'));
+
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: { code: 'CONFLICT', message: 'Username already exists' } });
+  });
+});
+
+describe('requireAccessDeclarations', () => {
+  it('refuses an API route that does not say who may call it', () => {
+    const app = Fastify({ logger: false });
+    requireAccessDeclarations(app, { isApiRoute: (url) => url.startsWith('/api/') });
+
+    expect(() => app.get('/api/undeclared', async () => 'x')).toThrow(/does not declare its access/);
+    expect(() => app.get('/api/declared', { config: publicAccess() }, async () => 'x')).not.toThrow();
+  });
+});

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+import { createDatabase } from './db';
+
+describe('tenant isolation in the database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('connects as a role that is not superuser, cannot bypass RLS and owns no table', async () => {
+    const [role] = (
+      await t.database.db.execute<{ rolsuper: boolean; rolbypassrls: boolean; owned: string }>(sql`
+        select rolsuper, rolbypassrls,
+               (select count(*) from pg_tables where tableowner = current_user)::text as owned
+        from pg_roles where rolname = current_user`)
+    ).rows;
+
+    expect(role).toEqual({ rolsuper: false, rolbypassrls: false, owned: '0' });
+  });
+
+  it('has forced row-level security with USING and WITH CHECK on every table with tenant_id', async () => {
+    const offenders = await t.ownerQuery<{ table: string }>(`
+      select c.relname as table
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
+      where c.relkind = 'r'
+        and (not c.relrowsecurity or not c.relforcerowsecurity
+             or not exists (select 1 from pg_policy p where p.polrelid = c.oid
+                            and p.polqual is not null and p.polwithcheck is not null))`);
+
+    expect(offenders).toEqual([]);
+  });
+
+  it('allows only the allowlisted SECURITY DEFINER functions', async () => {
+    const definers = await t.ownerQuery<{ proname: string }>(`
+      select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and p.prosecdef order by 1`);
+
+    expect(definers.map((d) => d.proname)).toEqual(['auth_find_login', 'auth_resolve_session']);
+  });
+
+  it('shows no rows and refuses writes when no tenant is set', async () => {
+    const admin = await t.registerTenant();
+
+    const visible = await t.database.withoutTenant((tx) => tx.execute(sql`select * from users`));
+    const insert = t.database.withoutTenant((tx) =>
+      tx.execute(sql`insert into tenants (id, name) values (${crypto.randomUUID()}, 'Rogue')`),
+    );
+
+    expect(admin.body.tenant.id).toBeDefined();
+    expect(visible.rows).toHaveLength(0);
+    await expect(insert).rejects.toMatchObject({ cause: { code: '42501' } });
+  });
+
+  it("cannot read, change or add rows of another tenant inside a tenant's transaction", async () => {
+    const acme = await t.registerTenant();
+    const other = await t.registerTenant();
+
+    const result = await t.database.withTenant(acme.body.tenant.id, async (tx) => {
+      const seen = await tx.execute(sql`select id from users where tenant_id = ${other.body.tenant.id}`);
+      const updated = await tx.execute(sql`update users set full_name = 'x' where tenant_id = ${other.body.tenant.id}`);
+      const deleted = await tx.execute(sql`delete from sessions where tenant_id = ${other.body.tenant.id}`);
+      return { seen: seen.rows.length, updated: updated.rowCount, deleted: deleted.rowCount };
+    });
+    const insert = t.database.withTenant(acme.body.tenant.id, (tx) =>
+      tx.execute(sql`insert into audit_events (tenant_id, id, action) values (${other.body.tenant.id}, ${crypto.randomUUID()}, 'x')`),
+    );
+
+    expect(result).toEqual({ seen: 0, updated: 0, deleted: 0 });
+    await expect(insert).rejects.toMatchObject({ cause: { code: '42501' } });
+  });
+
+  it('keeps audit events append-only for the API role', async () => {
+    const admin = await t.registerTenant();
+
+    const update = t.database.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`update audit_events set action = 'x'`));
+    const remove = t.database.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`delete from audit_events`));
+
+    await expect(update).rejects.toMatchObject({ cause: { code: '42501' } });
+    await expect(remove).rejects.toMatchObject({ cause: { code: '42501' } });
+  });
+
+  it('does not carry a tenant from one transaction into the next on the same connection', async () => {
+    const admin = await t.registerTenant();
+    const url = (t.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const single = createDatabase({ url, poolMax: 1 });
+    try {
+      await single.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`select 1`));
+      const client = await single.pool.connect();
+      try {
+        const setting = await client.query<{ tenant: string | null }>(
+          `select nullif(current_setting('app.tenant_id', true), '') as tenant`,
+        );
+        const rows = await client.query('select * from users');
+
+        expect(setting.rows[0]?.tenant ?? null).toBeNull();
+        expect(rows.rowCount).toBe(0);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('never sets the tenant at session level anywhere in the source', async () => {
+    const { execSync } = await import('node:child_process');
+
+    const hits = execSync(
+      `grep -rniE "set_config\\('app\\.tenant_id'[^)]*false|\\bset app\\.tenant_id|set session app\\." apps/server/src --include=*.ts | grep -v int.test.ts || true`,
+      { cwd: new URL('../../../../', import.meta.url).pathname, encoding: 'utf8' },
+    );
+
+    expect(hits.trim()).toBe('');
+  });
+});

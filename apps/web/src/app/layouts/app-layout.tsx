@@ -1,0 +1,254 @@
+import { LogOutIcon, MenuIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+
+import type { AuthResponse } from '@boomgate/contracts/auth';
+
+import { BrandMark } from '@/components/ui/brand-mark';
+import { Button } from '@/components/ui/button';
+import { Separator } from '@/components/ui/separator';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarGroup,
+  SidebarGroupLabel,
+  SidebarHeader,
+  SidebarInset,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  SidebarProvider,
+  SidebarTrigger,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { Spinner } from '@/components/ui/spinner';
+import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { useSession } from '@/features/auth/api/get-session';
+import { cn } from '@/lib/cn';
+import { displayName } from '@/lib/format';
+
+import {
+  bottomNavItems,
+  isCurrent,
+  mobileMenuItems,
+  type NavItem,
+  sidebarItems,
+  visibleTo,
+} from './navigation';
+import { useSignOut } from './use-sign-out';
+
+/** The signed-in shell: a collapsible sidebar on desktop, header + bottom navigation on mobile. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <SidebarProvider>
+      <Shell>{children}</Shell>
+    </SidebarProvider>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const { isMobile } = useSidebar();
+  const session = useSession();
+  return isMobile ? (
+    <MobileShell session={session}>{children}</MobileShell>
+  ) : (
+    <DesktopShell session={session}>{children}</DesktopShell>
+  );
+}
+
+function NavLinks({ items, onNavigate }: { items: readonly NavItem[]; onNavigate?: () => void }) {
+  const [location] = useLocation();
+  return (
+    <SidebarMenu>
+      {items.map((item) => (
+        <SidebarMenuItem key={item.href}>
+          <SidebarMenuButton asChild isActive={isCurrent(item, location)} tooltip={item.title}>
+            <Link href={item.href} onClick={onNavigate}>
+              <item.icon aria-hidden />
+              <span>{item.title}</span>
+            </Link>
+          </SidebarMenuButton>
+        </SidebarMenuItem>
+      ))}
+    </SidebarMenu>
+  );
+}
+
+function SessionSummary({ session }: { session: AuthResponse }) {
+  return (
+    <div className="grid min-w-0 px-2 py-1 text-sm leading-tight" data-testid="session-summary">
+      <span className="truncate font-medium">{displayName(session.user)}</span>
+      <span className="truncate text-xs text-sidebar-foreground/70">{session.tenant.name}</span>
+    </div>
+  );
+}
+
+function LogoutButton({
+  onClick,
+  isSigningOut,
+  className,
+}: {
+  onClick: () => void;
+  isSigningOut: boolean;
+  className?: string;
+}) {
+  return (
+    <Button
+      variant="outline"
+      className={cn('w-full justify-start', className)}
+      disabled={isSigningOut}
+      onClick={onClick}
+    >
+      {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
+      <span>{isSigningOut ? 'Logging out...' : 'Logout'}</span>
+    </Button>
+  );
+}
+
+function DesktopShell({ session, children }: { session: AuthResponse; children: ReactNode }) {
+  const { state } = useSidebar();
+  const { signOut, isSigningOut } = useSignOut({ isMobile: false });
+  const isCollapsed = state === 'collapsed';
+
+  return (
+    <>
+      <Sidebar aria-label="Sidebar">
+        <SidebarHeader>
+          <Link
+            href="/"
+            className="flex h-10 items-center gap-2 overflow-hidden rounded-md px-1 font-semibold"
+          >
+            <BrandMark className="size-6" />
+            <span className="truncate text-lg group-data-[collapsible=icon]:hidden">Boomgate</span>
+          </Link>
+        </SidebarHeader>
+        <Separator className="bg-sidebar-border" />
+        <SidebarContent>
+          <nav aria-label="Main">
+            <SidebarGroup>
+              <SidebarGroupLabel>Navigation</SidebarGroupLabel>
+              <NavLinks items={visibleTo(sidebarItems, session.user.role)} />
+            </SidebarGroup>
+          </nav>
+        </SidebarContent>
+        <Separator className="bg-sidebar-border" />
+        <SidebarFooter>
+          <div className="group-data-[collapsible=icon]:hidden">
+            <SessionSummary session={session} />
+          </div>
+          {isCollapsed ? (
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8"
+              aria-label={isSigningOut ? 'Logging out...' : 'Logout'}
+              title="Logout"
+              disabled={isSigningOut}
+              onClick={signOut}
+            >
+              {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
+            </Button>
+          ) : (
+            <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
+          )}
+        </SidebarFooter>
+      </Sidebar>
+      <SidebarInset>
+        <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur">
+          <SidebarTrigger className="-ml-1" />
+          <Separator orientation="vertical" className="mr-2 h-4!" />
+          <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
+          <div className="ml-auto">
+            <ThemeToggle />
+          </div>
+        </header>
+        <div className="flex flex-1 flex-col p-4 md:p-6">{children}</div>
+      </SidebarInset>
+    </>
+  );
+}
+
+function MobileShell({ session, children }: { session: AuthResponse; children: ReactNode }) {
+  const [location] = useLocation();
+  const { openMobile, setOpenMobile } = useSidebar();
+  const { signOut, isSigningOut } = useSignOut({ isMobile: true });
+
+  return (
+    <>
+      <div className="flex min-h-svh w-full flex-col">
+        <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
+          <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
+            <BrandMark className="size-6" />
+            <span className="truncate">Boomgate</span>
+          </Link>
+          <div className="ml-auto">
+            <ThemeToggle />
+          </div>
+        </header>
+        <main className="flex flex-1 flex-col p-4 pb-[calc(5rem+env(safe-area-inset-bottom))]">
+          {children}
+        </main>
+        <nav
+          aria-label="Bottom navigation"
+          className="fixed inset-x-0 bottom-0 z-20 border-t bg-background pb-[env(safe-area-inset-bottom)]"
+        >
+          <ul className="grid grid-cols-4">
+            {bottomNavItems.map((item) => {
+              const isActive = isCurrent(item, location);
+              return (
+                <li key={item.title}>
+                  <Link
+                    href={item.href}
+                    aria-current={isActive ? 'page' : undefined}
+                    className={cn(
+                      'flex h-16 flex-col items-center justify-center gap-1 text-xs',
+                      isActive ? 'font-semibold text-foreground' : 'text-muted-foreground',
+                    )}
+                  >
+                    <item.icon aria-hidden className="size-5" />
+                    {item.title}
+                  </Link>
+                </li>
+              );
+            })}
+            <li>
+              <button
+                type="button"
+                aria-expanded={openMobile}
+                aria-haspopup="dialog"
+                data-testid="mobile-menu-button"
+                className="flex h-16 w-full flex-col items-center justify-center gap-1 text-xs text-muted-foreground"
+                onClick={() => setOpenMobile(true)}
+              >
+                <MenuIcon aria-hidden className="size-5" />
+                Menu
+              </button>
+            </li>
+          </ul>
+        </nav>
+      </div>
+
+      <Sidebar side="right" mobileTitle="Menu">
+        <SidebarHeader className="pt-4">
+          <span className="px-2 text-lg font-semibold">Menu</span>
+          <SessionSummary session={session} />
+        </SidebarHeader>
+        <Separator className="bg-sidebar-border" />
+        <SidebarContent>
+          <nav aria-label="Menu">
+            <SidebarGroup>
+              <NavLinks
+                items={visibleTo(mobileMenuItems, session.user.role)}
+                onNavigate={() => setOpenMobile(false)}
+              />
+            </SidebarGroup>
+          </nav>
+        </SidebarContent>
+        <SidebarFooter className="pb-[calc(0.5rem+env(safe-area-inset-bottom))]">
+          <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
+        </SidebarFooter>
+      </Sidebar>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { lazy, Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+
+import { LoadingScreen } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { GuestRoute } from '@/features/auth/components/guest-route';
+import { ProtectedRoute } from '@/features/auth/components/protected-route';
+
+import { AppLayout } from './layouts/app-layout';
+import NotFoundRoute from './routes/not-found';
+
+// Every screen is its own chunk, so the first load carries only the shell and the session check.
+const LoginRoute = lazy(() => import('./routes/login'));
+const RegisterRoute = lazy(() => import('./routes/register'));
+const DashboardRoute = lazy(() => import('./routes/dashboard'));
+const AutoGateRoute = lazy(() => import('./routes/auto-gate'));
+const PreArrivalRoute = lazy(() => import('./routes/pre-arrival'));
+const RegisteredVehiclesRoute = lazy(() => import('./routes/registered-vehicles'));
+const ScanStationRoute = lazy(() => import('./routes/scan-station'));
+const RealGateRoute = lazy(() => import('./routes/real-gate'));
+const WeighbridgeRoute = lazy(() => import('./routes/weighbridge'));
+const OnboardingRoute = lazy(() => import('./routes/onboarding'));
+const OnboardCompanyRoute = lazy(() => import('./routes/onboard-company'));
+const OnboardSelfRoute = lazy(() => import('./routes/onboard-self'));
+const OnboardSecurityRoute = lazy(() => import('./routes/onboard-security'));
+const SafetyInductionRoute = lazy(() => import('./routes/safety-induction'));
+const UsersRoute = lazy(() => import('./routes/users'));
+const TruckListRoute = lazy(() => import('./routes/truck-list'));
+const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
+const WorkflowRoute = lazy(() => import('./routes/workflow'));
+
+/**
+ * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
+ * Signed in: the screens below inside the app shell; any other path is the 404 page.
+ */
+export function AppRouter() {
+  return (
+    <Switch>
+      <Route path={paths.login}>
+        <GuestRoute>
+          <Suspense fallback={<LoadingScreen />}>
+            <LoginRoute />
+          </Suspense>
+        </GuestRoute>
+      </Route>
+      <Route path={paths.register}>
+        <GuestRoute>
+          <Suspense fallback={<LoadingScreen />}>
+            <RegisterRoute />
+          </Suspense>
+        </GuestRoute>
+      </Route>
+      <Route>
+        <ProtectedRoute>
+          <AppLayout>
+            <Suspense fallback={<LoadingScreen />}>
+              <Switch>
+                <Route path={paths.home} component={DashboardRoute} />
+                <Route path={paths.dashboard} component={DashboardRoute} />
+                <Route path={paths.autoGate} component={AutoGateRoute} />
+                <Route path="/pre-arrival" component={PreArrivalRoute} />
+                <Route path={paths.registeredVehicles} component={RegisteredVehiclesRoute} />
+                <Route path={paths.scanStation} component={ScanStationRoute} />
+                <Route path={paths.realGate} component={RealGateRoute} />
+                <Route path={paths.weighbridge} component={WeighbridgeRoute} />
+                <Route path={paths.onboarding} component={OnboardingRoute} />
+                <Route path={paths.onboardCompany} component={OnboardCompanyRoute} />
+                <Route path={paths.onboardSelf} component={OnboardSelfRoute} />
+                <Route path={paths.onboardSecurity} component={OnboardSecurityRoute} />
+                <Route path="/safety-induction/:assignmentId" component={SafetyInductionRoute} />
+                <Route path={paths.users} component={UsersRoute} />
+                <Route path={paths.truckList} component={TruckListRoute} />
+                <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
+                <Route path={paths.workflow} component={WorkflowRoute} />
+                <Route component={NotFoundRoute} />
+              </Switch>
+            </Suspense>
+          </AppLayout>
+        </ProtectedRoute>
+      </Route>
+    </Switch>
+  );
+}

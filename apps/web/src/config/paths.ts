@@ -1,0 +1,24 @@
+/** Route builders (spec §2). Use these instead of string literals in links and redirects. */
+export const paths = {
+  login: '/login',
+  register: '/register',
+  home: '/',
+  dashboard: '/dashboard',
+  autoGate: '/auto-gate',
+  preArrival: (plate?: string) =>
+    plate ? `/pre-arrival?${new URLSearchParams({ plate }).toString()}` : '/pre-arrival',
+  registeredVehicles: '/registered-vehicles',
+  scanStation: '/scan-station',
+  realGate: '/real-gate',
+  weighbridge: '/weighbridge',
+  onboarding: '/onboarding',
+  onboardCompany: '/onboard/company',
+  onboardSelf: '/onboard/self',
+  onboardSecurity: '/onboard/security',
+  safetyInduction: (assignmentId: string) =>
+    `/safety-induction/${encodeURIComponent(assignmentId)}`,
+  users: '/users',
+  truckList: '/truck-list',
+  incomingFeed: '/incoming-feed',
+  workflow: '/workflow',
+} as const;

@@ -1,0 +1,119 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useLocation } from 'wouter';
+
+import { ChangePasswordFormSchema } from '@boomgate/contracts/auth';
+import { afterPasswordChangePathFor } from '@boomgate/contracts/roles';
+
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+import { firstErrorMessage } from '@/lib/form-errors';
+
+import { useChangePassword } from '../api/change-password';
+import { setSession } from '../api/get-session';
+
+/** The forced password change after a login that carried requirePasswordChange (spec §4). */
+export function ChangePasswordDialog({
+  open,
+  onOpenChange,
+  currentPassword,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  currentPassword: string;
+}) {
+  const [, navigate] = useLocation();
+  const changePassword = useChangePassword();
+  const queryClient = useQueryClient();
+  const form = useForm({
+    resolver: zodResolver(ChangePasswordFormSchema),
+    defaultValues: { newPassword: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+  const validationMessage = firstErrorMessage(errors);
+
+  const handleValid = ({ newPassword }: { newPassword: string }) => {
+    changePassword.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: (session) => {
+          setSession(queryClient, session);
+          toast({
+            title: 'Password Changed',
+            description: 'Your password has been updated successfully',
+          });
+          navigate(afterPasswordChangePathFor(session.user.role));
+        },
+        onError: (error) => {
+          toast({
+            variant: 'destructive',
+            title: 'Password Change Failed',
+            description: getErrorMessage(error, 'Failed to change password'),
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        data-testid="change-password-dialog"
+        onInteractOutside={(event) => event.preventDefault()}
+      >
+        <DialogHeader>
+          <DialogTitle>Change Password</DialogTitle>
+          <DialogDescription>You must set a new password before you continue.</DialogDescription>
+        </DialogHeader>
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
+        >
+          <Field id="new-password" label="New Password">
+            <Input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              aria-invalid={errors.newPassword ? true : undefined}
+              {...form.register('newPassword')}
+            />
+          </Field>
+          <Field id="confirm-password" label="Confirm New Password">
+            <Input
+              id="confirm-password"
+              type="password"
+              autoComplete="new-password"
+              aria-invalid={errors.confirmPassword ? true : undefined}
+              {...form.register('confirmPassword')}
+            />
+          </Field>
+          {validationMessage && (
+            <p role="alert" className="text-sm font-medium text-destructive">
+              {validationMessage}
+            </p>
+          )}
+          <DialogFooter>
+            <Button type="submit" disabled={changePassword.isPending}>
+              {changePassword.isPending && <Spinner />}
+              Change Password
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,139 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { type FieldErrors, useForm } from 'react-hook-form';
+import { Link, useLocation } from 'wouter';
+
+import { type LoginForm, LoginFormSchema } from '@boomgate/contracts/auth';
+import { landingPathFor } from '@boomgate/contracts/roles';
+
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+import { firstErrorMessage } from '@/lib/form-errors';
+import { displayName } from '@/lib/format';
+
+import { setSession } from '../api/get-session';
+import { useLogin } from '../api/login';
+
+import { AuthLayout } from './auth-layout';
+import { ChangePasswordDialog } from './change-password-dialog';
+
+export function LoginScreen() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const login = useLogin();
+  const [hasFailed, setHasFailed] = useState(false);
+  // Set when the server demands a new password: the one just typed is the current password.
+  const [forcedChange, setForcedChange] = useState<{ currentPassword: string } | null>(null);
+
+  const form = useForm<LoginForm>({
+    resolver: zodResolver(LoginFormSchema),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  const handleValid = (values: LoginForm) => {
+    setHasFailed(false);
+    login.mutate(values, {
+      onSuccess: (session) => {
+        if (session.requirePasswordChange) {
+          toast({
+            title: 'Password Change Required',
+            description: 'Please change your password to continue',
+          });
+          setForcedChange({ currentPassword: values.password });
+          return;
+        }
+        setSession(queryClient, session);
+        toast({
+          title: 'Login Successful',
+          description: `Welcome back, ${displayName(session.user)}`,
+        });
+        navigate(landingPathFor(session.user.role));
+      },
+      onError: (error) => {
+        setHasFailed(true);
+        toast({
+          variant: 'destructive',
+          title: 'Login Failed',
+          description: getErrorMessage(error, 'Invalid username or password'),
+        });
+      },
+    });
+  };
+
+  const handleInvalid = (fieldErrors: FieldErrors<LoginForm>) => {
+    toast({
+      variant: 'destructive',
+      title: 'Validation Error',
+      description: firstErrorMessage(fieldErrors) ?? 'Please enter both username and password',
+    });
+  };
+
+  return (
+    <AuthLayout title="Sign In" description="Sign in to your Boomgate account">
+      <form
+        noValidate
+        className="grid gap-4"
+        aria-label="Sign in"
+        onSubmit={(event) => void form.handleSubmit(handleValid, handleInvalid)(event)}
+      >
+        <Field id="username" label="Username">
+          <Input
+            id="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={errors.username ? true : undefined}
+            {...form.register('username')}
+          />
+        </Field>
+        <Field id="password" label="Password">
+          <Input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={errors.password ? true : undefined}
+            {...form.register('password')}
+          />
+        </Field>
+
+        {hasFailed && (
+          <p role="alert" className="text-sm font-medium text-destructive">
+            Authentication failed. Please verify your credentials.
+          </p>
+        )}
+
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending && <Spinner />}
+          Sign In
+        </Button>
+
+        <p className="text-center text-sm text-muted-foreground">
+          Don&apos;t have an account?{' '}
+          <Link
+            href={paths.register}
+            className="font-medium text-foreground underline underline-offset-4"
+          >
+            Create Account
+          </Link>
+        </p>
+      </form>
+
+      {forcedChange && (
+        <ChangePasswordDialog
+          open
+          currentPassword={forcedChange.currentPassword}
+          onOpenChange={(isOpen) => {
+            if (!isOpen) setForcedChange(null);
+          }}
+        />
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { UserSchema } from '@boomgate/contracts/users';
+
+import { request } from '@/lib/api-client';
+
+import { userKeys } from './get-users';
+
+/** PATCH /api/users/:id/reactivate, sent without a body. */
+export function useReactivateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      request('PATCH', `/api/users/${encodeURIComponent(id)}/reactivate`, { schema: UserSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}

@@ -1,0 +1,15 @@
+import { ROLE_LABELS, ROLES, type Role } from '@boomgate/contracts/roles';
+
+/**
+ * Roles offered in the user forms. Super Admin is offered only to a signed-in super_admin
+ * (spec §6); `keep` shows a role the user already has so the form can display it.
+ */
+export function assignableRoles(actorRole: Role, keep?: Role) {
+  return ROLES.filter(
+    (role) => role !== 'super_admin' || actorRole === 'super_admin' || role === keep,
+  ).map((role) => ({
+    value: role,
+    label: ROLE_LABELS[role],
+    isDisabled: role === 'super_admin' && actorRole !== 'super_admin',
+  }));
+}

@@ -1,0 +1,103 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+
+import { apiError } from '@/testing/handlers';
+import { server } from '@/testing/server';
+
+import { getErrorMessage, HttpError, request } from './api-client';
+
+const OkSchema = z.object({ ok: z.literal(true) });
+
+describe('request', () => {
+  it('throws an error whose message is the status, a colon and the response body', async () => {
+    server.use(http.get('/api/things', () => apiError(409, 'CONFLICT', 'Plate is taken.')));
+
+    const error = await request('GET', '/api/things', { schema: OkSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).message).toBe(
+      '409: {"error":{"code":"CONFLICT","message":"Plate is taken."}}',
+    );
+  });
+
+  it('uses the status text when the error body is empty', async () => {
+    server.use(
+      http.get(
+        '/api/things',
+        () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' }),
+      ),
+    );
+
+    await expect(request('GET', '/api/things', { schema: OkSchema })).rejects.toThrow(
+      '503: Service Unavailable',
+    );
+  });
+
+  it('throws on 401 instead of redirecting', async () => {
+    window.history.replaceState(null, '', '/users');
+    server.use(http.get('/api/things', () => apiError(401, 'UNAUTHENTICATED', 'Sign in.')));
+
+    const error = await request('GET', '/api/things', { schema: OkSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toMatchObject({ status: 401 });
+    expect(window.location.pathname).toBe('/users');
+  });
+
+  it('sends cookies on every request and JSON only when there is a body', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    server.use(
+      http.post('/api/things', () => HttpResponse.json({ ok: true })),
+      http.patch('/api/things/1/deactivate', () => HttpResponse.json({ ok: true })),
+    );
+
+    await request('POST', '/api/things', { schema: OkSchema, body: { name: 'gate 1' } });
+    await request('PATCH', '/api/things/1/deactivate', { schema: OkSchema });
+
+    const [withBody, withoutBody] = fetchSpy.mock.calls.map(([, init]) => init);
+    expect(withBody).toMatchObject({
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"gate 1"}',
+    });
+    expect(withoutBody).toMatchObject({
+      credentials: 'include',
+      body: undefined,
+      headers: undefined,
+    });
+  });
+
+  it('rejects a response that does not match the contract', async () => {
+    server.use(http.get('/api/things', () => HttpResponse.json({ ok: 'yes' })));
+
+    await expect(request('GET', '/api/things', { schema: OkSchema })).rejects.toThrow(z.ZodError);
+  });
+});
+
+describe('getErrorMessage', () => {
+  it("returns the server's readable message", async () => {
+    server.use(http.get('/api/things', () => apiError(400, 'INVALID', 'Username is taken.')));
+    const error = await request('GET', '/api/things', { schema: OkSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(getErrorMessage(error, 'Failed to create user')).toBe('Username is taken.');
+  });
+
+  it('falls back when the body is not the error envelope', async () => {
+    server.use(http.get('/api/things', () => new HttpResponse('Bad gateway', { status: 502 })));
+    const error = await request('GET', '/api/things', { schema: OkSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(getErrorMessage(error, 'Failed to create user')).toBe('Failed to create user');
+  });
+
+  it('falls back for network failures', () => {
+    expect(getErrorMessage(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
+  });
+});

@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+
+import { ApiErrorSchema, type ApiError } from '@boomgate/contracts/api-error';
+
+import { env } from '@/config/env';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * A non-2xx response. The message follows spec §8: `${status}: ${body text or status text}`.
+ * `body` holds the parsed `{ error: { code, message } }` envelope when the server sent one.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly bodyText: string,
+    readonly body: ApiError | undefined,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+  }
+
+  static async from(response: Response): Promise<HttpError> {
+    const bodyText = await response.text().catch(() => '');
+    return new HttpError(response.status, response.statusText, bodyText, parseApiError(bodyText));
+  }
+}
+
+function parseApiError(bodyText: string): ApiError | undefined {
+  if (!bodyText) return undefined;
+  try {
+    return ApiErrorSchema.safeParse(JSON.parse(bodyText)).data;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isHttpError(error: unknown, status?: number): error is HttpError {
+  return error instanceof HttpError && (status === undefined || error.status === status);
+}
+
+/**
+ * The sentence to show in a failure toast: the server's readable message when the response
+ * carried one, otherwise the caller's fallback (spec §8).
+ */
+export function getErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof HttpError && error.body?.error.message) return error.body.error.message;
+  return fallback;
+}
+
+type RequestOptions<S extends z.ZodType> = {
+  schema: S;
+  body?: unknown;
+  query?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+};
+
+/**
+ * Every call to the API goes through here: cookies are always sent, a JSON body only when there
+ * is one, and every response is parsed with its contract so drift fails loudly. A 401 throws like
+ * any other error; callers decide what "signed out" means.
+ */
+export async function request<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  { schema, body, query, signal }: RequestOptions<S>,
+): Promise<z.infer<S>> {
+  const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+
+  const hasBody = body !== undefined;
+  const response = await fetch(url, {
+    method,
+    signal,
+    credentials: 'include',
+    headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+    body: hasBody ? JSON.stringify(body) : undefined,
+  });
+
+  if (!response.ok) throw await HttpError.from(response);
+
+  const text = await response.text();
+  const json: unknown = text ? JSON.parse(text) : null;
+  return schema.parse(json);
+}

@@ -20,7 +20,9 @@ describe('the HTTP edge', () => {
       expect(csp).toContain("base-uri 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("script-src 'self'");
-      expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000; includeSubDomains/);
+      expect(response.headers['strict-transport-security']).toMatch(
+        /max-age=31536000; includeSubDomains/,
+      );
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['cache-control']).toBe('no-store');
@@ -56,15 +58,32 @@ describe('the HTTP edge', () => {
     });
 
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { code: 'INVALID', message: 'The request body is not valid JSON.' } });
+    expect(response.json()).toEqual({
+      error: { code: 'INVALID', message: 'The request body is not valid JSON.' },
+    });
   });
 
   it('refuses state-changing requests from other sites', async () => {
     const body = { username: 'someone', password: 'whatever' };
 
-    const crossSite = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { 'sec-fetch-site': 'cross-site' } });
-    const evilOrigin = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { origin: 'https://evil.example' } });
-    const sameOrigin = await t.inject({ method: 'POST', url: '/api/auth/login', payload: body, headers: { 'sec-fetch-site': 'same-origin' } });
+    const crossSite = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: body,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    const evilOrigin = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: body,
+      headers: { origin: 'https://evil.example' },
+    });
+    const sameOrigin = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: body,
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
 
     expect(crossSite.statusCode).toBe(403);
     expect(evilOrigin.statusCode).toBe(403);
@@ -74,10 +93,17 @@ describe('the HTTP edge', () => {
   it('serves the OpenAPI document with every route and its schemas', async () => {
     const response = await t.inject({ method: 'GET', url: '/api/docs/json' });
 
-    const document = response.json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>();
+    const document = response.json<{
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    }>();
     expect(response.statusCode).toBe(200);
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/users', '/api/users/{id}/deactivate']),
+      expect.arrayContaining([
+        '/api/auth/login',
+        '/api/auth/register',
+        '/api/users',
+        '/api/users/{id}/deactivate',
+      ]),
     );
     expect(document.paths['/api/auth/login']?.post?.requestBody).toBeDefined();
   });

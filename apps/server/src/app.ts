@@ -35,7 +35,12 @@ const CROSS_SITE_EXEMPT: readonly RegExp[] = [];
 
 const HealthSchema = z.object({ status: z.literal('ok') });
 
-export async function buildApp({ env, modules, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  env,
+  modules,
+  database,
+  logger,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(env.LOG_LEVEL) }),
     trustProxy: env.trustProxy ?? false,
@@ -58,7 +63,13 @@ export async function buildApp({ env, modules, database, logger }: BuildAppOptio
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(Object.assign(new Error('Invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+      done(
+        Object.assign(new Error('Invalid JSON'), {
+          statusCode: 400,
+          code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+        }),
+        undefined,
+      );
     }
   });
 
@@ -112,18 +123,26 @@ export async function buildApp({ env, modules, database, logger }: BuildAppOptio
           'Gate, vehicle and driver verification. Browser clients authenticate with the session cookie set by ' +
           '`POST /api/auth/login`. Errors are `{ "error": { "code", "message", "issues"? } }`.',
       },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } } },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } },
+      },
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null },
+  });
 
   await app.register(
     async (api) => {
       api.get(
         '/health',
-        { config: publicAccess(), schema: { tags: ['system'], operationId: 'health', response: { 200: HealthSchema } } },
+        {
+          config: publicAccess(),
+          schema: { tags: ['system'], operationId: 'health', response: { 200: HealthSchema } },
+        },
         async () => {
           await database.pool.query('select 1');
           return { status: 'ok' as const };
@@ -144,7 +163,13 @@ async function registerWebApp(app: FastifyInstance, env: Env) {
   const root = path.resolve(env.WEB_DIST_DIR);
   const hasWebApp = existsSync(path.join(root, 'index.html'));
   if (hasWebApp) {
-    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isPageRequest = request.method === 'GET' && !request.url.startsWith('/api');

@@ -18,10 +18,7 @@ export type AuthResponse = z.infer<typeof AuthResponseSchema>;
 export const LoginBodySchema = z
   .object({
     username: z.string().trim().min(1, 'Please enter both username and password').max(64),
-    password: z
-      .string()
-      .min(1, 'Please enter both username and password')
-      .max(MAX_PASSWORD_LENGTH),
+    password: z.string().min(1, 'Please enter both username and password').max(MAX_PASSWORD_LENGTH),
   })
   .strict();
 export type LoginBody = z.infer<typeof LoginBodySchema>;

@@ -9,16 +9,28 @@ const EnvSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().default('0.0.0.0'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     DATA_DIR: z.string().default('./data'),
     DATABASE_URL: z.url().optional(),
     DATABASE_APP_URL: z.url().optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     SESSION_SECRET: z.string().min(32).optional(),
-    SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+    SESSION_IDLE_TIMEOUT_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
     SESSION_ABSOLUTE_TIMEOUT_HOURS: z.coerce.number().int().min(1).max(72).default(12),
-    PASSWORD_MIN_LENGTH: z.coerce.number().int().min(MIN_PASSWORD_LENGTH).max(64).default(MIN_PASSWORD_LENGTH),
+    PASSWORD_MIN_LENGTH: z.coerce
+      .number()
+      .int()
+      .min(MIN_PASSWORD_LENGTH)
+      .max(64)
+      .default(MIN_PASSWORD_LENGTH),
     LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
     LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
     TRUST_PROXY: z.string().optional(),
@@ -55,7 +67,9 @@ function parseTrustProxy(value: string | undefined): TrustProxy {
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment:\n${problems.join('\n')}`);
   }
   return result.data;

@@ -8,10 +8,14 @@ import type { Role } from '@boomgate/contracts/roles';
  * `allowPendingPasswordChange`: reachable while an admin-set password is still unchanged.
  */
 export type Access =
-  | { public: true }
-  | { roles: readonly Role[]; allowPendingPasswordChange?: boolean };
+  { public: true } | { roles: readonly Role[]; allowPendingPasswordChange?: boolean };
 
-export const ALL_ROLES: readonly Role[] = ['super_admin', 'tenant_admin', 'back_office', 'security_guard'];
+export const ALL_ROLES: readonly Role[] = [
+  'super_admin',
+  'tenant_admin',
+  'back_office',
+  'security_guard',
+];
 
 export const publicAccess = (): { access: Access } => ({ access: { public: true } });
 
@@ -27,10 +31,15 @@ declare module 'fastify' {
 }
 
 /** Every API route must say who may call it: an undeclared route stops the app at start-up. */
-export function requireAccessDeclarations(app: FastifyInstance, { isApiRoute }: { isApiRoute: (url: string) => boolean }) {
+export function requireAccessDeclarations(
+  app: FastifyInstance,
+  { isApiRoute }: { isApiRoute: (url: string) => boolean },
+) {
   app.addHook('onRoute', (route) => {
     if (isApiRoute(route.url) && !route.config?.access) {
-      throw new Error(`Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`);
+      throw new Error(
+        `Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`,
+      );
     }
   });
 }

@@ -69,7 +69,9 @@ export async function startEmbeddedPostgres({
     const client = server.getPgClient('postgres', '127.0.0.1');
     await client.connect();
     try {
-      const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
+      const exists = await client.query('select 1 from pg_database where datname = $1', [
+        DATABASE_NAME,
+      ]);
       if (exists.rowCount === 0) await client.query(`create database ${DATABASE_NAME}`);
     } finally {
       await client.end();
@@ -99,7 +101,11 @@ export function findFreePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('No port'))));
+      probe.close(() =>
+        address && typeof address === 'object'
+          ? resolve(address.port)
+          : reject(new Error('No port')),
+      );
     });
   });
 }

@@ -38,7 +38,8 @@ export function findPgError(error: unknown): PgError | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const candidate = current as PgError & { cause?: unknown };
-    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) return candidate;
+    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code))
+      return candidate;
     current = candidate.cause;
   }
   return undefined;

@@ -16,17 +16,23 @@ function appThatThrows(error: unknown) {
 
 describe('handleError', () => {
   it('answers an unexpected error with a generic 500 that leaks nothing', async () => {
-    const app = appThatThrows(new Error('duplicate key value violates unique constraint "x" SELECT * FROM users'));
+    const app = appThatThrows(
+      new Error('duplicate key value violates unique constraint "x" SELECT * FROM users'),
+    );
 
     const response = await app.inject({ method: 'GET', url: '/boom' });
 
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    expect(response.json()).toEqual({
+      error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+    });
     expect(response.body).not.toMatch(/SELECT|unique|at /);
   });
 
   it('answers an unreachable database with 503 and Retry-After', async () => {
-    const app = appThatThrows(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const app = appThatThrows(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
 
     const response = await app.inject({ method: 'GET', url: '/boom' });
 
@@ -41,7 +47,9 @@ describe('handleError', () => {
     const response = await app.inject({ method: 'GET', url: '/boom' });
 
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: { code: 'CONFLICT', message: 'Username already exists' } });
+    expect(response.json()).toEqual({
+      error: { code: 'CONFLICT', message: 'Username already exists' },
+    });
   });
 });
 
@@ -50,7 +58,11 @@ describe('requireAccessDeclarations', () => {
     const app = Fastify({ logger: false });
     requireAccessDeclarations(app, { isApiRoute: (url) => url.startsWith('/api/') });
 
-    expect(() => app.get('/api/undeclared', async () => 'x')).toThrow(/does not declare its access/);
-    expect(() => app.get('/api/declared', { config: publicAccess() }, async () => 'x')).not.toThrow();
+    expect(() => app.get('/api/undeclared', async () => 'x')).toThrow(
+      /does not declare its access/,
+    );
+    expect(() =>
+      app.get('/api/declared', { config: publicAccess() }, async () => 'x'),
+    ).not.toThrow();
   });
 });

@@ -20,7 +20,11 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'UNAVAILABLE',
 };
 
-export function errorBody(code: ErrorCode, message: string, issues?: { path: string; message: string }[]): ApiError {
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  issues?: { path: string; message: string }[],
+): ApiError {
   return { error: { code, message, ...(issues ? { issues } : {}) } };
 }
 
@@ -32,7 +36,15 @@ export function sendError(reply: FastifyReply, error: AppError) {
 }
 
 // Postgres could not be reached or the pool was exhausted: the client may retry (503, not 500).
-const UNAVAILABLE_PG_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006']);
+const UNAVAILABLE_PG_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+]);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -56,13 +68,19 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       message: issue.message ?? 'Invalid value',
     }));
     const first = issues[0];
-    const message = first ? (first.path ? `${first.message} (${first.path})` : first.message) : 'Invalid request';
+    const message = first
+      ? first.path
+        ? `${first.message} (${first.path})`
+        : first.message
+      : 'Invalid request';
     return reply.code(400).send(errorBody('INVALID', message, issues));
   }
 
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response did not match its schema');
-    return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
+    return reply
+      .code(500)
+      .send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
   }
 
   if (isDatabaseUnavailable(error)) {
@@ -70,16 +88,25 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     return reply
       .code(503)
       .header('retry-after', '5')
-      .send(errorBody('UNAVAILABLE', 'The service is temporarily unavailable. Please try again shortly.'));
+      .send(
+        errorBody(
+          'UNAVAILABLE',
+          'The service is temporarily unavailable. Please try again shortly.',
+        ),
+      );
   }
 
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return reply.code(status).send(errorBody(CODE_BY_STATUS[status] ?? 'INVALID', clientMessage(error, status)));
+    return reply
+      .code(status)
+      .send(errorBody(CODE_BY_STATUS[status] ?? 'INVALID', clientMessage(error, status)));
   }
 
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
+  return reply
+    .code(500)
+    .send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
 }
 
 /** Fastify's own 4xx messages, reworded where they would confuse a person. */
@@ -103,7 +130,10 @@ function clientMessage(error: FastifyError, status: number): string {
  */
 export function registerCrossSiteRequestGuard(
   app: FastifyInstance,
-  { allowedOrigins, isExempt }: { allowedOrigins: readonly string[]; isExempt: (url: string) => boolean },
+  {
+    allowedOrigins,
+    isExempt,
+  }: { allowedOrigins: readonly string[]; isExempt: (url: string) => boolean },
 ) {
   app.addHook('onRequest', async (request, reply) => {
     if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || isExempt(request.url)) return;

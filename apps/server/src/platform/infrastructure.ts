@@ -17,7 +17,10 @@ export type StartedInfrastructure = {
  * with its data in DATA_DIR. Either way migrations run as the owner and the API connects as the
  * restricted role boomgate_app.
  */
-export async function startInfrastructure(env: Env, log: (message: string) => void): Promise<StartedInfrastructure> {
+export async function startInfrastructure(
+  env: Env,
+  log: (message: string) => void,
+): Promise<StartedInfrastructure> {
   const secrets = await loadOrCreateSecrets(env.dataDir);
   const embedded = env.DATABASE_URL
     ? undefined
@@ -42,7 +45,9 @@ export async function startInfrastructure(env: Env, log: (message: string) => vo
     return {
       database,
       sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
-      databaseLabel: embedded ? `embedded PostgreSQL on 127.0.0.1:${embedded.port}` : 'external PostgreSQL',
+      databaseLabel: embedded
+        ? `embedded PostgreSQL on 127.0.0.1:${embedded.port}`
+        : 'external PostgreSQL',
       async stop() {
         await database.close();
         await embedded?.stop();

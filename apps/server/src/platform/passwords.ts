@@ -1,7 +1,12 @@
 import argon2 from 'argon2';
 
 // OWASP's argon2id row: 19 MiB, 2 iterations, 1 lane. Stronger stored hashes are kept as they are.
-const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const HASH_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 // Each hash holds ~19 MiB on the libuv pool; a burst of sign-ins must not exhaust memory or
 // starve the pool, so at most this many run at once and the rest wait their turn.

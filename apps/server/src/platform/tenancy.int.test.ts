@@ -63,13 +63,21 @@ describe('tenant isolation in the database', () => {
     const other = await t.registerTenant();
 
     const result = await t.database.withTenant(acme.body.tenant.id, async (tx) => {
-      const seen = await tx.execute(sql`select id from users where tenant_id = ${other.body.tenant.id}`);
-      const updated = await tx.execute(sql`update users set full_name = 'x' where tenant_id = ${other.body.tenant.id}`);
-      const deleted = await tx.execute(sql`delete from sessions where tenant_id = ${other.body.tenant.id}`);
+      const seen = await tx.execute(
+        sql`select id from users where tenant_id = ${other.body.tenant.id}`,
+      );
+      const updated = await tx.execute(
+        sql`update users set full_name = 'x' where tenant_id = ${other.body.tenant.id}`,
+      );
+      const deleted = await tx.execute(
+        sql`delete from sessions where tenant_id = ${other.body.tenant.id}`,
+      );
       return { seen: seen.rows.length, updated: updated.rowCount, deleted: deleted.rowCount };
     });
     const insert = t.database.withTenant(acme.body.tenant.id, (tx) =>
-      tx.execute(sql`insert into audit_events (tenant_id, id, action) values (${other.body.tenant.id}, ${crypto.randomUUID()}, 'x')`),
+      tx.execute(
+        sql`insert into audit_events (tenant_id, id, action) values (${other.body.tenant.id}, ${crypto.randomUUID()}, 'x')`,
+      ),
     );
 
     expect(result).toEqual({ seen: 0, updated: 0, deleted: 0 });
@@ -79,8 +87,12 @@ describe('tenant isolation in the database', () => {
   it('keeps audit events append-only for the API role', async () => {
     const admin = await t.registerTenant();
 
-    const update = t.database.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`update audit_events set action = 'x'`));
-    const remove = t.database.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`delete from audit_events`));
+    const update = t.database.withTenant(admin.body.tenant.id, (tx) =>
+      tx.execute(sql`update audit_events set action = 'x'`),
+    );
+    const remove = t.database.withTenant(admin.body.tenant.id, (tx) =>
+      tx.execute(sql`delete from audit_events`),
+    );
 
     await expect(update).rejects.toMatchObject({ cause: { code: '42501' } });
     await expect(remove).rejects.toMatchObject({ cause: { code: '42501' } });
@@ -88,7 +100,8 @@ describe('tenant isolation in the database', () => {
 
   it('does not carry a tenant from one transaction into the next on the same connection', async () => {
     const admin = await t.registerTenant();
-    const url = (t.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const url = (t.database.pool as unknown as { options: { connectionString: string } }).options
+      .connectionString;
     const single = createDatabase({ url, poolMax: 1 });
     try {
       await single.withTenant(admin.body.tenant.id, (tx) => tx.execute(sql`select 1`));

@@ -31,9 +31,12 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     tempDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-pg-'));
     await chmod(tempDir, 0o755); // as root, PostgreSQL runs as the `postgres` user and must enter it
-    const embedded = await startEmbeddedPostgres({ dataDir: tempDir, password: randomBytes(18).toString('base64url') });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: tempDir,
+      password: randomBytes(18).toString('base64url'),
+    });
     adminUrl = embedded.ownerUrl;
-    stopEmbedded = embedded.stop;
+    stopEmbedded = () => embedded.stop();
   }
 
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -54,7 +57,11 @@ export default async function setup(project: TestProject) {
   };
 }
 
-export function withDatabase(url: string, database: string, credentials?: { user: string; password: string }) {
+export function withDatabase(
+  url: string,
+  database: string,
+  credentials?: { user: string; password: string },
+) {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   if (credentials) {

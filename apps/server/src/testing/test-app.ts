@@ -25,20 +25,27 @@ export type Session = {
   body: AuthResponse;
   get(url: string, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
   post(url: string, body?: Body, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
-  patch(url: string, body?: Body, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
+  patch(
+    url: string,
+    body?: Body,
+    options?: Partial<InjectOptions>,
+  ): Promise<LightMyRequestResponse>;
   delete(url: string, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
 };
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 let counter = 0;
-const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}`;
+const unique = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}`;
 
 /**
  * A real app on a fresh clone of the migrated template database, connected as the restricted
  * role, with a fake clock and logs captured in memory (for tests that check what is logged).
  */
-export async function createTestApp({ env: envOverrides = {} }: { env?: Record<string, string> } = {}) {
+export async function createTestApp({
+  env: envOverrides = {},
+}: { env?: Record<string, string> } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
   const databaseName = unique('test_');
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -47,7 +54,12 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
 
   const ownerUrl = withDatabase(adminUrl, databaseName);
   const appUrl = withDatabase(adminUrl, databaseName, { user: APP_ROLE, password: appPassword });
-  const env: Env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: '.tmp/test-data', ...envOverrides });
+  const env: Env = loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATA_DIR: '.tmp/test-data',
+    ...envOverrides,
+  });
   const clock: FakeClock = createFakeClock(new Date());
   const database: Database = createDatabase({ url: appUrl, poolMax: 4 });
   const owner = new pg.Pool({ connectionString: ownerUrl, max: 2 });
@@ -64,15 +76,24 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
     }),
   );
 
-  const modules = createModules({ env, database, clock, sessionSecret: randomBytes(32).toString('base64url') });
+  const modules = createModules({
+    env,
+    database,
+    clock,
+    sessionSecret: randomBytes(32).toString('base64url'),
+  });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
   await app.ready();
 
   const request = (options: InjectOptions) => app.inject(options);
 
   function sessionFor(cookie: string, body: AuthResponse): Session {
-    const call = (method: InjectOptions['method'], url: string, payload?: Body, options: Partial<InjectOptions> = {}) =>
-      request({ method, url, payload, ...options, headers: { cookie, ...options.headers } } as InjectOptions);
+    const call = (
+      method: InjectOptions['method'],
+      url: string,
+      payload?: Body,
+      options: Partial<InjectOptions> = {},
+    ) => request({ method, url, payload, ...options, headers: { cookie, ...options.headers } });
     return {
       cookie,
       body,
@@ -85,7 +106,8 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
 
   function cookieFrom(response: LightMyRequestResponse): string {
     const cookie = response.cookies.find((c) => c.name === 'bg_session');
-    if (!cookie) throw new Error(`No session cookie in response ${response.statusCode}: ${response.body}`);
+    if (!cookie)
+      throw new Error(`No session cookie in response ${response.statusCode}: ${response.body}`);
     return `bg_session=${cookie.value}`;
   }
 
@@ -102,7 +124,11 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
       (await owner.query<Row>(text, values)).rows,
 
     /** Registers a new organization; returns its admin's session. */
-    async registerTenant(overrides: Partial<Record<'organizationName' | 'fullName' | 'username' | 'password', string>> = {}) {
+    async registerTenant(
+      overrides: Partial<
+        Record<'organizationName' | 'fullName' | 'username' | 'password', string>
+      > = {},
+    ) {
       const body = {
         organizationName: unique('Org '),
         fullName: 'Thandi Admin',
@@ -111,13 +137,22 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
         ...overrides,
       };
       const response = await request({ method: 'POST', url: '/api/auth/register', payload: body });
-      if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
-      return { ...sessionFor(cookieFrom(response), response.json<AuthResponse>()), password: body.password };
+      if (response.statusCode !== 201)
+        throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+      return {
+        ...sessionFor(cookieFrom(response), response.json<AuthResponse>()),
+        password: body.password,
+      };
     },
 
     async login(username: string, password: string) {
-      const response = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-      if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+      const response = await request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password },
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`login failed: ${response.statusCode} ${response.body}`);
       return sessionFor(cookieFrom(response), response.json<AuthResponse>());
     },
 
@@ -125,11 +160,20 @@ export async function createTestApp({ env: envOverrides = {} }: { env?: Record<s
     async createSignedInUser(admin: Session, role: string, password = 'first-pass-1') {
       const username = unique('user');
       const created = await admin.post('/api/users', { username, password, role });
-      if (created.statusCode !== 201) throw new Error(`create failed: ${created.statusCode} ${created.body}`);
+      if (created.statusCode !== 201)
+        throw new Error(`create failed: ${created.statusCode} ${created.body}`);
       const first = await this.login(username, password);
-      const changed = await first.post('/api/auth/change-password', { currentPassword: password, newPassword: 'own-pass-22' });
-      if (changed.statusCode !== 200) throw new Error(`change failed: ${changed.statusCode} ${changed.body}`);
-      return { ...sessionFor(cookieFrom(changed), changed.json<AuthResponse>()), username, password: 'own-pass-22' };
+      const changed = await first.post('/api/auth/change-password', {
+        currentPassword: password,
+        newPassword: 'own-pass-22',
+      });
+      if (changed.statusCode !== 200)
+        throw new Error(`change failed: ${changed.statusCode} ${changed.body}`);
+      return {
+        ...sessionFor(cookieFrom(changed), changed.json<AuthResponse>()),
+        username,
+        password: 'own-pass-22',
+      };
     },
 
     async close() {

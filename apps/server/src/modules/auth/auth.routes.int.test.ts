@@ -16,12 +16,24 @@ describe('auth routes', () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { organizationName: 'Sishen Mine', fullName: 'Lerato Dube', email: '', username, password: 'secret1' },
+        payload: {
+          organizationName: 'Sishen Mine',
+          fullName: 'Lerato Dube',
+          email: '',
+          username,
+          password: 'secret1',
+        },
       });
 
       expect(response.statusCode).toBe(201);
       expect(response.json()).toMatchObject({
-        user: { username, fullName: 'Lerato Dube', role: 'tenant_admin', isActive: true, email: null },
+        user: {
+          username,
+          fullName: 'Lerato Dube',
+          role: 'tenant_admin',
+          isActive: true,
+          email: null,
+        },
         tenant: { name: 'Sishen Mine' },
       });
       const cookie = response.cookies.find((c) => c.name === 'bg_session');
@@ -33,18 +45,31 @@ describe('auth routes', () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { organizationName: '', fullName: 'A', username: t.unique('u'), password: 'secret1' },
+        payload: {
+          organizationName: '',
+          fullName: 'A',
+          username: t.unique('u'),
+          password: 'secret1',
+        },
       });
 
       expect(response.statusCode).toBe(400);
-      expect(response.json().error).toMatchObject({ code: 'INVALID', message: expect.stringContaining('Please fill in all required fields') });
+      expect(response.json().error).toMatchObject({
+        code: 'INVALID',
+        message: expect.stringContaining('Please fill in all required fields'),
+      });
     });
 
     it('refuses a password shorter than six characters', async () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { organizationName: 'O', fullName: 'A', username: t.unique('u'), password: '12345' },
+        payload: {
+          organizationName: 'O',
+          fullName: 'A',
+          username: t.unique('u'),
+          password: '12345',
+        },
       });
 
       expect(response.statusCode).toBe(400);
@@ -57,18 +82,31 @@ describe('auth routes', () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { organizationName: 'Other', fullName: 'B', username: first.body.user.username.toUpperCase(), password: 'secret1' },
+        payload: {
+          organizationName: 'Other',
+          fullName: 'B',
+          username: first.body.user.username.toUpperCase(),
+          password: 'secret1',
+        },
       });
 
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: { code: 'CONFLICT', message: 'Username already exists' } });
+      expect(response.json()).toEqual({
+        error: { code: 'CONFLICT', message: 'Username already exists' },
+      });
     });
 
     it('ignores a tenant id smuggled into the body', async () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { organizationName: 'O', fullName: 'A', username: t.unique('u'), password: 'secret1', tenantId: crypto.randomUUID() },
+        payload: {
+          organizationName: 'O',
+          fullName: 'A',
+          username: t.unique('u'),
+          password: 'secret1',
+          tenantId: crypto.randomUUID(),
+        },
       });
 
       expect(response.statusCode).toBe(400);
@@ -89,8 +127,16 @@ describe('auth routes', () => {
     it('answers unknown users and wrong passwords identically', async () => {
       const admin = await t.registerTenant();
 
-      const wrongPassword = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: 'nope-nope' } });
-      const unknownUser = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: t.unique('ghost'), password: 'nope-nope' } });
+      const wrongPassword = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: admin.body.user.username, password: 'nope-nope' },
+      });
+      const unknownUser = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: t.unique('ghost'), password: 'nope-nope' },
+      });
 
       expect(wrongPassword.statusCode).toBe(401);
       expect(unknownUser.statusCode).toBe(401);
@@ -99,7 +145,11 @@ describe('auth routes', () => {
     });
 
     it("answers the spec's message when a field is empty", async () => {
-      const response = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: '', password: '' } });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: '', password: '' },
+      });
 
       expect(response.statusCode).toBe(400);
       expect(response.json().error.message).toContain('Please enter both username and password');
@@ -139,11 +189,19 @@ describe('auth routes', () => {
     it('lets the account in again once the lock has passed', async () => {
       const admin = await t.registerTenant();
       for (let i = 0; i < 10; i++) {
-        await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: 'wrong-pass' } });
+        await t.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: admin.body.user.username, password: 'wrong-pass' },
+        });
       }
 
       t.clock.advanceMs(61_000);
-      const response = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.body.user.username, password: admin.password } });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: admin.body.user.username, password: admin.password },
+      });
 
       expect(response.statusCode).toBe(200);
     });
@@ -173,7 +231,10 @@ describe('auth routes', () => {
 
       const response = await admin.get('/api/auth/me');
 
-      expect(response.json()).toMatchObject({ user: { role: 'tenant_admin' }, tenant: { name: 'Kumba Depot' } });
+      expect(response.json()).toMatchObject({
+        user: { role: 'tenant_admin' },
+        tenant: { name: 'Kumba Depot' },
+      });
     });
 
     it('ends a session idle for more than thirty minutes', async () => {
@@ -215,16 +276,26 @@ describe('auth routes', () => {
     it('forces users created by an admin through a change, then lets them in with a fresh session', async () => {
       const admin = await t.registerTenant();
       const username = t.unique('guard');
-      await admin.post('/api/users', { username, password: 'given-pass-1', role: 'security_guard' });
+      await admin.post('/api/users', {
+        username,
+        password: 'given-pass-1',
+        role: 'security_guard',
+      });
 
       const first = await t.login(username, 'given-pass-1');
       const blocked = await first.get('/api/users');
-      const changed = await first.post('/api/auth/change-password', { currentPassword: 'given-pass-1', newPassword: 'mine-pass-2' });
+      const changed = await first.post('/api/auth/change-password', {
+        currentPassword: 'given-pass-1',
+        newPassword: 'mine-pass-2',
+      });
 
       expect(first.body.requirePasswordChange).toBe(true);
       expect(blocked.statusCode).toBe(403);
       expect(changed.statusCode).toBe(200);
-      expect(changed.json()).toMatchObject({ user: { role: 'security_guard' }, requirePasswordChange: false });
+      expect(changed.json()).toMatchObject({
+        user: { role: 'security_guard' },
+        requirePasswordChange: false,
+      });
       expect((await first.get('/api/auth/me')).statusCode).toBe(401);
       expect((await t.login(username, 'mine-pass-2')).body.requirePasswordChange).toBe(false);
     });
@@ -232,8 +303,14 @@ describe('auth routes', () => {
     it('refuses a wrong current password and a short new one', async () => {
       const admin = await t.registerTenant();
 
-      const wrong = await admin.post('/api/auth/change-password', { currentPassword: 'not-it', newPassword: 'another-1' });
-      const short = await admin.post('/api/auth/change-password', { currentPassword: admin.password, newPassword: '123' });
+      const wrong = await admin.post('/api/auth/change-password', {
+        currentPassword: 'not-it',
+        newPassword: 'another-1',
+      });
+      const short = await admin.post('/api/auth/change-password', {
+        currentPassword: admin.password,
+        newPassword: '123',
+      });
 
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().error.message).toBe('Current password is incorrect');
@@ -245,7 +322,10 @@ describe('auth routes', () => {
       const admin = await t.registerTenant();
       const otherDevice = await t.login(admin.body.user.username, admin.password);
 
-      await admin.post('/api/auth/change-password', { currentPassword: admin.password, newPassword: 'brand-new-9' });
+      await admin.post('/api/auth/change-password', {
+        currentPassword: admin.password,
+        newPassword: 'brand-new-9',
+      });
 
       expect((await otherDevice.get('/api/auth/me')).statusCode).toBe(401);
     });

@@ -38,7 +38,11 @@ function readSessionToken(request: FastifyRequest): string | undefined {
   return request.cookies[SECURE_COOKIE] ?? request.cookies[PLAIN_COOKIE];
 }
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, { token, expiresAt }: SignedIn) {
+function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { token, expiresAt }: SignedIn,
+) {
   const isSecure = request.protocol === 'https';
   void reply.setCookie(isSecure ? SECURE_COOKIE : PLAIN_COOKIE, token, {
     path: '/',
@@ -58,32 +62,50 @@ function clearSessionCookies(reply: FastifyReply) {
  * Enforces each route's declared access before the body is even parsed: no session → 401,
  * wrong role → 403, admin-set password still unchanged → 403 except on the routes that fix it.
  */
-export function registerAuthentication(app: FastifyInstance, sessions: Pick<SessionsService, 'resolveActor'>) {
+export function registerAuthentication(
+  app: FastifyInstance,
+  sessions: Pick<SessionsService, 'resolveActor'>,
+) {
   app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config.access;
     if (!access || 'public' in access) return;
     const token = readSessionToken(request);
     const actor = token ? await sessions.resolveActor(token) : undefined;
-    if (!actor) return sendError(reply, new AppError('UNAUTHENTICATED', 'Please sign in to continue.'));
+    if (!actor)
+      return sendError(reply, new AppError('UNAUTHENTICATED', 'Please sign in to continue.'));
     if (!access.roles.includes(actor.role)) {
-      request.log.info({ userId: actor.userId, tenantId: actor.tenantId, url: request.url }, 'access denied by role');
+      request.log.info(
+        { userId: actor.userId, tenantId: actor.tenantId, url: request.url },
+        'access denied by role',
+      );
       return sendError(reply, new AppError('FORBIDDEN', 'You do not have permission to do this.'));
     }
     if (actor.mustChangePassword && !access.allowPendingPasswordChange) {
-      return sendError(reply, new AppError('FORBIDDEN', 'Please change your password to continue.'));
+      return sendError(
+        reply,
+        new AppError('FORBIDDEN', 'Please change your password to continue.'),
+      );
     }
     request.actor = actor;
   });
 }
 
-export function authRoutes(service: AuthService, sessions: Pick<SessionsService, 'resolveActor'>): FastifyPluginAsyncZod {
+export function authRoutes(
+  service: AuthService,
+  sessions: Pick<SessionsService, 'resolveActor'>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/auth/register',
       {
         config: publicAccess(),
-        schema: { tags: ['auth'], operationId: 'register', body: RegisterBodySchema, response: { 201: AuthResponseSchema } },
+        schema: {
+          tags: ['auth'],
+          operationId: 'register',
+          body: RegisterBodySchema,
+          response: { 201: AuthResponseSchema },
+        },
       },
       async (request, reply) => {
         const signedIn = await service.register(request.body, clientOf(request));
@@ -96,17 +118,32 @@ export function authRoutes(service: AuthService, sessions: Pick<SessionsService,
       '/auth/login',
       {
         config: publicAccess(),
-        schema: { tags: ['auth'], operationId: 'login', body: LoginBodySchema, response: { 200: AuthResponseSchema } },
+        schema: {
+          tags: ['auth'],
+          operationId: 'login',
+          body: LoginBodySchema,
+          response: { 200: AuthResponseSchema },
+        },
       },
       async (request, reply) => {
         try {
           const signedIn = await service.login(request.body, clientOf(request));
-          request.log.info({ event: 'auth.login', tenantId: signedIn.response.tenant.id, userId: signedIn.response.user.id }, 'signed in');
+          request.log.info(
+            {
+              event: 'auth.login',
+              tenantId: signedIn.response.tenant.id,
+              userId: signedIn.response.user.id,
+            },
+            'signed in',
+          );
           setSessionCookie(request, reply, signedIn);
           return signedIn.response;
         } catch (error) {
           if (error instanceof AppError) {
-            request.log.info({ event: 'auth.login_failed', status: STATUS_BY_CODE[error.code] }, 'sign-in refused');
+            request.log.info(
+              { event: 'auth.login_failed', status: STATUS_BY_CODE[error.code] },
+              'sign-in refused',
+            );
           }
           throw error;
         }
@@ -117,7 +154,11 @@ export function authRoutes(service: AuthService, sessions: Pick<SessionsService,
       '/auth/me',
       {
         config: rolesAccess(ALL_ROLES, { allowPendingPasswordChange: true }),
-        schema: { tags: ['auth'], operationId: 'getCurrentUser', response: { 200: AuthResponseSchema } },
+        schema: {
+          tags: ['auth'],
+          operationId: 'getCurrentUser',
+          response: { 200: AuthResponseSchema },
+        },
       },
       async (request) => service.me(request.actor),
     );
@@ -134,7 +175,11 @@ export function authRoutes(service: AuthService, sessions: Pick<SessionsService,
         },
       },
       async (request, reply) => {
-        const signedIn = await service.changePassword(request.actor, request.body, clientOf(request));
+        const signedIn = await service.changePassword(
+          request.actor,
+          request.body,
+          clientOf(request),
+        );
         setSessionCookie(request, reply, signedIn);
         return signedIn.response;
       },
@@ -146,7 +191,12 @@ export function authRoutes(service: AuthService, sessions: Pick<SessionsService,
       '/auth/logout',
       {
         config: publicAccess(),
-        schema: { tags: ['auth'], operationId: 'logout', body: EmptyBodySchema, response: { 200: LogoutResponseSchema } },
+        schema: {
+          tags: ['auth'],
+          operationId: 'logout',
+          body: EmptyBodySchema,
+          response: { 200: LogoutResponseSchema },
+        },
       },
       async (request, reply) => {
         const token = readSessionToken(request);

@@ -1,4 +1,9 @@
-import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody } from '@boomgate/contracts/auth';
+import type {
+  AuthResponse,
+  ChangePasswordBody,
+  LoginBody,
+  RegisterBody,
+} from '@boomgate/contracts/auth';
 
 import type { AuditService } from '@/modules/audit';
 import type { Actor, SessionsService } from '@/modules/sessions';
@@ -8,7 +13,12 @@ import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '@/platform/passwords';
+import {
+  hashPassword,
+  needsRehash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '@/platform/passwords';
 
 import type { AuthRepository } from './auth.repository';
 import { afterFailure, retryAfterSeconds } from './login-throttle';
@@ -72,8 +82,16 @@ export function createAuthService({
           role: 'tenant_admin',
         });
         const session = await sessions.startSession(tx, { tenantId, userId: user.id, ...client });
-        await audit.record(tx, { tenantId, actorUserId: user.id, action: 'tenant.registered', ip: client.ip });
-        return { response: { user: toUser(user), tenant: { id: tenant.id, name: tenant.name } }, ...session };
+        await audit.record(tx, {
+          tenantId,
+          actorUserId: user.id,
+          action: 'tenant.registered',
+          ip: client.ip,
+        });
+        return {
+          response: { user: toUser(user), tenant: { id: tenant.id, name: tenant.name } },
+          ...session,
+        };
       });
     },
 
@@ -89,17 +107,31 @@ export function createAuthService({
 
       if (!candidate || !isPasswordRight) {
         const now = clock.now();
-        await repository.saveThrottle(accountKey, afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount));
-        await repository.saveThrottle(ipKey, afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp));
+        await repository.saveThrottle(
+          accountKey,
+          afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
+        );
+        await repository.saveThrottle(
+          ipKey,
+          afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
+        );
         if (candidate) {
           await database.withTenant(candidate.tenantId, (tx) =>
-            audit.record(tx, { tenantId: candidate.tenantId, actorUserId: candidate.userId, action: 'auth.login_failed', ip: client.ip }),
+            audit.record(tx, {
+              tenantId: candidate.tenantId,
+              actorUserId: candidate.userId,
+              action: 'auth.login_failed',
+              ip: client.ip,
+            }),
           );
         }
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
       if (!candidate.isActive) {
-        throw new AppError('FORBIDDEN', 'This account has been deactivated. Contact your administrator.');
+        throw new AppError(
+          'FORBIDDEN',
+          'This account has been deactivated. Contact your administrator.',
+        );
       }
       await repository.clearThrottle(accountKey);
 
@@ -108,10 +140,21 @@ export function createAuthService({
         const tenant = await tenants.find(tx, candidate.tenantId);
         if (!user || !tenant) throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
         if (needsRehash(user.passwordHash)) {
-          await users.updateById(tx, user.tenantId, user.id, { passwordHash: await hashPassword(body.password) });
+          await users.updateById(tx, user.tenantId, user.id, {
+            passwordHash: await hashPassword(body.password),
+          });
         }
-        const session = await sessions.startSession(tx, { tenantId: user.tenantId, userId: user.id, ...client });
-        await audit.record(tx, { tenantId: user.tenantId, actorUserId: user.id, action: 'auth.login', ip: client.ip });
+        const session = await sessions.startSession(tx, {
+          tenantId: user.tenantId,
+          userId: user.id,
+          ...client,
+        });
+        await audit.record(tx, {
+          tenantId: user.tenantId,
+          actorUserId: user.id,
+          action: 'auth.login',
+          ip: client.ip,
+        });
         return {
           response: {
             user: toUser(user),
@@ -124,7 +167,11 @@ export function createAuthService({
     },
 
     /** Verifies the current password, ends every session of the user and starts a fresh one. */
-    async changePassword(actor: Actor, body: ChangePasswordBody, client: ClientInfo): Promise<SignedIn> {
+    async changePassword(
+      actor: Actor,
+      body: ChangePasswordBody,
+      client: ClientInfo,
+    ): Promise<SignedIn> {
       users.assertPasswordPolicy(body.newPassword);
       return database.withTenant(actor.tenantId, async (tx) => {
         const user = await users.findById(tx, actor.tenantId, actor.userId);
@@ -143,10 +190,23 @@ export function createAuthService({
         });
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
         await sessions.endAllSessionsOf(tx, actor.tenantId, actor.userId);
-        const session = await sessions.startSession(tx, { tenantId: actor.tenantId, userId: actor.userId, ...client });
-        await audit.record(tx, { tenantId: actor.tenantId, actorUserId: actor.userId, action: 'auth.password_changed', ip: client.ip });
+        const session = await sessions.startSession(tx, {
+          tenantId: actor.tenantId,
+          userId: actor.userId,
+          ...client,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'auth.password_changed',
+          ip: client.ip,
+        });
         return {
-          response: { user: toUser(updated), tenant: { id: actor.tenantId, name: actor.tenantName }, requirePasswordChange: false },
+          response: {
+            user: toUser(updated),
+            tenant: { id: actor.tenantId, name: actor.tenantName },
+            requirePasswordChange: false,
+          },
           ...session,
         };
       });
@@ -155,7 +215,12 @@ export function createAuthService({
     async logout(actor: Actor, client: ClientInfo) {
       await database.withTenant(actor.tenantId, async (tx) => {
         await sessions.endSession(tx, actor);
-        await audit.record(tx, { tenantId: actor.tenantId, actorUserId: actor.userId, action: 'auth.logout', ip: client.ip });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'auth.logout',
+          ip: client.ip,
+        });
       });
     },
 

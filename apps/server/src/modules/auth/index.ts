@@ -20,6 +20,7 @@ export function createAuthModule(
   return {
     service,
     routes: authRoutes(service, deps.sessions),
-    registerAuthentication: (app: Parameters<typeof registerAuthentication>[0]) => registerAuthentication(app, deps.sessions),
+    registerAuthentication: (app: Parameters<typeof registerAuthentication>[0]) =>
+      registerAuthentication(app, deps.sessions),
   };
 }

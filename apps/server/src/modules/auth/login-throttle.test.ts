@@ -31,7 +31,11 @@ describe('afterFailure', () => {
   });
 
   it('starts a new window once the old one is over', () => {
-    const state = afterFailure({ failures: 9, windowStartedAt: now, lockedUntil: null }, later(THROTTLE_WINDOW_MS + 1), 10);
+    const state = afterFailure(
+      { failures: 9, windowStartedAt: now, lockedUntil: null },
+      later(THROTTLE_WINDOW_MS + 1),
+      10,
+    );
 
     expect(state.failures).toBe(1);
   });
@@ -40,10 +44,14 @@ describe('afterFailure', () => {
 describe('retryAfterSeconds', () => {
   it('is zero when not locked or when the lock has passed', () => {
     expect(retryAfterSeconds(undefined, now)).toBe(0);
-    expect(retryAfterSeconds({ failures: 5, windowStartedAt: now, lockedUntil: now }, later(1))).toBe(0);
+    expect(
+      retryAfterSeconds({ failures: 5, windowStartedAt: now, lockedUntil: now }, later(1)),
+    ).toBe(0);
   });
 
   it('rounds the remaining lock up to whole seconds', () => {
-    expect(retryAfterSeconds({ failures: 5, windowStartedAt: now, lockedUntil: later(1500) }, now)).toBe(2);
+    expect(
+      retryAfterSeconds({ failures: 5, windowStartedAt: now, lockedUntil: later(1500) }, now),
+    ).toBe(2);
   });
 });

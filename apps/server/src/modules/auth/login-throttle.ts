@@ -15,8 +15,13 @@ export function retryAfterSeconds(state: ThrottleState | undefined, now: Date): 
 }
 
 /** The state after one more failure: the window restarts when old, the lock doubles per failure. */
-export function afterFailure(state: ThrottleState | undefined, now: Date, maxFailures: number): ThrottleState {
-  const isWindowOver = !state || now.getTime() - state.windowStartedAt.getTime() > THROTTLE_WINDOW_MS;
+export function afterFailure(
+  state: ThrottleState | undefined,
+  now: Date,
+  maxFailures: number,
+): ThrottleState {
+  const isWindowOver =
+    !state || now.getTime() - state.windowStartedAt.getTime() > THROTTLE_WINDOW_MS;
   const failures = isWindowOver ? 1 : state.failures + 1;
   const windowStartedAt = isWindowOver ? now : state.windowStartedAt;
   if (failures < maxFailures) return { failures, windowStartedAt, lockedUntil: null };

@@ -10,6 +10,13 @@ import { type SessionPolicy, createSessionsService } from './sessions.service';
 
 export type { Actor, SessionPolicy, SessionsService } from './sessions.service';
 
-export function createSessionsModule(deps: { db: Db; clock: Clock; secret: string; policy: SessionPolicy }) {
-  return { service: createSessionsService({ ...deps, repository: createSessionsRepository(deps.db) }) };
+export function createSessionsModule(deps: {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  policy: SessionPolicy;
+}) {
+  return {
+    service: createSessionsService({ ...deps, repository: createSessionsRepository(deps.db) }),
+  };
 }

@@ -55,11 +55,15 @@ export function createSessionsRepository(db: Db) {
     },
 
     async delete(tx: DbExecutor, tenantId: string, tokenHash: string) {
-      await tx.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
+      await tx
+        .delete(sessions)
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
     },
 
     async deleteAllForUser(tx: DbExecutor, tenantId: string, userId: string) {
-      await tx.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
+      await tx
+        .delete(sessions)
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
     },
   };
 }

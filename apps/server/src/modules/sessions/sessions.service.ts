@@ -51,7 +51,12 @@ export function createSessionsService({
     async resolveActor(token: string): Promise<Actor | undefined> {
       if (!isWellFormedToken(token)) return undefined;
       const tokenHash = hashSessionToken(token, secret);
-      const row = await repository.resolve(tokenHash, clock.now(), policy.idleTimeoutMinutes * 60, TOUCH_AFTER_SECONDS);
+      const row = await repository.resolve(
+        tokenHash,
+        clock.now(),
+        policy.idleTimeoutMinutes * 60,
+        TOUCH_AFTER_SECONDS,
+      );
       return row && { ...row, sessionTokenHash: tokenHash };
     },
 

@@ -17,7 +17,10 @@ export const sessions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.tokenHash] }),
-    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.userId],
+      foreignColumns: [users.tenantId, users.id],
+    }).onDelete('cascade'),
     index('sessions_tenant_user_idx').on(t.tenantId, t.userId),
     // Resolving a cookie happens before the tenant is known (auth_resolve_session).
     index('sessions_token_hash_idx').on(t.tokenHash),

@@ -9,7 +9,11 @@ export type UsersRepository = ReturnType<typeof createUsersRepository>;
 export function createUsersRepository() {
   return {
     list: (tx: DbExecutor, tenantId: string): Promise<UserRow[]> =>
-      tx.select().from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.createdAt), asc(users.username)),
+      tx
+        .select()
+        .from(users)
+        .where(eq(users.tenantId, tenantId))
+        .orderBy(asc(users.createdAt), asc(users.username)),
 
     async find(tx: DbExecutor, tenantId: string, id: string): Promise<UserRow | undefined> {
       const rows = await tx

@@ -19,7 +19,14 @@ describe('users routes', () => {
 
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([
-        { id: acme.body.user.id, username: acme.body.user.username, fullName: 'Thandi Admin', email: null, role: 'tenant_admin', isActive: true },
+        {
+          id: acme.body.user.id,
+          username: acme.body.user.username,
+          fullName: 'Thandi Admin',
+          email: null,
+          role: 'tenant_admin',
+          isActive: true,
+        },
       ]);
     });
 
@@ -38,22 +45,42 @@ describe('users routes', () => {
       const admin = await t.registerTenant();
       const username = t.unique('Guard');
 
-      const response = await admin.post('/api/users', { username, password: 'secret1', fullName: 'Sipho Nkosi' });
+      const response = await admin.post('/api/users', {
+        username,
+        password: 'secret1',
+        fullName: 'Sipho Nkosi',
+      });
 
       expect(response.statusCode).toBe(201);
-      expect(response.json()).toMatchObject({ username: username.toLowerCase(), fullName: 'Sipho Nkosi', role: 'security_guard', isActive: true });
+      expect(response.json()).toMatchObject({
+        username: username.toLowerCase(),
+        fullName: 'Sipho Nkosi',
+        role: 'security_guard',
+        isActive: true,
+      });
       expect(response.body).not.toContain('secret1');
       expect(response.body).not.toContain('argon2');
     });
 
     it('stores an argon2id hash with at least OWASP parameters', async () => {
       const admin = await t.registerTenant();
-      const response = await admin.post('/api/users', { username: t.unique('g'), password: 'secret1' });
+      const response = await admin.post('/api/users', {
+        username: t.unique('g'),
+        password: 'secret1',
+      });
 
-      const [row] = await t.ownerQuery<{ password_hash: string }>('select password_hash from users where id = $1', [response.json().id]);
+      const [row] = await t.ownerQuery<{ password_hash: string }>(
+        'select password_hash from users where id = $1',
+        [response.json().id],
+      );
 
       const [, , , params] = row?.password_hash.split('$') ?? [];
-      const { m, t: iterations } = Object.fromEntries((params ?? '').split(',').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
+      const { m, t: iterations } = Object.fromEntries(
+        (params ?? '')
+          .split(',')
+          .map((kv) => kv.split('='))
+          .map(([k, v]) => [k, Number(v)]),
+      );
       expect(row?.password_hash.startsWith('$argon2id$')).toBe(true);
       expect(m).toBeGreaterThanOrEqual(19_456);
       expect(iterations).toBeGreaterThanOrEqual(2);
@@ -62,16 +89,25 @@ describe('users routes', () => {
     it('lets only a super_admin assign the Super Admin role', async () => {
       const admin = await t.registerTenant();
 
-      const response = await admin.post('/api/users', { username: t.unique('s'), password: 'secret1', role: 'super_admin' });
+      const response = await admin.post('/api/users', {
+        username: t.unique('s'),
+        password: 'secret1',
+        role: 'super_admin',
+      });
 
       expect(response.statusCode).toBe(403);
-      expect(await t.ownerQuery('select 1 from users where tenant_id = $1', [admin.body.tenant.id])).toHaveLength(1);
+      expect(
+        await t.ownerQuery('select 1 from users where tenant_id = $1', [admin.body.tenant.id]),
+      ).toHaveLength(1);
     });
 
     it('refuses a duplicate username with a readable message', async () => {
       const admin = await t.registerTenant();
 
-      const response = await admin.post('/api/users', { username: admin.body.user.username, password: 'secret1' });
+      const response = await admin.post('/api/users', {
+        username: admin.body.user.username,
+        password: 'secret1',
+      });
 
       expect(response.statusCode).toBe(409);
       expect(response.json().error.message).toBe('Username already exists');
@@ -83,7 +119,10 @@ describe('users routes', () => {
       const admin = await t.registerTenant();
       const guard = await t.createSignedInUser(admin, 'security_guard');
 
-      const response = await admin.patch(`/api/users/${guard.body.user.id}`, { fullName: 'New Name', password: 'reset-pass-1' });
+      const response = await admin.patch(`/api/users/${guard.body.user.id}`, {
+        fullName: 'New Name',
+        password: 'reset-pass-1',
+      });
 
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ fullName: 'New Name', role: 'security_guard' });
@@ -110,7 +149,9 @@ describe('users routes', () => {
 
       expect(foreign.statusCode).toBe(404);
       expect(foreign.body).toBe(random.body);
-      expect(await t.ownerQuery('select full_name from users where id = $1', [other.body.user.id])).toEqual([{ full_name: 'Thandi Admin' }]);
+      expect(
+        await t.ownerQuery('select full_name from users where id = $1', [other.body.user.id]),
+      ).toEqual([{ full_name: 'Thandi Admin' }]);
     });
   });
 
@@ -121,7 +162,11 @@ describe('users routes', () => {
       const secondDevice = await t.login(guard.username, guard.password);
 
       const deactivated = await admin.patch(`/api/users/${guard.body.user.id}/deactivate`);
-      const refusedLogin = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { username: guard.username, password: guard.password } });
+      const refusedLogin = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: guard.username, password: guard.password },
+      });
       const reactivated = await admin.patch(`/api/users/${guard.body.user.id}/reactivate`);
 
       expect(deactivated.json()).toMatchObject({ isActive: false });

@@ -21,7 +21,10 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/users',
-      { config: userAdmins, schema: { tags: ['users'], operationId: 'listUsers', response: { 200: UserListSchema } } },
+      {
+        config: userAdmins,
+        schema: { tags: ['users'], operationId: 'listUsers', response: { 200: UserListSchema } },
+      },
       async (request) => (await service.listUsers(request.actor)).map(toUser),
     );
 
@@ -29,7 +32,12 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
       '/users',
       {
         config: userAdmins,
-        schema: { tags: ['users'], operationId: 'createUser', body: CreateUserBodySchema, response: { 201: UserSchema } },
+        schema: {
+          tags: ['users'],
+          operationId: 'createUser',
+          body: CreateUserBodySchema,
+          response: { 201: UserSchema },
+        },
       },
       async (request, reply) => {
         const user = await service.createUser(request.actor, request.body, request.ip);
@@ -49,7 +57,10 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
           response: { 200: UserSchema },
         },
       },
-      async (request) => toUser(await service.updateUser(request.actor, request.params.id, request.body, request.ip)),
+      async (request) =>
+        toUser(
+          await service.updateUser(request.actor, request.params.id, request.body, request.ip),
+        ),
     );
 
     app.patch(
@@ -64,7 +75,8 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
           response: { 200: UserSchema },
         },
       },
-      async (request) => toUser(await service.deactivateUser(request.actor, request.params.id, request.ip)),
+      async (request) =>
+        toUser(await service.deactivateUser(request.actor, request.params.id, request.ip)),
     );
 
     app.patch(
@@ -79,7 +91,8 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
           response: { 200: UserSchema },
         },
       },
-      async (request) => toUser(await service.reactivateUser(request.actor, request.params.id, request.ip)),
+      async (request) =>
+        toUser(await service.reactivateUser(request.actor, request.params.id, request.ip)),
     );
   };
 }

@@ -47,27 +47,42 @@ export function createUsersService({
     }
   }
 
-  async function insertUser(tx: DbExecutor, row: Omit<NewUserRow, 'id' | 'passwordHash'> & { password: string }) {
+  async function insertUser(
+    tx: DbExecutor,
+    row: Omit<NewUserRow, 'id' | 'passwordHash'> & { password: string },
+  ) {
     assertPasswordPolicy(row.password);
     const passwordHash = await hashPassword(row.password);
     try {
       // A savepoint keeps the caller's transaction usable after a duplicate username.
       return await tx.transaction((savepoint) =>
-        repository.insert(savepoint, { ...row, id: newId(), passwordHash, passwordChangedAt: clock.now() }),
+        repository.insert(savepoint, {
+          ...row,
+          id: newId(),
+          passwordHash,
+          passwordChangedAt: clock.now(),
+        }),
       );
     } catch (error) {
-      if (isUniqueViolation(error, 'users_username_unique')) throw new AppError('CONFLICT', USERNAME_TAKEN);
+      if (isUniqueViolation(error, 'users_username_unique'))
+        throw new AppError('CONFLICT', USERNAME_TAKEN);
       throw error;
     }
   }
 
   async function setActive(actor: Actor, id: string, isActive: boolean, ip: string | undefined) {
     if (id === actor.userId) {
-      throw new AppError('FORBIDDEN', `You cannot ${isActive ? 'reactivate' : 'deactivate'} your own account.`);
+      throw new AppError(
+        'FORBIDDEN',
+        `You cannot ${isActive ? 'reactivate' : 'deactivate'} your own account.`,
+      );
     }
     return database.withTenant(actor.tenantId, async (tx) => {
       assertMayManage(actor, await repository.find(tx, actor.tenantId, id));
-      const updated = await repository.update(tx, actor.tenantId, id, { isActive, updatedAt: clock.now() });
+      const updated = await repository.update(tx, actor.tenantId, id, {
+        isActive,
+        updatedAt: clock.now(),
+      });
       if (!updated) throw notFound();
       if (!isActive) await sessions.endAllSessionsOf(tx, actor.tenantId, id);
       await audit.record(tx, {
@@ -86,7 +101,8 @@ export function createUsersService({
     /** Used by registration: the first user of a new tenant, inside its transaction. */
     insertUser,
 
-    listUsers: (actor: Actor) => database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+    listUsers: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
 
     async createUser(actor: Actor, body: CreateUserBody, ip?: string) {
       if (body.role === 'super_admin' && actor.role !== 'super_admin') {
@@ -124,7 +140,8 @@ export function createUsersService({
         throw new AppError('FORBIDDEN', 'You cannot change your own role.');
       }
       if (body.password !== undefined) assertPasswordPolicy(body.password);
-      const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+      const passwordHash =
+        body.password === undefined ? undefined : await hashPassword(body.password);
 
       return database.withTenant(actor.tenantId, async (tx) => {
         assertMayManage(actor, await repository.find(tx, actor.tenantId, id));
@@ -134,7 +151,11 @@ export function createUsersService({
           ...(body.email !== undefined && { email: body.email }),
           ...(body.role !== undefined && { role: body.role }),
           // An admin reset: the old sessions end and the user picks a new password at sign-in.
-          ...(passwordHash !== undefined && { passwordHash, mustChangePassword: true, passwordChangedAt: now }),
+          ...(passwordHash !== undefined && {
+            passwordHash,
+            mustChangePassword: true,
+            passwordChangedAt: now,
+          }),
           updatedAt: now,
         });
         if (!updated) throw notFound();
@@ -156,8 +177,9 @@ export function createUsersService({
     reactivateUser: (actor: Actor, id: string, ip?: string) => setActive(actor, id, true, ip),
 
     /** For sign-in and password changes, inside the caller's tenant transaction. */
-    findById: (tx: DbExecutor, tenantId: string, userId: string) => repository.find(tx, tenantId, userId),
-    updateById: repository.update,
+    findById: (tx: DbExecutor, tenantId: string, userId: string) =>
+      repository.find(tx, tenantId, userId),
+    updateById: (...args: Parameters<UsersRepository['update']>) => repository.update(...args),
     assertPasswordPolicy,
   };
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -38,6 +38,9 @@ export async function startEmbeddedPostgres({
   log?: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true });
+  const isRoot = process.getuid?.() === 0;
+  // As root, PostgreSQL runs as the OS user `postgres`, which must be able to enter the folder.
+  if (isRoot) await chmod(dataDir, 0o755);
   const databaseDir = path.join(dataDir, 'postgres');
   const release = await lockfile
     .lock(dataDir, { lockfilePath: path.join(dataDir, 'postgres.lock'), stale: 15_000 })
@@ -49,7 +52,6 @@ export async function startEmbeddedPostgres({
     });
 
   const chosenPort = port || (await findFreePort());
-  const isRoot = process.getuid?.() === 0;
   const server = new EmbeddedPostgres({
     databaseDir,
     port: chosenPort,
@@ -82,6 +84,9 @@ export async function startEmbeddedPostgres({
     throw error;
   }
 
+  // Operator commands (npm run admin) find the running server's database through this file.
+  await writeFile(path.join(dataDir, 'postgres.port'), String(chosenPort));
+
   let stopped = false;
   return {
     ownerUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/${DATABASE_NAME}`,
@@ -90,9 +95,19 @@ export async function startEmbeddedPostgres({
       if (stopped) return;
       stopped = true;
       await server.stop();
+      await rm(path.join(dataDir, 'postgres.port'), { force: true });
       await release();
     },
   };
+}
+
+/** The owner URL of the embedded database another Boomgate process is running, if any. */
+export async function findRunningEmbeddedPostgres(dataDir: string, password: string): Promise<string | undefined> {
+  const isLocked = await lockfile.check(dataDir, { lockfilePath: path.join(dataDir, 'postgres.lock'), stale: 15_000 });
+  if (!isLocked) return undefined;
+  const port = Number(await readFile(path.join(dataDir, 'postgres.port'), 'utf8').catch(() => ''));
+  if (!port) return undefined;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
 }
 
 export function findFreePort(): Promise<number> {

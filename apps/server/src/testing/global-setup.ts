@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,7 +30,6 @@ export default async function setup(project: TestProject) {
 
   if (!adminUrl) {
     tempDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-pg-'));
-    await chmod(tempDir, 0o755); // as root, PostgreSQL runs as the `postgres` user and must enter it
     const embedded = await startEmbeddedPostgres({
       dataDir: tempDir,
       password: randomBytes(18).toString('base64url'),

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export type ServerProcess = { url: string; child: ChildProcess; stop(): Promise<number | null> };
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Starts the real server (`npm run serve`'s command) on a free port with a throwaway data folder
+ * and embedded PostgreSQL, and waits until /api/health answers.
+ */
+export async function startServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const isUp = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (isUp) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('server did not become healthy within 60 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    child,
+    async stop() {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

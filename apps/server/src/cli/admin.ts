@@ -13,7 +13,8 @@ const USAGE = `Usage: npm run admin -- create-super-admin [--username NAME] [--p
 Missing values are asked for (the password is not echoed). The tenant defaults to "Boomgate Platform".`;
 
 async function ask(question: string, { hidden = false } = {}): Promise<string> {
-  if (!process.stdin.isTTY) throw new Error(`${question.trim()} is required (no terminal to ask on).\n${USAGE}`);
+  if (!process.stdin.isTTY)
+    throw new Error(`${question.trim()} is required (no terminal to ask on).\n${USAGE}`);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
   if (hidden) {
     const output = rl as unknown as { _writeToOutput: (text: string) => void };
@@ -38,14 +39,22 @@ async function createSuperAdmin(args: string[]) {
     },
   });
   const username = UsernameSchema.parse(values.username ?? (await ask('Username: ')));
-  const password = PasswordSchema.parse(values.password ?? (await ask('Password: ', { hidden: true })));
+  const password = PasswordSchema.parse(
+    values.password ?? (await ask('Password: ', { hidden: true })),
+  );
   const fullName = values['full-name'] ?? (await ask('Full name: '));
   const tenantName = values.tenant ?? 'Boomgate Platform';
 
   const { database, close } = await openOperatorDatabase(loadEnv());
   try {
     const tenantId = await ensureTenant(database, tenantName);
-    const outcome = await upsertUser(database, { tenantId, username, password, fullName, role: 'super_admin' });
+    const outcome = await upsertUser(database, {
+      tenantId,
+      username,
+      password,
+      fullName,
+      role: 'super_admin',
+    });
     process.stdout.write(`Super admin ${username} ${outcome} in "${tenantName}".\n`);
   } finally {
     await close();

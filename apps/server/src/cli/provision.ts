@@ -10,7 +10,11 @@ import { hashPassword } from '@/platform/passwords';
 
 /** Finds a tenant by name or creates it. Runs as the schema owner (operator commands only). */
 export async function ensureTenant(database: Database, name: string): Promise<string> {
-  const [existing] = await database.db.select().from(tenants).where(eq(tenants.name, name)).limit(1);
+  const [existing] = await database.db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.name, name))
+    .limit(1);
   if (existing) return existing.id;
   const id = newId();
   await database.db.insert(tenants).values({ id, name });
@@ -35,7 +39,13 @@ export async function upsertUser(
   if (existing) {
     await database.db
       .update(users)
-      .set({ passwordHash, role: user.role, fullName: user.fullName, isActive: true, mustChangePassword: false })
+      .set({
+        passwordHash,
+        role: user.role,
+        fullName: user.fullName,
+        isActive: true,
+        mustChangePassword: false,
+      })
       .where(eq(users.id, existing.id));
     return 'updated';
   }

@@ -20,10 +20,18 @@ try {
   for (const role of ROLES) {
     const username = `demo-${role.replace('_', '-')}`;
     const password = randomBytes(9).toString('base64url');
-    await upsertUser(database, { tenantId, username, password, fullName: `Demo ${ROLE_LABELS[role]}`, role });
+    await upsertUser(database, {
+      tenantId,
+      username,
+      password,
+      fullName: `Demo ${ROLE_LABELS[role]}`,
+      role,
+    });
     lines.push(`  ${ROLE_LABELS[role].padEnd(15)} ${username.padEnd(22)} ${password}`);
   }
-  process.stdout.write(`Demo organization "${DEMO_TENANT}" is ready. Sign in with:\n${lines.join('\n')}\n`);
+  process.stdout.write(
+    `Demo organization "${DEMO_TENANT}" is ready. Sign in with:\n${lines.join('\n')}\n`,
+  );
 } finally {
   await close();
 }

@@ -102,8 +102,14 @@ export async function startEmbeddedPostgres({
 }
 
 /** The owner URL of the embedded database another Boomgate process is running, if any. */
-export async function findRunningEmbeddedPostgres(dataDir: string, password: string): Promise<string | undefined> {
-  const isLocked = await lockfile.check(dataDir, { lockfilePath: path.join(dataDir, 'postgres.lock'), stale: 15_000 });
+export async function findRunningEmbeddedPostgres(
+  dataDir: string,
+  password: string,
+): Promise<string | undefined> {
+  const isLocked = await lockfile.check(dataDir, {
+    lockfilePath: path.join(dataDir, 'postgres.lock'),
+    stale: 15_000,
+  });
   if (!isLocked) return undefined;
   const port = Number(await readFile(path.join(dataDir, 'postgres.port'), 'utf8').catch(() => ''));
   if (!port) return undefined;

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+
+import { loadEnv } from './env';
+
+describe('loadEnv', () => {
+  it('starts with no variables at all: port 5000, embedded database in ./data', () => {
+    const env = loadEnv({});
+
+    expect(env.PORT).toBe(5000);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.dataDir).toMatch(/\/data$/);
+    expect(env.PASSWORD_MIN_LENGTH).toBe(6);
+  });
+
+  it('lists every invalid variable, not just the first', () => {
+    expect(() =>
+      loadEnv({ PORT: 'eighty', DATABASE_URL: 'not a url', SESSION_SECRET: 'short' }),
+    ).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SESSION_SECRET/);
+  });
+
+  it('refuses a minimum password length below the spec', () => {
+    expect(() => loadEnv({ PASSWORD_MIN_LENGTH: '4' })).toThrow(/PASSWORD_MIN_LENGTH/);
+  });
+
+  it('reads a proxy hop count as a trust function, never as "trust everything"', () => {
+    const trust = loadEnv({ TRUST_PROXY: '1' }).trustProxy;
+
+    expect(typeof trust).toBe('function');
+    expect((trust as (address: string, hop: number) => boolean)('10.0.0.1', 0)).toBe(true);
+    expect((trust as (address: string, hop: number) => boolean)('10.0.0.1', 1)).toBe(false);
+    expect(loadEnv({}).trustProxy).toBeUndefined();
+  });
+});

@@ -42,8 +42,17 @@ export function installBrowserShims() {
   };
 
   // Radix Select relies on pointer capture and scrolling into view.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.setPointerCapture ??= () => undefined;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
+  shimElementMethod('hasPointerCapture', () => false);
+  shimElementMethod('setPointerCapture', () => undefined);
+  shimElementMethod('releasePointerCapture', () => undefined);
+  shimElementMethod('scrollIntoView', () => undefined);
+}
+
+function shimElementMethod(name: keyof Element, implementation: () => unknown) {
+  if (name in Element.prototype) return;
+  Object.defineProperty(Element.prototype, name, {
+    configurable: true,
+    writable: true,
+    value: implementation,
+  });
 }

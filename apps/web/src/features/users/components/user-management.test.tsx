@@ -10,7 +10,7 @@ import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 import { createUsersApi } from '@/testing/users-api';
 
-function setUp({ role = 'tenant_admin' as Role } = {}) {
+function setUp({ role = 'tenant_admin' }: { role?: Role } = {}) {
   const session = aSession({ user: { username: 'admin', fullName: 'Ayanda Admin', role } });
   const guard = aUser({ username: 'guard1', fullName: 'Gift Guard', role: 'security_guard' });
   const clerk = aUser({

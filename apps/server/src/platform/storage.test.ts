@@ -1,0 +1,32 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { createLocalStorage } from './storage';
+
+const key = (kind = 'plates') => `${crypto.randomUUID()}/${kind}/${crypto.randomUUID()}.jpg`;
+
+describe('createLocalStorage', () => {
+  it('stores, reads back and deletes bytes by key', async () => {
+    const storage = createLocalStorage(await mkdtemp(path.join(os.tmpdir(), 'bg-store-')));
+    const k = key();
+
+    await storage.put(k, Buffer.from('jpeg bytes'));
+    const read = await storage.get(k);
+    await storage.delete(k);
+
+    expect(read?.toString()).toBe('jpeg bytes');
+    expect(await storage.get(k)).toBeUndefined();
+  });
+
+  it('refuses keys it did not make, such as a path out of the folder', async () => {
+    const storage = createLocalStorage(await mkdtemp(path.join(os.tmpdir(), 'bg-store-')));
+
+    await expect(storage.get('../../etc/passwd')).rejects.toThrow(/Invalid storage key/);
+    await expect(
+      storage.put(`${crypto.randomUUID()}/x/../../a.jpg`, Buffer.from('x')),
+    ).rejects.toThrow(/Invalid storage key/);
+  });
+});

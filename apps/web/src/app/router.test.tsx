@@ -25,6 +25,15 @@ describe('routing when signed out', () => {
     expect(currentPath()).toBe('/login');
   });
 
+  it('treats a session that still owes its password change as signed out', async () => {
+    server.use(signedIn(aSession({ requirePasswordChange: true })));
+
+    renderApp('/dashboard');
+
+    expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/login');
+  });
+
   it('shows the registration screen at /register', async () => {
     renderApp('/register');
 

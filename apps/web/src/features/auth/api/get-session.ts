@@ -31,10 +31,18 @@ export function useSessionQuery() {
   return useQuery(sessionQuery());
 }
 
+/**
+ * Whether the app may be used. A session still owing its forced password change is not usable:
+ * the server refuses everything but the change, and only the login screen can complete it.
+ */
+export function isUsableSession(session: AuthResponse | null | undefined): session is AuthResponse {
+  return !!session && !session.requirePasswordChange;
+}
+
 /** The signed-in user and tenant. Only for components rendered inside <ProtectedRoute>. */
 export function useSession(): AuthResponse {
   const { data } = useSessionQuery();
-  if (!data) throw new Error('useSession must be used inside <ProtectedRoute>');
+  if (!isUsableSession(data)) throw new Error('useSession must be used inside <ProtectedRoute>');
   return data;
 }
 

@@ -5,13 +5,15 @@ import { landingPathFor } from '@boomgate/contracts/roles';
 
 import { LoadingScreen } from '@/components/ui/spinner';
 
-import { useSessionQuery } from '../api/get-session';
+import { isUsableSession, useSessionQuery } from '../api/get-session';
 
 /** The signed-out screens. A user who is already signed in goes to their landing page instead. */
 export function GuestRoute({ children }: { children: ReactNode }) {
   const session = useSessionQuery();
 
   if (session.isPending) return <LoadingScreen />;
-  if (session.data) return <Redirect to={landingPathFor(session.data.user.role)} replace />;
+  if (isUsableSession(session.data)) {
+    return <Redirect to={landingPathFor(session.data.user.role)} replace />;
+  }
   return children;
 }

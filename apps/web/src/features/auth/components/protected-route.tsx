@@ -4,7 +4,7 @@ import { Redirect } from 'wouter';
 import { LoadingScreen } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 
-import { useSessionQuery } from '../api/get-session';
+import { isUsableSession, useSessionQuery } from '../api/get-session';
 
 /**
  * Renders its children only for a signed-in user: 'Loading...' while GET /api/auth/me is in
@@ -14,6 +14,6 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const session = useSessionQuery();
 
   if (session.isPending) return <LoadingScreen />;
-  if (!session.data) return <Redirect to={paths.login} replace />;
+  if (!isUsableSession(session.data)) return <Redirect to={paths.login} replace />;
   return children;
 }

@@ -1,0 +1,149 @@
+/**
+ * End-to-end smoke test: builds the web app, starts the real server on a free port with a fresh
+ * DATA_DIR, drives Debian's Chromium through the Foundation flow at desktop and mobile sizes,
+ * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
+ *
+ * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
+ * E2E_HEADED=1 to watch.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { runFoundationFlow, type Viewport } from './flows';
+import { createRunner } from './runner';
+import { type RunningServer, startServer } from './server';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const resultsDir = path.join(repoRoot, 'test-results', 'e2e');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+const viewports: Viewport[] = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 390, height: 844 },
+];
+
+function buildWebApp() {
+  if (
+    process.env.E2E_SKIP_BUILD === '1' &&
+    existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))
+  ) {
+    return;
+  }
+  console.log('Building apps/web …');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0) throw new Error(`vite build failed with status ${String(build.status)}`);
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(chromiumPath)) {
+    console.error(
+      `Chromium not found at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+    );
+    console.log('0 passed, 1 failed');
+    return 1;
+  }
+  await rm(resultsDir, { recursive: true, force: true });
+  await mkdir(resultsDir, { recursive: true });
+  buildWebApp();
+
+  let server: RunningServer | undefined;
+  let currentScreenshot: (name: string) => Promise<void> = async () => undefined;
+  const runner = createRunner({
+    onFailure: async (flow, step) => {
+      await currentScreenshot(`FAILED-${step.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+      console.log(`    (screenshot saved for failed step in ${flow})`);
+    },
+  });
+
+  const stopServer = async () => {
+    const running = server;
+    server = undefined;
+    await running?.stop();
+  };
+  process.once('SIGINT', () => {
+    void stopServer().finally(() => process.exit(130));
+  });
+
+  try {
+    console.log('Starting the server …');
+    server = await startServer({ repoRoot, logFile: path.join(resultsDir, 'server.log') });
+    console.log(`Server healthy at ${server.baseUrl}`);
+
+    for (const viewport of viewports) {
+      const userDataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-chromium-'));
+      const context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: chromiumPath,
+        headless: process.env.E2E_HEADED !== '1',
+        args: CHROMIUM_ARGS,
+        viewport: { width: viewport.width, height: viewport.height },
+        ...(viewport.name === 'mobile'
+          ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+          : {}),
+      });
+      context.setDefaultTimeout(15_000);
+      const page = context.pages()[0] ?? (await context.newPage());
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+
+      let shot = 0;
+      currentScreenshot = async (name) => {
+        shot += 1;
+        const file = path.join(
+          resultsDir,
+          `${viewport.name}-${String(shot).padStart(2, '0')}-${name}.png`,
+        );
+        await page.screenshot({ path: file, fullPage: true });
+      };
+
+      console.log(`\n${viewport.name} (${viewport.width}x${viewport.height})`);
+      try {
+        await runFoundationFlow({
+          flow: runner.flow(viewport.name),
+          page,
+          context,
+          baseUrl: server.baseUrl,
+          viewport,
+          screenshot: (name) => currentScreenshot(name),
+          pageErrors,
+        });
+      } finally {
+        await context.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    const { passed, failed } = runner.summary();
+    console.log(`\nScreenshots and server log: ${resultsDir}`);
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    return 1;
+  } finally {
+    await stopServer();
+  }
+
+  const { passed, failed } = runner.summary();
+  console.log(`\nScreenshots and server log: ${resultsDir}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

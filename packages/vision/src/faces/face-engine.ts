@@ -155,20 +155,30 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
 // Detection
 
 /**
- * Detection passes, tried in order until one finds a face. TinyFaceDetector at 512 px is fast (~0.1 s
- * on one core) and finds the faces in the face-api group photos; the padded passes handle tight
- * face crops (ID photos, pre-cropped portraits) whose face fills the frame, which both detectors miss
- * because they were trained on faces with context around them. SSD MobileNet (~0.4 s) is the recall
- * fallback.
+ * Detection passes, tried in order until one finds a confident face.
+ *
+ * - TinyFaceDetector at two input sizes, merged: 224 px finds faces that fill the frame (a capture at
+ *   arm's length), 512 px finds smaller faces (a group, a passenger). Each size alone misses faces the
+ *   other finds; together they cost ~0.1 s on one core.
+ * - The same on the photo padded with grey: tight face crops (ID photos, pre-cropped portraits) have no
+ *   context around the face, which both detectors need.
+ * - SSD MobileNet v1 (~0.4 s) on the padded photo: the slow recall fallback.
+ *
+ * A photo without a face runs all three (~0.6 s): the error path, where the guard retakes the photo.
  */
-const PASSES: readonly { detector: 'tiny' | 'ssd'; pad: number }[] = [
-  { detector: 'tiny', pad: 0 },
-  { detector: 'tiny', pad: 0.5 },
-  { detector: 'ssd', pad: 0 },
-  { detector: 'ssd', pad: 1 },
+type Pass =
+  { detector: 'tiny'; sizes: readonly number[]; pad: number } | { detector: 'ssd'; pad: number };
+const PASSES: readonly Pass[] = [
+  { detector: 'tiny', sizes: [224, 512], pad: 0 },
+  { detector: 'tiny', sizes: [224, 512], pad: 0.5 },
+  { detector: 'ssd', pad: 0.5 },
 ];
-const TINY_INPUT_SIZE = 512;
+/** A face must score this to be used. */
 const MIN_DETECTION_SCORE = 0.5;
+/** Next to a confident face, a weaker detection still counts as "another face" (both detectors under-score some real faces). */
+const SECONDARY_DETECTION_SCORE = 0.35;
+/** Boxes from the two Tiny input sizes overlapping more than this are the same face. */
+const SAME_FACE_IOU = 0.3;
 const PAD_GREY = { r: 128, g: 128, b: 128 };
 
 type PassInput = {
@@ -178,10 +188,15 @@ type PassInput = {
   scale: number;
 };
 
-type RawFace = {
+type Candidate = {
   /** In analysed-image pixels. */
   box: FaceBox;
   score: number;
+  /** face-api's detection, in pass pixels. */
+  detection: FaceApi.FaceDetection;
+};
+
+type RawFace = Candidate & {
   landmarks: Point[];
   /** face-api's landmark object, in pass pixels (for alignment). */
   result: FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }, FaceApi.FaceLandmarks68>;
@@ -208,56 +223,120 @@ async function passInput(m: Models, image: RgbImage, padFraction: number): Promi
   return { tensor, pad, scale: info.width / (image.width + 2 * pad) };
 }
 
-async function detectInPass(
+function iou(a: FaceBox, b: FaceBox): number {
+  const x0 = Math.max(a.x, b.x);
+  const y0 = Math.max(a.y, b.y);
+  const x1 = Math.min(a.x + a.width, b.x + b.width);
+  const y1 = Math.min(a.y + a.height, b.y + b.height);
+  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  const union = a.width * a.height + b.width * b.height - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+const area = (b: FaceBox) => b.width * b.height;
+
+/** Candidate faces (score >= SECONDARY_DETECTION_SCORE), largest first. */
+async function detectInPass(m: Models, input: PassInput, pass: Pass): Promise<Candidate[]> {
+  const { faceapi } = m;
+  const detections: FaceApi.FaceDetection[] = [];
+  if (pass.detector === 'tiny') {
+    for (const inputSize of pass.sizes) {
+      const options = new faceapi.TinyFaceDetectorOptions({
+        inputSize,
+        scoreThreshold: SECONDARY_DETECTION_SCORE,
+      });
+      detections.push(...(await faceapi.detectAllFaces(input.tensor, options)));
+    }
+  } else {
+    const options = new faceapi.SsdMobilenetv1Options({
+      minConfidence: SECONDARY_DETECTION_SCORE,
+      maxResults: 20,
+    });
+    detections.push(...(await faceapi.detectAllFaces(input.tensor, options)));
+  }
+  const candidates = detections
+    .map((detection) => {
+      const b = detection.box;
+      return {
+        box: {
+          x: b.x / input.scale - input.pad,
+          y: b.y / input.scale - input.pad,
+          width: b.width / input.scale,
+          height: b.height / input.scale,
+        },
+        score: detection.score,
+        detection,
+      };
+    })
+    .sort((a, b) => b.score - a.score);
+  // Greedy merge of the two sizes' boxes: keep the best-scoring box of each face.
+  const kept: Candidate[] = [];
+  for (const c of candidates) {
+    if (kept.every((k) => iou(k.box, c.box) <= SAME_FACE_IOU)) kept.push(c);
+  }
+  return kept.sort((a, b) => area(b.box) - area(a.box));
+}
+
+/** 68 landmarks for the given candidates (face-api's own landmark task on our detections). */
+async function withLandmarks(
   m: Models,
   input: PassInput,
-  detector: 'tiny' | 'ssd',
+  candidates: Candidate[],
 ): Promise<RawFace[]> {
+  if (candidates.length === 0) return [];
   const { faceapi } = m;
-  const options =
-    detector === 'tiny'
-      ? new faceapi.TinyFaceDetectorOptions({
-          inputSize: TINY_INPUT_SIZE,
-          scoreThreshold: MIN_DETECTION_SCORE,
-        })
-      : new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_DETECTION_SCORE, maxResults: 20 });
-  const results = await faceapi.detectAllFaces(input.tensor, options).withFaceLandmarks();
+  const sources = candidates.map((c) => faceapi.extendWithFaceDetection({}, c.detection));
+  const results = await new faceapi.DetectAllFaceLandmarksTask(
+    Promise.resolve(sources),
+    // face-api types its own bundled copy of the tfjs Tensor class; at run time it is the same one.
+    input.tensor as unknown as FaceApi.TNetInput,
+    false,
+  ).run();
   const toImage = (p: { x: number; y: number }): Point => ({
     x: p.x / input.scale - input.pad,
     y: p.y / input.scale - input.pad,
   });
-  return results
-    .map((r) => {
-      const b = r.detection.box;
-      const tl = toImage({ x: b.x, y: b.y });
-      return {
-        box: { x: tl.x, y: tl.y, width: b.width / input.scale, height: b.height / input.scale },
-        score: r.detection.score,
-        landmarks: r.landmarks.positions.map(toImage),
-        result: r,
-      };
-    })
-    .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+  return results.map((result, i) => ({
+    ...candidates[i]!,
+    landmarks: result.landmarks.positions.map(toImage),
+    result: result as RawFace['result'],
+  }));
 }
 
-type Detected = { faces: RawFace[]; input: PassInput | null; pass: number };
+type Detected = {
+  /** Candidates of the first successful pass, largest first. */
+  candidates: Candidate[];
+  /** The largest confident face, or null when no pass found one. */
+  main: Candidate | null;
+  /** Faces competing with `main` (>= half its size), `main` included. */
+  count: number;
+  input: PassInput | null;
+  pass: number;
+};
 
-/** Runs the passes until one finds a face. The caller disposes `input.tensor`. */
+/** Runs the passes until one finds a confident face. The caller disposes `input.tensor`. */
 async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
-    const pass = PASSES[i]!;
-    const input = await passInput(m, image, pass.pad);
-    let faces: RawFace[];
+    const input = await passInput(m, image, PASSES[i]!.pad);
+    let candidates: Candidate[];
     try {
-      faces = await detectInPass(m, input, pass.detector);
+      candidates = await detectInPass(m, input, PASSES[i]!);
     } catch (error) {
       input.tensor.dispose();
       throw error;
     }
-    if (faces.length > 0) return { faces, input, pass: i };
+    const main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE);
+    if (main) {
+      const count = countCompetingFaces(
+        candidates.map((c) => c.box),
+        0.5,
+        main.box,
+      );
+      return { candidates, main, count, input, pass: i };
+    }
     input.tensor.dispose();
   }
-  return { faces: [], input: null, pass: -1 };
+  return { candidates: [], main: null, count: 0, input: null, pass: -1 };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -318,20 +397,29 @@ function toOriginalPoints(image: RgbImage, points: Point[]): Point[] {
   return points.map((p) => ({ x: round(p.x / image.scale, 1), y: round(p.y / image.scale, 1) }));
 }
 
-/** Detects every face (largest first), with landmarks. Never throws for "no face": returns []. */
+/**
+ * Detects every face (largest first), with landmarks. Never throws for "no face": returns []. Faces
+ * scoring under 0.5 appear only next to a confident one (they count as "another face" but are never used
+ * for matching).
+ */
 export function detectFaces(image: Uint8Array): Promise<FaceDetection[]> {
   return serialised(async () => {
     const m = await models();
     const decoded = await decodeForFaces(image);
-    const { faces, input } = await detectAll(m, decoded);
-    input?.tensor.dispose();
-    return faces.map((f) => ({
-      box: toOriginal(decoded, f.box),
-      score: round(f.score, 3),
-      landmarks: toOriginalPoints(decoded, f.landmarks),
-      yawDeg: round(estimateYawDeg(f.landmarks), 1),
-      rollDeg: round(estimateRollDeg(f.landmarks), 1),
-    }));
+    const { candidates, input } = await detectAll(m, decoded);
+    if (!input) return [];
+    try {
+      const faces = await withLandmarks(m, input, candidates);
+      return faces.map((f) => ({
+        box: toOriginal(decoded, f.box),
+        score: round(f.score, 3),
+        landmarks: toOriginalPoints(decoded, f.landmarks),
+        yawDeg: round(estimateYawDeg(f.landmarks), 1),
+        rollDeg: round(estimateRollDeg(f.landmarks), 1),
+      }));
+    } finally {
+      input.tensor.dispose();
+    }
   });
 }
 
@@ -389,23 +477,97 @@ async function antispoofScores(
   return { real: await run(m.antispoof, 128), live: await run(m.liveness, 32) };
 }
 
+/**
+ * The face crop the recognition net sees, rotation-corrected. face-api's own "dlib alignment" only cuts
+ * an axis-aligned box (its size and position from the eye and mouth centres); dlib itself also rotates
+ * the face upright. We sample that same box, rotated by the eye-line angle, straight into the net's
+ * 150x150 input with one affine warp (tf.image.transform), so a tilted head gives the same crop as an
+ * upright one.
+ */
+function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
+  const { tf } = m;
+  const p = face.result.landmarks.positions;
+  const centre = (from: number, to: number) => {
+    let x = 0;
+    let y = 0;
+    for (let i = from; i < to; i++) {
+      x += p[i]!.x;
+      y += p[i]!.y;
+    }
+    return { x: x / (to - from), y: y / (to - from) };
+  };
+  const eyeA = centre(36, 42);
+  const eyeB = centre(42, 48);
+  const mouth = centre(48, 68);
+  const size =
+    (Math.hypot(mouth.x - eyeA.x, mouth.y - eyeA.y) +
+      Math.hypot(mouth.x - eyeB.x, mouth.y - eyeB.y)) /
+    2 /
+    0.45;
+  const ref = { x: (eyeA.x + eyeB.x + mouth.x) / 3, y: (eyeA.y + eyeB.y + mouth.y) / 3 };
+  const theta = Math.atan2(eyeB.y - eyeA.y, eyeB.x - eyeA.x);
+  const cos = Math.cos(theta);
+  const sin = Math.sin(theta);
+  const out = 150;
+  const s = size / out;
+  // Output pixel (u, v) -> face frame (lx, ly) relative to ref -> rotated into the image.
+  const lx0 = 0.5 * s - 0.5 * size;
+  const ly0 = 0.5 * s - 0.43 * size;
+  const transform = [
+    cos * s,
+    -sin * s,
+    ref.x + cos * lx0 - sin * ly0,
+    sin * s,
+    cos * s,
+    ref.y + sin * lx0 + cos * ly0,
+    0,
+    0,
+  ];
+  return tf.tidy(() => {
+    const batch = tf.expandDims(tf.cast(input.tensor, 'float32'), 0) as TF.Tensor4D;
+    const warped = tf.image.transform(
+      batch,
+      tf.tensor2d([transform], [1, 8]),
+      'bilinear',
+      'constant',
+      128,
+      [out, out],
+    );
+    return tf.squeeze(warped, [0]) as TF.Tensor3D;
+  });
+}
+
+async function describeAligned(m: Models, input: PassInput, face: RawFace): Promise<Float32Array> {
+  const faceTensor = alignedFace(m, input, face);
+  try {
+    return (await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
+      // face-api types its own bundled copy of the tfjs Tensor class; at run time it is the same one.
+      faceTensor as unknown as Parameters<
+        FaceApiModule['nets']['faceRecognitionNet']['computeFaceDescriptor']
+      >[0],
+    )) as Float32Array;
+  } finally {
+    faceTensor.dispose();
+  }
+}
+
 async function embedDecoded(
   m: Models,
   decoded: RgbImage,
   options: EmbedOptions,
 ): Promise<FaceEmbedding> {
   const started = performance.now();
-  const { faces, input, pass } = await detectAll(m, decoded);
+  const { main, count, input, pass } = await detectAll(m, decoded);
   try {
-    const count = countCompetingFaces(faces.map((f) => f.box));
-    const face = faces[0];
-    if (!face || !input || count === 0) throw new FaceError('no_face');
+    if (!main || !input || count === 0) throw new FaceError('no_face');
     if (count > 1) {
       throw new FaceError(
         'multiple_faces',
         `${count} faces found in the image. Make sure only the driver is in the frame and retake the photo.`,
       );
     }
+    const [face] = await withLandmarks(m, input, [main]);
+    if (!face) throw new FaceError('no_face');
     const quality = await measureQuality(
       decoded,
       face,
@@ -415,22 +577,7 @@ async function embedDecoded(
     if (options.requireQuality && !quality.ok) {
       throw new FaceError('low_quality', quality.message, quality.issues);
     }
-    const { faceapi } = m;
-    const aligned = face.result.landmarks.align(null, { useDlibAlignment: true });
-    const [faceTensor] = await faceapi.extractFaceTensors(
-      // face-api types its own bundled copy of the tfjs Tensor class; at run time it is the same one.
-      input.tensor as unknown as Parameters<FaceApiModule['extractFaceTensors']>[0],
-      [aligned],
-    );
-    if (!faceTensor) throw new FaceError('no_face');
-    let descriptor: Float32Array;
-    try {
-      descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
-        faceTensor,
-      )) as Float32Array;
-    } finally {
-      faceTensor.dispose();
-    }
+    const descriptor = await describeAligned(m, input, face);
     const antispoof = options.antispoof ? await antispoofScores(m, input, face) : undefined;
     return {
       descriptor: Array.from(descriptor),
@@ -462,14 +609,24 @@ export function embedFace(image: Uint8Array, options: EmbedOptions = {}): Promis
   });
 }
 
-/** Quality check for a live capture: the face must pass every rule. Returns the quality either way. */
+export type CaptureCheck = {
+  /** The verdict for the guard: `quality.ok`, `quality.issues`, `quality.message`. */
+  quality: FaceQuality;
+  /** Passive anti-spoof scores of the face (advisory, never gating); absent when no single face. */
+  antispoof?: AntispoofScores;
+};
+
+/**
+ * Quality check for a live capture. Never throws for "no face" / "more than one face": those are
+ * quality issues here, with the retake message.
+ */
 export async function checkFaceQuality(
   image: Uint8Array,
-  options: Omit<EmbedOptions, 'requireQuality'> = {},
-): Promise<FaceQuality & { antispoof?: AntispoofScores }> {
+  options: Pick<EmbedOptions, 'qualityThresholds'> = {},
+): Promise<CaptureCheck> {
   try {
     const e = await embedFace(image, { antispoof: true, ...options });
-    return { ...e.quality, ...(e.antispoof ? { antispoof: e.antispoof } : {}) };
+    return { quality: e.quality, ...(e.antispoof ? { antispoof: e.antispoof } : {}) };
   } catch (error) {
     if (
       error instanceof FaceError &&
@@ -477,18 +634,20 @@ export async function checkFaceQuality(
     ) {
       const issue = error.kind;
       return {
-        ok: false,
-        issues: [issue],
-        message: error.message,
-        metrics: {
-          faceCount: issue === 'no_face' ? 0 : 2,
-          imageWidth: 0,
-          imageHeight: 0,
-          box: { x: 0, y: 0, width: 0, height: 0 },
-          sharpness: 0,
-          yawDeg: 0,
-          rollDeg: 0,
-          brightness: 0,
+        quality: {
+          ok: false,
+          issues: [issue],
+          message: error.message,
+          metrics: {
+            faceCount: issue === 'no_face' ? 0 : 2,
+            imageWidth: 0,
+            imageHeight: 0,
+            box: { x: 0, y: 0, width: 0, height: 0 },
+            sharpness: 0,
+            yawDeg: 0,
+            rollDeg: 0,
+            brightness: 0,
+          },
         },
       };
     }
@@ -535,4 +694,29 @@ export async function compareFaceToDescriptor(
 export async function engineTensorCount(): Promise<number> {
   const m = await models();
   return m.tf.memory().numTensors;
+}
+
+/** Debug aid: the 150x150 rotation-corrected RGB crop the recognition net sees for the main face. */
+export function alignedFaceCrop(
+  image: Uint8Array,
+): Promise<{ width: number; height: number; rgb: Uint8Array }> {
+  return serialised(async () => {
+    const m = await models();
+    const decoded = await decodeForFaces(image);
+    const { main, input } = await detectAll(m, decoded);
+    try {
+      const [face] = main && input ? await withLandmarks(m, input, [main]) : [];
+      if (!face || !input) throw new FaceError('no_face');
+      const t = alignedFace(m, input, face);
+      const data = await t.data();
+      t.dispose();
+      return {
+        width: 150,
+        height: 150,
+        rgb: Uint8Array.from(data, (v) => Math.max(0, Math.min(255, v))),
+      };
+    } finally {
+      input?.tensor.dispose();
+    }
+  });
 }

@@ -139,15 +139,20 @@ export function assessFaceQuality(
 }
 
 /**
- * Faces that count as "another face" next to the largest one: at least `minRelativeSize` of its side
+ * Faces that count as "another face" next to the main one: at least `minRelativeSize` of its side
  * (default 0.5, i.e. a quarter of its area). Much smaller faces (a passer-by far behind, the small
- * "ghost" portrait printed on ID cards) are ignored so they do not block a capture.
+ * "ghost" portrait printed on ID cards) are ignored so they do not block a capture. The main face is the
+ * largest box unless given; the count includes it.
  */
-export function countCompetingFaces(boxes: readonly FaceBox[], minRelativeSize = 0.5): number {
+export function countCompetingFaces(
+  boxes: readonly FaceBox[],
+  minRelativeSize = 0.5,
+  main?: FaceBox,
+): number {
   if (boxes.length === 0) return 0;
   const side = (b: FaceBox) => Math.sqrt(b.width * b.height);
-  const largest = Math.max(...boxes.map(side));
-  return boxes.filter((b) => side(b) >= minRelativeSize * largest).length;
+  const reference = main ? side(main) : Math.max(...boxes.map(side));
+  return boxes.filter((b) => side(b) >= minRelativeSize * reference).length;
 }
 
 /**

@@ -10,7 +10,6 @@
 
 import { type FaceErrorData, toFaceErrorData } from './errors';
 import * as engine from './face-engine';
-import type { FaceQuality } from './quality';
 
 export type FaceTaskFailure = { ok: false; error: FaceErrorData };
 
@@ -18,8 +17,7 @@ export type EmbedFaceTaskResult = ({ ok: true } & engine.FaceEmbedding) | FaceTa
 export type CompareFacesTaskResult = ({ ok: true } & engine.FaceComparison) | FaceTaskFailure;
 export type CompareToDescriptorTaskResult =
   ({ ok: true } & Awaited<ReturnType<typeof engine.compareFaceToDescriptor>>) | FaceTaskFailure;
-export type CheckFaceQualityTaskResult =
-  ({ ok: true } & FaceQuality & { antispoof?: engine.AntispoofScores }) | FaceTaskFailure;
+export type CheckFaceQualityTaskResult = ({ ok: true } & engine.CaptureCheck) | FaceTaskFailure;
 
 async function settle<T extends object>(
   fn: () => Promise<T>,
@@ -69,8 +67,8 @@ export function compareFaceToDescriptor({
 }
 
 /**
- * Capture check: `ok` is the task outcome; the verdict is `quality.ok` with `issues` and a `message` for
- * the guard. Includes the passive anti-spoof scores (advisory). Never throws for no face / many faces:
+ * Capture check: `ok` is the task outcome; the verdict is `quality.ok` with `quality.issues` and
+ * `quality.message` for the guard. Includes the passive anti-spoof scores (advisory). Never throws for no face / many faces:
  * those are quality issues here.
  */
 export function checkFaceQuality({

@@ -149,7 +149,16 @@ export async function buildApp({
         },
       );
       await api.register(modules.auth.routes);
-      await api.register(modules.users.routes);
+      for (const routes of [
+        modules.users.routes,
+        modules.images.routes,
+        modules.approvedVehicles.routes,
+        modules.documents.routes,
+        modules.entryLogs.routes,
+        modules.truckList.routes,
+      ]) {
+        await api.register(routes);
+      }
     },
     { prefix: '/api' },
   );

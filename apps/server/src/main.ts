@@ -3,6 +3,7 @@ import { loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
 import { systemClock } from '@/platform/clock';
 import { startInfrastructure } from '@/platform/infrastructure';
+import { createLocalStorage } from '@/platform/storage';
 
 const env = loadEnv();
 const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -13,6 +14,7 @@ const modules = createModules({
   database: infrastructure.database,
   clock: systemClock,
   sessionSecret: infrastructure.sessionSecret,
+  storage: createLocalStorage(env.storageDir),
 });
 const app = await buildApp({ env, modules, database: infrastructure.database });
 

@@ -1,21 +1,28 @@
 import type { Env } from '@/config/env';
+import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
 import { createAuthModule } from '@/modules/auth';
+import { createDocumentsModule } from '@/modules/documents';
+import { createEntryLogsModule } from '@/modules/entry-logs';
+import { createImagesModule } from '@/modules/images';
 import { createSessionsModule } from '@/modules/sessions';
 import { createTenantsModule } from '@/modules/tenants';
+import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
+import type { ObjectStorage } from '@/platform/storage';
 
 export type Infrastructure = {
   env: Env;
   database: Database;
   clock: Clock;
   sessionSecret: string;
+  storage: ObjectStorage;
 };
 
 /** The composition root: the only place that knows the whole dependency graph. */
-export function createModules({ env, database, clock, sessionSecret }: Infrastructure) {
+export function createModules({ env, database, clock, sessionSecret, storage }: Infrastructure) {
   const audit = createAuditService({ clock });
   const tenants = createTenantsModule();
   const sessions = createSessionsModule({
@@ -47,6 +54,34 @@ export function createModules({ env, database, clock, sessionSecret }: Infrastru
       maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
     },
   });
-  return { audit, tenants, sessions, users, auth };
+  const images = createImagesModule({ storage });
+  const approvedVehicles = createApprovedVehiclesModule({
+    database,
+    images: images.service,
+    audit,
+    clock,
+  });
+  const documents = createDocumentsModule({ database, images: images.service, audit, clock });
+  const entryLogs = createEntryLogsModule({
+    database,
+    images: images.service,
+    vehicles: approvedVehicles.service,
+    users: users.service,
+    audit,
+    clock,
+  });
+  const truckList = createTruckListModule({ database });
+  return {
+    audit,
+    tenants,
+    sessions,
+    users,
+    auth,
+    images,
+    approvedVehicles,
+    documents,
+    entryLogs,
+    truckList,
+  };
 }
 export type Modules = ReturnType<typeof createModules>;

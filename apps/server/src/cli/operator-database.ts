@@ -33,7 +33,7 @@ export async function openOperatorDatabase(
   const database = createDatabase({ url: ownerUrl, poolMax: 2 });
   return {
     database,
-    async close() {
+    close: async () => {
       await database.close();
       await stopEmbedded?.();
     },

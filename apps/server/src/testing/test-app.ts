@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -15,6 +18,7 @@ import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
 import { REDACTED_PATHS } from '@/platform/logger';
+import { createLocalStorage } from '@/platform/storage';
 
 import { withDatabase } from './global-setup';
 
@@ -76,11 +80,13 @@ export async function createTestApp({
     }),
   );
 
+  const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const modules = createModules({
     env,
     database,
     clock,
     sessionSecret: randomBytes(32).toString('base64url'),
+    storage: createLocalStorage(storageDir),
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
   await app.ready();
@@ -182,6 +188,7 @@ export async function createTestApp({
       await owner.end();
       await admin.query(`drop database if exists ${databaseName} with (force)`);
       await admin.end();
+      await rm(storageDir, { recursive: true, force: true });
     },
   };
 }

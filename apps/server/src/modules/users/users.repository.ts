@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
@@ -22,6 +22,14 @@ export function createUsersRepository() {
         .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
         .limit(1);
       return rows[0];
+    },
+
+    async countActive(tx: DbExecutor, tenantId: string): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.tenantId, tenantId), eq(users.isActive, true)));
+      return row?.n ?? 0;
     },
 
     async insert(tx: DbExecutor, row: NewUserRow): Promise<UserRow> {

@@ -1,0 +1,63 @@
+import { and, count, desc, eq, gte, isNull, or } from 'drizzle-orm';
+
+import { type DbExecutor, takeOne } from '@/platform/db';
+
+import {
+  type ApprovedVehicleRow,
+  type NewApprovedVehicleRow,
+  approvedVehicles,
+} from './approved-vehicles.table';
+
+export type ApprovedVehiclesRepository = ReturnType<typeof createApprovedVehiclesRepository>;
+
+export function createApprovedVehiclesRepository() {
+  return {
+    list: (tx: DbExecutor, tenantId: string): Promise<ApprovedVehicleRow[]> =>
+      tx
+        .select()
+        .from(approvedVehicles)
+        .where(eq(approvedVehicles.tenantId, tenantId))
+        .orderBy(desc(approvedVehicles.createdAt)),
+
+    async findByPlate(tx: DbExecutor, tenantId: string, plateNumber: string) {
+      const rows = await tx
+        .select()
+        .from(approvedVehicles)
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, tenantId),
+            eq(approvedVehicles.plateNumber, plateNumber),
+          ),
+        )
+        .limit(1);
+      return rows[0];
+    },
+
+    async insert(tx: DbExecutor, row: NewApprovedVehicleRow) {
+      return takeOne(await tx.insert(approvedVehicles).values(row).returning());
+    },
+
+    async delete(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .delete(approvedVehicles)
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .returning();
+      return rows[0];
+    },
+
+    /** Active and not past approvedUntil on `today` (YYYY-MM-DD, the site's calendar day). */
+    async countActive(tx: DbExecutor, tenantId: string, today: string): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(approvedVehicles)
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, tenantId),
+            eq(approvedVehicles.isActive, true),
+            or(isNull(approvedVehicles.approvedUntil), gte(approvedVehicles.approvedUntil, today)),
+          ),
+        );
+      return row?.n ?? 0;
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { aJpegDataUrl } from '@/testing/images';
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('approved vehicles routes', () => {
+  let t: TestApp;
+  let photo: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    photo = await aJpegDataUrl();
+  });
+  afterAll(() => t.close());
+
+  const aVehicle = (overrides: Record<string, unknown> = {}) => ({
+    plateNumber: ` ca 123-${Math.floor(100 + Math.random() * 900)} `,
+    driverName: ' Sipho Nkosi ',
+    driverLicense: '',
+    company: 'Kumba Haulage',
+    approvedUntil: '2099-12-31',
+    ...overrides,
+  });
+
+  it('registers a vehicle with a normalised plate, storing the photo only with consent', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+
+    const response = await guard.post(
+      '/api/approved-vehicles',
+      aVehicle({ plateNumber: 'kp 35-xk gp', driverPhoto: photo, biometricConsent: true }),
+    );
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      driverName: 'Sipho Nkosi',
+      driverLicense: null,
+      company: 'Kumba Haulage',
+      isActive: true,
+      driverPhoto: expect.stringMatching(
+        new RegExp(`^/api/images/${admin.body.tenant.id}/driver-photos/[0-9a-f-]{36}\\.jpg$`),
+      ),
+    });
+    const [row] = await t.ownerQuery<{ photo_consent_by: string; photo_consent_notice: string }>(
+      'select photo_consent_by, photo_consent_notice from approved_vehicles where id = $1',
+      [response.json().id],
+    );
+    expect(row?.photo_consent_by).toBe(guard.body.user.id);
+    expect(row?.photo_consent_notice).toMatch(/notice/);
+  });
+
+  it('refuses a driver photo without recorded consent', async () => {
+    const admin = await t.registerTenant();
+
+    const response = await admin.post('/api/approved-vehicles', aVehicle({ driverPhoto: photo }));
+
+    expect(response.statusCode).toBe(400);
+    expect(
+      await t.ownerQuery('select 1 from approved_vehicles where tenant_id = $1', [
+        admin.body.tenant.id,
+      ]),
+    ).toHaveLength(0);
+  });
+
+  it("answers the spec's message without a driver name and refuses a plate registered twice", async () => {
+    const admin = await t.registerTenant();
+    await admin.post('/api/approved-vehicles', aVehicle({ plateNumber: 'ND 123-456' }));
+
+    const missing = await admin.post('/api/approved-vehicles', aVehicle({ driverName: '  ' }));
+    const duplicate = await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ plateNumber: 'nd123456' }),
+    );
+
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toContain('Plate number and driver name are required');
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().error.message).toBe('Vehicle ND123456 is already registered.');
+  });
+
+  it('serves the driver photo to the same tenant only, as a sandboxed JPEG', async () => {
+    const acme = await t.registerTenant();
+    const other = await t.registerTenant();
+    const created = await acme.post(
+      '/api/approved-vehicles',
+      aVehicle({ driverPhoto: photo, biometricConsent: true }),
+    );
+    const url: string = created.json().driverPhoto;
+
+    const own = await acme.get(url);
+    const foreign = await other.get(url);
+    const anonymous = await t.inject({ method: 'GET', url });
+
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('image/jpeg');
+    expect(own.headers['content-security-policy']).toBe('sandbox');
+    expect(own.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(foreign.statusCode).toBe(404);
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('refuses a file that is not an image and one over 10 MB', async () => {
+    const admin = await t.registerTenant();
+    const html = `data:image/jpeg;base64,${Buffer.from('<html><script>alert(1)</script></html>').toString('base64')}`;
+
+    const notImage = await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ driverPhoto: html, biometricConsent: true }),
+    );
+    const tooBig = await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({
+        driverPhoto: `data:image/jpeg;base64,${'/9j/'.padEnd(14_000_000, 'A')}`,
+        biometricConsent: true,
+      }),
+    );
+
+    expect(notImage.statusCode).toBe(415);
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().error.message).toBe('Please upload an image smaller than 10MB.');
+  });
+
+  it('looks a plate up in any spelling and says whether it may enter', async () => {
+    const admin = await t.registerTenant();
+    await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ plateNumber: 'BCD 123 MP', driverPhoto: photo, biometricConsent: true }),
+    );
+    await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ plateNumber: 'XYZ 999 GP', approvedUntil: '2020-01-01' }),
+    );
+    await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ plateNumber: 'ABC 111 NW', isActive: false }),
+    );
+
+    const lookup = await admin.get('/api/approved-vehicles/plate/bcd-123-mp');
+    const missing = await admin.get('/api/approved-vehicles/plate/NOPE1');
+    const verdicts = await Promise.all(
+      ['BCD123MP', 'XYZ999GP', 'ABC111NW', 'NOPE1'].map(async (plate) =>
+        (await admin.get(`/api/verify-vehicle/${plate}`)).json(),
+      ),
+    );
+
+    expect(lookup.json()).toMatchObject({
+      isActive: true,
+      driverName: 'Sipho Nkosi',
+      company: 'Kumba Haulage',
+      driverPhoto: expect.any(String),
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(verdicts.map((v) => [v.approved, v.reason])).toEqual([
+      [true, 'approved'],
+      [false, 'expired'],
+      [false, 'inactive'],
+      [false, 'not_registered'],
+    ]);
+  });
+
+  it("deletes a vehicle; another tenant's id answers like a missing one", async () => {
+    const acme = await t.registerTenant();
+    const other = await t.registerTenant();
+    const created = (await acme.post('/api/approved-vehicles', aVehicle())).json();
+
+    const foreign = await other.delete(`/api/approved-vehicles/${created.id}`);
+    const random = await other.delete(`/api/approved-vehicles/${crypto.randomUUID()}`);
+    const deleted = await acme.delete(`/api/approved-vehicles/${created.id}`);
+
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(random.body);
+    expect(deleted.statusCode).toBe(204);
+    expect((await acme.get('/api/approved-vehicles')).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,141 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import {
+  type ApprovedVehicle,
+  ApprovedVehicleListSchema,
+  ApprovedVehicleSchema,
+  CreateApprovedVehicleBodySchema,
+  PlateLookupSchema,
+  PlateParamsSchema,
+  VehicleIdParamsSchema,
+  VerifyVehicleSchema,
+} from '@boomgate/contracts/approved-vehicles';
+
+import type { ImagesService } from '@/modules/images';
+import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
+
+import { approvalStatus } from './approval';
+import type { ApprovedVehiclesService } from './approved-vehicles.service';
+import type { ApprovedVehicleRow } from './approved-vehicles.table';
+
+// Guards pre-register and check vehicles at the gate; every role works the gate.
+const gateStaff = rolesAccess(ALL_ROLES);
+
+export function approvedVehiclesRoutes(
+  service: ApprovedVehiclesService,
+  images: Pick<ImagesService, 'urlFor'>,
+): FastifyPluginAsyncZod {
+  const toApprovedVehicle = (row: ApprovedVehicleRow): ApprovedVehicle => ({
+    id: row.id,
+    plateNumber: row.plateNumber,
+    driverName: row.driverName,
+    driverLicense: row.driverLicense,
+    company: row.company,
+    driverPhoto: images.urlFor(row.driverPhotoKey),
+    approvedUntil: row.approvedUntil,
+    isActive: approvalStatus(row, service.today()) === 'approved',
+    hasFaceEnrolment: false,
+    createdAt: row.createdAt.toISOString(),
+  });
+
+  return async (app) => {
+    app.get(
+      '/approved-vehicles',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'listApprovedVehicles',
+          response: { 200: ApprovedVehicleListSchema },
+        },
+      },
+      async (request) => (await service.listVehicles(request.actor)).map(toApprovedVehicle),
+    );
+
+    app.post(
+      '/approved-vehicles',
+      {
+        config: gateStaff,
+        bodyLimit: IMAGE_BODY_LIMIT_BYTES,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'registerApprovedVehicle',
+          body: CreateApprovedVehicleBodySchema,
+          response: { 201: ApprovedVehicleSchema },
+        },
+      },
+      async (request, reply) => {
+        const row = await service.registerVehicle(request.actor, request.body, request.ip);
+        return reply.code(201).send(toApprovedVehicle(row));
+      },
+    );
+
+    app.delete(
+      '/approved-vehicles/:id',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'deleteApprovedVehicle',
+          params: VehicleIdParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        await service.deleteVehicle(request.actor, request.params.id, request.ip);
+        return reply.code(204).send();
+      },
+    );
+
+    app.get(
+      '/approved-vehicles/plate/:plate',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'lookupApprovedVehicleByPlate',
+          params: PlateParamsSchema,
+          response: { 200: PlateLookupSchema },
+        },
+      },
+      async (request) => {
+        const row = await service.lookupPlate(request.actor, request.params.plate);
+        const vehicle = toApprovedVehicle(row);
+        return {
+          id: vehicle.id,
+          plateNumber: vehicle.plateNumber,
+          isActive: vehicle.isActive,
+          driverPhoto: vehicle.driverPhoto,
+          driverName: vehicle.driverName,
+          company: vehicle.company,
+          hasFaceEnrolment: vehicle.hasFaceEnrolment,
+        };
+      },
+    );
+
+    app.get(
+      '/verify-vehicle/:plate',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'verifyVehicle',
+          params: PlateParamsSchema,
+          response: { 200: VerifyVehicleSchema },
+        },
+      },
+      async (request) => {
+        const { status, row, plateNumber } = await service.verifyVehicle(
+          request.actor,
+          request.params.plate,
+        );
+        return {
+          approved: status === 'approved',
+          reason: status,
+          plateNumber,
+          vehicle: row ? toApprovedVehicle(row) : null,
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import {
+  boolean,
+  date,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+import { tenants } from '@/modules/tenants/tenants.table';
+
+/** Vehicles pre-approved (contracted) for entry, with the driver expected to bring them. */
+export const approvedVehicles = pgTable(
+  'approved_vehicles',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    id: uuid().notNull(),
+    plateNumber: text().notNull(),
+    driverName: text().notNull(),
+    driverLicense: text(),
+    company: text(),
+    driverPhotoKey: text(),
+    /** POPIA: who recorded the driver's consent to face verification, when, under which notice. */
+    photoConsentAt: timestamp({ withTimezone: true }),
+    photoConsentBy: uuid(),
+    photoConsentNotice: text(),
+    approvedUntil: date({ mode: 'string' }),
+    isActive: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdBy: uuid(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
+  ],
+);
+
+export type ApprovedVehicleRow = typeof approvedVehicles.$inferSelect;
+export type NewApprovedVehicleRow = typeof approvedVehicles.$inferInsert;

@@ -1,0 +1,51 @@
+import { and, desc, eq } from 'drizzle-orm';
+
+import type { DbExecutor } from '@/platform/db';
+
+import {
+  driversLicences,
+  identityDocuments,
+  licenceDiscs,
+  passports,
+  weighbridgeTickets,
+} from './documents.table';
+
+export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;
+
+export function createDocumentsRepository() {
+  return {
+    insertLicenceDisc: async (tx: DbExecutor, row: typeof licenceDiscs.$inferInsert) => {
+      await tx.insert(licenceDiscs).values(row);
+    },
+    insertIdentityDocument: async (tx: DbExecutor, row: typeof identityDocuments.$inferInsert) => {
+      await tx.insert(identityDocuments).values(row);
+    },
+    insertDriversLicence: async (tx: DbExecutor, row: typeof driversLicences.$inferInsert) => {
+      await tx.insert(driversLicences).values(row);
+    },
+    insertPassport: async (tx: DbExecutor, row: typeof passports.$inferInsert) => {
+      await tx.insert(passports).values(row);
+    },
+    insertWeighbridgeTicket: async (
+      tx: DbExecutor,
+      row: typeof weighbridgeTickets.$inferInsert,
+    ) => {
+      await tx.insert(weighbridgeTickets).values(row);
+    },
+    listWeighbridgeTickets: (tx: DbExecutor, tenantId: string, limit: number) =>
+      tx
+        .select()
+        .from(weighbridgeTickets)
+        .where(eq(weighbridgeTickets.tenantId, tenantId))
+        .orderBy(desc(weighbridgeTickets.createdAt))
+        .limit(limit),
+    async findWeighbridgeTicket(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(weighbridgeTickets)
+        .where(and(eq(weighbridgeTickets.tenantId, tenantId), eq(weighbridgeTickets.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type {
+  DriversLicenceBodySchema,
+  IdentityDocumentBodySchema,
+  LicenceDiscBodySchema,
+  PassportBodySchema,
+  WeighbridgeTicketBodySchema,
+} from '@boomgate/contracts/documents';
+import type { z } from 'zod';
+
+import type { AuditService } from '@/modules/audit';
+import type { ImageKind, ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import type { Clock } from '@/platform/clock';
+import type { Database, Tx } from '@/platform/db';
+import { newId } from '@/platform/ids';
+
+import type { DocumentsRepository } from './documents.repository';
+import { areWeightsConsistent } from './weights';
+
+type LicenceDisc = z.output<typeof LicenceDiscBodySchema>;
+type IdentityDocument = z.output<typeof IdentityDocumentBodySchema>;
+type DriversLicence = z.output<typeof DriversLicenceBodySchema>;
+type Passport = z.output<typeof PassportBodySchema>;
+type WeighbridgeTicket = z.output<typeof WeighbridgeTicketBodySchema>;
+
+export type DocumentsServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: DocumentsRepository;
+  images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+};
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
+
+/** Drops the image payload from what is kept as the document's fields. */
+function fieldsOf<T extends Record<string, unknown>>(body: T, imageField: keyof T) {
+  const fields: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (
+      key !== imageField &&
+      (typeof value === 'string' || typeof value === 'number' || value === null)
+    )
+      fields[key] = value;
+  }
+  return fields;
+}
+
+export function createDocumentsService({
+  database,
+  repository,
+  images,
+  audit,
+  clock,
+}: DocumentsServiceDeps) {
+  /** Stores the image first; if the row cannot be written, the image is removed again. */
+  async function save(
+    actor: Actor,
+    kind: ImageKind,
+    imagePayload: string | null,
+    write: (
+      tx: Tx,
+      row: {
+        tenantId: string;
+        id: string;
+        createdAt: Date;
+        createdBy: string;
+        imageKey: string | null;
+      },
+    ) => Promise<void>,
+    ip?: string,
+  ): Promise<{ id: string }> {
+    const imageKey = await images.storeOptional(actor.tenantId, kind, imagePayload);
+    const id = newId();
+    try {
+      await database.withTenant(actor.tenantId, async (tx) => {
+        await write(tx, {
+          tenantId: actor.tenantId,
+          id,
+          createdAt: clock.now(),
+          createdBy: actor.userId,
+          imageKey,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: `document.${kind}.saved`,
+          targetType: kind,
+          targetId: id,
+          ip,
+        });
+      });
+    } catch (error) {
+      if (imageKey) await images.deleteImage(imageKey);
+      throw error;
+    }
+    return { id };
+  }
+
+  return {
+    saveLicenceDisc: (actor: Actor, body: LicenceDisc, ip?: string) =>
+      save(
+        actor,
+        'discs',
+        body.discImage,
+        (tx, base) =>
+          repository.insertLicenceDisc(tx, {
+            ...base,
+            licenceNumber: body.licenceNumber,
+            discNumber: body.discNumber,
+            vehicleRegisterNo: body.vehicleRegisterNo ?? body.vehRegisterNo,
+            fields: fieldsOf(body, 'discImage'),
+          }),
+        ip,
+      ),
+
+    saveIdentityDocument: (actor: Actor, body: IdentityDocument, ip?: string) =>
+      save(
+        actor,
+        'identity-documents',
+        body.sourceImageFront,
+        (tx, base) =>
+          repository.insertIdentityDocument(tx, {
+            ...base,
+            identityNumber: body.identityNumber,
+            fields: fieldsOf(body, 'sourceImageFront'),
+          }),
+        ip,
+      ),
+
+    saveDriversLicence: (actor: Actor, body: DriversLicence, ip?: string) =>
+      save(
+        actor,
+        'drivers-licences',
+        body.sourceImageFront,
+        (tx, base) =>
+          repository.insertDriversLicence(tx, {
+            ...base,
+            licenceNumber: body.licenceNumber,
+            idNumber: body.idNumber,
+            fields: fieldsOf(body, 'sourceImageFront'),
+          }),
+        ip,
+      ),
+
+    savePassport: (actor: Actor, body: Passport, ip?: string) =>
+      save(
+        actor,
+        'passports',
+        body.passportImage,
+        (tx, base) =>
+          repository.insertPassport(tx, {
+            ...base,
+            passportNumber: body.passportNumber,
+            fields: fieldsOf(body, 'passportImage'),
+          }),
+        ip,
+      ),
+
+    saveWeighbridgeTicket: (actor: Actor, body: WeighbridgeTicket, ip?: string) =>
+      save(
+        actor,
+        'weighbridge-tickets',
+        body.ticketImage,
+        (tx, base) =>
+          repository.insertWeighbridgeTicket(tx, {
+            ...base,
+            ticketNumber: body.ticketNumber,
+            vehicleReg: body.vehicleReg,
+            tareWeightKg: body.tareWeight === null ? null : Math.round(body.tareWeight),
+            grossWeightKg: body.grossWeight === null ? null : Math.round(body.grossWeight),
+            netWeightKg: body.netWeight === null ? null : Math.round(body.netWeight),
+            weightsConsistent: areWeightsConsistent(body),
+            fields: fieldsOf(body, 'ticketImage'),
+          }),
+        ip,
+      ),
+
+    listWeighbridgeTickets: (actor: Actor, limit = 200) =>
+      database.withTenant(actor.tenantId, (tx) =>
+        repository.listWeighbridgeTickets(tx, actor.tenantId, limit),
+      ),
+  };
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+
+import { decodeCursor, encodeCursor } from './cursor';
+
+describe('page cursors', () => {
+  it('round-trip a timestamp and id', () => {
+    const cursor = {
+      timestamp: new Date('2026-11-22T08:00:00.123Z'),
+      id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    };
+
+    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
+  });
+
+  it('reject anything else', () => {
+    expect(decodeCursor('not-a-cursor')).toBeUndefined();
+    expect(
+      decodeCursor(Buffer.from('2026-11-22T08:00:00Z|x; drop table').toString('base64url')),
+    ).toBeUndefined();
+  });
+});

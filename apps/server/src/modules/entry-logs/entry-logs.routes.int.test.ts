@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { aJpegDataUrl } from '@/testing/images';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('entry logs routes', () => {
+  let t: TestApp;
+  let photo: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    photo = await aJpegDataUrl();
+  });
+  afterAll(() => t.close());
+
+  const register = (session: Session, plateNumber: string) =>
+    session.post('/api/approved-vehicles', {
+      plateNumber,
+      driverName: 'Sipho Nkosi',
+      company: 'Kumba Haulage',
+    });
+
+  const autoGateEntry = (plateNumber: string, overrides: Record<string, unknown> = {}) => ({
+    category: 'contracted',
+    plateNumber,
+    plateImage: photo,
+    driverFaceImage: photo,
+    vehicleApproved: true,
+    faceVerified: true,
+    matchScore: 86.5,
+    entryGranted: true,
+    ...overrides,
+  });
+
+  describe('POST /api/auto-gate/grant-entry', () => {
+    it('logs an auto-gate entry with its images, the driver from the register and who granted it', async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      await register(admin, 'KP35XKGP');
+
+      const response = await guard.post('/api/auto-gate/grant-entry', autoGateEntry('kp 35 xk gp'));
+
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({
+        category: 'contracted',
+        plateNumber: 'KP35XKGP',
+        vehicleApproved: true,
+        faceVerified: true,
+        matchScore: 86.5,
+        driverName: 'Sipho Nkosi',
+        transportName: 'Kumba Haulage',
+        plateImage: expect.stringMatching(/^\/api\/images\//),
+        driverFaceImage: expect.stringMatching(/^\/api\/images\//),
+        recordedBy: { id: guard.body.user.id },
+      });
+    });
+
+    it('decides approval from the register, not from what the client says', async () => {
+      const admin = await t.registerTenant();
+
+      const response = await admin.post(
+        '/api/auto-gate/grant-entry',
+        autoGateEntry('NOTREG1', { faceVerified: false, matchScore: null }),
+      );
+
+      expect(response.json()).toMatchObject({
+        vehicleApproved: false,
+        warnings: [expect.stringContaining('register does not')],
+      });
+    });
+
+    it('refuses a face marked verified below the 70% threshold', async () => {
+      const admin = await t.registerTenant();
+
+      const response = await admin.post(
+        '/api/auto-gate/grant-entry',
+        autoGateEntry('KP35XKGP', { matchScore: 69 }),
+      );
+
+      expect(response.statusCode).toBe(400);
+      expect(
+        await t.ownerQuery('select 1 from entry_logs where tenant_id = $1', [admin.body.tenant.id]),
+      ).toHaveLength(0);
+    });
+
+    it('logs a retried request once when it carries the same Idempotency-Key', async () => {
+      const admin = await t.registerTenant();
+      const headers = { 'idempotency-key': `gate-${t.unique('k')}` };
+
+      const first = await admin.post('/api/auto-gate/grant-entry', autoGateEntry('CA123456'), {
+        headers,
+      });
+      const retry = await admin.post('/api/auto-gate/grant-entry', autoGateEntry('CA123456'), {
+        headers,
+      });
+      const misuse = await admin.post('/api/auto-gate/grant-entry', autoGateEntry('CA999999'), {
+        headers,
+      });
+
+      expect(first.statusCode).toBe(201);
+      expect(retry.statusCode).toBe(200);
+      expect(retry.json().id).toBe(first.json().id);
+      expect(misuse.statusCode).toBe(409);
+      expect(
+        await t.ownerQuery('select 1 from entry_logs where tenant_id = $1', [admin.body.tenant.id]),
+      ).toHaveLength(1);
+    });
+
+    it('logs concurrent duplicates of one Idempotency-Key once', async () => {
+      const admin = await t.registerTenant();
+      const headers = { 'idempotency-key': `gate-${t.unique('c')}` };
+
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          admin.post(
+            '/api/auto-gate/grant-entry',
+            autoGateEntry('ND123456', { plateImage: null, driverFaceImage: null }),
+            { headers },
+          ),
+        ),
+      );
+
+      expect(new Set(responses.map((r) => r.json().id)).size).toBe(1);
+      expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
+      expect(
+        await t.ownerQuery('select 1 from entry_logs where tenant_id = $1', [admin.body.tenant.id]),
+      ).toHaveLength(1);
+    });
+
+    it("links saved documents and refuses another tenant's document id", async () => {
+      const acme = await t.registerTenant();
+      const other = await t.registerTenant();
+      const disc = (
+        await acme.post('/api/licence-disc', {
+          licenceNumber: 'KP35XKGP',
+          discNumber: 'ABC123',
+          discImage: photo,
+        })
+      ).json();
+      const foreignDisc = (await other.post('/api/licence-disc', { licenceNumber: 'X' })).json();
+
+      const linked = await acme.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'KP35XKGP',
+        vehicleLicenceDiscId: disc.id,
+        driverName: 'Thabo',
+        driverIdNumber: '8001015009087',
+      });
+      const foreign = await acme.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'KP35XKGP',
+        vehicleLicenceDiscId: foreignDisc.id,
+      });
+
+      expect(linked.statusCode).toBe(201);
+      expect(linked.json()).toMatchObject({
+        category: 'visitor',
+        vehicleLicenceDiscId: disc.id,
+        driverIdNumber: '8001015009087',
+      });
+      expect(foreign.statusCode).toBe(400);
+    });
+  });
+
+  describe('GET /api/entry-logs', () => {
+    it('lists newest first, a page at a time, and only the caller’s tenant', async () => {
+      const acme = await t.registerTenant();
+      const other = await t.registerTenant();
+      for (const plate of ['AAA111GP', 'BBB222GP', 'CCC333GP']) {
+        t.clock.advanceMs(1000);
+        await acme.post('/api/auto-gate/grant-entry', { plateNumber: plate });
+      }
+      await other.post('/api/auto-gate/grant-entry', { plateNumber: 'ZZZ999GP' });
+
+      const first = await acme.get('/api/entry-logs?limit=2');
+      const cursor = first.headers['x-next-cursor'];
+      const second = await acme.get(`/api/entry-logs?limit=2&cursor=${String(cursor)}`);
+
+      expect(first.json().map((e: { plateNumber: string }) => e.plateNumber)).toEqual([
+        'CCC333GP',
+        'BBB222GP',
+      ]);
+      expect(second.json().map((e: { plateNumber: string }) => e.plateNumber)).toEqual([
+        'AAA111GP',
+      ]);
+      expect(second.headers['x-next-cursor']).toBeUndefined();
+    });
+
+    it('refuses a forged cursor', async () => {
+      const admin = await t.registerTenant();
+
+      expect((await admin.get('/api/entry-logs?cursor=garbage')).statusCode).toBe(400);
+    });
+  });
+
+  describe('GET /api/dashboard', () => {
+    it('computes the figures from the data', async () => {
+      const admin = await t.registerTenant();
+      await t.createSignedInUser(admin, 'security_guard');
+      await register(admin, 'KP35XKGP');
+      await admin.post(
+        '/api/auto-gate/grant-entry',
+        autoGateEntry('KP35XKGP', { plateImage: null, driverFaceImage: null }),
+      );
+      await admin.post('/api/auto-gate/grant-entry', { plateNumber: 'VISIT1GP' });
+
+      const response = await admin.get('/api/dashboard');
+
+      expect(response.json()).toMatchObject({
+        totalEntries: 2,
+        todayEntries: 2,
+        approvedEntries: 1,
+        faceVerifiedEntries: 1,
+        approvalRate: 50,
+        verificationRate: 50,
+        registeredVehicles: 1,
+        activeUsers: 2,
+      });
+      expect(response.json().recentEntries).toHaveLength(2);
+    });
+  });
+});

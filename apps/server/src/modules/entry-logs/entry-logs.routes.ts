@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import {
+  DashboardSchema,
+  type EntryLog,
+  EntryLogListSchema,
+  EntryLogSchema,
+  GrantEntryBodySchema,
+  ListEntryLogsQuerySchema,
+} from '@boomgate/contracts/entry-logs';
+
+import type { ImagesService } from '@/modules/images';
+import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
+
+import type { EntryLogsService } from './entry-logs.service';
+import type { EntryLogRow } from './entry-logs.table';
+
+const gateStaff = rolesAccess(ALL_ROLES);
+// A grant carries up to ten images (plate, disc, face, licence, passport, five permits).
+const GRANT_BODY_LIMIT_BYTES = IMAGE_BODY_LIMIT_BYTES * 3;
+
+const GrantHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\w.:-]+$/, 'Idempotency-Key may contain letters, digits and . _ : - only')
+    .optional(),
+});
+
+export function entryLogsRoutes(
+  service: EntryLogsService,
+  images: Pick<ImagesService, 'urlFor'>,
+): FastifyPluginAsyncZod {
+  const toEntryLog = (row: EntryLogRow): EntryLog => ({
+    id: row.id,
+    timestamp: row.timestamp.toISOString(),
+    category: row.category,
+    plateNumber: row.plateNumber,
+    extractedPlate: row.extractedPlate,
+    vehicleApproved: row.vehicleApproved,
+    faceVerified: row.faceVerified,
+    entryGranted: row.entryGranted,
+    matchScore: row.matchScore,
+    driverName: row.driverName,
+    driverSurname: row.driverSurname,
+    driverIdNumber: row.driverIdNumber,
+    driverPhone1: row.driverPhone1,
+    driverPhone2: row.driverPhone2,
+    driverPhone3: row.driverPhone3,
+    driverPassportNumber: row.driverPassportNumber,
+    transportName: row.transportName,
+    vehicleLicenceDiscId: row.vehicleLicenceDiscId,
+    identityDocumentId: row.identityDocumentId,
+    driversLicenceId: row.driversLicenceId,
+    passportRecordId: row.passportRecordId,
+    weighbridgeTicketId: row.weighbridgeTicketId,
+    plateImage: images.urlFor(row.plateImageKey),
+    vehicleDiskImage: images.urlFor(row.vehicleDiskImageKey),
+    driverFaceImage: images.urlFor(row.driverFaceImageKey),
+    driverLicenseImage: images.urlFor(row.driverLicenseImageKey),
+    passportImage: images.urlFor(row.passportImageKey),
+    permitImages: row.permitImageKeys.map((key) => images.urlFor(key) ?? key),
+    warnings: row.warnings,
+    recordedBy: { id: row.recordedBy, name: row.recordedByName },
+  });
+
+  return async (app) => {
+    app.get(
+      '/entry-logs',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'listEntryLogs',
+          description:
+            'Newest first. When more entries exist, the X-Next-Cursor header holds the `cursor` of the next page.',
+          querystring: ListEntryLogsQuerySchema,
+          response: { 200: EntryLogListSchema },
+        },
+      },
+      async (request, reply) => {
+        const page = await service.listEntries(request.actor, request.query);
+        if (page.nextCursor) void reply.header('x-next-cursor', page.nextCursor);
+        return page.rows.map(toEntryLog);
+      },
+    );
+
+    app.post(
+      '/auto-gate/grant-entry',
+      {
+        config: gateStaff,
+        bodyLimit: GRANT_BODY_LIMIT_BYTES,
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'grantEntry',
+          description:
+            'Logs an entry (auto gate or real gate). Send an Idempotency-Key header so a retry never logs twice: a replay answers 200 with the first entry.',
+          headers: GrantHeadersSchema,
+          body: GrantEntryBodySchema,
+          response: { 200: EntryLogSchema, 201: EntryLogSchema },
+        },
+      },
+      async (request, reply) => {
+        const { entry, isReplay } = await service.grantEntry(request.actor, request.body, {
+          idempotencyKey: request.headers['idempotency-key'],
+          ip: request.ip,
+        });
+        return reply.code(isReplay ? 200 : 201).send(toEntryLog(entry));
+      },
+    );
+
+    app.get(
+      '/dashboard',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'getDashboard',
+          response: { 200: DashboardSchema },
+        },
+      },
+      async (request) => {
+        const { recent, ...stats } = await service.dashboard(request.actor);
+        return { ...stats, recentEntries: recent.map(toEntryLog) };
+      },
+    );
+  };
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+
+import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
+import type { z } from 'zod';
+
+import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
+import type { AuditService } from '@/modules/audit';
+import type { ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import type { UsersService } from '@/modules/users';
+import { startOfSiteDay } from '@/platform/calendar';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+
+import { decodeCursor, encodeCursor } from './cursor';
+import type { EntryLogsRepository } from './entry-logs.repository';
+import type { EntryLogRow } from './entry-logs.table';
+
+type GrantEntry = z.output<typeof GrantEntryBodySchema>;
+
+/** Spec §4 and §9: a face match must be at least 70 percent. */
+export const FACE_MATCH_THRESHOLD = 70;
+const RECENT_ENTRIES = 10;
+
+export type EntryLogsServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: EntryLogsRepository;
+  images: Pick<ImagesService, 'storeOptional' | 'storeImage' | 'deleteImage'>;
+  vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'countActive'>;
+  users: Pick<UsersService, 'countActive'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+};
+
+export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
+
+export function createEntryLogsService({
+  database,
+  repository,
+  images,
+  vehicles,
+  users,
+  audit,
+  clock,
+}: EntryLogsServiceDeps) {
+  async function storeImages(actor: Actor, body: GrantEntry) {
+    const store = (kind: Parameters<ImagesService['storeOptional']>[1], payload: string | null) =>
+      images.storeOptional(actor.tenantId, kind, payload);
+    return {
+      plateImageKey: await store('plates', body.plateImage),
+      vehicleDiskImageKey: await store('discs', body.vehicleDiskImage),
+      driverFaceImageKey: await store('faces', body.driverFaceImage),
+      driverLicenseImageKey: await store('drivers-licences', body.driverLicenseImage),
+      passportImageKey: await store('passports', body.passportImage),
+      permitImageKeys: await Promise.all(
+        body.permitImages.map((image) => images.storeImage(actor.tenantId, 'permits', image)),
+      ),
+    };
+  }
+
+  const keysOf = (stored: Awaited<ReturnType<typeof storeImages>>) =>
+    [
+      stored.plateImageKey,
+      stored.vehicleDiskImageKey,
+      stored.driverFaceImageKey,
+      stored.driverLicenseImageKey,
+      stored.passportImageKey,
+      ...stored.permitImageKeys,
+    ].filter((key): key is string => key !== null);
+
+  return {
+    /**
+     * Logs an entry. Whether the vehicle is approved is decided here from the register, not taken
+     * from the client. With an Idempotency-Key a retry returns the first entry (`isReplay`).
+     */
+    async grantEntry(
+      actor: Actor,
+      body: GrantEntry,
+      { idempotencyKey, ip }: { idempotencyKey?: string; ip?: string },
+    ): Promise<{ entry: EntryLogRow; isReplay: boolean }> {
+      if (body.faceVerified && body.matchScore != null && body.matchScore < FACE_MATCH_THRESHOLD) {
+        throw new AppError(
+          'INVALID',
+          `A face match of ${body.matchScore}% is below ${FACE_MATCH_THRESHOLD}%: the face is not verified.`,
+        );
+      }
+      const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+
+      if (idempotencyKey) {
+        const earlier = await database.withTenant(actor.tenantId, (tx) =>
+          repository.findByIdempotencyKey(tx, actor.tenantId, idempotencyKey),
+        );
+        if (earlier) return { entry: assertSameRequest(earlier, requestHash), isReplay: true };
+      }
+
+      const stored = await storeImages(actor, body);
+      try {
+        const entry = await database.withTenant(actor.tenantId, async (tx) => {
+          const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
+          const isApproved = vehicles.isApproved(vehicle);
+          const warnings = [...body.warnings];
+          if (body.vehicleApproved && !isApproved)
+            warnings.push('The client reported the vehicle as approved; the register does not.');
+          const row = await repository.insert(tx, {
+            tenantId: actor.tenantId,
+            id: newId(),
+            timestamp: clock.now(),
+            category: body.category,
+            plateNumber: body.plateNumber,
+            extractedPlate: body.extractedPlate,
+            vehicleApproved: isApproved,
+            faceVerified: body.faceVerified,
+            entryGranted: body.entryGranted,
+            matchScore: body.matchScore ?? null,
+            driverName: body.driverName ?? vehicle?.driverName ?? null,
+            driverSurname: body.driverSurname,
+            driverIdNumber: body.driverIdNumber,
+            driverPhone1: body.driverPhone1,
+            driverPhone2: body.driverPhone2,
+            driverPhone3: body.driverPhone3,
+            driverPassportNumber: body.driverPassportNumber,
+            transportName: body.transportName ?? vehicle?.company ?? null,
+            vehicleLicenceDiscId: body.vehicleLicenceDiscId,
+            identityDocumentId: body.identityDocumentId,
+            driversLicenceId: body.driversLicenceId,
+            passportRecordId: body.passportRecordId,
+            weighbridgeTicketId: body.weighbridgeTicketId,
+            ...stored,
+            warnings,
+            recordedBy: actor.userId,
+            recordedByName: actor.fullName ?? actor.username,
+            idempotencyKey: idempotencyKey ?? null,
+            requestHash,
+          });
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: row.entryGranted ? 'entry.granted' : 'entry.refused',
+            targetType: 'entry_log',
+            targetId: row.id,
+            ip,
+          });
+          return row;
+        });
+        return { entry, isReplay: false };
+      } catch (error) {
+        await Promise.all(keysOf(stored).map((key) => images.deleteImage(key)));
+        if (idempotencyKey && isUniqueViolation(error, 'entry_logs_one_per_idempotency_key')) {
+          // A concurrent retry won the race: answer with its entry.
+          const winner = await database.withTenant(actor.tenantId, (tx) =>
+            repository.findByIdempotencyKey(tx, actor.tenantId, idempotencyKey),
+          );
+          if (winner) return { entry: assertSameRequest(winner, requestHash), isReplay: true };
+        }
+        if (findPgError(error)?.code === '23503') {
+          throw new AppError(
+            'INVALID',
+            'A document id in the entry does not exist. Save the document first.',
+          );
+        }
+        throw error;
+      }
+    },
+
+    async listEntries(actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) {
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (cursor !== undefined && !after)
+        throw new AppError('INVALID', 'The page cursor is not valid.');
+      const rows = await database.withTenant(actor.tenantId, (tx) =>
+        repository.list(tx, actor.tenantId, limit + 1, after),
+      );
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+
+    async dashboard(actor: Actor) {
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const counts = await repository.counts(tx, actor.tenantId, startOfSiteDay(clock.now()));
+        const recent = await repository.list(tx, actor.tenantId, RECENT_ENTRIES);
+        return {
+          totalEntries: counts.total,
+          todayEntries: counts.today,
+          approvedEntries: counts.approved,
+          faceVerifiedEntries: counts.faceVerified,
+          approvalRate: percent(counts.approved, counts.total),
+          verificationRate: percent(counts.faceVerified, counts.total),
+          registeredVehicles: await vehicles.countActive(tx, actor.tenantId),
+          activeUsers: await users.countActive(tx, actor.tenantId),
+          recent,
+        };
+      });
+    },
+  };
+}
+
+function assertSameRequest(entry: EntryLogRow, requestHash: string): EntryLogRow {
+  if (entry.requestHash !== requestHash) {
+    throw new AppError('CONFLICT', 'This Idempotency-Key was already used for a different entry.');
+  }
+  return entry;
+}

@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  foreignKey,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+import {
+  driversLicences,
+  identityDocuments,
+  licenceDiscs,
+  passports,
+  weighbridgeTickets,
+} from '@/modules/documents/documents.table';
+import { tenants } from '@/modules/tenants/tenants.table';
+
+export const entryCategory = pgEnum('entry_category', ['visitor', 'contracted']);
+
+/** One vehicle's entry through the gate: what was checked, what was decided and by whom. */
+export const entryLogs = pgTable(
+  'entry_logs',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    id: uuid().notNull(),
+    timestamp: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    category: entryCategory().notNull().default('visitor'),
+    plateNumber: text().notNull(),
+    extractedPlate: text(),
+    vehicleApproved: boolean().notNull(),
+    faceVerified: boolean().notNull(),
+    entryGranted: boolean().notNull(),
+    matchScore: real(),
+    driverName: text(),
+    driverSurname: text(),
+    driverIdNumber: text(),
+    driverPhone1: text(),
+    driverPhone2: text(),
+    driverPhone3: text(),
+    driverPassportNumber: text(),
+    transportName: text(),
+    vehicleLicenceDiscId: uuid(),
+    identityDocumentId: uuid(),
+    driversLicenceId: uuid(),
+    passportRecordId: uuid(),
+    weighbridgeTicketId: uuid(),
+    plateImageKey: text(),
+    vehicleDiskImageKey: text(),
+    driverFaceImageKey: text(),
+    driverLicenseImageKey: text(),
+    passportImageKey: text(),
+    permitImageKeys: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    warnings: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    recordedBy: uuid(),
+    recordedByName: text(),
+    /** A client's Idempotency-Key: a retried grant returns the first entry instead of logging twice. */
+    idempotencyKey: text(),
+    requestHash: text(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('entry_logs_tenant_timestamp_idx').on(t.tenantId, t.timestamp.desc(), t.id.desc()),
+    uniqueIndex('entry_logs_one_per_idempotency_key')
+      .on(t.tenantId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
+    foreignKey({
+      columns: [t.tenantId, t.vehicleLicenceDiscId],
+      foreignColumns: [licenceDiscs.tenantId, licenceDiscs.id],
+    }),
+    foreignKey({
+      columns: [t.tenantId, t.identityDocumentId],
+      foreignColumns: [identityDocuments.tenantId, identityDocuments.id],
+    }),
+    foreignKey({
+      columns: [t.tenantId, t.driversLicenceId],
+      foreignColumns: [driversLicences.tenantId, driversLicences.id],
+    }),
+    foreignKey({
+      columns: [t.tenantId, t.passportRecordId],
+      foreignColumns: [passports.tenantId, passports.id],
+    }),
+    foreignKey({
+      columns: [t.tenantId, t.weighbridgeTicketId],
+      foreignColumns: [weighbridgeTickets.tenantId, weighbridgeTickets.id],
+    }),
+    index('entry_logs_tenant_disc_idx').on(t.tenantId, t.vehicleLicenceDiscId),
+    index('entry_logs_tenant_identity_idx').on(t.tenantId, t.identityDocumentId),
+    index('entry_logs_tenant_licence_idx').on(t.tenantId, t.driversLicenceId),
+    index('entry_logs_tenant_passport_idx').on(t.tenantId, t.passportRecordId),
+    index('entry_logs_tenant_ticket_idx').on(t.tenantId, t.weighbridgeTicketId),
+  ],
+);
+
+export type EntryLogRow = typeof entryLogs.$inferSelect;
+export type NewEntryLogRow = typeof entryLogs.$inferInsert;

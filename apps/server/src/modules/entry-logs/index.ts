@@ -1,0 +1,21 @@
+/**
+ * Entry logs: every entry through the gate (auto gate and real gate), with the checks made, the
+ * decision and who made it; the dashboard's figures. Owns: entry_logs.
+ */
+import type { ImagesService } from '@/modules/images';
+
+import { createEntryLogsRepository } from './entry-logs.repository';
+import { entryLogsRoutes } from './entry-logs.routes';
+import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
+
+export type { EntryLogsService } from './entry-logs.service';
+export { FACE_MATCH_THRESHOLD } from './entry-logs.service';
+
+export function createEntryLogsModule(
+  deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {
+    images: EntryLogsServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
+  },
+) {
+  const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
+  return { service, routes: entryLogsRoutes(service, deps.images) };
+}

@@ -1,0 +1,55 @@
+import type { Actor } from '@/modules/sessions';
+import { AppError } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+import { decodeImagePayload, sanitizeImage } from '@/platform/images';
+import type { ObjectStorage } from '@/platform/storage';
+
+export type ImageKind =
+  | 'plates'
+  | 'discs'
+  | 'faces'
+  | 'driver-photos'
+  | 'identity-documents'
+  | 'drivers-licences'
+  | 'passports'
+  | 'permits'
+  | 'weighbridge-tickets'
+  | 'truck-list';
+
+const IMAGE_PATH_PREFIX = '/api/images/';
+
+export type ImagesService = ReturnType<typeof createImagesService>;
+
+/**
+ * Uploaded images: checked (magic bytes, 10 MB, pixel count), re-encoded without metadata, and kept
+ * in object storage under `<tenant>/<kind>/<uuid>.jpg`. Rows keep the key; clients get a URL of
+ * the authorised image route.
+ */
+export function createImagesService({ storage }: { storage: ObjectStorage }) {
+  return {
+    async storeImage(tenantId: string, kind: ImageKind, payload: string): Promise<string> {
+      const { bytes } = decodeImagePayload(payload);
+      const clean = await sanitizeImage(bytes);
+      const key = `${tenantId}/${kind}/${newId()}.jpg`;
+      await storage.put(key, clean);
+      return key;
+    },
+
+    async storeOptional(tenantId: string, kind: ImageKind, payload: string | null | undefined) {
+      return payload ? this.storeImage(tenantId, kind, payload) : null;
+    },
+
+    urlFor: (key: string | null): string | null => (key ? `${IMAGE_PATH_PREFIX}${key}` : null),
+
+    /** Another tenant's image answers exactly like a missing one. */
+    async readImage(actor: Actor, key: string): Promise<Buffer> {
+      if (!key.startsWith(`${actor.tenantId}/`))
+        throw new AppError('NOT_FOUND', 'Image not found.');
+      const bytes = await storage.get(key).catch(() => undefined);
+      if (!bytes) throw new AppError('NOT_FOUND', 'Image not found.');
+      return bytes;
+    },
+
+    deleteImage: (key: string) => storage.delete(key),
+  };
+}

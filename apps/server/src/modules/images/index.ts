@@ -1,0 +1,15 @@
+/**
+ * Images: every uploaded photo (plates, faces, documents, tickets) is checked, re-encoded without
+ * metadata and stored by key; served only to signed-in users of the same tenant. Owns no table.
+ */
+import type { ObjectStorage } from '@/platform/storage';
+
+import { imagesRoutes } from './images.routes';
+import { createImagesService } from './images.service';
+
+export type { ImageKind, ImagesService } from './images.service';
+
+export function createImagesModule(deps: { storage: ObjectStorage }) {
+  const service = createImagesService(deps);
+  return { service, routes: imagesRoutes(service) };
+}

@@ -1,0 +1,16 @@
+/**
+ * Truck list: plates read by the number-plate cameras, newest first. Reads arrive through the
+ * camera integration (issue 6). Owns: truck_list_entries.
+ */
+import type { Database } from '@/platform/db';
+
+import { createTruckListRepository } from './truck-list.repository';
+import { truckListRoutes } from './truck-list.routes';
+import { createTruckListService } from './truck-list.service';
+
+export type { TruckListService } from './truck-list.service';
+
+export function createTruckListModule(deps: { database: Pick<Database, 'withTenant'> }) {
+  const service = createTruckListService({ ...deps, repository: createTruckListRepository() });
+  return { service, routes: truckListRoutes(service) };
+}

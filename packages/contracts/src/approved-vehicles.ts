@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import { PlateNumberSchema } from './plates';
+import { IdSchema, TimestampSchema } from './primitives';
+
+const OptionalText = z
+  .string()
+  .trim()
+  .max(120)
+  .nullish()
+  .transform((value) => value || null);
+
+/** YYYY-MM-DD or a full ISO timestamp; stored as a date (the approval lasts through that day). */
+export const ApprovalDateSchema = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => value.slice(0, 10));
+
+export const ApprovedVehicleSchema = z.object({
+  id: IdSchema,
+  plateNumber: z.string(),
+  driverName: z.string(),
+  driverLicense: z.string().nullable(),
+  company: z.string().nullable(),
+  driverPhoto: ImageUrlSchema.nullable(),
+  approvedUntil: z.iso.date().nullable(),
+  /** False when switched off or when approvedUntil has passed. */
+  isActive: z.boolean(),
+  hasFaceEnrolment: z.boolean(),
+  createdAt: TimestampSchema,
+});
+export type ApprovedVehicle = z.infer<typeof ApprovedVehicleSchema>;
+export const ApprovedVehicleListSchema = z.array(ApprovedVehicleSchema);
+
+export const CreateApprovedVehicleBodySchema = z
+  .object({
+    plateNumber: PlateNumberSchema,
+    driverName: z.string().trim().min(1, 'Plate number and driver name are required').max(120),
+    driverLicense: OptionalText,
+    company: OptionalText,
+    driverPhoto: ImagePayloadSchema.nullish(),
+    approvedUntil: ApprovalDateSchema.nullish(),
+    isActive: z.boolean().default(true),
+    /** The driver agreed to their photo being used for face verification (POPIA). */
+    biometricConsent: z.boolean().optional(),
+  })
+  .strict();
+export type CreateApprovedVehicleBody = z.input<typeof CreateApprovedVehicleBodySchema>;
+
+/** GET /api/approved-vehicles/plate/{plate} (spec §7). */
+export const PlateLookupSchema = z.object({
+  id: IdSchema,
+  plateNumber: z.string(),
+  isActive: z.boolean(),
+  driverPhoto: ImageUrlSchema.nullable(),
+  driverName: z.string(),
+  company: z.string().nullable(),
+  hasFaceEnrolment: z.boolean(),
+});
+export type PlateLookup = z.infer<typeof PlateLookupSchema>;
+
+/** GET /api/verify-vehicle/{plate}: approved only when registered and active. */
+export const VerifyVehicleSchema = z.object({
+  approved: z.boolean(),
+  plateNumber: z.string(),
+  reason: z.enum(['approved', 'not_registered', 'inactive', 'expired']),
+  vehicle: ApprovedVehicleSchema.nullable(),
+});
+export type VerifyVehicle = z.infer<typeof VerifyVehicleSchema>;
+
+export const PlateParamsSchema = z.object({ plate: z.string().max(40) });
+export const VehicleIdParamsSchema = z.object({ id: IdSchema });

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import { PlateNumberSchema } from './plates';
+import { IdSchema, TimestampSchema } from './primitives';
+
+export const EntryCategorySchema = z.enum(['visitor', 'contracted']);
+export type EntryCategory = z.infer<typeof EntryCategorySchema>;
+
+const Text = (max = 120) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || null);
+const DocumentId = IdSchema.nullish().transform((value) => value ?? null);
+const Image = ImagePayloadSchema.nullish().transform((value) => value ?? null);
+
+/**
+ * POST /api/auto-gate/grant-entry. One schema for both shapes of spec §3: the auto gate sends
+ * category 'contracted' with plate and face images; the real gate sends the larger payload.
+ */
+export const GrantEntryBodySchema = z
+  .object({
+    category: EntryCategorySchema.default('visitor'),
+    plateNumber: PlateNumberSchema,
+    extractedPlate: Text(40),
+    plateImage: Image,
+    vehicleDiskImage: Image,
+    vehicleLicenceDiscId: DocumentId,
+    driverFaceImage: Image,
+    driverName: Text(),
+    driverSurname: Text(),
+    driverIdNumber: Text(20),
+    driverPhone1: Text(30),
+    driverPhone2: Text(30),
+    driverPhone3: Text(30),
+    identityDocumentId: DocumentId,
+    driverLicenseImage: Image,
+    driversLicenceId: DocumentId,
+    driverPassportNumber: Text(20),
+    passportImage: Image,
+    passportRecordId: DocumentId,
+    permitImages: z.array(ImagePayloadSchema).max(5, 'At most 5 permit images').default([]),
+    transportName: Text(),
+    weighbridgeTicketId: DocumentId,
+    vehicleApproved: z.boolean().default(false),
+    faceVerified: z.boolean().default(false),
+    entryGranted: z.boolean().default(true),
+    matchScore: z.number().min(0).max(100).nullish(),
+    /** Cross-checks the guard saw (disc vs plate, expiry dates…): warnings, recorded with the entry. */
+    warnings: z.array(z.string().max(300)).max(20).default([]),
+  })
+  .strict();
+export type GrantEntryBody = z.input<typeof GrantEntryBodySchema>;
+
+export const EntryLogSchema = z.object({
+  id: IdSchema,
+  timestamp: TimestampSchema,
+  category: EntryCategorySchema,
+  plateNumber: z.string(),
+  extractedPlate: z.string().nullable(),
+  vehicleApproved: z.boolean(),
+  faceVerified: z.boolean(),
+  entryGranted: z.boolean(),
+  matchScore: z.number().nullable(),
+  driverName: z.string().nullable(),
+  driverSurname: z.string().nullable(),
+  driverIdNumber: z.string().nullable(),
+  driverPhone1: z.string().nullable(),
+  driverPhone2: z.string().nullable(),
+  driverPhone3: z.string().nullable(),
+  driverPassportNumber: z.string().nullable(),
+  transportName: z.string().nullable(),
+  vehicleLicenceDiscId: IdSchema.nullable(),
+  identityDocumentId: IdSchema.nullable(),
+  driversLicenceId: IdSchema.nullable(),
+  passportRecordId: IdSchema.nullable(),
+  weighbridgeTicketId: IdSchema.nullable(),
+  plateImage: ImageUrlSchema.nullable(),
+  vehicleDiskImage: ImageUrlSchema.nullable(),
+  driverFaceImage: ImageUrlSchema.nullable(),
+  driverLicenseImage: ImageUrlSchema.nullable(),
+  passportImage: ImageUrlSchema.nullable(),
+  permitImages: z.array(ImageUrlSchema),
+  warnings: z.array(z.string()),
+  recordedBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
+});
+export type EntryLog = z.infer<typeof EntryLogSchema>;
+export const EntryLogListSchema = z.array(EntryLogSchema);
+
+export const ListEntryLogsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** The `X-Next-Cursor` header of the previous page. */
+  cursor: z.string().max(100).optional(),
+});
+
+export const DashboardSchema = z.object({
+  totalEntries: z.number().int(),
+  todayEntries: z.number().int(),
+  approvedEntries: z.number().int(),
+  faceVerifiedEntries: z.number().int(),
+  /** Percent of entries approved, 0–100, one decimal. */
+  approvalRate: z.number(),
+  /** Percent of entries face-verified, 0–100, one decimal. */
+  verificationRate: z.number(),
+  registeredVehicles: z.number().int(),
+  activeUsers: z.number().int(),
+  recentEntries: EntryLogListSchema,
+});
+export type Dashboard = z.infer<typeof DashboardSchema>;

@@ -11,7 +11,7 @@ import { loadOrCreateSecrets } from '@/platform/secrets';
  */
 export async function openOperatorDatabase(
   env: Env,
-): Promise<{ database: Database; close(): Promise<void> }> {
+): Promise<{ database: Database; close: () => Promise<void> }> {
   const secrets = await loadOrCreateSecrets(env.dataDir);
   let stopEmbedded: (() => Promise<void>) | undefined;
   let ownerUrl =

@@ -3,7 +3,7 @@
  * Check digits decide everything: look-alike OCR errors are corrected only where a check digit
  * confirms the correction, and a zone whose checks still fail is reported as such, never as valid.
  */
-import { parse as parseWithMrzPackage } from 'mrz';
+import { parse as parseWithMrzPackage, states } from 'mrz';
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
 
@@ -144,8 +144,28 @@ function spanText(lines: string[], spans: Span[]) {
 
 export type MrzChecks = Record<string, boolean>;
 
+const isDate = (s: string) => /^\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(s);
+
+/** Shape rules no check digit covers: document code, sex, real dates, letter-only country codes. */
+export function isMrzStructureValid(lines: string[], format: MrzFormat): boolean {
+  const l0 = lines[0]!;
+  const l1 = lines[1]!;
+  const codeOk =
+    format === 'TD3' ? l0[0] === 'P' : format === 'MRVA' || format === 'MRVB' ? l0[0] === 'V' : /[ACIP]/.test(l0[0]!);
+  const [birth, sex, expiry, nationality] =
+    format === 'TD1' ? [l1.slice(0, 6), l1[7], l1.slice(8, 14), l1.slice(15, 18)] : [l1.slice(13, 19), l1[20], l1.slice(21, 27), l1.slice(10, 13)];
+  return (
+    codeOk &&
+    /^[A-Z<]{3}$/.test(l0.slice(2, 5)) &&
+    /^[A-Z<]{3}$/.test(nationality) &&
+    /[MFX<]/.test(sex ?? '') &&
+    isDate(birth) &&
+    isDate(expiry)
+  );
+}
+
 export function verifyMrzChecks(lines: string[], format: MrzFormat): MrzChecks {
-  const result: MrzChecks = {};
+  const result: MrzChecks = { structure: isMrzStructureValid(lines, format) };
   for (const check of layout(format).checks) {
     const digit = lines[check.digit[0]]![check.digit[1]];
     const text = spanText(lines, check.spans);
@@ -215,20 +235,53 @@ function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
   return out;
 }
 
+const COUNTRY_SWAPS: Record<string, string[]> = {
+  H: ['M', 'N'], M: ['H', 'N'], N: ['M', 'H'], O: ['D', 'Q', 'C'], D: ['O'], Q: ['O'], C: ['G', 'O'], G: ['C'],
+  U: ['V'], V: ['U'], I: ['L', 'T'], L: ['I'], T: ['I'], E: ['F'], F: ['E'], B: ['R'], R: ['B'], K: ['X'], X: ['K'],
+};
+const isKnownState = (code: string) => code in states || code === 'UTO' || /^[A-Z]<</.test(code);
+
+/** A country code that is not an ICAO code but becomes one with a single look-alike swap is fixed. */
+function fixCountryCodes(lines: string[], format: MrzFormat): string[] {
+  const out = [...lines];
+  const spots: Array<[number, number]> = format === 'TD1' ? [[0, 2], [1, 15]] : [[0, 2], [1, 10]];
+  for (const [l, start] of spots) {
+    const code = out[l]!.slice(start, start + 3);
+    if (code.length < 3 || isKnownState(code)) continue;
+    const options = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      for (const r of COUNTRY_SWAPS[code[i]!] ?? []) {
+        const candidate = code.slice(0, i) + r + code.slice(i + 1);
+        if (isKnownState(candidate)) options.add(candidate);
+      }
+    }
+    if (options.size === 1) out[l] = out[l]!.slice(0, start) + [...options][0] + out[l]!.slice(start + 3);
+  }
+  return out;
+}
+
 /** Cleans OCR text into MRZ lines: upper case, only A-Z0-9<, fixed lengths. Null when no MRZ is found. */
 export function extractMrzLines(text: string): string[] | null {
   const cleaned = text
     .toUpperCase()
     .split(/\r?\n/)
-    .map((l) => l.replace(/[«‹]/g, '<').replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, ''))
+    // Runs of 2+ spaces separate the zone from stray marks beside it; keep the longest chunk.
+    .map((l) =>
+      l
+        .replace(/[«‹]/g, '<')
+        .split(/\s{2,}/)
+        .map((chunk) => chunk.replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, ''))
+        .sort((a, b) => b.length - a.length)[0] ?? '',
+    )
     .filter((l) => l.length >= 20 && (l.includes('<') || /\d{6}/.test(l)));
   const candidates: Array<{ lines: string[]; score: number }> = [];
   for (const { lines: n, length } of [LENGTHS.TD3, LENGTHS.TD2, LENGTHS.TD1]) {
     for (let i = 0; i + n <= cleaned.length; i++) {
       const group = cleaned.slice(i, i + n);
       const score = group.reduce((s, l) => s + Math.abs(l.length - length), 0);
-      if (group.every((l) => Math.abs(l.length - length) <= Math.max(3, length * 0.1))) {
-        candidates.push({ lines: group.map((l) => fitLength(l, length)), score: score / n });
+      if (group.every((l) => l.length >= length - Math.max(3, length * 0.1) && l.length <= length + 12)) {
+        const fitted = group.map((l, k) => fitLength(l, length, n === 3 ? k : k === 0 ? 0 : 1, n));
+        candidates.push({ lines: fitted, score: score / n });
       }
     }
   }
@@ -236,9 +289,34 @@ export function extractMrzLines(text: string): string[] | null {
   return candidates[0]?.lines ?? null;
 }
 
-function fitLength(line: string, length: number): string {
+const FIRST_LINE_START = /[PVIAC][A-Z<][A-Z<]{3}/;
+
+function fitLength(line: string, length: number, lineIndex: number, lineCount: number): string {
   if (line.length === length) return line;
   if (line.length > length) {
+    // Stray characters before the zone: the first line starts with a document code and a country.
+    if (lineIndex === 0) {
+      const m = FIRST_LINE_START.exec(line);
+      if (m && m.index > 0 && line.length - m.index >= length - 3) return fitLength(line.slice(m.index), length, 0, lineCount);
+    }
+    // Otherwise try every window and keep the one whose check digits agree best.
+    if (lineIndex === 1 && lineCount === 2 && line.length - length > 2) {
+      let best = line.slice(line.length - length);
+      let bestScore = -1;
+      for (let i = 0; i + length <= line.length; i++) {
+        const w = line.slice(i, i + length);
+        const score = [
+          [0, 9, 9],
+          [13, 19, 19],
+          [21, 27, 27],
+        ].filter(([a, b, c]) => mrzCheckDigit(w.slice(a!, b!)) === w[c!]).length;
+        if (score > bestScore) {
+          best = w;
+          bestScore = score;
+        }
+      }
+      return best;
+    }
     // Extra characters are usually read from filler runs: drop trailing '<' first.
     let l = line;
     while (l.length > length && l.endsWith('<<')) l = l.slice(0, -1);
@@ -289,21 +367,58 @@ export type MrzReading = {
   personalNumber: string;
 };
 
+/** In filler runs, K/L/C/E are `<` misreads: a field's tail that is only fillers and those becomes fillers. */
+export function normaliseFillerTails(lines: string[], format: MrzFormat): string[] {
+  const spans: Span[] =
+    format === 'TD1'
+      ? [[0, 15, 30], [1, 18, 29], [2, 0, 30]]
+      : format === 'TD3'
+        ? [[0, 5, 44], [1, 28, 42]]
+        : format === 'TD2'
+          ? [[0, 5, 36], [1, 28, 35]]
+          : format === 'MRVA'
+            ? [[0, 5, 44]]
+            : [[0, 5, 36]];
+  return lines.map((line, l) => {
+    let out = line;
+    for (const [sl, start, end] of spans) {
+      if (sl !== l) continue;
+      const field = out.slice(start, end);
+      const m = /<<[<KLCE]*$/.exec(field) ?? /^[<KLCE]*$/.exec(field);
+      if (!m || !/[<]/.test(m[0])) continue;
+      out = out.slice(0, start + m.index) + '<'.repeat(m[0].length) + out.slice(start + m.index + m[0].length);
+    }
+    return out;
+  });
+}
+
+/** Character-wise majority of several readings of one zone (same format); ties go to the first. */
+export function voteMrzLines(readings: string[][]): string[] | null {
+  const first = readings[0];
+  if (!first) return null;
+  const format = detectMrzFormat(first);
+  const same = readings.filter((r) => detectMrzFormat(r) === format);
+  return first.map((line, l) =>
+    [...line]
+      .map((c, i) => {
+        const counts = new Map<string, number>();
+        for (const r of same) counts.set(r[l]![i]!, (counts.get(r[l]![i]!) ?? 0) + 1);
+        let best = c;
+        for (const [k, n] of counts) if (n > (counts.get(best) ?? 0)) best = k;
+        return best;
+      })
+      .join(''),
+  );
+}
+
 /** Parses MRZ lines; corrects look-alikes only where check digits confirm them. */
 export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading | null {
   const format = detectMrzFormat(rawLines);
   if (!format) return null;
-  let lines = rawLines;
-  const firstChecks = verifyMrzChecks(lines, format);
-  if (!Object.values(firstChecks).every(Boolean)) {
-    const classed = applyCharClasses(lines, format);
-    lines = correctWithCheckDigits(classed, format);
-    if (!Object.values(verifyMrzChecks(lines, format)).every(Boolean)) {
-      // Keep class fixes only if they did not make things worse.
-      const a = Object.values(verifyMrzChecks(lines, format)).filter(Boolean).length;
-      const b = Object.values(firstChecks).filter(Boolean).length;
-      if (a < b) lines = rawLines;
-    }
+  // Letters-only and digits-only positions take their class (safe: e.g. a name never holds a 0).
+  let lines = normaliseFillerTails(fixCountryCodes(applyCharClasses(rawLines, format), format), format);
+  if (!Object.values(verifyMrzChecks(lines, format)).every(Boolean)) {
+    lines = correctWithCheckDigits(lines, format);
   }
   const checks = verifyMrzChecks(lines, format);
   const checksValid = Object.values(checks).every(Boolean);

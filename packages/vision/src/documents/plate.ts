@@ -77,6 +77,8 @@ export function bestPatternMatch(plate: string): PlatePatternMatch {
     }
   }
   for (const variant of variants) {
+    // A digit run that would start with a corrected 0 is weak evidence (numbers rarely start with 0).
+    if (/(^|[A-Z])0/.test(variant.plate) && !/(^|[A-Z])0/.test(plate)) continue;
     const names = matchPlatePatterns(variant.plate).filter((p) => !PERSONALISED.has(p));
     if (names.length) return { plate: variant.plate, pattern: names[0]!, fixes: variant.fixes };
   }
@@ -110,6 +112,27 @@ export function formatPlate(plate: string): string {
   return groups.join(' ');
 }
 
+const TOKEN_TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I' };
+
+/**
+ * Uses the separators the OCR saw (`NZ0·6276`, `PP-587A0`) to settle look-alikes inside each group:
+ * in a short group that is mostly letters, 0 and 1 are read as O and I.
+ */
+export function disambiguateByGroups(text: string): string {
+  const groups = text.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  return groups
+    .map((g) => {
+      if (g.length < 2) return g;
+      const letters = [...g].filter((c) => /[A-Z]/.test(c)).length;
+      const digits = g.length - letters;
+      if (g.length <= 3 && letters >= 2 && digits === 1) {
+        return [...g].map((c) => TOKEN_TO_LETTER[c] ?? c).join('');
+      }
+      return g;
+    })
+    .join(' ');
+}
+
 export type PlateCandidateInput = {
   text: string;
   /** OCR confidence 0..1. */
@@ -131,7 +154,7 @@ const WORDS = /^(?:[A-Z]+)$/;
 
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
-  const raw = normalisePlate(input.text);
+  const raw = normalisePlate(disambiguateByGroups(input.text));
   if (raw.length < 4 || raw.length > 10) return null;
   const match = bestPatternMatch(raw);
   const plate = match.plate;

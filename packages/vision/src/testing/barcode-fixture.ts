@@ -8,7 +8,8 @@ export async function renderPdf417(
   { scale = 2, columns = 6 }: { scale?: number; columns?: number } = {},
 ): Promise<Buffer> {
   const text = typeof payload === 'string' ? payload : Buffer.from(payload).toString('latin1');
-  return bwipjs.toBuffer({
+  // columns/rowmult are BWIPP options the typings do not list.
+  const options = {
     bcid: 'pdf417',
     text,
     binarytext: typeof payload !== 'string',
@@ -18,7 +19,8 @@ export async function renderPdf417(
     paddingwidth: 4,
     paddingheight: 4,
     backgroundcolor: 'FFFFFF',
-  });
+  } as unknown as Parameters<typeof bwipjs.toBuffer>[0];
+  return bwipjs.toBuffer(options) as unknown as Promise<Buffer>;
 }
 
 /** Deterministic grey noise. */

@@ -1,0 +1,173 @@
+import { type MrzReading, extractMrzLines, parseMrz, voteMrzLines } from '../documents/mrz';
+import sharp from 'sharp';
+
+import { type RawImage, type Rect, clampRect, fromRaw, toRaw } from '../image/decode-image';
+import type { OcrLine } from '../ocr/ocr-line';
+import { ocrWithPaddle } from '../ocr/paddle';
+import { PSM, type TesseractMode, ocrWithTesseract } from '../ocr/tesseract';
+import type { ReadResult } from '../types';
+
+import type { ReaderContext } from './reader-context';
+
+const MRZ_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+function looksLikeMrzLine(text: string): boolean {
+  const t = text.toUpperCase().replace(/\s+/g, '');
+  const fillers = (t.match(/[<«‹]/g) ?? []).length;
+  return t.length >= 20 && (fillers >= 2 || /^[A-Z0-9<]{28,}$/.test(t));
+}
+
+/** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
+function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
+  const mrz = lines.filter((l) => looksLikeMrzLine(l.text));
+  if (!mrz.length) return null;
+  const x0 = Math.min(...mrz.map((l) => l.box.x));
+  const y0 = Math.min(...mrz.map((l) => l.box.y));
+  const x1 = Math.max(...mrz.map((l) => l.box.x + l.box.width));
+  const y1 = Math.max(...mrz.map((l) => l.box.y + l.box.height));
+  const lineHeight = Math.max(...mrz.map((l) => l.box.height));
+  // With a single line found, the zone may have another line above it that the detector missed.
+  const above = mrz.length < 2 ? lineHeight * 2.2 : lineHeight * 0.8;
+  return clampRect(
+    { left: x0 - lineHeight, top: y0 - above, width: x1 - x0 + 2 * lineHeight, height: y1 - y0 + above + lineHeight * 0.8 },
+    image,
+  );
+}
+
+/** Crops and scales so MRZ characters are ~40 px tall (tesseract needs >= ~25 px). */
+async function mrzCrop(image: RawImage, rect: Rect, lineCount: number, targetWidth?: number): Promise<Buffer> {
+  const lineHeight = rect.height / (lineCount + 1);
+  const factor = targetWidth ? targetWidth / rect.width : Math.min(4, Math.max(0.5, 40 / (lineHeight * 0.7)));
+  return fromRaw(image)
+    .extract(rect)
+    .resize({ width: Math.round(rect.width * factor), kernel: 'cubic' })
+    .greyscale()
+    .normalise()
+    .png()
+    .toBuffer();
+}
+
+function checkCount(reading: MrzReading | null): number {
+  return reading ? Object.values(reading.checks).filter(Boolean).length : -1;
+}
+
+function agreement(a: MrzReading, others: MrzReading[]): number {
+  let n = 0;
+  for (const o of others) {
+    if (o === a || o.format !== a.format) continue;
+    for (let l = 0; l < a.mrzLines.length; l++) {
+      for (let i = 0; i < a.mrzLines[l]!.length; i++) if (a.mrzLines[l]![i] === o.mrzLines[l]![i]) n++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Finds and reads the MRZ. PaddleOCR locates the zone; the enlarged crop is then read by three
+ * engines (PaddleOCR, tesseract legacy, which reads `<` reliably, and tesseract combined), which also
+ * vote per character. Check digits are weak against look-alike swaps, so a reading must pass its
+ * checks and agree best with the other readings to win. A zone whose checks fail is returned with
+ * `checksValid: false`, never as valid.
+ */
+export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Promise<{ reading: MrzReading | null; text: string }> {
+  const budgetMs = 4000;
+  const texts: string[] = [];
+  const all: MrzReading[] = [];
+  const readText = (text: string) => {
+    texts.push(text);
+    const lines = extractMrzLines(text);
+    const reading = lines ? parseMrz(lines, ctx.now) : null;
+    if (reading) all.push(reading);
+    return reading;
+  };
+  const choose = (readings: MrzReading[]) =>
+    readings
+      .map((r) => ({ r, score: checkCount(r) * 1000 + agreement(r, readings) }))
+      .sort((a, b) => b.score - a.score)[0]?.r ?? null;
+
+  const lines = await ocrWithPaddle(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  const started = performance.now();
+  const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text));
+  const band = mrzBand(lines, image);
+  const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n')) : null;
+
+  const regions: Array<{ rect: Rect; lineCount: number }> = [];
+  if (band) regions.push({ rect: band, lineCount: Math.max(2, Math.min(3, mrzLines.length)) });
+  regions.push({
+    rect: clampRect({ left: 0, top: image.height * 0.5, width: image.width, height: image.height * 0.5 }, image),
+    lineCount: 8,
+  });
+  if (!band) regions.push({ rect: { left: 0, top: 0, width: image.width, height: image.height }, lineCount: 16 });
+
+  for (const { rect, lineCount } of regions) {
+    if (performance.now() - started > budgetMs) break;
+    const regionReadings: MrzReading[] = rect === band && firstPaddle ? [firstPaddle] : [];
+    const png = await mrzCrop(image, rect, lineCount, lineCount > 3 ? 1600 : undefined);
+    const tess = async (mode: TesseractMode) => {
+      const r = readText((await ocrWithTesseract(png, { mode, psm: PSM.SINGLE_BLOCK, whitelist: MRZ_WHITELIST })).text);
+      if (r) regionReadings.push(r);
+      return r;
+    };
+    const legacy = await tess('mrz');
+    if (rect === band) {
+      const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
+      const paddle = await ocrWithPaddle(crop, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+      const r = readText(paddle.filter((l) => looksLikeMrzLine(l.text)).map((l) => l.text).join('\n'));
+      if (r) regionReadings.push(r);
+      // Two independent engines agreeing on a check-valid zone is enough.
+      for (const other of [r, firstPaddle]) {
+        if (legacy?.checksValid && other?.checksValid && legacy.mrzLines.join() === other.mrzLines.join()) {
+          return { reading: legacy, text: texts.join('\n') };
+        }
+      }
+    } else if (legacy?.checksValid) {
+      return { reading: legacy, text: texts.join('\n') };
+    }
+    if (performance.now() - started < budgetMs) await tess('mrz-combined');
+    const voted = voteMrzLines(regionReadings.map((r) => r.mrzLines));
+    const votedReading = voted ? parseMrz(voted, ctx.now) : null;
+    if (votedReading) regionReadings.push(votedReading);
+    const pick = choose(regionReadings);
+    if (pick?.checksValid) return { reading: pick, text: texts.join('\n') };
+    if (votedReading) all.push(votedReading);
+  }
+  return { reading: choose(all), text: texts.join('\n') };
+}
+
+export function mrzFields(r: MrzReading): Record<string, unknown> {
+  return {
+    passportNumber: r.documentNumber,
+    documentNumber: r.documentNumber,
+    documentCode: r.documentCode,
+    surname: r.surname,
+    givenNames: r.givenNames,
+    nationality: r.nationality,
+    issuingCountry: r.issuingCountry,
+    dateOfBirth: r.dateOfBirth,
+    sex: r.sex,
+    expiryDate: r.expiryDate,
+    personalNumber: r.personalNumber,
+    mrzFormat: r.format,
+    mrzLines: r.mrzLines,
+    rawMrzLines: r.rawLines,
+    checksValid: r.checksValid,
+    checks: r.checks,
+    corrected: r.corrected,
+  };
+}
+
+export async function readPassport(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
+  const { reading, text } = await readMrzFromImage(image, ctx);
+  if (!reading) {
+    return { ok: false, type: 'passport', error: 'No machine-readable zone found in the image.', text, fields: {}, confidence: 0 };
+  }
+  return {
+    ok: true,
+    type: 'passport',
+    fields: mrzFields(reading),
+    text: reading.mrzLines.join('\n'),
+    source: 'mrz',
+    confidence: reading.checksValid ? 0.98 : 0.3,
+    ...(reading.checksValid ? {} : { warnings: ['MRZ check digits fail: verify the document by hand.'] }),
+  };
+}

@@ -1,0 +1,127 @@
+import { type PlateCandidate, type PlateCandidateInput, rankPlateCandidates } from '../documents/plate';
+import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
+import type { OcrLine } from '../ocr/ocr-line';
+import { ocrWithPaddle } from '../ocr/paddle';
+import { PSM, ocrWithTesseract } from '../ocr/tesseract';
+import type { ReadResult } from '../types';
+
+import type { ReaderContext } from './reader-context';
+
+/** Lines on one row that together may form a plate split by the detector (`CA 123` + `456`). */
+function joinNeighbours(lines: OcrLine[]): OcrLine[] {
+  const joined: OcrLine[] = [];
+  for (const a of lines) {
+    for (const b of lines) {
+      if (a === b || b.box.x <= a.box.x) continue;
+      const gap = b.box.x - (a.box.x + a.box.width);
+      const h = Math.max(a.box.height, b.box.height);
+      const sameRow = Math.abs(a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2)) < h * 0.35;
+      const similar = Math.min(a.box.height, b.box.height) / h > 0.7;
+      if (sameRow && similar && gap >= -h * 0.2 && gap < h * 1.2) {
+        joined.push({
+          text: `${a.text} ${b.text}`,
+          confidence: Math.min(a.confidence, b.confidence),
+          box: {
+            x: a.box.x,
+            y: Math.min(a.box.y, b.box.y),
+            width: b.box.x + b.box.width - a.box.x,
+            height: h,
+          },
+        });
+      }
+    }
+  }
+  return joined;
+}
+
+function toInputs(lines: OcrLine[], imageHeight: number, bonus = 0): PlateCandidateInput[] {
+  return [...lines, ...joinNeighbours(lines)].map((l) => ({
+    text: l.text,
+    confidence: Math.min(1, l.confidence + bonus),
+    relativeHeight: l.box.height / imageHeight,
+  }));
+}
+
+const PLATE_MIN_TEXT_HEIGHT = 64;
+
+/** Crops a detected line from the full-resolution image, with margin, scaled so text is ~64 px tall. */
+async function cropLine(image: RawImage, line: OcrLine): Promise<RawImage> {
+  const mx = line.box.height * 0.6;
+  const my = line.box.height * 0.6;
+  const rect = clampRect(
+    { left: line.box.x - mx, top: line.box.y - my, width: line.box.width + 2 * mx, height: line.box.height + 2 * my },
+    image,
+  );
+  const factor = Math.min(4, Math.max(1, PLATE_MIN_TEXT_HEIGHT / line.box.height));
+  return toRaw(
+    fromRaw(image)
+      .extract(rect)
+      .resize({ width: Math.round(rect.width * factor), height: Math.round(rect.height * factor), kernel: 'cubic' }),
+  );
+}
+
+function plateResult(ranked: PlateCandidate[], text: string, source: 'ocr'): ReadResult {
+  const best = ranked[0];
+  if (!best) {
+    return { ok: false, type: 'plate', error: 'No plate found in the image.', text, fields: {}, confidence: 0 };
+  }
+  return {
+    ok: true,
+    type: 'plate',
+    fields: {
+      plateNumber: best.plateNumber,
+      registrationNumber: best.plateNumber,
+      extractedPlate: best.displayPlate,
+      displayPlate: best.displayPlate,
+      pattern: best.pattern,
+    },
+    text,
+    source,
+    confidence: Number(best.confidence.toFixed(3)),
+    alternatives: ranked.slice(1, 6).map((c) => ({
+      value: c.plateNumber,
+      confidence: Number(c.confidence.toFixed(3)),
+      ...(c.pattern ? { pattern: c.pattern } : {}),
+    })),
+    ...(best.warnings.length ? { warnings: best.warnings } : {}),
+  };
+}
+
+/**
+ * Plates: PaddleOCR finds and reads text in the photo; the most plate-like lines are cropped from the
+ * full-resolution image, enlarged and read again; candidates are ranked with the SA/SADC patterns.
+ * Tesseract is the fallback when PaddleOCR finds nothing plate-like.
+ */
+export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
+  const lines = await ocrWithPaddle(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  const inputs = toInputs(lines, image.height);
+  const firstPass = rankPlateCandidates(inputs);
+
+  // Second look at the best few plate-like lines, enlarged.
+  const plateLike = lines
+    .filter((l) => firstPass.slice(0, 3).some((c) => rankPlateCandidates([{ text: l.text, confidence: l.confidence }])[0]?.plateNumber === c.plateNumber))
+    .slice(0, 3);
+  for (const line of plateLike) {
+    if (line.box.height >= PLATE_MIN_TEXT_HEIGHT * 0.9) continue;
+    const crop = await cropLine(image, line);
+    const cropLines = await ocrWithPaddle(crop, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+    // The enlarged read is the better reading of the same text: it gets a small bonus.
+    inputs.push(...toInputs(cropLines, crop.height, 0.05).map((i) => ({ ...i, relativeHeight: line.box.height / image.height })));
+  }
+  let ranked = rankPlateCandidates(inputs);
+  let text = lines.map((l) => l.text).join('\n');
+
+  if (!ranked.length || ranked[0]!.confidence < 0.5) {
+    const png = await fromRaw(image)
+      .greyscale()
+      .resize({ width: Math.min(2400, image.width * 2), withoutEnlargement: false })
+      .normalise()
+      .png()
+      .toBuffer();
+    const tess = await ocrWithTesseract(png, { mode: 'document', psm: PSM.SPARSE_TEXT });
+    inputs.push(...toInputs(tess.lines, image.height * 2, -0.1));
+    ranked = rankPlateCandidates(inputs);
+    text = `${text}\n${tess.text}`.trim();
+  }
+  return plateResult(ranked, text, 'ocr');
+}

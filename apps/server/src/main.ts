@@ -3,18 +3,19 @@ import { loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
 import { systemClock } from '@/platform/clock';
 import { startInfrastructure } from '@/platform/infrastructure';
-import { createLocalStorage } from '@/platform/storage';
+import { createStorage } from '@/platform/storage';
 
 const env = loadEnv();
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
 const infrastructure = await startInfrastructure(env, log);
+const { storage, label: storageLabel } = await createStorage(env);
 const modules = createModules({
   env,
   database: infrastructure.database,
   clock: systemClock,
   sessionSecret: infrastructure.sessionSecret,
-  storage: createLocalStorage(env.storageDir),
+  storage,
 });
 const app = await buildApp({ env, modules, database: infrastructure.database });
 
@@ -37,7 +38,9 @@ process.on('SIGTERM', () => void shutDown('SIGTERM'));
 
 try {
   const address = await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(`Boomgate is listening on ${address} (${infrastructure.databaseLabel})`);
+  app.log.info(
+    `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,
+  );
   log(`Boomgate is running: http://localhost:${env.PORT}`);
 } catch (error) {
   app.log.error({ err: error }, 'could not start');

@@ -37,6 +37,12 @@ const EnvSchema = z
     ALLOWED_ORIGINS: z.string().default(''),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: z.stringbool().default(false),
   })
   .transform((env) => ({
     ...env,

@@ -43,3 +43,30 @@ export function createLocalStorage(root: string): ObjectStorage {
     },
   };
 }
+
+/** Local folder by default; an S3-compatible bucket when S3_BUCKET is set. */
+export async function createStorage(env: {
+  storageDir: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+  S3_ENDPOINT?: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+  S3_FORCE_PATH_STYLE: boolean;
+}): Promise<{ storage: ObjectStorage; label: string }> {
+  if (!env.S3_BUCKET)
+    return { storage: createLocalStorage(env.storageDir), label: `folder ${env.storageDir}` };
+  // Loaded only when configured: the AWS SDK is large and most sites use the local folder.
+  const { createS3Storage } = await import('./s3-storage');
+  return {
+    storage: createS3Storage({
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    }),
+    label: `bucket ${env.S3_BUCKET}`,
+  };
+}

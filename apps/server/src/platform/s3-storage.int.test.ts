@@ -1,0 +1,86 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createS3Storage } from './s3-storage';
+
+/** A minimal S3 on loopback: path-style PUT/GET/DELETE of objects, as MinIO answers them. */
+function startFakeS3() {
+  const objects = new Map<string, Buffer>();
+  const requests: { method: string; url: string; authorization: string | undefined }[] = [];
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = decodeURIComponent((request.url ?? '').split('?')[0] ?? '');
+      requests.push({
+        method: request.method ?? '',
+        url,
+        authorization: request.headers.authorization,
+      });
+      if (request.method === 'PUT') {
+        objects.set(url, Buffer.concat(chunks));
+        response.writeHead(200, { etag: '"1"' }).end();
+      } else if (request.method === 'GET' && objects.has(url)) {
+        response
+          .writeHead(200, { 'content-type': 'application/octet-stream' })
+          .end(objects.get(url));
+      } else if (request.method === 'GET') {
+        response
+          .writeHead(404, { 'content-type': 'application/xml' })
+          .end(
+            '<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>missing</Message></Error>',
+          );
+      } else if (request.method === 'DELETE') {
+        objects.delete(url);
+        response.writeHead(204).end();
+      } else response.writeHead(405).end();
+    });
+  });
+  return new Promise<{
+    url: string;
+    objects: Map<string, Buffer>;
+    requests: typeof requests;
+    close: () => Promise<void>;
+  }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        objects,
+        requests,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+describe('createS3Storage', () => {
+  let s3: Awaited<ReturnType<typeof startFakeS3>>;
+  beforeAll(async () => {
+    s3 = await startFakeS3();
+  });
+  afterAll(() => s3.close());
+
+  it('puts, gets and deletes objects with signed requests', async () => {
+    const storage = createS3Storage({
+      bucket: 'boomgate-images',
+      region: 'af-south-1',
+      endpoint: s3.url,
+      accessKeyId: 'test-key',
+      secretAccessKey: 'test-secret',
+      forcePathStyle: true,
+    });
+    const key = `${crypto.randomUUID()}/plates/${crypto.randomUUID()}.jpg`;
+
+    await storage.put(key, Buffer.from('jpeg bytes'));
+    const read = await storage.get(key);
+    await storage.delete(key);
+    const afterDelete = await storage.get(key);
+
+    expect(read?.toString()).toBe('jpeg bytes');
+    expect(afterDelete).toBeUndefined();
+    expect(s3.requests[0]).toMatchObject({ method: 'PUT', url: `/boomgate-images/${key}` });
+    expect(s3.requests[0]?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=test-key\//);
+  });
+});

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,20 @@ const viewports: Viewport[] = [
   { name: 'mobile', width: 390, height: 844 },
 ];
 
+/** CI's closing summary (scripts/ci/summary.mjs) reads `passed` and `failed` from this file. */
+async function writeResults(report: {
+  passed: number;
+  failed: number;
+  results: unknown;
+  error?: string;
+}) {
+  const json = JSON.stringify(report, null, 2);
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(path.join(resultsDir, 'results.json'), json);
+  await mkdir(path.join(repoRoot, '.tmp'), { recursive: true });
+  await writeFile(path.join(repoRoot, '.tmp', 'e2e-results.json'), json);
+}
+
 function buildWebApp() {
   if (
     process.env.E2E_SKIP_BUILD === '1' &&
@@ -58,6 +72,7 @@ async function main(): Promise<number> {
     console.error(
       `Chromium not found at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
     );
+    await writeResults({ passed: 0, failed: 1, results: [], error: 'Chromium not found' });
     console.log('0 passed, 1 failed');
     return 1;
   }
@@ -132,7 +147,8 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    const { passed, failed } = runner.summary();
+    const { passed, failed, results } = runner.summary();
+    await writeResults({ passed, failed: failed + 1, results, error: String(error) });
     console.log(`\nScreenshots and server log: ${resultsDir}`);
     console.log(`${passed} passed, ${failed + 1} failed`);
     return 1;
@@ -140,7 +156,8 @@ async function main(): Promise<number> {
     await stopServer();
   }
 
-  const { passed, failed } = runner.summary();
+  const { passed, failed, results } = runner.summary();
+  await writeResults({ passed, failed, results });
   console.log(`\nScreenshots and server log: ${resultsDir}`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;

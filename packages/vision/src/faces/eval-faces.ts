@@ -117,6 +117,9 @@ async function main(): Promise<void> {
   const genuine = scored.filter((p) => p.same && p.distance !== null).map((p) => p.distance!);
   const impostor = scored.filter((p) => !p.same && p.distance !== null).map((p) => p.distance!);
   const fit = fitEqualErrorDistance(genuine, impostor);
+  const dPrime =
+    (fit.impostor.mean - fit.genuine.mean) /
+    Math.sqrt((fit.genuine.sd ** 2 + fit.impostor.sd ** 2) / 2);
   const gapLow = Math.max(...genuine);
   const gapHigh = Math.min(...impostor);
   const rocThresholds = [30, 40, 50, 60, 65, 70, 75, 80, 85, 90];
@@ -161,7 +164,13 @@ async function main(): Promise<void> {
     `- same person: mean [min .. max] ${summary(genuine)}`,
     `- different people: ${summary(impostor)}`,
     `- empirical gap: ${gapLow < gapHigh ? `classes separate; any distance in (${f3(gapLow)}, ${f3(gapHigh)}) is an equal-error point (0 % / 0 %)` : `classes overlap between ${f3(gapHigh)} and ${f3(gapLow)}`}`,
-    `- Gaussian fit: same N(${f3(fit.genuine.mean)}, ${f3(fit.genuine.sd)}), different N(${f3(fit.impostor.mean)}, ${f3(fit.impostor.sd)}); equal-error distance **${f3(fit.distance)}** (${fit.z.toFixed(1)} sd from each mean). Committed \`EER_DISTANCE\` = ${EER_DISTANCE.toFixed(2)} (scores 50); \`ACCEPT_DISTANCE\` = ${ACCEPT_DISTANCE.toFixed(2)} (scores 70, dlib's published operating point, not fitted here).`,
+    `- Gaussian fit: same N(${f3(fit.genuine.mean)}, ${f3(fit.genuine.sd)}), different N(${f3(fit.impostor.mean)}, ${f3(fit.impostor.sd)}); equal-error distance **${f3(fit.distance)}** (${fit.z.toFixed(1)} sd from each mean); separation d' = ${dPrime.toFixed(1)}. Committed \`EER_DISTANCE\` = ${EER_DISTANCE.toFixed(2)} (scores 50); \`ACCEPT_DISTANCE\` = ${ACCEPT_DISTANCE.toFixed(2)} (scores 70, dlib's published operating point, not fitted here).`,
+    ...(Math.abs(fit.distance - EER_DISTANCE) > 0.03
+      ? [
+          '',
+          `**Note:** the refitted equal-error distance ${f3(fit.distance)} differs from the committed EER_DISTANCE by more than 0.03; revisit the mapping (the accept decision at 0.60 does not depend on it).`,
+        ]
+      : []),
     '',
     '### ROC points (score threshold -> distance threshold)',
     '',

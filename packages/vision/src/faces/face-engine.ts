@@ -158,8 +158,9 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
  * Detection passes, tried in order until one finds a confident face.
  *
  * - TinyFaceDetector at two input sizes, merged: 224 px finds faces that fill the frame (a capture at
- *   arm's length), 512 px finds smaller faces (a group, a passenger). Each size alone misses faces the
- *   other finds; together they cost ~0.1 s on one core.
+ *   arm's length), 416 px finds smaller faces (a passenger, a group). Each size alone misses faces the
+ *   other finds; together they cost ~0.1 s of CPU. (512 px finds a few more small faces in crowded
+ *   photos but doubles the cost of this step; a gate capture is not a crowd.)
  * - The same on the photo padded with grey: tight face crops (ID photos, pre-cropped portraits) have no
  *   context around the face, which both detectors need.
  * - SSD MobileNet v1 (~0.4 s) on the padded photo: the slow recall fallback.
@@ -169,8 +170,8 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
 type Pass =
   { detector: 'tiny'; sizes: readonly number[]; pad: number } | { detector: 'ssd'; pad: number };
 const PASSES: readonly Pass[] = [
-  { detector: 'tiny', sizes: [224, 512], pad: 0 },
-  { detector: 'tiny', sizes: [224, 512], pad: 0.5 },
+  { detector: 'tiny', sizes: [224, 416], pad: 0 },
+  { detector: 'tiny', sizes: [224, 416], pad: 0.5 },
   { detector: 'ssd', pad: 0.5 },
 ];
 /** A face must score this to be used. */
@@ -235,25 +236,25 @@ function iou(a: FaceBox, b: FaceBox): number {
 
 const area = (b: FaceBox) => b.width * b.height;
 
-/** Candidate faces (score >= SECONDARY_DETECTION_SCORE), largest first. */
-async function detectInPass(m: Models, input: PassInput, pass: Pass): Promise<Candidate[]> {
+async function tinyDetections(
+  m: Models,
+  input: PassInput,
+  sizes: readonly number[],
+): Promise<FaceApi.FaceDetection[]> {
   const { faceapi } = m;
   const detections: FaceApi.FaceDetection[] = [];
-  if (pass.detector === 'tiny') {
-    for (const inputSize of pass.sizes) {
-      const options = new faceapi.TinyFaceDetectorOptions({
-        inputSize,
-        scoreThreshold: SECONDARY_DETECTION_SCORE,
-      });
-      detections.push(...(await faceapi.detectAllFaces(input.tensor, options)));
-    }
-  } else {
-    const options = new faceapi.SsdMobilenetv1Options({
-      minConfidence: SECONDARY_DETECTION_SCORE,
-      maxResults: 20,
+  for (const inputSize of sizes) {
+    const options = new faceapi.TinyFaceDetectorOptions({
+      inputSize,
+      scoreThreshold: SECONDARY_DETECTION_SCORE,
     });
     detections.push(...(await faceapi.detectAllFaces(input.tensor, options)));
   }
+  return detections;
+}
+
+/** Detections -> candidates in analysed pixels, one per face (best score kept), largest first. */
+function toCandidates(input: PassInput, detections: FaceApi.FaceDetection[]): Candidate[] {
   const candidates = detections
     .map((detection) => {
       const b = detection.box;
@@ -269,12 +270,25 @@ async function detectInPass(m: Models, input: PassInput, pass: Pass): Promise<Ca
       };
     })
     .sort((a, b) => b.score - a.score);
-  // Greedy merge of the two sizes' boxes: keep the best-scoring box of each face.
   const kept: Candidate[] = [];
   for (const c of candidates) {
     if (kept.every((k) => iou(k.box, c.box) <= SAME_FACE_IOU)) kept.push(c);
   }
   return kept.sort((a, b) => area(b.box) - area(a.box));
+}
+
+/** Raw detections of one pass (score >= SECONDARY_DETECTION_SCORE), in pass pixels. */
+async function detectInPass(
+  m: Models,
+  input: PassInput,
+  pass: Pass,
+): Promise<FaceApi.FaceDetection[]> {
+  if (pass.detector === 'tiny') return tinyDetections(m, input, pass.sizes);
+  const options = new m.faceapi.SsdMobilenetv1Options({
+    minConfidence: SECONDARY_DETECTION_SCORE,
+    maxResults: 20,
+  });
+  return m.faceapi.detectAllFaces(input.tensor, options);
 }
 
 /** 68 landmarks for the given candidates (face-api's own landmark task on our detections). */
@@ -314,27 +328,47 @@ type Detected = {
   pass: number;
 };
 
+/**
+ * A lone face smaller than this share of the photo's shorter side is not a close-up: the photo may be a
+ * group or a scene, so it is searched again at SMALL_FACE_SIZE px for other faces of comparable size.
+ */
+const CLOSE_UP_FRACTION = 0.25;
+const SMALL_FACE_SIZE = 512;
+
 /** Runs the passes until one finds a confident face. The caller disposes `input.tensor`. */
 async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
-    const input = await passInput(m, image, PASSES[i]!.pad);
-    let candidates: Candidate[];
+    const pass = PASSES[i]!;
+    const input = await passInput(m, image, pass.pad);
     try {
-      candidates = await detectInPass(m, input, PASSES[i]!);
+      const detections = await detectInPass(m, input, pass);
+      let candidates = toCandidates(input, detections);
+      let main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE);
+      if (!main) {
+        input.tensor.dispose();
+        continue;
+      }
+      const count = (c: Candidate[], ref: Candidate) =>
+        countCompetingFaces(
+          c.map((x) => x.box),
+          0.5,
+          ref.box,
+        );
+      const side = Math.sqrt(area(main.box));
+      if (
+        pass.detector === 'tiny' &&
+        count(candidates, main) === 1 &&
+        side < CLOSE_UP_FRACTION * Math.min(image.width, image.height)
+      ) {
+        detections.push(...(await tinyDetections(m, input, [SMALL_FACE_SIZE])));
+        candidates = toCandidates(input, detections);
+        main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE)!;
+      }
+      return { candidates, main, count: count(candidates, main), input, pass: i };
     } catch (error) {
       input.tensor.dispose();
       throw error;
     }
-    const main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE);
-    if (main) {
-      const count = countCompetingFaces(
-        candidates.map((c) => c.box),
-        0.5,
-        main.box,
-      );
-      return { candidates, main, count, input, pass: i };
-    }
-    input.tensor.dispose();
   }
   return { candidates: [], main: null, count: 0, input: null, pass: -1 };
 }

@@ -1,8 +1,14 @@
+import { eq } from 'drizzle-orm';
+
 import { randomBytes } from 'node:crypto';
 
 import { ROLE_LABELS, ROLES } from '@boomgate/contracts/roles';
 
 import { loadEnv } from '@/config/env';
+import { approvedVehicles } from '@/modules/approved-vehicles/approved-vehicles.table';
+import { entryLogs } from '@/modules/entry-logs/entry-logs.table';
+import { addMonths, siteDay } from '@/platform/calendar';
+import { newId } from '@/platform/ids';
 
 import { openOperatorDatabase } from './operator-database';
 import { ensureTenant, upsertUser } from './provision';
@@ -10,9 +16,16 @@ import { ensureTenant, upsertUser } from './provision';
 const DEMO_TENANT = 'Demo Mine';
 
 /**
- * A demo organization with one user per role. Passwords are new on every run and printed once;
- * running it again resets them. Vehicles and entries join once those modules exist (issue 5).
+ * A demo organization with one user per role, a few approved vehicles and some gate entries.
+ * Passwords are new on every run and printed once; running it again resets them and adds no
+ * duplicate vehicles.
  */
+const DEMO_VEHICLES = [
+  { plateNumber: 'KP35XKGP', driverName: 'Sipho Nkosi', company: 'Kumba Haulage' },
+  { plateNumber: 'BCD123MP', driverName: 'Thandi Mokoena', company: 'Highveld Transport' },
+  { plateNumber: 'CA419547', driverName: 'Johan van Wyk', company: 'Cape Bulk Logistics' },
+  { plateNumber: 'ND123456', driverName: 'Ayanda Zulu', company: null },
+];
 const { database, close } = await openOperatorDatabase(loadEnv());
 try {
   const tenantId = await ensureTenant(database, DEMO_TENANT);

@@ -42,6 +42,37 @@ try {
     });
     lines.push(`  ${ROLE_LABELS[role].padEnd(15)} ${username.padEnd(22)} ${password}`);
   }
+  const today = siteDay(new Date());
+  await database.db
+    .insert(approvedVehicles)
+    .values(
+      DEMO_VEHICLES.map((v) => ({
+        ...v,
+        tenantId,
+        id: newId(),
+        approvedUntil: addMonths(today, 3),
+      })),
+    )
+    .onConflictDoNothing();
+  const existingEntries = await database.db.$count(entryLogs, eq(entryLogs.tenantId, tenantId));
+  if (existingEntries === 0) {
+    await database.db.insert(entryLogs).values(
+      DEMO_VEHICLES.slice(0, 3).map((v, i) => ({
+        tenantId,
+        id: newId(),
+        timestamp: new Date(Date.now() - (i + 1) * 37 * 60_000),
+        category: 'contracted' as const,
+        plateNumber: v.plateNumber,
+        vehicleApproved: true,
+        faceVerified: i !== 2,
+        entryGranted: true,
+        matchScore: i !== 2 ? 88 - i * 5 : null,
+        driverName: v.driverName,
+        transportName: v.company,
+        recordedByName: 'Demo Security Guard',
+      })),
+    );
+  }
   process.stdout.write(
     `Demo organization "${DEMO_TENANT}" is ready. Sign in with:\n${lines.join('\n')}\n`,
   );

@@ -113,7 +113,7 @@ function DesktopShell({ session, children }: { session: AuthResponse; children: 
 
   return (
     <>
-      <Sidebar aria-label="Sidebar">
+      <Sidebar>
         <SidebarHeader>
           <Link
             href="/"

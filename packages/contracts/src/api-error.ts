@@ -8,6 +8,7 @@ export const ErrorCodeSchema = z.enum([
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'UNPROCESSABLE',
   'RATE_LIMITED',
   'UNAVAILABLE',
   'INTERNAL',

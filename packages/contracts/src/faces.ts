@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+import { ImagePayloadSchema } from './images';
+import { IdSchema } from './primitives';
+
+/** Spec §4/§9: a match needs at least 70. */
+export const FACE_MATCH_THRESHOLD = 70;
+
+/**
+ * POST /api/face-comparison. image1 is the live face; the reference is either image2 (a photo)
+ * or the approved vehicle whose enrolled driver photo to compare with (faster: only the live
+ * photo is analysed).
+ */
+export const FaceComparisonRequestSchema = z
+  .object({
+    image1: ImagePayloadSchema,
+    image2: ImagePayloadSchema.optional(),
+    approvedVehicleId: IdSchema.optional(),
+  })
+  .strict()
+  .refine((body) => (body.image2 === undefined) !== (body.approvedVehicleId === undefined), {
+    message: 'Send either image2 or approvedVehicleId',
+    path: ['image2'],
+  });
+export type FaceComparisonRequest = z.infer<typeof FaceComparisonRequestSchema>;
+
+export const FaceBoxSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+
+export const FaceComparisonResponseSchema = z.object({
+  /** 0–100, calibrated: see docs/vision/accuracy.md. */
+  matchScore: z.number(),
+  threshold: z.number(),
+  decision: z.enum(['match', 'no_match']),
+  faces: z.object({ live: FaceBoxSchema, reference: FaceBoxSchema.nullable() }),
+  /** Passive anti-spoofing score of the live photo, 0–1 (1 = real), when measured. */
+  liveness: z.number().nullable().optional(),
+});
+export type FaceComparisonResponse = z.infer<typeof FaceComparisonResponseSchema>;

@@ -41,3 +41,4 @@ export {
   rankPlateCandidates,
   type PlateCandidate,
 } from './documents/plate';
+export { createVisionEngine, type VisionEngine, type VisionEngineOptions, type ReadOptions } from './engine';

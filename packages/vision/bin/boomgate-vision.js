@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Runs the TypeScript CLI through tsx: the package has no build step (see README).
+import { register } from 'tsx/esm/api';
+
+register();
+const { runCli } = await import('../src/cli.ts');
+const code = await runCli(process.argv.slice(2));
+// Flush stdout (a pipe writes asynchronously), then exit: engine worker threads (tesseract, ONNX
+// Runtime) must not keep the process alive.
+await new Promise((resolve) => process.stdout.write('', resolve));
+await new Promise((resolve) => process.stderr.write('', resolve));
+process.exit(code);

@@ -1,0 +1,132 @@
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+import { Piscina } from 'piscina';
+
+import { type AiReader, createAiReader, shouldAskAi } from './ai/openai-provider';
+import type { SadlKeys } from './documents/sadl-keys';
+import { VisionInputError, type VisionInputErrorKind } from './errors';
+import { assertDocumentType } from './readers/read-document';
+import type {
+  CheckFaceQualityTaskResult,
+  CompareFacesTaskResult,
+  CompareToDescriptorTaskResult,
+  EmbedFaceTaskResult,
+} from './faces/worker-tasks';
+import type { AiProviderOptions, Barcode, DocumentType, ReadResult } from './types';
+import type { TaskRequest, TaskResponse, WorkerInit } from './worker';
+
+export type VisionEngineOptions = {
+  /** Worker threads. Default: cores − 1 (at least 1), so the event loop keeps a core. */
+  threads?: number;
+  /** Optional OpenAI-compatible fallback for weak OCR. Off when absent. */
+  ai?: AiProviderOptions;
+  /** SA driving-licence keys; the published keys by default (tests pass their own). */
+  sadlKeys?: SadlKeys;
+  /** A task still running after this long is rejected (the thread finishes it in the background). */
+  taskTimeoutMs?: number;
+};
+
+export type ReadOptions = { signal?: AbortSignal };
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The worker runs as TypeScript under tsx (no build step): the same files serve the server (which
+ * runs under tsx too), vitest and the CLI. A compiled copy (`.js`) runs without the loader.
+ */
+function workerSpec(): { filename: string; execArgv: string[] } {
+  const here = import.meta.url;
+  const isTs = here.endsWith('.ts');
+  const filename = new URL(isTs ? './worker.ts' : './worker.js', here).href;
+  if (!isTs) return { filename, execArgv: [] };
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  return { filename, execArgv: ['--import', tsx] };
+}
+
+export function createVisionEngine(options: VisionEngineOptions = {}) {
+  const cores = availableParallelism();
+  const threads = Math.max(1, options.threads ?? cores - 1);
+  const workerData: WorkerInit = {
+    intraOpThreads: Math.max(1, Math.floor(cores / threads)),
+    ...(options.sadlKeys ? { sadlKeys: options.sadlKeys } : {}),
+  };
+  const { filename, execArgv } = workerSpec();
+  const pool = new Piscina({
+    filename,
+    execArgv,
+    workerData,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60 * 60_000,
+    // Bounded queue: a burst of uploads waits rather than exhausting memory.
+    maxQueue: 64 * threads,
+  });
+  const ai: AiReader | null = options.ai ? createAiReader(options.ai) : null;
+  const aiMinConfidence = options.ai?.minConfidence ?? 0.6;
+
+  async function run<T>(task: string, payload: unknown, signal?: AbortSignal): Promise<T> {
+    const timeout = options.taskTimeoutMs ? AbortSignal.timeout(options.taskTimeoutMs) : undefined;
+    const signals = [signal, timeout].filter((s): s is AbortSignal => !!s);
+    const request: TaskRequest = { task, payload };
+    const response = (await pool.run(request, {
+      ...(signals.length ? { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) } : {}),
+    })) as TaskResponse;
+    if (response.ok) return response.value as T;
+    if (response.error.isInputError) {
+      throw new VisionInputError(response.error.kind as VisionInputErrorKind, response.error.message);
+    }
+    throw new Error(`Vision task ${task} failed: ${response.error.message}`);
+  }
+
+  return {
+    /** Reads one document. Bad input rejects with VisionInputError; nothing found resolves `ok: false`. */
+    async read(type: DocumentType, image: Uint8Array, readOptions: ReadOptions = {}): Promise<ReadResult> {
+      assertDocumentType(type);
+      const local = await run<ReadResult>('read', { type, image }, readOptions.signal);
+      if (!ai || !shouldAskAi(local, aiMinConfidence)) return local;
+      const remote = await ai(type, image);
+      if (!remote || !remote.ok) return local;
+      return {
+        ...remote,
+        alternatives: local.ok ? [{ value: JSON.stringify(local.fields), confidence: local.confidence }] : [],
+      };
+    },
+    /** Every barcode in the image (PDF417, QR, 1-D...), exact bytes included. */
+    readBarcodes(image: Uint8Array, readOptions: ReadOptions = {}): Promise<Barcode[]> {
+      return run<Barcode[]>('readBarcodes', { image }, readOptions.signal);
+    },
+    // Face tasks: implemented in src/faces/worker-tasks.ts, dispatched by name in the worker.
+    embedFace(image: Uint8Array, faceOptions: { antispoof?: boolean; requireQuality?: boolean } = {}) {
+      return run<EmbedFaceTaskResult>('embedFace', { image, ...faceOptions });
+    },
+    compareFaces(a: Uint8Array, b: Uint8Array) {
+      return run<CompareFacesTaskResult>('compareFaces', { a, b });
+    },
+    compareFaceToDescriptor(image: Uint8Array, descriptor: number[], faceOptions: { antispoof?: boolean } = {}) {
+      return run<CompareToDescriptorTaskResult>('compareFaceToDescriptor', { image, descriptor, ...faceOptions });
+    },
+    checkFaceQuality(image: Uint8Array) {
+      return run<CheckFaceQualityTaskResult>('checkFaceQuality', { image });
+    },
+    /** Runs a named worker task. */
+    runTask<T>(task: string, payload: unknown, readOptions: ReadOptions = {}): Promise<T> {
+      return run<T>(task, payload, readOptions.signal);
+    },
+    /** Starts every thread and loads its barcode reader and PaddleOCR models; returns the time it took. */
+    async warmUp(): Promise<number> {
+      const started = performance.now();
+      await Promise.all(Array.from({ length: threads }, () => run('warmUp', null)));
+      return performance.now() - started;
+    },
+    get threads() {
+      return threads;
+    },
+    close(): Promise<void> {
+      return pool.destroy();
+    },
+  };
+}
+
+export type VisionEngine = ReturnType<typeof createVisionEngine>;

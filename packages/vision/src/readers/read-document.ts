@@ -1,0 +1,242 @@
+import { DOCUMENT_BARCODE_FORMATS, ID_BOOK_BARCODE_FORMATS, findBarcodes } from '../barcode/read-barcodes';
+import { englishHalf, extractDiscPrintedFields, isDiscPayload, parseDisc } from '../documents/disc';
+import { extractIdFront, extractLicenceFront } from '../documents/id-front';
+import { parseIdBookBarcode, parseSmartId } from '../documents/sa-id';
+import { SadlError, isSadlPayload, readSadl } from '../documents/sadl';
+import { extractWeighbridgeTicket } from '../documents/weighbridge';
+import { VisionInputError } from '../errors';
+import { type RawImage, decodeImage, fromRaw } from '../image/decode-image';
+import { PSM, ocrWithTesseract } from '../ocr/tesseract';
+import { DOCUMENT_TYPES, type Barcode, type DocumentType, type ReadResult } from '../types';
+
+import { readPassport } from './read-passport';
+import { readPlate } from './read-plate';
+import type { ReaderContext } from './reader-context';
+
+/** Document OCR: grey, at least ~1600 px wide so 10 pt print is ~30 px tall, LSTM engine. */
+async function ocrDocument(image: RawImage): Promise<string> {
+  const width = Math.max(1600, Math.min(2400, image.width));
+  const png = await fromRaw(image).greyscale().resize({ width }).normalise().png().toBuffer();
+  const { text } = await ocrWithTesseract(png, { mode: 'document', psm: PSM.AUTO });
+  return text;
+}
+
+const failure = (type: DocumentType, error: string, text = ''): ReadResult => ({
+  ok: false,
+  type,
+  error,
+  text,
+  fields: {},
+  confidence: 0,
+});
+
+async function readDisc(image: RawImage): Promise<ReadResult> {
+  const barcodes = await findBarcodes(image, {
+    formats: DOCUMENT_BARCODE_FORMATS,
+    accept: (b) => b.some((x) => isDiscPayload(x.text)),
+  });
+  const payload = barcodes.find((b) => isDiscPayload(b.text));
+  const disc = payload ? parseDisc(payload.text) : null;
+  const ocrText = await ocrDocument(image);
+  const printed = extractDiscPrintedFields(ocrText);
+  if (!disc) {
+    const plate = /(?:licence\s*no|lisensienr)[^A-Z0-9]{0,10}([A-Z0-9 -]{5,12})/i.exec(ocrText)?.[1];
+    const register = /\b([A-Z]{3}\d{3}[A-Z])\b/.exec(ocrText)?.[1];
+    const vin = /\b([A-HJ-NPR-Z0-9]{17})\b/.exec(ocrText)?.[1];
+    if (!plate && !register && !vin) return failure('disk', 'No licence disc barcode or disc text found.', ocrText);
+    return {
+      ok: true,
+      type: 'disk',
+      fields: {
+        licenceNumber: plate?.replace(/[^A-Z0-9]/gi, '').toUpperCase() ?? null,
+        vehicleRegisterNo: register ?? null,
+        vin: vin ?? null,
+        ...printed,
+      },
+      text: ocrText,
+      source: 'ocr',
+      confidence: 0.4,
+      partial: true,
+      warnings: ['The disc barcode could not be read; fields come from printed text.'],
+    };
+  }
+  return {
+    ok: true,
+    type: 'disk',
+    fields: {
+      licenceNumber: disc.licenceNumber,
+      vehicleRegisterNo: disc.vehicleRegisterNumber,
+      vin: disc.vin,
+      engineNo: disc.engineNumber,
+      make: disc.make,
+      model: disc.model,
+      description: englishHalf(disc.description),
+      colour: englishHalf(disc.colour),
+      dateOfExpiry: disc.expiryDate,
+      controlNumber: disc.controlNumber,
+      formCode: disc.formCode,
+      isLengthValid: disc.isLengthValid,
+      discNumber: printed.discNumber,
+      tare: printed.tare,
+      gvm: printed.gvm,
+      persons: printed.persons,
+      dateOfTest: printed.dateOfTest,
+      fees: printed.fees,
+    },
+    text: payload!.text,
+    source: 'barcode',
+    confidence: disc.isLengthValid ? 0.99 : 0.8,
+    ...(disc.isLengthValid ? {} : { warnings: ['The disc barcode length self-check fails: partial or unusual scan.'] }),
+  };
+}
+
+async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
+  const barcodes = await findBarcodes(image, {
+    formats: DOCUMENT_BARCODE_FORMATS,
+    accept: (b) => b.some((x) => isSadlPayload(x.bytes)),
+  });
+  const raw = barcodes.find((b) => isSadlPayload(b.bytes));
+  let barcodeError: string | null = null;
+  if (raw) {
+    try {
+      const record = readSadl(raw.bytes, ctx.sadlKeys);
+      return {
+        ok: true,
+        type: 'license',
+        fields: {
+          ...record,
+          nameOnCard: `${record.initials} ${record.surname}`.trim(),
+          vehicleCode: record.vehicleCodes.join(', '),
+        },
+        text: Buffer.from(raw.bytes).toString('base64'),
+        source: 'barcode',
+        confidence: record.checks.isIdNumberValid ? 0.99 : 0.9,
+      };
+    } catch (error) {
+      if (!(error instanceof SadlError)) throw error;
+      barcodeError = error.message;
+    }
+  }
+  // A temporary / learner's licence carries readable `%`-delimited text (sa-documents §2.10, low confidence).
+  const temporary = barcodes.find((b) => /^%(TDL|LL)/.test(b.text));
+  if (temporary) {
+    const p = temporary.text.split('%');
+    return {
+      ok: true,
+      type: 'license',
+      fields: { licenceKind: p[1]?.startsWith('TDL') ? 'temporary' : 'learner', licenceNumber: p[5] ?? null, idNumber: p[7] ?? null, nameOnCard: p[8] ?? null },
+      text: temporary.text,
+      source: 'barcode',
+      confidence: 0.7,
+    };
+  }
+  const text = await ocrDocument(image);
+  const front = extractLicenceFront(text, ctx.now);
+  if (!front.licenceNumber && !front.idNumber) {
+    return failure('license', barcodeError ?? 'No licence barcode or licence text found.', text);
+  }
+  return {
+    ok: true,
+    type: 'license',
+    fields: { ...front, vehicleCode: front.vehicleCodes.join(', ') },
+    text,
+    source: 'ocr',
+    confidence: front.idCheck?.isValid && front.licenceNumber ? 0.75 : 0.5,
+    ...(barcodeError ? { warnings: [`Licence barcode found but unreadable: ${barcodeError}`] } : {}),
+  };
+}
+
+async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
+  const barcodes = await findBarcodes(image, {
+    formats: [...DOCUMENT_BARCODE_FORMATS, ...ID_BOOK_BARCODE_FORMATS],
+    accept: (b) => b.some((x) => parseSmartId(x.text) !== null || parseIdBookBarcode(x.text) !== null),
+    budgetMs: 1500,
+  });
+  for (const b of barcodes) {
+    const card = parseSmartId(b.text, ctx.now);
+    if (card) {
+      return {
+        ok: true,
+        type: 'id',
+        fields: { documentKind: 'smart-id-card', ...card },
+        text: b.text,
+        source: 'barcode',
+        confidence: card.idCheck.isValid ? 0.99 : 0.85,
+      };
+    }
+    const book = parseIdBookBarcode(b.text, ctx.now);
+    if (book) {
+      return {
+        ok: true,
+        type: 'id',
+        fields: { documentKind: 'id-book', ...book },
+        text: b.text,
+        source: 'barcode',
+        confidence: 0.95,
+      };
+    }
+  }
+  const text = await ocrDocument(image);
+  const front = extractIdFront(text, ctx.now);
+  if (!front.identityNumber) return failure('id', 'No ID barcode or valid ID number found.', text);
+  return {
+    ok: true,
+    type: 'id',
+    fields: { documentKind: 'ocr', ...front },
+    text,
+    source: 'ocr',
+    confidence: front.idCheck?.isValid ? 0.8 : 0.5,
+  };
+}
+
+async function readWeighbridge(image: RawImage): Promise<ReadResult> {
+  const text = await ocrDocument(image);
+  const ticket = extractWeighbridgeTicket(text);
+  const found = Object.values(ticket).filter((v) => v !== null && !(Array.isArray(v) && v.length === 0)).length;
+  if (found <= 3) return failure('weighbridge', 'No weighbridge ticket fields found.', text);
+  const warnings: string[] = [];
+  if (ticket.isPartial) warnings.push('No ticket number found.');
+  if (ticket.massCheck === 'mismatch') warnings.push('Gross − tare does not equal net.');
+  return {
+    ok: true,
+    type: 'weighbridge',
+    fields: { ...ticket, rawOcrText: text },
+    text,
+    source: 'ocr',
+    confidence: ticket.massCheck === 'ok' && !ticket.isPartial ? 0.85 : 0.6,
+    partial: ticket.isPartial,
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+export function assertDocumentType(type: unknown): asserts type is DocumentType {
+  if (typeof type !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(type)) {
+    throw new VisionInputError('unknown_type', `Unknown document type "${String(type)}"; expected one of ${DOCUMENT_TYPES.join(', ')}.`);
+  }
+}
+
+/** Reads one document from image bytes. Bad input throws VisionInputError; nothing found gives ok: false. */
+export async function readDocument(type: DocumentType, bytes: Uint8Array, ctx: ReaderContext): Promise<ReadResult> {
+  assertDocumentType(type);
+  const image = await decodeImage(bytes);
+  switch (type) {
+    case 'plate':
+      return readPlate(image, ctx);
+    case 'disk':
+      return readDisc(image);
+    case 'license':
+      return readLicence(image, ctx);
+    case 'id':
+      return readId(image, ctx);
+    case 'passport':
+      return readPassport(image, ctx);
+    case 'weighbridge':
+      return readWeighbridge(image);
+  }
+}
+
+/** All barcodes in an image (any format), with the retry ladder. */
+export async function readBarcodesFromBytes(bytes: Uint8Array): Promise<Barcode[]> {
+  const image = await decodeImage(bytes);
+  return findBarcodes(image);
+}

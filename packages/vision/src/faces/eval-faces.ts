@@ -21,6 +21,7 @@ import {
   EER_DISTANCE,
   FACE_MATCH_THRESHOLD,
   compareDescriptors,
+  distanceToMatchScore,
   fitEqualErrorDistance,
   matchScoreToDistance,
 } from './match-score';
@@ -131,8 +132,9 @@ async function main(): Promise<void> {
 
   const command = 'node --import tsx packages/vision/src/faces/eval-faces.ts';
   const lines: string[] = [
-    `Engine: @vladmandic/face-api 1.7.15 (TinyFaceDetector 512 -> SSD fallback, 68 landmarks, 128-d`,
-    `descriptor) on @tensorflow/tfjs-backend-wasm 4.22.0. Data: \`../shared/data/faces/pairs.json\``,
+    `Engine: @vladmandic/face-api 1.7.15 on @tensorflow/tfjs-backend-wasm 4.22.0: TinyFaceDetector at 224 + 416 px`,
+    `(padded retry, SSD MobileNet fallback), 68 landmarks, rotation-corrected crop, 128-d descriptor; see`,
+    `docs/adr/0002-face-engine.md. Data: \`../shared/data/faces/pairs.json\``,
     `(dev half: ${files.length} images, ${pairs.length} pairs = ${at70.genuine} same-person + ${at70.impostor} different-person). Command (also \`npm run eval:faces\`):`,
     '',
     '```sh',
@@ -164,7 +166,7 @@ async function main(): Promise<void> {
     `- same person: mean [min .. max] ${summary(genuine)}`,
     `- different people: ${summary(impostor)}`,
     `- empirical gap: ${gapLow < gapHigh ? `classes separate; any distance in (${f3(gapLow)}, ${f3(gapHigh)}) is an equal-error point (0 % / 0 %)` : `classes overlap between ${f3(gapHigh)} and ${f3(gapLow)}`}`,
-    `- Gaussian fit: same N(${f3(fit.genuine.mean)}, ${f3(fit.genuine.sd)}), different N(${f3(fit.impostor.mean)}, ${f3(fit.impostor.sd)}); equal-error distance **${f3(fit.distance)}** (${fit.z.toFixed(1)} sd from each mean); separation d' = ${dPrime.toFixed(1)}. Committed \`EER_DISTANCE\` = ${EER_DISTANCE.toFixed(2)} (scores 50); \`ACCEPT_DISTANCE\` = ${ACCEPT_DISTANCE.toFixed(2)} (scores 70, dlib's published operating point, not fitted here).`,
+    `- Gaussian fit: same N(${f3(fit.genuine.mean)}, ${f3(fit.genuine.sd)}), different N(${f3(fit.impostor.mean)}, ${f3(fit.impostor.sd)}); equal-error distance **${f3(fit.distance)}** (${fit.z.toFixed(1)} sd from each mean); separation d' = ${dPrime.toFixed(1)}. Committed \`EER_DISTANCE\` = ${EER_DISTANCE.toFixed(2)} (scores ${distanceToMatchScore(EER_DISTANCE).toFixed(0)}); \`ACCEPT_DISTANCE\` = ${ACCEPT_DISTANCE.toFixed(2)} (scores 70, dlib's published operating point, not fitted here).`,
     ...(Math.abs(fit.distance - EER_DISTANCE) > 0.03
       ? [
           '',
@@ -188,7 +190,7 @@ async function main(): Promise<void> {
       ? `No usable face: ${failedImages.map(([f, e]) => `\`${f}\` (${(e as { error: string }).error.split(':')[0]})`).join(', ')}.`
       : '',
     '',
-    'Caveats: 52 pairs of celebrities and TV stills (two sources are 150x150 aligned greyscale crops), not gate',
+    'Caveats: 52 pairs of celebrities and TV stills (the face-api.js ones are 150x150 aligned greyscale crops), not gate',
     'captures; 0 errors here bounds the error rate only loosely (with 26 impostor pairs, a true FAR of 5 %',
     'would still show 0 false accepts a quarter of the time). The held-out half checks it independently.',
   ];

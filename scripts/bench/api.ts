@@ -17,7 +17,12 @@ try {
   const register = await fetch(`${server.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ organizationName: 'Bench Mine', fullName: 'Bench Admin', username: 'bench-admin', password: 'bench-pass-1' }),
+    body: JSON.stringify({
+      organizationName: 'Bench Mine',
+      fullName: 'Bench Admin',
+      username: 'bench-admin',
+      password: 'bench-pass-1',
+    }),
   });
   const cookie = (register.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   if (register.status !== 201 || !cookie) throw new Error(`register failed: ${register.status}`);
@@ -25,13 +30,22 @@ try {
     await fetch(`${server.url}/api/users`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ username: `bench-user-${i}`, password: 'bench-pass-1', fullName: `Bench User ${i}` }),
+      body: JSON.stringify({
+        username: `bench-user-${i}`,
+        password: 'bench-pass-1',
+        fullName: `Bench User ${i}`,
+      }),
     });
   }
 
   const rows: string[] = [];
   for (const endpoint of ['/api/auth/me', '/api/users']) {
-    await autocannon({ url: `${server.url}${endpoint}`, headers: { cookie }, connections: CONNECTIONS, duration: 2 }); // warm-up
+    await autocannon({
+      url: `${server.url}${endpoint}`,
+      headers: { cookie },
+      connections: CONNECTIONS,
+      duration: 2,
+    }); // warm-up
     const result = await autocannon({
       url: `${server.url}${endpoint}`,
       headers: { cookie },
@@ -43,7 +57,9 @@ try {
     rows.push(
       `| GET ${endpoint} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${non2xx} | ${target} |`,
     );
-    process.stdout.write(`${endpoint}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${non2xx}\n`);
+    process.stdout.write(
+      `${endpoint}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${non2xx}\n`,
+    );
   }
 
   await writeBenchmarkSection(

@@ -13,9 +13,13 @@ export function machineLine(): string {
 
 /** Replaces one `## Heading` section of docs/benchmarks.md, leaving the others as they are. */
 export async function writeBenchmarkSection(heading: string, body: string) {
-  const current = await readFile(DOC, 'utf8').catch(() => '# Benchmarks\n\nEach section is written by its command.\n');
+  const current = await readFile(DOC, 'utf8').catch(
+    () => '# Benchmarks\n\nEach section is written by its command.\n',
+  );
   const section = `## ${heading}\n\n${body.trim()}\n`;
   const pattern = new RegExp(`## ${heading}\\n[\\s\\S]*?(?=\\n## |$)`);
-  const next = pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}`;
+  const next = pattern.test(current)
+    ? current.replace(pattern, section)
+    : `${current.trimEnd()}\n\n${section}`;
   await writeFile(DOC, next.endsWith('\n') ? next : `${next}\n`);
 }

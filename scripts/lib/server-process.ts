@@ -15,7 +15,11 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        address && typeof address === 'object'
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -24,7 +28,9 @@ export function freePort(): Promise<number> {
  * Starts the real server (`npm run serve`'s command) on a free port with a throwaway data folder
  * and embedded PostgreSQL, and waits until /api/health answers.
  */
-export async function startServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<ServerProcess> {
+export async function startServer({
+  env = {},
+}: { env?: Record<string, string> } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -44,7 +50,10 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const isUp = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const isUp = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (isUp) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -56,7 +65,9 @@ export async function startServer({ env = {} }: { env?: Record<string, string> }
     url,
     child,
     async stop() {
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
       child.kill('SIGTERM');
       const code = await exited;
       await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,379 @@
+import { z } from 'zod';
+
+import { PlateNumberSchema, normalisePlate } from './plates';
+import { IdSchema, TimestampSchema } from './primitives';
+
+// ---------------------------------------------------------------------------------------------
+// Inbound: vehicle entries posted by external systems (spec §3 "Incoming request entry").
+// ---------------------------------------------------------------------------------------------
+
+/** Trimmed text; blank or missing becomes null. */
+const Text = (max = 120) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || null);
+
+/** The largest inbound body we read (bytes); larger posts get 413 before any parsing. */
+export const INCOMING_REQUEST_BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * What an external system posts to `POST /api/webhook/incoming/{tenantId}`, signed with the
+ * tenant's integration secret (Standard Webhooks). Unknown fields are ignored. At least one of
+ * plate, reference, driver name or ID number must be present.
+ */
+export const IncomingRequestPayloadSchema = z
+  .object({
+    /** When the vehicle was seen by the sender; defaults to the time we received it. */
+    timestamp: TimestampSchema.nullish().transform((value) => value ?? null),
+    plateNumber: z
+      .string()
+      .max(40)
+      .nullish()
+      .transform((value) => (value ? normalisePlate(value) || null : null)),
+    driverName: Text(),
+    driverSurname: Text(),
+    driverIdNumber: Text(32),
+    driverPhone1: Text(32),
+    transportName: Text(),
+    referenceNumber: Text(),
+    weighbridgeTicketId: Text(),
+    /** Licence-disc data the sender already read: a JSON string or object (transporterName, visitId …). */
+    extractedDiskData: z
+      .union([z.string().max(16_384), z.record(z.string(), z.unknown())])
+      .nullish()
+      .transform((value) =>
+        value === null || value === undefined || value === ''
+          ? null
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value),
+      )
+      .refine((value) => value === null || value.length <= 16_384, 'extractedDiskData is too long'),
+  })
+  .refine(
+    (entry) =>
+      Boolean(
+        entry.plateNumber || entry.referenceNumber || entry.driverName || entry.driverIdNumber,
+      ),
+    'Send at least one of plateNumber, referenceNumber, driverName or driverIdNumber.',
+  );
+export type IncomingRequestPayload = z.input<typeof IncomingRequestPayloadSchema>;
+
+export const IncomingRequestAckSchema = z.object({
+  id: IdSchema,
+  /** True when this webhook-id was received before; nothing new was stored. */
+  duplicate: z.boolean(),
+});
+export type IncomingRequestAck = z.infer<typeof IncomingRequestAckSchema>;
+
+export const IncomingRequestParamsSchema = z.object({ tenantId: IdSchema });
+
+// ---------------------------------------------------------------------------------------------
+// The incoming feed (spec §2, §4, §7).
+// ---------------------------------------------------------------------------------------------
+
+export const IncomingRequestStatusSchema = z.enum(['Complete', 'Incomplete']);
+export type IncomingRequestStatus = z.infer<typeof IncomingRequestStatusSchema>;
+
+/** Spec §2/§4: complete once both a driver name and a driver ID number exist. */
+export function incomingRequestStatus(entry: {
+  driverName: string | null;
+  driverIdNumber: string | null;
+}): IncomingRequestStatus {
+  return entry.driverName?.trim() && entry.driverIdNumber?.trim() ? 'Complete' : 'Incomplete';
+}
+
+export const IncomingRequestEntrySchema = z.object({
+  id: IdSchema,
+  timestamp: TimestampSchema,
+  plateNumber: z.string().nullable(),
+  driverName: z.string().nullable(),
+  driverSurname: z.string().nullable(),
+  driverIdNumber: z.string().nullable(),
+  driverPhone1: z.string().nullable(),
+  transportName: z.string().nullable(),
+  referenceNumber: z.string().nullable(),
+  weighbridgeTicketId: z.string().nullable(),
+  /** JSON text as the sender gave it; may hold transporterName and visitId. */
+  extractedDiskData: z.string().nullable(),
+  status: IncomingRequestStatusSchema,
+  completedAt: TimestampSchema.nullable(),
+});
+export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
+export const IncomingRequestListSchema = z.array(IncomingRequestEntrySchema);
+
+export const IncomingRequestIdParamsSchema = z.object({ id: IdSchema });
+
+/** Spec §3 "Completion payload": what the Process Vehicle Entry dialog sends. */
+export const ProcessRequestBodySchema = z
+  .object({
+    plateNumber: PlateNumberSchema,
+    driverName: z.string().trim().min(1, 'Driver name is required').max(120),
+    driverSurname: Text(),
+    driverIdNumber: z.string().trim().min(1, 'Driver ID number is required').max(32),
+    driverPhone: Text(32),
+    transportName: Text(),
+    driverLicenseNumber: Text(32),
+    driverLicenseValidTo: Text(32),
+    driverDateOfBirth: Text(32),
+    driverSex: Text(16),
+  })
+  .strict();
+export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
+
+/** Spec §2 fallbacks for the feed table: transporter and visit id from the disc data. */
+export function parseExtractedDiskData(text: string | null): {
+  transporterName: string | null;
+  visitId: string | null;
+} {
+  if (!text) return { transporterName: null, visitId: null };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object') return { transporterName: null, visitId: null };
+    const record = parsed as Record<string, unknown>;
+    const asText = (value: unknown) =>
+      typeof value === 'string' && value.trim()
+        ? value.trim()
+        : typeof value === 'number'
+          ? String(value)
+          : null;
+    return { transporterName: asText(record.transporterName), visitId: asText(record.visitId) };
+  } catch {
+    return { transporterName: null, visitId: null };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spec §5 payload precedence: pure rules the browser dialog applies before it sends the
+// completion payload. Inputs are what the request already holds plus what was captured.
+// ---------------------------------------------------------------------------------------------
+
+export type ExistingRequestData = {
+  plateNumber?: string | null;
+  driverName?: string | null;
+  driverSurname?: string | null;
+  driverIdNumber?: string | null;
+  driverPhone1?: string | null;
+  transportName?: string | null;
+};
+export type CapturedPlate = {
+  registrationNumber?: string | null;
+  plateNumber?: string | null;
+  extractedPlate?: string | null;
+};
+export type CapturedLicence = {
+  nameOnCard?: string | null;
+  licenceNumber?: string | null;
+  idNumber?: string | null;
+  validTo?: string | null;
+  phone1?: string | null;
+  phone2?: string | null;
+  phone3?: string | null;
+};
+export type CapturedIdDocument = {
+  givenNames?: string | null;
+  surname?: string | null;
+  identityNumber?: string | null;
+  dateOfBirth?: string | null;
+  sex?: string | null;
+  phone1?: string | null;
+};
+export type CapturedDocuments = {
+  plate?: CapturedPlate | null;
+  licence?: CapturedLicence | null;
+  id?: CapturedIdDocument | null;
+};
+
+const present = (value: string | null | undefined): string | null => value?.trim() || null;
+const first = (...values: (string | null | undefined)[]) =>
+  values.map(present).find((value) => value !== null) ?? null;
+
+/** Spec §5: an ID number read from a document has slashes removed and its first two characters dropped. */
+export function cleanExtractedIdNumber(raw: string): string {
+  return raw.replaceAll('/', '').slice(2);
+}
+
+/** Name: licence nameOnCard wins; then ID givenNames (with surname) only if no name exists. */
+export function resolveDriverName(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): { driverName: string | null; driverSurname: string | null } {
+  const nameOnCard = present(captured.licence?.nameOnCard);
+  const existingName = present(existing.driverName);
+  const existingSurname = present(existing.driverSurname);
+  if (nameOnCard) return { driverName: nameOnCard, driverSurname: existingSurname };
+  if (existingName) return { driverName: existingName, driverSurname: existingSurname };
+  const givenNames = present(captured.id?.givenNames);
+  if (givenNames) {
+    return { driverName: givenNames, driverSurname: first(captured.id?.surname, existingSurname) };
+  }
+  return { driverName: null, driverSurname: existingSurname };
+}
+
+/** ID number: the ID document's identityNumber wins over the licence's idNumber, then what exists. */
+export function resolveDriverIdNumber(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): string | null {
+  return first(captured.id?.identityNumber, captured.licence?.idNumber, existing.driverIdNumber);
+}
+
+/** Plate: the captured registrationNumber is used (normalised), else what exists. */
+export function resolvePlateNumber(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): string | null {
+  const plate = first(
+    captured.plate?.registrationNumber,
+    captured.plate?.plateNumber,
+    captured.plate?.extractedPlate,
+    existing.plateNumber,
+  );
+  return plate ? normalisePlate(plate) || null : null;
+}
+
+/** Phone: ID phone1, then licence phone1, phone2, phone3, then the original phone. */
+export function resolveDriverPhone(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): string | null {
+  return first(
+    captured.id?.phone1,
+    captured.licence?.phone1,
+    captured.licence?.phone2,
+    captured.licence?.phone3,
+    existing.driverPhone1,
+  );
+}
+
+export type MissingRequirement = 'Number Plate' | "Driver's License" | 'ID Document';
+
+/**
+ * Spec §5: completion needs a plate (existing or captured), a driver's licence (existing name or
+ * captured) and an ID document (existing ID number or captured). Face and ticket never gate it.
+ */
+export function missingRequirements(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): MissingRequirement[] {
+  const missing: MissingRequirement[] = [];
+  if (!resolvePlateNumber(existing, captured)) missing.push('Number Plate');
+  if (!present(existing.driverName) && !captured.licence) missing.push("Driver's License");
+  if (!present(existing.driverIdNumber) && !captured.id) missing.push('ID Document');
+  return missing;
+}
+
+/** The completion payload the dialog sends, with every precedence rule applied. */
+export function buildCompletionPayload(
+  existing: ExistingRequestData,
+  captured: CapturedDocuments,
+): ProcessRequestBody {
+  const { driverName, driverSurname } = resolveDriverName(existing, captured);
+  return {
+    plateNumber: resolvePlateNumber(existing, captured) ?? '',
+    driverName: driverName ?? '',
+    driverSurname,
+    driverIdNumber: resolveDriverIdNumber(existing, captured) ?? '',
+    driverPhone: resolveDriverPhone(existing, captured),
+    transportName: present(existing.transportName),
+    driverLicenseNumber: present(captured.licence?.licenceNumber),
+    driverLicenseValidTo: present(captured.licence?.validTo),
+    driverDateOfBirth: present(captured.id?.dateOfBirth),
+    driverSex: present(captured.id?.sex),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbound: the callback Boomgate sends when an entry is processed.
+// ---------------------------------------------------------------------------------------------
+
+export const INCOMING_REQUEST_COMPLETED = 'incoming-request.completed';
+
+/** Version 1 of the callback body. Receivers must ignore fields they do not know. */
+export const IncomingRequestCompletedEventSchema = z.object({
+  type: z.literal(INCOMING_REQUEST_COMPLETED),
+  /** When the entry was processed (UTC ISO-8601). */
+  timestamp: TimestampSchema,
+  data: z.object({
+    id: IdSchema,
+    referenceNumber: z.string().nullable(),
+    weighbridgeTicketId: z.string().nullable(),
+    plateNumber: z.string(),
+    driverName: z.string(),
+    driverSurname: z.string().nullable(),
+    driverIdNumber: z.string(),
+    driverPhone: z.string().nullable(),
+    transportName: z.string().nullable(),
+    driverLicenseNumber: z.string().nullable(),
+    driverLicenseValidTo: z.string().nullable(),
+    driverDateOfBirth: z.string().nullable(),
+    driverSex: z.string().nullable(),
+    receivedAt: TimestampSchema,
+    completedAt: TimestampSchema,
+  }),
+});
+export type IncomingRequestCompletedEvent = z.infer<typeof IncomingRequestCompletedEventSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Integrations API (tenant_admin): secret, callback URL, delivery log, replay.
+// ---------------------------------------------------------------------------------------------
+
+export const IntegrationSchema = z.object({
+  /** Where external systems post entries for this tenant. */
+  incomingUrl: z.string(),
+  hasSecret: z.boolean(),
+  secretCreatedAt: TimestampSchema.nullable(),
+  /** After a rotation the previous secret is still accepted (and also signs callbacks) until then. */
+  previousSecretExpiresAt: TimestampSchema.nullable(),
+  callbackUrl: z.string().nullable(),
+  /** Set when the receiver answered 410 Gone; saving the callback URL again re-enables it. */
+  callbackDisabledAt: TimestampSchema.nullable(),
+  callbackDisabledReason: z.string().nullable(),
+});
+export type Integration = z.infer<typeof IntegrationSchema>;
+
+export const IntegrationSecretSchema = z.object({
+  /** `whsec_` + base64 of 32 random bytes. Shown once; store it in the sending system. */
+  secret: z.string(),
+  createdAt: TimestampSchema,
+  previousSecretExpiresAt: TimestampSchema.nullable(),
+});
+export type IntegrationSecret = z.infer<typeof IntegrationSecretSchema>;
+
+export const SetCallbackUrlBodySchema = z
+  .object({ callbackUrl: z.string().trim().max(2048).nullable() })
+  .strict();
+export type SetCallbackUrlBody = z.infer<typeof SetCallbackUrlBodySchema>;
+
+export const WebhookDeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
+export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatusSchema>;
+
+export const WebhookDeliverySchema = z.object({
+  id: IdSchema,
+  /** The `webhook-id` header: the same on every attempt and replay. */
+  webhookId: z.string(),
+  eventType: z.string(),
+  incomingRequestId: IdSchema.nullable(),
+  status: WebhookDeliveryStatusSchema,
+  attempts: z.number().int(),
+  maxAttempts: z.number().int(),
+  lastAttemptAt: TimestampSchema.nullable(),
+  /** HTTP status of the last response; null when none was received (network error, timeout). */
+  lastResponseStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt: TimestampSchema.nullable(),
+  deliveredAt: TimestampSchema.nullable(),
+  createdAt: TimestampSchema,
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export const WebhookDeliveryListSchema = z.array(WebhookDeliverySchema);
+
+export const DeliveryIdParamsSchema = z.object({ id: IdSchema });
+export const ListDeliveriesQuerySchema = z.object({
+  status: WebhookDeliveryStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

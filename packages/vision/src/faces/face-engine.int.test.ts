@@ -18,6 +18,7 @@ import {
   embedFace,
   engineTensorCount,
   loadFaceModels,
+  warmUpFaceEngine,
 } from './face-engine';
 import { FACE_MATCH_THRESHOLD, cosineSimilarity } from './match-score';
 import {
@@ -171,6 +172,14 @@ describe('compareFaceToDescriptor', () => {
   it("refuses a stored descriptor that is not 128 numbers ('invalid_descriptor')", async () => {
     const error = await faceErrorOf(compareFaceToDescriptor(left, [1, 2, 3]));
     expect(error.kind).toBe('invalid_descriptor');
+  });
+});
+
+describe('warmUpFaceEngine', () => {
+  it('runs every network once without leaking tensors', async () => {
+    const before = await engineTensorCount();
+    expect(await warmUpFaceEngine()).toBeGreaterThan(0);
+    expect(await engineTensorCount()).toBe(before);
   });
 });
 

@@ -730,6 +730,36 @@ export async function compareFaceToDescriptor(
   };
 }
 
+/**
+ * Loads the models and runs every network once (the first call of each compiles wasm kernels and grows
+ * the heap, ~1 s). Returns the time taken, ms. Call it when a worker starts, not per request.
+ */
+export function warmUpFaceEngine(): Promise<number> {
+  return serialised(async () => {
+    const started = performance.now();
+    const m = await models();
+    const blank: RgbImage = {
+      data: new Uint8Array(320 * 240 * 3).fill(128),
+      width: 320,
+      height: 240,
+      scale: 1,
+      originalWidth: 320,
+      originalHeight: 240,
+    };
+    const { input } = await detectAll(m, blank); // no face: runs every detection pass
+    input?.tensor.dispose();
+    const face = m.tf.zeros([150, 150, 3]) as TF.Tensor3D;
+    try {
+      const asInput = face as unknown as FaceApi.TNetInput;
+      await m.faceapi.nets.faceLandmark68Net.detectLandmarks(asInput);
+      await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(asInput);
+    } finally {
+      face.dispose();
+    }
+    return Math.round(performance.now() - started);
+  });
+}
+
 /** For tests and the bench: tensors alive in the tfjs engine (should not grow between calls). */
 export async function engineTensorCount(): Promise<number> {
   const m = await models();

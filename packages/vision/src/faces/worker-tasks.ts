@@ -29,6 +29,11 @@ async function settle<T extends object>(
   }
 }
 
+/** Loads the face models and warms every network once (~1-2 s); returns the time taken, ms. */
+export function warmUpFaces(): Promise<number> {
+  return engine.warmUpFaceEngine();
+}
+
 /** Descriptor of the one face in the photo (stored at enrolment). `antispoof` for live captures. */
 export function embedFace({
   image,

@@ -302,8 +302,7 @@ async function withLandmarks(
   const sources = candidates.map((c) => faceapi.extendWithFaceDetection({}, c.detection));
   const results = await new faceapi.DetectAllFaceLandmarksTask(
     Promise.resolve(sources),
-    // face-api types its own bundled copy of the tfjs Tensor class; at run time it is the same one.
-    input.tensor as unknown as FaceApi.TNetInput,
+    input.tensor,
     false,
   ).run();
   const toImage = (p: { x: number; y: number }): Point => ({
@@ -313,7 +312,7 @@ async function withLandmarks(
   return results.map((result, i) => ({
     ...candidates[i]!,
     landmarks: result.landmarks.positions.map(toImage),
-    result: result as RawFace['result'],
+    result,
   }));
 }
 
@@ -506,7 +505,7 @@ async function antispoofScores(
   const box = [(cy - side / 2) / h, (cx - side / 2) / w, (cy + side / 2) / h, (cx + side / 2) / w];
   const run = async (model: TF.GraphModel, size: number): Promise<number> => {
     const out = tf.tidy(() => {
-      const batch = tf.div(tf.expandDims(tf.cast(input.tensor, 'float32'), 0), 255) as TF.Tensor4D;
+      const batch = tf.div<TF.Tensor4D>(tf.expandDims(tf.cast(input.tensor, 'float32'), 0), 255);
       const crop = tf.image.cropAndResize(batch, [box], [0], [size, size]);
       return model.execute(crop) as TF.Tensor;
     });
@@ -564,7 +563,7 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
     0,
   ];
   return tf.tidy(() => {
-    const batch = tf.expandDims(tf.cast(input.tensor, 'float32'), 0) as TF.Tensor4D;
+    const batch = tf.expandDims<TF.Tensor4D>(tf.cast(input.tensor, 'float32'), 0);
     const warped = tf.image.transform(
       batch,
       tf.tensor2d([transform], [1, 8]),
@@ -573,7 +572,7 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
       128,
       [out, out],
     );
-    return tf.squeeze(warped, [0]) as TF.Tensor3D;
+    return tf.squeeze<TF.Tensor3D>(warped, [0]);
   });
 }
 
@@ -581,10 +580,7 @@ async function describeAligned(m: Models, input: PassInput, face: RawFace): Prom
   const faceTensor = alignedFace(m, input, face);
   try {
     return (await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
-      // face-api types its own bundled copy of the tfjs Tensor class; at run time it is the same one.
-      faceTensor as unknown as Parameters<
-        FaceApiModule['nets']['faceRecognitionNet']['computeFaceDescriptor']
-      >[0],
+      faceTensor,
     )) as Float32Array;
   } finally {
     faceTensor.dispose();
@@ -748,11 +744,10 @@ export function warmUpFaceEngine(): Promise<number> {
     };
     const { input } = await detectAll(m, blank); // no face: runs every detection pass
     input?.tensor.dispose();
-    const face = m.tf.zeros([150, 150, 3]) as TF.Tensor3D;
+    const face = m.tf.zeros<TF.Rank.R3>([150, 150, 3]);
     try {
-      const asInput = face as unknown as FaceApi.TNetInput;
-      await m.faceapi.nets.faceLandmark68Net.detectLandmarks(asInput);
-      await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(asInput);
+      await m.faceapi.nets.faceLandmark68Net.detectLandmarks(face);
+      await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(face);
     } finally {
       face.dispose();
     }

@@ -675,6 +675,7 @@ export async function checkFaceQuality(
           issues: [issue],
           message: error.message,
           metrics: {
+            // 2 stands for "two or more" (the count is in the message).
             faceCount: issue === 'no_face' ? 0 : 2,
             imageWidth: 0,
             imageHeight: 0,

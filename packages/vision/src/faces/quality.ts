@@ -72,8 +72,9 @@ export const DEFAULT_QUALITY_THRESHOLDS: QualityThresholds = {
   maxBrightness: 215,
 };
 
+/** Measured on the analysed image (EXIF-rotated, at most 1024 px on the long side), not the original. */
 export type FaceQualityMetrics = {
-  /** Faces that compete with the main one (see `countCompetingFaces`). */
+  /** Faces that compete with the main one, the main one included (see `countCompetingFaces`). */
   faceCount: number;
   imageWidth: number;
   imageHeight: number;

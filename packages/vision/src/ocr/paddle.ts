@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import * as ort from 'onnxruntime-node';
-import { PaddleOcrService } from 'paddleocr';
+import { Image as PaddleImage, PaddleOcrService } from 'paddleocr';
 
 import type { RawImage } from '../image/decode-image';
 
@@ -90,4 +90,30 @@ export async function ocrWithPaddle(image: RawImage, options: PaddleOptions = {}
       confidence: r.confidence,
       box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height },
     }));
+}
+
+function toPaddleImage(image: RawImage): PaddleImage {
+  if (image.channels === 3) return new PaddleImage(image.width, image.height, 3, image.data);
+  const rgb = new Uint8Array(image.width * image.height * 3);
+  for (let i = 0; i < image.width * image.height; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = image.data[i]!;
+  return new PaddleImage(image.width, image.height, 3, rgb);
+}
+
+export type TextBox = { x: number; y: number; width: number; height: number };
+
+/** Text detection only (no recognition): boxes of text lines, cheap compared with reading them all. */
+export async function detectTextBoxes(image: RawImage, options: PaddleOptions = {}): Promise<TextBox[]> {
+  const ocr = await loadPaddle(options.intraOpThreads);
+  const boxes = await ocr.detectionService!.run(toPaddleImage(image), { maxSideLength: options.maxSideLength ?? 960 });
+  return boxes.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height }));
+}
+
+/** Recognition of given boxes only. */
+export async function recognizeBoxes(image: RawImage, boxes: TextBox[], options: PaddleOptions = {}): Promise<OcrLine[]> {
+  if (!boxes.length) return [];
+  const ocr = await loadPaddle(options.intraOpThreads);
+  const results = await ocr.recognitionService!.run(toPaddleImage(image), boxes);
+  return results
+    .filter((r) => r.text.trim().length > 0)
+    .map((r) => ({ text: r.text.trim(), confidence: r.confidence, box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height } }));
 }

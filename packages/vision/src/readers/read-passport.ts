@@ -3,7 +3,7 @@ import sharp from 'sharp';
 
 import { type RawImage, type Rect, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
-import { ocrWithPaddle } from '../ocr/paddle';
+import { detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
 import { PSM, type TesseractMode, ocrWithTesseract } from '../ocr/tesseract';
 import type { ReadResult } from '../types';
 
@@ -85,9 +85,13 @@ export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Pro
       .map((r) => ({ r, score: checkCount(r) * 1000 + agreement(r, readings) }))
       .sort((a, b) => b.score - a.score)[0]?.r ?? null;
 
-  const lines = await ocrWithPaddle(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  // Detect all text, but read only the long, thin lines an MRZ is made of.
+  const boxes = await detectTextBoxes(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  const widest = Math.max(0, ...boxes.map((b) => b.width));
+  const wide = boxes.filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45).sort((a, b) => b.width - a.width).slice(0, 8);
+  const lines = await recognizeBoxes(image, wide, { intraOpThreads: ctx.intraOpThreads });
   const started = performance.now();
-  const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text));
+  const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n')) : null;
 

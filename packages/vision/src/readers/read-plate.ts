@@ -1,7 +1,7 @@
 import { type PlateCandidate, type PlateCandidateInput, rankPlateCandidates } from '../documents/plate';
 import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
-import { ocrWithPaddle } from '../ocr/paddle';
+import { detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
 import { PSM, ocrWithTesseract } from '../ocr/tesseract';
 import type { ReadResult } from '../types';
 
@@ -93,7 +93,13 @@ function plateResult(ranked: PlateCandidate[], text: string, source: 'ocr'): Rea
  * Tesseract is the fallback when PaddleOCR finds nothing plate-like.
  */
 export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
-  const lines = await ocrWithPaddle(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  // Read only boxes shaped like a plate or part of one (not paragraphs, not specks).
+  const boxes = await detectTextBoxes(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  const candidates = boxes
+    .filter((b) => b.height >= 8 && b.width / b.height >= 0.8 && b.width / b.height <= 14)
+    .sort((a, b) => b.height - a.height)
+    .slice(0, 24);
+  const lines = await recognizeBoxes(image, candidates, { intraOpThreads: ctx.intraOpThreads });
   const inputs = toInputs(lines, image.height);
   const firstPass = rankPlateCandidates(inputs);
 
@@ -114,7 +120,7 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   if (!ranked.length || ranked[0]!.confidence < 0.5) {
     const png = await fromRaw(image)
       .greyscale()
-      .resize({ width: Math.min(2400, image.width * 2), withoutEnlargement: false })
+      .resize({ width: Math.min(1600, image.width * 2), withoutEnlargement: false })
       .normalise()
       .png()
       .toBuffer();

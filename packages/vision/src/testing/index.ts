@@ -4,3 +4,6 @@ export { makePhotoLike, renderPdf417 } from './barcode-fixture';
 export { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from './sadl-fixture';
 export { aWeighbridgeTicketText, renderWeighbridgeTicket } from './weighbridge-fixture';
 export { aPixelBombPng } from './bad-images';
+export { SA_PLATES, SADC_PLATES, plateSvg, renderPlatePhoto } from './plate-fixture';
+export { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from './document-fixture';
+export { startFakeAiServer, type FakeAiServer } from './fake-ai-server';

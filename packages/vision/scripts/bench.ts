@@ -1,0 +1,153 @@
+/**
+ * `npm run bench:vision`: median and p95 per document type on generated 1080p JPEGs, through the real
+ * worker pool; cold start; peak RSS. Writes the `## Vision` section of docs/benchmarks.md (other
+ * sections are left alone). Options: --threads N, --runs N (per type, default 12).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createVisionEngine } from '../src/engine';
+import { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from '../src/testing/document-fixture';
+import { SA_PLATES, renderPlatePhoto } from '../src/testing/plate-fixture';
+import { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from '../src/testing/sadl-fixture';
+import { aWeighbridgeTicketText, renderWeighbridgeTicket } from '../src/testing/weighbridge-fixture';
+import type { DocumentType } from '../src/types';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const runs = Number(arg('--runs') ?? 12);
+const threadsArg = arg('--threads');
+
+const quantile = (values: number[], q: number) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
+};
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
+
+const DISCS = [
+  '%MVL1CC08%0168%1001A6GK%1%1001055W4R60%CA419547%HXV436S%Sedan (closed top) / Sedan (toe-kap)%MERCEDES-BENZ%W203%Grey / Grys%WDC2030422R249727%27194030818686%2015-02-28%',
+  '%MVL1CC73%0146%4025M007%1%4025013HM0M8%KK10FCGP%DJJ697X%Hatch back / Luikrug%RENAULT%KWID%White / Wit%MEEBBA00900798734%B4DA404E217984%2026-06-30%',
+  '%MVL1CC16%0137%4025C016%1%40250134XHVC%JP33WFGP%CCK307X%Pick-up / Bakkie%ISUZU%D-MAX%White / Wit%ACVMRRAR6K4055410%4JA14H8257%2021-07-31%',
+];
+
+process.stderr.write('Generating 1080p inputs...\n');
+const testKeys = generateTestSadlKeys();
+const inputs: Record<string, { type: DocumentType; images: Buffer[]; label: string }> = {
+  plate: {
+    type: 'plate',
+    label: 'plate (SA plate photo)',
+    images: await Promise.all(
+      Array.from({ length: runs }, (_, i) => {
+        const p = SA_PLATES[i % SA_PLATES.length]!;
+        return renderPlatePhoto(p.display, p.style, { width: 1920, height: 1080, plateWidth: 520, rotateDegrees: (i % 5) - 2, seed: i + 1 });
+      }),
+    ),
+  },
+  disk: {
+    type: 'disk',
+    label: 'disk (PDF417 barcode + printed-field OCR)',
+    images: await Promise.all(Array.from({ length: runs }, (_, i) => renderBarcodeCardPhoto(DISCS[i % DISCS.length]!, { rotateDegrees: (i % 5) - 2 }))),
+  },
+  license: {
+    type: 'license',
+    label: 'license (PDF417 720 bytes + RSA)',
+    images: await Promise.all(
+      Array.from({ length: Math.ceil(runs / 2) }, (_, i) =>
+        renderBarcodeCardPhoto(encryptSadlRecord(buildSadlRecord(aSadlRecordFields({ surname: `DRIVER${i}` })), testKeys), { rotateDegrees: (i % 3) - 1 }),
+      ),
+    ),
+  },
+  passport: {
+    type: 'passport',
+    label: 'passport (MRZ)',
+    images: await Promise.all(Array.from({ length: Math.ceil(runs / 2) }, (_, i) => renderPassportPhoto(ICAO_TD3, { rotateDegrees: (i % 3) - 1 }))),
+  },
+  weighbridge: {
+    type: 'weighbridge',
+    label: 'weighbridge (ticket OCR)',
+    images: await Promise.all(Array.from({ length: Math.ceil(runs / 3) }, (_, i) => renderWeighbridgeTicket(aWeighbridgeTicketText({ ticketNumber: `WB-00${4821 + i}` }), { rotateDegrees: (i % 3) - 1 }))),
+  },
+};
+const rssBefore = process.memoryUsage().rss;
+
+const started = performance.now();
+const engine = createVisionEngine({
+  ...(threadsArg ? { threads: Number(threadsArg) } : {}),
+  sadlKeys: testKeys.keys,
+});
+const warmUpMs = await engine.warmUp();
+const coldStartMs = performance.now() - started;
+
+type Row = { label: string; n: number; ok: number; first: number; median: number; p95: number };
+const rows: Row[] = [];
+const barcodeTimes: number[] = [];
+for (const { type, images, label } of Object.values(inputs)) {
+  const times: number[] = [];
+  let ok = 0;
+  for (const image of images) {
+    const t = performance.now();
+    const result = await engine.read(type, image);
+    times.push(performance.now() - t);
+    if (result.ok) ok++;
+  }
+  const [first, ...rest] = times;
+  rows.push({ label, n: images.length, ok, first: first!, median: quantile(rest, 0.5), p95: quantile(rest, 0.95) });
+  process.stderr.write(`${label}: median ${Math.round(quantile(rest, 0.5))} ms\n`);
+  if (type === 'disk') {
+    for (const image of images) {
+      const t = performance.now();
+      await engine.readBarcodes(image);
+      barcodeTimes.push(performance.now() - t);
+    }
+  }
+}
+rows.splice(2, 0, {
+  label: 'disc barcode only (`readBarcodes`)',
+  n: barcodeTimes.length,
+  ok: barcodeTimes.length,
+  first: barcodeTimes[0]!,
+  median: quantile(barcodeTimes.slice(1), 0.5),
+  p95: quantile(barcodeTimes.slice(1), 0.95),
+});
+await engine.close();
+clearInterval(sampler);
+const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+const peak = Math.max(peakRss, maxRssBytes);
+
+const r = (x: number) => Math.round(x);
+const section = `## Vision
+
+Command: \`npm run bench:vision\` (= \`node --import tsx packages/vision/scripts/bench.ts${threadsArg ? ` --threads ${threadsArg}` : ''}\`), run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on
+${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${engine.threads} worker thread(s).
+Inputs: generated 1920x1080 JPEGs (rendered plates, PDF417 cards, passport page, weighbridge ticket), read through
+\`createVisionEngine().read()\` (worker pool, structured-clone transfer included). "first" is the first read of that
+type (lazy model loads, e.g. tesseract, happen there); median/p95 are over the remaining reads. The machine is shared
+with other work, so figures are indicative.
+
+| type | reads | ok | first ms | median ms | p95 ms |
+|---|---|---|---|---|---|
+${rows.map((x) => `| ${x.label} | ${x.n} | ${x.ok} | ${r(x.first)} | ${r(x.median)} | ${r(x.p95)} |`).join('\n')}
+
+- Cold start (create pool + load zxing-wasm and PaddleOCR in every thread): **${r(coldStartMs)} ms** (warm-up task ${r(warmUpMs)} ms).
+- Peak RSS of the whole process (main + worker threads + engines): **${(peak / 2 ** 20).toFixed(0)} MiB** (before the engine: ${(rssBefore / 2 ** 20).toFixed(0)} MiB).
+- Targets (2 cores): plate ≤ 250 ms median, disc barcode ≤ 100 ms, MRZ ≤ 600 ms, weighbridge ≤ 2.5 s, RSS ≤ 1.5 GB.
+`;
+
+const file = join(repoRoot, 'docs/benchmarks.md');
+let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+const start = doc.indexOf('## Vision');
+if (start >= 0) {
+  const next = doc.indexOf('\n## ', start + 1);
+  doc = doc.slice(0, start) + section + (next >= 0 ? `\n${doc.slice(next + 1)}` : '');
+} else {
+  doc = `${doc.trimEnd()}\n\n${section}`;
+}
+writeFileSync(file, doc);
+process.stdout.write(`${section}\nWrote docs/benchmarks.md\n`);

@@ -1,0 +1,80 @@
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { VisionInputError } from '../errors';
+import { closeTesseract } from '../ocr/tesseract';
+import { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from '../testing/document-fixture';
+import { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from '../testing/sadl-fixture';
+import { renderWeighbridgeTicket } from '../testing/weighbridge-fixture';
+
+import { readDocument } from './read-document';
+
+const testKeys = generateTestSadlKeys();
+const ctx = { intraOpThreads: 2, sadlKeys: testKeys.keys, now: new Date('2026-01-01T00:00:00Z') };
+
+const DISC =
+  '%MVL1CC53%0148%4522A001%1%4024048GB8LY%KP35XKGP%SHS812W%Station wagon / Stasiewa%MITSUBISHI%ASX%White / Wit%JMYXTGA2WDZ000956%4B11LC0187%2027-07-31%';
+const SMART_ID =
+  'DOE|JANE MARY|F|RSA|8001010001089|01 JAN 1980|RSA|CITIZEN|01 FEB 2020|12345|123456789|1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789';
+
+afterAll(() => closeTesseract());
+
+describe('readDocument', () => {
+  it('reads a licence disc from its barcode', async () => {
+    const result = await readDocument('disk', await renderBarcodeCardPhoto(DISC), ctx);
+
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'barcode',
+      fields: { licenceNumber: 'KP35XKGP', vehicleRegisterNo: 'SHS812W', make: 'MITSUBISHI', description: 'Station wagon', dateOfExpiry: '2027-07-31', isLengthValid: true },
+    });
+  });
+
+  it('reads a smart ID card back', async () => {
+    const result = await readDocument('id', await renderBarcodeCardPhoto(SMART_ID), ctx);
+
+    expect(result).toMatchObject({ ok: true, source: 'barcode', fields: { identityNumber: '8001010001089', surname: 'DOE', dateOfBirth: '1980-01-01' } });
+  });
+
+  it('decrypts and parses a driving-licence barcode (test key pair)', async () => {
+    const raw = encryptSadlRecord(buildSadlRecord(aSadlRecordFields({ surname: 'KHUMALO', initials: 'TS' })), testKeys);
+
+    const result = await readDocument('license', await renderBarcodeCardPhoto(raw), ctx);
+
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'barcode',
+      fields: { nameOnCard: 'TS KHUMALO', licenceNumber: '10230000ABCD', idNumber: '8001015009087', validTo: '2026-05-03', vehicleCodes: ['EB', 'C1'] },
+    });
+  });
+
+  it('reads the MRZ of a passport page with every check passing', async () => {
+    const result = await readDocument('passport', await renderPassportPhoto(), ctx);
+
+    expect(result).toMatchObject({ ok: true, source: 'mrz', fields: { checksValid: true, passportNumber: 'L898902C3', surname: 'ERIKSSON' } });
+    expect(result.ok && result.fields.mrzLines).toEqual(ICAO_TD3);
+  });
+
+  it('reports a printed MRZ with a wrong check digit as invalid, with its lines', async () => {
+    const wrong = [ICAO_TD3[0]!, ICAO_TD3[1]!.replace('7408122', '7408123')];
+
+    const result = await readDocument('passport', await renderPassportPhoto(wrong), ctx);
+
+    expect(result.ok && result.fields.checksValid).toBe(false);
+    expect(result.ok && (result.fields.mrzLines as string[])[1]).toBe(wrong[1]);
+  });
+
+  it('extracts a weighbridge ticket and checks its masses', async () => {
+    const result = await readDocument('weighbridge', await renderWeighbridgeTicket(), ctx);
+
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'ocr',
+      partial: false,
+      fields: { ticketNumber: 'WB-004821', vehicleReg: 'KP35XKGP', tareWeight: 15240, grossWeight: 49880, netWeight: 34640, massCheck: 'ok', sealNumbers: ['SL102938', 'SL102939'] },
+    });
+  });
+
+  it('rejects an unknown type with a typed error', async () => {
+    await expect(readDocument('face' as 'plate', new Uint8Array([0xff, 0xd8, 0xff]), ctx)).rejects.toBeInstanceOf(VisionInputError);
+  });
+});

@@ -31,7 +31,10 @@ export type BuildAppOptions = {
 };
 
 // Exempt from the cross-site guard: callers that authenticate by signature, not by cookie.
-const CROSS_SITE_EXEMPT: readonly RegExp[] = [];
+const CROSS_SITE_EXEMPT: readonly RegExp[] = [
+  /^\/api\/webhook\/incoming\//,
+  /^\/api\/anpr\/[A-Za-z0-9_-]{43}(?:[/?]|$)/,
+];
 
 const HealthSchema = z.object({ status: z.literal('ok') });
 
@@ -125,7 +128,9 @@ export async function buildApp({
       },
       components: {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } },
+        schemas: { ...modules.webhooks.openApi.schemas },
       },
+      tags: [...modules.webhooks.openApi.tags],
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,
@@ -156,6 +161,8 @@ export async function buildApp({
         modules.documents.routes,
         modules.entryLogs.routes,
         modules.truckList.routes,
+        modules.webhooks.routes,
+        modules.webhooks.incomingRoutes,
       ]) {
         await api.register(routes);
       }

@@ -4,6 +4,7 @@ import { createModules } from '@/modules';
 import { systemClock } from '@/platform/clock';
 import { startInfrastructure } from '@/platform/infrastructure';
 import { createStorage } from '@/platform/storage';
+import { startJobWorker } from '@/worker';
 
 const env = loadEnv();
 const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -15,9 +16,20 @@ const modules = createModules({
   database: infrastructure.database,
   clock: systemClock,
   sessionSecret: infrastructure.sessionSecret,
+  encryptionKey: infrastructure.encryptionKey,
   storage,
 });
 const app = await buildApp({ env, modules, database: infrastructure.database });
+// APP_ROLE gates the consumer, never the producer: every role may enqueue jobs.
+const worker =
+  env.APP_ROLE === 'api'
+    ? undefined
+    : await startJobWorker({
+        env,
+        modules,
+        ownerUrl: infrastructure.ownerUrl,
+        log: (level, message) => app.log[level](message),
+      });
 
 let isShuttingDown = false;
 async function shutDown(signal: string) {
@@ -26,6 +38,8 @@ async function shutDown(signal: string) {
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   try {
     await app.close(); // new requests get 503 while in-flight ones finish
+    await worker?.stop(); // running jobs finish; unfinished deliveries are swept up after restart
+    await modules.webhooks.close();
     await infrastructure.stop();
     process.exit(0);
   } catch (error) {
@@ -37,13 +51,18 @@ process.on('SIGINT', () => void shutDown('SIGINT'));
 process.on('SIGTERM', () => void shutDown('SIGTERM'));
 
 try {
-  const address = await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(
-    `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,
-  );
-  log(`Boomgate is running: http://localhost:${env.PORT}`);
+  if (env.APP_ROLE === 'worker') {
+    log('Boomgate worker is running (APP_ROLE=worker: no HTTP)');
+  } else {
+    const address = await app.listen({ port: env.PORT, host: env.HOST });
+    app.log.info(
+      `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,
+    );
+    log(`Boomgate is running: http://localhost:${env.PORT}`);
+  }
 } catch (error) {
   app.log.error({ err: error }, 'could not start');
+  await worker?.stop();
   await infrastructure.stop();
   process.exit(1);
 }

@@ -9,6 +9,7 @@ import { createSessionsModule } from '@/modules/sessions';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
+import { createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
@@ -18,11 +19,20 @@ export type Infrastructure = {
   database: Database;
   clock: Clock;
   sessionSecret: string;
+  /** 32 bytes: encrypts secrets kept in the database (integration secrets). */
+  encryptionKey: Buffer;
   storage: ObjectStorage;
 };
 
 /** The composition root: the only place that knows the whole dependency graph. */
-export function createModules({ env, database, clock, sessionSecret, storage }: Infrastructure) {
+export function createModules({
+  env,
+  database,
+  clock,
+  sessionSecret,
+  encryptionKey,
+  storage,
+}: Infrastructure) {
   const audit = createAuditService({ clock });
   const tenants = createTenantsModule();
   const sessions = createSessionsModule({
@@ -71,6 +81,18 @@ export function createModules({ env, database, clock, sessionSecret, storage }: 
     clock,
   });
   const truckList = createTruckListModule({ database });
+  const webhooks = createWebhooksModule({
+    database,
+    audit,
+    clock,
+    encryptionKey,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    rotationWindowMs: env.WEBHOOK_SECRET_ROTATION_HOURS * 3_600_000,
+    callbackPolicy: {
+      requireHttps: env.isProduction,
+      allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP,
+    },
+  });
   return {
     audit,
     tenants,
@@ -82,6 +104,7 @@ export function createModules({ env, database, clock, sessionSecret, storage }: 
     documents,
     entryLogs,
     truckList,
+    webhooks,
   };
 }
 export type Modules = ReturnType<typeof createModules>;

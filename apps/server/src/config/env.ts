@@ -43,6 +43,15 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+    // Which processes consume jobs; every role can enqueue. `worker` serves no HTTP.
+    APP_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+    // 32 random bytes (base64) for secrets stored encrypted; default: generated into DATA_DIR.
+    ENCRYPTION_KEY: z.string().min(43).optional(),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
+    WEBHOOK_SECRET_ROTATION_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+    // Local development and tests only: lets callbacks go to http://127.0.0.1 / localhost.
+    WEBHOOKS_ALLOW_LOOPBACK_HTTP: z.stringbool().default(false),
   })
   .transform((env) => ({
     ...env,

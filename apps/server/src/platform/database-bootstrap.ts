@@ -4,6 +4,8 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 
+import { prepareJobQueue } from './jobs';
+
 export const APP_ROLE = 'boomgate_app';
 export const AUTH_ROLE = 'boomgate_auth';
 
@@ -34,6 +36,7 @@ export async function prepareDatabase({
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await ensureRoles(client, appUrl ? undefined : appPassword);
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    await prepareJobQueue(ownerUrl, APP_ROLE);
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
   } finally {
     await client.end();

@@ -1,5 +1,6 @@
 import type { Env } from '@/config/env';
 
+import { decodeEncryptionKey } from './crypto';
 import { type Database, createDatabase } from './db';
 import { prepareDatabase } from './database-bootstrap';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -8,6 +9,10 @@ import { loadOrCreateSecrets } from './secrets';
 export type StartedInfrastructure = {
   database: Database;
   sessionSecret: string;
+  /** Key for secrets stored encrypted in the database (platform/crypto.ts). */
+  encryptionKey: Buffer;
+  /** The schema owner's URL: the job queue's own connection (platform/jobs.ts). */
+  ownerUrl: string;
   databaseLabel: string;
   stop(): Promise<void>;
 };
@@ -45,6 +50,8 @@ export async function startInfrastructure(
     return {
       database,
       sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
+      encryptionKey: decodeEncryptionKey(env.ENCRYPTION_KEY ?? secrets.dataEncryptionKey),
+      ownerUrl,
       databaseLabel: embedded
         ? `embedded PostgreSQL on 127.0.0.1:${embedded.port}`
         : 'external PostgreSQL',

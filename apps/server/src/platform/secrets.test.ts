@@ -26,3 +26,25 @@ describe('loadOrCreateSecrets', () => {
     expect(await readFile(path.join(dir, 'secrets.json'), 'utf8')).toBe('{"sessionSecret":"x"}');
   });
 });
+
+describe('loadOrCreateSecrets with an older file', () => {
+  const older = {
+    sessionSecret: 's'.repeat(43),
+    databaseSuperuserPassword: 'p'.repeat(43),
+    databaseAppPassword: 'a'.repeat(43),
+  };
+
+  it('adds an encryption key once and keeps every existing value', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bg-secrets-'));
+    await writeFile(path.join(dir, 'secrets.json'), JSON.stringify(older), { mode: 0o600 });
+
+    const [first, second] = await Promise.all([loadOrCreateSecrets(dir), loadOrCreateSecrets(dir)]);
+    const stored = JSON.parse(await readFile(path.join(dir, 'secrets.json'), 'utf8'));
+
+    expect(first).toMatchObject(older);
+    expect(first.dataEncryptionKey).toHaveLength(43);
+    expect(second.dataEncryptionKey).toBe(first.dataEncryptionKey);
+    expect(stored).toEqual({ ...older, dataEncryptionKey: first.dataEncryptionKey });
+    expect((await stat(path.join(dir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+  });
+});

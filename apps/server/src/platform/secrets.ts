@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 
 const SecretsSchema = z.object({
   sessionSecret: z.string().min(32),
   databaseSuperuserPassword: z.string().min(16),
   databaseAppPassword: z.string().min(16),
+  /** AES-256-GCM key for secrets stored in the database; added to older files on first need. */
+  dataEncryptionKey: z.string().min(43).optional(),
 });
-export type Secrets = z.infer<typeof SecretsSchema>;
+export type Secrets = z.infer<typeof SecretsSchema> & { dataEncryptionKey: string };
 
 const generate = () => randomBytes(32).toString('base64url');
 
@@ -29,14 +32,41 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<Secrets> {
     // Never regenerate over a damaged file: the database password in it would be lost.
     const parsed = SecretsSchema.safeParse(JSON.parse(existing));
     if (!parsed.success) throw new Error(`${file} is damaged; restore it from a backup.`);
-    return parsed.data;
+    const { dataEncryptionKey } = parsed.data;
+    if (dataEncryptionKey) return { ...parsed.data, dataEncryptionKey };
+    return addEncryptionKey(file);
   }
   const secrets: Secrets = {
     sessionSecret: generate(),
     databaseSuperuserPassword: generate(),
     databaseAppPassword: generate(),
+    dataEncryptionKey: generate(),
   };
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/**
+ * A file written before the encryption key existed gets one added, keeping every other value.
+ * Under a lock and re-read inside it: two processes starting together must agree on one key.
+ */
+async function addEncryptionKey(file: string): Promise<Secrets> {
+  const release = await lockfile.lock(file, { retries: { retries: 20, minTimeout: 50 } });
+  try {
+    const parsed = SecretsSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (!parsed.success) throw new Error(`${file} is damaged; restore it from a backup.`);
+    const secrets = {
+      ...parsed.data,
+      dataEncryptionKey: parsed.data.dataEncryptionKey ?? generate(),
+    };
+    if (!parsed.data.dataEncryptionKey) {
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+      await rename(temporary, file);
+    }
+    return secrets;
+  } finally {
+    await release();
+  }
 }

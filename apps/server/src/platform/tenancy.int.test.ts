@@ -42,7 +42,12 @@ describe('tenant isolation in the database', () => {
       select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' and p.prosecdef order by 1`);
 
-    expect(definers.map((d) => d.proname)).toEqual(['auth_find_login', 'auth_resolve_session']);
+    expect(definers.map((d) => d.proname)).toEqual([
+      'anpr_find_camera',
+      'auth_find_login',
+      'auth_resolve_session',
+      'webhooks_due_deliveries',
+    ]);
   });
 
   it('shows no rows and refuses writes when no tenant is set', async () => {

@@ -80,12 +80,14 @@ export async function createTestApp({
     }),
   );
 
+  // The real engine, started only by the tests that read an image (one worker thread).
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const modules = createModules({
     env,
     database,
     clock,
     sessionSecret: randomBytes(32).toString('base64url'),
+    encryptionKey: randomBytes(32),
     storage: createLocalStorage(storageDir),
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
@@ -122,6 +124,9 @@ export async function createTestApp({
     clock,
     env,
     database,
+    modules,
+    /** The schema owner's URL of this test database (the job queue connects as the owner). */
+    ownerUrl,
     logLines,
     inject: request,
     unique,
@@ -184,6 +189,7 @@ export async function createTestApp({
 
     async close() {
       await app.close();
+      await modules.webhooks.close();
       await database.close();
       await owner.end();
       await admin.query(`drop database if exists ${databaseName} with (force)`);

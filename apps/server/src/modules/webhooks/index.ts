@@ -1,0 +1,83 @@
+/**
+ * Webhooks: vehicle entries posted by external systems (signed, idempotent by webhook-id), the
+ * incoming feed and its processing, the signed callback that processing sends (an outbox with
+ * retries, delivered by the job worker), and the tenant admin's integration settings.
+ * Owns: webhook_integrations, incoming_requests, webhook_deliveries. Publishes: incoming-request.completed.
+ */
+import { z } from 'zod';
+
+import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhooks';
+
+import { createSecretBox } from '@/platform/crypto';
+
+import { type Lookup, createCallbackSender } from './callback-sender';
+import { createWebhookJobs } from './webhooks.jobs';
+import { createWebhooksRepository } from './webhooks.repository';
+import { SIGNATURE_HELP, incomingWebhookRoutes, webhooksRoutes } from './webhooks.routes';
+import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
+
+export type { WebhooksService } from './webhooks.service';
+export { incomingUrlFor } from './webhooks.routes';
+
+export function createWebhooksModule({
+  encryptionKey,
+  timeoutMs,
+  rotationWindowMs,
+  callbackPolicy,
+  lookup,
+  ...deps
+}: Omit<
+  WebhooksServiceDeps,
+  'repository' | 'secretBox' | 'sender' | 'leaseMs' | 'rotationWindowMs'
+> & {
+  encryptionKey: Buffer;
+  timeoutMs: number;
+  rotationWindowMs: number;
+  callbackPolicy: { requireHttps: boolean; allowLoopback: boolean };
+  /** Tests replace DNS with a stub; production uses the system resolver. */
+  lookup?: Lookup;
+}) {
+  const sender = createCallbackSender({ policy: callbackPolicy, timeoutMs, lookup });
+  const service = createWebhooksService({
+    ...deps,
+    repository: createWebhooksRepository(),
+    secretBox: createSecretBox(encryptionKey),
+    sender,
+    rotationWindowMs,
+    // Longer than one attempt can take (connect + timeout), so a live attempt is never doubled.
+    leaseMs: timeoutMs * 2 + 30_000,
+  });
+  return {
+    service,
+    routes: webhooksRoutes(service),
+    incomingRoutes: incomingWebhookRoutes(service),
+    ...createWebhookJobs(service),
+    openApi: {
+      tags: [
+        {
+          name: 'incoming-feed',
+          description: 'Vehicle entries posted by external systems, and their processing.',
+        },
+        {
+          name: 'integrations',
+          description:
+            'The integration secret, the callback URL and the delivery log (tenant admins).\n\n' +
+            'When an entry is processed Boomgate POSTs `IncomingRequestCompletedEvent` (see Schemas) as JSON to ' +
+            'the callback URL, signed the same way as inbound posts:\n\n' +
+            SIGNATURE_HELP +
+            '\n\nEvery retry of one callback carries the same `webhook-id`; use it to ignore duplicates. Answer 2xx ' +
+            'within 15 s. Other answers and timeouts are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and ' +
+            '10 h (±10%); redirects are not followed; 410 disables the endpoint; 429, 502 and 504 may carry ' +
+            'Retry-After. During a secret rotation callbacks carry two signatures, one per secret.',
+        },
+      ],
+      // Plain JSON Schema objects for the OpenAPI document's components (typed loosely for swagger).
+      schemas: {
+        IncomingRequestCompletedEvent: z.toJSONSchema(IncomingRequestCompletedEventSchema, {
+          target: 'openapi-3.0',
+        }),
+      } as unknown as Record<string, never>,
+    },
+    close: () => sender.close(),
+  };
+}

@@ -1,0 +1,231 @@
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+
+import { type DbExecutor, takeOne } from '@/platform/db';
+
+import {
+  type IncomingRequestRow,
+  type NewIncomingRequestRow,
+  type NewWebhookDeliveryRow,
+  type WebhookDeliveryRow,
+  type WebhookIntegrationRow,
+  incomingRequests,
+  webhookDeliveries,
+  webhookIntegrations,
+} from './webhooks.table';
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
+
+type DeliveryStatus = WebhookDeliveryRow['status'];
+
+/** All SQL for integrations, incoming requests and the callback outbox. Every call is tenant-scoped. */
+export function createWebhooksRepository() {
+  return {
+    async findIntegration(
+      tx: DbExecutor,
+      tenantId: string,
+    ): Promise<WebhookIntegrationRow | undefined> {
+      const rows = await tx
+        .select()
+        .from(webhookIntegrations)
+        .where(eq(webhookIntegrations.tenantId, tenantId))
+        .limit(1);
+      return rows[0];
+    },
+
+    async upsertIntegration(
+      tx: DbExecutor,
+      tenantId: string,
+      values: Partial<Omit<WebhookIntegrationRow, 'tenantId'>> & { updatedAt: Date },
+    ): Promise<WebhookIntegrationRow> {
+      return takeOne(
+        await tx
+          .insert(webhookIntegrations)
+          .values({ tenantId, ...values })
+          .onConflictDoUpdate({ target: webhookIntegrations.tenantId, set: values })
+          .returning(),
+      );
+    },
+
+    /** Inserts unless this webhook-id was stored before; returns the new id or undefined. */
+    async insertIncomingRequest(
+      tx: DbExecutor,
+      row: NewIncomingRequestRow,
+    ): Promise<string | undefined> {
+      const rows = await tx
+        .insert(incomingRequests)
+        .values(row)
+        .onConflictDoNothing({ target: [incomingRequests.tenantId, incomingRequests.webhookId] })
+        .returning({ id: incomingRequests.id });
+      return rows[0]?.id;
+    },
+
+    async findIncomingRequestIdByWebhookId(tx: DbExecutor, tenantId: string, webhookId: string) {
+      const rows = await tx
+        .select({ id: incomingRequests.id })
+        .from(incomingRequests)
+        .where(
+          and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.webhookId, webhookId)),
+        )
+        .limit(1);
+      return rows[0]?.id;
+    },
+
+    listIncomingRequests: (
+      tx: DbExecutor,
+      tenantId: string,
+      limit: number,
+    ): Promise<IncomingRequestRow[]> =>
+      tx
+        .select()
+        .from(incomingRequests)
+        .where(eq(incomingRequests.tenantId, tenantId))
+        .orderBy(desc(incomingRequests.timestamp))
+        .limit(limit),
+
+    async completeIncomingRequest(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      values: Pick<
+        IncomingRequestRow,
+        | 'plateNumber'
+        | 'driverName'
+        | 'driverSurname'
+        | 'driverIdNumber'
+        | 'driverPhone1'
+        | 'transportName'
+        | 'driverLicenseNumber'
+        | 'driverLicenseValidTo'
+        | 'driverDateOfBirth'
+        | 'driverSex'
+        | 'completedAt'
+        | 'completedBy'
+      >,
+    ): Promise<IncomingRequestRow | undefined> {
+      const rows = await tx
+        .update(incomingRequests)
+        .set(values)
+        .where(and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.id, id)))
+        .returning();
+      return rows[0];
+    },
+
+    async insertDelivery(tx: DbExecutor, row: NewWebhookDeliveryRow): Promise<WebhookDeliveryRow> {
+      return takeOne(await tx.insert(webhookDeliveries).values(row).returning());
+    },
+
+    /**
+     * Takes a due delivery for one attempt: counts the attempt and holds a lease until
+     * `leaseUntil`. Another worker (or a sweeper's second job) gets nothing until the lease ends.
+     */
+    async claimDelivery(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      now: Date,
+      leaseUntil: Date,
+    ): Promise<WebhookDeliveryRow | undefined> {
+      const rows = await tx
+        .update(webhookDeliveries)
+        .set({
+          attempts: sql`${webhookDeliveries.attempts} + 1`,
+          lockedUntil: leaseUntil,
+          lastAttemptAt: now,
+        })
+        .where(
+          and(
+            eq(webhookDeliveries.tenantId, tenantId),
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.status, 'pending'),
+            lte(webhookDeliveries.nextAttemptAt, now),
+            or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+          ),
+        )
+        .returning();
+      return rows[0];
+    },
+
+    /**
+     * Records how a claimed attempt ended. Only the holder of that attempt may: if its lease ran
+     * out and another worker claimed the row since, the stale outcome is dropped (false).
+     */
+    async recordAttempt(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      claimedAttempt: number,
+      outcome: {
+        status: DeliveryStatus;
+        nextAttemptAt?: Date;
+        lastResponseStatus: number | null;
+        lastError: string | null;
+        deliveredAt?: Date;
+      },
+    ): Promise<boolean> {
+      const rows = await tx
+        .update(webhookDeliveries)
+        .set({ ...outcome, lockedUntil: null })
+        .where(
+          and(
+            eq(webhookDeliveries.tenantId, tenantId),
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.attempts, claimedAttempt),
+            eq(webhookDeliveries.status, 'pending'),
+          ),
+        )
+        .returning({ id: webhookDeliveries.id });
+      return rows.length === 1;
+    },
+
+    listDeliveries: (
+      tx: DbExecutor,
+      tenantId: string,
+      { status, limit }: { status?: DeliveryStatus; limit: number },
+    ): Promise<WebhookDeliveryRow[]> =>
+      tx
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.tenantId, tenantId),
+            status ? eq(webhookDeliveries.status, status) : undefined,
+          ),
+        )
+        .orderBy(desc(webhookDeliveries.createdAt))
+        .limit(limit),
+
+    async findDelivery(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
+    /** A manual replay: a fresh schedule, the same webhook-id and body. */
+    async resetDelivery(tx: DbExecutor, tenantId: string, id: string, now: Date) {
+      return takeOne(
+        await tx
+          .update(webhookDeliveries)
+          .set({
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: now,
+            lockedUntil: null,
+            deliveredAt: null,
+          })
+          .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id)))
+          .returning(),
+      );
+    },
+
+    /** Cross-tenant by necessity (the sweeper): the SECURITY DEFINER function webhooks_due_deliveries. */
+    async listDueDeliveries(tx: DbExecutor, now: Date, limit: number) {
+      const result = await tx.execute<{ tenant_id: string; delivery_id: string }>(
+        sql`select tenant_id, delivery_id from webhooks_due_deliveries(${now.toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      return result.rows.map((row) => ({ tenantId: row.tenant_id, deliveryId: row.delivery_id }));
+    },
+  };
+}

@@ -1,0 +1,317 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import {
+  DeliveryIdParamsSchema,
+  INCOMING_REQUEST_BODY_LIMIT_BYTES,
+  IncomingRequestAckSchema,
+  type IncomingRequestEntry,
+  IncomingRequestEntrySchema,
+  IncomingRequestIdParamsSchema,
+  IncomingRequestListSchema,
+  IncomingRequestParamsSchema,
+  IncomingRequestPayloadSchema,
+  type Integration,
+  IntegrationSchema,
+  IntegrationSecretSchema,
+  ListDeliveriesQuerySchema,
+  ProcessRequestBodySchema,
+  SetCallbackUrlBodySchema,
+  type WebhookDelivery,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  incomingRequestStatus,
+} from '@boomgate/contracts/webhooks';
+
+import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
+import { AppError } from '@/platform/errors';
+
+import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
+import { WebhookVerificationError, type WebhooksService } from './webhooks.service';
+import type {
+  IncomingRequestRow,
+  WebhookDeliveryRow,
+  WebhookIntegrationRow,
+} from './webhooks.table';
+
+// Spec §6: every role sees the feed. Processing captures the driver's documents where the driver
+// is, which is the gate as often as the office, so guards may process too (audited per user).
+const feedAccess = rolesAccess(ALL_ROLES);
+const adminAccess = rolesAccess(['tenant_admin', 'super_admin']);
+
+export const incomingUrlFor = (tenantId: string) => `/api/webhook/incoming/${tenantId}`;
+
+export const SIGNATURE_HELP = `Requests are signed with the Standard Webhooks scheme (https://www.standardwebhooks.com) and the
+tenant's integration secret (\`whsec_\` + base64; create or rotate it with \`POST /api/integrations/secret\`).
+
+* \`webhook-id\`: a unique message id. Resending the same message with the same id is safe: it is stored once.
+* \`webhook-timestamp\`: Unix seconds; more than 5 minutes from our clock is refused.
+* \`webhook-signature\`: \`v1,<base64>\`, space-separated if several, where the value is
+  base64(HMAC-SHA256(secret bytes, "<webhook-id>.<webhook-timestamp>.<raw body bytes>")) and the secret bytes
+  are the base64-decoded part after \`whsec_\`. Sign the exact bytes you send: re-serialised JSON will not verify.
+
+After a rotation the previous secret is accepted for the rotation window (24 h by default).`;
+
+export function toIncomingRequestEntry(row: IncomingRequestRow): IncomingRequestEntry {
+  return {
+    id: row.id,
+    timestamp: row.timestamp.toISOString(),
+    plateNumber: row.plateNumber,
+    driverName: row.driverName,
+    driverSurname: row.driverSurname,
+    driverIdNumber: row.driverIdNumber,
+    driverPhone1: row.driverPhone1,
+    transportName: row.transportName,
+    referenceNumber: row.referenceNumber,
+    weighbridgeTicketId: row.weighbridgeTicketId,
+    extractedDiskData: row.extractedDiskData,
+    status: incomingRequestStatus(row),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+function toIntegration(tenantId: string, row: WebhookIntegrationRow | undefined): Integration {
+  return {
+    incomingUrl: incomingUrlFor(tenantId),
+    hasSecret: Boolean(row?.secretCiphertext),
+    secretCreatedAt: row?.secretCreatedAt?.toISOString() ?? null,
+    previousSecretExpiresAt: row?.previousSecretExpiresAt?.toISOString() ?? null,
+    callbackUrl: row?.callbackUrl ?? null,
+    callbackDisabledAt: row?.callbackDisabledAt?.toISOString() ?? null,
+    callbackDisabledReason: row?.callbackDisabledReason ?? null,
+  };
+}
+
+function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    webhookId: row.webhookId,
+    eventType: row.eventType,
+    incomingRequestId: row.incomingRequestId,
+    status: row.status,
+    attempts: row.attempts,
+    maxAttempts: MAX_DELIVERY_ATTEMPTS,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    lastResponseStatus: row.lastResponseStatus,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The incoming feed, processing, and the tenant admin's integration settings (cookie sessions). */
+export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/webhook/pending-requests',
+      {
+        config: feedAccess,
+        schema: {
+          tags: ['incoming-feed'],
+          operationId: 'listIncomingRequests',
+          description:
+            'Every incoming entry of the tenant, newest first (at most 500); polled by the feed.',
+          response: { 200: IncomingRequestListSchema },
+        },
+      },
+      async (request) =>
+        (await service.listIncomingRequests(request.actor)).map(toIncomingRequestEntry),
+    );
+
+    app.post(
+      '/webhook/process-request/:id',
+      {
+        config: feedAccess,
+        schema: {
+          tags: ['incoming-feed'],
+          operationId: 'processIncomingRequest',
+          description:
+            'Completes (or edits) an entry with the captured data and queues the signed callback ' +
+            '(`incoming-request.completed`) to the tenant’s callback URL in the same transaction.',
+          params: IncomingRequestIdParamsSchema,
+          body: ProcessRequestBodySchema,
+          response: { 200: IncomingRequestEntrySchema },
+        },
+      },
+      async (request) =>
+        toIncomingRequestEntry(
+          await service.processRequest(request.actor, request.params.id, request.body, request.ip),
+        ),
+    );
+
+    app.get(
+      '/integrations',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['integrations'],
+          operationId: 'getIntegration',
+          response: { 200: IntegrationSchema },
+        },
+      },
+      async (request) =>
+        toIntegration(request.actor.tenantId, await service.getIntegration(request.actor)),
+    );
+
+    app.post(
+      '/integrations/secret',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['integrations'],
+          operationId: 'rotateIntegrationSecret',
+          description:
+            'Creates the integration secret, or replaces it. The secret is shown only in this response. ' +
+            'The previous secret stays valid (inbound) and also signs callbacks until `previousSecretExpiresAt`.',
+          response: { 201: IntegrationSecretSchema },
+        },
+      },
+      async (request, reply) => {
+        const { secret, row } = await service.rotateSecret(request.actor, request.ip);
+        return reply.code(201).send({
+          secret,
+          createdAt: (row.secretCreatedAt ?? new Date()).toISOString(),
+          previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
+        });
+      },
+    );
+
+    app.patch(
+      '/integrations',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['integrations'],
+          operationId: 'setCallbackUrl',
+          description:
+            'Sets the callback URL (null clears it). https only in production; private, loopback, ' +
+            'link-local and other non-public addresses are refused. Saving re-enables a disabled endpoint.',
+          body: SetCallbackUrlBodySchema,
+          response: { 200: IntegrationSchema },
+        },
+      },
+      async (request) =>
+        toIntegration(
+          request.actor.tenantId,
+          await service.setCallbackUrl(request.actor, request.body.callbackUrl || null, request.ip),
+        ),
+    );
+
+    app.get(
+      '/integrations/deliveries',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['integrations'],
+          operationId: 'listWebhookDeliveries',
+          querystring: ListDeliveriesQuerySchema,
+          response: { 200: WebhookDeliveryListSchema },
+        },
+      },
+      async (request) =>
+        (await service.listDeliveries(request.actor, request.query)).map(toDelivery),
+    );
+
+    app.post(
+      '/integrations/deliveries/:id/replay',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['integrations'],
+          operationId: 'replayWebhookDelivery',
+          description:
+            'Sends the callback again from a fresh retry schedule, with the same webhook-id.',
+          params: DeliveryIdParamsSchema,
+          response: { 202: WebhookDeliverySchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(202)
+          .send(
+            toDelivery(await service.replayDelivery(request.actor, request.params.id, request.ip)),
+          ),
+    );
+  };
+}
+
+const WebhookHeadersSchema = z.object({
+  'webhook-id': z.string().max(255),
+  'webhook-timestamp': z.string(),
+  'webhook-signature': z.string(),
+});
+
+const verifiedWebhookIds = new WeakMap<object, string>();
+
+/**
+ * `POST /api/webhook/incoming/{tenantId}`: public, authenticated by signature. JSON is read as raw
+ * bytes by a parser scoped to this plugin (so the signature covers exactly what was sent), limited
+ * to 256 KiB; the signature is checked before the body is parsed or validated.
+ */
+export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: INCOMING_REQUEST_BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.post(
+      '/webhook/incoming/:tenantId',
+      {
+        config: publicAccess(),
+        bodyLimit: INCOMING_REQUEST_BODY_LIMIT_BYTES,
+        schema: {
+          tags: ['incoming-feed'],
+          operationId: 'receiveIncomingRequest',
+          summary: 'Receive a vehicle entry from an external system (signed webhook)',
+          description: SIGNATURE_HELP,
+          security: [],
+          params: IncomingRequestParamsSchema,
+          headers: WebhookHeadersSchema,
+          body: IncomingRequestPayloadSchema,
+          response: { 200: IncomingRequestAckSchema, 202: IncomingRequestAckSchema },
+        },
+        async preValidation(request) {
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const tenantId = (request.params as { tenantId?: string }).tenantId ?? '';
+          try {
+            const { webhookId } = await service.verifyIncoming(tenantId, request.headers, raw);
+            verifiedWebhookIds.set(request, webhookId);
+            request.log.info({ tenantId, webhookId, result: 'verified' }, 'inbound webhook');
+          } catch (error) {
+            if (error instanceof WebhookVerificationError) {
+              const webhookId = request.headers['webhook-id'];
+              request.log.warn(
+                { tenantId, webhookId, result: error.reason },
+                'inbound webhook refused',
+              );
+            }
+            throw error;
+          }
+          (request as { body: unknown }).body = parseJson(raw);
+        },
+      },
+      async (request, reply) => {
+        const webhookId = verifiedWebhookIds.get(request);
+        if (!webhookId)
+          throw new AppError('UNAUTHENTICATED', 'The webhook signature could not be verified.');
+        const ack = await service.recordIncoming(request.params.tenantId, webhookId, request.body);
+        return reply.code(ack.duplicate ? 200 : 202).send(ack);
+      },
+    );
+  };
+}
+
+/** Verified bytes to a value; prototype-polluting keys are dropped. */
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'), (key, value: unknown) =>
+      key === '__proto__' || key === 'constructor' ? undefined : value,
+    );
+  } catch {
+    throw new AppError('INVALID', 'The request body is not valid JSON.');
+  }
+}

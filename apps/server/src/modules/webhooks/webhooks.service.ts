@@ -1,0 +1,466 @@
+import { z } from 'zod';
+
+import {
+  INCOMING_REQUEST_COMPLETED,
+  type IncomingRequestCompletedEvent,
+  IncomingRequestPayloadSchema,
+  ProcessRequestBodySchema,
+} from '@boomgate/contracts/webhooks';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor } from '@/modules/sessions';
+import type { Clock } from '@/platform/clock';
+import type { SecretBox } from '@/platform/crypto';
+import type { Database, DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+import { enqueueJob } from '@/platform/jobs';
+
+import type { CallbackSender, SendResult } from './callback-sender';
+import { decideAfterAttempt } from './delivery-policy';
+import {
+  type VerifyFailure,
+  generateIntegrationSecret,
+  signWebhook,
+  verifyWebhook,
+} from './signature';
+import type { WebhooksRepository } from './webhooks.repository';
+import type { WebhookDeliveryRow, WebhookIntegrationRow } from './webhooks.table';
+
+/** The queue job that sends one delivery; payload parsed again when the worker picks it up. */
+export const DeliverJob = {
+  name: 'webhooks.deliver',
+  maxAttempts: 5,
+  payload: z.object({ tenantId: z.uuid(), deliveryId: z.uuid() }),
+} as const;
+export type DeliverJobPayload = z.infer<typeof DeliverJob.payload>;
+
+/** At most one waiting job per delivery: the retry, a sweep and a replay all use this key. */
+const deliverJobKey = (deliveryId: string) => `webhooks.deliver:${deliveryId}`;
+
+const FEED_MAX_ROWS = 500;
+const SWEEP_BATCH = 500;
+
+export type WebhooksServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  repository: WebhooksRepository;
+  secretBox: SecretBox;
+  sender: CallbackSender;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  /** How long the previous secret keeps working after a rotation. */
+  rotationWindowMs: number;
+  /** How long a claimed delivery stays locked; past it a sweep may send it again. */
+  leaseMs: number;
+  random?: () => number;
+};
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+export type DeliveryOutcome =
+  | { kind: 'skipped' }
+  | { kind: 'delivered'; status: number }
+  | { kind: 'retry'; at: Date; status: number | null; error: string | null }
+  | { kind: 'failed'; status: number | null; error: string; isEndpointDisabled: boolean }
+  | { kind: 'stale' };
+
+export class WebhookVerificationError extends AppError {
+  constructor(readonly reason: VerifyFailure | 'unknown-tenant') {
+    super('UNAUTHENTICATED', 'The webhook signature could not be verified.');
+  }
+}
+
+const notFound = () => new AppError('NOT_FOUND', 'Incoming request not found.');
+const deliveryNotFound = () => new AppError('NOT_FOUND', 'Delivery not found.');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createWebhooksService({
+  database,
+  repository,
+  secretBox,
+  sender,
+  audit,
+  clock,
+  rotationWindowMs,
+  leaseMs,
+  random = Math.random,
+}: WebhooksServiceDeps) {
+  /** The current secret first, then the previous one while its rotation window lasts. */
+  function activeSecrets(integration: WebhookIntegrationRow | undefined, now: Date): string[] {
+    if (!integration?.secretCiphertext) return [];
+    const secrets = [secretBox.open(integration.secretCiphertext, integration.tenantId)];
+    if (
+      integration.previousSecretCiphertext &&
+      integration.previousSecretExpiresAt &&
+      integration.previousSecretExpiresAt > now
+    ) {
+      secrets.push(secretBox.open(integration.previousSecretCiphertext, integration.tenantId));
+    }
+    return secrets;
+  }
+
+  async function enqueueDelivery(
+    tx: DbExecutor,
+    tenantId: string,
+    deliveryId: string,
+    runAt?: Date,
+  ) {
+    await enqueueJob<DeliverJobPayload>(
+      tx,
+      DeliverJob,
+      { tenantId, deliveryId },
+      {
+        runAt,
+        jobKey: deliverJobKey(deliveryId),
+      },
+    );
+  }
+
+  return {
+    // ----- Inbound ----------------------------------------------------------------------------
+
+    /**
+     * Checks a post's Standard Webhooks signature over the raw body with the tenant's secrets.
+     * An unknown tenant, a tenant without a secret and a bad signature answer alike (401).
+     */
+    async verifyIncoming(
+      tenantId: string,
+      headers: Record<string, string | string[] | undefined>,
+      rawBody: Buffer,
+    ): Promise<{ webhookId: string }> {
+      if (!UUID.test(tenantId)) throw new WebhookVerificationError('unknown-tenant');
+      const now = clock.now();
+      const integration = await database.withTenant(tenantId, (tx) =>
+        repository.findIntegration(tx, tenantId),
+      );
+      const result = verifyWebhook({
+        headers,
+        body: rawBody,
+        secrets: activeSecrets(integration, now),
+        now,
+      });
+      if (!result.ok) throw new WebhookVerificationError(result.reason);
+      return { webhookId: result.webhookId };
+    },
+
+    /**
+     * Stores a verified entry once per webhook-id: concurrent redeliveries of one message meet
+     * the unique index, and every one of them answers with the same entry id.
+     */
+    async recordIncoming(
+      tenantId: string,
+      webhookId: string,
+      payload: z.output<typeof IncomingRequestPayloadSchema>,
+    ): Promise<{ id: string; duplicate: boolean }> {
+      const receivedAt = clock.now();
+      return database.withTenant(tenantId, async (tx) => {
+        const id = await repository.insertIncomingRequest(tx, {
+          tenantId,
+          id: newId(),
+          webhookId,
+          receivedAt,
+          timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
+          plateNumber: payload.plateNumber,
+          driverName: payload.driverName,
+          driverSurname: payload.driverSurname,
+          driverIdNumber: payload.driverIdNumber,
+          driverPhone1: payload.driverPhone1,
+          transportName: payload.transportName,
+          referenceNumber: payload.referenceNumber,
+          weighbridgeTicketId: payload.weighbridgeTicketId,
+          extractedDiskData: payload.extractedDiskData,
+        });
+        if (id) return { id, duplicate: false };
+        const existing = await repository.findIncomingRequestIdByWebhookId(tx, tenantId, webhookId);
+        if (!existing) throw new Error('Duplicate webhook-id without a stored entry');
+        return { id: existing, duplicate: true };
+      });
+    },
+
+    // ----- The feed ---------------------------------------------------------------------------
+
+    listIncomingRequests: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) =>
+        repository.listIncomingRequests(tx, actor.tenantId, FEED_MAX_ROWS),
+      ),
+
+    /**
+     * Completes (or edits) an entry and, in the same transaction, writes the callback to the
+     * outbox and enqueues its delivery: the callback exists if and only if the completion does.
+     */
+    async processRequest(
+      actor: Actor,
+      id: string,
+      body: z.output<typeof ProcessRequestBodySchema>,
+      ip?: string,
+    ) {
+      const now = clock.now();
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.completeIncomingRequest(tx, actor.tenantId, id, {
+          plateNumber: body.plateNumber,
+          driverName: body.driverName,
+          driverSurname: body.driverSurname,
+          driverIdNumber: body.driverIdNumber,
+          driverPhone1: body.driverPhone,
+          transportName: body.transportName,
+          driverLicenseNumber: body.driverLicenseNumber,
+          driverLicenseValidTo: body.driverLicenseValidTo,
+          driverDateOfBirth: body.driverDateOfBirth,
+          driverSex: body.driverSex,
+          completedAt: now,
+          completedBy: actor.userId,
+        });
+        if (!row) throw notFound();
+
+        const event: IncomingRequestCompletedEvent = {
+          type: INCOMING_REQUEST_COMPLETED,
+          timestamp: now.toISOString(),
+          data: {
+            id: row.id,
+            referenceNumber: row.referenceNumber,
+            weighbridgeTicketId: row.weighbridgeTicketId,
+            plateNumber: body.plateNumber,
+            driverName: body.driverName,
+            driverSurname: body.driverSurname,
+            driverIdNumber: body.driverIdNumber,
+            driverPhone: body.driverPhone,
+            transportName: body.transportName,
+            driverLicenseNumber: body.driverLicenseNumber,
+            driverLicenseValidTo: body.driverLicenseValidTo,
+            driverDateOfBirth: body.driverDateOfBirth,
+            driverSex: body.driverSex,
+            receivedAt: row.receivedAt.toISOString(),
+            completedAt: now.toISOString(),
+          },
+        };
+        const delivery = await repository.insertDelivery(tx, {
+          tenantId: actor.tenantId,
+          id: newId(),
+          webhookId: `msg_${newId().replaceAll('-', '')}`,
+          eventType: INCOMING_REQUEST_COMPLETED,
+          body: JSON.stringify(event),
+          incomingRequestId: row.id,
+          nextAttemptAt: now,
+          createdAt: now,
+        });
+        await enqueueDelivery(tx, actor.tenantId, delivery.id);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'incoming-request.completed',
+          targetType: 'incoming_request',
+          targetId: row.id,
+          ip,
+          details: { deliveryId: delivery.id },
+        });
+        return row;
+      });
+    },
+
+    // ----- Integration settings (tenant_admin) ------------------------------------------------
+
+    getIntegration: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.findIntegration(tx, actor.tenantId)),
+
+    /** A new secret, returned once. The previous one stays valid for the rotation window. */
+    async rotateSecret(actor: Actor, ip?: string) {
+      const now = clock.now();
+      const secret = generateIntegrationSecret();
+      const row = await database.withTenant(actor.tenantId, async (tx) => {
+        const current = await repository.findIntegration(tx, actor.tenantId);
+        const keepPrevious = Boolean(current?.secretCiphertext) && rotationWindowMs > 0;
+        const updated = await repository.upsertIntegration(tx, actor.tenantId, {
+          secretCiphertext: secretBox.seal(secret, actor.tenantId),
+          secretCreatedAt: now,
+          previousSecretCiphertext: keepPrevious ? (current?.secretCiphertext ?? null) : null,
+          previousSecretExpiresAt: keepPrevious ? new Date(now.getTime() + rotationWindowMs) : null,
+          updatedAt: now,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: current?.secretCiphertext
+            ? 'integration.secret-rotated'
+            : 'integration.secret-created',
+          targetType: 'webhook_integration',
+          targetId: actor.tenantId,
+          ip,
+        });
+        return updated;
+      });
+      return { secret, row };
+    },
+
+    /** Saves (or clears) the callback URL after the SSRF checks; saving re-enables it after a 410. */
+    async setCallbackUrl(actor: Actor, callbackUrl: string | null, ip?: string) {
+      let normalised: string | null = null;
+      if (callbackUrl) {
+        const checked = await sender.check(callbackUrl);
+        if (!checked.ok) throw new AppError('INVALID', checked.reason);
+        normalised = checked.url.toString();
+      }
+      const now = clock.now();
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.upsertIntegration(tx, actor.tenantId, {
+          callbackUrl: normalised,
+          callbackDisabledAt: null,
+          callbackDisabledReason: null,
+          updatedAt: now,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'integration.callback-url-set',
+          targetType: 'webhook_integration',
+          targetId: actor.tenantId,
+          ip,
+          details: { callbackUrl: normalised },
+        });
+        return row;
+      });
+    },
+
+    listDeliveries: (
+      actor: Actor,
+      query: { status?: WebhookDeliveryRow['status']; limit: number },
+    ) =>
+      database.withTenant(actor.tenantId, (tx) =>
+        repository.listDeliveries(tx, actor.tenantId, query),
+      ),
+
+    /** Sends a delivery again from a fresh schedule with the same webhook-id and body (audited). */
+    async replayDelivery(actor: Actor, id: string, ip?: string) {
+      const now = clock.now();
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const existing = await repository.findDelivery(tx, actor.tenantId, id);
+        if (!existing) throw deliveryNotFound();
+        if (existing.lockedUntil && existing.lockedUntil > now) {
+          throw new AppError(
+            'CONFLICT',
+            'This delivery is being sent right now; try again shortly.',
+          );
+        }
+        const row = await repository.resetDelivery(tx, actor.tenantId, id, now);
+        await enqueueDelivery(tx, actor.tenantId, id);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'webhook-delivery.replayed',
+          targetType: 'webhook_delivery',
+          targetId: id,
+          ip,
+          details: { webhookId: row.webhookId, previousStatus: existing.status },
+        });
+        return row;
+      });
+    },
+
+    // ----- The worker's side ------------------------------------------------------------------
+
+    /**
+     * One attempt at one delivery, inside its tenant (SEC-12): claim with a lease, sign and send
+     * outside any transaction, then record the outcome and schedule the next attempt.
+     */
+    async deliver(tenantId: string, deliveryId: string): Promise<DeliveryOutcome> {
+      const claimedAt = clock.now();
+      const claimed = await database.withTenant(tenantId, async (tx) => {
+        const delivery = await repository.claimDelivery(
+          tx,
+          tenantId,
+          deliveryId,
+          claimedAt,
+          new Date(claimedAt.getTime() + leaseMs),
+        );
+        return (
+          delivery && { delivery, integration: await repository.findIntegration(tx, tenantId) }
+        );
+      });
+      if (!claimed) return { kind: 'skipped' }; // not due, already sent, or another worker has it
+      const { delivery, integration } = claimed;
+
+      const problem = !integration?.callbackUrl
+        ? 'No callback URL is configured.'
+        : integration.callbackDisabledAt
+          ? 'The callback endpoint is disabled (it answered 410 Gone); save its URL again to re-enable it.'
+          : !integration.secretCiphertext
+            ? 'No integration secret exists to sign the callback.'
+            : null;
+
+      let result: SendResult;
+      if (problem || !integration?.callbackUrl) {
+        result = { status: null, retryAfter: null, error: problem };
+      } else {
+        const sentAt = clock.now();
+        result = await sender.send({
+          url: integration.callbackUrl,
+          body: delivery.body,
+          headers: signWebhook({
+            webhookId: delivery.webhookId,
+            sentAt,
+            body: delivery.body,
+            secrets: activeSecrets(integration, sentAt),
+          }),
+        });
+      }
+
+      const now = clock.now();
+      const decision = problem
+        ? ({ kind: 'dead-letter' } as const)
+        : decideAfterAttempt({
+            attempt: delivery.attempts,
+            status: result.status,
+            retryAfter: result.retryAfter,
+            now,
+            random,
+          });
+      const base = { lastResponseStatus: result.status, lastError: result.error };
+
+      return database.withTenant(tenantId, async (tx): Promise<DeliveryOutcome> => {
+        const record = (outcome: Parameters<WebhooksRepository['recordAttempt']>[4]) =>
+          repository.recordAttempt(tx, tenantId, deliveryId, delivery.attempts, outcome);
+        switch (decision.kind) {
+          case 'delivered':
+            if (!(await record({ ...base, status: 'delivered', deliveredAt: now })))
+              return { kind: 'stale' };
+            return { kind: 'delivered', status: result.status ?? 0 };
+          case 'disable-endpoint': {
+            const error = 'The receiver answered 410 Gone; the callback endpoint is now disabled.';
+            if (!(await record({ ...base, status: 'failed', lastError: error })))
+              return { kind: 'stale' };
+            await repository.upsertIntegration(tx, tenantId, {
+              callbackDisabledAt: now,
+              callbackDisabledReason: '410 Gone',
+              updatedAt: now,
+            });
+            return { kind: 'failed', status: result.status, error, isEndpointDisabled: true };
+          }
+          case 'dead-letter': {
+            const error = result.error ?? `The receiver answered ${result.status ?? 'nothing'}.`;
+            if (!(await record({ ...base, status: 'failed', lastError: error })))
+              return { kind: 'stale' };
+            return { kind: 'failed', status: result.status, error, isEndpointDisabled: false };
+          }
+          case 'retry':
+            if (!(await record({ ...base, status: 'pending', nextAttemptAt: decision.at }))) {
+              return { kind: 'stale' };
+            }
+            await enqueueDelivery(tx, tenantId, deliveryId, decision.at);
+            return { kind: 'retry', at: decision.at, status: result.status, error: result.error };
+        }
+      });
+    },
+
+    /**
+     * Re-enqueues every delivery that is due and not leased, across tenants, by the app's clock:
+     * covers a worker that died mid-attempt (its lease expires) and a job that was lost.
+     */
+    async sweep(): Promise<number> {
+      const now = clock.now();
+      return database.withoutTenant(async (tx) => {
+        const due = await repository.listDueDeliveries(tx, now, SWEEP_BATCH);
+        for (const { tenantId, deliveryId } of due) await enqueueDelivery(tx, tenantId, deliveryId);
+        return due.length;
+      });
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import {
+  foreignKey,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+import { tenants } from '@/modules/tenants/tenants.table';
+
+/**
+ * One per tenant: the integration secret (encrypted, platform/crypto.ts) that signs inbound posts
+ * and outbound callbacks, the previous secret during a rotation window, and the callback URL.
+ */
+export const webhookIntegrations = pgTable('webhook_integrations', {
+  tenantId: uuid()
+    .primaryKey()
+    .references(() => tenants.id),
+  secretCiphertext: text(),
+  secretCreatedAt: timestamp({ withTimezone: true }),
+  previousSecretCiphertext: text(),
+  previousSecretExpiresAt: timestamp({ withTimezone: true }),
+  callbackUrl: text(),
+  /** Set when the receiver answered 410 Gone: no more callbacks until the URL is saved again. */
+  callbackDisabledAt: timestamp({ withTimezone: true }),
+  callbackDisabledReason: text(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Vehicle entries posted by external systems (the incoming feed), completed at the office. */
+export const incomingRequests = pgTable(
+  'incoming_requests',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    id: uuid().notNull(),
+    /** The sender's `webhook-id`: a redelivery of the same message is stored once. */
+    webhookId: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull(),
+    timestamp: timestamp({ withTimezone: true }).notNull(),
+    plateNumber: text(),
+    driverName: text(),
+    driverSurname: text(),
+    driverIdNumber: text(),
+    driverPhone1: text(),
+    transportName: text(),
+    referenceNumber: text(),
+    weighbridgeTicketId: text(),
+    extractedDiskData: text(),
+    driverLicenseNumber: text(),
+    driverLicenseValidTo: text(),
+    driverDateOfBirth: text(),
+    driverSex: text(),
+    completedAt: timestamp({ withTimezone: true }),
+    completedBy: uuid(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('incoming_requests_one_per_webhook_id').on(t.tenantId, t.webhookId),
+    index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp.desc()),
+  ],
+);
+
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', [
+  'pending',
+  'delivered',
+  'failed',
+]);
+
+/**
+ * The outbox: one row per callback, written in the transaction that caused it. The worker claims
+ * a due row with a lease (locked_until), sends it, and records the outcome and the next attempt.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    id: uuid().notNull(),
+    /** The `webhook-id` header: the same on every attempt and replay. */
+    webhookId: text().notNull(),
+    eventType: text().notNull(),
+    /** The exact bytes sent on every attempt (so each retry is byte-identical). */
+    body: text().notNull(),
+    incomingRequestId: uuid(),
+    status: webhookDeliveryStatus().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastAttemptAt: timestamp({ withTimezone: true }),
+    lastResponseStatus: integer(),
+    lastError: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({
+      columns: [t.tenantId, t.incomingRequestId],
+      foreignColumns: [incomingRequests.tenantId, incomingRequests.id],
+      name: 'webhook_deliveries_incoming_request_fk',
+    }),
+    index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.createdAt.desc()),
+    index('webhook_deliveries_tenant_incoming_request_idx').on(t.tenantId, t.incomingRequestId),
+    // The sweeper's cross-tenant scan (webhooks_due_deliveries): only pending rows, by due time.
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+export type WebhookIntegrationRow = typeof webhookIntegrations.$inferSelect;
+export type IncomingRequestRow = typeof incomingRequests.$inferSelect;
+export type NewIncomingRequestRow = typeof incomingRequests.$inferInsert;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type NewWebhookDeliveryRow = typeof webhookDeliveries.$inferInsert;

@@ -1,0 +1,26 @@
+import type { Env } from '@/config/env';
+import type { Modules } from '@/modules';
+import { type JobLog, type Worker, startWorker } from '@/platform/jobs';
+
+/** Every module's jobs and schedules, handed to the queue in one place. */
+export function jobsOf(modules: Modules) {
+  return {
+    jobs: [...modules.webhooks.jobs],
+    schedules: [...modules.webhooks.schedules],
+  };
+}
+
+/** Starts consuming jobs (APP_ROLE worker or all). Enqueueing works in every role. */
+export function startJobWorker({
+  env,
+  modules,
+  ownerUrl,
+  log,
+}: {
+  env: Env;
+  modules: Modules;
+  ownerUrl: string;
+  log: JobLog;
+}): Promise<Worker> {
+  return startWorker({ ownerUrl, concurrency: env.WORKER_CONCURRENCY, log, ...jobsOf(modules) });
+}

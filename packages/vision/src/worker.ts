@@ -8,6 +8,10 @@
  */
 import { workerData } from 'node:worker_threads';
 
+// A static import: tsx does not rewrite dynamic imports inside worker threads ("Unknown file
+// extension .ts"). It is cheap: the face engine loads tfjs and its models on first use.
+import * as faceTaskModule from './faces/worker-tasks';
+
 import type { SadlKeys } from './documents/sadl-keys';
 import { VisionInputError } from './errors';
 import { loadZxing } from './barcode/zxing';
@@ -28,7 +32,6 @@ const ctx: ReaderContext = {
 };
 
 type FaceTasks = Record<string, (payload: unknown) => Promise<unknown>>;
-let faceTasks: Promise<FaceTasks> | null = null;
 
 async function runNamedTask(task: string, payload: unknown): Promise<unknown> {
   switch (task) {
@@ -47,8 +50,7 @@ async function runNamedTask(task: string, payload: unknown): Promise<unknown> {
       return 'ready';
     }
     default: {
-      faceTasks ??= import('./faces/worker-tasks').then((m) => m as unknown as FaceTasks);
-      const fn = (await faceTasks)[task];
+      const fn = (faceTaskModule as unknown as FaceTasks)[task];
       if (typeof fn !== 'function') throw new Error(`Unknown vision task "${task}".`);
       return fn(payload);
     }

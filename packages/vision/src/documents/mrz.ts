@@ -208,29 +208,53 @@ function applyCharClasses(lines: string[], format: MrzFormat): string[] {
 }
 
 /**
- * Look-alike corrections that a check digit confirms: for each failing check, try one swap inside
- * the field (or its check digit); keep it only if exactly one swap makes that check pass.
+ * Look-alike corrections that check digits confirm: for each failing check, try one swap inside the
+ * field (or its check digit) and keep it only if exactly one swap makes that check pass. Two swaps in
+ * one field are tried only where a composite check digit exists, and must satisfy both checks.
  */
 function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
   let out = [...lines];
   const checks = layout(format).checks;
+  const hasComposite = checks.some((c) => c.name === 'composite');
+  const swapsAt = (ls: string[], l: number, i: number) => {
+    const c = ls[l]![i]!;
+    const result: string[][] = [];
+    for (const [a, b] of SWAPS) {
+      const replacement = c === a ? b : c === b ? a : null;
+      if (!replacement) continue;
+      const candidate = [...ls];
+      candidate[l] = setChar(candidate[l]!, i, replacement);
+      result.push(candidate);
+    }
+    return result;
+  };
   for (const check of checks.filter((c) => c.name !== 'composite')) {
     if (verifyMrzChecks(out, format)[check.name]) continue;
-    const fixes: string[][] = [];
     const positions: Array<[number, number]> = [];
     for (const [l, s, e] of check.spans) for (let i = s; i < e; i++) positions.push([l, i]);
     positions.push(check.digit);
-    for (const [l, i] of positions) {
-      const c = out[l]![i]!;
-      for (const [a, b] of SWAPS) {
-        const replacement = c === a ? b : c === b ? a : null;
-        if (!replacement) continue;
-        const candidate = [...out];
-        candidate[l] = setChar(candidate[l]!, i, replacement);
-        if (verifyMrzChecks(candidate, format)[check.name]) fixes.push(candidate);
+    const passes = (c: string[]) => {
+      const v = verifyMrzChecks(c, format);
+      return v[check.name] === true;
+    };
+    const single = positions.flatMap(([l, i]) => swapsAt(out, l, i)).filter(passes);
+    if (single.length === 1) {
+      out = single[0]!;
+      continue;
+    }
+    if (single.length > 1 || !hasComposite) continue;
+    const double: string[][] = [];
+    for (let p = 0; p < positions.length && double.length < 2; p++) {
+      for (const first of swapsAt(out, positions[p]![0], positions[p]![1])) {
+        for (let q = p + 1; q < positions.length; q++) {
+          for (const second of swapsAt(first, positions[q]![0], positions[q]![1])) {
+            const v = verifyMrzChecks(second, format);
+            if (v[check.name] && v.composite) double.push(second);
+          }
+        }
       }
     }
-    if (fixes.length === 1) out = fixes[0]!;
+    if (double.length === 1) out = double[0]!;
   }
   return out;
 }

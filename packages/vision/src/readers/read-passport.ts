@@ -112,22 +112,22 @@ export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Pro
       if (r) regionReadings.push(r);
       return r;
     };
+    // Two independent readings that agree on a check-valid zone are enough.
+    const agreed = (r: MrzReading | null) =>
+      r?.checksValid === true && regionReadings.some((o) => o !== r && o.mrzLines.join() === r.mrzLines.join());
     const legacy = await tess('mrz');
-    if (rect === band) {
+    if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return { reading: legacy, text: texts.join('\n') };
+    if (performance.now() - started < budgetMs) {
+      const combined = await tess('mrz-combined');
+      if (agreed(combined)) return { reading: combined, text: texts.join('\n') };
+    }
+    if (rect === band && performance.now() - started < budgetMs) {
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
       const paddle = await ocrWithPaddle(crop, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
       const r = readText(paddle.filter((l) => looksLikeMrzLine(l.text)).map((l) => l.text).join('\n'));
       if (r) regionReadings.push(r);
-      // Two independent engines agreeing on a check-valid zone is enough.
-      for (const other of [r, firstPaddle]) {
-        if (legacy?.checksValid && other?.checksValid && legacy.mrzLines.join() === other.mrzLines.join()) {
-          return { reading: legacy, text: texts.join('\n') };
-        }
-      }
-    } else if (legacy?.checksValid) {
-      return { reading: legacy, text: texts.join('\n') };
+      if (agreed(r)) return { reading: r, text: texts.join('\n') };
     }
-    if (performance.now() - started < budgetMs) await tess('mrz-combined');
     const voted = voteMrzLines(regionReadings.map((r) => r.mrzLines));
     const votedReading = voted ? parseMrz(voted, ctx.now) : null;
     if (votedReading) regionReadings.push(votedReading);

@@ -7,3 +7,4 @@ export { aPixelBombPng } from './bad-images';
 export { SA_PLATES, SADC_PLATES, plateSvg, renderPlatePhoto } from './plate-fixture';
 export { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from './document-fixture';
 export { startFakeAiServer, type FakeAiServer } from './fake-ai-server';
+export { noFaceImage, sampleFace, twoFacesSideBySide } from '../faces/testing/sample-faces';

@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     'node --import tsx packages/vision/src/faces/bench-faces.ts',
     '```',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, load average at start ${loadAtStart} (the machine is shared: other work inflates these numbers), tfjs wasm backend (SIMD, single thread), one process, ${runs} runs after warm-up. Inputs: two 1920x1080 JPEGs (q90) of the same person built in memory from \`${PHOTOS.join('`, `')}\`; each is decoded, EXIF-rotated and downscaled to 1024 px, then detect (TinyFaceDetector 512) + 68 landmarks + 128-d descriptor.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, load average at start ${loadAtStart} (the machine is shared: other work inflates these numbers), tfjs wasm backend (SIMD, single thread), one process, ${runs} runs after warm-up. Inputs: two 1920x1080 JPEGs (q90) of the same person built in memory from \`${PHOTOS.join('`, `')}\`; each is decoded, EXIF-rotated and downscaled to 1024 px, then detect (TinyFaceDetector at 224 + 416 px) + 68 landmarks + rotation-corrected crop + 128-d descriptor.`,
     '',
     '| measurement | wall median | wall p95 | wall min..max | CPU time median (p95) | target |',
     '|---|---|---|---|---|---|',

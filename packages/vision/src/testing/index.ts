@@ -1,7 +1,12 @@
 /** Test helpers for packages that use @boomgate/vision: a fake engine and fixture builders. */
 export { createFakeVisionEngine } from './fake-engine';
 export { makePhotoLike, renderPdf417 } from './barcode-fixture';
-export { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from './sadl-fixture';
+export {
+  aSadlRecordFields,
+  buildSadlRecord,
+  encryptSadlRecord,
+  generateTestSadlKeys,
+} from './sadl-fixture';
 export { aWeighbridgeTicketText, renderWeighbridgeTicket } from './weighbridge-fixture';
 export { aPixelBombPng } from './bad-images';
 export { SA_PLATES, SADC_PLATES, plateSvg, renderPlatePhoto } from './plate-fixture';

@@ -33,6 +33,15 @@ export function createApprovedVehiclesRepository() {
       return rows[0];
     },
 
+    async find(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(approvedVehicles)
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
     async insert(tx: DbExecutor, row: NewApprovedVehicleRow) {
       return takeOne(await tx.insert(approvedVehicles).values(row).returning());
     },

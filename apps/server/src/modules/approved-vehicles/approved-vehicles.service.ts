@@ -129,6 +129,14 @@ export function createApprovedVehiclesService({
       return row;
     },
 
+    async getVehicle(actor: Actor, id: string) {
+      const row = await database.withTenant(actor.tenantId, (tx) =>
+        repository.find(tx, actor.tenantId, id),
+      );
+      if (!row) throw notFound();
+      return row;
+    },
+
     async verifyVehicle(
       actor: Actor,
       plate: string,

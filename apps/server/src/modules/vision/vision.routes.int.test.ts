@@ -1,0 +1,88 @@
+import { SA_PLATES, aPixelBombPng, renderPlatePhoto } from '@boomgate/vision/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+const dataUrl = (bytes: Buffer, mime = 'image/jpeg') =>
+  `data:${mime};base64,${bytes.toString('base64')}`;
+
+// The real engine (PaddleOCR, zxing, tesseract in a worker thread), on images made here.
+describe('POST /api/ocr', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reads a South African plate photo and gives the lookup and display forms', async () => {
+    const guard = await t.registerTenant();
+    const gauteng = SA_PLATES[0]!;
+    const photo = await renderPlatePhoto(gauteng.display, gauteng.style);
+
+    const response = await guard.post('/api/ocr', { type: 'plate', image: dataUrl(photo) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      ok: true,
+      type: 'plate',
+      plateNumber: 'KP35XKGP',
+      source: 'ocr',
+      fields: { plateNumber: 'KP35XKGP' },
+    });
+    expect(JSON.parse(response.json().extractedText)).toMatchObject({ plateNumber: 'KP35XKGP' });
+  }, 60_000);
+
+  it('answers ok: false, not an error, when the image holds no plate', async () => {
+    const guard = await t.registerTenant();
+    const blank = await (
+      await import('sharp')
+    )
+      .default({ create: { width: 640, height: 480, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
+
+    const response = await guard.post('/api/ocr', { type: 'plate', image: dataUrl(blank) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ ok: false, fields: {}, extractedText: '' });
+  }, 60_000);
+
+  it('refuses bad input with a clear 4xx and keeps working afterwards', async () => {
+    const guard = await t.registerTenant();
+    const photo = await renderPlatePhoto(SA_PLATES[1]!.display, SA_PLATES[1]!.style);
+
+    const notImage = await guard.post('/api/ocr', {
+      type: 'plate',
+      image: dataUrl(Buffer.from('%PDF-1.7 not an image'), 'image/png'),
+    });
+    const truncated = await guard.post('/api/ocr', {
+      type: 'disk',
+      image: dataUrl(photo.subarray(0, 2000)),
+    });
+    const bomb = await guard.post('/api/ocr', {
+      type: 'weighbridge',
+      image: dataUrl(aPixelBombPng(), 'image/png'),
+    });
+    const unknownType = await guard.post('/api/ocr', { type: 'selfie', image: dataUrl(photo) });
+    const empty = await guard.post('/api/ocr', { type: 'plate', image: '' });
+    const stillWorks = await guard.post('/api/ocr', { type: 'plate', image: dataUrl(photo) });
+
+    expect(notImage.statusCode).toBe(415);
+    expect([400, 415, 422]).toContain(truncated.statusCode);
+    expect(bomb.statusCode).toBe(413);
+    expect(unknownType.statusCode).toBe(400);
+    expect(unknownType.json().error.message).toContain('type must be one of');
+    expect(empty.statusCode).toBe(400);
+    expect(stillWorks.json()).toMatchObject({ ok: true, plateNumber: 'CA123456' });
+  }, 90_000);
+
+  it('needs a session', async () => {
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api/ocr',
+      payload: { type: 'plate', image: 'x' },
+    });
+
+    expect(response.statusCode).toBe(401);
+  });
+});

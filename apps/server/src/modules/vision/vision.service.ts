@@ -1,0 +1,127 @@
+import type { OcrRequest, OcrResponse } from '@boomgate/contracts/ocr';
+import { isVisionInputError } from '@boomgate/vision';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor } from '@/modules/sessions';
+import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { decodeImagePayload } from '@/platform/images';
+
+import type { GateVisionEngine } from './lazy-engine';
+
+export type VisionServiceDeps = {
+  engine: GateVisionEngine;
+  database: Pick<Database, 'withTenant'>;
+  audit: Pick<AuditService, 'record'>;
+};
+
+export type VisionService = ReturnType<typeof createVisionService>;
+
+const INPUT_ERROR_CODES = {
+  empty: 'INVALID',
+  unknown_type: 'INVALID',
+  too_large: 'PAYLOAD_TOO_LARGE',
+  too_many_pixels: 'PAYLOAD_TOO_LARGE',
+  unsupported_image: 'UNSUPPORTED_MEDIA_TYPE',
+} as const;
+
+/**
+ * Engine failures the caller can act on become 4xx (bad image) or 503 (busy); a bug in a reader
+ * becomes a generic 500 and never takes the worker thread or the process down.
+ */
+export function toAppError(error: unknown): unknown {
+  if (isVisionInputError(error)) return new AppError(INPUT_ERROR_CODES[error.kind], error.message);
+  const message = error instanceof Error ? error.message : '';
+  if (/queue is at limit|aborted|timed? ?out/i.test(message)) {
+    return new AppError('UNAVAILABLE', 'The image reader is busy. Please try again in a moment.');
+  }
+  return error;
+}
+
+export function createVisionService({ engine, database, audit }: VisionServiceDeps) {
+  return {
+    /** Reads one image. The image was fine but nothing was found → `ok: false` with a reason. */
+    async readImage(actor: Actor, request: OcrRequest, ip?: string): Promise<OcrResponse> {
+      const { bytes } = decodeImagePayload(request.image);
+      try {
+        if (request.type === 'face') {
+          const result = await engine.checkFaceQuality(bytes);
+          if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+          const fields = {
+            faceFound: result.quality.metrics.faceCount === 1,
+            qualityOk: result.quality.ok,
+            issues: result.quality.issues,
+            ...(result.antispoof
+              ? { antispoofReal: result.antispoof.real, antispoofLive: result.antispoof.live }
+              : {}),
+          };
+          return {
+            ok: result.quality.ok,
+            type: 'face',
+            extractedText: JSON.stringify(fields),
+            text: result.quality.message,
+            fields,
+            source: 'face',
+            confidence: result.quality.ok ? 1 : 0,
+            ...(result.quality.ok ? {} : { message: result.quality.message }),
+          };
+        }
+
+        const result = await engine.read(request.type, bytes);
+        if (isIdentityDocument(request.type)) {
+          // Reading an identity document is processing personal information: leave a trace (POPIA).
+          await database.withTenant(actor.tenantId, (tx) =>
+            audit.record(tx, {
+              tenantId: actor.tenantId,
+              actorUserId: actor.userId,
+              action: `vision.read.${request.type}`,
+              ip,
+            }),
+          );
+        }
+        if (!result.ok) {
+          return {
+            ok: false,
+            type: request.type,
+            extractedText: '',
+            text: result.text,
+            fields: {},
+            source: null,
+            confidence: 0,
+            message: result.error,
+          };
+        }
+        const plateNumber =
+          typeof result.fields.plateNumber === 'string' ? result.fields.plateNumber : undefined;
+        const displayPlate =
+          typeof result.fields.displayPlate === 'string' ? result.fields.displayPlate : undefined;
+        return {
+          ok: true,
+          type: request.type,
+          extractedText: JSON.stringify(result.fields),
+          text: result.text,
+          ...(plateNumber ? { plateNumber } : {}),
+          ...(displayPlate ? { displayPlate } : {}),
+          fields: result.fields,
+          source: result.source,
+          confidence: result.confidence,
+          ...(result.alternatives
+            ? {
+                alternatives: result.alternatives.map(({ value, confidence }) => ({
+                  value,
+                  confidence,
+                })),
+              }
+            : {}),
+          ...(result.warnings?.length ? { warnings: result.warnings } : {}),
+          ...(result.partial ? { message: 'Some fields could not be read.' } : {}),
+        };
+      } catch (error) {
+        throw toAppError(error);
+      }
+    },
+  };
+}
+
+const isIdentityDocument = (type: OcrRequest['type']) =>
+  type === 'license' || type === 'id' || type === 'passport';

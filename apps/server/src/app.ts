@@ -161,6 +161,8 @@ export async function buildApp({
         modules.documents.routes,
         modules.entryLogs.routes,
         modules.truckList.routes,
+        modules.vision.routes,
+        modules.faces.routes,
         modules.webhooks.routes,
         modules.webhooks.incomingRoutes,
       ]) {

@@ -4,6 +4,7 @@ import { createModules } from '@/modules';
 import { systemClock } from '@/platform/clock';
 import { startInfrastructure } from '@/platform/infrastructure';
 import { createStorage } from '@/platform/storage';
+import { createLazyVisionEngine } from '@/modules/vision';
 import { startJobWorker } from '@/worker';
 
 const env = loadEnv();
@@ -11,6 +12,11 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 
 const infrastructure = await startInfrastructure(env, log);
 const { storage, label: storageLabel } = await createStorage(env);
+const visionEngine = createLazyVisionEngine({
+  threads: env.VISION_THREADS,
+  taskTimeoutMs: env.VISION_TASK_TIMEOUT_MS,
+  ...(env.aiProvider ? { ai: env.aiProvider } : {}),
+});
 const modules = createModules({
   env,
   database: infrastructure.database,
@@ -18,6 +24,7 @@ const modules = createModules({
   sessionSecret: infrastructure.sessionSecret,
   encryptionKey: infrastructure.encryptionKey,
   storage,
+  visionEngine,
 });
 const app = await buildApp({ env, modules, database: infrastructure.database });
 // APP_ROLE gates the consumer, never the producer: every role may enqueue jobs.
@@ -40,6 +47,7 @@ async function shutDown(signal: string) {
     await app.close(); // new requests get 503 while in-flight ones finish
     await worker?.stop(); // running jobs finish; unfinished deliveries are swept up after restart
     await modules.webhooks.close();
+    await visionEngine.close();
     await infrastructure.stop();
     process.exit(0);
   } catch (error) {

@@ -4,11 +4,13 @@ import { createAuditService } from '@/modules/audit';
 import { createAuthModule } from '@/modules/auth';
 import { createDocumentsModule } from '@/modules/documents';
 import { createEntryLogsModule } from '@/modules/entry-logs';
+import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createSessionsModule } from '@/modules/sessions';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
+import { type GateVisionEngine, createVisionModule } from '@/modules/vision';
 import { createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
@@ -22,6 +24,7 @@ export type Infrastructure = {
   /** 32 bytes: encrypts secrets kept in the database (integration secrets). */
   encryptionKey: Buffer;
   storage: ObjectStorage;
+  visionEngine: GateVisionEngine;
 };
 
 /** The composition root: the only place that knows the whole dependency graph. */
@@ -32,6 +35,7 @@ export function createModules({
   sessionSecret,
   encryptionKey,
   storage,
+  visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
   const tenants = createTenantsModule();
@@ -71,6 +75,14 @@ export function createModules({
     audit,
     clock,
   });
+  const vision = createVisionModule({ engine: visionEngine, database, audit });
+  const faces = createFacesModule({
+    engine: visionEngine,
+    database,
+    vehicles: approvedVehicles.service,
+    images: images.service,
+    audit,
+  });
   const documents = createDocumentsModule({ database, images: images.service, audit, clock });
   const entryLogs = createEntryLogsModule({
     database,
@@ -105,6 +117,8 @@ export function createModules({
     entryLogs,
     truckList,
     webhooks,
+    vision,
+    faces,
   };
 }
 export type Modules = ReturnType<typeof createModules>;

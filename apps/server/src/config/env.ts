@@ -37,6 +37,11 @@ const EnvSchema = z
     ALLOWED_ORIGINS: z.string().default(''),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
+    VISION_THREADS: z.coerce.number().int().min(1).max(16).optional(),
+    VISION_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+    AI_BASE_URL: z.url().optional(),
+    AI_API_KEY: z.string().optional(),
+    AI_MODEL: z.string().optional(),
     S3_BUCKET: z.string().min(3).optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.url().optional(),
@@ -63,6 +68,11 @@ const EnvSchema = z
       .filter(Boolean),
     // "loopback" or a hop count or a CIDR list; never `true` on an internet-facing listener.
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    // The optional remote reader is on only when all three are set.
+    aiProvider:
+      env.AI_BASE_URL && env.AI_API_KEY && env.AI_MODEL
+        ? { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
+        : undefined,
   }));
 
 export type Env = z.output<typeof EnvSchema>;

@@ -14,6 +14,7 @@ import type { AuthResponse } from '@boomgate/contracts/auth';
 import { buildApp } from '@/app';
 import { type Env, loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
+import { createLazyVisionEngine } from '@/modules/vision';
 import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
@@ -81,6 +82,7 @@ export async function createTestApp({
   );
 
   // The real engine, started only by the tests that read an image (one worker thread).
+  const visionEngine = createLazyVisionEngine({ threads: 1 });
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const modules = createModules({
     env,
@@ -89,6 +91,7 @@ export async function createTestApp({
     sessionSecret: randomBytes(32).toString('base64url'),
     encryptionKey: randomBytes(32),
     storage: createLocalStorage(storageDir),
+    visionEngine,
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
   await app.ready();
@@ -195,6 +198,7 @@ export async function createTestApp({
       await admin.query(`drop database if exists ${databaseName} with (force)`);
       await admin.end();
       await rm(storageDir, { recursive: true, force: true });
+      await visionEngine.close();
     },
   };
 }

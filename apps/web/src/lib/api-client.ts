@@ -54,6 +54,8 @@ type RequestOptions<S extends z.ZodType> = {
   schema: S;
   body?: unknown;
   query?: Record<string, string | undefined>;
+  /** Extra request headers, e.g. `Idempotency-Key`. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 };
 
@@ -65,7 +67,7 @@ type RequestOptions<S extends z.ZodType> = {
 export async function request<S extends z.ZodType>(
   method: Method,
   path: string,
-  { schema, body, query, signal }: RequestOptions<S>,
+  { schema, body, query, headers, signal }: RequestOptions<S>,
 ): Promise<z.infer<S>> {
   const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -73,11 +75,12 @@ export async function request<S extends z.ZodType>(
   }
 
   const hasBody = body !== undefined;
+  const allHeaders = { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...headers };
   const response = await fetch(url, {
     method,
     signal,
     credentials: 'include',
-    headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+    headers: Object.keys(allHeaders).length > 0 ? allHeaders : undefined,
     body: hasBody ? JSON.stringify(body) : undefined,
   });
 
@@ -86,4 +89,9 @@ export async function request<S extends z.ZodType>(
   const text = await response.text();
   const json: unknown = text ? JSON.parse(text) : null;
   return schema.parse(json);
+}
+
+/** An API path as a URL the browser can load, e.g. an `/api/images/…` image for an <img>. */
+export function apiUrl(path: string): string {
+  return `${env.API_ORIGIN}${path}`;
 }

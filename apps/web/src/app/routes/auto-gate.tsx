@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { AutoGate } from '@/features/auto-gate/components/auto-gate';
 
 export default function AutoGateRoute() {
-  return (
-    <PagePlaceholder
-      title="Automated Gate Entry"
-      description="NPR and biometric verification system for contracted vehicles"
-    />
-  );
+  return <AutoGate />;
 }

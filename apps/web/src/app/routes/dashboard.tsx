@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { SystemDashboard } from '@/features/dashboard/components/system-dashboard';
 
 export default function DashboardRoute() {
-  return (
-    <PagePlaceholder
-      title="System Dashboard"
-      description="Entry statistics and recent gate activity."
-    />
-  );
+  return <SystemDashboard />;
 }

@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { RealGate } from '@/features/real-gate/components/real-gate';
 
 export default function RealGateRoute() {
-  return (
-    <PagePlaceholder
-      title="Real Gate Entry"
-      description="Nine-step verification of vehicle, driver and documents before granting entry."
-    />
-  );
+  return <RealGate />;
 }

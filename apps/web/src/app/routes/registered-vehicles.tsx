@@ -1,10 +1,6 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { paths } from '@/config/paths';
+import { RegisteredVehicles } from '@/features/approved-vehicles/components/registered-vehicles';
 
 export default function RegisteredVehiclesRoute() {
-  return (
-    <PagePlaceholder
-      title="Registered Vehicles"
-      description="Vehicles approved for entry, with their drivers."
-    />
-  );
+  return <RegisteredVehicles preArrivalHref={paths.preArrival()} />;
 }

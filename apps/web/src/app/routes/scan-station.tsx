@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { ScanStation } from '@/features/scan-station/components/scan-station';
 
 export default function ScanStationRoute() {
-  return (
-    <PagePlaceholder
-      title="Document Scan Station"
-      description="Scan documents at the gate, the weighbridge and the office."
-    />
-  );
+  return <ScanStation />;
 }

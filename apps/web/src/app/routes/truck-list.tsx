@@ -1,7 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { TruckList } from '@/features/truck-list/components/truck-list';
 
 export default function TruckListRoute() {
-  return (
-    <PagePlaceholder title="Truck List" description="Trucks read by the number-plate camera." />
-  );
+  return <TruckList />;
 }

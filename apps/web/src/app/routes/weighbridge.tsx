@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { WeighbridgeStation } from '@/features/weighbridge/components/weighbridge-station';
 
 export default function WeighbridgeRoute() {
-  return (
-    <PagePlaceholder
-      title="Weighbridge Station"
-      description="Scan a weighbridge ticket and review the extracted data."
-    />
-  );
+  return <WeighbridgeStation />;
 }

@@ -1,0 +1,50 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import {
+  ApprovedVehicleListSchema,
+  ApprovedVehicleSchema,
+  type CreateApprovedVehicleBody,
+} from '@boomgate/contracts/approved-vehicles';
+
+import { request } from '@/lib/api-client';
+import { gateKeys } from '@/lib/api/query-keys';
+
+export const approvedVehiclesQuery = () =>
+  queryOptions({
+    queryKey: gateKeys.approvedVehicles,
+    queryFn: ({ signal }) =>
+      request('GET', '/api/approved-vehicles', { schema: ApprovedVehicleListSchema, signal }),
+  });
+
+export function useApprovedVehicles() {
+  return useQuery(approvedVehiclesQuery());
+}
+
+/** After a change the list and the dashboard's "Registered Vehicles" figure are refreshed. */
+function useInvalidateVehicles() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: gateKeys.approvedVehicles });
+    void queryClient.invalidateQueries({ queryKey: gateKeys.dashboard });
+  };
+}
+
+export function useRegisterVehicle() {
+  const invalidate = useInvalidateVehicles();
+  return useMutation({
+    mutationFn: (body: CreateApprovedVehicleBody) =>
+      request('POST', '/api/approved-vehicles', { schema: ApprovedVehicleSchema, body }),
+    onSuccess: invalidate,
+  });
+}
+
+/** DELETE /api/approved-vehicles/:id answers 204 without a body. */
+export function useDeleteVehicle() {
+  const invalidate = useInvalidateVehicles();
+  return useMutation({
+    mutationFn: (id: string) =>
+      request('DELETE', `/api/approved-vehicles/${encodeURIComponent(id)}`, { schema: z.null() }),
+    onSuccess: invalidate,
+  });
+}

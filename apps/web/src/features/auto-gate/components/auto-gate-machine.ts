@@ -1,0 +1,203 @@
+import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+import { FACE_MATCH_THRESHOLD } from '@boomgate/contracts/faces';
+
+/** Spec §4 Automated gate flow: the six states. */
+export type AutoGatePhase =
+  | 'idle'
+  | 'scanning_plate'
+  | 'verifying_vehicle'
+  | 'verifying_face'
+  | 'approved'
+  | 'not_registered';
+
+/** Spec §4 status texts. */
+export const AUTO_GATE_STATUS = {
+  readingPlate: 'Reading plate number...',
+  checkingRegistration: 'Checking registration...',
+  verifyDriver: 'Verify driver identity',
+  comparingFaces: 'Comparing faces...',
+  approvingEntry: 'Approving entry...',
+  approved: 'Entry approved - gate opening',
+  notRegistered: 'Vehicle not pre-registered',
+  expired: 'Vehicle registration expired',
+  faceMismatch: 'Face verification failed - manual check required',
+  faceError: 'Face verification error',
+} as const;
+
+export type AutoGateCamera = 'plate' | 'face' | null;
+
+export type AutoGateState = {
+  phase: AutoGatePhase;
+  status: string | null;
+  /** The camera overlay that is open, if any. */
+  camera: AutoGateCamera;
+  /** One vehicle's attempt; also the Idempotency-Key of its entry. */
+  attemptId: string | null;
+  plateImage: string | null;
+  plateNumber: string | null;
+  vehicle: PlateLookup | null;
+  faceImage: string | null;
+  matchScore: number | null;
+  faceVerified: boolean;
+};
+
+export type AutoGateEvent =
+  | { type: 'START'; attemptId: string }
+  | { type: 'CAMERA_CLOSED' }
+  | { type: 'PLATE_CAPTURED'; image: string }
+  | { type: 'PLATE_READ'; plateNumber: string }
+  | { type: 'PLATE_UNREADABLE' }
+  | { type: 'SCAN_FAILED' }
+  | { type: 'VEHICLE_FOUND'; vehicle: PlateLookup }
+  | { type: 'VEHICLE_NOT_FOUND' }
+  | { type: 'FACE_CAPTURED'; image: string }
+  | { type: 'FACE_COMPARED'; matchScore: number }
+  | { type: 'FACE_COMPARISON_FAILED' }
+  | { type: 'ENTRY_LOGGED' }
+  | { type: 'ENTRY_LOGGING_FAILED' }
+  | { type: 'RESET' };
+
+export const initialAutoGateState: AutoGateState = {
+  phase: 'idle',
+  status: null,
+  camera: null,
+  attemptId: null,
+  plateImage: null,
+  plateNumber: null,
+  vehicle: null,
+  faceImage: null,
+  matchScore: null,
+  faceVerified: false,
+};
+
+export function isFaceMatch(matchScore: number): boolean {
+  return matchScore >= FACE_MATCH_THRESHOLD;
+}
+
+/** Whether the entry is being logged right now (the last step before `approved`). */
+export function isApprovingEntry(state: AutoGateState): boolean {
+  return state.status === AUTO_GATE_STATUS.approvingEntry;
+}
+
+/**
+ * Spec §4 Automated gate flow as a pure transition function. An event that does not apply to the
+ * current state leaves it unchanged, so a late answer from an abandoned attempt changes nothing.
+ */
+export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): AutoGateState {
+  switch (event.type) {
+    case 'START':
+      if (state.phase !== 'idle') return state;
+      return {
+        ...initialAutoGateState,
+        phase: 'scanning_plate',
+        camera: 'plate',
+        attemptId: event.attemptId,
+      };
+
+    case 'CAMERA_CLOSED':
+      // Closing the camera (plate or face) returns to idle.
+      if (state.camera === null) return state;
+      return initialAutoGateState;
+
+    case 'PLATE_CAPTURED':
+      if (state.phase !== 'scanning_plate') return state;
+      return {
+        ...state,
+        phase: 'verifying_vehicle',
+        status: AUTO_GATE_STATUS.readingPlate,
+        camera: null,
+        plateImage: event.image,
+      };
+
+    case 'PLATE_READ':
+      if (state.phase !== 'verifying_vehicle' || state.status !== AUTO_GATE_STATUS.readingPlate) {
+        return state;
+      }
+      return {
+        ...state,
+        status: AUTO_GATE_STATUS.checkingRegistration,
+        plateNumber: event.plateNumber,
+      };
+
+    case 'PLATE_UNREADABLE':
+    case 'SCAN_FAILED':
+      if (state.phase !== 'verifying_vehicle' || state.status !== AUTO_GATE_STATUS.readingPlate) {
+        return state;
+      }
+      return initialAutoGateState;
+
+    case 'VEHICLE_NOT_FOUND':
+      if (!isCheckingRegistration(state)) return state;
+      return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.notRegistered };
+
+    case 'VEHICLE_FOUND': {
+      if (!isCheckingRegistration(state)) return state;
+      const { vehicle } = event;
+      if (!vehicle.isActive) {
+        return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.expired, vehicle };
+      }
+      if (!vehicle.driverPhoto) {
+        // No reference photo: the entry is granted directly, without face verification.
+        return { ...state, status: AUTO_GATE_STATUS.approvingEntry, vehicle, faceVerified: false };
+      }
+      return {
+        ...state,
+        phase: 'verifying_face',
+        status: AUTO_GATE_STATUS.verifyDriver,
+        camera: 'face',
+        vehicle,
+      };
+    }
+
+    case 'FACE_CAPTURED':
+      if (state.phase !== 'verifying_face' || state.camera !== 'face') return state;
+      return {
+        ...state,
+        status: AUTO_GATE_STATUS.comparingFaces,
+        camera: null,
+        faceImage: event.image,
+      };
+
+    case 'FACE_COMPARED':
+      if (state.phase !== 'verifying_face' || state.status !== AUTO_GATE_STATUS.comparingFaces) {
+        return state;
+      }
+      return isFaceMatch(event.matchScore)
+        ? {
+            ...state,
+            status: AUTO_GATE_STATUS.approvingEntry,
+            matchScore: event.matchScore,
+            faceVerified: true,
+          }
+        : {
+            ...state,
+            phase: 'not_registered',
+            status: AUTO_GATE_STATUS.faceMismatch,
+            matchScore: event.matchScore,
+          };
+
+    case 'FACE_COMPARISON_FAILED':
+      if (state.phase !== 'verifying_face' || state.status !== AUTO_GATE_STATUS.comparingFaces) {
+        return state;
+      }
+      return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.faceError };
+
+    case 'ENTRY_LOGGED':
+      if (!isApprovingEntry(state)) return state;
+      return { ...state, phase: 'approved', status: AUTO_GATE_STATUS.approved };
+
+    case 'ENTRY_LOGGING_FAILED':
+      // Nothing was logged, so the gate stays shut: start again from idle.
+      if (!isApprovingEntry(state)) return state;
+      return initialAutoGateState;
+
+    case 'RESET':
+      return initialAutoGateState;
+  }
+}
+
+function isCheckingRegistration(state: AutoGateState) {
+  return (
+    state.phase === 'verifying_vehicle' && state.status === AUTO_GATE_STATUS.checkingRegistration
+  );
+}

@@ -1,0 +1,436 @@
+import {
+  CheckCircle2Icon,
+  CircleAlertIcon,
+  type LucideIcon,
+  RotateCcwIcon,
+  ScanFaceIcon,
+  ScanLineIcon,
+  ShieldCheckIcon,
+  UserPlusIcon,
+} from 'lucide-react';
+import { useReducer, useRef } from 'react';
+import { Link } from 'wouter';
+
+import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+
+import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useIsMobile } from '@/hooks/use-is-mobile';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage, isHttpError } from '@/lib/api-client';
+import { useGrantEntry } from '@/lib/api/grant-entry';
+import { plateFromOcr, readDocument } from '@/lib/api/ocr';
+import { cn } from '@/lib/cn';
+import { formatPlate } from '@/lib/plates';
+
+import { compareFaces, lookupPlate } from '../api/auto-gate';
+
+import {
+  AUTO_GATE_STATUS,
+  type AutoGatePhase,
+  type AutoGateState,
+  autoGateReducer,
+  initialAutoGateState,
+  isFaceMatch,
+} from './auto-gate-machine';
+
+const TITLE = 'Automated Gate Entry';
+const SUBTITLE = 'NPR and biometric verification system for contracted vehicles';
+
+const STEPS: { title: string; description: string; icon: LucideIcon; phases: AutoGatePhase[] }[] = [
+  {
+    title: 'Step 1: NPR Scan',
+    description: 'Capture licence plate',
+    icon: ScanLineIcon,
+    phases: ['scanning_plate', 'verifying_vehicle'],
+  },
+  {
+    title: 'Step 2: Facial Recognition',
+    description: 'Verify driver identity',
+    icon: ScanFaceIcon,
+    phases: ['verifying_face'],
+  },
+  {
+    title: 'Step 3: Grant Entry',
+    description: 'Log and approve access',
+    icon: ShieldCheckIcon,
+    phases: ['approved'],
+  },
+];
+
+function StepExplainer({ phase, compact }: { phase: AutoGatePhase; compact: boolean }) {
+  return (
+    <ol className={cn('grid gap-3', compact ? 'grid-cols-3' : 'md:grid-cols-3')}>
+      {STEPS.map((step) => {
+        const isActive = step.phases.includes(phase);
+        return (
+          <li
+            key={step.title}
+            aria-current={isActive ? 'step' : undefined}
+            className={cn(
+              'flex gap-3 rounded-lg border p-4',
+              compact && 'flex-col items-center gap-1 p-2 text-center',
+              isActive && 'border-primary bg-accent',
+            )}
+          >
+            <step.icon aria-hidden className={cn('shrink-0', compact ? 'size-5' : 'size-6')} />
+            <div className="grid gap-0.5">
+              <p className={cn('font-semibold', compact ? 'text-xs' : 'text-sm')}>{step.title}</p>
+              <p className="text-xs text-muted-foreground">{step.description}</p>
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4 border-b py-2 last:border-b-0">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="text-right font-semibold">{value}</dd>
+    </div>
+  );
+}
+
+function ApprovedPanel({
+  state,
+  isMobile,
+  onNext,
+}: {
+  state: AutoGateState;
+  isMobile: boolean;
+  onNext: () => void;
+}) {
+  return (
+    <Card className="border-success" data-testid="approved-panel">
+      <CardHeader className="items-center text-center">
+        <CheckCircle2Icon aria-hidden className="size-14 text-success" />
+        <CardTitle className="text-xl" role="status">
+          {AUTO_GATE_STATUS.approved}
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <dl className="text-sm">
+          <Detail label="Driver" value={state.vehicle?.driverName ?? '-'} />
+          <Detail
+            label="Plate Number"
+            value={state.plateNumber ? formatPlate(state.plateNumber) : '-'}
+          />
+          <Detail label="Company" value={state.vehicle?.company ?? '-'} />
+          <Detail
+            label="Facial Match"
+            value={
+              state.faceVerified && state.matchScore !== null
+                ? `${Math.round(state.matchScore)}%`
+                : 'Not verified (no reference photo)'
+            }
+          />
+        </dl>
+        {/* TODO(#7): warn here when the driver's safety induction is not passed, once the induction API exists. */}
+        <Button size="lg" className="w-full" onClick={onNext}>
+          <RotateCcwIcon aria-hidden />
+          {isMobile ? 'Next Vehicle' : 'Process Next Vehicle'}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function NotRegisteredPanel({
+  state,
+  onScanAgain,
+}: {
+  state: AutoGateState;
+  onScanAgain: () => void;
+}) {
+  return (
+    <Card className="border-destructive" data-testid="not-registered-panel">
+      <CardHeader className="items-center text-center">
+        <CircleAlertIcon aria-hidden className="size-14 text-destructive" />
+        <CardTitle className="text-xl" role="status">
+          {state.status}
+        </CardTitle>
+        {state.status === AUTO_GATE_STATUS.faceMismatch && state.matchScore !== null && (
+          <CardDescription>Match score: {Math.round(state.matchScore)}%</CardDescription>
+        )}
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="rounded-lg bg-muted p-4 text-center">
+          <p className="text-xs uppercase text-muted-foreground">Scanned plate</p>
+          <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">
+            {state.plateNumber ? formatPlate(state.plateNumber) : 'No plate read'}
+          </p>
+        </div>
+        <div className="grid gap-2 sm:grid-cols-2">
+          <Button size="lg" asChild>
+            <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
+              <UserPlusIcon aria-hidden />
+              Pre-Register Vehicle
+            </Link>
+          </Button>
+          <Button size="lg" variant="outline" onClick={onScanAgain}>
+            <ScanLineIcon aria-hidden />
+            Scan Again
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ProgressPanel({ state }: { state: AutoGateState }) {
+  const status =
+    state.status ?? (state.camera === 'plate' ? 'Capture the licence plate' : 'Please wait...');
+  return (
+    <Card>
+      <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
+        <div
+          role="status"
+          aria-live="polite"
+          className="flex items-center gap-2 text-lg font-medium"
+        >
+          {state.camera === null && <Spinner className="size-5" />}
+          <span data-testid="auto-gate-status">{status}</span>
+        </div>
+        {state.plateNumber && (
+          <p className="font-mono text-2xl font-bold">{formatPlate(state.plateNumber)}</p>
+        )}
+        {state.vehicle && (
+          <p className="text-sm text-muted-foreground">{state.vehicle.driverName}</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Spec §2/§4 Automated Gate Entry: plate → registration → face → entry, as the state machine in
+ * auto-gate-machine.ts. Each async step checks that its attempt is still the current one.
+ */
+export function AutoGate() {
+  useDocumentTitle(TITLE);
+  const isMobile = useIsMobile();
+  const [state, dispatch] = useReducer(autoGateReducer, initialAutoGateState);
+  const currentAttempt = useRef<string | null>(null);
+  const grantEntry = useGrantEntry();
+
+  const isCurrent = (attemptId: string | null) =>
+    attemptId !== null && currentAttempt.current === attemptId;
+
+  const start = () => {
+    const attemptId = crypto.randomUUID();
+    currentAttempt.current = attemptId;
+    dispatch({ type: 'START', attemptId });
+  };
+
+  const reset = () => {
+    currentAttempt.current = null;
+    dispatch({ type: 'RESET' });
+  };
+
+  const closeCamera = () => {
+    currentAttempt.current = null;
+    dispatch({ type: 'CAMERA_CLOSED' });
+  };
+
+  const logEntry = async (
+    attemptId: string,
+    entry: {
+      plateNumber: string;
+      plateImage: string | null;
+      vehicle: PlateLookup;
+      faceImage: string | null;
+      matchScore: number | null;
+    },
+  ) => {
+    const faceVerified = entry.matchScore !== null && isFaceMatch(entry.matchScore);
+    try {
+      await grantEntry.mutateAsync({
+        idempotencyKey: attemptId,
+        body: {
+          category: 'contracted',
+          plateNumber: entry.plateNumber,
+          plateImage: entry.plateImage,
+          driverFaceImage: entry.faceImage,
+          vehicleApproved: true,
+          faceVerified,
+          matchScore: entry.matchScore,
+          entryGranted: true,
+        },
+      });
+    } catch (error) {
+      if (!isCurrent(attemptId)) return;
+      toast({
+        variant: 'destructive',
+        title: 'Entry Logging Failed',
+        description: getErrorMessage(error, 'Could not log entry'),
+      });
+      dispatch({ type: 'ENTRY_LOGGING_FAILED' });
+      return;
+    }
+    if (!isCurrent(attemptId)) return;
+    dispatch({ type: 'ENTRY_LOGGED' });
+    if (faceVerified) {
+      toast({ title: 'Entry Approved', description: `Welcome ${entry.vehicle.driverName}` });
+    } else {
+      toast({ title: 'No Reference Photo', description: 'No driver photo on file for comparison' });
+    }
+  };
+
+  const handlePlateCaptured = async (image: string) => {
+    const { attemptId } = state;
+    if (!attemptId) return;
+    dispatch({ type: 'PLATE_CAPTURED', image });
+
+    let plateNumber: string | null;
+    try {
+      plateNumber = plateFromOcr(await readDocument(image, 'plate'));
+    } catch (error) {
+      if (!isCurrent(attemptId)) return;
+      if (isHttpError(error, 422)) {
+        plateNumber = null;
+      } else {
+        toast({
+          variant: 'destructive',
+          title: 'Scan Failed',
+          description: getErrorMessage(error, 'Please try again'),
+        });
+        dispatch({ type: 'SCAN_FAILED' });
+        return;
+      }
+    }
+    if (!isCurrent(attemptId)) return;
+    if (!plateNumber) {
+      toast({
+        variant: 'destructive',
+        title: 'Cannot Read Plate',
+        description: 'Please try again with better lighting',
+      });
+      dispatch({ type: 'PLATE_UNREADABLE' });
+      return;
+    }
+    dispatch({ type: 'PLATE_READ', plateNumber });
+
+    let vehicle: PlateLookup;
+    try {
+      vehicle = await lookupPlate(plateNumber);
+    } catch {
+      // Not found (404) or the lookup failed: either way the vehicle is not cleared.
+      if (isCurrent(attemptId)) dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      return;
+    }
+    if (!isCurrent(attemptId)) return;
+    dispatch({ type: 'VEHICLE_FOUND', vehicle });
+    if (vehicle.isActive && !vehicle.driverPhoto) {
+      await logEntry(attemptId, {
+        plateNumber,
+        plateImage: image,
+        vehicle,
+        faceImage: null,
+        matchScore: null,
+      });
+    }
+  };
+
+  const handleFaceCaptured = async (image: string) => {
+    const { attemptId, vehicle, plateNumber, plateImage } = state;
+    if (!attemptId || !vehicle || !plateNumber) return;
+    dispatch({ type: 'FACE_CAPTURED', image });
+
+    let matchScore: number;
+    try {
+      ({ matchScore } = await compareFaces({ image1: image, approvedVehicleId: vehicle.id }));
+    } catch (error) {
+      if (!isCurrent(attemptId)) return;
+      toast({
+        variant: 'destructive',
+        title: 'Verification Failed',
+        description: getErrorMessage(error, 'Face comparison error'),
+      });
+      dispatch({ type: 'FACE_COMPARISON_FAILED' });
+      return;
+    }
+    if (!isCurrent(attemptId)) return;
+    dispatch({ type: 'FACE_COMPARED', matchScore });
+    if (!isFaceMatch(matchScore)) {
+      toast({
+        variant: 'destructive',
+        title: 'Face Verification Failed',
+        description: `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
+      });
+      return;
+    }
+    await logEntry(attemptId, { plateNumber, plateImage, vehicle, faceImage: image, matchScore });
+  };
+
+  const { phase } = state;
+  const isBusy =
+    phase === 'scanning_plate' || phase === 'verifying_vehicle' || phase === 'verifying_face';
+
+  return (
+    <div className={cn('mx-auto flex w-full flex-col', isMobile ? 'gap-4' : 'max-w-4xl gap-6')}>
+      {isMobile ? (
+        <header className="flex flex-col gap-0.5">
+          <h1 className="text-xl font-bold tracking-tight">{TITLE}</h1>
+          <p className="text-xs text-muted-foreground">{SUBTITLE}</p>
+        </header>
+      ) : (
+        <PageHeader title={TITLE} description={SUBTITLE} />
+      )}
+
+      {(phase === 'idle' || !isMobile) && <StepExplainer phase={phase} compact={isMobile} />}
+
+      {phase === 'idle' && (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-4 py-6 text-center">
+            {!isMobile && (
+              <p className="max-w-lg text-sm text-muted-foreground">
+                Scan the plate of a contracted vehicle. If the driver has a photo on file, their
+                face is compared with it before the entry is logged.
+              </p>
+            )}
+            <Button
+              size="lg"
+              className={cn(isMobile ? 'h-14 w-full text-base' : 'px-8')}
+              onClick={start}
+            >
+              <ScanLineIcon aria-hidden />
+              {isMobile ? 'Start Verification' : 'Start Vehicle Verification'}
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+      {isBusy && <ProgressPanel state={state} />}
+      {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
+      {phase === 'not_registered' && <NotRegisteredPanel state={state} onScanAgain={reset} />}
+
+      <CameraCaptureDialog
+        open={state.camera === 'plate'}
+        onClose={closeCamera}
+        onCapture={(image) => void handlePlateCaptured(image)}
+        title="Scan Licence Plate"
+        description="Fit the number plate inside the frame."
+        guide="wide"
+        initialFacingMode="environment"
+        captureLabel="Capture plate"
+      />
+      <CameraCaptureDialog
+        open={state.camera === 'face'}
+        onClose={closeCamera}
+        onCapture={(image) => void handleFaceCaptured(image)}
+        title={AUTO_GATE_STATUS.verifyDriver}
+        description={`Fit ${state.vehicle?.driverName ?? 'the driver'}'s face inside the oval.`}
+        guide="oval"
+        initialFacingMode="user"
+        captureLabel="Capture face"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
+
+import type { RealGateData } from './real-gate-machine';
+
+function firstDistinct(values: (string | null | undefined)[], count: number): (string | null)[] {
+  const distinct = [...new Set(values.filter((value): value is string => Boolean(value?.trim())))];
+  return Array.from({ length: count }, (_, index) => distinct[index] ?? null);
+}
+
+/**
+ * Spec §5 precedence for the driver: the name on the driving licence wins, else the ID document's
+ * given names with its surname; the ID document's ID number wins over the licence's; the ID
+ * document's phone comes before the licence's phones.
+ */
+export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 'passport'>) {
+  const identity = data.identity?.reading;
+  const licence = data.licence?.reading;
+  const passport = data.passport?.reading;
+
+  let driverName: string | null = null;
+  let driverSurname: string | null = null;
+  if (licence?.nameOnCard) {
+    driverName = licence.nameOnCard;
+  } else if (identity?.givenNames || identity?.surname) {
+    driverName = identity.givenNames;
+    driverSurname = identity.surname;
+  } else if (passport?.givenNames || passport?.surname) {
+    driverName = passport.givenNames;
+    driverSurname = passport.surname;
+  }
+
+  const [driverPhone1, driverPhone2, driverPhone3] = firstDistinct(
+    [identity?.phone1, licence?.phone1, licence?.phone2, licence?.phone3, identity?.phone2],
+    3,
+  );
+
+  return {
+    driverName,
+    driverSurname,
+    driverIdNumber: identity?.identityNumber ?? licence?.idNumber ?? null,
+    driverPhone1: driverPhone1 ?? null,
+    driverPhone2: driverPhone2 ?? null,
+    driverPhone3: driverPhone3 ?? null,
+  };
+}
+
+/** The real gate's entry (spec §3, the larger payload), with the guard's warnings. */
+export function realGateEntry(data: RealGateData, warnings: string[]): GrantEntryBody {
+  if (!data.plate) throw new Error('The plate step has not been completed');
+  return {
+    category: 'visitor',
+    plateNumber: data.plate.plateNumber,
+    extractedPlate: data.plate.extractedPlate,
+    plateImage: data.plate.image,
+    vehicleDiskImage: data.disc?.image ?? null,
+    vehicleLicenceDiscId: data.disc?.recordId ?? null,
+    driverFaceImage: data.face?.image ?? null,
+    ...driverDetails(data),
+    identityDocumentId: data.identity?.recordId ?? null,
+    driverLicenseImage: data.licence?.image ?? null,
+    driversLicenceId: data.licence?.recordId ?? null,
+    driverPassportNumber: data.passport?.reading.passportNumber ?? null,
+    passportImage: data.passport?.image ?? null,
+    passportRecordId: data.passport?.recordId ?? null,
+    permitImages: data.permits,
+    transportName: data.ticket?.transporter ?? null,
+    weighbridgeTicketId: data.ticket?.recordId ?? null,
+    vehicleApproved: data.plate.approved,
+    // The real gate has no face comparison: the guard checks the driver by eye.
+    faceVerified: false,
+    entryGranted: true,
+    warnings: warnings.map((warning) => warning.slice(0, 300)).slice(0, 20),
+  };
+}

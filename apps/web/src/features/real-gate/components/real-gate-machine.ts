@@ -1,0 +1,162 @@
+import type { Disc, Identity, Licence, Passport } from './document-readings';
+
+/** Spec §4 Real gate entry: nine steps, in order. */
+export const REAL_GATE_STEPS = [
+  'plate',
+  'disc',
+  'face',
+  'id',
+  'licence',
+  'passport',
+  'permits',
+  'ticket',
+  'complete',
+] as const;
+export type StepId = (typeof REAL_GATE_STEPS)[number];
+export type StepStatus = 'pending' | 'processing' | 'success' | 'failed';
+
+/** Spec §4: the passport (6) and mine ticket (8) steps can be skipped. */
+export const SKIPPABLE_STEPS: readonly StepId[] = ['passport', 'ticket'];
+export const MAX_PERMITS = 5;
+
+export type Saved<T> = { recordId: string; image: string; reading: T };
+
+export type RealGateData = {
+  plate: {
+    plateNumber: string;
+    /** The plate as read (display form), kept with the entry. */
+    extractedPlate: string | null;
+    image: string;
+    approved: boolean;
+    driverName: string | null;
+    company: string | null;
+  } | null;
+  disc: Saved<Disc> | null;
+  face: { image: string; note: string | null } | null;
+  identity: Saved<Identity> | null;
+  licence: Saved<Licence> | null;
+  passport: Saved<Passport> | null;
+  permits: string[];
+  ticket: {
+    recordId: string;
+    ticketNumber: string;
+    transporter: string | null;
+    netWeight: number | null;
+  } | null;
+};
+
+export type RealGateState = {
+  /** Index of the step that can be acted on; 9 once entry is granted. */
+  current: number;
+  statuses: Record<StepId, StepStatus>;
+  errors: Partial<Record<StepId, string>>;
+  skipped: StepId[];
+  data: RealGateData;
+};
+
+export type RealGateEvent =
+  | { type: 'STEP_STARTED'; step: StepId }
+  | { type: 'STEP_SUCCEEDED'; step: StepId; data?: Partial<RealGateData> }
+  | { type: 'STEP_FAILED'; step: StepId; error: string }
+  | { type: 'STEP_SKIPPED'; step: StepId }
+  | { type: 'PERMIT_ADDED'; image: string }
+  | { type: 'PERMIT_REMOVED'; index: number }
+  | { type: 'PERMITS_CONFIRMED' };
+
+export const initialRealGateState: RealGateState = {
+  current: 0,
+  statuses: Object.fromEntries(REAL_GATE_STEPS.map((step) => [step, 'pending'])) as Record<
+    StepId,
+    StepStatus
+  >,
+  errors: {},
+  skipped: [],
+  data: {
+    plate: null,
+    disc: null,
+    face: null,
+    identity: null,
+    licence: null,
+    passport: null,
+    permits: [],
+    ticket: null,
+  },
+};
+
+export function currentStep(state: RealGateState): StepId | null {
+  return REAL_GATE_STEPS[state.current] ?? null;
+}
+
+export function isEntryGranted(state: RealGateState): boolean {
+  return state.statuses.complete === 'success';
+}
+
+/**
+ * Skip is offered on the passport and mine-ticket steps, and on a licence disc that could not be
+ * read (spec §8: "Could not extract disc data; retry or skip").
+ */
+export function canSkip(state: RealGateState, step: StepId): boolean {
+  if (currentStep(state) !== step || state.statuses[step] === 'processing') return false;
+  return SKIPPABLE_STEPS.includes(step) || (step === 'disc' && state.statuses.disc === 'failed');
+}
+
+function succeed(state: RealGateState, step: StepId, data?: Partial<RealGateData>): RealGateState {
+  const { [step]: _cleared, ...errors } = state.errors;
+  return {
+    ...state,
+    current: state.current + 1,
+    statuses: { ...state.statuses, [step]: 'success' },
+    errors,
+    data: data ? { ...state.data, ...data } : state.data,
+  };
+}
+
+/**
+ * Spec §4 Real gate entry as a pure transition function. Only the current step can be acted on;
+ * success moves to the next step; a failed step can be tried again.
+ */
+export function realGateReducer(state: RealGateState, event: RealGateEvent): RealGateState {
+  const step = currentStep(state);
+  switch (event.type) {
+    case 'STEP_STARTED': {
+      if (event.step !== step) return state;
+      const status = state.statuses[step];
+      if (status !== 'pending' && status !== 'failed') return state;
+      return { ...state, statuses: { ...state.statuses, [step]: 'processing' } };
+    }
+
+    case 'STEP_SUCCEEDED':
+      if (event.step !== step || state.statuses[step] !== 'processing') return state;
+      return succeed(state, step, event.data);
+
+    case 'STEP_FAILED':
+      if (event.step !== step || state.statuses[step] !== 'processing') return state;
+      return {
+        ...state,
+        statuses: { ...state.statuses, [step]: 'failed' },
+        errors: { ...state.errors, [step]: event.error },
+      };
+
+    case 'STEP_SKIPPED':
+      if (event.step !== step || !canSkip(state, step)) return state;
+      return { ...succeed(state, step), skipped: [...state.skipped, step] };
+
+    case 'PERMIT_ADDED':
+      if (step !== 'permits' || state.data.permits.length >= MAX_PERMITS) return state;
+      return { ...state, data: { ...state.data, permits: [...state.data.permits, event.image] } };
+
+    case 'PERMIT_REMOVED':
+      if (step !== 'permits') return state;
+      return {
+        ...state,
+        data: {
+          ...state.data,
+          permits: state.data.permits.filter((_, index) => index !== event.index),
+        },
+      };
+
+    case 'PERMITS_CONFIRMED':
+      if (step !== 'permits' || state.data.permits.length === 0) return state;
+      return succeed(state, 'permits');
+  }
+}

@@ -1,0 +1,510 @@
+import {
+  CameraIcon,
+  CheckCircle2Icon,
+  CircleAlertIcon,
+  CircleDashedIcon,
+  CircleXIcon,
+  RotateCcwIcon,
+  ShieldCheckIcon,
+  SkipForwardIcon,
+  TriangleAlertIcon,
+  XIcon,
+} from 'lucide-react';
+import { type ReactNode, useReducer, useState } from 'react';
+
+import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { Progress } from '@/components/ui/progress';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+import { useGrantEntry } from '@/lib/api/grant-entry';
+import { cn } from '@/lib/cn';
+import { formatPlate } from '@/lib/plates';
+
+import { crossCheckWarnings } from './cross-checks';
+import { driverDetails, realGateEntry } from './real-gate-entry';
+import {
+  canSkip,
+  currentStep,
+  initialRealGateState,
+  isEntryGranted,
+  MAX_PERMITS,
+  REAL_GATE_STEPS,
+  type RealGateData,
+  type RealGateState,
+  realGateReducer,
+  type StepId,
+  type StepStatus,
+} from './real-gate-machine';
+import { processCapture, STEP_META, StepFailure } from './real-gate-steps';
+
+/** Spec §9: the Entry Granted toast lasts 3000 ms. */
+export const ENTRY_GRANTED_TOAST_MS = 3000;
+
+const STATUS_LABEL: Record<StepStatus, string> = {
+  pending: 'Pending',
+  processing: 'Processing...',
+  success: 'Complete',
+  failed: 'Failed',
+};
+
+function StatusIcon({ status }: { status: StepStatus }) {
+  switch (status) {
+    case 'success':
+      return <CheckCircle2Icon aria-hidden className="size-6 text-success" />;
+    case 'failed':
+      return <CircleXIcon aria-hidden className="size-6 text-destructive" />;
+    case 'processing':
+      return <Spinner className="size-6" />;
+    case 'pending':
+      return <CircleDashedIcon aria-hidden className="size-6 text-muted-foreground" />;
+  }
+}
+
+/** Warnings for the entry: the document cross-checks, plus a face photo the engine doubted. */
+export function entryWarnings(data: RealGateData, today: Date = new Date()): string[] {
+  const warnings = crossCheckWarnings(
+    {
+      plateNumber: data.plate?.plateNumber ?? null,
+      disc: data.disc?.reading ?? null,
+      identity: data.identity?.reading ?? null,
+      licence: data.licence?.reading ?? null,
+      passport: data.passport?.reading ?? null,
+    },
+    today,
+  );
+  if (data.face?.note) warnings.push(`Face photo: ${data.face.note}`);
+  return warnings;
+}
+
+function Fact({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <span>
+      <span className="text-muted-foreground">{label}: </span>
+      <span className="font-medium">{value}</span>
+    </span>
+  );
+}
+
+function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
+  const { data } = state;
+  if (state.skipped.includes(step)) return <p className="text-sm text-muted-foreground">Skipped</p>;
+  const dash = '-';
+  let content: ReactNode = null;
+  switch (step) {
+    case 'plate':
+      if (data.plate) {
+        content = (
+          <>
+            <span className="font-mono text-base font-semibold">
+              {formatPlate(data.plate.plateNumber)}
+            </span>
+            {data.plate.approved ? (
+              <Badge variant="success">Vehicle Approved</Badge>
+            ) : (
+              <Badge variant="secondary">Vehicle Not Pre-Registered</Badge>
+            )}
+          </>
+        );
+      }
+      break;
+    case 'disc':
+      if (data.disc) {
+        const disc = data.disc.reading;
+        content = (
+          <>
+            <Fact label="Licence number" value={disc.licenceNumber ?? dash} />
+            <Fact label="Expires" value={disc.dateOfExpiry ?? dash} />
+            {disc.make && <Fact label="Make" value={disc.make} />}
+          </>
+        );
+      }
+      break;
+    case 'face':
+      if (data.face) {
+        content = (
+          <>
+            <img
+              src={data.face.image}
+              alt="Driver face"
+              className="size-14 rounded-md object-cover"
+            />
+            {data.face.note && <span className="text-muted-foreground">{data.face.note}</span>}
+          </>
+        );
+      }
+      break;
+    case 'id':
+      if (data.identity) {
+        const identity = data.identity.reading;
+        const name = [identity.givenNames, identity.surname].filter(Boolean).join(' ');
+        content = (
+          <>
+            <Fact label="Name" value={name || dash} />
+            <Fact label="ID number" value={identity.identityNumber ?? 'Not read'} />
+          </>
+        );
+      }
+      break;
+    case 'licence':
+      if (data.licence) {
+        const licence = data.licence.reading;
+        content = (
+          <>
+            <Fact label="Name" value={licence.nameOnCard ?? dash} />
+            <Fact label="Licence number" value={licence.licenceNumber ?? 'Not read'} />
+            <Fact label="Valid to" value={licence.validTo ?? dash} />
+            {licence.prdpCode && (
+              <Fact label="PrDP" value={`${licence.prdpCode} to ${licence.prdpExpiry ?? dash}`} />
+            )}
+          </>
+        );
+      }
+      break;
+    case 'passport':
+      if (data.passport) {
+        content = (
+          <Fact
+            label="Passport number"
+            value={data.passport.reading.passportNumber ?? 'MRZ extraction failed'}
+          />
+        );
+      }
+      break;
+    case 'permits':
+      if (data.permits.length > 0) {
+        content = (
+          <>
+            {data.permits.map((image, index) => (
+              <img
+                key={index}
+                src={image}
+                alt={`Permit ${index + 1}`}
+                className="size-14 rounded-md border object-cover"
+              />
+            ))}
+          </>
+        );
+      }
+      break;
+    case 'ticket':
+      if (data.ticket) {
+        content = (
+          <>
+            <Fact label="Ticket" value={data.ticket.ticketNumber} />
+            {data.ticket.transporter && (
+              <Fact label="Transporter" value={data.ticket.transporter} />
+            )}
+          </>
+        );
+      }
+      break;
+    case 'complete':
+      break;
+  }
+  if (!content) return null;
+  return <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">{content}</div>;
+}
+
+function StepItem({
+  step,
+  state,
+  actions,
+}: {
+  step: StepId;
+  state: RealGateState;
+  actions: ReactNode;
+}) {
+  const meta = STEP_META[step];
+  const status = state.statuses[step];
+  const isCurrent = currentStep(state) === step;
+  const error = state.errors[step];
+  return (
+    <li
+      data-testid={`step-${step}`}
+      data-status={status}
+      aria-current={isCurrent ? 'step' : undefined}
+      className={cn(
+        'flex gap-3 rounded-lg border p-4',
+        isCurrent && 'border-primary shadow-sm',
+        !isCurrent && status === 'pending' && 'opacity-60',
+      )}
+    >
+      <StatusIcon status={status} />
+      <div className="grid min-w-0 flex-1 gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div>
+            <h3 className="font-semibold">
+              {meta.number}. {meta.title}
+            </h3>
+            <p className="text-sm text-muted-foreground">{meta.description}</p>
+          </div>
+          <Badge
+            variant={
+              status === 'success' ? 'success' : status === 'failed' ? 'destructive' : 'outline'
+            }
+          >
+            {state.skipped.includes(step) ? 'Skipped' : STATUS_LABEL[status]}
+          </Badge>
+        </div>
+        {error && status === 'failed' && (
+          <p className="flex items-center gap-1 text-sm text-destructive">
+            <CircleAlertIcon aria-hidden className="size-4" />
+            {error}
+          </p>
+        )}
+        <StepSummary step={step} state={state} />
+        {isCurrent && actions}
+      </div>
+    </li>
+  );
+}
+
+function WarningsPanel({ warnings }: { warnings: string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <Alert variant="warning" data-testid="verification-warnings">
+      <TriangleAlertIcon aria-hidden />
+      <AlertTitle>Verification Warnings</AlertTitle>
+      <AlertDescription className="text-current">
+        <ul className="list-disc pl-4">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+        <p className="text-xs">Check these by hand. They are recorded with the entry.</p>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function EntryGrantedPanel({ state, warnings }: { state: RealGateState; warnings: string[] }) {
+  const driver = driverDetails(state.data);
+  const name = [driver.driverName, driver.driverSurname].filter(Boolean).join(' ');
+  return (
+    <Card className="border-success" data-testid="entry-granted-panel">
+      <CardHeader className="items-center text-center">
+        <ShieldCheckIcon aria-hidden className="size-14 text-success" />
+        <CardTitle className="text-2xl">
+          <h2>Entry Granted</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <dl className="grid gap-2 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="text-muted-foreground">Plate Number</dt>
+            <dd className="font-mono text-lg font-semibold">
+              {state.data.plate ? formatPlate(state.data.plate.plateNumber) : '-'}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Driver</dt>
+            <dd className="font-semibold">{name || '-'}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">ID Number</dt>
+            <dd className="font-semibold">{driver.driverIdNumber ?? '-'}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Pre-registration</dt>
+            <dd className="font-semibold">
+              {state.data.plate?.approved ? 'Vehicle Approved' : 'Vehicle Not Pre-Registered'}
+            </dd>
+          </div>
+        </dl>
+        <WarningsPanel warnings={warnings} />
+        <Button size="lg" onClick={() => window.location.reload()}>
+          <RotateCcwIcon aria-hidden />
+          Process Next Vehicle
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel. */
+export function RealGate() {
+  const [state, dispatch] = useReducer(realGateReducer, initialRealGateState);
+  const [cameraStep, setCameraStep] = useState<StepId | null>(null);
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const grantEntry = useGrantEntry();
+  const warnings = entryWarnings(state.data);
+  const step = currentStep(state);
+  const completed = REAL_GATE_STEPS.filter((id) => state.statuses[id] === 'success').length;
+
+  const handleCapture = async (captureStep: StepId, image: string) => {
+    setCameraStep(null);
+    if (captureStep === 'permits') {
+      dispatch({ type: 'PERMIT_ADDED', image });
+      return;
+    }
+    dispatch({ type: 'STEP_STARTED', step: captureStep });
+    try {
+      const outcome = await processCapture(captureStep, image);
+      dispatch({ type: 'STEP_SUCCEEDED', step: captureStep, data: outcome.data });
+      toast(outcome.toast);
+    } catch (error) {
+      const failure =
+        error instanceof StepFailure
+          ? error
+          : new StepFailure('Processing failed', {
+              variant: 'destructive',
+              title: 'Processing Failed',
+              description: 'Failed to process image. Please try again.',
+            });
+      dispatch({ type: 'STEP_FAILED', step: captureStep, error: failure.stepError });
+      toast(failure.toast);
+    }
+  };
+
+  const handleGrant = () => {
+    dispatch({ type: 'STEP_STARTED', step: 'complete' });
+    grantEntry.mutate(
+      { body: realGateEntry(state.data, warnings), idempotencyKey },
+      {
+        onSuccess: () => {
+          dispatch({ type: 'STEP_SUCCEEDED', step: 'complete' });
+          toast({
+            title: 'Entry Granted',
+            description: state.data.plate
+              ? `${formatPlate(state.data.plate.plateNumber)} may enter.`
+              : 'The entry has been logged.',
+            duration: ENTRY_GRANTED_TOAST_MS,
+          });
+        },
+        onError: (error) => {
+          dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+          toast({
+            variant: 'destructive',
+            title: 'Error Saving Entry',
+            description: getErrorMessage(error, 'Failed to save entry log'),
+          });
+        },
+      },
+    );
+  };
+
+  const actionsFor = (id: StepId) => {
+    const status = state.statuses[id];
+    const isBusy = status === 'processing';
+    const skip = canSkip(state, id) && (
+      <Button variant="outline" onClick={() => dispatch({ type: 'STEP_SKIPPED', step: id })}>
+        <SkipForwardIcon aria-hidden />
+        Skip
+      </Button>
+    );
+    if (id === 'complete') {
+      return (
+        <div className="flex flex-wrap gap-2">
+          <Button size="lg" onClick={handleGrant} disabled={isBusy}>
+            {isBusy ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
+            {status === 'failed' ? 'Retry Grant Entry' : 'Grant Entry'}
+          </Button>
+        </div>
+      );
+    }
+    if (id === 'permits') {
+      const count = state.data.permits.length;
+      return (
+        <div className="flex flex-wrap items-center gap-2">
+          {count > 0 && (
+            <ul className="flex w-full flex-wrap gap-2" aria-label="Captured permits">
+              {state.data.permits.map((image, index) => (
+                <li key={index} className="relative">
+                  <img
+                    src={image}
+                    alt={`Permit ${index + 1}`}
+                    className="size-16 rounded-md border object-cover"
+                  />
+                  <button
+                    type="button"
+                    aria-label={`Remove permit ${index + 1}`}
+                    className="absolute -right-2 -top-2 rounded-full bg-background p-0.5 shadow"
+                    onClick={() => dispatch({ type: 'PERMIT_REMOVED', index })}
+                  >
+                    <XIcon aria-hidden className="size-3.5" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Button
+            variant={count > 0 ? 'outline' : 'default'}
+            onClick={() => setCameraStep('permits')}
+            disabled={count >= MAX_PERMITS}
+          >
+            <CameraIcon aria-hidden />
+            {count > 0 ? 'Add Another Permit' : 'Capture Permit'}
+          </Button>
+          {count > 0 && (
+            <Button onClick={() => dispatch({ type: 'PERMITS_CONFIRMED' })}>
+              Continue with {count} permit(s)
+            </Button>
+          )}
+        </div>
+      );
+    }
+    return (
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => setCameraStep(id)} disabled={isBusy}>
+          {isBusy ? <Spinner /> : <CameraIcon aria-hidden />}
+          {isBusy
+            ? 'Processing...'
+            : status === 'failed'
+              ? 'Retry'
+              : `Capture ${STEP_META[id].title}`}
+        </Button>
+        {skip}
+      </div>
+    );
+  };
+
+  const cameraMeta = cameraStep ? STEP_META[cameraStep] : null;
+
+  return (
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
+      <PageHeader
+        title="Real Gate Entry"
+        description="Nine-step verification of vehicle, driver and documents before granting entry."
+      />
+      {isEntryGranted(state) ? (
+        <EntryGrantedPanel state={state} warnings={warnings} />
+      ) : (
+        <>
+          <div className="grid gap-2">
+            <div className="flex justify-between text-sm">
+              <span className="font-medium">
+                Step {Math.min(state.current + 1, REAL_GATE_STEPS.length)} of{' '}
+                {REAL_GATE_STEPS.length}
+              </span>
+              <span className="text-muted-foreground">{completed} complete</span>
+            </div>
+            <Progress value={(completed / REAL_GATE_STEPS.length) * 100} aria-label="Progress" />
+          </div>
+          <WarningsPanel warnings={warnings} />
+          <ol className="grid gap-3" aria-label="Verification steps">
+            {REAL_GATE_STEPS.map((id) => (
+              <StepItem key={id} step={id} state={state} actions={step === id && actionsFor(id)} />
+            ))}
+          </ol>
+        </>
+      )}
+      <CameraCaptureDialog
+        open={cameraStep !== null}
+        onClose={() => setCameraStep(null)}
+        onCapture={(image) => {
+          if (cameraStep) void handleCapture(cameraStep, image);
+        }}
+        title={cameraMeta?.cameraTitle ?? 'Capture'}
+        description={cameraMeta?.description}
+        guide={cameraMeta?.guide ?? 'none'}
+        captureLabel={cameraMeta ? `Capture ${cameraMeta.title.toLowerCase()}` : 'Capture'}
+      />
+    </div>
+  );
+}

@@ -159,8 +159,8 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
  *
  * - TinyFaceDetector at two input sizes, merged: 224 px finds faces that fill the frame (a capture at
  *   arm's length), 416 px finds smaller faces (a passenger, a group). Each size alone misses faces the
- *   other finds; together they cost ~0.1 s of CPU. (512 px finds a few more small faces in crowded
- *   photos but doubles the cost of this step; a gate capture is not a crowd.)
+ *   other finds; together they cost ~0.1 s of CPU. 512 px finds more small faces in crowded photos but
+ *   costs twice as much as 416 px, so it only runs around a lone small face (see CLOSE_UP_FRACTION).
  * - The same on the photo padded with grey: tight face crops (ID photos, pre-cropped portraits) have no
  *   context around the face, which both detectors need.
  * - SSD MobileNet v1 (~0.4 s) on the padded photo: the slow recall fallback.

@@ -75,13 +75,23 @@ export async function prepareJobQueue(ownerUrl: string, appRole: string): Promis
   const pool = new pg.Pool({ connectionString: ownerUrl, max: 1 });
   try {
     await runMigrations({ pgPool: pool, logger: silentLogger });
-    await pool.query(`
+    const tables = ['_private_tasks', '_private_job_queues', '_private_jobs'];
+    // graphile-worker forces row-level security on its tables with no policy (owner only), so
+    // the API role gets a policy for exactly the rows add_job touches: all of them, since jobs
+    // are not tenant data; the grants below still allow no DELETE and no job locking functions.
+    const policies = tables.map(
+      (table) => `drop policy if exists boomgate_app_enqueue on graphile_worker.${table};
+        create policy boomgate_app_enqueue on graphile_worker.${table} for all to ${appRole}
+          using (true) with check (true);`,
+    );
+    await pool.query(`begin;
       grant usage on schema graphile_worker to ${appRole};
       grant execute on function graphile_worker.add_job(text, json, text, timestamptz, integer, text, integer, text[], text) to ${appRole};
       grant execute on function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) to ${appRole};
       grant select, insert on graphile_worker._private_tasks, graphile_worker._private_job_queues to ${appRole};
       grant select, insert, update on graphile_worker._private_jobs to ${appRole};
-    `);
+      ${policies.join('\n')}
+      commit;`);
   } finally {
     await pool.end();
   }

@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+import { aCompletion, aTenantWithSecret, sendEntry, setCallback } from '@/testing/webhooks';
+
+describe('incoming feed and integrations routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK_HTTP: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  const deliveriesOf = (tenantId: string) =>
+    t.ownerQuery<{ id: string; status: string; incoming_request_id: string }>(
+      'select id, status, incoming_request_id from webhook_deliveries where tenant_id = $1',
+      [tenantId],
+    );
+  const queuedJobs = (deliveryId: string) =>
+    t.ownerQuery('select id from graphile_worker.jobs where key = $1', [
+      `webhooks.deliver:${deliveryId}`,
+    ]);
+
+  describe('GET /api/webhook/pending-requests', () => {
+    it('lists entries newest first with their status and every field of the spec', async () => {
+      const tenant = await aTenantWithSecret(t);
+      await sendEntry(t, tenant, { plateNumber: 'CA1', timestamp: '2026-01-01T06:00:00Z' });
+      await sendEntry(t, tenant, {
+        plateNumber: 'CA2',
+        timestamp: '2026-01-01T07:00:00Z',
+        driverName: 'Sipho',
+        driverSurname: 'Dlamini',
+        driverIdNumber: '8001015009087',
+        driverPhone1: '0821234567',
+        transportName: 'Haul Co',
+        referenceNumber: 'REF-2',
+        weighbridgeTicketId: 'WB-9',
+        extractedDiskData: { transporterName: 'Haul Co', visitId: 'V-1' },
+      });
+
+      const response = await tenant.admin.get('/api/webhook/pending-requests');
+
+      expect(response.json()).toEqual([
+        {
+          id: expect.any(String),
+          timestamp: '2026-01-01T07:00:00.000Z',
+          plateNumber: 'CA2',
+          driverName: 'Sipho',
+          driverSurname: 'Dlamini',
+          driverIdNumber: '8001015009087',
+          driverPhone1: '0821234567',
+          transportName: 'Haul Co',
+          referenceNumber: 'REF-2',
+          weighbridgeTicketId: 'WB-9',
+          extractedDiskData: '{"transporterName":"Haul Co","visitId":"V-1"}',
+          status: 'Complete',
+          completedAt: null,
+        },
+        expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
+      ]);
+    });
+
+    it.each(['security_guard', 'back_office'])('is open to %s', async (role) => {
+      const tenant = await aTenantWithSecret(t);
+      const user = await t.createSignedInUser(tenant.admin, role);
+
+      const response = await user.get('/api/webhook/pending-requests');
+
+      expect(response.statusCode).toBe(200);
+    });
+
+    it('needs a session', async () => {
+      const response = await t.inject({ method: 'GET', url: '/api/webhook/pending-requests' });
+
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/webhook/process-request/:id', () => {
+    it('completes the entry and writes one outbox row with a queued job in the same transaction', async () => {
+      const tenant = await aTenantWithSecret(t);
+      const id = await sendEntry(t, tenant, { plateNumber: 'ND123456', referenceNumber: 'REF-1' });
+      const guard = await t.createSignedInUser(tenant.admin, 'security_guard');
+
+      const response = await guard.post(
+        `/api/webhook/process-request/${id}`,
+        aCompletion({ driverLicenseNumber: '0123456789AB', driverSex: 'M' }),
+      );
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        id,
+        plateNumber: 'CA123456',
+        driverName: 'Sipho',
+        driverIdNumber: '8001015009087',
+        driverPhone1: '0821234567',
+        referenceNumber: 'REF-1',
+        status: 'Complete',
+        completedAt: expect.any(String),
+      });
+      const deliveries = await deliveriesOf(tenant.tenantId);
+      expect(deliveries).toEqual([
+        { id: expect.any(String), status: 'pending', incoming_request_id: id },
+      ]);
+      expect(await queuedJobs(deliveries[0]?.id ?? '')).toHaveLength(1);
+      expect(
+        await t.ownerQuery(
+          "select actor_user_id from audit_events where tenant_id = $1 and action = 'incoming-request.completed'",
+          [tenant.tenantId],
+        ),
+      ).toEqual([{ actor_user_id: guard.body.user.id }]);
+    });
+
+    it('writes neither the completion nor the outbox row when the transaction fails', async () => {
+      const tenant = await aTenantWithSecret(t);
+      const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+      // Make the last write of the transaction (the job) fail: the earlier writes must roll back.
+      await t.ownerQuery('revoke insert on graphile_worker._private_jobs from boomgate_app');
+
+      try {
+        const response = await tenant.admin.post(
+          `/api/webhook/process-request/${id}`,
+          aCompletion(),
+        );
+
+        expect(response.statusCode).toBe(500);
+      } finally {
+        await t.ownerQuery('grant insert on graphile_worker._private_jobs to boomgate_app');
+      }
+      expect(await deliveriesOf(tenant.tenantId)).toEqual([]);
+      expect(
+        await t.ownerQuery(
+          'select completed_at, driver_name from incoming_requests where id = $1',
+          [id],
+        ),
+      ).toEqual([{ completed_at: null, driver_name: null }]);
+    });
+
+    it("answers another tenant's entry exactly like a missing one", async () => {
+      const tenant = await aTenantWithSecret(t);
+      const other = await t.registerTenant();
+      const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+
+      const foreign = await other.post(`/api/webhook/process-request/${id}`, aCompletion());
+      const missing = await other.post(
+        `/api/webhook/process-request/${crypto.randomUUID()}`,
+        aCompletion(),
+      );
+
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json()).toEqual(missing.json());
+      expect(await deliveriesOf(tenant.tenantId)).toEqual([]);
+    });
+
+    it('requires plate, driver name and ID number, and refuses unknown fields', async () => {
+      const tenant = await aTenantWithSecret(t);
+      const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+
+      const noName = await tenant.admin.post(
+        `/api/webhook/process-request/${id}`,
+        aCompletion({ driverName: '' }),
+      );
+      const noId = await tenant.admin.post(
+        `/api/webhook/process-request/${id}`,
+        aCompletion({ driverIdNumber: undefined }),
+      );
+      const extra = await tenant.admin.post(
+        `/api/webhook/process-request/${id}`,
+        aCompletion({ tenantId: crypto.randomUUID() }),
+      );
+
+      expect([noName.statusCode, noId.statusCode, extra.statusCode]).toEqual([400, 400, 400]);
+    });
+  });
+
+  describe('integrations API', () => {
+    it('shows the secret once and keeps only its ciphertext', async () => {
+      const tenant = await aTenantWithSecret(t);
+
+      const integration = await tenant.admin.get('/api/integrations');
+      const [row] = await t.ownerQuery<{ secret_ciphertext: string }>(
+        'select secret_ciphertext from webhook_integrations where tenant_id = $1',
+        [tenant.tenantId],
+      );
+
+      expect(integration.json()).toEqual({
+        incomingUrl: `/api/webhook/incoming/${tenant.tenantId}`,
+        hasSecret: true,
+        secretCreatedAt: expect.any(String),
+        previousSecretExpiresAt: null,
+        callbackUrl: null,
+        callbackDisabledAt: null,
+        callbackDisabledReason: null,
+      });
+      expect(integration.body).not.toContain(tenant.secret);
+      expect(row?.secret_ciphertext).toMatch(/^v1\./);
+      expect(row?.secret_ciphertext).not.toContain(tenant.secret.slice(6));
+    });
+
+    it('keeps the previous secret for 24 hours after a rotation, and audits both', async () => {
+      const tenant = await aTenantWithSecret(t);
+
+      const rotated = await tenant.admin.post('/api/integrations/secret');
+
+      const expiresAt = new Date(rotated.json().previousSecretExpiresAt).getTime();
+      expect(expiresAt - t.clock.now().getTime()).toBe(24 * 3_600_000);
+      expect(
+        (
+          await t.ownerQuery<{ action: string }>(
+            "select action from audit_events where tenant_id = $1 and action like 'integration.secret%' order by occurred_at",
+            [tenant.tenantId],
+          )
+        ).map((r) => r.action),
+      ).toEqual(['integration.secret-created', 'integration.secret-rotated']);
+    });
+
+    it('saves a loopback callback URL only because the development flag is on', async () => {
+      const tenant = await aTenantWithSecret(t);
+
+      const response = await setCallback(tenant.admin, 'http://127.0.0.1:9/hooks');
+
+      expect(response.json()).toMatchObject({ callbackUrl: 'http://127.0.0.1:9/hooks' });
+    });
+
+    it.each([
+      'http://10.0.0.5/hooks',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:192.168.0.1]/',
+      'http://0xa9.0xfe.0xa9.0xfe/',
+      'http://user:secret@127.0.0.1:9/',
+      'ftp://127.0.0.1/',
+    ])('refuses the callback URL %s', async (callbackUrl) => {
+      const tenant = await aTenantWithSecret(t);
+
+      const response = await tenant.admin.patch('/api/integrations', { callbackUrl });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('INVALID');
+    });
+
+    it.each(['back_office', 'security_guard'])('is closed to %s', async (role) => {
+      const tenant = await aTenantWithSecret(t);
+      const user = await t.createSignedInUser(tenant.admin, role);
+
+      const responses = [
+        await user.get('/api/integrations'),
+        await user.post('/api/integrations/secret'),
+        await user.patch('/api/integrations', { callbackUrl: null }),
+      ];
+
+      expect(responses.map((r) => r.statusCode)).toEqual([403, 403, 403]);
+    });
+
+    it("answers a replay of another tenant's delivery like a missing one", async () => {
+      const tenant = await aTenantWithSecret(t);
+      const other = await t.registerTenant();
+      const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+      await tenant.admin.post(`/api/webhook/process-request/${id}`, aCompletion());
+      const [delivery] = await deliveriesOf(tenant.tenantId);
+
+      const foreign = await other.post(`/api/integrations/deliveries/${delivery?.id}/replay`);
+      const missing = await other.post(
+        `/api/integrations/deliveries/${crypto.randomUUID()}/replay`,
+      );
+
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json()).toEqual(missing.json());
+    });
+  });
+
+  describe('GET /api/docs/json', () => {
+    it('documents the inbound payload, the signature scheme and the callback payload', async () => {
+      const response = await t.inject({ method: 'GET', url: '/api/docs/json' });
+      const doc = response.json();
+
+      const incoming = doc.paths['/api/webhook/incoming/{tenantId}'].post;
+      expect(incoming.description).toContain('webhook-signature');
+      expect(
+        Object.keys(incoming.requestBody.content['application/json'].schema.properties),
+      ).toEqual(
+        expect.arrayContaining([
+          'plateNumber',
+          'driverName',
+          'driverIdNumber',
+          'referenceNumber',
+          'extractedDiskData',
+        ]),
+      );
+      expect(
+        doc.components.schemas.IncomingRequestCompletedEvent.properties.data.properties,
+      ).toHaveProperty('driverIdNumber');
+      expect(
+        doc.tags.find((tag: { name: string }) => tag.name === 'integrations').description,
+      ).toContain('Retry-After');
+    });
+  });
+});

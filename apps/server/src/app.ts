@@ -165,6 +165,8 @@ export async function buildApp({
         modules.faces.routes,
         modules.webhooks.routes,
         modules.webhooks.incomingRoutes,
+        modules.anpr.routes,
+        modules.anpr.pushRoutes,
       ]) {
         await api.register(routes);
       }

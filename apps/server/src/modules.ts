@@ -1,6 +1,7 @@
 import type { Env } from '@/config/env';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
+import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createDocumentsModule } from '@/modules/documents';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -105,6 +106,14 @@ export function createModules({
       allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP,
     },
   });
+  const anpr = createAnprModule({
+    database,
+    vehicles: approvedVehicles.service,
+    truckList: truckList.service,
+    images: images.service,
+    audit,
+    clock,
+  });
   return {
     audit,
     tenants,
@@ -117,6 +126,7 @@ export function createModules({
     entryLogs,
     truckList,
     webhooks,
+    anpr,
     vision,
     faces,
   };

@@ -1,7 +1,9 @@
 import type { Actor } from '@/modules/sessions';
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
+import { newId } from '@/platform/ids';
 
 import type { TruckListRepository } from './truck-list.repository';
+import type { TruckListEntryRow } from './truck-list.table';
 
 const MAX_ROWS = 500;
 
@@ -17,5 +19,15 @@ export function createTruckListService({
   return {
     listTrucks: (actor: Actor) =>
       database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId, MAX_ROWS)),
+
+    /** A number-plate camera read (the anpr module), inside the caller's tenant transaction. */
+    async recordRead(
+      tx: DbExecutor,
+      entry: Omit<TruckListEntryRow, 'id'>,
+    ): Promise<TruckListEntryRow> {
+      const row = { ...entry, id: newId() };
+      await repository.insert(tx, row);
+      return row;
+    },
   };
 }

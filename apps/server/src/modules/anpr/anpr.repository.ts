@@ -1,0 +1,54 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+
+import { type DbExecutor, takeOne } from '@/platform/db';
+
+import { type AnprCameraRow, anprCameras } from './anpr.table';
+
+export type AnprRepository = ReturnType<typeof createAnprRepository>;
+
+export function createAnprRepository() {
+  return {
+    /** Cross-tenant by necessity (the token names the tenant): the SECURITY DEFINER anpr_find_camera. */
+    async findCameraByTokenHash(tx: DbExecutor, tokenHash: string) {
+      const result = await tx.execute<{ tenant_id: string; camera_id: string }>(
+        sql`select tenant_id, camera_id from anpr_find_camera(${tokenHash})`,
+      );
+      const [row] = result.rows;
+      return row && { tenantId: row.tenant_id, cameraId: row.camera_id };
+    },
+
+    insert: async (tx: DbExecutor, row: typeof anprCameras.$inferInsert): Promise<AnprCameraRow> =>
+      takeOne(await tx.insert(anprCameras).values(row).returning()),
+
+    list: (tx: DbExecutor, tenantId: string): Promise<AnprCameraRow[]> =>
+      tx
+        .select()
+        .from(anprCameras)
+        .where(eq(anprCameras.tenantId, tenantId))
+        .orderBy(desc(anprCameras.createdAt)),
+
+    async findById(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(anprCameras)
+        .where(and(eq(anprCameras.tenantId, tenantId), eq(anprCameras.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
+    async delete(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .delete(anprCameras)
+        .where(and(eq(anprCameras.tenantId, tenantId), eq(anprCameras.id, id)))
+        .returning({ id: anprCameras.id });
+      return rows.length === 1;
+    },
+
+    touch: async (tx: DbExecutor, tenantId: string, id: string, at: Date) => {
+      await tx
+        .update(anprCameras)
+        .set({ lastSeenAt: at })
+        .where(and(eq(anprCameras.tenantId, tenantId), eq(anprCameras.id, id)));
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+
+import type { CreateAnprCameraBody } from '@boomgate/contracts/anpr';
+import { normalisePlate } from '@boomgate/contracts/plates';
+
+import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
+import type { AuditService } from '@/modules/audit';
+import type { ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import type { TruckListService } from '@/modules/truck-list';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId, newToken } from '@/platform/ids';
+
+import type { AnprRepository } from './anpr.repository';
+
+export type AnprServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  repository: AnprRepository;
+  vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved'>;
+  truckList: Pick<TruckListService, 'recordRead'>;
+  images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+};
+
+export type AnprService = ReturnType<typeof createAnprService>;
+
+/** A plate read as a camera reports it, whatever the vendor format. */
+export type PlateRead = {
+  plateNumber: string;
+  /** The camera's own time; used only when it is within a day of ours (camera clocks drift). */
+  seenAt: Date | null;
+  /** A JPEG/PNG/WebP: bytes from a multipart part, or base64 / a data URL from JSON. */
+  image: Buffer | string | null;
+  truckNumber: string | null;
+  transportName: string | null;
+  source: string;
+};
+
+const MAX_CAMERA_CLOCK_SKEW_MS = 24 * 3_600_000;
+
+export const hashCameraToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const unknownCamera = () => new AppError('NOT_FOUND', 'Unknown camera.');
+
+export function createAnprService({
+  database,
+  repository,
+  vehicles,
+  truckList,
+  images,
+  audit,
+  clock,
+}: AnprServiceDeps) {
+  return {
+    async createCamera(actor: Actor, body: CreateAnprCameraBody, ip?: string) {
+      const token = newToken();
+      const camera = await database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.insert(tx, {
+          tenantId: actor.tenantId,
+          id: newId(),
+          name: body.name,
+          tokenHash: hashCameraToken(token),
+          createdAt: clock.now(),
+          createdBy: actor.userId,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'anpr-camera.created',
+          targetType: 'anpr_camera',
+          targetId: row.id,
+          ip,
+        });
+        return row;
+      });
+      return { camera, token };
+    },
+
+    listCameras: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+
+    async deleteCamera(actor: Actor, id: string, ip?: string) {
+      await database.withTenant(actor.tenantId, async (tx) => {
+        if (!(await repository.delete(tx, actor.tenantId, id))) {
+          throw new AppError('NOT_FOUND', 'Camera not found.');
+        }
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'anpr-camera.deleted',
+          targetType: 'anpr_camera',
+          targetId: id,
+          ip,
+        });
+      });
+    },
+
+    /** The camera a push URL's token belongs to; an unknown token answers 404. */
+    async authenticateCamera(token: string) {
+      const camera = await database.withoutTenant((tx) =>
+        repository.findCameraByTokenHash(tx, hashCameraToken(token)),
+      );
+      if (!camera) throw unknownCamera();
+      return camera;
+    },
+
+    /**
+     * A plate read becomes a truck-list entry: 'contracted' when the normalised plate is an
+     * approved vehicle that is active and in date, else 'other'. The picture is stored (re-encoded,
+     * without metadata) before the transaction and removed again if the transaction fails.
+     */
+    async recordRead(camera: { tenantId: string; cameraId: string }, read: PlateRead) {
+      const plateNumber = normalisePlate(read.plateNumber);
+      if (plateNumber.length < 2 || plateNumber.length > 10) {
+        throw new AppError('INVALID', 'The plate number must have 2 to 10 letters or digits.');
+      }
+      const now = clock.now();
+      const timestamp =
+        read.seenAt && Math.abs(read.seenAt.getTime() - now.getTime()) <= MAX_CAMERA_CLOCK_SKEW_MS
+          ? read.seenAt
+          : now;
+      const imageKey = read.image
+        ? await images.storeImage(
+            camera.tenantId,
+            'truck-list',
+            typeof read.image === 'string' ? read.image : read.image.toString('base64'),
+          )
+        : null;
+      try {
+        return await database.withTenant(camera.tenantId, async (tx) => {
+          const vehicle = await vehicles.findByPlate(tx, camera.tenantId, plateNumber);
+          const isApproved = vehicles.isApproved(vehicle);
+          const entry = await truckList.recordRead(tx, {
+            tenantId: camera.tenantId,
+            timestamp,
+            truckNumber: read.truckNumber,
+            plateNumber,
+            category: isApproved ? 'contracted' : 'other',
+            transportName: read.transportName ?? vehicle?.company ?? null,
+            imageKey,
+            source: read.source,
+          });
+          await repository.touch(tx, camera.tenantId, camera.cameraId, now);
+          return { entry, isApproved };
+        });
+      } catch (error) {
+        if (imageKey) await images.deleteImage(imageKey);
+        throw error;
+      }
+    },
+  };
+}

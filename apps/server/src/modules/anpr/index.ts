@@ -1,0 +1,15 @@
+/**
+ * ANPR: number-plate cameras that push reads (Hikvision ISAPI event push or a generic JSON shape)
+ * to a per-camera secret URL. Each read becomes a truck-list entry, checked against the approved
+ * vehicles. Owns: anpr_cameras.
+ */
+import { createAnprRepository } from './anpr.repository';
+import { anprPushRoutes, anprRoutes } from './anpr.routes';
+import { type AnprServiceDeps, createAnprService } from './anpr.service';
+
+export type { AnprService } from './anpr.service';
+
+export function createAnprModule(deps: Omit<AnprServiceDeps, 'repository'>) {
+  const service = createAnprService({ ...deps, repository: createAnprRepository() });
+  return { service, routes: anprRoutes(service), pushRoutes: anprPushRoutes(service) };
+}

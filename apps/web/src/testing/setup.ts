@@ -1,14 +1,17 @@
 import '@testing-library/jest-dom/vitest';
 
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { clearToasts } from '@/hooks/use-toast';
 
 import { installBrowserShims, setViewportWidth } from './browser-shims';
+import { removeCamera } from './camera';
 import { server } from './server';
 
 installBrowserShims();
+// Lazy route chunks load on first use; on a busy machine that can take longer than 1 s.
+configure({ asyncUtilTimeout: 4000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 
@@ -24,6 +27,7 @@ afterEach(() => {
   document.cookie = 'sidebar_state=; path=/; max-age=0';
   document.documentElement.className = '';
   window.history.replaceState(null, '', '/');
+  removeCamera();
 });
 
 afterAll(() => server.close());

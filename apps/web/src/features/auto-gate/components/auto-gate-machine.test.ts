@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+
+import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+
+import {
+  AUTO_GATE_STATUS,
+  type AutoGateEvent,
+  type AutoGateState,
+  autoGateReducer,
+  initialAutoGateState,
+  isFaceMatch,
+} from './auto-gate-machine';
+
+const vehicle = (overrides: Partial<PlateLookup> = {}): PlateLookup => ({
+  id: '0b6f8c1e-7d1a-4a51-9f6a-2f7b3c4d5e6f',
+  plateNumber: 'KP35XKGP',
+  isActive: true,
+  driverPhoto: '/api/images/t/driver-photos/p.jpg',
+  driverName: 'Sipho Nkosi',
+  company: 'Kumba Haulage',
+  hasFaceEnrolment: true,
+  ...overrides,
+});
+
+const run = (...events: AutoGateEvent[]) => events.reduce(autoGateReducer, initialAutoGateState);
+
+const started: AutoGateEvent = { type: 'START', attemptId: 'attempt-1' };
+const plateCaptured: AutoGateEvent = { type: 'PLATE_CAPTURED', image: 'data:plate' };
+const plateRead: AutoGateEvent = { type: 'PLATE_READ', plateNumber: 'KP35XKGP' };
+const faceCaptured: AutoGateEvent = { type: 'FACE_CAPTURED', image: 'data:face' };
+
+const atFace = () =>
+  run(started, plateCaptured, plateRead, { type: 'VEHICLE_FOUND', vehicle: vehicle() });
+const comparing = () => autoGateReducer(atFace(), faceCaptured);
+
+const expectUnchanged = (state: AutoGateState, event: AutoGateEvent) =>
+  expect(autoGateReducer(state, event)).toBe(state);
+
+describe('auto gate state machine (spec §4)', () => {
+  it('starts idle with nothing on screen', () => {
+    expect(initialAutoGateState).toMatchObject({ phase: 'idle', status: null, camera: null });
+  });
+
+  it('idle → scanning_plate on start, with the plate camera open', () => {
+    expect(run(started)).toMatchObject({
+      phase: 'scanning_plate',
+      camera: 'plate',
+      attemptId: 'attempt-1',
+    });
+  });
+
+  it('closing the plate camera returns to idle', () => {
+    expect(run(started, { type: 'CAMERA_CLOSED' })).toEqual(initialAutoGateState);
+  });
+
+  it("a captured plate → verifying_vehicle 'Reading plate number...', camera closed", () => {
+    expect(run(started, plateCaptured)).toMatchObject({
+      phase: 'verifying_vehicle',
+      status: 'Reading plate number...',
+      camera: null,
+      plateImage: 'data:plate',
+    });
+  });
+
+  it("a plate read → 'Checking registration...'", () => {
+    expect(run(started, plateCaptured, plateRead)).toMatchObject({
+      phase: 'verifying_vehicle',
+      status: 'Checking registration...',
+      plateNumber: 'KP35XKGP',
+    });
+  });
+
+  it('an unreadable plate or a failed scan returns to idle', () => {
+    expect(run(started, plateCaptured, { type: 'PLATE_UNREADABLE' })).toEqual(initialAutoGateState);
+    expect(run(started, plateCaptured, { type: 'SCAN_FAILED' })).toEqual(initialAutoGateState);
+  });
+
+  it("a vehicle not found (or a failed lookup) → not_registered 'Vehicle not pre-registered'", () => {
+    expect(run(started, plateCaptured, plateRead, { type: 'VEHICLE_NOT_FOUND' })).toMatchObject({
+      phase: 'not_registered',
+      status: 'Vehicle not pre-registered',
+      plateNumber: 'KP35XKGP',
+    });
+  });
+
+  it("a vehicle found but not active → not_registered 'Vehicle registration expired'", () => {
+    expect(
+      run(started, plateCaptured, plateRead, {
+        type: 'VEHICLE_FOUND',
+        vehicle: vehicle({ isActive: false }),
+      }),
+    ).toMatchObject({ phase: 'not_registered', status: 'Vehicle registration expired' });
+  });
+
+  it("an active vehicle with a driver photo → verifying_face 'Verify driver identity', face camera open", () => {
+    expect(atFace()).toMatchObject({
+      phase: 'verifying_face',
+      status: 'Verify driver identity',
+      camera: 'face',
+      vehicle: vehicle(),
+    });
+  });
+
+  it('an active vehicle without a driver photo is approved directly, without face verification', () => {
+    const state = run(started, plateCaptured, plateRead, {
+      type: 'VEHICLE_FOUND',
+      vehicle: vehicle({ driverPhoto: null }),
+    });
+    expect(state).toMatchObject({
+      phase: 'verifying_vehicle',
+      status: 'Approving entry...',
+      faceVerified: false,
+      camera: null,
+    });
+    expect(autoGateReducer(state, { type: 'ENTRY_LOGGED' })).toMatchObject({
+      phase: 'approved',
+      status: 'Entry approved - gate opening',
+      faceVerified: false,
+    });
+  });
+
+  it('closing the face camera returns to idle', () => {
+    expect(autoGateReducer(atFace(), { type: 'CAMERA_CLOSED' })).toEqual(initialAutoGateState);
+  });
+
+  it("a captured face → 'Comparing faces...', camera closed", () => {
+    expect(comparing()).toMatchObject({
+      phase: 'verifying_face',
+      status: 'Comparing faces...',
+      camera: null,
+      faceImage: 'data:face',
+    });
+  });
+
+  it("a match of 70 or more → 'Approving entry...', then approved 'Entry approved - gate opening'", () => {
+    const approving = autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 70 });
+    expect(approving).toMatchObject({
+      phase: 'verifying_face',
+      status: 'Approving entry...',
+      matchScore: 70,
+      faceVerified: true,
+    });
+    expect(autoGateReducer(approving, { type: 'ENTRY_LOGGED' })).toMatchObject({
+      phase: 'approved',
+      status: 'Entry approved - gate opening',
+    });
+  });
+
+  it("a match below 70 → not_registered 'Face verification failed - manual check required'", () => {
+    expect(autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 69.9 })).toMatchObject(
+      {
+        phase: 'not_registered',
+        status: 'Face verification failed - manual check required',
+        matchScore: 69.9,
+        faceVerified: false,
+      },
+    );
+  });
+
+  it("a face comparison error → not_registered 'Face verification error'", () => {
+    expect(autoGateReducer(comparing(), { type: 'FACE_COMPARISON_FAILED' })).toMatchObject({
+      phase: 'not_registered',
+      status: 'Face verification error',
+    });
+  });
+
+  it('a failed entry log returns to idle: nothing was logged, the gate stays shut', () => {
+    const approving = autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 95 });
+    expect(autoGateReducer(approving, { type: 'ENTRY_LOGGING_FAILED' })).toEqual(
+      initialAutoGateState,
+    );
+  });
+
+  it("'Next Vehicle' and 'Scan Again' (RESET) return everything to idle", () => {
+    const approved = autoGateReducer(
+      autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 95 }),
+      { type: 'ENTRY_LOGGED' },
+    );
+    expect(autoGateReducer(approved, { type: 'RESET' })).toEqual(initialAutoGateState);
+    const notRegistered = run(started, plateCaptured, plateRead, { type: 'VEHICLE_NOT_FOUND' });
+    expect(autoGateReducer(notRegistered, { type: 'RESET' })).toEqual(initialAutoGateState);
+  });
+
+  describe('ignores events that do not apply', () => {
+    it('a second start while busy', () => {
+      expectUnchanged(run(started, plateCaptured), started);
+    });
+
+    it('a capture while idle, or a face capture before the face step', () => {
+      expectUnchanged(initialAutoGateState, plateCaptured);
+      expectUnchanged(run(started), faceCaptured);
+    });
+
+    it('a late plate answer after the camera was closed', () => {
+      expectUnchanged(run(started, { type: 'CAMERA_CLOSED' }), plateRead);
+      expectUnchanged(initialAutoGateState, { type: 'VEHICLE_NOT_FOUND' });
+    });
+
+    it('a lookup answer before the plate was read', () => {
+      expectUnchanged(run(started, plateCaptured), { type: 'VEHICLE_FOUND', vehicle: vehicle() });
+    });
+
+    it('a face score before a face was captured, and an entry log before approval', () => {
+      expectUnchanged(atFace(), { type: 'FACE_COMPARED', matchScore: 99 });
+      expectUnchanged(atFace(), { type: 'ENTRY_LOGGED' });
+      expectUnchanged(comparing(), { type: 'ENTRY_LOGGED' });
+    });
+
+    it('closing a camera that is not open', () => {
+      expectUnchanged(comparing(), { type: 'CAMERA_CLOSED' });
+    });
+  });
+
+  it('uses the spec status texts word for word', () => {
+    expect(AUTO_GATE_STATUS).toEqual({
+      readingPlate: 'Reading plate number...',
+      checkingRegistration: 'Checking registration...',
+      verifyDriver: 'Verify driver identity',
+      comparingFaces: 'Comparing faces...',
+      approvingEntry: 'Approving entry...',
+      approved: 'Entry approved - gate opening',
+      notRegistered: 'Vehicle not pre-registered',
+      expired: 'Vehicle registration expired',
+      faceMismatch: 'Face verification failed - manual check required',
+      faceError: 'Face verification error',
+    });
+  });
+
+  it('puts the face match threshold at 70 (spec §9)', () => {
+    expect(isFaceMatch(70)).toBe(true);
+    expect(isFaceMatch(69.99)).toBe(false);
+  });
+});

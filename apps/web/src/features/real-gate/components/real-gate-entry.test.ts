@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+
+import { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
+
+import { identityFromFields, licenceFromFields, passportFromFields } from './document-readings';
+import { driverDetails, realGateEntry } from './real-gate-entry';
+import { initialRealGateState, type RealGateData } from './real-gate-machine';
+
+const saved = <T>(reading: T, recordId = crypto.randomUUID()) => ({
+  recordId,
+  image: `data:image/jpeg;base64,${recordId}`,
+  reading,
+});
+
+const idDoc = saved(
+  identityFromFields({
+    identityNumber: '8001015009087',
+    givenNames: 'Thabo',
+    surname: 'Mokoena',
+    phone1: '0821111111',
+  }),
+);
+const licenceCard = saved(
+  licenceFromFields({
+    nameOnCard: 'T MOKOENA',
+    idNumber: '8001015009000',
+    phone1: '0832222222',
+    phone2: '0821111111',
+    phone3: '0843333333',
+  }),
+);
+
+describe('driverDetails (spec §5 precedence)', () => {
+  it('takes the name on the licence over the ID document', () => {
+    expect(driverDetails({ identity: idDoc, licence: licenceCard, passport: null })).toMatchObject({
+      driverName: 'T MOKOENA',
+      driverSurname: null,
+    });
+  });
+
+  it("takes the ID document's given names with its surname when the licence has no name", () => {
+    expect(driverDetails({ identity: idDoc, licence: null, passport: null })).toMatchObject({
+      driverName: 'Thabo',
+      driverSurname: 'Mokoena',
+    });
+  });
+
+  it('falls back to the passport names', () => {
+    const passport = saved(passportFromFields({ givenNames: 'JOHN', surname: 'BANDA' }));
+    expect(driverDetails({ identity: null, licence: null, passport })).toMatchObject({
+      driverName: 'JOHN',
+      driverSurname: 'BANDA',
+    });
+  });
+
+  it("takes the ID document's ID number over the licence's", () => {
+    expect(
+      driverDetails({ identity: idDoc, licence: licenceCard, passport: null }).driverIdNumber,
+    ).toBe('8001015009087');
+    expect(
+      driverDetails({ identity: null, licence: licenceCard, passport: null }).driverIdNumber,
+    ).toBe('8001015009000');
+  });
+
+  it("puts the ID document's phone first, then the licence's, without repeats", () => {
+    expect(driverDetails({ identity: idDoc, licence: licenceCard, passport: null })).toMatchObject({
+      driverPhone1: '0821111111',
+      driverPhone2: '0832222222',
+      driverPhone3: '0843333333',
+    });
+  });
+});
+
+describe('realGateEntry', () => {
+  const data: RealGateData = {
+    ...initialRealGateState.data,
+    plate: {
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GP',
+      image: 'data:image/jpeg;base64,plate',
+      approved: false,
+      driverName: null,
+      company: null,
+    },
+    face: { image: 'data:image/jpeg;base64,face', note: null },
+    identity: idDoc,
+    licence: licenceCard,
+    permits: ['data:image/jpeg;base64,p1', 'data:image/jpeg;base64,p2'],
+    ticket: {
+      recordId: crypto.randomUUID(),
+      ticketNumber: 'WB-1',
+      transporter: 'Imperial',
+      netWeight: 1,
+    },
+  };
+
+  it('is the larger visitor payload of spec §3, accepted by the contract', () => {
+    const body = realGateEntry(data, ['Driving licence expired on Jan 15, 2025.']);
+    expect(body).toMatchObject({
+      category: 'visitor',
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GP',
+      plateImage: 'data:image/jpeg;base64,plate',
+      vehicleDiskImage: null,
+      vehicleLicenceDiscId: null,
+      driverFaceImage: 'data:image/jpeg;base64,face',
+      driverName: 'T MOKOENA',
+      driverIdNumber: '8001015009087',
+      identityDocumentId: idDoc.recordId,
+      driverLicenseImage: licenceCard.image,
+      driversLicenceId: licenceCard.recordId,
+      driverPassportNumber: null,
+      passportRecordId: null,
+      permitImages: data.permits,
+      transportName: 'Imperial',
+      weighbridgeTicketId: data.ticket!.recordId,
+      vehicleApproved: false,
+      faceVerified: false,
+      entryGranted: true,
+      warnings: ['Driving licence expired on Jan 15, 2025.'],
+    });
+    expect(GrantEntryBodySchema.safeParse(body).success).toBe(true);
+  });
+
+  it('needs the plate step', () => {
+    expect(() => realGateEntry({ ...data, plate: null }, [])).toThrow();
+  });
+});

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  canSkip,
+  currentStep,
+  initialRealGateState,
+  MAX_PERMITS,
+  REAL_GATE_STEPS,
+  type RealGateEvent,
+  type RealGateState,
+  realGateReducer,
+  type StepId,
+} from './real-gate-machine';
+
+const run = (state: RealGateState, ...events: RealGateEvent[]) =>
+  events.reduce(realGateReducer, state);
+const done = (step: StepId): RealGateEvent[] => [
+  { type: 'STEP_STARTED', step },
+  { type: 'STEP_SUCCEEDED', step },
+];
+/** The state with every step before `step` completed. */
+function at(step: StepId): RealGateState {
+  let state = initialRealGateState;
+  for (const id of REAL_GATE_STEPS) {
+    if (id === step) return state;
+    state =
+      id === 'permits'
+        ? run(state, { type: 'PERMIT_ADDED', image: 'p1' }, { type: 'PERMITS_CONFIRMED' })
+        : run(state, ...done(id));
+  }
+  return state;
+}
+
+describe('real gate checklist (spec §4)', () => {
+  it('has nine steps in order, all pending, the first one current', () => {
+    expect(REAL_GATE_STEPS).toEqual([
+      'plate',
+      'disc',
+      'face',
+      'id',
+      'licence',
+      'passport',
+      'permits',
+      'ticket',
+      'complete',
+    ]);
+    expect(Object.values(initialRealGateState.statuses)).toEqual(Array(9).fill('pending'));
+    expect(currentStep(initialRealGateState)).toBe('plate');
+  });
+
+  it('pending → processing → success moves to the next step and keeps the data', () => {
+    const processing = run(initialRealGateState, { type: 'STEP_STARTED', step: 'plate' });
+    expect(processing.statuses.plate).toBe('processing');
+    const plate = {
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GP',
+      image: 'img',
+      approved: true,
+      driverName: null,
+      company: null,
+    };
+    const next = run(processing, { type: 'STEP_SUCCEEDED', step: 'plate', data: { plate } });
+    expect(next.statuses.plate).toBe('success');
+    expect(currentStep(next)).toBe('disc');
+    expect(next.data.plate).toEqual(plate);
+  });
+
+  it('processing → failed keeps the step current with its error, and it can be retried', () => {
+    const failed = run(
+      initialRealGateState,
+      { type: 'STEP_STARTED', step: 'plate' },
+      { type: 'STEP_FAILED', step: 'plate', error: 'Could not read plate number' },
+    );
+    expect(failed.statuses.plate).toBe('failed');
+    expect(failed.errors.plate).toBe('Could not read plate number');
+    expect(currentStep(failed)).toBe('plate');
+
+    const retried = run(failed, ...done('plate'));
+    expect(retried.statuses.plate).toBe('success');
+    expect(retried.errors.plate).toBeUndefined();
+  });
+
+  it('only the current step can be acted on', () => {
+    const state = initialRealGateState;
+    expect(run(state, { type: 'STEP_STARTED', step: 'disc' })).toBe(state);
+    expect(run(state, { type: 'STEP_SUCCEEDED', step: 'plate' })).toBe(state);
+    expect(run(state, { type: 'STEP_SKIPPED', step: 'passport' })).toBe(state);
+    expect(run(state, { type: 'PERMIT_ADDED', image: 'p' })).toBe(state);
+    const processing = run(state, { type: 'STEP_STARTED', step: 'plate' });
+    expect(run(processing, { type: 'STEP_STARTED', step: 'plate' })).toBe(processing);
+  });
+
+  it('skips the passport (6) and the mine ticket (8) as successful, marked skipped', () => {
+    const afterPassport = run(at('passport'), { type: 'STEP_SKIPPED', step: 'passport' });
+    expect(afterPassport.statuses.passport).toBe('success');
+    expect(afterPassport.skipped).toEqual(['passport']);
+    expect(currentStep(afterPassport)).toBe('permits');
+
+    const afterTicket = run(at('ticket'), { type: 'STEP_SKIPPED', step: 'ticket' });
+    expect(afterTicket.statuses.ticket).toBe('success');
+    expect(currentStep(afterTicket)).toBe('complete');
+  });
+
+  it('does not skip the other steps, except a licence disc that could not be read', () => {
+    for (const step of ['plate', 'face', 'id', 'licence', 'permits', 'complete'] as const) {
+      expect(canSkip(at(step), step)).toBe(false);
+    }
+    expect(canSkip(at('disc'), 'disc')).toBe(false);
+    const discFailed = run(
+      at('disc'),
+      { type: 'STEP_STARTED', step: 'disc' },
+      { type: 'STEP_FAILED', step: 'disc', error: 'Could not extract disc data' },
+    );
+    expect(canSkip(discFailed, 'disc')).toBe(true);
+    expect(currentStep(run(discFailed, { type: 'STEP_SKIPPED', step: 'disc' }))).toBe('face');
+  });
+
+  it('collects up to five permits and succeeds once confirmed with at least one', () => {
+    let state = at('permits');
+    expect(run(state, { type: 'PERMITS_CONFIRMED' })).toBe(state);
+    for (let i = 1; i <= MAX_PERMITS + 1; i += 1) {
+      state = run(state, { type: 'PERMIT_ADDED', image: `p${i}` });
+    }
+    expect(state.data.permits).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+    state = run(state, { type: 'PERMIT_REMOVED', index: 0 });
+    expect(state.data.permits).toEqual(['p2', 'p3', 'p4', 'p5']);
+    state = run(state, { type: 'PERMITS_CONFIRMED' });
+    expect(state.statuses.permits).toBe('success');
+    expect(currentStep(state)).toBe('ticket');
+  });
+
+  it('completes with step 9, after which no step is current', () => {
+    const granted = run(at('complete'), ...done('complete'));
+    expect(granted.statuses.complete).toBe('success');
+    expect(currentStep(granted)).toBeNull();
+    expect(Object.values(granted.statuses)).toEqual(Array(9).fill('success'));
+  });
+});

@@ -28,6 +28,40 @@ export const PLATE_PATTERNS: ReadonlyArray<readonly [name: string, pattern: RegE
 ];
 
 const PERSONALISED = new Set(['ZA-PERSONALISED', 'NA-PERSONALISED']);
+
+/**
+ * Common formats of foreign plates seen on long-distance trucks and in test sets (L letter, D digit).
+ * Used only to settle look-alikes (0/O, 1/I, 8/B, 5/S, 2/Z) when no SA/SADC pattern fits.
+ */
+export const FOREIGN_LAYOUTS: ReadonlyArray<readonly [name: string, layout: string]> = [
+  ['EU-LL-DDD-LL', 'LLDDDLL'], // e.g. Slovakia, France (SIV), Italy
+  ['UK', 'LLDDLLL'],
+  ['BR', 'LLLDDDD'],
+  ['BR-MERCOSUR', 'LLLDLDD'],
+];
+const TO_LETTER_AT: Record<string, string> = { '0': 'O', '1': 'I', '8': 'B', '5': 'S', '2': 'Z', '6': 'G' };
+const TO_DIGIT_AT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', B: '8', S: '5', Z: '2', G: '6' };
+
+function fitLayout(plate: string, layout: string): { plate: string; fixes: number } | null {
+  if (plate.length !== layout.length) return null;
+  let fixes = 0;
+  let out = '';
+  for (let i = 0; i < plate.length; i++) {
+    const c = plate[i]!;
+    const want = layout[i];
+    const isDigit = c >= '0' && c <= '9';
+    if (want === 'D' && !isDigit) {
+      if (!TO_DIGIT_AT[c]) return null;
+      out += TO_DIGIT_AT[c];
+      fixes++;
+    } else if (want === 'L' && isDigit) {
+      if (!TO_LETTER_AT[c]) return null;
+      out += TO_LETTER_AT[c];
+      fixes++;
+    } else out += c;
+  }
+  return fixes <= 1 ? { plate: out, fixes } : null;
+}
 const PROVINCE_SUFFIXES = ['GP', 'ZN', 'EC', 'FS', 'MP', 'NC', 'NW', 'WC', 'WP', 'NA', 'L'];
 
 /** Upper case, A-Z and 0-9 only: the lookup form. */
@@ -63,6 +97,19 @@ export type PlatePatternMatch = {
  * catch-alls and are never used to justify a correction.
  */
 export function bestPatternMatch(plate: string): PlatePatternMatch {
+  const match = patternMatch(plate);
+  if (match.pattern || plate.length < 6) return match;
+  // Plate borders and bolts are often read as an extra I, 1, L, H or J at either end.
+  for (const trimmed of [plate.slice(1), plate.slice(0, -1)]) {
+    const edge = trimmed === plate.slice(1) ? plate[0]! : plate[plate.length - 1]!;
+    if (!'I1LHJT'.includes(edge)) continue;
+    const m = patternMatch(trimmed);
+    if (m.pattern && !PERSONALISED.has(m.pattern)) return { ...m, fixes: m.fixes + 1 };
+  }
+  return match;
+}
+
+function patternMatch(plate: string): PlatePatternMatch {
   const direct = matchPlatePatterns(plate);
   const strict = direct.filter((p) => !PERSONALISED.has(p));
   if (strict.length) return { plate, pattern: strict[0]!, fixes: 0 };
@@ -81,6 +128,12 @@ export function bestPatternMatch(plate: string): PlatePatternMatch {
     if (/(^|[A-Z])0/.test(variant.plate) && !/(^|[A-Z])0/.test(plate)) continue;
     const names = matchPlatePatterns(variant.plate).filter((p) => !PERSONALISED.has(p));
     if (names.length) return { plate: variant.plate, pattern: names[0]!, fixes: variant.fixes };
+  }
+  if (!direct.length) {
+    for (const [name, layout] of FOREIGN_LAYOUTS) {
+      const fit = fitLayout(plate, layout);
+      if (fit) return { plate: fit.plate, pattern: name, fixes: fit.fixes };
+    }
   }
   return { plate, pattern: direct[0] ?? null, fixes: 0 };
 }
@@ -167,6 +220,7 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
   if (!hasLetter) score -= 0.25;
   if (hasDigit && hasLetter) score += 0.3;
   if (plate.length >= 5 && plate.length <= 8) score += 0.2;
+  else if (plate.length < 5) score -= 0.2;
   if (match.pattern && !PERSONALISED.has(match.pattern)) score += 0.35 - 0.1 * match.fixes;
   else if (match.pattern) score += 0.1;
   if (matchesProductPlateRule(input.text)) score += 0.1;

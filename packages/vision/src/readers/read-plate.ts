@@ -125,8 +125,9 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     // Detection again on the enlarged crop gives tighter boxes than mapping the first box (measured).
     const { crop } = await cropLine(image, line);
     const cropLines = await ocrWithPaddle(crop, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
-    // The enlarged read is the better reading of the same text: it gets a small bonus.
-    inputs.push(...toInputs(cropLines, crop.height, 0.05).map((i) => ({ ...i, relativeHeight: line.box.height / image.height })));
+    // For small text the enlarged read is the better one and gets a small bonus; otherwise it is one more vote.
+    const bonus = line.box.height < 32 ? 0.05 : 0;
+    inputs.push(...toInputs(cropLines, crop.height, bonus).map((i) => ({ ...i, relativeHeight: line.box.height / image.height })));
   }
   let ranked = rankPlateCandidates(inputs);
   let text = lines.map((l) => l.text).join('\n');

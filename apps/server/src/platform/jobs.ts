@@ -5,6 +5,7 @@ import {
   type Runner,
   type Task,
   type TaskList,
+  parseCronItems,
   run,
   runMigrations,
   runOnce,
@@ -154,7 +155,14 @@ export async function startWorker({
     runner = await run({
       pgPool: pool,
       taskList: toTaskList(jobs, log),
-      crontab: schedules.map(({ job, schedule }) => `${schedule} ${job.name}`).join('\n'),
+      // Cron items rather than crontab text: the crontab grammar does not allow dots in job names.
+      parsedCronItems: parseCronItems(
+        schedules.map(({ job, schedule }) => ({
+          task: job.name,
+          match: schedule,
+          identifier: job.name,
+        })),
+      ),
       concurrency,
       noHandleSignals: true,
       pollInterval: 2000,

@@ -100,25 +100,27 @@ function plateResult(ranked: PlateCandidate[], text: string, source: 'ocr'): Rea
   };
 }
 
-/**
- * Plates: PaddleOCR finds and reads text in the photo; the most plate-like lines are cropped from the
- * full-resolution image, enlarged and read again; candidates are ranked with the SA/SADC patterns.
- * Tesseract is the fallback when PaddleOCR finds nothing plate-like.
- */
-export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
-  // Read only boxes shaped like a plate or part of one (not paragraphs, not specks).
-  const boxes = await detectTextBoxes(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+/** Detects text at one resolution and reads the plate-shaped boxes (not paragraphs, not specks). */
+async function detectAndRead(image: RawImage, maxSideLength: number, ctx: ReaderContext, skip: OcrLine[] = []): Promise<OcrLine[]> {
+  const boxes = await detectTextBoxes(image, { maxSideLength, intraOpThreads: ctx.intraOpThreads });
+  const overlapsRead = (b: TextBox) =>
+    skip.some((l) => {
+      const x = Math.max(0, Math.min(b.x + b.width, l.box.x + l.box.width) - Math.max(b.x, l.box.x));
+      const y = Math.max(0, Math.min(b.y + b.height, l.box.y + l.box.height) - Math.max(b.y, l.box.y));
+      return x * y > 0.5 * b.width * b.height;
+    });
   const candidates = boxes
-    .filter((b) => b.height >= 8 && b.width / b.height >= 0.8 && b.width / b.height <= 14)
+    .filter((b) => b.height >= 8 && b.width / b.height >= 0.8 && b.width / b.height <= 14 && !overlapsRead(b))
     .sort((a, b) => b.height - a.height)
     .slice(0, 24);
-  const lines = await recognizeBoxes(image, candidates, { intraOpThreads: ctx.intraOpThreads });
-  const inputs = toInputs(lines, image.height);
-  const firstPass = rankPlateCandidates(inputs);
+  return recognizeBoxes(image, candidates, { intraOpThreads: ctx.intraOpThreads });
+}
 
-  // Second look at the best few plate-like lines, enlarged.
+/** Second look at the best few plate-like lines, enlarged from the full-resolution image. */
+async function reReadPlateLike(image: RawImage, lines: OcrLine[], inputs: PlateCandidateInput[], ctx: ReaderContext) {
+  const top = rankPlateCandidates(inputs).slice(0, 3);
   const plateLike = lines
-    .filter((l) => firstPass.slice(0, 3).some((c) => rankPlateCandidates([{ text: l.text, confidence: l.confidence }])[0]?.plateNumber === c.plateNumber))
+    .filter((l) => top.some((c) => rankPlateCandidates([{ text: l.text, confidence: l.confidence }])[0]?.plateNumber === c.plateNumber))
     .slice(0, 3);
   for (const line of plateLike) {
     if (line.box.height >= PLATE_MIN_TEXT_HEIGHT * 0.9) continue;
@@ -129,8 +131,30 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     const bonus = line.box.height < 32 ? 0.05 : 0;
     inputs.push(...toInputs(cropLines, crop.height, bonus).map((i) => ({ ...i, relativeHeight: line.box.height / image.height })));
   }
+}
+
+/**
+ * Plates: PaddleOCR detects text at 960 px and reads plate-shaped boxes; the most plate-like lines are
+ * cropped from the full-resolution image, enlarged and read again. When nothing convincing is found,
+ * detection runs again at full resolution (small, distant plates), then tesseract as a last resort.
+ * Candidates are ranked with the SA/SADC patterns (sa-documents §5).
+ */
+export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
+  const lines = await detectAndRead(image, 960, ctx);
+  const inputs = toInputs(lines, image.height);
+  await reReadPlateLike(image, lines, inputs, ctx);
   let ranked = rankPlateCandidates(inputs);
   let text = lines.map((l) => l.text).join('\n');
+
+  const longSide = Math.max(image.width, image.height);
+  if ((!ranked.length || ranked[0]!.confidence < 0.75) && longSide > 1000) {
+    const more = await detectAndRead(image, Math.min(1920, longSide), ctx, lines);
+    const moreInputs = toInputs(more, image.height);
+    await reReadPlateLike(image, more, moreInputs, ctx);
+    inputs.push(...moreInputs);
+    ranked = rankPlateCandidates(inputs);
+    text = [text, ...more.map((l) => l.text)].join('\n');
+  }
 
   if (!ranked.length || ranked[0]!.confidence < 0.5) {
     const png = await fromRaw(image)

@@ -9,10 +9,22 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createVisionEngine } from '../src/engine';
-import { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from '../src/testing/document-fixture';
+import {
+  ICAO_TD3,
+  renderBarcodeCardPhoto,
+  renderPassportPhoto,
+} from '../src/testing/document-fixture';
 import { SA_PLATES, renderPlatePhoto } from '../src/testing/plate-fixture';
-import { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from '../src/testing/sadl-fixture';
-import { aWeighbridgeTicketText, renderWeighbridgeTicket } from '../src/testing/weighbridge-fixture';
+import {
+  aSadlRecordFields,
+  buildSadlRecord,
+  encryptSadlRecord,
+  generateTestSadlKeys,
+} from '../src/testing/sadl-fixture';
+import {
+  aWeighbridgeTicketText,
+  renderWeighbridgeTicket,
+} from '../src/testing/weighbridge-fixture';
 import type { DocumentType } from '../src/types';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,33 +58,59 @@ const inputs: Record<string, { type: DocumentType; images: Buffer[]; label: stri
     images: await Promise.all(
       Array.from({ length: runs }, (_, i) => {
         const p = SA_PLATES[i % SA_PLATES.length]!;
-        return renderPlatePhoto(p.display, p.style, { width: 1920, height: 1080, plateWidth: 520, rotateDegrees: (i % 5) - 2, seed: i + 1 });
+        return renderPlatePhoto(p.display, p.style, {
+          width: 1920,
+          height: 1080,
+          plateWidth: 520,
+          rotateDegrees: (i % 5) - 2,
+          seed: i + 1,
+        });
       }),
     ),
   },
   disk: {
     type: 'disk',
     label: 'disk (PDF417 barcode + printed-field OCR)',
-    images: await Promise.all(Array.from({ length: runs }, (_, i) => renderBarcodeCardPhoto(DISCS[i % DISCS.length]!, { rotateDegrees: (i % 5) - 2 }))),
+    images: await Promise.all(
+      Array.from({ length: runs }, (_, i) =>
+        renderBarcodeCardPhoto(DISCS[i % DISCS.length]!, { rotateDegrees: (i % 5) - 2 }),
+      ),
+    ),
   },
   license: {
     type: 'license',
     label: 'license (PDF417 720 bytes + RSA)',
     images: await Promise.all(
       Array.from({ length: Math.ceil(runs / 2) }, (_, i) =>
-        renderBarcodeCardPhoto(encryptSadlRecord(buildSadlRecord(aSadlRecordFields({ surname: `DRIVER${i}` })), testKeys), { rotateDegrees: (i % 3) - 1 }),
+        renderBarcodeCardPhoto(
+          encryptSadlRecord(
+            buildSadlRecord(aSadlRecordFields({ surname: `DRIVER${i}` })),
+            testKeys,
+          ),
+          { rotateDegrees: (i % 3) - 1 },
+        ),
       ),
     ),
   },
   passport: {
     type: 'passport',
     label: 'passport (MRZ)',
-    images: await Promise.all(Array.from({ length: Math.ceil(runs / 2) }, (_, i) => renderPassportPhoto(ICAO_TD3, { rotateDegrees: (i % 3) - 1 }))),
+    images: await Promise.all(
+      Array.from({ length: Math.ceil(runs / 2) }, (_, i) =>
+        renderPassportPhoto(ICAO_TD3, { rotateDegrees: (i % 3) - 1 }),
+      ),
+    ),
   },
   weighbridge: {
     type: 'weighbridge',
     label: 'weighbridge (ticket OCR)',
-    images: await Promise.all(Array.from({ length: Math.ceil(runs / 3) }, (_, i) => renderWeighbridgeTicket(aWeighbridgeTicketText({ ticketNumber: `WB-00${4821 + i}` }), { rotateDegrees: (i % 3) - 1 }))),
+    images: await Promise.all(
+      Array.from({ length: Math.ceil(runs / 3) }, (_, i) =>
+        renderWeighbridgeTicket(aWeighbridgeTicketText({ ticketNumber: `WB-00${4821 + i}` }), {
+          rotateDegrees: (i % 3) - 1,
+        }),
+      ),
+    ),
   },
 };
 const rssBefore = process.memoryUsage().rss;
@@ -98,7 +136,14 @@ for (const { type, images, label } of Object.values(inputs)) {
     if (result.ok) ok++;
   }
   const [first, ...rest] = times;
-  rows.push({ label, n: images.length, ok, first: first!, median: quantile(rest, 0.5), p95: quantile(rest, 0.95) });
+  rows.push({
+    label,
+    n: images.length,
+    ok,
+    first: first!,
+    median: quantile(rest, 0.5),
+    p95: quantile(rest, 0.95),
+  });
   process.stderr.write(`${label}: median ${Math.round(quantile(rest, 0.5))} ms\n`);
   if (type === 'disk') {
     for (const image of images) {

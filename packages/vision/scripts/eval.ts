@@ -17,20 +17,35 @@ const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const dataDir = resolve(arg('--data') ?? process.env.VISION_DATA_DIR ?? join(repoRoot, '../shared/data'));
+const dataDir = resolve(arg('--data') ?? join(repoRoot, '../shared/data'));
 const sets = (arg('--sets') ?? 'plates,pdf417,mrz,sadl').split(',');
 
-type Item = { file?: string; path?: string; expected: Record<string, unknown>; [k: string]: unknown };
+type Item = {
+  file?: string;
+  path?: string;
+  expected: Record<string, unknown>;
+  [k: string]: unknown;
+};
 type Output = Record<string, unknown> & { file: string; ok: boolean; ms: number };
 
 function manifest(set: string): Item[] {
-  return (JSON.parse(readFileSync(join(dataDir, set, 'manifest.json'), 'utf8')) as { items: Item[] }).items;
+  return (
+    JSON.parse(readFileSync(join(dataDir, set, 'manifest.json'), 'utf8')) as { items: Item[] }
+  ).items;
 }
 
 function runCli(args: string[]): Output[] {
-  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`boomgate-vision ${args[0]} exited ${result.status}: ${result.stderr}`);
-  return result.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Output);
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (result.status !== 0)
+    throw new Error(`boomgate-vision ${args[0]} exited ${result.status}: ${result.stderr}`);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Output);
 }
 
 function quantile(values: number[], q: number) {
@@ -38,7 +53,15 @@ function quantile(values: number[], q: number) {
   return s.length ? s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]! : 0;
 }
 
-type Score = { set: string; items: number; correct: number; note: string; ms: number[]; command: string; failures: string[] };
+type Score = {
+  set: string;
+  items: number;
+  correct: number;
+  note: string;
+  ms: number[];
+  command: string;
+  failures: string[];
+};
 
 function relative(p: string) {
   return p.startsWith(repoRoot) ? p.slice(repoRoot.length + 1) : p;
@@ -56,7 +79,15 @@ function scorePlates(): Score {
     if (o.ok && got === expected) correct++;
     else failures.push(`${items[k]!.file}: expected ${expected}, got ${String(got ?? o.error)}`);
   });
-  return { set: 'plates_openalpr', items: items.length, correct, note: 'exact plateNumber', ms: out.map((o) => o.ms), command: `npx boomgate-vision read --type plate <${items.length} images>`, failures };
+  return {
+    set: 'plates_openalpr',
+    items: items.length,
+    correct,
+    note: 'exact plateNumber',
+    ms: out.map((o) => o.ms),
+    command: `npx boomgate-vision read --type plate <${items.length} images>`,
+    failures,
+  };
 }
 
 function scorePdf417(): Score {
@@ -71,30 +102,63 @@ function scorePdf417(): Score {
     if (o.ok && first?.bytesBase64 === expected) correct++;
     else failures.push(`${items[k]!.file}: ${first ? 'wrong bytes' : 'no barcode'}`);
   });
-  return { set: 'pdf417_zxing', items: items.length, correct, note: 'first result, exact bytes (Macro PDF417 assembled across the inputs of one call)', ms: out.map((o) => o.ms), command: `npx boomgate-vision barcode <${items.length} images>`, failures };
+  return {
+    set: 'pdf417_zxing',
+    items: items.length,
+    correct,
+    note: 'first result, exact bytes (Macro PDF417 assembled across the inputs of one call)',
+    ms: out.map((o) => o.ms),
+    command: `npx boomgate-vision barcode <${items.length} images>`,
+    failures,
+  };
 }
 
 function scoreMrz(): Score[] {
   const items = manifest('mrz_passporteye');
   const files = items.map((i) => join(dataDir, 'mrz_passporteye', (i.path ?? i.file)!));
   const out = runCli(['read', '--type', 'passport', ...files]);
-  const valid: Score = { set: 'mrz_passporteye (check-valid specimens: all checks pass)', items: 0, correct: 0, note: 'ok and checksValid', ms: [], command: `npx boomgate-vision read --type passport <${items.length} images>`, failures: [] };
-  const exact: Score = { ...valid, set: 'mrz_passporteye (all specimens: MRZ lines exact)', note: 'mrzLines equal the transcription', ms: [], failures: [] };
-  const honest: Score = { ...valid, set: 'mrz_passporteye (invalid specimens: reported invalid)', note: 'checksValid false, never a silently wrong MRZ', ms: [], failures: [] };
+  const valid: Score = {
+    set: 'mrz_passporteye (check-valid specimens: all checks pass)',
+    items: 0,
+    correct: 0,
+    note: 'ok and checksValid',
+    ms: [],
+    command: `npx boomgate-vision read --type passport <${items.length} images>`,
+    failures: [],
+  };
+  const exact: Score = {
+    ...valid,
+    set: 'mrz_passporteye (all specimens: MRZ lines exact)',
+    note: 'mrzLines equal the transcription',
+    ms: [],
+    failures: [],
+  };
+  const honest: Score = {
+    ...valid,
+    set: 'mrz_passporteye (invalid specimens: reported invalid)',
+    note: 'checksValid false, never a silently wrong MRZ',
+    ms: [],
+    failures: [],
+  };
   out.forEach((o, k) => {
     const e = items[k]!.expected;
-    const isValidSpecimen = Object.values(e.check_digits_valid as Record<string, boolean>).every(Boolean);
+    const isValidSpecimen = Object.values(e.check_digits_valid as Record<string, boolean>).every(
+      Boolean,
+    );
     const fields = (o.fields ?? {}) as Record<string, unknown>;
     const lines = (fields.mrzLines as string[] | undefined)?.join('|');
     exact.items++;
     exact.ms.push(o.ms);
     if (lines === (e.mrz_lines as string[]).join('|')) exact.correct++;
-    else exact.failures.push(`${items[k]!.file}: got ${lines ?? o.error}`);
+    else exact.failures.push(`${items[k]!.file}: got ${lines ?? String(o.error)}`);
     if (isValidSpecimen) {
       valid.items++;
       valid.ms.push(o.ms);
       if (o.ok && fields.checksValid === true) valid.correct++;
-      else valid.failures.push(`${items[k]!.file}: checksValid ${String(fields.checksValid)} (${lines ?? o.error})`);
+      else
+        valid.failures.push(
+          `${items[k]!.file}: checksValid ${String(fields.checksValid)} (${lines ?? String(o.error)})`,
+        );
     } else {
       honest.items++;
       honest.ms.push(o.ms);
@@ -133,11 +197,24 @@ function scoreSadl(): Score {
       ['professionalDrivingPermitCodes', e.professionalDrivingPermitCodes, f.prdpCodes],
       ['vehicleLicenses', e.vehicleLicenses, f.vehicleLicences],
     ];
-    const wrong = pairs.filter(([, a, b]) => JSON.stringify(a) !== JSON.stringify(b)).map(([n]) => n);
+    const wrong = pairs
+      .filter(([, a, b]) => JSON.stringify(a) !== JSON.stringify(b))
+      .map(([n]) => n);
     if (o.ok && wrong.length === 0) correct++;
-    else failures.push(`${items[k]!.file}: ${o.ok ? `fields differ: ${wrong.join(', ')}` : String(o.error)}`);
+    else
+      failures.push(
+        `${items[k]!.file}: ${o.ok ? `fields differ: ${wrong.join(', ')}` : String(o.error)}`,
+      );
   });
-  return { set: 'sa_driving_licence', items: items.length, correct, note: 'all 16 expected fields equal', ms: out.map((o) => o.ms), command: `npx boomgate-vision sadl <${items.length} payload>`, failures };
+  return {
+    set: 'sa_driving_licence',
+    items: items.length,
+    correct,
+    note: 'all 16 expected fields equal',
+    ms: out.map((o) => o.ms),
+    command: `npx boomgate-vision sadl <${items.length} payload>`,
+    failures,
+  };
 }
 
 const scores: Score[] = [];
@@ -155,7 +232,10 @@ const pct = (s: Score) => (s.items ? `${((100 * s.correct) / s.items).toFixed(1)
 const table = [
   '| set | items | correct | accuracy | median ms | p95 ms | scored as |',
   '|---|---|---|---|---|---|---|',
-  ...scores.map((s) => `| ${s.set} | ${s.items} | ${s.correct} | ${pct(s)} | ${Math.round(quantile(s.ms, 0.5))} | ${Math.round(quantile(s.ms, 0.95))} | ${s.note} |`),
+  ...scores.map(
+    (s) =>
+      `| ${s.set} | ${s.items} | ${s.correct} | ${pct(s)} | ${Math.round(quantile(s.ms, 0.5))} | ${Math.round(quantile(s.ms, 0.95))} | ${s.note} |`,
+  ),
 ].join('\n');
 const doc = `# Vision accuracy (development halves of shared/data)
 

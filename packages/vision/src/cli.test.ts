@@ -23,7 +23,11 @@ describe('runCli', () => {
     const code = await runCli(['sadl', file], io);
 
     expect(code).toBe(0);
-    expect(JSON.parse(out[0]!)).toMatchObject({ file, ok: true, fields: { surname: 'TESTER', validTo: '2026-05-03' } });
+    expect(JSON.parse(out[0]!)).toMatchObject({
+      file,
+      ok: true,
+      fields: { surname: 'TESTER', validTo: '2026-05-03' },
+    });
   });
 
   it('prints ok: false for a bad payload and still exits 0', async () => {
@@ -50,6 +54,10 @@ describe('runCli', () => {
 
     await runCli(['read', '--type', 'plate', file], io);
 
-    expect(JSON.parse(out[0]!)).toMatchObject({ file, ok: false, error: expect.stringContaining('unsupported_image') });
+    expect(JSON.parse(out[0]!)).toMatchObject({
+      file,
+      ok: false,
+      error: expect.stringContaining('unsupported_image'),
+    });
   });
 });

@@ -27,7 +27,11 @@ const defaultIo: Io = {
 
 const ms = (started: number) => Math.round(performance.now() - started);
 const errorMessage = (error: unknown) =>
-  error instanceof VisionInputError ? `${error.kind}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  error instanceof VisionInputError
+    ? `${error.kind}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
 
 function barcodeJson(b: Barcode) {
   return {
@@ -60,10 +64,21 @@ async function runRead(args: string[], io: Io, ctx: ReaderContext): Promise<numb
       if (result.ok) {
         io.out(JSON.stringify({ file, ...result, ms: ms(started) }));
       } else {
-        io.out(JSON.stringify({ file, type, ok: false, error: result.error, text: result.text, ms: ms(started) }));
+        io.out(
+          JSON.stringify({
+            file,
+            type,
+            ok: false,
+            error: result.error,
+            text: result.text,
+            ms: ms(started),
+          }),
+        );
       }
     } catch (error) {
-      io.out(JSON.stringify({ file, type, ok: false, error: errorMessage(error), ms: ms(started) }));
+      io.out(
+        JSON.stringify({ file, type, ok: false, error: errorMessage(error), ms: ms(started) }),
+      );
     }
   }
   return 0;
@@ -74,7 +89,13 @@ async function runBarcode(files: string[], io: Io): Promise<number> {
     io.err(USAGE);
     return 2;
   }
-  const outputs: Array<{ file: string; ok: boolean; barcodes: Barcode[]; error?: string; ms: number }> = [];
+  const outputs: Array<{
+    file: string;
+    ok: boolean;
+    barcodes: Barcode[];
+    error?: string;
+    ms: number;
+  }> = [];
   for (const file of files) {
     const started = performance.now();
     try {
@@ -124,7 +145,7 @@ async function runSadl(files: string[], io: Io): Promise<number> {
 async function runFaceCompareCommand(args: string[], io: Io): Promise<number> {
   let faces: { runFaceCompare?: (args: string[]) => Promise<number> };
   try {
-    faces = (await import('./faces/cli')) as typeof faces;
+    faces = await import('./faces/cli');
   } catch (error) {
     io.err(`face-compare is not available: ${errorMessage(error)}`);
     return 2;
@@ -149,6 +170,7 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
         return await runSadl(args, io);
       case 'face-compare':
         return await runFaceCompareCommand(args, io);
+      case undefined:
       default:
         io.err(USAGE);
         return 2;

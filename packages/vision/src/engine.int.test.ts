@@ -36,7 +36,9 @@ describe('createVisionEngine', () => {
   it('turns bad input into VisionInputError and keeps the worker alive', async () => {
     await expect(engine.read('plate', new Uint8Array())).rejects.toMatchObject({ kind: 'empty' });
     await expect(engine.read('plate', aPixelBombPng())).rejects.toBeInstanceOf(VisionInputError);
-    await expect(engine.read('plate', new Uint8Array([0xff, 0xd8, 0xff, 0, 0]))).rejects.toMatchObject({ kind: 'unsupported_image' });
+    await expect(
+      engine.read('plate', new Uint8Array([0xff, 0xd8, 0xff, 0, 0])),
+    ).rejects.toMatchObject({ kind: 'unsupported_image' });
 
     const barcodes = await engine.readBarcodes(await renderBarcodeCardPhoto(DISC));
 
@@ -44,7 +46,9 @@ describe('createVisionEngine', () => {
   });
 
   it('rejects an unknown type before queueing', async () => {
-    await expect(engine.read('face' as 'plate', new Uint8Array([1]))).rejects.toMatchObject({ kind: 'unknown_type' });
+    await expect(engine.read('face' as 'plate', new Uint8Array([1]))).rejects.toMatchObject({
+      kind: 'unknown_type',
+    });
   });
 
   it('keeps the barcode reading and does not ask the AI provider', async () => {

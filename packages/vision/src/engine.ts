@@ -71,18 +71,27 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
     const signals = [signal, timeout].filter((s): s is AbortSignal => !!s);
     const request: TaskRequest = { task, payload };
     const response = (await pool.run(request, {
-      ...(signals.length ? { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) } : {}),
+      ...(signals.length
+        ? { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) }
+        : {}),
     })) as TaskResponse;
     if (response.ok) return response.value as T;
     if (response.error.isInputError) {
-      throw new VisionInputError(response.error.kind as VisionInputErrorKind, response.error.message);
+      throw new VisionInputError(
+        response.error.kind as VisionInputErrorKind,
+        response.error.message,
+      );
     }
     throw new Error(`Vision task ${task} failed: ${response.error.message}`);
   }
 
   return {
     /** Reads one document. Bad input rejects with VisionInputError; nothing found resolves `ok: false`. */
-    async read(type: DocumentType, image: Uint8Array, readOptions: ReadOptions = {}): Promise<ReadResult> {
+    async read(
+      type: DocumentType,
+      image: Uint8Array,
+      readOptions: ReadOptions = {},
+    ): Promise<ReadResult> {
       assertDocumentType(type);
       const local = await run<ReadResult>('read', { type, image }, readOptions.signal);
       if (!ai || !shouldAskAi(local, aiMinConfidence)) return local;
@@ -90,7 +99,9 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
       if (!remote || !remote.ok) return local;
       return {
         ...remote,
-        alternatives: local.ok ? [{ value: JSON.stringify(local.fields), confidence: local.confidence }] : [],
+        alternatives: local.ok
+          ? [{ value: JSON.stringify(local.fields), confidence: local.confidence }]
+          : [],
       };
     },
     /** Every barcode in the image (PDF417, QR, 1-D...), exact bytes included. */
@@ -98,14 +109,25 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
       return run<Barcode[]>('readBarcodes', { image }, readOptions.signal);
     },
     // Face tasks: implemented in src/faces/worker-tasks.ts, dispatched by name in the worker.
-    embedFace(image: Uint8Array, faceOptions: { antispoof?: boolean; requireQuality?: boolean } = {}) {
+    embedFace(
+      image: Uint8Array,
+      faceOptions: { antispoof?: boolean; requireQuality?: boolean } = {},
+    ) {
       return run<EmbedFaceTaskResult>('embedFace', { image, ...faceOptions });
     },
     compareFaces(a: Uint8Array, b: Uint8Array) {
       return run<CompareFacesTaskResult>('compareFaces', { a, b });
     },
-    compareFaceToDescriptor(image: Uint8Array, descriptor: number[], faceOptions: { antispoof?: boolean } = {}) {
-      return run<CompareToDescriptorTaskResult>('compareFaceToDescriptor', { image, descriptor, ...faceOptions });
+    compareFaceToDescriptor(
+      image: Uint8Array,
+      descriptor: number[],
+      faceOptions: { antispoof?: boolean } = {},
+    ) {
+      return run<CompareToDescriptorTaskResult>('compareFaceToDescriptor', {
+        image,
+        descriptor,
+        ...faceOptions,
+      });
     },
     checkFaceQuality(image: Uint8Array) {
       return run<CheckFaceQualityTaskResult>('checkFaceQuality', { image });

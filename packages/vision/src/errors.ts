@@ -1,9 +1,5 @@
 export type VisionInputErrorKind =
-  | 'empty'
-  | 'too_large'
-  | 'unsupported_image'
-  | 'too_many_pixels'
-  | 'unknown_type';
+  'empty' | 'too_large' | 'unsupported_image' | 'too_many_pixels' | 'unknown_type';
 
 /** Bad input from the caller. The server maps it to a 4xx; it never takes a worker thread down. */
 export class VisionInputError extends Error {

@@ -41,4 +41,9 @@ export {
   rankPlateCandidates,
   type PlateCandidate,
 } from './documents/plate';
-export { createVisionEngine, type VisionEngine, type VisionEngineOptions, type ReadOptions } from './engine';
+export {
+  createVisionEngine,
+  type VisionEngine,
+  type VisionEngineOptions,
+  type ReadOptions,
+} from './engine';

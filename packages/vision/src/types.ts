@@ -1,5 +1,12 @@
 /** The document kinds the engine can read. `type` values match the product's OCR request. */
-export const DOCUMENT_TYPES = ['plate', 'disk', 'license', 'id', 'passport', 'weighbridge'] as const;
+export const DOCUMENT_TYPES = [
+  'plate',
+  'disk',
+  'license',
+  'id',
+  'passport',
+  'weighbridge',
+] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 /** Where a result came from. Barcode and check-verified MRZ outrank OCR; `ai` is the optional remote fallback. */

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type FakeAiServer, startFakeAiServer } from '../testing/fake-ai-server';
-import type { ReadResult } from '../types';
 
 import { createAiReader, shouldAskAi } from './openai-provider';
 
@@ -16,12 +15,19 @@ afterEach(async () => {
 describe('createAiReader', () => {
   it('sends the image and model to the chat-completions endpoint and reads JSON fields', async () => {
     server = await startFakeAiServer(() => ({ content: 'Here: {"plateNumber": "kp 35-xk gp"}' }));
-    const read = createAiReader({ baseUrl: server.baseUrl, apiKey: 'sk-test', model: 'vision-small' });
+    const read = createAiReader({
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-test',
+      model: 'vision-small',
+    });
 
     const result = await read('plate', JPEG);
 
     expect(result).toMatchObject({ ok: true, source: 'ai', fields: { plateNumber: 'KP35XKGP' } });
-    expect(server.requests[0]).toMatchObject({ authorization: 'Bearer sk-test', body: { model: 'vision-small' } });
+    expect(server.requests[0]).toMatchObject({
+      authorization: 'Bearer sk-test',
+      body: { model: 'vision-small' },
+    });
     expect(JSON.stringify(server.requests[0]!.body)).toContain('data:image/jpeg;base64,');
   });
 
@@ -44,13 +50,40 @@ describe('shouldAskAi', () => {
   const base = { ok: true, type: 'plate', fields: {}, text: '' } as const;
 
   it('never overrides a barcode or a check-valid MRZ', () => {
-    expect(shouldAskAi({ ...base, source: 'barcode', confidence: 0.1 } as ReadResult, 0.6)).toBe(false);
-    expect(shouldAskAi({ ...base, type: 'passport', source: 'mrz', confidence: 0.98, fields: { checksValid: true } } as ReadResult, 0.6)).toBe(false);
+    expect(shouldAskAi({ ...base, source: 'barcode', confidence: 0.1 }, 0.6)).toBe(false);
+    expect(
+      shouldAskAi(
+        {
+          ...base,
+          type: 'passport',
+          source: 'mrz',
+          confidence: 0.98,
+          fields: { checksValid: true },
+        },
+        0.6,
+      ),
+    ).toBe(false);
   });
 
   it('asks for weak OCR, failed reads and failing MRZ checks', () => {
-    expect(shouldAskAi({ ...base, source: 'ocr', confidence: 0.4 } as ReadResult, 0.6)).toBe(true);
-    expect(shouldAskAi({ ok: false, type: 'plate', error: 'x', text: '', fields: {}, confidence: 0 }, 0.6)).toBe(true);
-    expect(shouldAskAi({ ...base, type: 'passport', source: 'mrz', confidence: 0.3, fields: { checksValid: false } } as ReadResult, 0.6)).toBe(true);
+    expect(shouldAskAi({ ...base, source: 'ocr', confidence: 0.4 }, 0.6)).toBe(true);
+    expect(
+      shouldAskAi(
+        { ok: false, type: 'plate', error: 'x', text: '', fields: {}, confidence: 0 },
+        0.6,
+      ),
+    ).toBe(true);
+    expect(
+      shouldAskAi(
+        {
+          ...base,
+          type: 'passport',
+          source: 'mrz',
+          confidence: 0.3,
+          fields: { checksValid: false },
+        },
+        0.6,
+      ),
+    ).toBe(true);
   });
 });

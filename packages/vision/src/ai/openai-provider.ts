@@ -7,17 +7,18 @@ import type { AiProviderOptions, DocumentType, ReadResult } from '../types';
 const FIELD_HINTS: Record<DocumentType, string> = {
   plate: 'plateNumber (A-Z0-9 only, no spaces)',
   disk: 'discNumber, licenceNumber, vehicleRegisterNo, vin, engineNo, make, description, gvm, tare, dateOfTest, persons, dateOfExpiry',
-  license: 'nameOnCard, licenceNumber, idNumber, validFrom, validTo, vehicleCode, vehicleRestrictions',
+  license:
+    'nameOnCard, licenceNumber, idNumber, validFrom, validTo, vehicleCode, vehicleRestrictions',
   id: 'surname, givenNames, identityNumber, dateOfBirth, countryOfBirth, sex, nationality, dateOfIssue',
-  passport: 'passportNumber, surname, givenNames, nationality, dateOfBirth, sex, expiryDate, issuingCountry, mrzLines (array of strings)',
+  passport:
+    'passportNumber, surname, givenNames, nationality, dateOfBirth, sex, expiryDate, issuingCountry, mrzLines (array of strings)',
   weighbridge:
     'ticketNumber, site, vehicleReg, trailerRegs (array), product, customer, transporter, supplier, tareWeight, grossWeight, netWeight (kg numbers), tareDateTime, grossDateTime, sealNumbers (array), tareOperator, grossOperator',
 };
 
 function imageDataUrl(image: Uint8Array): string {
   const b = image;
-  const mime =
-    b[0] === 0x89 ? 'image/png' : b[0] === 0x52 ? 'image/webp' : 'image/jpeg';
+  const mime = b[0] === 0x89 ? 'image/png' : b[0] === 0x52 ? 'image/webp' : 'image/jpeg';
   return `data:${mime};base64,${Buffer.from(b).toString('base64')}`;
 }
 
@@ -26,7 +27,9 @@ function parseJsonObject(content: string): Record<string, unknown> | null {
   if (!match) return null;
   try {
     const value: unknown = JSON.parse(match[0]);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -55,7 +58,10 @@ export function createAiReader(options: AiProviderOptions): AiReader {
             {
               role: 'user',
               content: [
-                { type: 'text', text: `Document type: ${type}. Return JSON with: ${FIELD_HINTS[type]}.` },
+                {
+                  type: 'text',
+                  text: `Document type: ${type}. Return JSON with: ${FIELD_HINTS[type]}.`,
+                },
                 { type: 'image_url', image_url: { url: imageDataUrl(image) } },
               ],
             },
@@ -63,7 +69,9 @@ export function createAiReader(options: AiProviderOptions): AiReader {
         }),
       });
       if (!response.ok) return null;
-      const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
+      const body = (await response.json()) as {
+        choices?: Array<{ message?: { content?: string } }>;
+      };
       const content = body.choices?.[0]?.message?.content ?? '';
       const fields = parseJsonObject(content);
       if (!fields) return null;

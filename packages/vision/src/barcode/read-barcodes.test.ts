@@ -11,7 +11,10 @@ const DISC =
 
 describe('findBarcodes', () => {
   it('decodes a disc PDF417 in a 1080p photo-like frame', async () => {
-    const photo = await makePhotoLike(await renderPdf417(DISC), { rotateDegrees: 3, at: [0.35, 0.6] });
+    const photo = await makePhotoLike(await renderPdf417(DISC), {
+      rotateDegrees: 3,
+      at: [0.35, 0.6],
+    });
 
     const barcodes = await findBarcodes(await decodeImage(photo), { formats: ['PDF417'] });
 
@@ -29,7 +32,9 @@ describe('findBarcodes', () => {
   it('returns the exact bytes of a binary payload, bytes >= 0x80 included', async () => {
     const payload = Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 128) % 256);
 
-    const barcodes = await findBarcodes(await decodeImage(await renderPdf417(payload, { columns: 10 })));
+    const barcodes = await findBarcodes(
+      await decodeImage(await renderPdf417(payload, { columns: 10 })),
+    );
 
     expect(Buffer.from(barcodes[0]!.bytes).equals(Buffer.from(payload))).toBe(true);
   });
@@ -37,7 +42,10 @@ describe('findBarcodes', () => {
   it('returns nothing for an image without a barcode', async () => {
     const photo = await makePhotoLike(await renderPdf417('x'), { symbolScale: 0.05, blurSigma: 4 });
 
-    const barcodes = await findBarcodes(await decodeImage(photo), { formats: ['PDF417'], budgetMs: 300 });
+    const barcodes = await findBarcodes(await decodeImage(photo), {
+      formats: ['PDF417'],
+      budgetMs: 300,
+    });
 
     expect(barcodes).toEqual([]);
   });

@@ -1,6 +1,14 @@
 import type { ReaderOptions } from 'zxing-wasm/reader';
 
-import { type RawImage, type Rect, clampRect, fromRaw, toGrey, toRaw, toRgba } from '../image/decode-image';
+import {
+  type RawImage,
+  type Rect,
+  clampRect,
+  fromRaw,
+  toGrey,
+  toRaw,
+  toRgba,
+} from '../image/decode-image';
 import type { Barcode } from '../types';
 
 import { findBarcodeRegions } from './regions';
@@ -154,10 +162,7 @@ export async function findBarcodes(
 
   const ladder = (base: RawImage): Array<() => Promise<RawImage> | RawImage> => {
     const small = Math.max(base.width, base.height) < 1400;
-    const steps: Array<() => Promise<RawImage> | RawImage> = [
-      () => base,
-      () => pad(base),
-    ];
+    const steps: Array<() => Promise<RawImage> | RawImage> = [() => base, () => pad(base)];
     if (small) steps.push(async () => pad(await scale(base, 2)));
     else steps.push(async () => pad(await scale(base, 0.5)));
     for (const deg of [-6, 6, -12, 12]) steps.push(async () => rotate(await pad(base), deg));

@@ -21,7 +21,7 @@ export function zxingWasmPath(): string {
 
 export function loadZxing(): Promise<unknown> {
   ready ??= prepareZXingModule({
-    overrides: { wasmBinary: readFileSync(zxingWasmPath()).buffer as ArrayBuffer },
+    overrides: { wasmBinary: readFileSync(zxingWasmPath()).buffer },
     fireImmediately: true,
   });
   return ready;
@@ -32,7 +32,12 @@ export type GreyOrRgba = { data: Uint8ClampedArray; width: number; height: numbe
 export async function zxingRead(image: GreyOrRgba, options: ReaderOptions): Promise<ReadResult[]> {
   await loadZxing();
   return zxingReadBarcodes(
-    { data: image.data, width: image.width, height: image.height, colorSpace: 'srgb' } as unknown as Parameters<typeof zxingReadBarcodes>[0],
+    {
+      data: image.data,
+      width: image.width,
+      height: image.height,
+      colorSpace: 'srgb',
+    },
     options,
   );
 }

@@ -60,15 +60,21 @@ export function extractDiscPrintedFields(text: string) {
     const m = re.exec(text);
     return m ? Number(m[1]!.replace(/[\s,]/g, '')) : null;
   };
-  const dateOfTest = /(?:date\s*of\s*test|datum\s*van\s*toets)[^\d]{0,20}(\d{4}[-/.]\d{2}[-/.]\d{2}|\d{2}[-/.]\d{2}[-/.]\d{4})/i.exec(text)?.[1] ?? null;
-  const persons = /(?:persons|personne|sittende|seated)[^\d]{0,30}(\d{1,3})(?:\D{1,20}(\d{1,3}))?/i.exec(text);
+  const dateOfTest =
+    /(?:date\s*of\s*test|datum\s*van\s*toets)[^\d]{0,20}(\d{4}[-/.]\d{2}[-/.]\d{2}|\d{2}[-/.]\d{2}[-/.]\d{4})/i.exec(
+      text,
+    )?.[1] ?? null;
+  const persons =
+    /(?:persons|personne|sittende|seated)[^\d]{0,30}(\d{1,3})(?:\D{1,20}(\d{1,3}))?/i.exec(text);
   const discNumber = /\b(?:NO|NR)\.?\s*[:.]?\s*([A-Z0-9]{6,14})\b/.exec(text)?.[1] ?? null;
   const fees = /(?:fees|gelde)[^\d]{0,20}(?:R\s*)?(\d+[.,]\d{2})/i.exec(text)?.[1] ?? null;
   return {
     tare: mass(/(?:tare|tarra)[^\d]{0,20}(\d[\d\s,]{0,7}\d)\s*(?:kg)?/i),
     gvm: mass(/(?:gvm|bvm)[^\d]{0,20}(\d[\d\s,]{0,7}\d)\s*(?:kg)?/i),
     dateOfTest,
-    persons: persons ? { seated: Number(persons[1]), standing: persons[2] ? Number(persons[2]) : null } : null,
+    persons: persons
+      ? { seated: Number(persons[1]), standing: persons[2] ? Number(persons[2]) : null }
+      : null,
     discNumber,
     fees,
   };

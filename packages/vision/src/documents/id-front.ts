@@ -14,10 +14,20 @@ export function extractIdFront(text: string, now?: Date) {
     surname: findLabelledValue(text, /\bsurname\b|\bvan\b/i),
     givenNames: findLabelledValue(text, /\b(?:names|forenames|voorname)\b/i),
     identityNumber,
-    dateOfBirth: (dateOfBirthLabel ? findDates(dateOfBirthLabel)[0] : undefined) ?? id?.dateOfBirth ?? null,
-    sex: /^\s*[MF]\b/i.exec(sexLabel ?? '')?.[0].trim().toUpperCase() ?? id?.sex ?? null,
+    dateOfBirth:
+      (dateOfBirthLabel ? findDates(dateOfBirthLabel)[0] : undefined) ?? id?.dateOfBirth ?? null,
+    sex:
+      /^\s*[MF]\b/i
+        .exec(sexLabel ?? '')?.[0]
+        .trim()
+        .toUpperCase() ??
+      id?.sex ??
+      null,
     nationality: findLabelledValue(text, /nationality|nasionaliteit/i),
-    countryOfBirth: findLabelledValue(text, /country\s*of\s*birth|district\s*or\s*country\s*of\s*birth|geboorteland/i),
+    countryOfBirth: findLabelledValue(
+      text,
+      /country\s*of\s*birth|district\s*or\s*country\s*of\s*birth|geboorteland/i,
+    ),
     status: findLabelledValue(text, /\bstatus\b/i),
     dateOfIssue: (() => {
       const v = findLabelledValue(text, /date\s*of\s*issue|datum\s*uitgereik/i);
@@ -32,7 +42,9 @@ export function extractLicenceFront(text: string, now?: Date) {
   const idNumber = extractSaIdNumber(text);
   const compact = text.replace(/[ \t]/g, '');
   const licenceNumber =
-    [...compact.matchAll(/\b(\d{8}[0-9A-Z]{4})\b/g)].map((m) => m[1]!).find((n) => n !== idNumber && !/^\d{13}/.test(n)) ?? null;
+    [...compact.matchAll(/\b(\d{8}[0-9A-Z]{4})\b/g)]
+      .map((m) => m[1]!)
+      .find((n) => n !== idNumber && !/^\d{13}/.test(n)) ?? null;
   const dates = [...new Set(findDates(text))].sort();
   const id = idNumber ? checkSaIdNumber(idNumber, now) : null;
   const dateOfBirth = id?.dateOfBirth ?? null;

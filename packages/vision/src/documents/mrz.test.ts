@@ -3,8 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { extractMrzLines, mrzCheckDigit, parseMrz } from './mrz';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
-const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+const TD3 = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
+const TD1 = [
+  'I<UTOD231458907<<<<<<<<<<<<<<<',
+  '7408122F1204159UTO<<<<<<<<<<<6',
+  'ERIKSSON<<ANNA<MARIA<<<<<<<<<<',
+];
 
 describe('mrzCheckDigit', () => {
   it('computes the ICAO 7-3-1 check digit', () => {
@@ -59,9 +66,16 @@ describe('parseMrz', () => {
   });
 
   it('reads a visa (MRV-B) whose checks have no composite digit', () => {
-    const mrz = parseMrz(['VCPOLKOWALSKA<KWIATKOWSKA<<BEATA<<<<', 'PL00000008POL6002084F0505011<<<<<<<0'], NOW);
+    const mrz = parseMrz(
+      ['VCPOLKOWALSKA<KWIATKOWSKA<<BEATA<<<<', 'PL00000008POL6002084F0505011<<<<<<<0'],
+      NOW,
+    );
 
-    expect(mrz).toMatchObject({ format: 'MRVB', checksValid: true, surname: 'KOWALSKA KWIATKOWSKA' });
+    expect(mrz).toMatchObject({
+      format: 'MRVB',
+      checksValid: true,
+      surname: 'KOWALSKA KWIATKOWSKA',
+    });
   });
 });
 

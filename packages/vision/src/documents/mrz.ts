@@ -133,8 +133,10 @@ function layout(format: MrzFormat): { checks: CheckSpec[]; classes: FieldSpec[] 
 export function detectMrzFormat(lines: string[]): MrzFormat | null {
   const first = lines[0] ?? '';
   if (lines.length === 3 && lines.every((l) => l.length === 30)) return 'TD1';
-  if (lines.length === 2 && lines.every((l) => l.length === 44)) return first.startsWith('V') ? 'MRVA' : 'TD3';
-  if (lines.length === 2 && lines.every((l) => l.length === 36)) return first.startsWith('V') ? 'MRVB' : 'TD2';
+  if (lines.length === 2 && lines.every((l) => l.length === 44))
+    return first.startsWith('V') ? 'MRVA' : 'TD3';
+  if (lines.length === 2 && lines.every((l) => l.length === 36))
+    return first.startsWith('V') ? 'MRVB' : 'TD2';
   return null;
 }
 
@@ -151,9 +153,15 @@ export function isMrzStructureValid(lines: string[], format: MrzFormat): boolean
   const l0 = lines[0]!;
   const l1 = lines[1]!;
   const codeOk =
-    format === 'TD3' ? l0[0] === 'P' : format === 'MRVA' || format === 'MRVB' ? l0[0] === 'V' : /[ACIP]/.test(l0[0]!);
+    format === 'TD3'
+      ? l0[0] === 'P'
+      : format === 'MRVA' || format === 'MRVB'
+        ? l0[0] === 'V'
+        : /[ACIP]/.test(l0[0]!);
   const [birth, sex, expiry, nationality] =
-    format === 'TD1' ? [l1.slice(0, 6), l1[7], l1.slice(8, 14), l1.slice(15, 18)] : [l1.slice(13, 19), l1[20], l1.slice(21, 27), l1.slice(10, 13)];
+    format === 'TD1'
+      ? [l1.slice(0, 6), l1[7], l1.slice(8, 14), l1.slice(15, 18)]
+      : [l1.slice(13, 19), l1[20], l1.slice(21, 27), l1.slice(10, 13)];
   return (
     codeOk &&
     /^[A-Z<]{3}$/.test(l0.slice(2, 5)) &&
@@ -176,10 +184,43 @@ export function verifyMrzChecks(lines: string[], format: MrzFormat): MrzChecks {
   return result;
 }
 
-const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
-const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '4': 'A' };
+const TO_DIGIT: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  T: '1',
+  Z: '2',
+  S: '5',
+  G: '6',
+  B: '8',
+  A: '4',
+};
+const TO_LETTER: Record<string, string> = {
+  '0': 'O',
+  '1': 'I',
+  '2': 'Z',
+  '5': 'S',
+  '6': 'G',
+  '8': 'B',
+  '4': 'A',
+};
 const SWAPS: Array<[string, string]> = [
-  ['0', 'O'], ['0', 'D'], ['0', 'Q'], ['1', 'I'], ['1', 'L'], ['2', 'Z'], ['5', 'S'], ['6', 'G'], ['8', 'B'], ['4', 'A'], ['7', 'T'], ['<', 'K'], ['<', 'L'],
+  ['0', 'O'],
+  ['0', 'D'],
+  ['0', 'Q'],
+  ['1', 'I'],
+  ['1', 'L'],
+  ['2', 'Z'],
+  ['5', 'S'],
+  ['6', 'G'],
+  ['8', 'B'],
+  ['4', 'A'],
+  ['7', 'T'],
+  ['<', 'K'],
+  ['<', 'L'],
 ];
 
 function setChar(line: string, index: number, c: string) {
@@ -260,15 +301,41 @@ function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
 }
 
 const COUNTRY_SWAPS: Record<string, string[]> = {
-  H: ['M', 'N'], M: ['H', 'N'], N: ['M', 'H'], O: ['D', 'Q', 'C'], D: ['O'], Q: ['O'], C: ['G', 'O'], G: ['C'],
-  U: ['V'], V: ['U'], I: ['L', 'T'], L: ['I'], T: ['I'], E: ['F'], F: ['E'], B: ['R'], R: ['B'], K: ['X'], X: ['K'],
+  H: ['M', 'N'],
+  M: ['H', 'N'],
+  N: ['M', 'H'],
+  O: ['D', 'Q', 'C'],
+  D: ['O'],
+  Q: ['O'],
+  C: ['G', 'O'],
+  G: ['C'],
+  U: ['V'],
+  V: ['U'],
+  I: ['L', 'T'],
+  L: ['I'],
+  T: ['I'],
+  E: ['F'],
+  F: ['E'],
+  B: ['R'],
+  R: ['B'],
+  K: ['X'],
+  X: ['K'],
 };
 const isKnownState = (code: string) => code in states || code === 'UTO' || /^[A-Z]<</.test(code);
 
 /** A country code that is not an ICAO code but becomes one with a single look-alike swap is fixed. */
 function fixCountryCodes(lines: string[], format: MrzFormat): string[] {
   const out = [...lines];
-  const spots: Array<[number, number]> = format === 'TD1' ? [[0, 2], [1, 15]] : [[0, 2], [1, 10]];
+  const spots: Array<[number, number]> =
+    format === 'TD1'
+      ? [
+          [0, 2],
+          [1, 15],
+        ]
+      : [
+          [0, 2],
+          [1, 10],
+        ];
   for (const [l, start] of spots) {
     const code = out[l]!.slice(start, start + 3);
     if (code.length < 3 || isKnownState(code)) continue;
@@ -279,7 +346,8 @@ function fixCountryCodes(lines: string[], format: MrzFormat): string[] {
         if (isKnownState(candidate)) options.add(candidate);
       }
     }
-    if (options.size === 1) out[l] = out[l]!.slice(0, start) + [...options][0] + out[l]!.slice(start + 3);
+    if (options.size === 1)
+      out[l] = out[l]!.slice(0, start) + [...options][0] + out[l]!.slice(start + 3);
   }
   return out;
 }
@@ -290,12 +358,13 @@ export function extractMrzLines(text: string): string[] | null {
     .toUpperCase()
     .split(/\r?\n/)
     // Runs of 2+ spaces separate the zone from stray marks beside it; keep the longest chunk.
-    .map((l) =>
-      l
-        .replace(/[«‹]/g, '<')
-        .split(/\s{2,}/)
-        .map((chunk) => chunk.replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, ''))
-        .sort((a, b) => b.length - a.length)[0] ?? '',
+    .map(
+      (l) =>
+        l
+          .replace(/[«‹]/g, '<')
+          .split(/\s{2,}/)
+          .map((chunk) => chunk.replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, ''))
+          .sort((a, b) => b.length - a.length)[0] ?? '',
     )
     .filter((l) => l.length >= 20 && (l.includes('<') || /\d{6}/.test(l)));
   const candidates: Array<{ lines: string[]; score: number }> = [];
@@ -303,7 +372,11 @@ export function extractMrzLines(text: string): string[] | null {
     for (let i = 0; i + n <= cleaned.length; i++) {
       const group = cleaned.slice(i, i + n);
       const score = group.reduce((s, l) => s + Math.abs(l.length - length), 0);
-      if (group.every((l) => l.length >= length - Math.max(3, length * 0.1) && l.length <= length + 12)) {
+      if (
+        group.every(
+          (l) => l.length >= length - Math.max(3, length * 0.1) && l.length <= length + 12,
+        )
+      ) {
         const fitted = group.map((l, k) => fitLength(l, length, n === 3 ? k : k === 0 ? 0 : 1, n));
         candidates.push({ lines: fitted, score: score / n });
       }
@@ -321,7 +394,8 @@ function fitLength(line: string, length: number, lineIndex: number, lineCount: n
     // Stray characters before the zone: the first line starts with a document code and a country.
     if (lineIndex === 0) {
       const m = FIRST_LINE_START.exec(line);
-      if (m && m.index > 0 && line.length - m.index >= length - 3) return fitLength(line.slice(m.index), length, 0, lineCount);
+      if (m && m.index > 0 && line.length - m.index >= length - 3)
+        return fitLength(line.slice(m.index), length, 0, lineCount);
     }
     // Otherwise try every window and keep the one whose check digits agree best.
     if (lineIndex === 1 && lineCount === 2 && line.length - length > 2) {
@@ -333,7 +407,7 @@ function fitLength(line: string, length: number, lineIndex: number, lineCount: n
           [0, 9, 9],
           [13, 19, 19],
           [21, 27, 27],
-        ].filter(([a, b, c]) => mrzCheckDigit(w.slice(a!, b!)) === w[c!]).length;
+        ].filter(([a, b, c]) => mrzCheckDigit(w.slice(a, b)) === w[c!]).length;
         if (score > bestScore) {
           best = w;
           bestScore = score;
@@ -350,7 +424,8 @@ function fitLength(line: string, length: number, lineIndex: number, lineCount: n
   const missing = length - line.length;
   const run = /<{2,}/g;
   let best: RegExpExecArray | null = null;
-  for (let m = run.exec(line); m; m = run.exec(line)) if (!best || m[0].length > best[0].length) best = m;
+  for (let m = run.exec(line); m; m = run.exec(line))
+    if (!best || m[0].length > best[0].length) best = m;
   if (best) return line.slice(0, best.index) + '<'.repeat(missing) + line.slice(best.index);
   return line.padEnd(length, '<');
 }
@@ -395,11 +470,21 @@ export type MrzReading = {
 export function normaliseFillerTails(lines: string[], format: MrzFormat): string[] {
   const spans: Span[] =
     format === 'TD1'
-      ? [[0, 15, 30], [1, 18, 29], [2, 0, 30]]
+      ? [
+          [0, 15, 30],
+          [1, 18, 29],
+          [2, 0, 30],
+        ]
       : format === 'TD3'
-        ? [[0, 5, 44], [1, 28, 42]]
+        ? [
+            [0, 5, 44],
+            [1, 28, 42],
+          ]
         : format === 'TD2'
-          ? [[0, 5, 36], [1, 28, 35]]
+          ? [
+              [0, 5, 36],
+              [1, 28, 35],
+            ]
           : format === 'MRVA'
             ? [[0, 5, 44]]
             : [[0, 5, 36]];
@@ -410,7 +495,10 @@ export function normaliseFillerTails(lines: string[], format: MrzFormat): string
       const field = out.slice(start, end);
       const m = /<<[<KLCE]*$/.exec(field) ?? /^[<KLCE]*$/.exec(field);
       if (!m || !/[<]/.test(m[0])) continue;
-      out = out.slice(0, start + m.index) + '<'.repeat(m[0].length) + out.slice(start + m.index + m[0].length);
+      out =
+        out.slice(0, start + m.index) +
+        '<'.repeat(m[0].length) +
+        out.slice(start + m.index + m[0].length);
     }
     return out;
   });
@@ -440,7 +528,10 @@ export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading
   const format = detectMrzFormat(rawLines);
   if (!format) return null;
   // Letters-only and digits-only positions take their class (safe: e.g. a name never holds a 0).
-  let lines = normaliseFillerTails(fixCountryCodes(applyCharClasses(rawLines, format), format), format);
+  let lines = normaliseFillerTails(
+    fixCountryCodes(applyCharClasses(rawLines, format), format),
+    format,
+  );
   if (!Object.values(verifyMrzChecks(lines, format)).every(Boolean)) {
     lines = correctWithCheckDigits(lines, format);
   }
@@ -466,7 +557,11 @@ export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading
   const expiry = isTd1 ? l1.slice(8, 14) : l1.slice(21, 27);
   const nationality = isTd1 ? l1.slice(15, 18) : l1.slice(10, 13);
   const personal =
-    format === 'TD3' ? l1.slice(28, 42) : format === 'TD1' ? l0.slice(15, 30) : l1.slice(28, format === 'TD2' ? 35 : 36);
+    format === 'TD3'
+      ? l1.slice(28, 42)
+      : format === 'TD1'
+        ? l0.slice(15, 30)
+        : l1.slice(28, format === 'TD2' ? 35 : 36);
   return {
     format,
     mrzLines: lines,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { bestPatternMatch, formatPlate, hasForbiddenLetters, matchPlatePatterns, rankPlateCandidates } from './plate';
+import {
+  bestPatternMatch,
+  formatPlate,
+  hasForbiddenLetters,
+  matchPlatePatterns,
+  rankPlateCandidates,
+} from './plate';
 
 describe('matchPlatePatterns', () => {
   it.each([
@@ -22,8 +28,15 @@ describe('matchPlatePatterns', () => {
 
 describe('bestPatternMatch', () => {
   it('fixes look-alike letters in digit positions', () => {
-    expect(bestPatternMatch('KP3SXKGP')).toMatchObject({ plate: 'KP35XKGP', pattern: 'ZA-GP', fixes: 1 });
-    expect(bestPatternMatch('CA4I9547')).toMatchObject({ plate: 'CA419547', pattern: 'ZA-WC-TOWN' });
+    expect(bestPatternMatch('KP3SXKGP')).toMatchObject({
+      plate: 'KP35XKGP',
+      pattern: 'ZA-GP',
+      fixes: 1,
+    });
+    expect(bestPatternMatch('CA4I9547')).toMatchObject({
+      plate: 'CA419547',
+      pattern: 'ZA-WC-TOWN',
+    });
   });
 
   it('never corrects toward a personalised plate', () => {

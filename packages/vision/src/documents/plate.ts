@@ -39,8 +39,24 @@ export const FOREIGN_LAYOUTS: ReadonlyArray<readonly [name: string, layout: stri
   ['BR', 'LLLDDDD'],
   ['BR-MERCOSUR', 'LLLDLDD'],
 ];
-const TO_LETTER_AT: Record<string, string> = { '0': 'O', '1': 'I', '8': 'B', '5': 'S', '2': 'Z', '6': 'G' };
-const TO_DIGIT_AT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', B: '8', S: '5', Z: '2', G: '6' };
+const TO_LETTER_AT: Record<string, string> = {
+  '0': 'O',
+  '1': 'I',
+  '8': 'B',
+  '5': 'S',
+  '2': 'Z',
+  '6': 'G',
+};
+const TO_DIGIT_AT: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  B: '8',
+  S: '5',
+  Z: '2',
+  G: '6',
+};
 
 function fitLayout(plate: string, layout: string): { plate: string; fixes: number } | null {
   if (plate.length !== layout.length) return null;
@@ -82,7 +98,16 @@ export function matchesProductPlateRule(text: string): boolean {
   );
 }
 
-const LETTER_TO_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', S: '5', B: '8', Z: '2', G: '6' };
+const LETTER_TO_DIGIT: Record<string, string> = {
+  O: '0',
+  D: '0',
+  Q: '0',
+  I: '1',
+  S: '5',
+  B: '8',
+  Z: '2',
+  G: '6',
+};
 
 export type PlatePatternMatch = {
   plate: string;
@@ -120,7 +145,10 @@ function patternMatch(plate: string): PlatePatternMatch {
     variants.push({ plate: one, fixes: 1 });
     for (const j of positions) {
       if (j <= i) continue;
-      variants.push({ plate: one.slice(0, j) + LETTER_TO_DIGIT[one[j]!] + one.slice(j + 1), fixes: 2 });
+      variants.push({
+        plate: one.slice(0, j) + LETTER_TO_DIGIT[one[j]!] + one.slice(j + 1),
+        fixes: 2,
+      });
     }
   }
   for (const variant of variants) {
@@ -154,7 +182,9 @@ export function formatPlate(plate: string): string {
   const town = /^([CN][A-Z]{0,2})(\d{1,6})$/.exec(p);
   if (town) {
     const digits = town[2]!;
-    return digits.length === 6 ? `${town[1]} ${digits.slice(0, 3)}-${digits.slice(3)}` : `${town[1]} ${digits}`;
+    return digits.length === 6
+      ? `${town[1]} ${digits.slice(0, 3)}-${digits.slice(3)}`
+      : `${town[1]} ${digits}`;
   }
   const groups = p.match(/[A-Z]+|\d+/g) ?? [p];
   const last = groups[groups.length - 1]!;
@@ -172,7 +202,10 @@ const TOKEN_TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I' };
  * in a short group that is mostly letters, 0 and 1 are read as O and I.
  */
 export function disambiguateByGroups(text: string): string {
-  const groups = text.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  const groups = text
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
   return groups
     .map((g) => {
       if (g.length < 2) return g;
@@ -226,10 +259,28 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
   if (matchesProductPlateRule(input.text)) score += 0.1;
   if (input.relativeHeight !== undefined) score += Math.min(0.3, input.relativeHeight * 3);
   const warnings: string[] = [];
-  if (hasForbiddenLetters(plate)) warnings.push('Letters include a vowel or Q, which general-series SA plates never use: re-read the plate.');
-  if (match.fixes) warnings.push(`Corrected ${match.fixes} look-alike character(s) in digit positions.`);
-  const confidence = Math.max(0, Math.min(1, input.confidence * (match.pattern && !PERSONALISED.has(match.pattern) ? 1 : 0.85) - 0.05 * match.fixes));
-  return { plateNumber: plate, displayPlate: formatPlate(plate), pattern: match.pattern, confidence, score, warnings };
+  if (hasForbiddenLetters(plate))
+    warnings.push(
+      'Letters include a vowel or Q, which general-series SA plates never use: re-read the plate.',
+    );
+  if (match.fixes)
+    warnings.push(`Corrected ${match.fixes} look-alike character(s) in digit positions.`);
+  const confidence = Math.max(
+    0,
+    Math.min(
+      1,
+      input.confidence * (match.pattern && !PERSONALISED.has(match.pattern) ? 1 : 0.85) -
+        0.05 * match.fixes,
+    ),
+  );
+  return {
+    plateNumber: plate,
+    displayPlate: formatPlate(plate),
+    pattern: match.pattern,
+    confidence,
+    score,
+    warnings,
+  };
 }
 
 /** Ranks candidates: best first, duplicates merged. */

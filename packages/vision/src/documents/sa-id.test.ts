@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkSaIdNumber, extractSaIdNumber, isLuhnValid, parseIdBookBarcode, parseSmartId } from './sa-id';
+import {
+  checkSaIdNumber,
+  extractSaIdNumber,
+  isLuhnValid,
+  parseIdBookBarcode,
+  parseSmartId,
+} from './sa-id';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const SMART_ID =

@@ -27,7 +27,13 @@ export type SaIdCheck = {
 export function checkSaIdNumber(idNumber: string, now: Date = new Date()): SaIdCheck {
   const problems: string[] = [];
   if (!/^\d{13}$/.test(idNumber)) {
-    return { isValid: false, dateOfBirth: null, sex: null, citizenship: null, problems: ['not 13 digits'] };
+    return {
+      isValid: false,
+      dateOfBirth: null,
+      sex: null,
+      citizenship: null,
+      problems: ['not 13 digits'],
+    };
   }
   if (!isLuhnValid(idNumber)) problems.push('check digit (Luhn) fails');
   const yy = Number(idNumber.slice(0, 2));

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from '../testing/sadl-fixture';
+import {
+  aSadlRecordFields,
+  buildSadlRecord,
+  encryptSadlRecord,
+  generateTestSadlKeys,
+} from '../testing/sadl-fixture';
 
 import { PUBLISHED_SADL_KEYS } from './sadl-keys';
 import { SadlError, decryptSadl, parseRsaPublicKeyPem, parseSadlRecord, readSadl } from './sadl';
@@ -9,8 +14,12 @@ const testKeys = generateTestSadlKeys();
 
 describe('parseRsaPublicKeyPem', () => {
   it('reads the published v2 exponents exactly', () => {
-    expect(parseRsaPublicKeyPem(PUBLISHED_SADL_KEYS.v2.block128).e).toBe(0x187092da6454ceb1853e6915f8466a05n);
-    expect(parseRsaPublicKeyPem(PUBLISHED_SADL_KEYS.v2.block74).e).toBe(0x309cfed9719fe2a5e20c9bb44765382bn);
+    expect(parseRsaPublicKeyPem(PUBLISHED_SADL_KEYS.v2.block128).e).toBe(
+      0x187092da6454ceb1853e6915f8466a05n,
+    );
+    expect(parseRsaPublicKeyPem(PUBLISHED_SADL_KEYS.v2.block74).e).toBe(
+      0x309cfed9719fe2a5e20c9bb44765382bn,
+    );
   });
 
   it('reads the published v1 keys as 1024-bit and 592-bit moduli', () => {
@@ -49,7 +58,9 @@ describe('parseSadlRecord', () => {
   });
 
   it('reads PrDP categories and expiry when the holder has a permit', () => {
-    const record = buildSadlRecord(aSadlRecordFields({ prdpCodes: 'G,P', prdpExpiry: '2025-11-30' }));
+    const record = buildSadlRecord(
+      aSadlRecordFields({ prdpCodes: 'G,P', prdpExpiry: '2025-11-30' }),
+    );
 
     const parsed = parseSadlRecord(record);
 
@@ -104,7 +115,10 @@ describe('decryptSadl', () => {
 
 describe('readSadl', () => {
   it('accepts the 720 encrypted bytes and parses them', () => {
-    const raw = encryptSadlRecord(buildSadlRecord(aSadlRecordFields({ surname: 'VAN DER MERWE' })), testKeys);
+    const raw = encryptSadlRecord(
+      buildSadlRecord(aSadlRecordFields({ surname: 'VAN DER MERWE' })),
+      testKeys,
+    );
 
     expect(readSadl(raw, testKeys.keys)).toMatchObject({ surname: 'VAN DER MERWE', version: 'v2' });
   });

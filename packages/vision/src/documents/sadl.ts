@@ -155,7 +155,11 @@ export type SadlRecord = {
   prdpCodes: string[];
   prdpExpiry: string | null;
   photo: { tag: string; sizeBytes: number };
-  checks: { isIdNumberValid: boolean; isDateOfBirthConsistent: boolean; isGenderConsistent: boolean };
+  checks: {
+    isIdNumberValid: boolean;
+    isDateOfBirthConsistent: boolean;
+    isGenderConsistent: boolean;
+  };
 };
 
 /** Parses the 684-byte decrypted record (sa-documents §2.4), with the 10 + L1 + L2 + L3 = 684 integrity check. */
@@ -167,7 +171,9 @@ export function parseSadlRecord(d: Uint8Array): SadlRecord {
   const l2 = d[7]!;
   const l3 = ((d[8]! & 0x0f) << 8) | d[9]!;
   if (10 + l1 + l2 + l3 !== d.length) {
-    throw new SadlError('Section lengths do not add up to the record size (integrity check failed).');
+    throw new SadlError(
+      'Section lengths do not add up to the record size (integrity check failed).',
+    );
   }
   const fields: string[] = [];
   let current = '';
@@ -222,7 +228,11 @@ export function parseSadlRecord(d: Uint8Array): SadlRecord {
   const codes = fields.slice(0, 4);
   const restrictions = fields.slice(9, 13);
   const vehicleLicences = codes
-    .map((code, i) => ({ code, restriction: restrictions[i] ?? '', firstIssueDate: codeDates[i] ?? null }))
+    .map((code, i) => ({
+      code,
+      restriction: restrictions[i] ?? '',
+      firstIssueDate: codeDates[i] ?? null,
+    }))
     .filter((v) => v.code !== '');
   const idNumber = fields[14]!;
   const id = checkSaIdNumber(idNumber);
@@ -245,7 +255,12 @@ export function parseSadlRecord(d: Uint8Array): SadlRecord {
     vehicleRestrictions: vehicleLicences.map((v) => v.restriction),
     vehicleLicences,
     driverRestrictions,
-    prdpCodes: fields[6] ? fields[6].split(',').map((s) => s.trim()).filter(Boolean) : [],
+    prdpCodes: fields[6]
+      ? fields[6]
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
     prdpExpiry,
     photo: {
       tag: String.fromCharCode(d[10 + l1 + l2]!, d[11 + l1 + l2]!),
@@ -268,7 +283,8 @@ export function readSadl(
     const { version, data } = decryptSadl(payload, keys);
     return { ...parseSadlRecord(data), version };
   }
-  if (payload.length === SADL_DECRYPTED_LENGTH) return { ...parseSadlRecord(payload), version: null };
+  if (payload.length === SADL_DECRYPTED_LENGTH)
+    return { ...parseSadlRecord(payload), version: null };
   throw new SadlError(
     `A licence record is ${SADL_ENCRYPTED_LENGTH} (encrypted) or ${SADL_DECRYPTED_LENGTH} (decrypted) bytes, got ${payload.length}.`,
   );

@@ -51,18 +51,36 @@ type Key =
 const LABELS: Array<[Key, RegExp]> = [
   ['tareOperator', /\b(?:tare|1st|first)\s*(?:weigh(?:t|ing)?\s*)?operator\b/i],
   ['grossOperator', /\b(?:gross|2nd|second)\s*(?:weigh(?:t|ing)?\s*)?operator\b/i],
-  ['tareDateTime', /\b(?:tare|1st\s*weight|first\s*weight|time\s*in|date\s*\/?\s*time\s*in)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i],
-  ['grossDateTime', /\b(?:gross|2nd\s*weight|second\s*weight|time\s*out|date\s*\/?\s*time\s*out)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i],
-  ['ticketNumber', /\b(?:weighbridge\s*)?(?:ticket|docket|weigh\s*slip|slip|transaction)\s*(?:no\.?|number|nr\.?|#)?(?=[\s:#.]|$)/i],
-  ['trailer', /\btrailers?\s*(?:\d|one|two)?\s*(?:reg(?:istration)?s?\.?)?\s*(?:no'?s?\.?|numbers?)?(?=[\s:#.]|$)/i],
-  ['vehicleReg', /\b(?:vehicle|truck|horse|veh\.?)\s*(?:reg(?:istration)?\.?)?\s*(?:no\.?|number)?(?=[\s:#.]|$)|\breg(?:istration)?\s*(?:no\.?|number)(?=[\s:#.]|$)/i],
+  [
+    'tareDateTime',
+    /\b(?:tare|1st\s*weight|first\s*weight|time\s*in|date\s*\/?\s*time\s*in)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i,
+  ],
+  [
+    'grossDateTime',
+    /\b(?:gross|2nd\s*weight|second\s*weight|time\s*out|date\s*\/?\s*time\s*out)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i,
+  ],
+  [
+    'ticketNumber',
+    /\b(?:weighbridge\s*)?(?:ticket|docket|weigh\s*slip|slip|transaction)\s*(?:no\.?|number|nr\.?|#)?(?=[\s:#.]|$)/i,
+  ],
+  [
+    'trailer',
+    /\btrailers?\s*(?:\d|one|two)?\s*(?:reg(?:istration)?s?\.?)?\s*(?:no'?s?\.?|numbers?)?(?=[\s:#.]|$)/i,
+  ],
+  [
+    'vehicleReg',
+    /\b(?:vehicle|truck|horse|veh\.?)\s*(?:reg(?:istration)?\.?)?\s*(?:no\.?|number)?(?=[\s:#.]|$)|\breg(?:istration)?\s*(?:no\.?|number)(?=[\s:#.]|$)/i,
+  ],
   ['product', /\b(?:product|commodity|material)(?=[\s:#.]|$)/i],
   ['customer', /\b(?:customer|consignee|client)(?=[\s:#.]|$)/i],
   ['transporter', /\b(?:transporter|haulier|hauler|carrier|transport\s*company)(?=[\s:#.]|$)/i],
   ['supplier', /\b(?:supplier|consignor)(?=[\s:#.]|$)/i],
   ['site', /\b(?:site|mine|plant|weighbridge\s*site|location)(?=[\s:#.]|$)/i],
   ['tare', /\b(?:tare|1st\s*weight|first\s*weight)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
-  ['gross', /\b(?:gross|2nd\s*weight|second\s*weight)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
+  [
+    'gross',
+    /\b(?:gross|2nd\s*weight|second\s*weight)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i,
+  ],
   ['net', /\b(?:nett?|payload)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
   ['seal', /\bseals?\s*(?:no'?s?\.?|numbers?|nrs?\.?)?(?=[\s:#.]|$)/i],
   ['operator', /\b(?:operator|weighmaster|clerk)(?=[\s:#.]|$)/i],
@@ -110,11 +128,35 @@ export function parseMassKg(value: string): number | null {
 /** First date-time in the text, as local ISO `YYYY-MM-DDTHH:MM[:SS]` (or a date alone). */
 export function parseDateTime(value: string): string | null {
   const iso = /(\d{4})[-/.](\d{2})[-/.](\d{2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
-  const dmy = /(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[ ,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
-  let y: string, mo: string, d: string, h: string | undefined, mi: string | undefined, s: string | undefined;
-  if (iso) [, y, mo, d, h, mi, s] = iso as unknown as string[] as [string, string, string, string, string, string, string];
+  const dmy = /(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[ ,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?/.exec(
+    value,
+  );
+  let y: string,
+    mo: string,
+    d: string,
+    h: string | undefined,
+    mi: string | undefined,
+    s: string | undefined;
+  if (iso)
+    [, y, mo, d, h, mi, s] = iso as unknown as string[] as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
   else if (dmy) {
-    [, d, mo, y, h, mi, s] = dmy as unknown as string[] as [string, string, string, string, string, string, string];
+    [, d, mo, y, h, mi, s] = dmy as unknown as string[] as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
   } else return null;
   const date = `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
   if (!h || !mi) return date;
@@ -122,7 +164,10 @@ export function parseDateTime(value: string): string | null {
 }
 
 function cleanValue(value: string): string | null {
-  const v = value.replace(/\s{2,}/g, ' ').replace(/[|_]+$/g, '').trim();
+  const v = value
+    .replace(/\s{2,}/g, ' ')
+    .replace(/[|_]+$/g, '')
+    .trim();
   return v.length ? v : null;
 }
 
@@ -153,7 +198,10 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
     massCheck: 'incomplete',
     isPartial: true,
   };
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   let lastMass: 'tare' | 'gross' | null = null;
   for (const line of lines) {
     for (const { key, value } of segmentsOf(line)) {
@@ -216,7 +264,8 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
         case 'seal':
           for (const s of value.split(/[,;/]|\s{2,}|\s+&\s+|\band\b/)) {
             const seal = s.trim().replace(/[^A-Z0-9-]/gi, '');
-            if (seal.length >= 3 && /\d/.test(seal) && !t.sealNumbers.includes(seal)) t.sealNumbers.push(seal);
+            if (seal.length >= 3 && /\d/.test(seal) && !t.sealNumbers.includes(seal))
+              t.sealNumbers.push(seal);
           }
           break;
         case 'tareOperator':

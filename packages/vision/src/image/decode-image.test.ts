@@ -7,7 +7,9 @@ import { aPixelBombPng } from '../testing/bad-images';
 import { MAX_IMAGE_BYTES, decodeImage } from './decode-image';
 
 async function aJpeg(width = 64, height = 48) {
-  return sharp({ create: { width, height, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#808080' } })
+    .jpeg()
+    .toBuffer();
 }
 
 async function expectKind(promise: Promise<unknown>, kind: string) {
@@ -24,7 +26,10 @@ describe('decodeImage', () => {
   });
 
   it('applies the EXIF orientation', async () => {
-    const rotated = await sharp(await aJpeg(64, 48)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const rotated = await sharp(await aJpeg(64, 48))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
 
     const image = await decodeImage(rotated);
 
@@ -43,15 +48,23 @@ describe('decodeImage', () => {
   });
 
   it('rejects bytes that are not an image', async () => {
-    await expectKind(decodeImage(new TextEncoder().encode('%PDF-1.7 not an image')), 'unsupported_image');
+    await expectKind(
+      decodeImage(new TextEncoder().encode('%PDF-1.7 not an image')),
+      'unsupported_image',
+    );
   });
 
   it('rejects a truncated JPEG', async () => {
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6' } })
+    const jpeg = await sharp({
+      create: { width: 400, height: 300, channels: 3, background: '#3a6' },
+    })
       .jpeg()
       .toBuffer();
 
-    await expectKind(decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2))), 'unsupported_image');
+    await expectKind(
+      decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2))),
+      'unsupported_image',
+    );
   });
 
   it('rejects a pixel bomb from its header alone', async () => {

@@ -16,7 +16,8 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp';
 export type RawImage = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return 'jpeg';
   if (
     bytes.length >= 8 &&
     bytes[0] === 0x89 &&
@@ -49,10 +50,7 @@ export function assertImageBytes(bytes: Uint8Array): ImageFormat {
   }
   const format = sniffImageFormat(bytes);
   if (!format) {
-    throw new VisionInputError(
-      'unsupported_image',
-      'The file is not a PNG, JPEG or WebP image.',
-    );
+    throw new VisionInputError('unsupported_image', 'The file is not a PNG, JPEG or WebP image.');
   }
   return format;
 }
@@ -75,7 +73,10 @@ export async function decodeImage(
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw new VisionInputError('unsupported_image', 'The image could not be read (corrupt header).');
+    throw new VisionInputError(
+      'unsupported_image',
+      'The image could not be read (corrupt header).',
+    );
   }
   const width = metadata.width ?? 0;
   const height = metadata.height ?? 0;

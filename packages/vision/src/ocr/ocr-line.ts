@@ -14,13 +14,22 @@ export function linesToText(lines: OcrLine[]): string {
     const row = rows[rows.length - 1];
     const centre = line.box.y + line.box.height / 2;
     const ref = row?.[0];
-    if (ref && Math.abs(centre - (ref.box.y + ref.box.height / 2)) < Math.min(line.box.height, ref.box.height) * 0.5) {
-      row!.push(line);
+    if (
+      ref &&
+      Math.abs(centre - (ref.box.y + ref.box.height / 2)) <
+        Math.min(line.box.height, ref.box.height) * 0.5
+    ) {
+      row.push(line);
     } else {
       rows.push([line]);
     }
   }
   return rows
-    .map((row) => row.sort((a, b) => a.box.x - b.box.x).map((l) => l.text).join(' '))
+    .map((row) =>
+      row
+        .sort((a, b) => a.box.x - b.box.x)
+        .map((l) => l.text)
+        .join(' '),
+    )
     .join('\n');
 }

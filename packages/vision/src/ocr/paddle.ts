@@ -25,7 +25,10 @@ export function paddleModelPaths() {
 }
 
 function toArrayBuffer(buffer: Buffer): ArrayBuffer {
-  return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
+  return buffer.buffer.slice(
+    buffer.byteOffset,
+    buffer.byteOffset + buffer.byteLength,
+  ) as ArrayBuffer;
 }
 
 let service: Promise<PaddleOcrService> | null = null;
@@ -47,7 +50,9 @@ export function loadPaddle(intraOpThreads = 1): Promise<PaddleOcrService> {
       },
     };
     return PaddleOcrService.createInstance({
-      ort: ortWithOptions as unknown as Parameters<typeof PaddleOcrService.createInstance>[0] extends infer O
+      ort: ortWithOptions as unknown as Parameters<
+        typeof PaddleOcrService.createInstance
+      >[0] extends infer O
         ? O extends { ort?: infer T }
           ? T
           : never
@@ -56,7 +61,10 @@ export function loadPaddle(intraOpThreads = 1): Promise<PaddleOcrService> {
       recognition: {
         modelBuffer: toArrayBuffer(readFileSync(paths.recognition)),
         channelOrder: 'bgr',
-        charactersDictionary: [...readFileSync(paths.dictionary, 'utf8').trimEnd().split(/\r?\n/), ' '],
+        charactersDictionary: [
+          ...readFileSync(paths.dictionary, 'utf8').trimEnd().split(/\r?\n/),
+          ' ',
+        ],
       },
     });
   })();
@@ -71,14 +79,19 @@ export type PaddleOptions = {
   intraOpThreads?: number;
 };
 
-export async function ocrWithPaddle(image: RawImage, options: PaddleOptions = {}): Promise<OcrLine[]> {
+export async function ocrWithPaddle(
+  image: RawImage,
+  options: PaddleOptions = {},
+): Promise<OcrLine[]> {
   const ocr = await loadPaddle(options.intraOpThreads);
   const results = await ocr.recognize(
     { width: image.width, height: image.height, data: image.data },
     {
       detection: {
         maxSideLength: options.maxSideLength ?? 960,
-        ...(options.boxScoreThreshold !== undefined ? { boxScoreThreshold: options.boxScoreThreshold } : {}),
+        ...(options.boxScoreThreshold !== undefined
+          ? { boxScoreThreshold: options.boxScoreThreshold }
+          : {}),
         ...(options.unclipRatio !== undefined ? { unclipRatio: options.unclipRatio } : {}),
       },
     },
@@ -95,25 +108,39 @@ export async function ocrWithPaddle(image: RawImage, options: PaddleOptions = {}
 function toPaddleImage(image: RawImage): PaddleImage {
   if (image.channels === 3) return new PaddleImage(image.width, image.height, 3, image.data);
   const rgb = new Uint8Array(image.width * image.height * 3);
-  for (let i = 0; i < image.width * image.height; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = image.data[i]!;
+  for (let i = 0; i < image.width * image.height; i++)
+    rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = image.data[i]!;
   return new PaddleImage(image.width, image.height, 3, rgb);
 }
 
 export type TextBox = { x: number; y: number; width: number; height: number };
 
 /** Text detection only (no recognition): boxes of text lines, cheap compared with reading them all. */
-export async function detectTextBoxes(image: RawImage, options: PaddleOptions = {}): Promise<TextBox[]> {
+export async function detectTextBoxes(
+  image: RawImage,
+  options: PaddleOptions = {},
+): Promise<TextBox[]> {
   const ocr = await loadPaddle(options.intraOpThreads);
-  const boxes = await ocr.detectionService!.run(toPaddleImage(image), { maxSideLength: options.maxSideLength ?? 960 });
+  const boxes = await ocr.detectionService!.run(toPaddleImage(image), {
+    maxSideLength: options.maxSideLength ?? 960,
+  });
   return boxes.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height }));
 }
 
 /** Recognition of given boxes only. */
-export async function recognizeBoxes(image: RawImage, boxes: TextBox[], options: PaddleOptions = {}): Promise<OcrLine[]> {
+export async function recognizeBoxes(
+  image: RawImage,
+  boxes: TextBox[],
+  options: PaddleOptions = {},
+): Promise<OcrLine[]> {
   if (!boxes.length) return [];
   const ocr = await loadPaddle(options.intraOpThreads);
   const results = await ocr.recognitionService!.run(toPaddleImage(image), boxes);
   return results
     .filter((r) => r.text.trim().length > 0)
-    .map((r) => ({ text: r.text.trim(), confidence: r.confidence, box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height } }));
+    .map((r) => ({
+      text: r.text.trim(),
+      confidence: r.confidence,
+      box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height },
+    }));
 }

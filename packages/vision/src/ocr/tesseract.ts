@@ -25,13 +25,21 @@ export function loadTesseract(mode: TesseractMode): Promise<Worker> {
   let worker = workers.get(mode);
   if (!worker) {
     const isLegacy = mode !== 'document';
-    worker = createWorker('eng', mode === 'mrz' ? OEM.TESSERACT_ONLY : mode === 'mrz-combined' ? OEM.TESSERACT_LSTM_COMBINED : OEM.LSTM_ONLY, {
-      langPath: langPath(isLegacy ? '4.0.0' : '4.0.0_best_int'),
-      cacheMethod: 'none',
-      gzip: true,
-      legacyCore: isLegacy,
-      legacyLang: isLegacy,
-    });
+    worker = createWorker(
+      'eng',
+      mode === 'mrz'
+        ? OEM.TESSERACT_ONLY
+        : mode === 'mrz-combined'
+          ? OEM.TESSERACT_LSTM_COMBINED
+          : OEM.LSTM_ONLY,
+      {
+        langPath: langPath(isLegacy ? '4.0.0' : '4.0.0_best_int'),
+        cacheMethod: 'none',
+        gzip: true,
+        legacyCore: isLegacy,
+        legacyLang: isLegacy,
+      },
+    );
     workers.set(mode, worker);
   }
   return worker;

@@ -3,7 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { VisionInputError } from '../errors';
 import { closeTesseract } from '../ocr/tesseract';
 import { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from '../testing/document-fixture';
-import { aSadlRecordFields, buildSadlRecord, encryptSadlRecord, generateTestSadlKeys } from '../testing/sadl-fixture';
+import {
+  aSadlRecordFields,
+  buildSadlRecord,
+  encryptSadlRecord,
+  generateTestSadlKeys,
+} from '../testing/sadl-fixture';
 import { renderWeighbridgeTicket } from '../testing/weighbridge-fixture';
 
 import { readDocument } from './read-document';
@@ -25,32 +30,56 @@ describe('readDocument', () => {
     expect(result).toMatchObject({
       ok: true,
       source: 'barcode',
-      fields: { licenceNumber: 'KP35XKGP', vehicleRegisterNo: 'SHS812W', make: 'MITSUBISHI', description: 'Station wagon', dateOfExpiry: '2027-07-31', isLengthValid: true },
+      fields: {
+        licenceNumber: 'KP35XKGP',
+        vehicleRegisterNo: 'SHS812W',
+        make: 'MITSUBISHI',
+        description: 'Station wagon',
+        dateOfExpiry: '2027-07-31',
+        isLengthValid: true,
+      },
     });
   });
 
   it('reads a smart ID card back', async () => {
     const result = await readDocument('id', await renderBarcodeCardPhoto(SMART_ID), ctx);
 
-    expect(result).toMatchObject({ ok: true, source: 'barcode', fields: { identityNumber: '8001010001089', surname: 'DOE', dateOfBirth: '1980-01-01' } });
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'barcode',
+      fields: { identityNumber: '8001010001089', surname: 'DOE', dateOfBirth: '1980-01-01' },
+    });
   });
 
   it('decrypts and parses a driving-licence barcode (test key pair)', async () => {
-    const raw = encryptSadlRecord(buildSadlRecord(aSadlRecordFields({ surname: 'KHUMALO', initials: 'TS' })), testKeys);
+    const raw = encryptSadlRecord(
+      buildSadlRecord(aSadlRecordFields({ surname: 'KHUMALO', initials: 'TS' })),
+      testKeys,
+    );
 
     const result = await readDocument('license', await renderBarcodeCardPhoto(raw), ctx);
 
     expect(result).toMatchObject({
       ok: true,
       source: 'barcode',
-      fields: { nameOnCard: 'TS KHUMALO', licenceNumber: '10230000ABCD', idNumber: '8001015009087', validTo: '2026-05-03', vehicleCodes: ['EB', 'C1'] },
+      fields: {
+        nameOnCard: 'TS KHUMALO',
+        licenceNumber: '10230000ABCD',
+        idNumber: '8001015009087',
+        validTo: '2026-05-03',
+        vehicleCodes: ['EB', 'C1'],
+      },
     });
   });
 
   it('reads the MRZ of a passport page with every check passing', async () => {
     const result = await readDocument('passport', await renderPassportPhoto(), ctx);
 
-    expect(result).toMatchObject({ ok: true, source: 'mrz', fields: { checksValid: true, passportNumber: 'L898902C3', surname: 'ERIKSSON' } });
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'mrz',
+      fields: { checksValid: true, passportNumber: 'L898902C3', surname: 'ERIKSSON' },
+    });
     expect(result.ok && result.fields.mrzLines).toEqual(ICAO_TD3);
   });
 
@@ -70,11 +99,21 @@ describe('readDocument', () => {
       ok: true,
       source: 'ocr',
       partial: false,
-      fields: { ticketNumber: 'WB-004821', vehicleReg: 'KP35XKGP', tareWeight: 15240, grossWeight: 49880, netWeight: 34640, massCheck: 'ok', sealNumbers: ['SL102938', 'SL102939'] },
+      fields: {
+        ticketNumber: 'WB-004821',
+        vehicleReg: 'KP35XKGP',
+        tareWeight: 15240,
+        grossWeight: 49880,
+        netWeight: 34640,
+        massCheck: 'ok',
+        sealNumbers: ['SL102938', 'SL102939'],
+      },
     });
   });
 
   it('rejects an unknown type with a typed error', async () => {
-    await expect(readDocument('face' as 'plate', new Uint8Array([0xff, 0xd8, 0xff]), ctx)).rejects.toBeInstanceOf(VisionInputError);
+    await expect(
+      readDocument('face' as 'plate', new Uint8Array([0xff, 0xd8, 0xff]), ctx),
+    ).rejects.toBeInstanceOf(VisionInputError);
   });
 });

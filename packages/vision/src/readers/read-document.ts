@@ -1,4 +1,8 @@
-import { DOCUMENT_BARCODE_FORMATS, ID_BOOK_BARCODE_FORMATS, findBarcodes } from '../barcode/read-barcodes';
+import {
+  DOCUMENT_BARCODE_FORMATS,
+  ID_BOOK_BARCODE_FORMATS,
+  findBarcodes,
+} from '../barcode/read-barcodes';
 import { englishHalf, extractDiscPrintedFields, isDiscPayload, parseDisc } from '../documents/disc';
 import { extractIdFront, extractLicenceFront } from '../documents/id-front';
 import { parseIdBookBarcode, parseSmartId } from '../documents/sa-id';
@@ -40,10 +44,13 @@ async function readDisc(image: RawImage): Promise<ReadResult> {
   const ocrText = await ocrDocument(image);
   const printed = extractDiscPrintedFields(ocrText);
   if (!disc) {
-    const plate = /(?:licence\s*no|lisensienr)[^A-Z0-9]{0,10}([A-Z0-9 -]{5,12})/i.exec(ocrText)?.[1];
+    const plate = /(?:licence\s*no|lisensienr)[^A-Z0-9]{0,10}([A-Z0-9 -]{5,12})/i.exec(
+      ocrText,
+    )?.[1];
     const register = /\b([A-Z]{3}\d{3}[A-Z])\b/.exec(ocrText)?.[1];
     const vin = /\b([A-HJ-NPR-Z0-9]{17})\b/.exec(ocrText)?.[1];
-    if (!plate && !register && !vin) return failure('disk', 'No licence disc barcode or disc text found.', ocrText);
+    if (!plate && !register && !vin)
+      return failure('disk', 'No licence disc barcode or disc text found.', ocrText);
     return {
       ok: true,
       type: 'disk',
@@ -86,7 +93,9 @@ async function readDisc(image: RawImage): Promise<ReadResult> {
     text: payload!.text,
     source: 'barcode',
     confidence: disc.isLengthValid ? 0.99 : 0.8,
-    ...(disc.isLengthValid ? {} : { warnings: ['The disc barcode length self-check fails: partial or unusual scan.'] }),
+    ...(disc.isLengthValid
+      ? {}
+      : { warnings: ['The disc barcode length self-check fails: partial or unusual scan.'] }),
   };
 }
 
@@ -124,7 +133,12 @@ async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadRes
     return {
       ok: true,
       type: 'license',
-      fields: { licenceKind: p[1]?.startsWith('TDL') ? 'temporary' : 'learner', licenceNumber: p[5] ?? null, idNumber: p[7] ?? null, nameOnCard: p[8] ?? null },
+      fields: {
+        licenceKind: p[1]?.startsWith('TDL') ? 'temporary' : 'learner',
+        licenceNumber: p[5] ?? null,
+        idNumber: p[7] ?? null,
+        nameOnCard: p[8] ?? null,
+      },
       text: temporary.text,
       source: 'barcode',
       confidence: 0.7,
@@ -142,14 +156,17 @@ async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadRes
     text,
     source: 'ocr',
     confidence: front.idCheck?.isValid && front.licenceNumber ? 0.75 : 0.5,
-    ...(barcodeError ? { warnings: [`Licence barcode found but unreadable: ${barcodeError}`] } : {}),
+    ...(barcodeError
+      ? { warnings: [`Licence barcode found but unreadable: ${barcodeError}`] }
+      : {}),
   };
 }
 
 async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
   const barcodes = await findBarcodes(image, {
     formats: [...DOCUMENT_BARCODE_FORMATS, ...ID_BOOK_BARCODE_FORMATS],
-    accept: (b) => b.some((x) => parseSmartId(x.text) !== null || parseIdBookBarcode(x.text) !== null),
+    accept: (b) =>
+      b.some((x) => parseSmartId(x.text) !== null || parseIdBookBarcode(x.text) !== null),
     budgetMs: 1500,
   });
   for (const b of barcodes) {
@@ -192,7 +209,9 @@ async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> 
 async function readWeighbridge(image: RawImage): Promise<ReadResult> {
   const text = await ocrDocument(image);
   const ticket = extractWeighbridgeTicket(text);
-  const found = Object.values(ticket).filter((v) => v !== null && !(Array.isArray(v) && v.length === 0)).length;
+  const found = Object.values(ticket).filter(
+    (v) => v !== null && !(Array.isArray(v) && v.length === 0),
+  ).length;
   if (found <= 3) return failure('weighbridge', 'No weighbridge ticket fields found.', text);
   const warnings: string[] = [];
   if (ticket.isPartial) warnings.push('No ticket number found.');
@@ -211,12 +230,19 @@ async function readWeighbridge(image: RawImage): Promise<ReadResult> {
 
 export function assertDocumentType(type: unknown): asserts type is DocumentType {
   if (typeof type !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(type)) {
-    throw new VisionInputError('unknown_type', `Unknown document type "${String(type)}"; expected one of ${DOCUMENT_TYPES.join(', ')}.`);
+    throw new VisionInputError(
+      'unknown_type',
+      `Unknown document type "${String(type)}"; expected one of ${DOCUMENT_TYPES.join(', ')}.`,
+    );
   }
 }
 
 /** Reads one document from image bytes. Bad input throws VisionInputError; nothing found gives ok: false. */
-export async function readDocument(type: DocumentType, bytes: Uint8Array, ctx: ReaderContext): Promise<ReadResult> {
+export async function readDocument(
+  type: DocumentType,
+  bytes: Uint8Array,
+  ctx: ReaderContext,
+): Promise<ReadResult> {
   assertDocumentType(type);
   const image = await decodeImage(bytes);
   switch (type) {

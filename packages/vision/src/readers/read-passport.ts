@@ -29,15 +29,27 @@ function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   // With a single line found, the zone may have another line above it that the detector missed.
   const above = mrz.length < 2 ? lineHeight * 2.2 : lineHeight * 0.8;
   return clampRect(
-    { left: x0 - lineHeight, top: y0 - above, width: x1 - x0 + 2 * lineHeight, height: y1 - y0 + above + lineHeight * 0.8 },
+    {
+      left: x0 - lineHeight,
+      top: y0 - above,
+      width: x1 - x0 + 2 * lineHeight,
+      height: y1 - y0 + above + lineHeight * 0.8,
+    },
     image,
   );
 }
 
 /** Crops and scales so MRZ characters are ~40 px tall (tesseract needs >= ~25 px). */
-async function mrzCrop(image: RawImage, rect: Rect, lineCount: number, targetWidth?: number): Promise<Buffer> {
+async function mrzCrop(
+  image: RawImage,
+  rect: Rect,
+  lineCount: number,
+  targetWidth?: number,
+): Promise<Buffer> {
   const lineHeight = rect.height / (lineCount + 1);
-  const factor = targetWidth ? targetWidth / rect.width : Math.min(4, Math.max(0.5, 40 / (lineHeight * 0.7)));
+  const factor = targetWidth
+    ? targetWidth / rect.width
+    : Math.min(4, Math.max(0.5, 40 / (lineHeight * 0.7)));
   return fromRaw(image)
     .extract(rect)
     .resize({ width: Math.round(rect.width * factor), kernel: 'cubic' })
@@ -56,7 +68,8 @@ function agreement(a: MrzReading, others: MrzReading[]): number {
   for (const o of others) {
     if (o === a || o.format !== a.format) continue;
     for (let l = 0; l < a.mrzLines.length; l++) {
-      for (let i = 0; i < a.mrzLines[l]!.length; i++) if (a.mrzLines[l]![i] === o.mrzLines[l]![i]) n++;
+      for (let i = 0; i < a.mrzLines[l]!.length; i++)
+        if (a.mrzLines[l]![i] === o.mrzLines[l]![i]) n++;
     }
   }
   return n;
@@ -69,7 +82,10 @@ function agreement(a: MrzReading, others: MrzReading[]): number {
  * checks and agree best with the other readings to win. A zone whose checks fail is returned with
  * `checksValid: false`, never as valid.
  */
-export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Promise<{ reading: MrzReading | null; text: string }> {
+export async function readMrzFromImage(
+  image: RawImage,
+  ctx: ReaderContext,
+): Promise<{ reading: MrzReading | null; text: string }> {
   const budgetMs = 4000;
   const texts: string[] = [];
   const all: MrzReading[] = [];
@@ -86,9 +102,15 @@ export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Pro
       .sort((a, b) => b.score - a.score)[0]?.r ?? null;
 
   // Detect all text, but read only the long, thin lines an MRZ is made of.
-  const boxes = await detectTextBoxes(image, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
+  const boxes = await detectTextBoxes(image, {
+    maxSideLength: 960,
+    intraOpThreads: ctx.intraOpThreads,
+  });
   const widest = Math.max(0, ...boxes.map((b) => b.width));
-  const wide = boxes.filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45).sort((a, b) => b.width - a.width).slice(0, 8);
+  const wide = boxes
+    .filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45)
+    .sort((a, b) => b.width - a.width)
+    .slice(0, 8);
   const lines = await recognizeBoxes(image, wide, { intraOpThreads: ctx.intraOpThreads });
   const started = performance.now();
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
@@ -98,33 +120,53 @@ export async function readMrzFromImage(image: RawImage, ctx: ReaderContext): Pro
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
   if (band) regions.push({ rect: band, lineCount: Math.max(2, Math.min(3, mrzLines.length)) });
   regions.push({
-    rect: clampRect({ left: 0, top: image.height * 0.5, width: image.width, height: image.height * 0.5 }, image),
+    rect: clampRect(
+      { left: 0, top: image.height * 0.5, width: image.width, height: image.height * 0.5 },
+      image,
+    ),
     lineCount: 8,
   });
-  if (!band) regions.push({ rect: { left: 0, top: 0, width: image.width, height: image.height }, lineCount: 16 });
+  if (!band)
+    regions.push({
+      rect: { left: 0, top: 0, width: image.width, height: image.height },
+      lineCount: 16,
+    });
 
   for (const { rect, lineCount } of regions) {
     if (performance.now() - started > budgetMs) break;
     const regionReadings: MrzReading[] = rect === band && firstPaddle ? [firstPaddle] : [];
     const png = await mrzCrop(image, rect, lineCount, lineCount > 3 ? 1600 : undefined);
     const tess = async (mode: TesseractMode) => {
-      const r = readText((await ocrWithTesseract(png, { mode, psm: PSM.SINGLE_BLOCK, whitelist: MRZ_WHITELIST })).text);
+      const r = readText(
+        (await ocrWithTesseract(png, { mode, psm: PSM.SINGLE_BLOCK, whitelist: MRZ_WHITELIST }))
+          .text,
+      );
       if (r) regionReadings.push(r);
       return r;
     };
     // Two independent readings that agree on a check-valid zone are enough.
     const agreed = (r: MrzReading | null) =>
-      r?.checksValid === true && regionReadings.some((o) => o !== r && o.mrzLines.join() === r.mrzLines.join());
+      r?.checksValid === true &&
+      regionReadings.some((o) => o !== r && o.mrzLines.join() === r.mrzLines.join());
     const legacy = await tess('mrz');
-    if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return { reading: legacy, text: texts.join('\n') };
+    if (agreed(legacy) || (rect !== band && legacy?.checksValid))
+      return { reading: legacy, text: texts.join('\n') };
     if (performance.now() - started < budgetMs) {
       const combined = await tess('mrz-combined');
       if (agreed(combined)) return { reading: combined, text: texts.join('\n') };
     }
     if (rect === band && performance.now() - started < budgetMs) {
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
-      const paddle = await ocrWithPaddle(crop, { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads });
-      const r = readText(paddle.filter((l) => looksLikeMrzLine(l.text)).map((l) => l.text).join('\n'));
+      const paddle = await ocrWithPaddle(crop, {
+        maxSideLength: 960,
+        intraOpThreads: ctx.intraOpThreads,
+      });
+      const r = readText(
+        paddle
+          .filter((l) => looksLikeMrzLine(l.text))
+          .map((l) => l.text)
+          .join('\n'),
+      );
       if (r) regionReadings.push(r);
       if (agreed(r)) return { reading: r, text: texts.join('\n') };
     }
@@ -163,7 +205,14 @@ export function mrzFields(r: MrzReading): Record<string, unknown> {
 export async function readPassport(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
   const { reading, text } = await readMrzFromImage(image, ctx);
   if (!reading) {
-    return { ok: false, type: 'passport', error: 'No machine-readable zone found in the image.', text, fields: {}, confidence: 0 };
+    return {
+      ok: false,
+      type: 'passport',
+      error: 'No machine-readable zone found in the image.',
+      text,
+      fields: {},
+      confidence: 0,
+    };
   }
   return {
     ok: true,
@@ -172,6 +221,8 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
     text: reading.mrzLines.join('\n'),
     source: 'mrz',
     confidence: reading.checksValid ? 0.98 : 0.3,
-    ...(reading.checksValid ? {} : { warnings: ['MRZ check digits fail: verify the document by hand.'] }),
+    ...(reading.checksValid
+      ? {}
+      : { warnings: ['MRZ check digits fail: verify the document by hand.'] }),
   };
 }

@@ -14,7 +14,10 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
   it.each(SA_PLATES.map((p, i) => [p.display, p, i] as const))(
     'reads the SA plate %s from a blurred, rotated, noisy photo',
     async (_display, { display, plate, style }, i) => {
-      const photo = await renderPlatePhoto(display, style, { rotateDegrees: i % 2 ? -3 : 3, seed: i + 1 });
+      const photo = await renderPlatePhoto(display, style, {
+        rotateDegrees: i % 2 ? -3 : 3,
+        seed: i + 1,
+      });
 
       const result = await readPlate(await decodeImage(photo), ctx);
 
@@ -22,11 +25,17 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
     },
   );
 
-  it.each(SADC_PLATES.map((p) => [p.display, p] as const))('reads the cross-border plate %s', async (_d, { display, plate, style }) => {
-    const result = await readPlate(await decodeImage(await renderPlatePhoto(display, style)), ctx);
+  it.each(SADC_PLATES.map((p) => [p.display, p] as const))(
+    'reads the cross-border plate %s',
+    async (_d, { display, plate, style }) => {
+      const result = await readPlate(
+        await decodeImage(await renderPlatePhoto(display, style)),
+        ctx,
+      );
 
-    expect(result.ok && result.fields.plateNumber).toBe(plate);
-  });
+      expect(result.ok && result.fields.plateNumber).toBe(plate);
+    },
+  );
 
   it('gives the display form and ranked alternatives', async () => {
     const { display, style } = SA_PLATES[0]!;

@@ -20,7 +20,7 @@ export async function renderPdf417(
     paddingheight: 4,
     backgroundcolor: 'FFFFFF',
   } as unknown as Parameters<typeof bwipjs.toBuffer>[0];
-  return bwipjs.toBuffer(options) as unknown as Promise<Buffer>;
+  return bwipjs.toBuffer(options);
 }
 
 /** Deterministic grey noise. */
@@ -66,15 +66,20 @@ export async function makePhotoLike(png: Buffer, options: PhotoOptions = {}): Pr
   } = options;
   const meta = await sharp(png).metadata();
   const symbol = await sharp(png)
-    .resize({ width: Math.round(meta.width! * symbolScale) })
+    .resize({ width: Math.round(meta.width * symbolScale) })
     .extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#f4f1ea' })
     .rotate(rotateDegrees, { background: '#f4f1ea' })
     .png()
     .toBuffer();
   const sm = await sharp(symbol).metadata();
-  const left = Math.max(0, Math.min(width - sm.width!, Math.round(width * at[0] - sm.width! / 2)));
-  const top = Math.max(0, Math.min(height - sm.height!, Math.round(height * at[1] - sm.height! / 2)));
-  const background = await sharp(noise(width, height, seed, 40), { raw: { width, height, channels: 1 } })
+  const left = Math.max(0, Math.min(width - sm.width, Math.round(width * at[0] - sm.width / 2)));
+  const top = Math.max(
+    0,
+    Math.min(height - sm.height, Math.round(height * at[1] - sm.height / 2)),
+  );
+  const background = await sharp(noise(width, height, seed, 40), {
+    raw: { width, height, channels: 1 },
+  })
     .blur(3)
     .toColourspace('srgb')
     .png()

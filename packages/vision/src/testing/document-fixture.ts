@@ -3,12 +3,18 @@ import sharp from 'sharp';
 
 import { makePhotoLike, renderPdf417 } from './barcode-fixture';
 
-export const ICAO_TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+export const ICAO_TD3 = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** A passport data page (1250x880) photographed into a 1920x1080 frame. */
-export async function renderPassportPhoto(mrz: string[] = ICAO_TD3, { rotateDegrees = 1 } = {}): Promise<Buffer> {
+export async function renderPassportPhoto(
+  mrz: string[] = ICAO_TD3,
+  { rotateDegrees = 1 } = {},
+): Promise<Buffer> {
   const w = 1250;
   const h = 880;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
@@ -26,15 +32,29 @@ export async function renderPassportPhoto(mrz: string[] = ICAO_TD3, { rotateDegr
     )
     .join('\n')}
 </svg>`;
-  const page = await sharp(Buffer.from(svg)).rotate(rotateDegrees, { background: '#4a4a4a' }).png().toBuffer();
+  const page = await sharp(Buffer.from(svg))
+    .rotate(rotateDegrees, { background: '#4a4a4a' })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: 1920, height: 1080, channels: 3, background: '#4a4a4a' } })
-    .composite([{ input: await sharp(page).resize({ height: 1000, fit: 'inside' }).toBuffer(), gravity: 'center' }])
+    .composite([
+      {
+        input: await sharp(page).resize({ height: 1000, fit: 'inside' }).toBuffer(),
+        gravity: 'center',
+      },
+    ])
     .jpeg({ quality: 85 })
     .toBuffer();
 }
 
 /** A card whose back carries a PDF417 (disc, smart ID, driving licence), as a 1080p photo. */
-export async function renderBarcodeCardPhoto(payload: string | Uint8Array, options: { rotateDegrees?: number } = {}): Promise<Buffer> {
+export async function renderBarcodeCardPhoto(
+  payload: string | Uint8Array,
+  options: { rotateDegrees?: number } = {},
+): Promise<Buffer> {
   const columns = typeof payload === 'string' ? 8 : 14;
-  return makePhotoLike(await renderPdf417(payload, { columns }), { rotateDegrees: options.rotateDegrees ?? 2, symbolScale: 1.4 });
+  return makePhotoLike(await renderPdf417(payload, { columns }), {
+    rotateDegrees: options.rotateDegrees ?? 2,
+    symbolScale: 1.4,
+  });
 }

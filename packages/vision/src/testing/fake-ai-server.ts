@@ -2,9 +2,15 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeAiServer = { baseUrl: string; requests: Array<{ authorization?: string; body: unknown }>; close(): Promise<void> };
+export type FakeAiServer = {
+  baseUrl: string;
+  requests: Array<{ authorization?: string; body: unknown }>;
+  close(): Promise<void>;
+};
 
-export async function startFakeAiServer(reply: (body: unknown) => { status?: number; content: string }): Promise<FakeAiServer> {
+export async function startFakeAiServer(
+  reply: (body: unknown) => { status?: number; content: string },
+): Promise<FakeAiServer> {
   const requests: FakeAiServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     let data = '';

@@ -13,7 +13,10 @@ type Reader = (type: DocumentType, image: Uint8Array) => ReadResult | Promise<Re
 export function createFakeVisionEngine({
   read = (type) => ({ ok: true, type, fields: {}, text: '', source: 'ocr', confidence: 1 }),
   barcodes = [],
-}: { read?: Reader; barcodes?: Barcode[] } = {}): Pick<VisionEngine, 'read' | 'readBarcodes' | 'close'> & {
+}: { read?: Reader; barcodes?: Barcode[] } = {}): Pick<
+  VisionEngine,
+  'read' | 'readBarcodes' | 'close'
+> & {
   calls: Array<{ type: DocumentType; size: number }>;
 } {
   const calls: Array<{ type: DocumentType; size: number }> = [];

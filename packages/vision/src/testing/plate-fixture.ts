@@ -4,16 +4,56 @@ import sharp from 'sharp';
 export type PlateStyle = { background: string; text: string; province?: string };
 
 export const SA_PLATES: Array<{ display: string; plate: string; style: PlateStyle }> = [
-  { display: 'KP 35 XK GP', plate: 'KP35XKGP', style: { background: '#f8f8f2', text: '#111', province: 'GAUTENG' } },
-  { display: 'CA 123-456', plate: 'CA123456', style: { background: '#f8f8f2', text: '#111', province: 'WESTERN CAPE' } },
-  { display: 'ND 482-197', plate: 'ND482197', style: { background: '#f8f8f2', text: '#111', province: 'KWAZULU-NATAL' } },
-  { display: 'BC 12 DF ZN', plate: 'BC12DFZN', style: { background: '#f8f8f2', text: '#111', province: 'KWAZULU-NATAL' } },
-  { display: 'BCD 123 FS', plate: 'BCD123FS', style: { background: '#f8f8f2', text: '#111', province: 'FREE STATE' } },
-  { display: 'HJK 274 L', plate: 'HJK274L', style: { background: '#f4e04d', text: '#111', province: 'LIMPOPO' } },
-  { display: 'TRW 718 MP', plate: 'TRW718MP', style: { background: '#f8f8f2', text: '#111', province: 'MPUMALANGA' } },
-  { display: 'GFX 905 NW', plate: 'GFX905NW', style: { background: '#f4e04d', text: '#111', province: 'NORTH WEST' } },
-  { display: 'CVB 361 NC', plate: 'CVB361NC', style: { background: '#f8f8f2', text: '#111', province: 'NORTHERN CAPE' } },
-  { display: 'DFG 543 EC', plate: 'DFG543EC', style: { background: '#f8f8f2', text: '#111', province: 'EASTERN CAPE' } },
+  {
+    display: 'KP 35 XK GP',
+    plate: 'KP35XKGP',
+    style: { background: '#f8f8f2', text: '#111', province: 'GAUTENG' },
+  },
+  {
+    display: 'CA 123-456',
+    plate: 'CA123456',
+    style: { background: '#f8f8f2', text: '#111', province: 'WESTERN CAPE' },
+  },
+  {
+    display: 'ND 482-197',
+    plate: 'ND482197',
+    style: { background: '#f8f8f2', text: '#111', province: 'KWAZULU-NATAL' },
+  },
+  {
+    display: 'BC 12 DF ZN',
+    plate: 'BC12DFZN',
+    style: { background: '#f8f8f2', text: '#111', province: 'KWAZULU-NATAL' },
+  },
+  {
+    display: 'BCD 123 FS',
+    plate: 'BCD123FS',
+    style: { background: '#f8f8f2', text: '#111', province: 'FREE STATE' },
+  },
+  {
+    display: 'HJK 274 L',
+    plate: 'HJK274L',
+    style: { background: '#f4e04d', text: '#111', province: 'LIMPOPO' },
+  },
+  {
+    display: 'TRW 718 MP',
+    plate: 'TRW718MP',
+    style: { background: '#f8f8f2', text: '#111', province: 'MPUMALANGA' },
+  },
+  {
+    display: 'GFX 905 NW',
+    plate: 'GFX905NW',
+    style: { background: '#f4e04d', text: '#111', province: 'NORTH WEST' },
+  },
+  {
+    display: 'CVB 361 NC',
+    plate: 'CVB361NC',
+    style: { background: '#f8f8f2', text: '#111', province: 'NORTHERN CAPE' },
+  },
+  {
+    display: 'DFG 543 EC',
+    plate: 'DFG543EC',
+    style: { background: '#f8f8f2', text: '#111', province: 'EASTERN CAPE' },
+  },
 ];
 
 export const SADC_PLATES: Array<{ display: string; plate: string; style: PlateStyle }> = [
@@ -39,7 +79,15 @@ export function plateSvg(display: string, style: PlateStyle, width = 520): strin
 export async function renderPlatePhoto(
   display: string,
   style: PlateStyle,
-  { width = 1280, height = 720, plateWidth = 420, rotateDegrees = 3, blurSigma = 0.8, noise = 12, seed = 3 } = {},
+  {
+    width = 1280,
+    height = 720,
+    plateWidth = 420,
+    rotateDegrees = 3,
+    blurSigma = 0.8,
+    noise = 12,
+    seed = 3,
+  } = {},
 ): Promise<Buffer> {
   const plate = await sharp(Buffer.from(plateSvg(display, style, plateWidth)))
     .rotate(rotateDegrees, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
@@ -61,8 +109,8 @@ export async function renderPlatePhoto(
       { input: Buffer.from(body) },
       {
         input: plate,
-        left: Math.round(width / 2 - meta.width! / 2),
-        top: Math.round(height * 0.68 - meta.height! / 2),
+        left: Math.round(width / 2 - meta.width / 2),
+        top: Math.round(height * 0.68 - meta.height / 2),
       },
     ])
     .blur(blurSigma)

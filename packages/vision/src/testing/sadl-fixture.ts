@@ -106,7 +106,18 @@ export function buildSadlRecord(fields: SadlFixtureFields): Uint8Array {
   const l3 = 684 - 10 - s1.length - s2.length;
   const photo = new Array<number>(l3).fill(0x11);
   photo.splice(0, 7, 0x57, 0x49, 0x04, 0x00, 0xfa, 0x00, 0xc8);
-  const header = [0x02, 0x3a, 0x91, 0x03, 0x00, s1.length, 0x01, s2.length, 0x80 | (l3 >> 8), l3 & 0xff];
+  const header = [
+    0x02,
+    0x3a,
+    0x91,
+    0x03,
+    0x00,
+    s1.length,
+    0x01,
+    s2.length,
+    0x80 | (l3 >> 8),
+    l3 & 0xff,
+  ];
   return Uint8Array.from([...header, ...s1, ...s2, ...photo]);
 }
 
@@ -144,7 +155,11 @@ const MARKERS = [
 ];
 
 /** The 720 barcode bytes: version prefix, 00 00, six blocks "encrypted" with the private exponent. */
-export function encryptSadlRecord(record: Uint8Array, test: TestSadlKeys, version: 'v1' | 'v2' = 'v2'): Uint8Array {
+export function encryptSadlRecord(
+  record: Uint8Array,
+  test: TestSadlKeys,
+  version: 'v1' | 'v2' = 'v2',
+): Uint8Array {
   const out = new Uint8Array(720);
   out.set(version === 'v2' ? [0x01, 0x9b, 0x09, 0x45] : [0x01, 0xe1, 0x02, 0x45], 0);
   let o = 0;

@@ -3,7 +3,10 @@ import sharp from 'sharp';
 
 export type TicketOverrides = { ticketNumber?: string | null; net?: string };
 
-export function aWeighbridgeTicketText({ ticketNumber = 'WB-004821', net = '34 640 kg' }: TicketOverrides = {}): string {
+export function aWeighbridgeTicketText({
+  ticketNumber = 'WB-004821',
+  net = '34 640 kg',
+}: TicketOverrides = {}): string {
   return [
     'SAMANCOR CHROME - WEIGHBRIDGE TICKET',
     'Site: Samancor Eastern Chrome Mines',
@@ -24,12 +27,17 @@ export function aWeighbridgeTicketText({ ticketNumber = 'WB-004821', net = '34 6
   ].join('\n');
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Renders the ticket as a printed slip photographed slightly skewed (JPEG). */
 export async function renderWeighbridgeTicket(
   text = aWeighbridgeTicketText(),
-  { width = 1920, height = 1080, rotateDegrees = 1 }: { width?: number; height?: number; rotateDegrees?: number } = {},
+  {
+    width = 1920,
+    height = 1080,
+    rotateDegrees = 1,
+  }: { width?: number; height?: number; rotateDegrees?: number } = {},
 ): Promise<Buffer> {
   const lines = text.split('\n');
   const lineHeight = 44;

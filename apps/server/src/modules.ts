@@ -69,7 +69,7 @@ export function createModules({
       maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
     },
   });
-  const images = createImagesModule({ storage });
+  const images = createImagesModule({ storage, database, audit });
   const approvedVehicles = createApprovedVehiclesModule({
     database,
     images: images.service,

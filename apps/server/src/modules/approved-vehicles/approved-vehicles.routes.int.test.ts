@@ -97,6 +97,12 @@ describe('approved vehicles routes', () => {
     expect(own.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(foreign.statusCode).toBe(404);
     expect(anonymous.statusCode).toBe(401);
+    expect(
+      await t.ownerQuery(
+        `select target_type from audit_events where tenant_id = $1 and action = 'image.viewed'`,
+        [acme.body.tenant.id],
+      ),
+    ).toEqual([{ target_type: 'driver-photos' }]);
   });
 
   it('refuses a file that is not an image and one over 10 MB', async () => {

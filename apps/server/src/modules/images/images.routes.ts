@@ -21,7 +21,11 @@ export function imagesRoutes(service: ImagesService): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { tenantId, kind, file } = request.params;
-        const bytes = await service.readImage(request.actor, `${tenantId}/${kind}/${file}`);
+        const bytes = await service.viewImage(
+          request.actor,
+          `${tenantId}/${kind}/${file}`,
+          request.ip,
+        );
         return reply
           .type('image/jpeg')
           .header('content-disposition', 'inline')

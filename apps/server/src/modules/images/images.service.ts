@@ -1,4 +1,6 @@
+import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
+import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import { decodeImagePayload, sanitizeImage } from '@/platform/images';
@@ -18,6 +20,15 @@ export type ImageKind =
 
 const IMAGE_PATH_PREFIX = '/api/images/';
 
+// Faces are biometric data and documents carry identity numbers: every view is audited (POPIA).
+const AUDITED_KINDS = new Set([
+  'faces',
+  'driver-photos',
+  'identity-documents',
+  'drivers-licences',
+  'passports',
+]);
+
 export type ImagesService = ReturnType<typeof createImagesService>;
 
 /**
@@ -25,7 +36,15 @@ export type ImagesService = ReturnType<typeof createImagesService>;
  * in object storage under `<tenant>/<kind>/<uuid>.jpg`. Rows keep the key; clients get a URL of
  * the authorised image route.
  */
-export function createImagesService({ storage }: { storage: ObjectStorage }) {
+export function createImagesService({
+  storage,
+  database,
+  audit,
+}: {
+  storage: ObjectStorage;
+  database: Pick<Database, 'withTenant'>;
+  audit: Pick<AuditService, 'record'>;
+}) {
   return {
     async storeImage(tenantId: string, kind: ImageKind, payload: string): Promise<string> {
       const { bytes } = decodeImagePayload(payload);
@@ -47,6 +66,25 @@ export function createImagesService({ storage }: { storage: ObjectStorage }) {
         throw new AppError('NOT_FOUND', 'Image not found.');
       const bytes = await storage.get(key).catch(() => undefined);
       if (!bytes) throw new AppError('NOT_FOUND', 'Image not found.');
+      return bytes;
+    },
+
+    /** An image shown to a person: sensitive kinds leave an audit event first. */
+    async viewImage(actor: Actor, key: string, ip?: string): Promise<Buffer> {
+      const bytes = await this.readImage(actor, key);
+      const kind = key.split('/')[1] ?? '';
+      if (AUDITED_KINDS.has(kind)) {
+        await database.withTenant(actor.tenantId, (tx) =>
+          audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'image.viewed',
+            targetType: kind,
+            targetId: key,
+            ip,
+          }),
+        );
+      }
       return bytes;
     },
 

@@ -162,6 +162,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/contracts/src/**/*.ts'],
+    ignores: ['**/*.test.ts'], // unit tests beside the contracts may import vitest
     rules: {
       'no-restricted-imports': [
         'error',

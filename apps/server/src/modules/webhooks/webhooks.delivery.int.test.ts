@@ -133,6 +133,7 @@ describe('callback delivery', () => {
 
     expect(swept).toBe(0);
     expect(receiver.received).toHaveLength(1);
+    expect(await onlyDelivery(tenant.tenantId)).toMatchObject({ status: 'pending', attempts: 1 });
   });
 
   it('follows the schedule and dead-letters after the eighth attempt', async () => {

@@ -46,28 +46,33 @@ export function createWebhooksRepository() {
       );
     },
 
-    /** Inserts unless this webhook-id was stored before; returns the new id or undefined. */
-    async insertIncomingRequest(
-      tx: DbExecutor,
-      row: NewIncomingRequestRow,
-    ): Promise<string | undefined> {
-      const rows = await tx
-        .insert(incomingRequests)
-        .values(row)
-        .onConflictDoNothing({ target: [incomingRequests.tenantId, incomingRequests.webhookId] })
-        .returning({ id: incomingRequests.id });
-      return rows[0]?.id;
-    },
-
-    async findIncomingRequestIdByWebhookId(tx: DbExecutor, tenantId: string, webhookId: string) {
-      const rows = await tx
-        .select({ id: incomingRequests.id })
-        .from(incomingRequests)
-        .where(
-          and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.webhookId, webhookId)),
-        )
-        .limit(1);
-      return rows[0]?.id;
+    /**
+     * Stores an entry unless its webhook-id was stored before, in one round trip on its own
+     * transaction: incoming_request_receive sets the tenant (set_config, transaction-local) and
+     * inserts under row-level security. Returns the entry id and whether it already existed.
+     */
+    async receiveIncomingRequest(
+      db: DbExecutor,
+      row: Omit<
+        NewIncomingRequestRow,
+        | 'driverLicenseNumber'
+        | 'driverLicenseValidTo'
+        | 'driverDateOfBirth'
+        | 'driverSex'
+        | 'completedAt'
+        | 'completedBy'
+      >,
+    ): Promise<{ id: string; duplicate: boolean }> {
+      const result = await db.execute<{ id: string; duplicate: boolean }>(sql`
+        select id, duplicate from incoming_request_receive(
+          ${row.tenantId}::uuid, ${row.id}::uuid, ${row.webhookId}::text,
+          ${row.receivedAt.toISOString()}::timestamptz, ${row.timestamp.toISOString()}::timestamptz,
+          ${row.plateNumber ?? null}::text, ${row.driverName ?? null}::text,
+          ${row.driverSurname ?? null}::text, ${row.driverIdNumber ?? null}::text,
+          ${row.driverPhone1 ?? null}::text, ${row.transportName ?? null}::text,
+          ${row.referenceNumber ?? null}::text, ${row.weighbridgeTicketId ?? null}::text,
+          ${row.extractedDiskData ?? null}::text)`);
+      return takeOne(result.rows);
     },
 
     listIncomingRequests: (

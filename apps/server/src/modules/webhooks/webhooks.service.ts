@@ -3,8 +3,8 @@ import { z } from 'zod';
 import {
   INCOMING_REQUEST_COMPLETED,
   type IncomingRequestCompletedEvent,
-  IncomingRequestPayloadSchema,
-  ProcessRequestBodySchema,
+  type IncomingRequestPayloadSchema,
+  type ProcessRequestBodySchema,
 } from '@boomgate/contracts/webhooks';
 
 import type { AuditService } from '@/modules/audit';
@@ -39,10 +39,12 @@ export type DeliverJobPayload = z.infer<typeof DeliverJob.payload>;
 const deliverJobKey = (deliveryId: string) => `webhooks.deliver:${deliveryId}`;
 
 const FEED_MAX_ROWS = 500;
+const SECRET_CACHE_MS = 10_000;
+const SECRET_CACHE_MAX_TENANTS = 10_000;
 const SWEEP_BATCH = 500;
 
 export type WebhooksServiceDeps = {
-  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  database: Pick<Database, 'db' | 'withTenant' | 'withoutTenant'>;
   repository: WebhooksRepository;
   secretBox: SecretBox;
   sender: CallbackSender;
@@ -99,6 +101,27 @@ export function createWebhooksService({
     return secrets;
   }
 
+  /**
+   * Decrypted secrets per tenant for SECRET_CACHE_MS, so a burst of posts costs one database read
+   * per tenant, not one per post. This process forgets a tenant's entry when it rotates; another
+   * process may accept only the old secret for up to SECRET_CACHE_MS after a rotation (the old
+   * one stays valid for the rotation window anyway).
+   */
+  const secretCache = new Map<
+    string,
+    { integration: WebhookIntegrationRow | undefined; until: number }
+  >();
+  async function inboundSecrets(tenantId: string, now: Date): Promise<string[]> {
+    const cached = secretCache.get(tenantId);
+    if (cached && cached.until > now.getTime()) return activeSecrets(cached.integration, now);
+    const integration = await database.withTenant(tenantId, (tx) =>
+      repository.findIntegration(tx, tenantId),
+    );
+    if (secretCache.size >= SECRET_CACHE_MAX_TENANTS) secretCache.clear();
+    secretCache.set(tenantId, { integration, until: now.getTime() + SECRET_CACHE_MS });
+    return activeSecrets(integration, now);
+  }
+
   async function enqueueDelivery(
     tx: DbExecutor,
     tenantId: string,
@@ -130,13 +153,10 @@ export function createWebhooksService({
     ): Promise<{ webhookId: string }> {
       if (!UUID.test(tenantId)) throw new WebhookVerificationError('unknown-tenant');
       const now = clock.now();
-      const integration = await database.withTenant(tenantId, (tx) =>
-        repository.findIntegration(tx, tenantId),
-      );
       const result = verifyWebhook({
         headers,
         body: rawBody,
-        secrets: activeSecrets(integration, now),
+        secrets: await inboundSecrets(tenantId, now),
         now,
       });
       if (!result.ok) throw new WebhookVerificationError(result.reason);
@@ -153,27 +173,21 @@ export function createWebhooksService({
       payload: z.output<typeof IncomingRequestPayloadSchema>,
     ): Promise<{ id: string; duplicate: boolean }> {
       const receivedAt = clock.now();
-      return database.withTenant(tenantId, async (tx) => {
-        const id = await repository.insertIncomingRequest(tx, {
-          tenantId,
-          id: newId(),
-          webhookId,
-          receivedAt,
-          timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
-          plateNumber: payload.plateNumber,
-          driverName: payload.driverName,
-          driverSurname: payload.driverSurname,
-          driverIdNumber: payload.driverIdNumber,
-          driverPhone1: payload.driverPhone1,
-          transportName: payload.transportName,
-          referenceNumber: payload.referenceNumber,
-          weighbridgeTicketId: payload.weighbridgeTicketId,
-          extractedDiskData: payload.extractedDiskData,
-        });
-        if (id) return { id, duplicate: false };
-        const existing = await repository.findIncomingRequestIdByWebhookId(tx, tenantId, webhookId);
-        if (!existing) throw new Error('Duplicate webhook-id without a stored entry');
-        return { id: existing, duplicate: true };
+      return repository.receiveIncomingRequest(database.db, {
+        tenantId,
+        id: newId(),
+        webhookId,
+        receivedAt,
+        timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
+        plateNumber: payload.plateNumber,
+        driverName: payload.driverName,
+        driverSurname: payload.driverSurname,
+        driverIdNumber: payload.driverIdNumber,
+        driverPhone1: payload.driverPhone1,
+        transportName: payload.transportName,
+        referenceNumber: payload.referenceNumber,
+        weighbridgeTicketId: payload.weighbridgeTicketId,
+        extractedDiskData: payload.extractedDiskData,
       });
     },
 
@@ -288,6 +302,7 @@ export function createWebhooksService({
         });
         return updated;
       });
+      secretCache.delete(actor.tenantId);
       return { secret, row };
     },
 

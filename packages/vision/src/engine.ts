@@ -26,6 +26,8 @@ export type VisionEngineOptions = {
   sadlKeys?: SadlKeys;
   /** A task still running after this long is rejected (the thread finishes it in the background). */
   taskTimeoutMs?: number;
+  /** Path of the worker module, when the default lookup does not fit (e.g. an unusual bundle layout). */
+  workerFile?: string;
 };
 
 export type ReadOptions = { signal?: AbortSignal };
@@ -34,15 +36,20 @@ const require = createRequire(import.meta.url);
 
 /**
  * The worker runs as TypeScript under tsx (no build step): the same files serve the server (which
- * runs under tsx too), vitest and the CLI. A compiled copy (`.js`) runs without the loader.
+ * runs under tsx too), vitest and the CLI. A compiled copy (`worker.js`) runs without the loader, and
+ * a server bundled into one file finds the worker through the package export `@boomgate/vision/worker`.
  */
-function workerSpec(): { filename: string; execArgv: string[] } {
+function workerSpec(override?: string): { filename: string; execArgv: string[] } {
+  const tsxArgs = () => ['--import', pathToFileURL(require.resolve('tsx')).href];
+  const spec = (filename: string) => ({
+    filename,
+    execArgv: /\.(c|m)?ts$/.test(filename) ? tsxArgs() : [],
+  });
+  if (override) return spec(override.startsWith('file:') ? override : pathToFileURL(override).href);
   const here = import.meta.url;
-  const isTs = here.endsWith('.ts');
-  const filename = new URL(isTs ? './worker.ts' : './worker.js', here).href;
-  if (!isTs) return { filename, execArgv: [] };
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return { filename, execArgv: ['--import', tsx] };
+  if (/\/engine\.ts$/.test(here)) return spec(new URL('./worker.ts', here).href);
+  if (/\/engine\.js$/.test(here)) return spec(new URL('./worker.js', here).href);
+  return spec(pathToFileURL(require.resolve('@boomgate/vision/worker')).href);
 }
 
 export function createVisionEngine(options: VisionEngineOptions = {}) {
@@ -52,7 +59,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
     intraOpThreads: Math.max(1, Math.floor(cores / threads)),
     ...(options.sadlKeys ? { sadlKeys: options.sadlKeys } : {}),
   };
-  const { filename, execArgv } = workerSpec();
+  const { filename, execArgv } = workerSpec(options.workerFile);
   const pool = new Piscina({
     filename,
     execArgv,

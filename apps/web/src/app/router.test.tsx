@@ -6,6 +6,7 @@ import { signedIn, slowSignedOut } from '@/testing/handlers';
 import { currentPath, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 import { createUsersApi } from '@/testing/users-api';
+import { createGateApi } from '@/testing/gate-api';
 
 describe('routing when signed out', () => {
   it("shows 'Loading...' while the session is checked, then redirects to /login", async () => {
@@ -63,7 +64,11 @@ describe('routing when signed in', () => {
     ['/workflow', 'Gate Workflow'],
   ])('shows %s as "%s"', async (path, title) => {
     const session = aSession({ user: { role: 'tenant_admin' } });
-    server.use(signedIn(session), ...createUsersApi([session.user]).handlers);
+    server.use(
+      signedIn(session),
+      ...createUsersApi([session.user]).handlers,
+      ...createGateApi().handlers,
+    );
 
     renderApp(path);
 
@@ -98,6 +103,6 @@ describe('routing when signed in', () => {
 
     renderApp('/pre-arrival?plate=CA123456');
 
-    expect(await screen.findByText('CA123456')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Plate Number')).toHaveValue('CA123456');
   });
 });

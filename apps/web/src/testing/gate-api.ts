@@ -168,7 +168,10 @@ export function aFaceComparison(matchScore: number): FaceComparisonResponse {
 type Answer<T> = T | Response | (() => T | Response | Promise<T | Response>);
 
 async function answer<T>(value: Answer<T>, status = 200): Promise<Response> {
-  const resolved = typeof value === 'function' ? await (value as () => T | Response)() : value;
+  const resolved =
+    typeof value === 'function'
+      ? await (value as () => T | Response | Promise<T | Response>)()
+      : value;
   return resolved instanceof Response
     ? resolved
     : HttpResponse.json(resolved as object, { status });
@@ -216,7 +219,7 @@ export function createGateApi(
   };
   const findByPlate = (plate: string) =>
     vehicles.find((vehicle) => vehicle.plateNumber === normalisePlate(plate));
-  const created = (id = crypto.randomUUID()) => HttpResponse.json({ id }, { status: 201 });
+  const created = (id: string = crypto.randomUUID()) => HttpResponse.json({ id }, { status: 201 });
 
   const handlers = [
     http.get('/api/approved-vehicles', () => HttpResponse.json(vehicles)),
@@ -344,4 +347,13 @@ export function createGateApi(
     sent: (method: string, path: string) =>
       requests.filter((request) => request.method === method && request.path === path),
   };
+}
+
+/** A promise to resolve by hand, to hold a response and observe the state in between. */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }

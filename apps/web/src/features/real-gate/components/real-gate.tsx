@@ -16,7 +16,7 @@ import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
@@ -177,7 +177,8 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
       }
       break;
     case 'permits':
-      if (data.permits.length > 0) {
+      // While current, the permits show with their remove buttons in the step's actions.
+      if (data.permits.length > 0 && currentStep(state) !== 'permits') {
         content = (
           <>
             {data.permits.map((image, index) => (
@@ -290,9 +291,7 @@ function EntryGrantedPanel({ state, warnings }: { state: RealGateState; warnings
     <Card className="border-success" data-testid="entry-granted-panel">
       <CardHeader className="items-center text-center">
         <ShieldCheckIcon aria-hidden className="size-14 text-success" />
-        <CardTitle className="text-2xl">
-          <h2>Entry Granted</h2>
-        </CardTitle>
+        <h2 className="text-2xl font-semibold leading-none">Entry Granted</h2>
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid gap-2 text-sm sm:grid-cols-2">

@@ -1,0 +1,339 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { setViewportWidth } from '@/testing/browser-shims';
+import { findCamera, installFakeCamera, uploadThroughCamera } from '@/testing/camera';
+import { aSession } from '@/testing/data';
+import {
+  aFaceComparison,
+  anApprovedVehicle,
+  anEmptyRead,
+  anOcrRead,
+  createGateApi,
+  deferred,
+} from '@/testing/gate-api';
+import { apiError, signedIn } from '@/testing/handlers';
+import { currentPath, expectToast, renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+const registered = anApprovedVehicle({
+  plateNumber: 'KP35XKGP',
+  driverName: 'Sipho Nkosi',
+  company: 'Kumba Haulage',
+});
+
+function setUp(vehicles = [registered]) {
+  const api = createGateApi({ vehicles });
+  server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
+  api.onOcr(
+    'plate',
+    anOcrRead('plate', {}, { plateNumber: 'KP35XKGP', displayPlate: 'KP 35 XK GP' }),
+  );
+  const camera = installFakeCamera();
+  const view = renderApp('/auto-gate');
+  return { ...view, api, camera };
+}
+
+async function start(user: ReturnType<typeof setUp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Start Vehicle Verification' }));
+}
+
+const status = () => screen.getByTestId('auto-gate-status');
+
+describe('Automated Gate Entry', () => {
+  it('shows the title, subtitle, three steps and the start button on desktop', async () => {
+    setUp();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Automated Gate Entry' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('NPR and biometric verification system for contracted vehicles'),
+    ).toBeInTheDocument();
+    for (const [title, text] of [
+      ['Step 1: NPR Scan', 'Capture licence plate'],
+      ['Step 2: Facial Recognition', 'Verify driver identity'],
+      ['Step 3: Grant Entry', 'Log and approve access'],
+    ] as const) {
+      expect(screen.getByText(title)).toBeInTheDocument();
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+    expect(screen.getByRole('button', { name: 'Start Vehicle Verification' })).toBeInTheDocument();
+  });
+
+  it("uses the compact layout with 'Start Verification' on mobile", async () => {
+    setViewportWidth(390);
+    setUp();
+
+    expect(await screen.findByRole('button', { name: 'Start Verification' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Start Vehicle Verification' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('approves a registered vehicle whose driver matches, and logs the entry once', async () => {
+    const { user, api, camera } = setUp();
+    const plateRead = deferred();
+    const comparison = deferred();
+    api.onOcr('plate', async () => {
+      await plateRead.promise;
+      return anOcrRead('plate', {}, { plateNumber: 'KP35XKGP' });
+    });
+    api.onFaceComparison(async () => {
+      await comparison.promise;
+      return aFaceComparison(92.4);
+    });
+
+    await start(user);
+    await findCamera('Scan Licence Plate');
+    await waitFor(() => expect(camera.streams).toHaveLength(1));
+    expect(camera.streams[0]!.constraints.video).toMatchObject({ facingMode: 'environment' });
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    expect(await screen.findByText('Reading plate number...')).toBeInTheDocument();
+    plateRead.resolve();
+
+    // Registered with a photo: the face camera opens on the front camera.
+    await findCamera('Verify driver identity');
+    expect(status()).toHaveTextContent('Verify driver identity');
+    await waitFor(() => expect(camera.streams).toHaveLength(2));
+    expect(camera.streams[1]!.constraints.video).toMatchObject({ facingMode: 'user' });
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    expect(await screen.findByText('Comparing faces...')).toBeInTheDocument();
+    comparison.resolve();
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Entry approved - gate opening')).toBeInTheDocument();
+    expect(within(panel).getByText('Sipho Nkosi')).toBeInTheDocument();
+    expect(within(panel).getByText('KP 35 XK GP')).toBeInTheDocument();
+    expect(within(panel).getByText('Kumba Haulage')).toBeInTheDocument();
+    expect(within(panel).getByText('92%')).toBeInTheDocument();
+    await expectToast('Entry Approved', 'Welcome Sipho Nkosi');
+
+    expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(1);
+    const [compare] = api.sent('POST', '/api/face-comparison');
+    expect(compare!.body).toEqual({
+      image1: expect.stringMatching(/^data:image\/jpeg;base64,/),
+      approvedVehicleId: registered.id,
+    });
+    const grants = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(grants).toHaveLength(1);
+    expect(grants[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(grants[0]!.body).toEqual({
+      category: 'contracted',
+      plateNumber: 'KP35XKGP',
+      plateImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
+      driverFaceImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
+      vehicleApproved: true,
+      faceVerified: true,
+      matchScore: 92.4,
+      entryGranted: true,
+    });
+
+    await user.click(within(panel).getByRole('button', { name: 'Process Next Vehicle' }));
+    expect(
+      await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
+    ).toBeInTheDocument();
+  });
+
+  it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('Vehicle not pre-registered')).toBeInTheDocument();
+    expect(within(panel).getByTestId('scanned-plate')).toHaveTextContent('CA 123 456');
+    const preRegister = within(panel).getByRole('link', { name: 'Pre-Register Vehicle' });
+    expect(preRegister).toHaveAttribute('href', '/pre-arrival?plate=CA123456');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+
+    await user.click(preRegister);
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Pre-Arrival Registration' }),
+    ).toBeInTheDocument();
+    expect(currentPath()).toBe('/pre-arrival');
+    expect(screen.getByLabelText('Plate Number')).toHaveValue('CA123456');
+    await expectToast('Plate Number Auto-Filled', 'Plate number transferred from Auto Gate');
+  });
+
+  it('treats a failed lookup like an unregistered vehicle', async () => {
+    const { user, api } = setUp();
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'KP35XKGP' }));
+    server.use(
+      http.get('/api/approved-vehicles/plate/:plate', () =>
+        apiError(500, 'INTERNAL', 'Database unavailable.'),
+      ),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    expect(await screen.findByText('Vehicle not pre-registered')).toBeInTheDocument();
+  });
+
+  it("says 'Vehicle registration expired' for an inactive vehicle", async () => {
+    const { user } = setUp([{ ...registered, isActive: false }]);
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('Vehicle registration expired')).toBeInTheDocument();
+  });
+
+  it('grants a vehicle without a reference photo directly, not face-verified', async () => {
+    const { user, api } = setUp([{ ...registered, driverPhoto: null }]);
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Not verified (no reference photo)')).toBeInTheDocument();
+    await expectToast('No Reference Photo', 'No driver photo on file for comparison');
+    expect(api.sent('POST', '/api/face-comparison')).toHaveLength(0);
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      faceVerified: false,
+      matchScore: null,
+      driverFaceImage: null,
+    });
+  });
+
+  it('refuses a face below 70% and asks for a manual check', async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(55.2));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(
+      within(panel).getByText('Face verification failed - manual check required'),
+    ).toBeInTheDocument();
+    await expectToast(
+      'Face Verification Failed',
+      'Match score: 55%. Manual verification required.',
+    );
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+  });
+
+  it("reports a face comparison error as 'Face verification error'", async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(apiError(422, 'UNPROCESSABLE', 'No face found in the photo.'));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    expect(await screen.findByText('Face verification error')).toBeInTheDocument();
+    await expectToast('Verification Failed', 'No face found in the photo.');
+  });
+
+  it("falls back to 'Face comparison error' without a server message", async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(new Response('bad gateway', { status: 502 }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    await expectToast('Verification Failed', 'Face comparison error');
+  });
+
+  it("returns to idle with 'Cannot Read Plate' when no plate is read", async () => {
+    const { user, api } = setUp();
+    api.onOcr('plate', anEmptyRead('plate', 'No plate found in the image.'));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    await expectToast('Cannot Read Plate', 'Please try again with better lighting');
+    expect(screen.getByRole('button', { name: 'Start Vehicle Verification' })).toBeInTheDocument();
+    expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(0);
+  });
+
+  it("returns to idle with 'Scan Failed' when reading fails", async () => {
+    const { user, api } = setUp();
+    api.onOcr(
+      'plate',
+      apiError(503, 'UNAVAILABLE', 'The image reader is busy. Please try again in a moment.'),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    await expectToast('Scan Failed', 'The image reader is busy. Please try again in a moment.');
+    expect(
+      await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
+    ).toBeInTheDocument();
+  });
+
+  it("reports 'Entry Logging Failed' and keeps the gate shut when the entry is not logged", async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(88));
+    api.onGrantEntry(apiError(500, 'INTERNAL', 'Could not write the entry.'));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    await expectToast('Entry Logging Failed', 'Could not write the entry.');
+    expect(screen.queryByTestId('approved-panel')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start Vehicle Verification' })).toBeInTheDocument();
+  });
+
+  it('returns to idle when the plate camera or the face camera is closed', async () => {
+    const { user, api } = setUp();
+
+    await start(user);
+    await findCamera('Scan Licence Plate');
+    await user.click(screen.getByRole('button', { name: 'Close camera' }));
+    expect(
+      await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
+    ).toBeInTheDocument();
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await findCamera('Verify driver identity');
+    await user.keyboard('{Escape}');
+
+    expect(
+      await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
+    ).toBeInTheDocument();
+    expect(api.sent('POST', '/api/face-comparison')).toHaveLength(0);
+  });
+
+  it("'Scan Again' starts over from idle", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await user.click(await screen.findByRole('button', { name: 'Scan Again' }));
+
+    expect(
+      await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId('not-registered-panel')).not.toBeInTheDocument();
+  });
+
+  it("labels the next-vehicle button 'Next Vehicle' on mobile", async () => {
+    setViewportWidth(390);
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(99));
+
+    await user.click(await screen.findByRole('button', { name: 'Start Verification' }));
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('approved-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Next Vehicle' }));
+    expect(await screen.findByRole('button', { name: 'Start Verification' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,405 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+
+import { uploadThroughCamera } from '@/testing/camera';
+import { aSession } from '@/testing/data';
+import {
+  anApprovedVehicle,
+  anEmptyRead,
+  anEntryLog,
+  anOcrRead,
+  createGateApi,
+} from '@/testing/gate-api';
+import { apiError, signedIn } from '@/testing/handlers';
+import { expectToast, renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+import { REAL_GATE_STEPS, type StepId } from './real-gate-machine';
+import { STEP_META } from './real-gate-steps';
+
+const step = (id: StepId) => screen.getByTestId(`step-${id}`);
+const statusOf = (id: StepId) => step(id).getAttribute('data-status');
+
+function setUp() {
+  const api = createGateApi({ vehicles: [anApprovedVehicle({ plateNumber: 'KP35XKGP' })] });
+  server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
+  api.onOcr(
+    'plate',
+    anOcrRead('plate', {}, { plateNumber: 'KP35XKGP', displayPlate: 'KP 35 XK GP' }),
+  );
+  api.onOcr(
+    'disk',
+    anOcrRead('disk', { licenceNumber: 'KP35XKGP', dateOfExpiry: '2099-01-31', make: 'VOLVO' }),
+  );
+  api.onOcr('face', anOcrRead('face', { faceFound: true, qualityOk: true }, { source: 'face' }));
+  api.onOcr(
+    'id',
+    anOcrRead('id', {
+      identityNumber: '8001015009087',
+      givenNames: 'Thabo',
+      surname: 'Mokoena',
+      phone1: '0821111111',
+    }),
+  );
+  api.onOcr(
+    'license',
+    anOcrRead('license', {
+      nameOnCard: 'T MOKOENA',
+      licenceNumber: '40170000ABCD',
+      idNumber: '8001015009087',
+      validTo: '2099-05-31',
+    }),
+  );
+  api.onOcr('passport', anOcrRead('passport', { passportNumber: 'ZE000509', surname: 'MOKOENA' }));
+  api.onOcr(
+    'weighbridge',
+    anOcrRead('weighbridge', { ticketNumber: 'WB-1', transporter: 'Imperial' }),
+  );
+  const view = renderApp('/real-gate');
+  return { ...view, api };
+}
+
+/** Captures the current step's document by upload and waits for the step to settle. */
+async function capture(user: UserEvent, id: StepId, button = `Capture ${STEP_META[id].title}`) {
+  await user.click(within(step(id)).getByRole('button', { name: button }));
+  await uploadThroughCamera(user, STEP_META[id].cameraTitle);
+  await waitFor(() => expect(statusOf(id)).not.toBe('processing'));
+}
+
+async function skip(user: UserEvent, id: StepId) {
+  await user.click(within(step(id)).getByRole('button', { name: 'Skip' }));
+}
+
+async function addPermits(user: UserEvent, count: number) {
+  for (let i = 0; i < count; i += 1) {
+    await user.click(
+      within(step('permits')).getByRole('button', {
+        name: i === 0 ? 'Capture Permit' : 'Add Another Permit',
+      }),
+    );
+    await uploadThroughCamera(user, 'Capture Permit');
+    await within(step('permits')).findByRole('img', { name: `Permit ${i + 1}` });
+  }
+  await user.click(
+    within(step('permits')).getByRole('button', { name: `Continue with ${count} permit(s)` }),
+  );
+}
+
+/** Completes every step before `last` along the happy path. */
+async function completeUntil(user: UserEvent, last: StepId) {
+  for (const id of REAL_GATE_STEPS) {
+    if (id === last) return;
+    if (id === 'permits') await addPermits(user, 1);
+    else if (id === 'passport' || id === 'ticket') await skip(user, id);
+    else await capture(user, id);
+    expect(statusOf(id)).toBe('success');
+  }
+}
+
+describe('Real Gate Entry', () => {
+  it('shows nine pending steps; only the first can be acted on', async () => {
+    setUp();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Step 1 of 9')).toBeInTheDocument();
+    const titles = REAL_GATE_STEPS.map((id) => within(step(id)).getByRole('heading').textContent);
+    expect(titles).toEqual([
+      '1. Number Plate',
+      '2. Licence Disc',
+      '3. Driver Face',
+      '4. ID Document',
+      '5. Driver Licence',
+      '6. Passport',
+      '7. Permits',
+      '8. Mine Ticket',
+      '9. Complete',
+    ]);
+    for (const id of REAL_GATE_STEPS) {
+      expect(statusOf(id)).toBe('pending');
+      expect(within(step(id)).queryAllByRole('button')).toHaveLength(id === 'plate' ? 1 : 0);
+    }
+  });
+
+  it('walks the nine steps, saves each document and grants entry with the larger payload', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr(
+      'disk',
+      anOcrRead('disk', { licenceNumber: 'CA 123-456', dateOfExpiry: '2020-01-31' }),
+    );
+    api.onOcr(
+      'license',
+      anOcrRead('license', {
+        nameOnCard: 'T MOKOENA',
+        licenceNumber: '40170000ABCD',
+        idNumber: '8001015009000',
+        validTo: '2099-05-31',
+        prdpCodes: ['G'],
+        prdpExpiry: '2021-06-30',
+      }),
+    );
+
+    await capture(user, 'plate');
+    await expectToast('Vehicle Approved');
+    expect(within(step('plate')).getByText('KP 35 XK GP')).toBeInTheDocument();
+    expect(within(step('plate')).getByText('Vehicle Approved')).toBeInTheDocument();
+    expect(screen.getByText('Step 2 of 9')).toBeInTheDocument();
+    expect(within(step('plate')).queryAllByRole('button')).toHaveLength(0);
+
+    await capture(user, 'disc');
+    await expectToast('Captured', 'Licence Disc processed successfully');
+    const warnings = screen.getByTestId('verification-warnings');
+    expect(warnings).toHaveTextContent(
+      'Licence disc is for CA 123 456, but the plate reads KP 35 XK GP.',
+    );
+    expect(warnings).toHaveTextContent('Licence disc expired on Jan 31, 2020.');
+
+    await capture(user, 'face');
+    await capture(user, 'id');
+    await capture(user, 'licence');
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'ID number on the driving licence (8001015009000) does not match the ID document (8001015009087).',
+    );
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Professional driving permit (PrDP) expired on Jun 30, 2021.',
+    );
+
+    await skip(user, 'passport');
+    expect(within(step('passport')).getAllByText('Skipped').length).toBeGreaterThan(0);
+    await addPermits(user, 2);
+    await skip(user, 'ticket');
+    expect(screen.getByText('Step 9 of 9')).toBeInTheDocument();
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    const panel = await screen.findByTestId('entry-granted-panel');
+    expect(within(panel).getByRole('heading', { name: 'Entry Granted' })).toBeInTheDocument();
+    expect(within(panel).getByText('KP 35 XK GP')).toBeInTheDocument();
+    expect(within(panel).getByText('T MOKOENA')).toBeInTheDocument();
+    await expectToast('Entry Granted', 'KP 35 XK GP may enter.');
+
+    // Each document was read with its type and saved through its endpoint.
+    expect(
+      api.sent('POST', '/api/ocr').map((request) => (request.body as { type: string }).type),
+    ).toEqual(['plate', 'disk', 'face', 'id', 'license']);
+    expect(api.sent('GET', '/api/verify-vehicle/KP35XKGP')).toHaveLength(1);
+    expect(api.sent('POST', '/api/licence-disc')[0]!.body).toMatchObject({
+      licenceNumber: 'CA 123-456',
+      dateOfExpiry: '2020-01-31',
+      discImage: expect.stringMatching(/^data:image\/jpeg/),
+    });
+    expect(api.sent('POST', '/api/identity-document')[0]!.body).toMatchObject({
+      identityNumber: '8001015009087',
+      sourceImageFront: expect.stringMatching(/^data:image\/jpeg/),
+    });
+    expect(api.sent('POST', '/api/drivers-licence')[0]!.body).toMatchObject({
+      licenceNumber: '40170000ABCD',
+      prdpCode: 'G',
+      barcodeType: 'PDF417',
+    });
+    expect(api.sent('POST', '/api/passport')).toHaveLength(0);
+    expect(api.sent('POST', '/api/weighbridge-ticket')).toHaveLength(0);
+
+    const [grant] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(grant!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(grant!.body).toMatchObject({
+      category: 'visitor',
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GP',
+      driverName: 'T MOKOENA',
+      driverIdNumber: '8001015009087',
+      driverPhone1: '0821111111',
+      vehicleApproved: true,
+      faceVerified: false,
+      entryGranted: true,
+      permitImages: [expect.stringMatching(/^data:image/), expect.stringMatching(/^data:image/)],
+      passportRecordId: null,
+      weighbridgeTicketId: null,
+      warnings: [
+        'Licence disc is for CA 123 456, but the plate reads KP 35 XK GP.',
+        'Licence disc expired on Jan 31, 2020.',
+        'Professional driving permit (PrDP) expired on Jun 30, 2021.',
+        'ID number on the driving licence (8001015009000) does not match the ID document (8001015009087).',
+      ],
+    });
+    expect((grant!.body as { vehicleLicenceDiscId: string }).vehicleLicenceDiscId).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+
+    // The Entry Granted toast lasts 3000 ms, shorter than the 5000 ms default.
+    await waitFor(() => expect(screen.queryByTestId('toast')).not.toBeInTheDocument(), {
+      timeout: 4500,
+    });
+
+    const reload = vi.fn();
+    const originalLocation = window.location;
+    Object.defineProperty(window, 'location', {
+      configurable: true,
+      value: { ...originalLocation, reload },
+    });
+    try {
+      await user.click(within(panel).getByRole('button', { name: 'Process Next Vehicle' }));
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      Object.defineProperty(window, 'location', { configurable: true, value: originalLocation });
+    }
+  }, 20_000);
+
+  it('keeps the plate step failed when no plate is read, until a retry reads one', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr('plate', anEmptyRead('plate'));
+
+    await capture(user, 'plate');
+
+    expect(statusOf('plate')).toBe('failed');
+    expect(within(step('plate')).getByText('Could not read plate number')).toBeInTheDocument();
+    await expectToast('No Plate Found', 'Please try again with better lighting');
+    expect(within(step('disc')).queryAllByRole('button')).toHaveLength(0);
+
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+    await capture(user, 'plate', 'Retry');
+
+    expect(statusOf('plate')).toBe('success');
+    await expectToast(
+      'Vehicle Not Pre-Registered',
+      'CA 123 456 is not pre-registered. Continue with manual verification.',
+    );
+    expect(within(step('plate')).getByText('Vehicle Not Pre-Registered')).toBeInTheDocument();
+  });
+
+  it("reports 'OCR Failed' with the server's message when the plate cannot be read at all", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr('plate', apiError(503, 'UNAVAILABLE', 'The image reader is busy.'));
+
+    await capture(user, 'plate');
+
+    expect(statusOf('plate')).toBe('failed');
+    await expectToast('OCR Failed', 'The image reader is busy.');
+  });
+
+  it("offers retry or skip after 'Disc Scan Failed'", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await capture(user, 'plate');
+    expect(within(step('disc')).queryByRole('button', { name: 'Skip' })).not.toBeInTheDocument();
+    api.onOcr('disk', anEmptyRead('disk'));
+
+    await capture(user, 'disc');
+
+    expect(statusOf('disc')).toBe('failed');
+    await expectToast('Disc Scan Failed', 'Could not extract disc data; retry or skip');
+    expect(within(step('disc')).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    await skip(user, 'disc');
+    expect(statusOf('disc')).toBe('success');
+    expect(
+      within(step('face')).getByRole('button', { name: 'Capture Driver Face' }),
+    ).toBeInTheDocument();
+    expect(api.sent('POST', '/api/licence-disc')).toHaveLength(0);
+  });
+
+  it('succeeds on the face step even when the photo is doubted, and notes why', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'face');
+    api.onOcr('face', { ...anEmptyRead('face', 'The face is too small.'), source: 'face' });
+
+    await capture(user, 'face');
+
+    expect(statusOf('face')).toBe('success');
+    await expectToast('Face Captured', 'The face is too small.');
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Face photo: The face is too small.',
+    );
+  });
+
+  it('succeeds on the ID and licence steps when nothing was read, and still saves the images', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'id');
+    api.onOcr('id', anEmptyRead('id'));
+    api.onOcr('license', apiError(422, 'UNPROCESSABLE', 'No licence found.'));
+
+    await capture(user, 'id');
+    expect(statusOf('id')).toBe('success');
+    await expectToast('No Data Found', 'No ID number was read: check the document by hand.');
+    await capture(user, 'licence');
+    expect(statusOf('licence')).toBe('success');
+
+    expect(api.sent('POST', '/api/identity-document')[0]!.body).toMatchObject({
+      identityNumber: null,
+      sourceImageFront: expect.stringMatching(/^data:image/),
+    });
+    expect(api.sent('POST', '/api/drivers-licence')).toHaveLength(1);
+  });
+
+  it("succeeds on a passport without an MRZ, saying 'MRZ extraction failed'", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'passport');
+    api.onOcr('passport', anEmptyRead('passport', 'No machine-readable zone found in the image.'));
+
+    await capture(user, 'passport');
+
+    expect(statusOf('passport')).toBe('success');
+    await expectToast('MRZ extraction failed');
+    expect(within(step('passport')).getByText('MRZ extraction failed')).toBeInTheDocument();
+    expect(api.sent('POST', '/api/passport')).toHaveLength(1);
+  }, 15_000);
+
+  it("fails the mine ticket with 'No ticket number found' and allows a skip", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'ticket');
+    api.onOcr('weighbridge', anOcrRead('weighbridge', { ticketNumber: null, product: 'Coal' }));
+
+    await capture(user, 'ticket');
+
+    expect(statusOf('ticket')).toBe('failed');
+    expect(within(step('ticket')).getByText('No ticket number found')).toBeInTheDocument();
+    await expectToast('Ticket Processing Failed', 'No ticket number found');
+    expect(api.sent('POST', '/api/weighbridge-ticket')).toHaveLength(0);
+
+    api.onOcr(
+      'weighbridge',
+      anOcrRead('weighbridge', { ticketNumber: 'WB-7', transporter: 'Imperial' }),
+    );
+    await capture(user, 'ticket', 'Retry');
+    expect(statusOf('ticket')).toBe('success');
+    expect(within(step('ticket')).getByText('WB-7')).toBeInTheDocument();
+    expect(api.sent('POST', '/api/weighbridge-ticket')).toHaveLength(1);
+  }, 15_000);
+
+  it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    let attempts = 0;
+    api.onGrantEntry(() => {
+      attempts += 1;
+      return attempts === 1 ? apiError(500, 'INTERNAL', 'Database unavailable.') : anEntryLog();
+    });
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    await expectToast('Error Saving Entry', 'Database unavailable.');
+    await waitFor(() => expect(statusOf('complete')).toBe('failed'));
+    expect(within(step('complete')).getByText('Failed to save entry log')).toBeInTheDocument();
+    expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
+
+    server.use(
+      ...createGateApi().handlers.filter((handler) => handler.info.header.includes('grant-entry')),
+    );
+    await user.click(within(step('complete')).getByRole('button', { name: 'Retry Grant Entry' }));
+
+    expect(await screen.findByTestId('entry-granted-panel')).toBeInTheDocument();
+    const keys = api
+      .sent('POST', '/api/auto-gate/grant-entry')
+      .map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(1);
+  }, 15_000);
+});

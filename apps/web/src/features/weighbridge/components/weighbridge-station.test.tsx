@@ -1,0 +1,169 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { uploadThroughCamera } from '@/testing/camera';
+import { aSession } from '@/testing/data';
+import { aTicket, anEmptyRead, anOcrRead, createGateApi } from '@/testing/gate-api';
+import { apiError, signedIn } from '@/testing/handlers';
+import { expectToast, renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+const fullTicket = {
+  ticketNumber: 'WB-20931',
+  site: 'Sishen',
+  vehicleReg: 'ND123456',
+  trailerRegs: ['ND654321'],
+  product: 'Iron ore fines',
+  customer: 'ArcelorMittal',
+  transporter: 'Imperial Logistics',
+  grossWeight: 49_500,
+  tareWeight: 15_000,
+  netWeight: 34_500,
+  sealNumbers: ['S1', 'S2'],
+  massCheck: 'ok',
+  isPartial: false,
+};
+
+function setUp(
+  tickets = [aTicket({ ticketNumber: 'WB-1', weightsConsistent: false, netWeight: 1 })],
+) {
+  const api = createGateApi({ tickets });
+  server.use(signedIn(aSession()), ...api.handlers);
+  const view = renderApp('/weighbridge');
+  return { ...view, api };
+}
+
+async function scan(user: ReturnType<typeof setUp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Scan Ticket' }));
+  await uploadThroughCamera(user, 'Scan Weighbridge Ticket');
+}
+
+describe('Weighbridge Station', () => {
+  it('lists recent tickets with the gross − tare = net check', async () => {
+    setUp([
+      aTicket({ ticketNumber: 'WB-2', weightsConsistent: true }),
+      aTicket({ ticketNumber: 'WB-1', weightsConsistent: false }),
+      aTicket({ ticketNumber: null, weightsConsistent: null, netWeight: null }),
+    ]);
+
+    const rows = await screen.findAllByTestId('ticket-row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByText('Gross − Tare = Net')).toBeInTheDocument();
+    expect(rows[0]).toHaveTextContent('49,500 kg');
+    expect(within(rows[1]!).getByText('Gross − Tare ≠ Net')).toBeInTheDocument();
+  });
+
+  it('scans a ticket, shows what was read and saves it', async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('weighbridge', anOcrRead('weighbridge', fullTicket, { text: 'raw ticket text' }));
+
+    await scan(user);
+
+    const ticket = await screen.findByTestId('extracted-ticket');
+    await expectToast('Ticket Scanned', 'Ticket WB-20931 extracted.');
+    expect(within(ticket).queryByText('Partial Extraction')).not.toBeInTheDocument();
+    for (const text of [
+      'WB-20931',
+      'Sishen',
+      'ND123456',
+      'ND654321',
+      'Iron ore fines',
+      'Imperial Logistics',
+      '49,500 kg',
+      '15,000 kg',
+      '34,500 kg',
+      'S1, S2',
+    ]) {
+      expect(within(ticket).getByText(text)).toBeInTheDocument();
+    }
+    expect(within(ticket).getByText('Gross − Tare = Net')).toBeInTheDocument();
+
+    await user.click(within(ticket).getByRole('button', { name: 'Save Ticket' }));
+
+    await expectToast('Ticket Saved', 'Ticket WB-20931 has been saved.');
+    expect(api.sent('POST', '/api/weighbridge-ticket')[0]!.body).toMatchObject({
+      ticketNumber: 'WB-20931',
+      vehicleReg: 'ND123456',
+      trailerRegs: 'ND654321',
+      sealNumbers: 'S1, S2',
+      grossWeight: 49_500,
+      tareWeight: 15_000,
+      netWeight: 34_500,
+      rawOcrText: 'raw ticket text',
+      ticketImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
+    });
+    expect(await screen.findAllByTestId('ticket-row')).toHaveLength(1);
+    expect(screen.queryByTestId('extracted-ticket')).not.toBeInTheDocument();
+  });
+
+  it("says 'Partial Extraction' when no ticket number was read", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr(
+      'weighbridge',
+      anOcrRead('weighbridge', { ...fullTicket, ticketNumber: null, netWeight: 30_000 }),
+    );
+
+    await scan(user);
+
+    await expectToast('Partial Extraction', 'No ticket number found.');
+    const ticket = await screen.findByTestId('extracted-ticket');
+    expect(within(ticket).getAllByText('Partial Extraction').length).toBeGreaterThan(0);
+    expect(within(ticket).getByText('Gross − Tare ≠ Net')).toBeInTheDocument();
+  });
+
+  it("reads fields from extractedText JSON, and says 'Invalid OCR response format' when it is not", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr(
+      'weighbridge',
+      anOcrRead(
+        'weighbridge',
+        {},
+        { extractedText: JSON.stringify({ ticketNumber: 'T-9', product: 'Coal' }) },
+      ),
+    );
+    await scan(user);
+    expect(await screen.findByTestId('extracted-ticket')).toHaveTextContent('T-9');
+
+    await user.click(screen.getByRole('button', { name: 'Scan Again' }));
+    api.onOcr('weighbridge', anOcrRead('weighbridge', {}, { extractedText: 'TICKET T-9 COAL' }));
+    await uploadThroughCamera(user, 'Scan Weighbridge Ticket');
+
+    await expectToast('Processing Failed', 'Invalid OCR response format');
+  });
+
+  it("says 'Invalid OCR response format' when the response breaks the contract", async () => {
+    const { user } = setUp([]);
+    server.use(http.post('/api/ocr', () => HttpResponse.json({ extractedText: 42 })));
+
+    await scan(user);
+
+    await expectToast('Processing Failed', 'Invalid OCR response format');
+  });
+
+  it("says 'Processing Failed' with the server's message when reading fails", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr(
+      'weighbridge',
+      apiError(503, 'UNAVAILABLE', 'The image reader is busy. Please try again in a moment.'),
+    );
+
+    await scan(user);
+
+    await expectToast(
+      'Processing Failed',
+      'The image reader is busy. Please try again in a moment.',
+    );
+    expect(screen.getByRole('button', { name: 'Scan Ticket' })).toBeInTheDocument();
+  });
+
+  it("says 'No Data Found' when nothing was read", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('weighbridge', anEmptyRead('weighbridge'));
+
+    await scan(user);
+
+    await expectToast('No Data Found', 'Please try again with better image quality');
+    await waitFor(() => expect(screen.queryByTestId('extracted-ticket')).not.toBeInTheDocument());
+  });
+});

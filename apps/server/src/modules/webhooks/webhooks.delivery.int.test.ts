@@ -224,6 +224,18 @@ describe('callback delivery', () => {
     expect(await onlyDelivery(tenant.tenantId)).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
+  it("cannot touch another tenant's delivery: a job runs inside the tenant named in its payload", async () => {
+    const tenant = await aCompletedEntry();
+    const other = await aTenantWithSecret(t);
+    const row = await onlyDelivery(tenant.tenantId);
+
+    const outcome = await t.modules.webhooks.service.deliver(other.tenantId, row.id);
+
+    expect(outcome).toEqual({ kind: 'skipped' });
+    expect(receiver.received).toHaveLength(0);
+    expect(await onlyDelivery(tenant.tenantId)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
   it('sends one request when two workers try the same delivery at once', async () => {
     const tenant = await aCompletedEntry();
     const row = await onlyDelivery(tenant.tenantId);

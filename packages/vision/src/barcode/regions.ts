@@ -85,3 +85,35 @@ export function findBarcodeRegions(grey: RawImage, maxRegions = 4): Rect[] {
       return { left, top, width: right - left, height: bottom - top };
     });
 }
+
+/**
+ * Dominant edge orientation (structure tensor) in degrees, in (-45, 45]: the skew of the bars of a
+ * barcode. Computed on a sub-sampled grey image, weighted by gradient strength.
+ */
+export function estimateSkewDegrees(grey: RawImage, rect?: Rect): number {
+  const x0 = rect?.left ?? 0;
+  const y0 = rect?.top ?? 0;
+  const x1 = rect ? rect.left + rect.width : grey.width;
+  const y1 = rect ? rect.top + rect.height : grey.height;
+  const step = Math.max(1, Math.round(Math.max(x1 - x0, y1 - y0) / 600));
+  const d = grey.data;
+  const w = grey.width;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let y = y0 + step; y < y1 - step; y += step) {
+    for (let x = x0 + step; x < x1 - step; x += step) {
+      // Sobel on direct neighbours (not `step` apart: fine bars would alias); Sobel is near isotropic.
+      const a = (dx: number, dy: number) => d[(y + dy) * w + x + dx]!;
+      const gx = a(1, -1) + 2 * a(1, 0) + a(1, 1) - a(-1, -1) - 2 * a(-1, 0) - a(-1, 1);
+      const gy = a(-1, 1) + 2 * a(0, 1) + a(1, 1) - a(-1, -1) - 2 * a(0, -1) - a(1, -1);
+      sxx += gx * gx;
+      syy += gy * gy;
+      sxy += gx * gy;
+    }
+  }
+  let degrees = (0.5 * Math.atan2(2 * sxy, sxx - syy) * 180) / Math.PI;
+  if (degrees > 45) degrees -= 90;
+  if (degrees <= -45) degrees += 90;
+  return degrees;
+}

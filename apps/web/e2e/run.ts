@@ -1,6 +1,7 @@
 /**
  * End-to-end smoke test: builds the web app, starts the real server on a free port with a fresh
- * DATA_DIR, drives Debian's Chromium through the Foundation flow at desktop and mobile sizes,
+ * DATA_DIR, drives Debian's Chromium through the Foundation flow, then the Onboarding flow (its
+ * fake camera shows a still face photo), at desktop and mobile sizes,
  * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
@@ -15,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
+import { runOnboardingFlow } from './onboarding-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
 
@@ -103,12 +106,28 @@ async function main(): Promise<number> {
     server = await startServer({ repoRoot, logFile: path.join(resultsDir, 'server.log') });
     console.log(`Server healthy at ${server.baseUrl}`);
 
-    for (const viewport of viewports) {
+    const fakeCameraDir = await mkdtemp(path.join(tmpdir(), 'boomgate-camera-'));
+    const cameraArgs = fakeCameraArgs(await writeStillFaceY4m(fakeCameraDir));
+    const runs = [
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: viewport.name,
+        args: [] as string[],
+        run: runFoundationFlow,
+      })),
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `onboarding-${viewport.name}`,
+        args: cameraArgs,
+        run: runOnboardingFlow,
+      })),
+    ];
+    for (const { viewport, label, args, run } of runs) {
       const userDataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-chromium-'));
       const context = await chromium.launchPersistentContext(userDataDir, {
         executablePath: chromiumPath,
         headless: process.env.E2E_HEADED !== '1',
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...args],
         viewport: { width: viewport.width, height: viewport.height },
         ...(viewport.name === 'mobile'
           ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
@@ -122,17 +141,14 @@ async function main(): Promise<number> {
       let shot = 0;
       currentScreenshot = async (name) => {
         shot += 1;
-        const file = path.join(
-          resultsDir,
-          `${viewport.name}-${String(shot).padStart(2, '0')}-${name}.png`,
-        );
+        const file = path.join(resultsDir, `${label}-${String(shot).padStart(2, '0')}-${name}.png`);
         await page.screenshot({ path: file, fullPage: true });
       };
 
-      console.log(`\n${viewport.name} (${viewport.width}x${viewport.height})`);
+      console.log(`\n${label} (${viewport.width}x${viewport.height})`);
       try {
-        await runFoundationFlow({
-          flow: runner.flow(viewport.name),
+        await run({
+          flow: runner.flow(label),
           page,
           context,
           baseUrl: server.baseUrl,
@@ -145,6 +161,7 @@ async function main(): Promise<number> {
         await rm(userDataDir, { recursive: true, force: true });
       }
     }
+    await rm(fakeCameraDir, { recursive: true, force: true });
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     const { passed, failed, results } = runner.summary();

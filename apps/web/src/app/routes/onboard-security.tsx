@@ -1,10 +1,13 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { paths } from '@/config/paths';
+import { SecurityOnboarding } from '@/features/onboarding/components/security-onboarding';
 
 export default function OnboardSecurityRoute() {
   return (
-    <PagePlaceholder
-      title="Security Onboarding"
-      description="Onboard at the gate by QR code or manually."
+    <SecurityOnboarding
+      backHref={paths.onboarding}
+      workflowHref={paths.workflow}
+      usersHref={paths.users}
+      signInUrl={new URL(paths.login, window.location.origin).toString()}
     />
   );
 }

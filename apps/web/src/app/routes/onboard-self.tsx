@@ -1,10 +1,9 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { useLocation } from 'wouter';
+
+import { paths } from '@/config/paths';
+import { SelfOnboarding } from '@/features/onboarding/components/self-onboarding';
 
 export default function OnboardSelfRoute() {
-  return (
-    <PagePlaceholder
-      title="Self Onboarding"
-      description="Drivers and transporters register themselves in four steps."
-    />
-  );
+  const [, navigate] = useLocation();
+  return <SelfOnboarding backHref={paths.onboarding} onFinish={() => navigate(paths.home)} />;
 }

@@ -1,7 +1,12 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { paths } from '@/config/paths';
+import { GateWorkflow } from '@/features/onboarding/components/gate-workflow';
 
 export default function WorkflowRoute() {
   return (
-    <PagePlaceholder title="Gate Workflow" description="Manual security onboarding at the gate." />
+    <GateWorkflow
+      backHref={paths.onboardSecurity}
+      autoGateHref={paths.autoGate}
+      realGateHref={paths.realGate}
+    />
   );
 }

@@ -1,0 +1,88 @@
+/**
+ * Face landmarks in the browser: @vladmandic/face-api (TinyFaceDetector + the 68-point landmark
+ * net) on TensorFlow.js, WebGL first, then WebAssembly, then plain JavaScript. The weights and the
+ * wasm binaries come from our own origin (vite.config.ts copies them into dist/models/); nothing
+ * is fetched from anywhere else.
+ *
+ * Heavy (tfjs + face-api): only ever imported dynamically, from the liveness step.
+ */
+import { getBackend, ready, setBackend } from '@tensorflow/tfjs/dist/index.js';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm/dist/index.js';
+import * as faceapi from '@vladmandic/face-api/dist/face-api.esm-nobundle.js';
+
+import type { Landmarks } from './liveness-check';
+
+/** Same paths as `livenessAssets()` in vite.config.ts. */
+const MODELS_URL = `${import.meta.env.BASE_URL}models/face-api`;
+const TFJS_WASM_URL = `${import.meta.env.BASE_URL}models/tfjs-wasm/`;
+
+/** Tried in order. WebAssembly needs `'wasm-unsafe-eval'` in the page's script-src. */
+const BACKENDS = ['webgl', 'wasm', 'cpu'] as const;
+export type FaceBackend = (typeof BACKENDS)[number];
+
+/** 256 px is a multiple of 32 that finds a selfie-sized face quickly on a phone. */
+const DETECTOR_OPTIONS = new faceapi.TinyFaceDetectorOptions({
+  inputSize: 256,
+  scoreThreshold: 0.5,
+});
+
+export type FaceLandmarkDetector = {
+  backend: FaceBackend;
+  /** The 68 landmarks of the most confident face in the video's current frame, or null. */
+  detect: (video: HTMLVideoElement) => Promise<Landmarks | null>;
+};
+
+async function selectBackend(): Promise<FaceBackend> {
+  setWasmPaths(TFJS_WASM_URL);
+  for (const name of BACKENDS) {
+    try {
+      if (await setBackend(name)) {
+        await ready();
+        if (getBackend() === name) return name;
+      }
+    } catch {
+      // Not available here (no WebGL, wasm blocked by the CSP): try the next one.
+    }
+  }
+  throw new Error('This browser cannot run the face model.');
+}
+
+/** Runs both nets once on a blank frame, so shader compilation does not eat the first prompt. */
+async function warmUp() {
+  const canvas = document.createElement('canvas');
+  canvas.width = 128;
+  canvas.height = 128;
+  await faceapi.detectSingleFace(canvas, DETECTOR_OPTIONS);
+  await faceapi.nets.faceLandmark68Net.detectLandmarks(canvas);
+}
+
+async function load(): Promise<FaceLandmarkDetector> {
+  const backend = await selectBackend();
+  await Promise.all([
+    faceapi.nets.tinyFaceDetector.loadFromUri(MODELS_URL),
+    faceapi.nets.faceLandmark68Net.loadFromUri(MODELS_URL),
+  ]);
+  await warmUp();
+  return {
+    backend,
+    async detect(video) {
+      // A video without a decoded frame yet has nothing to look at (and face-api would throw).
+      if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA || video.videoWidth === 0) {
+        return null;
+      }
+      const face = await faceapi.detectSingleFace(video, DETECTOR_OPTIONS).withFaceLandmarks();
+      return face ? face.landmarks.positions.map(({ x, y }) => ({ x, y })) : null;
+    },
+  };
+}
+
+let loading: Promise<FaceLandmarkDetector> | null = null;
+
+/** Loads the models once per page; a failed load can be retried. */
+export function loadFaceLandmarkDetector(): Promise<FaceLandmarkDetector> {
+  loading ??= load().catch((error: unknown) => {
+    loading = null;
+    throw error;
+  });
+  return loading;
+}

@@ -1,0 +1,206 @@
+/**
+ * The active liveness check of self onboarding (spec §4, made real): four prompts of two seconds
+ * each (look at the camera, blink, turn left, turn right) while the camera's frames are sampled at
+ * about 10 fps for face landmarks; then "Verifying liveness" while the landmark sequence is judged
+ * by `evaluateLiveness` (packages/vision). The confidence shown is what that judgement saw.
+ *
+ * No React and no model here: the camera and the landmark model come in as a `FaceFrameSource`,
+ * and time as a `Clock`, so tests drive the whole check with synthetic landmark sequences.
+ */
+import {
+  evaluateLiveness,
+  LIVENESS_PROMPTS,
+  STILL_MOTION_LIMIT,
+  type LandmarkFrame,
+  type LivenessPrompt,
+  type LivenessResult,
+} from '@boomgate/vision/liveness';
+
+export type Landmarks = NonNullable<LandmarkFrame['landmarks']>;
+
+export type LivenessStep = 'look' | LivenessPrompt;
+
+export const LIVENESS_STEPS: readonly { step: LivenessStep; instruction: string }[] = [
+  { step: 'look', instruction: 'Look at the camera' },
+  { step: 'blink', instruction: 'Blink your eyes' },
+  { step: 'turn_left', instruction: 'Turn your head to the left' },
+  { step: 'turn_right', instruction: 'Turn your head to the right' },
+];
+
+export type LivenessTiming = {
+  /** How long each prompt is shown and sampled (spec §4: 2 s). */
+  promptMs: number;
+  /** Time between landmark samples: 100 ms is 10 fps (fewer when the model is slower). */
+  sampleIntervalMs: number;
+  /** How long "Verifying liveness" shows at least (spec §4: 2 s). */
+  verifyingMs: number;
+};
+
+export const LIVENESS_TIMING: LivenessTiming = {
+  promptMs: 2000,
+  sampleIntervalMs: 100,
+  verifyingMs: 2000,
+};
+
+/** The camera as the check sees it; the boundary faked in tests. */
+export type FaceFrameSource = {
+  /** The 68 landmarks of the main face in the current frame, in frame pixels; null for none. */
+  detectLandmarks: () => Promise<Landmarks | null>;
+  /** The current frame as a JPEG data URL (the selfie). Throws when it cannot be drawn. */
+  capturePhoto: () => string;
+};
+
+export type Clock = {
+  now: () => number;
+  /** Resolves after `ms`; rejects with the signal's reason when aborted first. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+};
+
+export const realClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason as Error);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export type StepsSeen = Record<LivenessStep, boolean>;
+
+export type LivenessProgress =
+  | {
+      status: 'prompting';
+      stepIndex: number;
+      /** Which prompts have been seen so far (a prompt can be seen before its turn). */
+      seen: StepsSeen;
+      /** Whether the last sampled frame had a face; null before the first sample of the step. */
+      hasFace: boolean | null;
+    }
+  | { status: 'verifying'; seen: StepsSeen };
+
+export type LivenessFailure = 'no-face' | 'still' | 'prompts-missed';
+
+export type LivenessOutcome =
+  | { status: 'passed'; confidence: number; photo: string; result: LivenessResult }
+  | {
+      status: 'failed';
+      failure: LivenessFailure;
+      /** What to tell the driver. */
+      message: string;
+      result: LivenessResult;
+    };
+
+export const FAILURE_MESSAGES: Record<LivenessFailure, string> = {
+  'no-face':
+    'We could not see your face clearly. Hold the phone at arm’s length in good light, keep your whole face inside the oval, and try again.',
+  still:
+    'This looks like a photo, not a live face: nothing moved. Hold the camera to your own face and follow each prompt.',
+  'prompts-missed':
+    'We did not see every movement. Do each one while its prompt is showing, then try again.',
+};
+
+const PROMPT_VERBS: Record<LivenessPrompt, string> = {
+  blink: 'blink',
+  turn_left: 'turn left',
+  turn_right: 'turn right',
+};
+
+/** The movements that were asked for and not seen, as words ("blink, turn left"). */
+export function missedMovements(result: LivenessResult): string {
+  return result.missing.map((prompt) => PROMPT_VERBS[prompt]).join(', ');
+}
+
+function throwIfAborted(signal?: AbortSignal) {
+  if (signal?.aborted) throw signal.reason as Error;
+}
+
+/** Why a failed sequence failed, the most basic cause first. */
+export function classifyFailure(result: LivenessResult, hasPhoto: boolean): LivenessFailure {
+  if (!hasPhoto || result.evidence.framesWithFace < 5) return 'no-face';
+  if (result.evidence.motion < STILL_MOTION_LIMIT) return 'still';
+  return 'prompts-missed';
+}
+
+/**
+ * Runs the four prompts and judges them. `onProgress` reports each prompt, each sample and the
+ * verifying phase. The selfie is the frame captured while the driver looks at the camera (the
+ * first with a face, replaced once by one from the second half of that prompt, when they have
+ * settled). Rejects with the signal's reason when aborted.
+ */
+export async function runLivenessCheck({
+  source,
+  onProgress,
+  signal,
+  clock = realClock,
+  timing = LIVENESS_TIMING,
+}: {
+  source: FaceFrameSource;
+  onProgress?: (progress: LivenessProgress) => void;
+  signal?: AbortSignal;
+  clock?: Clock;
+  timing?: LivenessTiming;
+}): Promise<LivenessOutcome> {
+  const frames: LandmarkFrame[] = [];
+  const seen: StepsSeen = { look: false, blink: false, turn_left: false, turn_right: false };
+  let photo: string | null = null;
+  let isPhotoSettled = false;
+
+  for (const [stepIndex, { step }] of LIVENESS_STEPS.entries()) {
+    const startedAt = clock.now();
+    const endsAt = startedAt + timing.promptMs;
+    onProgress?.({ status: 'prompting', stepIndex, seen: { ...seen }, hasFace: null });
+
+    while (clock.now() < endsAt) {
+      throwIfAborted(signal);
+      const t = clock.now();
+      const landmarks = await source.detectLandmarks();
+      throwIfAborted(signal);
+      frames.push({ t, landmarks });
+
+      if (step === 'look' && landmarks) {
+        seen.look = true;
+        const isSecondHalf = t - startedAt >= timing.promptMs / 2;
+        if (photo === null || (isSecondHalf && !isPhotoSettled)) {
+          try {
+            photo = source.capturePhoto();
+            isPhotoSettled = isSecondHalf;
+          } catch {
+            // Keep the earlier capture (if any); a frame that cannot be drawn is not a selfie.
+          }
+        }
+      }
+      onProgress?.({ status: 'prompting', stepIndex, seen: { ...seen }, hasFace: !!landmarks });
+
+      const wait = Math.min(timing.sampleIntervalMs - (clock.now() - t), endsAt - clock.now());
+      if (wait > 0) await clock.sleep(wait, signal);
+    }
+    if (step !== 'look') {
+      seen[step] = evaluateLiveness(frames, { required: [step] }).prompts[step].satisfied;
+    }
+  }
+
+  onProgress?.({ status: 'verifying', seen: { ...seen } });
+  const verifyingFrom = clock.now();
+  // The frames are of the raw (unmirrored) camera image; only the preview is mirrored.
+  const result = evaluateLiveness(frames, { required: LIVENESS_PROMPTS, mirrored: false });
+  const remainingMs = timing.verifyingMs - (clock.now() - verifyingFrom);
+  if (remainingMs > 0) await clock.sleep(remainingMs, signal);
+  throwIfAborted(signal);
+
+  if (result.passed && photo !== null) {
+    return { status: 'passed', confidence: result.confidence, photo, result };
+  }
+  const failure = classifyFailure(result, photo !== null);
+  return { status: 'failed', failure, message: FAILURE_MESSAGES[failure], result };
+}

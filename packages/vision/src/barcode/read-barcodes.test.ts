@@ -65,3 +65,21 @@ describe('assembleSequences', () => {
     expect(message).toMatchObject({ text: 'hello world', isAssembled: true });
   });
 });
+
+describe('findBarcodes (green ID book)', () => {
+  it('reads a Code 128 ID number', async () => {
+    const bwipjs = (await import('bwip-js/node')).default;
+    const png = await bwipjs.toBuffer({
+      bcid: 'code128',
+      text: '8001015009087',
+      scale: 3,
+      height: 12,
+    });
+
+    const barcodes = await findBarcodes(await decodeImage(png), {
+      formats: ['Code39', 'Code128', 'ITF'],
+    });
+
+    expect(barcodes[0]).toMatchObject({ format: 'Code128', text: '8001015009087' });
+  });
+});

@@ -73,3 +73,17 @@ describe('decodeImage', () => {
     await expectKind(decodeImage(bomb), 'too_many_pixels');
   });
 });
+
+describe('decodeImage (transparency)', () => {
+  it('puts transparent pixels on white', async () => {
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
+
+    const image = await decodeImage(png);
+
+    expect([...image.data.subarray(0, 3)]).toEqual([255, 255, 255]);
+  });
+});

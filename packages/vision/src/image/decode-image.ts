@@ -96,7 +96,8 @@ export async function decodeImage(
     })
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
+      // Transparent pixels (PNG, WebP) become white paper, not black.
+      .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });

@@ -26,7 +26,59 @@ describe('extractWeighbridgeTicket', () => {
       tareOperator: 'J Mokoena',
       grossOperator: 'P Naidoo',
       massCheck: 'ok',
+      operator: null,
       isPartial: false,
+    });
+  });
+
+  it('reads a first/second-weight layout, taking the lighter weighing as the tare', () => {
+    const text = [
+      'WEIGHBRIDGE TICKET No. 00048213        ORIGINAL',
+      'Date In: 04/03/2025 07:12    Date Out: 04/03/2025 08:40',
+      'Horse Reg: ND 123-456',
+      'Trailer 1: BCD123MP   Trailer 2: CA 419-547',
+      'Commodity: Coal RB1',
+      'Consignee: Eskom Majuba',
+      'Haulier: Trans Africa Logistics',
+      'Consignor: Khutala Colliery',
+      '1st Weight: 16,120 kg',
+      '2nd Weight: 52,340 kg',
+      'Nett Mass: 36,220 kg',
+      "Seal No's: 00123 / 00124 / 00125",
+      'Operator: S Dlamini',
+    ].join('\n');
+
+    const ticket = extractWeighbridgeTicket(text);
+
+    expect(ticket).toMatchObject({
+      ticketNumber: '00048213',
+      vehicleReg: 'ND123456',
+      trailerRegs: ['BCD123MP', 'CA419547'],
+      product: 'Coal RB1',
+      customer: 'Eskom Majuba',
+      transporter: 'Trans Africa Logistics',
+      supplier: 'Khutala Colliery',
+      tareWeight: 16120,
+      grossWeight: 52340,
+      netWeight: 36220,
+      tareDateTime: '2025-03-04T07:12',
+      grossDateTime: '2025-03-04T08:40',
+      sealNumbers: ['00123', '00124', '00125'],
+      operator: 'S Dlamini',
+      massCheck: 'ok',
+    });
+  });
+
+  it('takes the heavier first weighing as the gross for a loaded arrival', () => {
+    const ticket = extractWeighbridgeTicket(
+      'Ticket: R-77\n1st Weight: 48 000 kg\n2nd Weight: 14 500 kg',
+    );
+
+    expect(ticket).toMatchObject({
+      tareWeight: 14500,
+      grossWeight: 48000,
+      netWeight: 33500,
+      massCheck: 'derived',
     });
   });
 

@@ -23,6 +23,8 @@ export type WeighbridgeTicket = {
   grossOperator: string | null;
   /** `ok`: |gross − tare − net| ≤ 20 kg; `derived`: net computed from gross − tare. */
   massCheck: 'ok' | 'mismatch' | 'derived' | 'incomplete';
+  /** An operator printed without saying which weighing. */
+  operator: string | null;
   /** A ticket without a ticket number is a partial extraction (spec §5). */
   isPartial: boolean;
 };
@@ -45,19 +47,25 @@ type Key =
   | 'tareOperator'
   | 'grossOperator'
   | 'operator'
+  | 'first'
+  | 'second'
+  | 'firstDateTime'
+  | 'secondDateTime'
   | 'date';
 
 /** Labels, most specific first. Matched case-insensitively at word boundaries. */
 const LABELS: Array<[Key, RegExp]> = [
   ['tareOperator', /\b(?:tare|1st|first)\s*(?:weigh(?:t|ing)?\s*)?operator\b/i],
   ['grossOperator', /\b(?:gross|2nd|second)\s*(?:weigh(?:t|ing)?\s*)?operator\b/i],
+  ['tareDateTime', /\btare\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i],
+  ['grossDateTime', /\bgross\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i],
   [
-    'tareDateTime',
-    /\b(?:tare|1st\s*weight|first\s*weight|time\s*in|date\s*\/?\s*time\s*in)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i,
+    'firstDateTime',
+    /\b(?:(?:1st|first)\s*weigh(?:t|ing)?\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)|(?:date\s*(?:\/\s*time)?|time)\s*in)\b/i,
   ],
   [
-    'grossDateTime',
-    /\b(?:gross|2nd\s*weight|second\s*weight|time\s*out|date\s*\/?\s*time\s*out)\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)\b/i,
+    'secondDateTime',
+    /\b(?:(?:2nd|second)\s*weigh(?:t|ing)?\s*(?:date\s*(?:\/|&|and)?\s*time|date|time)|(?:date\s*(?:\/\s*time)?|time)\s*out)\b/i,
   ],
   [
     'ticketNumber',
@@ -76,11 +84,10 @@ const LABELS: Array<[Key, RegExp]> = [
   ['transporter', /\b(?:transporter|haulier|hauler|carrier|transport\s*company)(?=[\s:#.]|$)/i],
   ['supplier', /\b(?:supplier|consignor)(?=[\s:#.]|$)/i],
   ['site', /\b(?:site|mine|plant|weighbridge\s*site|location)(?=[\s:#.]|$)/i],
-  ['tare', /\b(?:tare|1st\s*weight|first\s*weight)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
-  [
-    'gross',
-    /\b(?:gross|2nd\s*weight|second\s*weight)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i,
-  ],
+  ['tare', /\btare\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
+  ['gross', /\bgross\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
+  ['first', /\b(?:1st|first)\s*(?:weight|mass|weighing)\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
+  ['second', /\b(?:2nd|second)\s*(?:weight|mass|weighing)\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
   ['net', /\b(?:nett?|payload)\s*(?:mass|weight)?\s*(?:\(kg\))?(?=[\s:#.]|$)/i],
   ['seal', /\bseals?\s*(?:no'?s?\.?|numbers?|nrs?\.?)?(?=[\s:#.]|$)/i],
   ['operator', /\b(?:operator|weighmaster|clerk)(?=[\s:#.]|$)/i],
@@ -196,13 +203,26 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
     tareOperator: null,
     grossOperator: null,
     massCheck: 'incomplete',
+    operator: null,
     isPartial: true,
+  };
+  // "1st/2nd weight" and "time in/out" tickets: the lighter weighing is the tare.
+  const weighings: {
+    first: number | null;
+    second: number | null;
+    firstAt: string | null;
+    secondAt: string | null;
+  } = {
+    first: null,
+    second: null,
+    firstAt: null,
+    secondAt: null,
   };
   const lines = text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  let lastMass: 'tare' | 'gross' | null = null;
+  let lastMass: 'tare' | 'gross' | 'first' | 'second' | null = null;
   for (const line of lines) {
     for (const { key, value } of segmentsOf(line)) {
       switch (key) {
@@ -250,6 +270,22 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
           t.netWeight ??= parseMassKg(value);
           lastMass = null;
           break;
+        case 'first':
+          weighings.first ??= parseMassKg(value);
+          weighings.firstAt ??= parseDateTime(value.replace(/^[\d ,.]+\s*kg/i, ''));
+          lastMass = 'first';
+          break;
+        case 'second':
+          weighings.second ??= parseMassKg(value);
+          weighings.secondAt ??= parseDateTime(value.replace(/^[\d ,.]+\s*kg/i, ''));
+          lastMass = 'second';
+          break;
+        case 'firstDateTime':
+          weighings.firstAt ??= parseDateTime(value);
+          break;
+        case 'secondDateTime':
+          weighings.secondAt ??= parseDateTime(value);
+          break;
         case 'tareDateTime':
           t.tareDateTime ??= parseDateTime(value);
           break;
@@ -260,6 +296,8 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
           // A bare "Date:" right after a mass line belongs to that weighing.
           if (lastMass === 'tare') t.tareDateTime ??= parseDateTime(value);
           else if (lastMass === 'gross') t.grossDateTime ??= parseDateTime(value);
+          else if (lastMass === 'first') weighings.firstAt ??= parseDateTime(value);
+          else if (lastMass === 'second') weighings.secondAt ??= parseDateTime(value);
           break;
         case 'seal':
           for (const s of value.split(/[,;/]|\s{2,}|\s+&\s+|\band\b/)) {
@@ -277,9 +315,25 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
         case 'operator':
           if (lastMass === 'tare') t.tareOperator ??= cleanValue(value);
           else if (lastMass === 'gross') t.grossOperator ??= cleanValue(value);
+          else t.operator ??= cleanValue(value);
           break;
       }
     }
+  }
+  if (
+    weighings.first !== null &&
+    weighings.second !== null &&
+    t.tareWeight === null &&
+    t.grossWeight === null
+  ) {
+    const isFirstTare = weighings.first <= weighings.second;
+    t.tareWeight = isFirstTare ? weighings.first : weighings.second;
+    t.grossWeight = isFirstTare ? weighings.second : weighings.first;
+    t.tareDateTime ??= isFirstTare ? weighings.firstAt : weighings.secondAt;
+    t.grossDateTime ??= isFirstTare ? weighings.secondAt : weighings.firstAt;
+  } else {
+    t.tareDateTime ??= weighings.firstAt;
+    t.grossDateTime ??= weighings.secondAt;
   }
   if (t.tareWeight !== null && t.grossWeight !== null) {
     if (t.netWeight === null) {

@@ -39,7 +39,7 @@ function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   );
 }
 
-/** Crops and scales so MRZ characters are ~40 px tall (tesseract needs >= ~25 px). */
+/** Crops and scales so MRZ characters are ~32 px tall (tesseract needs >= ~25 px). */
 async function mrzCrop(
   image: RawImage,
   rect: Rect,
@@ -49,7 +49,7 @@ async function mrzCrop(
   const lineHeight = rect.height / (lineCount + 1);
   const factor = targetWidth
     ? targetWidth / rect.width
-    : Math.min(4, Math.max(0.5, 40 / (lineHeight * 0.7)));
+    : Math.min(4, Math.max(0.5, 32 / (lineHeight * 0.7)));
   return fromRaw(image)
     .extract(rect)
     .resize({ width: Math.round(rect.width * factor), kernel: 'cubic' })

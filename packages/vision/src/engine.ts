@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { type AiReader, createAiReader, shouldAskAi } from './ai/openai-provider';
 import type { SadlKeys } from './documents/sadl-keys';
 import { VisionInputError, type VisionInputErrorKind } from './errors';
-import { assertDocumentType } from './readers/read-document';
+import { assertDocumentType } from './document-type';
 import type {
   CheckFaceQualityTaskResult,
   CompareFacesTaskResult,

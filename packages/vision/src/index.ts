@@ -17,6 +17,7 @@ export { VisionInputError, isVisionInputError, type VisionInputErrorKind } from 
 export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './image/decode-image';
 
 export { parseDisc, type LicenceDisc } from './documents/disc';
+export { extractWeighbridgeTicket, type WeighbridgeTicket } from './documents/weighbridge';
 export {
   decryptSadl,
   parseSadlRecord,

@@ -8,10 +8,10 @@ import { extractIdFront, extractLicenceFront } from '../documents/id-front';
 import { parseIdBookBarcode, parseSmartId } from '../documents/sa-id';
 import { SadlError, isSadlPayload, readSadl } from '../documents/sadl';
 import { extractWeighbridgeTicket } from '../documents/weighbridge';
-import { VisionInputError } from '../errors';
 import { type RawImage, decodeImage, fromRaw } from '../image/decode-image';
 import { PSM, ocrWithTesseract } from '../ocr/tesseract';
-import { DOCUMENT_TYPES, type Barcode, type DocumentType, type ReadResult } from '../types';
+import { assertDocumentType } from '../document-type';
+import type { Barcode, DocumentType, ReadResult } from '../types';
 
 import { readPassport } from './read-passport';
 import { readPlate } from './read-plate';
@@ -228,15 +228,6 @@ async function readWeighbridge(image: RawImage): Promise<ReadResult> {
   };
 }
 
-export function assertDocumentType(type: unknown): asserts type is DocumentType {
-  if (typeof type !== 'string' || !(DOCUMENT_TYPES as readonly string[]).includes(type)) {
-    throw new VisionInputError(
-      'unknown_type',
-      `Unknown document type "${String(type)}"; expected one of ${DOCUMENT_TYPES.join(', ')}.`,
-    );
-  }
-}
-
 /** Reads one document from image bytes. Bad input throws VisionInputError; nothing found gives ok: false. */
 export async function readDocument(
   type: DocumentType,
@@ -266,3 +257,5 @@ export async function readBarcodesFromBytes(bytes: Uint8Array): Promise<Barcode[
   const image = await decodeImage(bytes);
   return findBarcodes(image);
 }
+
+export { assertDocumentType };

@@ -73,10 +73,7 @@ export async function makePhotoLike(png: Buffer, options: PhotoOptions = {}): Pr
     .toBuffer();
   const sm = await sharp(symbol).metadata();
   const left = Math.max(0, Math.min(width - sm.width, Math.round(width * at[0] - sm.width / 2)));
-  const top = Math.max(
-    0,
-    Math.min(height - sm.height, Math.round(height * at[1] - sm.height / 2)),
-  );
+  const top = Math.max(0, Math.min(height - sm.height, Math.round(height * at[1] - sm.height / 2)));
   const background = await sharp(noise(width, height, seed, 40), {
     raw: { width, height, channels: 1 },
   })

@@ -24,7 +24,10 @@ export type VisionEngineOptions = {
   ai?: AiProviderOptions;
   /** SA driving-licence keys; the published keys by default (tests pass their own). */
   sadlKeys?: SadlKeys;
-  /** A task still running after this long is rejected (the thread finishes it in the background). */
+  /**
+   * A task still running after this long is rejected. Piscina then terminates that thread and starts a
+   * fresh one (models reload lazily), so keep it generous; bad input never gets here.
+   */
   taskTimeoutMs?: number;
   /** Path of the worker module, when the default lookup does not fit (e.g. an unusual bundle layout). */
   workerFile?: string;
@@ -68,6 +71,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
     maxThreads: threads,
     idleTimeout: 60 * 60_000,
     // Bounded queue: a burst of uploads waits rather than exhausting memory.
+    // When full, `read` rejects with piscina's "Task queue is at limit" error: answer 503.
     maxQueue: 64 * threads,
   });
   const ai: AiReader | null = options.ai ? createAiReader(options.ai) : null;

@@ -256,3 +256,21 @@ describe('a successful mobile sign-out', () => {
     }
   });
 });
+
+describe('switching between the desktop and mobile layouts', () => {
+  it('keeps the screen and what was typed into it (a tablet turned on its side)', async () => {
+    server.use(signedIn(aSession()));
+    const { user } = renderApp('/pre-arrival');
+    await user.type(await screen.findByLabelText('Driver Name'), 'Sipho Nkosi');
+
+    setViewportWidth(768);
+    expect(
+      await screen.findByRole('navigation', { name: 'Bottom navigation' }),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Driver Name')).toHaveValue('Sipho Nkosi');
+
+    setViewportWidth(1024);
+    expect(await screen.findByTestId('sidebar')).toBeInTheDocument();
+    expect(screen.getByLabelText('Driver Name')).toHaveValue('Sipho Nkosi');
+  });
+});

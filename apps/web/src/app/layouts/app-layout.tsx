@@ -14,7 +14,6 @@ import {
   SidebarGroup,
   SidebarGroupLabel,
   SidebarHeader,
-  SidebarInset,
   SidebarMenu,
   SidebarMenuButton,
   SidebarMenuItem,
@@ -47,13 +46,37 @@ export function AppLayout({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * The chrome (sidebar or menu drawer, header, bottom navigation) changes with the layout, but the
+ * screen itself always sits at the same place in the tree: turning a tablet between portrait and
+ * landscape switches the layout without remounting the screen, so a half-done gate entry survives.
+ */
 function Shell({ children }: { children: ReactNode }) {
   const { isMobile } = useSidebar();
   const session = useSession();
-  return isMobile ? (
-    <MobileShell session={session}>{children}</MobileShell>
-  ) : (
-    <DesktopShell session={session}>{children}</DesktopShell>
+  return (
+    <>
+      {isMobile ? <MobileMenu session={session} /> : <DesktopSidebar session={session} />}
+      <div
+        className={
+          isMobile
+            ? 'flex min-h-svh w-full flex-col'
+            : 'relative flex w-full min-w-0 flex-1 flex-col bg-background'
+        }
+      >
+        {isMobile ? <MobileHeader /> : <DesktopHeader session={session} />}
+        <main
+          className={
+            isMobile
+              ? 'flex flex-1 flex-col p-4 pb-[calc(5rem+env(safe-area-inset-bottom))]'
+              : 'flex flex-1 flex-col p-4 md:p-6'
+          }
+        >
+          {children}
+        </main>
+        {isMobile && <BottomNavigation />}
+      </div>
+    </>
   );
 }
 
@@ -106,149 +129,152 @@ function LogoutButton({
   );
 }
 
-function DesktopShell({ session, children }: { session: AuthResponse; children: ReactNode }) {
+function DesktopSidebar({ session }: { session: AuthResponse }) {
   const { state } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: false });
   const isCollapsed = state === 'collapsed';
 
   return (
-    <>
-      <Sidebar>
-        <SidebarHeader>
-          <Link
-            href="/"
-            className="flex h-10 items-center gap-2 overflow-hidden rounded-md px-1 font-semibold"
+    <Sidebar>
+      <SidebarHeader>
+        <Link
+          href="/"
+          className="flex h-10 items-center gap-2 overflow-hidden rounded-md px-1 font-semibold"
+        >
+          <BrandMark className="size-6" />
+          <span className="truncate text-lg group-data-[collapsible=icon]:hidden">Boomgate</span>
+        </Link>
+      </SidebarHeader>
+      <Separator className="bg-sidebar-border" />
+      <SidebarContent>
+        <nav aria-label="Main">
+          <SidebarGroup>
+            <SidebarGroupLabel>Navigation</SidebarGroupLabel>
+            <NavLinks items={visibleTo(sidebarItems, session.user.role)} />
+          </SidebarGroup>
+        </nav>
+      </SidebarContent>
+      <Separator className="bg-sidebar-border" />
+      <SidebarFooter>
+        <div className="group-data-[collapsible=icon]:hidden">
+          <SessionSummary session={session} />
+        </div>
+        {isCollapsed ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-8"
+            aria-label={isSigningOut ? 'Logging out...' : 'Logout'}
+            title="Logout"
+            disabled={isSigningOut}
+            onClick={signOut}
           >
-            <BrandMark className="size-6" />
-            <span className="truncate text-lg group-data-[collapsible=icon]:hidden">Boomgate</span>
-          </Link>
-        </SidebarHeader>
-        <Separator className="bg-sidebar-border" />
-        <SidebarContent>
-          <nav aria-label="Main">
-            <SidebarGroup>
-              <SidebarGroupLabel>Navigation</SidebarGroupLabel>
-              <NavLinks items={visibleTo(sidebarItems, session.user.role)} />
-            </SidebarGroup>
-          </nav>
-        </SidebarContent>
-        <Separator className="bg-sidebar-border" />
-        <SidebarFooter>
-          <div className="group-data-[collapsible=icon]:hidden">
-            <SessionSummary session={session} />
-          </div>
-          {isCollapsed ? (
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-8"
-              aria-label={isSigningOut ? 'Logging out...' : 'Logout'}
-              title="Logout"
-              disabled={isSigningOut}
-              onClick={signOut}
-            >
-              {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
-            </Button>
-          ) : (
-            <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
-          )}
-        </SidebarFooter>
-      </Sidebar>
-      <SidebarInset>
-        <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur">
-          <SidebarTrigger className="-ml-1" />
-          <Separator orientation="vertical" className="mr-2 h-4!" />
-          <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
-          <div className="ml-auto">
-            <ThemeToggle />
-          </div>
-        </header>
-        <div className="flex flex-1 flex-col p-4 md:p-6">{children}</div>
-      </SidebarInset>
-    </>
+            {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
+          </Button>
+        ) : (
+          <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
+        )}
+      </SidebarFooter>
+    </Sidebar>
   );
 }
 
-function MobileShell({ session, children }: { session: AuthResponse; children: ReactNode }) {
+function DesktopHeader({ session }: { session: AuthResponse }) {
+  return (
+    <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur">
+      <SidebarTrigger className="-ml-1" />
+      <Separator orientation="vertical" className="mr-2 h-4!" />
+      <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
+      <div className="ml-auto">
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}
+
+function MobileHeader() {
+  return (
+    <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
+      <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
+        <BrandMark className="size-6" />
+        <span className="truncate">Boomgate</span>
+      </Link>
+      <div className="ml-auto">
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}
+
+function BottomNavigation() {
   const [location] = useLocation();
   const { openMobile, setOpenMobile } = useSidebar();
+  return (
+    <nav
+      aria-label="Bottom navigation"
+      className="fixed inset-x-0 bottom-0 z-20 border-t bg-background pb-[env(safe-area-inset-bottom)]"
+    >
+      <ul className="grid grid-cols-4">
+        {bottomNavItems.map((item) => {
+          const isActive = isCurrent(item, location);
+          return (
+            <li key={item.title}>
+              <Link
+                href={item.href}
+                aria-current={isActive ? 'page' : undefined}
+                className={cn(
+                  'flex h-16 flex-col items-center justify-center gap-1 text-xs',
+                  isActive ? 'font-semibold text-foreground' : 'text-muted-foreground',
+                )}
+              >
+                <item.icon aria-hidden className="size-5" />
+                {item.title}
+              </Link>
+            </li>
+          );
+        })}
+        <li>
+          <button
+            type="button"
+            aria-expanded={openMobile}
+            aria-haspopup="dialog"
+            data-testid="mobile-menu-button"
+            className="flex h-16 w-full flex-col items-center justify-center gap-1 text-xs text-muted-foreground"
+            onClick={() => setOpenMobile(true)}
+          >
+            <MenuIcon aria-hidden className="size-5" />
+            Menu
+          </button>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+function MobileMenu({ session }: { session: AuthResponse }) {
+  const { setOpenMobile } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: true });
 
   return (
-    <>
-      <div className="flex min-h-svh w-full flex-col">
-        <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
-          <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
-            <BrandMark className="size-6" />
-            <span className="truncate">Boomgate</span>
-          </Link>
-          <div className="ml-auto">
-            <ThemeToggle />
-          </div>
-        </header>
-        <main className="flex flex-1 flex-col p-4 pb-[calc(5rem+env(safe-area-inset-bottom))]">
-          {children}
-        </main>
-        <nav
-          aria-label="Bottom navigation"
-          className="fixed inset-x-0 bottom-0 z-20 border-t bg-background pb-[env(safe-area-inset-bottom)]"
-        >
-          <ul className="grid grid-cols-4">
-            {bottomNavItems.map((item) => {
-              const isActive = isCurrent(item, location);
-              return (
-                <li key={item.title}>
-                  <Link
-                    href={item.href}
-                    aria-current={isActive ? 'page' : undefined}
-                    className={cn(
-                      'flex h-16 flex-col items-center justify-center gap-1 text-xs',
-                      isActive ? 'font-semibold text-foreground' : 'text-muted-foreground',
-                    )}
-                  >
-                    <item.icon aria-hidden className="size-5" />
-                    {item.title}
-                  </Link>
-                </li>
-              );
-            })}
-            <li>
-              <button
-                type="button"
-                aria-expanded={openMobile}
-                aria-haspopup="dialog"
-                data-testid="mobile-menu-button"
-                className="flex h-16 w-full flex-col items-center justify-center gap-1 text-xs text-muted-foreground"
-                onClick={() => setOpenMobile(true)}
-              >
-                <MenuIcon aria-hidden className="size-5" />
-                Menu
-              </button>
-            </li>
-          </ul>
+    <Sidebar side="right" mobileTitle="Menu">
+      <SidebarHeader className="pt-4">
+        <span className="px-2 text-lg font-semibold">Menu</span>
+        <SessionSummary session={session} />
+      </SidebarHeader>
+      <Separator className="bg-sidebar-border" />
+      <SidebarContent>
+        <nav aria-label="Menu">
+          <SidebarGroup>
+            <NavLinks
+              items={visibleTo(mobileMenuItems, session.user.role)}
+              onNavigate={() => setOpenMobile(false)}
+            />
+          </SidebarGroup>
         </nav>
-      </div>
-
-      <Sidebar side="right" mobileTitle="Menu">
-        <SidebarHeader className="pt-4">
-          <span className="px-2 text-lg font-semibold">Menu</span>
-          <SessionSummary session={session} />
-        </SidebarHeader>
-        <Separator className="bg-sidebar-border" />
-        <SidebarContent>
-          <nav aria-label="Menu">
-            <SidebarGroup>
-              <NavLinks
-                items={visibleTo(mobileMenuItems, session.user.role)}
-                onNavigate={() => setOpenMobile(false)}
-              />
-            </SidebarGroup>
-          </nav>
-        </SidebarContent>
-        <SidebarFooter className="pb-[calc(0.5rem+env(safe-area-inset-bottom))]">
-          <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
-        </SidebarFooter>
-      </Sidebar>
-    </>
+      </SidebarContent>
+      <SidebarFooter className="pb-[calc(0.5rem+env(safe-area-inset-bottom))]">
+        <LogoutButton onClick={signOut} isSigningOut={isSigningOut} />
+      </SidebarFooter>
+    </Sidebar>
   );
 }

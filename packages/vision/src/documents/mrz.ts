@@ -283,6 +283,14 @@ function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
       out = single[0]!;
       continue;
     }
+    // Several single swaps satisfy this check: the composite check digit may single one out.
+    const confirmed = hasComposite
+      ? single.filter((c) => verifyMrzChecks(c, format).composite)
+      : [];
+    if (confirmed.length === 1) {
+      out = confirmed[0]!;
+      continue;
+    }
     if (single.length > 1 || !hasComposite) continue;
     const double: string[][] = [];
     for (let p = 0; p < positions.length && double.length < 2; p++) {
@@ -372,11 +380,12 @@ export function extractMrzLines(text: string): string[] | null {
     for (let i = 0; i + n <= cleaned.length; i++) {
       const group = cleaned.slice(i, i + n);
       const score = group.reduce((s, l) => s + Math.abs(l.length - length), 0);
-      if (
-        group.every(
-          (l) => l.length >= length - Math.max(3, length * 0.1) && l.length <= length + 12,
-        )
-      ) {
+      // A line may have lost filler characters (ends with '<<') or carry stray marks.
+      const fits = (l: string) =>
+        l.length <= length + 12 &&
+        (l.length >= length - Math.max(3, length * 0.1) ||
+          (l.endsWith('<<') && l.length >= length * 0.6));
+      if (group.every(fits)) {
         const fitted = group.map((l, k) => fitLength(l, length, n === 3 ? k : k === 0 ? 0 : 1, n));
         candidates.push({ lines: fitted, score: score / n });
       }

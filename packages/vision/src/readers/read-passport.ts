@@ -83,9 +83,20 @@ function agreement(a: MrzReading, others: MrzReading[]): number {
  * `checksValid: false`, never as valid.
  */
 export async function readMrzFromImage(
-  image: RawImage,
+  input: RawImage,
   ctx: ReaderContext,
 ): Promise<{ reading: MrzReading | null; text: string }> {
+  // Small scans: MRZ characters of a few pixels are unreadable; enlarge before anything else.
+  const longSide = Math.max(input.width, input.height);
+  const image =
+    longSide < 1200
+      ? await toRaw(
+          fromRaw(input).resize({
+            width: Math.round((input.width * 1600) / longSide),
+            kernel: 'lanczos3',
+          }),
+        )
+      : input;
   const budgetMs = 4000;
   const texts: string[] = [];
   const all: MrzReading[] = [];
@@ -151,12 +162,8 @@ export async function readMrzFromImage(
     const legacy = await tess('mrz');
     if (agreed(legacy) || (rect !== band && legacy?.checksValid))
       return { reading: legacy, text: texts.join('\n') };
-    // The slower second tesseract reading is spent on the located zone only.
-    if (rect === band && performance.now() - started < budgetMs) {
-      const combined = await tess('mrz-combined');
-      if (agreed(combined)) return { reading: combined, text: texts.join('\n') };
-    }
-    if (rect === band && performance.now() - started < budgetMs) {
+    // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
+    if (rect === band) {
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
       const paddle = await ocrWithPaddle(crop, {
         maxSideLength: 960,
@@ -169,7 +176,13 @@ export async function readMrzFromImage(
           .join('\n'),
       );
       if (r) regionReadings.push(r);
-      if (agreed(r)) return { reading: r, text: texts.join('\n') };
+      if (agreed(r) || agreed(legacy))
+        return { reading: agreed(r) ? r : legacy, text: texts.join('\n') };
+    }
+    // The slower second tesseract reading is spent on the located zone only, within the budget.
+    if (rect === band && performance.now() - started < budgetMs) {
+      const combined = await tess('mrz-combined');
+      if (agreed(combined)) return { reading: combined, text: texts.join('\n') };
     }
     const voted = voteMrzLines(regionReadings.map((r) => r.mrzLines));
     const votedReading = voted ? parseMrz(voted, ctx.now) : null;

@@ -1,7 +1,8 @@
 /**
  * End-to-end smoke test: builds the web app, starts the real server on a free port with a fresh
  * DATA_DIR, drives Debian's Chromium through the Foundation flow, then the Onboarding flow (its
- * fake camera shows a still face photo), at desktop and mobile sizes,
+ * fake camera shows a still face photo), then the Gate flow (auto gate, pre-arrival, real gate; its
+ * fake camera shows a rendered number plate, then the driver's face), at desktop and mobile sizes,
  * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
@@ -18,6 +19,8 @@ import { chromium } from 'playwright-core';
 
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
+import { createFakeCamera } from './gate-camera';
+import { runGateFlow } from './gate-flows';
 import { runOnboardingFlow } from './onboarding-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
@@ -108,6 +111,10 @@ async function main(): Promise<number> {
 
     const fakeCameraDir = await mkdtemp(path.join(tmpdir(), 'boomgate-camera-'));
     const cameraArgs = fakeCameraArgs(await writeStillFaceY4m(fakeCameraDir));
+    const gateCameras = {
+      desktop: await createFakeCamera(fakeCameraDir, 'landscape'),
+      mobile: await createFakeCamera(fakeCameraDir, 'portrait'),
+    };
     const runs = [
       ...viewports.map((viewport) => ({
         viewport,
@@ -120,6 +127,13 @@ async function main(): Promise<number> {
         label: `onboarding-${viewport.name}`,
         args: cameraArgs,
         run: runOnboardingFlow,
+      })),
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `gate-${viewport.name}`,
+        args: gateCameras[viewport.name].args,
+        run: (context: Parameters<typeof runFoundationFlow>[0]) =>
+          runGateFlow({ ...context, camera: gateCameras[viewport.name] }),
       })),
     ];
     for (const { viewport, label, args, run } of runs) {

@@ -14,6 +14,7 @@ import { createUsersModule } from '@/modules/users';
 import { type GateVisionEngine, createVisionModule } from '@/modules/vision';
 import { createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
+import { createSecretBox } from '@/platform/crypto';
 import type { Database } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -71,10 +72,14 @@ export function createModules({
   });
   const images = createImagesModule({ storage, database, audit });
   const approvedVehicles = createApprovedVehiclesModule({
+    db: database.db,
     database,
     images: images.service,
     audit,
     clock,
+    faces: visionEngine,
+    secretBox: createSecretBox(encryptionKey),
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
   const vision = createVisionModule({ engine: visionEngine, database, audit });
   const faces = createFacesModule({

@@ -37,6 +37,7 @@ const EnvSchema = z
     ALLOWED_ORIGINS: z.string().default(''),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
+    BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
     VISION_THREADS: z.coerce.number().int().min(1).max(16).optional(),
     VISION_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
     AI_BASE_URL: z.url().optional(),

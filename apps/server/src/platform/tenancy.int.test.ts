@@ -44,6 +44,7 @@ describe('tenant isolation in the database', () => {
 
     expect(definers.map((d) => d.proname)).toEqual([
       'anpr_find_camera',
+      'approved_vehicles_due_biometric_purge',
       'auth_find_login',
       'auth_resolve_session',
       'webhooks_due_deliveries',

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 
-import { type DbExecutor, takeOne } from '@/platform/db';
+import { type Db, type DbExecutor, takeOne } from '@/platform/db';
 
 import {
   type ApprovedVehicleRow,
@@ -10,8 +10,33 @@ import {
 
 export type ApprovedVehiclesRepository = ReturnType<typeof createApprovedVehiclesRepository>;
 
-export function createApprovedVehiclesRepository() {
+export function createApprovedVehiclesRepository(db: Db) {
   return {
+    /** Cross-tenant by design (SECURITY DEFINER, ids only): approvals whose retention has ended. */
+    async listDueBiometricPurges(
+      now: Date,
+      limit: number,
+    ): Promise<{ tenantId: string; vehicleId: string }[]> {
+      const result = await db.execute<{ tenant_id: string; vehicle_id: string }>(
+        sql`select * from approved_vehicles_due_biometric_purge(${now.toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      return result.rows.map((row) => ({ tenantId: row.tenant_id, vehicleId: row.vehicle_id }));
+    },
+
+    async clearBiometrics(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .update(approvedVehicles)
+        .set({
+          driverPhotoKey: null,
+          driverFaceDescriptor: null,
+          faceModelVersion: null,
+          biometricsPurgeAfter: null,
+        })
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .returning({ id: approvedVehicles.id });
+      return rows.length > 0;
+    },
+
     list: (tx: DbExecutor, tenantId: string): Promise<ApprovedVehicleRow[]> =>
       tx
         .select()

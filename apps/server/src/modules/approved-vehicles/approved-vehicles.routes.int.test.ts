@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { aJpegDataUrl } from '@/testing/images';
+import { noFaceImage, sampleFace } from '@boomgate/vision/testing';
+
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
 describe('approved vehicles routes', () => {
@@ -8,7 +9,8 @@ describe('approved vehicles routes', () => {
   let photo: string;
   beforeAll(async () => {
     t = await createTestApp();
-    photo = await aJpegDataUrl();
+    // A real face: registration enrols the driver's face with the real engine.
+    photo = `data:image/jpeg;base64,${(await sampleFace('left')).toString('base64')}`;
   });
   afterAll(() => t.close());
 
@@ -48,6 +50,67 @@ describe('approved vehicles routes', () => {
     expect(row?.photo_consent_by).toBe(guard.body.user.id);
     expect(row?.photo_consent_notice).toMatch(/notice/);
   });
+
+  it('enrols the driver face with a sealed descriptor, and refuses a photo without a face', async () => {
+    const admin = await t.registerTenant();
+
+    const enrolled = await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({ driverPhoto: photo, biometricConsent: true }),
+    );
+    const noFace = await admin.post(
+      '/api/approved-vehicles',
+      aVehicle({
+        driverPhoto: `data:image/jpeg;base64,${(await noFaceImage()).toString('base64')}`,
+        biometricConsent: true,
+      }),
+    );
+
+    expect(enrolled.json()).toMatchObject({ hasFaceEnrolment: true });
+    const [row] = await t.ownerQuery<{
+      driver_face_descriptor: string;
+      biometrics_purge_after: Date;
+    }>(
+      'select driver_face_descriptor, biometrics_purge_after from approved_vehicles where id = $1',
+      [enrolled.json().id],
+    );
+    expect(row?.driver_face_descriptor).toMatch(/^v1\./);
+    expect(row?.driver_face_descriptor).not.toMatch(/\d\.\d{3,},/);
+    expect(row?.biometrics_purge_after.getTime()).toBeGreaterThan(
+      t.clock.now().getTime() + 364 * 86_400_000,
+    );
+    expect(noFace.statusCode).toBe(422);
+    expect(noFace.json().error.message).toMatch(/^Driver photo: No face found/);
+  }, 60_000);
+
+  it('purges the photo and descriptor once the retention period is over, once', async () => {
+    const admin = await t.registerTenant();
+    const vehicle = (
+      await admin.post(
+        '/api/approved-vehicles',
+        aVehicle({ driverPhoto: photo, biometricConsent: true }),
+      )
+    ).json();
+    t.clock.advanceMs(366 * 86_400_000);
+
+    const purged = await t.modules.approvedVehicles.service.purgeExpiredBiometrics();
+    const again = await t.modules.approvedVehicles.service.purgeExpiredBiometrics();
+    const fresh = await t.login(admin.body.user.username, admin.password);
+
+    expect(purged).toBeGreaterThanOrEqual(1);
+    expect(again).toBe(0);
+    expect((await fresh.get('/api/approved-vehicles')).json()[0]).toMatchObject({
+      driverPhoto: null,
+      hasFaceEnrolment: false,
+    });
+    expect((await fresh.get(vehicle.driverPhoto)).statusCode).toBe(404);
+    expect(
+      await t.ownerQuery(
+        `select 1 from audit_events where tenant_id = $1 and action = 'biometrics.purged'`,
+        [admin.body.tenant.id],
+      ),
+    ).toHaveLength(1);
+  }, 60_000);
 
   it('refuses a driver photo without recorded consent', async () => {
     const admin = await t.registerTenant();

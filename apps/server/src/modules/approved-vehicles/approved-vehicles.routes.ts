@@ -35,7 +35,7 @@ export function approvedVehiclesRoutes(
     driverPhoto: images.urlFor(row.driverPhotoKey),
     approvedUntil: row.approvedUntil,
     isActive: approvalStatus(row, service.today()) === 'approved',
-    hasFaceEnrolment: false,
+    hasFaceEnrolment: row.driverFaceDescriptor !== null,
     createdAt: row.createdAt.toISOString(),
   });
 

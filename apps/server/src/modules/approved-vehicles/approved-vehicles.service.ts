@@ -7,11 +7,14 @@ import { normalisePlate } from '@boomgate/contracts/plates';
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import type { GateVisionEngine } from '@/modules/vision';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
+import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, isUniqueViolation } from '@/platform/errors';
 import { newId } from '@/platform/ids';
+import { decodeImagePayload } from '@/platform/images';
 
 import { approvalStatus } from './approval';
 import type { ApprovedVehiclesRepository } from './approved-vehicles.repository';
@@ -20,12 +23,19 @@ import type { ApprovedVehicleRow } from './approved-vehicles.table';
 /** The privacy notice drivers are shown before their photo is taken; bump when its text changes. */
 export const BIOMETRIC_NOTICE_VERSION = 'driver-photo-notice-2026-11';
 
+/** Descriptors from another model or pipeline are not comparable: re-enrol when this changes. */
+export const FACE_MODEL_VERSION = 'face-api-128-aligned-v1';
+
 export type ApprovedVehiclesServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   repository: ApprovedVehiclesRepository;
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  faces: Pick<GateVisionEngine, 'embedFace'>;
+  secretBox: SecretBox;
+  /** How long a driver photo and its face descriptor are kept after enrolment (POPIA). */
+  biometricRetentionDays: number;
 };
 
 export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesService>;
@@ -38,8 +48,22 @@ export function createApprovedVehiclesService({
   images,
   audit,
   clock,
+  faces,
+  secretBox,
+  biometricRetentionDays,
 }: ApprovedVehiclesServiceDeps) {
   const today = () => siteDay(clock.now());
+  const descriptorContext = (tenantId: string, vehicleId: string) =>
+    `face:${tenantId}:${vehicleId}`;
+
+  /** Enrolment: the driver photo must show exactly one usable face; its descriptor is kept sealed. */
+  async function describeDriverFace(photo: string): Promise<number[]> {
+    const { bytes } = decodeImagePayload(photo);
+    const embedding = await faces.embedFace(bytes);
+    if (!embedding.ok)
+      throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
+    return embedding.descriptor;
+  }
 
   return {
     today,
@@ -60,6 +84,8 @@ export function createApprovedVehiclesService({
           "Record the driver's consent before storing their photo for face verification.",
         );
       }
+      const descriptor = body.driverPhoto ? await describeDriverFace(body.driverPhoto) : null;
+      const vehicleId = newId();
       const driverPhotoKey = await images.storeOptional(
         actor.tenantId,
         'driver-photos',
@@ -70,7 +96,7 @@ export function createApprovedVehiclesService({
           const now = clock.now();
           const vehicle = await repository.insert(tx, {
             tenantId: actor.tenantId,
-            id: newId(),
+            id: vehicleId,
             plateNumber: body.plateNumber,
             driverName: body.driverName.trim(),
             driverLicense: body.driverLicense ?? null,
@@ -79,6 +105,16 @@ export function createApprovedVehiclesService({
             photoConsentAt: driverPhotoKey ? now : null,
             photoConsentBy: driverPhotoKey ? actor.userId : null,
             photoConsentNotice: driverPhotoKey ? BIOMETRIC_NOTICE_VERSION : null,
+            driverFaceDescriptor: descriptor
+              ? secretBox.seal(
+                  JSON.stringify(descriptor),
+                  descriptorContext(actor.tenantId, vehicleId),
+                )
+              : null,
+            faceModelVersion: descriptor ? FACE_MODEL_VERSION : null,
+            biometricsPurgeAfter: driverPhotoKey
+              ? new Date(now.getTime() + biometricRetentionDays * 86_400_000)
+              : null,
             approvedUntil: body.approvedUntil ?? null,
             isActive: body.isActive ?? true,
             createdAt: now,
@@ -91,7 +127,7 @@ export function createApprovedVehiclesService({
             targetType: 'approved_vehicle',
             targetId: vehicle.id,
             ip,
-            details: { hasDriverPhoto: driverPhotoKey !== null },
+            details: { hasDriverPhoto: driverPhotoKey !== null, faceEnrolled: descriptor !== null },
           });
           return vehicle;
         });
@@ -135,6 +171,48 @@ export function createApprovedVehiclesService({
       );
       if (!row) throw notFound();
       return row;
+    },
+
+    /** The reference for a face comparison: the enrolled descriptor, else the photo on file. */
+    async getDriverReference(actor: Actor, id: string) {
+      const row = await database.withTenant(actor.tenantId, (tx) =>
+        repository.find(tx, actor.tenantId, id),
+      );
+      if (!row) throw notFound();
+      const isCurrentModel =
+        row.driverFaceDescriptor !== null && row.faceModelVersion === FACE_MODEL_VERSION;
+      const descriptor = isCurrentModel
+        ? (JSON.parse(
+            secretBox.open(row.driverFaceDescriptor ?? '', descriptorContext(row.tenantId, row.id)),
+          ) as number[])
+        : null;
+      return { vehicle: row, descriptor, photoKey: row.driverPhotoKey };
+    },
+
+    /**
+     * The retention job: ends every approval's biometric data (photo and descriptor) whose period
+     * is over, tenant by tenant. Safe to run again: a purged row is no longer due.
+     */
+    async purgeExpiredBiometrics(limit = 500): Promise<number> {
+      const due = await repository.listDueBiometricPurges(clock.now(), limit);
+      for (const { tenantId, vehicleId } of due) {
+        const photoKey = await database.withTenant(tenantId, async (tx) => {
+          const row = await repository.find(tx, tenantId, vehicleId);
+          if (!row) return null;
+          await repository.clearBiometrics(tx, tenantId, vehicleId);
+          await audit.record(tx, {
+            tenantId,
+            actorUserId: null,
+            action: 'biometrics.purged',
+            targetType: 'approved_vehicle',
+            targetId: vehicleId,
+            details: { reason: 'retention period ended' },
+          });
+          return row.driverPhotoKey;
+        });
+        if (photoKey) await images.deleteImage(photoKey);
+      }
+      return due.length;
     },
 
     async verifyVehicle(

@@ -28,6 +28,11 @@ export const approvedVehicles = pgTable(
     photoConsentAt: timestamp({ withTimezone: true }),
     photoConsentBy: uuid(),
     photoConsentNotice: text(),
+    /** The driver photo's face descriptor, AES-256-GCM sealed (biometric data); null when none. */
+    driverFaceDescriptor: text(),
+    faceModelVersion: text(),
+    /** When the retention period ends: the photo and descriptor are then purged. */
+    biometricsPurgeAfter: timestamp({ withTimezone: true }),
     approvedUntil: date({ mode: 'string' }),
     isActive: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

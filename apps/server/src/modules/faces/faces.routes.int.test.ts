@@ -79,7 +79,8 @@ describe('POST /api/face-comparison', () => {
       await t.registerTenant()
     ).post('/api/face-comparison', { image1: left, approvedVehicleId: vehicle.id });
 
-    expect(match.json()).toMatchObject({ decision: 'match' });
+    expect(match.json()).toMatchObject({ decision: 'match', faces: { reference: null } });
+    expect(match.json().matchScore).toBeGreaterThanOrEqual(95);
     expect(missing.statusCode).toBe(422);
     expect(foreign.statusCode).toBe(404);
     expect(

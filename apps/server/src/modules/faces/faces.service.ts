@@ -14,9 +14,9 @@ import { AppError } from '@/platform/errors';
 import { decodeImagePayload } from '@/platform/images';
 
 export type FacesServiceDeps = {
-  engine: Pick<GateVisionEngine, 'compareFaces'>;
+  engine: Pick<GateVisionEngine, 'compareFaces' | 'compareFaceToDescriptor'>;
   database: Pick<Database, 'withTenant'>;
-  vehicles: Pick<ApprovedVehiclesService, 'getVehicle'>;
+  vehicles: Pick<ApprovedVehiclesService, 'getDriverReference'>;
   images: Pick<ImagesService, 'readImage'>;
   audit: Pick<AuditService, 'record'>;
 };
@@ -32,12 +32,39 @@ export function createFacesService({
   images,
   audit,
 }: FacesServiceDeps) {
-  /** The driver photo on file for an approved vehicle; 422 when the vehicle has none. */
-  async function referencePhoto(actor: Actor, approvedVehicleId: string): Promise<Uint8Array> {
-    const vehicle = await vehicles.getVehicle(actor, approvedVehicleId);
-    if (!vehicle.driverPhotoKey)
+  /**
+   * Compares with the approved vehicle's driver: against the enrolled descriptor when there is one
+   * (only the live photo is analysed), else against the photo on file.
+   */
+  async function compareWithEnrolled(actor: Actor, live: Uint8Array, approvedVehicleId: string) {
+    const reference = await vehicles.getDriverReference(actor, approvedVehicleId);
+    if (reference.descriptor) {
+      const result = await engine.compareFaceToDescriptor(live, reference.descriptor, {
+        antispoof: true,
+      });
+      if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+      return {
+        matchScore: result.matchScore,
+        live: result.face.box,
+        reference: null,
+        liveness: result.face.antispoof?.real ?? null,
+      };
+    }
+    if (!reference.photoKey)
       throw new AppError('UNPROCESSABLE', 'No driver photo on file for comparison.');
-    return images.readImage(actor, vehicle.driverPhotoKey);
+    return compareTwoPhotos(live, await images.readImage(actor, reference.photoKey));
+  }
+
+  async function compareTwoPhotos(live: Uint8Array, photo: Uint8Array) {
+    const result = await engine.compareFaces(live, photo);
+    if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+    const [liveFace, referenceFace] = result.faces;
+    return {
+      matchScore: result.matchScore,
+      live: liveFace.box,
+      reference: referenceFace.box,
+      liveness: liveFace.antispoof?.real ?? null,
+    };
   }
 
   return {
@@ -51,14 +78,13 @@ export function createFacesService({
       ip?: string,
     ): Promise<FaceComparisonResponse> {
       const live = decodeImagePayload(request.image1).bytes;
-      const reference =
+      const result = await (
         request.image2 !== undefined
-          ? decodeImagePayload(request.image2).bytes
-          : await referencePhoto(actor, request.approvedVehicleId ?? '');
-      const result = await engine.compareFaces(live, reference).catch((error: unknown) => {
-        throw visionErrorToAppError(error);
+          ? compareTwoPhotos(live, decodeImagePayload(request.image2).bytes)
+          : compareWithEnrolled(actor, live, request.approvedVehicleId ?? '')
+      ).catch((error: unknown) => {
+        throw error instanceof AppError ? error : visionErrorToAppError(error);
       });
-      if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
 
       const matchScore = round1(result.matchScore);
       const decision = matchScore >= FACE_MATCH_THRESHOLD ? 'match' : 'no_match';
@@ -70,16 +96,15 @@ export function createFacesService({
           targetType: request.approvedVehicleId ? 'approved_vehicle' : undefined,
           targetId: request.approvedVehicleId,
           ip,
-          details: { matchScore, decision },
+          details: { matchScore, decision, liveness: result.liveness },
         }),
       );
-      const [liveFace, referenceFace] = result.faces;
       return {
         matchScore,
         threshold: FACE_MATCH_THRESHOLD,
         decision,
-        faces: { live: liveFace.box, reference: referenceFace.box },
-        liveness: liveFace.antispoof?.real ?? null,
+        faces: { live: result.live, reference: result.reference },
+        liveness: result.liveness,
       };
     },
   };

@@ -86,3 +86,17 @@ describe('extractMrzLines', () => {
     expect(extractMrzLines(text)).toEqual(TD3);
   });
 });
+
+describe('parseMrz (class-safe corrections)', () => {
+  it('never "fixes" a wrong check digit by putting a letter into a date', () => {
+    const printed = [
+      'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+      'L898902C36UTO7408123F1204159ZE184226B<<<<<10',
+    ];
+
+    const mrz = parseMrz(printed, NOW);
+
+    expect(mrz?.mrzLines[1]).toBe(printed[1]);
+    expect(mrz?.checksValid).toBe(false);
+  });
+});

@@ -257,12 +257,19 @@ function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
   let out = [...lines];
   const checks = layout(format).checks;
   const hasComposite = checks.some((c) => c.name === 'composite');
+  const classes = layout(format).classes;
+  const classAt = (l: number, i: number) =>
+    classes.find((f) => f.line === l && i >= f.start && i < f.end)?.cls;
   const swapsAt = (ls: string[], l: number, i: number) => {
     const c = ls[l]![i]!;
+    const cls = classAt(l, i);
     const result: string[][] = [];
     for (const [a, b] of SWAPS) {
       const replacement = c === a ? b : c === b ? a : null;
       if (!replacement) continue;
+      // Never swap into a character the position cannot hold (a letter in a date, a digit in a name).
+      if (cls === 'N' && !/[0-9<]/.test(replacement)) continue;
+      if ((cls === 'A' || cls === 'S') && /[0-9]/.test(replacement)) continue;
       const candidate = [...ls];
       candidate[l] = setChar(candidate[l]!, i, replacement);
       result.push(candidate);

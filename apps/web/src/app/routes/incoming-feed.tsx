@@ -1,10 +1,5 @@
-import { PagePlaceholder } from '@/components/ui/page-placeholder';
+import { IncomingFeed } from '@/features/incoming-feed/components/incoming-feed';
 
 export default function IncomingFeedRoute() {
-  return (
-    <PagePlaceholder
-      title="Incoming Feed"
-      description="Vehicle entries sent by external systems, waiting to be completed."
-    />
-  );
+  return <IncomingFeed />;
 }

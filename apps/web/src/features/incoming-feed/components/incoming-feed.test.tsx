@@ -1,0 +1,370 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
+import {
+  type IncomingRequestEntry,
+  incomingRequestStatus,
+  type ProcessRequestBody,
+} from '@boomgate/contracts/webhooks';
+
+import { uploadThroughCamera } from '@/testing/camera';
+import { aSession } from '@/testing/data';
+import { anEmptyRead, anOcrRead } from '@/testing/gate-api';
+import { apiError, signedIn } from '@/testing/handlers';
+import { expectToast, renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequestEntry {
+  const entry: IncomingRequestEntry = {
+    id: crypto.randomUUID(),
+    timestamp: '2026-01-01T07:00:00.000Z',
+    plateNumber: null,
+    driverName: null,
+    driverSurname: null,
+    driverIdNumber: null,
+    driverPhone1: null,
+    transportName: null,
+    referenceNumber: null,
+    weighbridgeTicketId: null,
+    extractedDiskData: null,
+    status: 'Incomplete',
+    completedAt: null,
+    ...overrides,
+  };
+  return { ...entry, status: incomingRequestStatus(entry) };
+}
+
+/** The webhook feed endpoints and /api/ocr, typed by the contracts; records what was sent. */
+function createFeedApi(initial: IncomingRequestEntry[]) {
+  let entries = [...initial];
+  let listCalls = 0;
+  const processed: { id: string; body: ProcessRequestBody }[] = [];
+  const ocr = new Map<OcrType, OcrResponse | Response>();
+  let processAnswer: Response | null = null;
+  const handlers = [
+    http.get('/api/webhook/pending-requests', () => {
+      listCalls += 1;
+      return HttpResponse.json<IncomingRequestEntry[]>(entries);
+    }),
+    http.post<{ id: string }, ProcessRequestBody>(
+      '/api/webhook/process-request/:id',
+      async ({ request, params }) => {
+        const body = await request.json();
+        processed.push({ id: params.id, body });
+        if (processAnswer) return processAnswer;
+        entries = entries.map((entry) =>
+          entry.id === params.id
+            ? anEntry({
+                ...entry,
+                plateNumber: body.plateNumber,
+                driverName: body.driverName,
+                driverSurname: body.driverSurname ?? null,
+                driverIdNumber: body.driverIdNumber,
+                completedAt: new Date().toISOString(),
+              })
+            : entry,
+        );
+        return HttpResponse.json<IncomingRequestEntry>(entries.find((e) => e.id === params.id));
+      },
+    ),
+    http.post<never, { type: OcrType }>('/api/ocr', async ({ request }) => {
+      const { type } = await request.json();
+      const answer = ocr.get(type);
+      if (!answer) return apiError(500, 'INTERNAL', `No ${type} read configured`);
+      return answer instanceof Response ? answer : HttpResponse.json<OcrResponse>(answer);
+    }),
+  ];
+  return {
+    handlers,
+    processed,
+    listCalls: () => listCalls,
+    onOcr: (type: OcrType, answer: OcrResponse | Response) => ocr.set(type, answer),
+    onProcess: (answer: Response) => {
+      processAnswer = answer;
+    },
+  };
+}
+
+function setUp(entries: IncomingRequestEntry[]) {
+  const api = createFeedApi(entries);
+  server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
+  const view = renderApp('/incoming-feed');
+  return { ...view, api };
+}
+
+const rows = () => screen.findAllByTestId('request-row');
+
+async function openDialog(
+  user: ReturnType<typeof setUp>['user'],
+  rowIndex = 0,
+  action = 'Process',
+) {
+  const row = (await rows())[rowIndex]!;
+  await user.click(within(row).getByRole('button', { name: action }));
+  return screen.findByRole('dialog', { name: 'Process Vehicle Entry' });
+}
+
+async function capture(
+  user: ReturnType<typeof setUp>['user'],
+  dialog: HTMLElement,
+  tab: string,
+  button: string,
+) {
+  await user.click(within(dialog).getByRole('tab', { name: new RegExp(tab) }));
+  await user.click(within(dialog).getByRole('button', { name: button }));
+  await uploadThroughCamera(user, tab);
+}
+
+describe('Incoming Feed', () => {
+  it('shows the cards, the table with its fallbacks and the action per status', async () => {
+    setUp([
+      anEntry({
+        plateNumber: 'CA123456',
+        driverName: 'Sipho',
+        driverSurname: 'Dlamini',
+        driverIdNumber: '8001015009087',
+        transportName: 'Haul Co',
+        referenceNumber: 'REF-2',
+      }),
+      anEntry({ extractedDiskData: '{"transporterName":"Disc Haulage","visitId":"V-77"}' }),
+      anEntry({ plateNumber: 'ND1', driverName: 'Thabo' }),
+    ]);
+
+    const [complete, fromDisc, partial] = await rows();
+    expect(screen.getByTestId('pending-count')).toHaveTextContent('2');
+    expect(screen.getByTestId('processed-count')).toHaveTextContent('1');
+    expect(screen.getByTestId('total-count')).toHaveTextContent('3');
+    expect(screen.getByText('Pending Processing')).toBeInTheDocument();
+    expect(screen.getByText('Processed')).toBeInTheDocument();
+    expect(screen.getByText('Total Requests')).toBeInTheDocument();
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Timestamp',
+      'Plate Number',
+      'Driver Name',
+      'ID Number',
+      'Transport',
+      'Reference',
+      'Status',
+      'Action',
+    ]);
+
+    expect(complete).toHaveTextContent('CA123456');
+    expect(complete).toHaveTextContent('Sipho Dlamini');
+    expect(complete).toHaveTextContent('8001015009087');
+    expect(complete).toHaveTextContent('Haul Co');
+    expect(complete).toHaveTextContent('REF-2');
+    expect(within(complete!).getByText('Complete')).toBeInTheDocument();
+    expect(within(complete!).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+
+    expect(fromDisc).toHaveTextContent('No plate');
+    expect(fromDisc).toHaveTextContent('Disc Haulage');
+    expect(fromDisc).toHaveTextContent('V-77');
+    expect(within(fromDisc!).getByText('Incomplete')).toBeInTheDocument();
+    expect(within(fromDisc!).getByRole('button', { name: 'Process' })).toBeInTheDocument();
+
+    expect(partial).toHaveTextContent('N/A');
+    expect(within(partial!).getByText('Incomplete')).toBeInTheDocument();
+  });
+
+  it("says 'No pending requests' when there are none", async () => {
+    setUp([]);
+    expect(await screen.findByText('No pending requests')).toBeInTheDocument();
+    expect(screen.getByTestId('total-count')).toHaveTextContent('0');
+  });
+
+  it('refreshes the list every 5 seconds', async () => {
+    const { api } = setUp([]);
+    await screen.findByText('No pending requests');
+    const before = api.listCalls();
+    await waitFor(() => expect(api.listCalls()).toBeGreaterThan(before), { timeout: 6500 });
+  }, 10_000);
+
+  it('opens the first tab lacking data, shows webhook data and what is still required', async () => {
+    const { user } = setUp([anEntry({ plateNumber: 'CA123456', referenceNumber: 'REF-1' })]);
+
+    const dialog = await openDialog(user);
+
+    const licenceTab = within(dialog).getByRole('tab', { name: /Driver's License/ });
+    expect(licenceTab).toHaveAttribute('aria-selected', 'true');
+    const plateTab = within(dialog).getByRole('tab', { name: /Number Plate/ });
+    expect(within(plateTab).getByLabelText('Completed')).toBeInTheDocument();
+    expect(within(licenceTab).queryByLabelText('Completed')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('tab', { name: /Weighbridge Ticket/ })).toHaveTextContent(
+      '(optional)',
+    );
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      "Required: Driver's License, ID Document",
+    );
+    const complete = within(dialog).getByRole('button', { name: 'Fill Required Fields' });
+    expect(complete).toBeDisabled();
+
+    await user.click(plateTab);
+    expect(within(dialog).getByText('Existing Plate Data')).toBeInTheDocument();
+    expect(within(dialog).getByText('From Webhook')).toBeInTheDocument();
+    expect(within(dialog).getByText('CA123456')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Re-capture' })).toBeInTheDocument();
+  });
+
+  it('opens the Number Plate tab when the plate is missing, and Face Capture when only the face is', async () => {
+    const { user } = setUp([
+      anEntry({ driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+    ]);
+
+    let dialog = await openDialog(user, 0, 'Edit');
+    expect(within(dialog).getByRole('tab', { name: /Number Plate/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Required: Number Plate',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    dialog = await openDialog(user, 1, 'Edit');
+    expect(within(dialog).getByRole('tab', { name: /Face Capture/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      '✓ All required fields completed',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Complete Processing' })).toBeEnabled();
+  });
+
+  it('captures the documents and completes with the §5 precedence rules', async () => {
+    const { user, api } = setUp([
+      anEntry({ plateNumber: 'OLD1', driverPhone1: '0820000000', transportName: 'Haul Co' }),
+    ]);
+    api.onOcr(
+      'plate',
+      anOcrRead('plate', { plateNumber: 'KP35XKGP' }, { plateNumber: 'KP35XKGP' }),
+    );
+    api.onOcr(
+      'license',
+      anOcrRead('license', {
+        nameOnCard: 'S DLAMINI',
+        licenceNumber: '4020000ABCDE',
+        idNumber: '02/8001015009087',
+        validTo: '2030-01-01',
+        phone1: '0831111111',
+      }),
+    );
+    api.onOcr(
+      'id',
+      anOcrRead('id', {
+        givenNames: 'Sipho',
+        surname: 'Dlamini',
+        identityNumber: '9001015009086',
+        dateOfBirth: '1990-01-01',
+        sex: 'M',
+        phone1: '0845555555',
+      }),
+    );
+
+    const dialog = await openDialog(user);
+
+    await capture(user, dialog, "Driver's License", "Capture Driver's License");
+    await expectToast('Captured', "Driver's License processed successfully");
+    const licence = within(dialog).getByTestId('extracted-licence');
+    expect(licence).toHaveTextContent('✓ Data Extracted');
+    expect(licence).toHaveTextContent('Name on Card');
+    expect(licence).toHaveTextContent('S DLAMINI');
+    expect(licence).toHaveTextContent('8001015009087');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Required: ID Document',
+    );
+
+    await capture(user, dialog, 'ID Document', 'Capture ID Document');
+    await expectToast('Captured', 'ID Document processed successfully');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      '✓ All required fields completed',
+    );
+
+    await user.click(within(dialog).getByRole('tab', { name: /Number Plate/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Re-capture' }));
+    await uploadThroughCamera(user, 'Number Plate');
+    await expectToast('Captured', 'Number Plate processed successfully');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Success', 'Entry processed and callback sent');
+    expect(api.processed[0]!.body).toEqual({
+      plateNumber: 'KP35XKGP',
+      driverName: 'S DLAMINI',
+      driverSurname: null,
+      driverIdNumber: '9001015009086',
+      driverPhone: '0845555555',
+      transportName: 'Haul Co',
+      driverLicenseNumber: '4020000ABCDE',
+      driverLicenseValidTo: '2030-01-01',
+      driverDateOfBirth: '1990-01-01',
+      driverSex: 'M',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const [row] = await rows();
+    await waitFor(() => expect(row).toHaveTextContent('Complete'));
+    expect(row).toHaveTextContent('S DLAMINI');
+  });
+
+  it('shows the processing state, then the failure state with a toast', async () => {
+    const { user } = setUp([anEntry({ plateNumber: 'CA1' })]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.post('/api/ocr', async () => {
+        await held;
+        return HttpResponse.json<OcrResponse>(anEmptyRead('license'));
+      }),
+    );
+
+    const dialog = await openDialog(user);
+    await capture(user, dialog, "Driver's License", "Capture Driver's License");
+
+    expect(await within(dialog).findByText('Processing image with AI...')).toBeInTheDocument();
+    release();
+    expect(
+      await within(dialog).findByText('Failed to extract data. Please try again.'),
+    ).toBeInTheDocument();
+    await expectToast('Error', 'Failed to process image');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      "Required: Driver's License, ID Document",
+    );
+  });
+
+  it("toasts 'Missing Required Fields' when the captured licence gives no driver name", async () => {
+    const { user, api } = setUp([anEntry({ plateNumber: 'CA1', driverIdNumber: '8001015009087' })]);
+    api.onOcr('license', anOcrRead('license', { licenceNumber: '4020000ABCDE' }));
+
+    const dialog = await openDialog(user);
+    await capture(user, dialog, "Driver's License", "Capture Driver's License");
+    await expectToast('Captured');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Missing Required Fields', "Please complete: Driver's License");
+    expect(api.processed).toHaveLength(0);
+  });
+
+  it("toasts 'Error' with the server message or 'Failed to complete' and keeps the dialog open", async () => {
+    const { user, api } = setUp([
+      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+    ]);
+    api.onProcess(new HttpResponse(null, { status: 500 }));
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Error', 'Failed to complete');
+    expect(screen.getByRole('dialog', { name: 'Process Vehicle Entry' })).toBeInTheDocument();
+    expect(api.processed[0]!.body).toMatchObject({
+      plateNumber: 'CA1',
+      driverName: 'Sipho',
+      driverIdNumber: '8001015009087',
+    });
+  });
+});

@@ -1,0 +1,142 @@
+import { useState } from 'react';
+
+import { type IncomingRequestEntry, parseExtractedDiskData } from '@boomgate/contracts/webhooks';
+
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { LoadingScreen } from '@/components/ui/spinner';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatDate, formatTime } from '@/lib/format';
+
+import { usePendingRequests } from '../api/incoming-requests';
+
+import { ProcessEntryDialog } from './process-entry-dialog';
+import { fullName } from './process-entry';
+
+const isProcessed = (entry: IncomingRequestEntry) =>
+  Boolean(entry.driverName?.trim() && entry.driverIdNumber?.trim());
+
+function SummaryCard({ title, value, testId }: { title: string; value: number; testId: string }) {
+  return (
+    <Card>
+      <CardHeader className="pb-2">
+        <CardDescription>{title}</CardDescription>
+        <CardTitle className="text-3xl" data-testid={testId}>
+          {value}
+        </CardTitle>
+      </CardHeader>
+    </Card>
+  );
+}
+
+/** Spec §2 Incoming Feed: entries sent by external systems, polled every 5 seconds. */
+export function IncomingFeed() {
+  const requests = usePendingRequests();
+  const [selected, setSelected] = useState<IncomingRequestEntry | null>(null);
+  const entries = requests.data ?? [];
+  const processed = entries.filter(isProcessed).length;
+
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
+      <PageHeader
+        title="Incoming Feed"
+        description="Vehicle entries sent by external systems, waiting to be completed."
+      />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SummaryCard
+          title="Pending Processing"
+          value={entries.length - processed}
+          testId="pending-count"
+        />
+        <SummaryCard title="Processed" value={processed} testId="processed-count" />
+        <SummaryCard title="Total Requests" value={entries.length} testId="total-count" />
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Incoming Requests</CardTitle>
+          <CardDescription>Refreshes every 5 seconds.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {requests.isPending ? (
+            <LoadingScreen label="Loading requests..." />
+          ) : requests.isError && entries.length === 0 ? (
+            <p role="alert" className="text-sm text-destructive">
+              {getErrorMessage(requests.error, 'Failed to load requests')}
+            </p>
+          ) : entries.length === 0 ? (
+            <p className="py-6 text-center text-sm text-muted-foreground">No pending requests</p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Timestamp</TableHead>
+                  <TableHead>Plate Number</TableHead>
+                  <TableHead>Driver Name</TableHead>
+                  <TableHead>ID Number</TableHead>
+                  <TableHead>Transport</TableHead>
+                  <TableHead>Reference</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Action</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {entries.map((entry) => {
+                  const disk = parseExtractedDiskData(entry.extractedDiskData);
+                  const complete = isProcessed(entry);
+                  return (
+                    <TableRow key={entry.id} data-testid="request-row">
+                      <TableCell>
+                        <div>{formatDate(entry.timestamp)}</div>
+                        <div className="text-xs text-muted-foreground">
+                          {formatTime(entry.timestamp)}
+                        </div>
+                      </TableCell>
+                      <TableCell className="font-mono">
+                        {entry.plateNumber ?? (
+                          <span className="font-sans text-muted-foreground">No plate</span>
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        {fullName(entry.driverName, entry.driverSurname) || '-'}
+                      </TableCell>
+                      <TableCell>{entry.driverIdNumber ?? '-'}</TableCell>
+                      <TableCell>{entry.transportName ?? disk.transporterName ?? '-'}</TableCell>
+                      <TableCell>{entry.referenceNumber ?? disk.visitId ?? 'N/A'}</TableCell>
+                      <TableCell>
+                        <Badge variant={complete ? 'success' : 'secondary'}>
+                          {complete ? 'Complete' : 'Incomplete'}
+                        </Badge>
+                      </TableCell>
+                      <TableCell>
+                        <Button
+                          size="sm"
+                          variant={complete ? 'outline' : 'default'}
+                          onClick={() => setSelected(entry)}
+                        >
+                          {complete ? 'Edit' : 'Process'}
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+      {selected && (
+        <ProcessEntryDialog key={selected.id} entry={selected} onClose={() => setSelected(null)} />
+      )}
+    </div>
+  );
+}

@@ -4,7 +4,7 @@
  * sections are left alone). Options: --threads N, --runs N (per type, default 12).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -114,6 +114,7 @@ const inputs: Record<string, { type: DocumentType; images: Buffer[]; label: stri
   },
 };
 const rssBefore = process.memoryUsage().rss;
+const loadBefore = loadavg()[0]!;
 
 const started = performance.now();
 const engine = createVisionEngine({
@@ -122,6 +123,9 @@ const engine = createVisionEngine({
 });
 const warmUpMs = await engine.warmUp();
 const coldStartMs = performance.now() - started;
+
+const loadSamples: number[] = [loadBefore];
+const loadSampler = setInterval(() => loadSamples.push(loadavg()[0]!), 5000);
 
 type Row = { label: string; n: number; ok: number; first: number; median: number; p95: number };
 const rows: Row[] = [];
@@ -163,6 +167,8 @@ rows.splice(2, 0, {
 });
 await engine.close();
 clearInterval(sampler);
+clearInterval(loadSampler);
+const meanLoad = loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length;
 const maxRssBytes = process.resourceUsage().maxRSS * 1024;
 const peak = Math.max(peakRss, maxRssBytes);
 
@@ -174,7 +180,8 @@ ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${p
 Inputs: generated 1920x1080 JPEGs (rendered plates, PDF417 cards, passport page, weighbridge ticket), read through
 \`createVisionEngine().read()\` (worker pool, structured-clone transfer included). "first" is the first read of that
 type (lazy model loads, e.g. tesseract, happen there); median/p95 are over the remaining reads. The machine is shared
-with other work, so figures are indicative.
+with other work: the 1-minute load average during this run was ${meanLoad.toFixed(1)} on ${availableParallelism()} cores
+(this benchmark alone accounts for about 1-2 of it), so figures are upper bounds.
 
 | type | reads | ok | first ms | median ms | p95 ms |
 |---|---|---|---|---|---|

@@ -111,6 +111,63 @@ describe('readDocument', () => {
     });
   });
 
+  it('reads the printed front of a smart ID card when there is no barcode', async () => {
+    const front = [
+      'REPUBLIC OF SOUTH AFRICA',
+      'Surname',
+      'DOE',
+      'Names',
+      'JANE MARY',
+      'Sex F',
+      'Nationality RSA',
+      'Identity Number 8001010001089',
+      'Date of Birth 01 JAN 1980',
+      'Status CITIZEN',
+    ];
+
+    const result = await readDocument('id', await renderWeighbridgeTicket(front.join('\n')), ctx);
+
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'ocr',
+      fields: {
+        identityNumber: '8001010001089',
+        surname: 'DOE',
+        givenNames: 'JANE MARY',
+        dateOfBirth: '1980-01-01',
+      },
+    });
+  });
+
+  it('reads the printed front of a driving licence when there is no barcode', async () => {
+    const front = [
+      'DRIVING LICENCE',
+      'Surname TESTER',
+      'Initials AB',
+      'ID No. 8001015009087',
+      'Licence No. 10230000ABCD',
+      'Valid 2021/05/04 - 2026/05/03',
+      'Code EB',
+    ];
+
+    const result = await readDocument(
+      'license',
+      await renderWeighbridgeTicket(front.join('\n')),
+      ctx,
+    );
+
+    expect(result).toMatchObject({
+      ok: true,
+      source: 'ocr',
+      fields: {
+        idNumber: '8001015009087',
+        licenceNumber: '10230000ABCD',
+        validTo: '2026-05-03',
+        nameOnCard: 'AB TESTER',
+      },
+    });
+  });
+
   it('rejects an unknown type with a typed error', async () => {
     await expect(
       readDocument('face' as 'plate', new Uint8Array([0xff, 0xd8, 0xff]), ctx),

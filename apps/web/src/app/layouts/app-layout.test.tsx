@@ -1,12 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { aSession } from '@/testing/data';
+import { createGateApi } from '@/testing/gate-api';
 import { apiError, logoutSucceeds, signedIn } from '@/testing/handlers';
 import { setViewportWidth } from '@/testing/browser-shims';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
+
+// The screens behind the shell (the dashboard, mostly) read the gate API.
+beforeEach(() => {
+  server.use(...createGateApi().handlers);
+});
 
 const mainNav = () => screen.getByRole('navigation', { name: 'Main' });
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
-import { anApprovedVehicle, createGateApi } from '@/testing/gate-api';
-import { signedIn } from '@/testing/handlers';
+import { anApprovedVehicle, anEmptyRead, anOcrRead, createGateApi } from '@/testing/gate-api';
+import { apiError, signedIn } from '@/testing/handlers';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
@@ -15,6 +15,7 @@ import { CONSENT_LABEL } from './pre-arrival-registration';
 function setUp(path = '/pre-arrival', vehicles = [anApprovedVehicle({ plateNumber: 'ND123456' })]) {
   const api = createGateApi({ vehicles });
   server.use(signedIn(aSession()), ...api.handlers);
+  api.onOcr('face', anOcrRead('face', { faceFound: true, qualityOk: true }, { source: 'face' }));
   const view = renderApp(path);
   return { ...view, api };
 }
@@ -134,5 +135,39 @@ describe('Pre-Arrival Registration', () => {
     await user.click(submit());
 
     await expectToast('Registration Failed', 'Failed to register vehicle');
+  });
+
+  describe('the driver photo check', () => {
+    it('says when the face engine found a usable face', async () => {
+      const { user, api } = setUp();
+      await fillForm(user);
+
+      expect(
+        await screen.findByText('Face found: suitable for facial recognition'),
+      ).toBeInTheDocument();
+      const [check] = api.sent('POST', '/api/ocr');
+      expect(check!.body).toEqual({
+        image: expect.stringMatching(/^data:image\/jpeg;base64,/),
+        type: 'face',
+      });
+    });
+
+    it('warns about a poor photo but still registers the vehicle', async () => {
+      const { user, api } = setUp();
+      api.onOcr('face', { ...anEmptyRead('face', 'The face is too small.'), source: 'face' });
+      await fillForm(user);
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('The face is too small.');
+      await user.click(submit());
+      await expectToast('Vehicle Registered');
+    });
+
+    it('warns when no face was found (422)', async () => {
+      const { user, api } = setUp();
+      api.onOcr('face', apiError(422, 'UNPROCESSABLE', 'No face found in the photo.'));
+      await fillForm(user);
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('No face found in the photo.');
+    });
   });
 });

@@ -1,6 +1,15 @@
-import { CameraIcon, ShieldCheckIcon, Trash2Icon } from 'lucide-react';
+import { useMutation } from '@tanstack/react-query';
+import {
+  CameraIcon,
+  CheckCircle2Icon,
+  ShieldCheckIcon,
+  Trash2Icon,
+  TriangleAlertIcon,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
+
+import type { OcrResponse } from '@boomgate/contracts/ocr';
 import { Link, useLocation } from 'wouter';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
@@ -13,12 +22,54 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage, isHttpError } from '@/lib/api-client';
+import { readDocument } from '@/lib/api/ocr';
 import { formatPlate } from '@/lib/plates';
 
 import { useRegisterVehicle } from '../api/approved-vehicles';
 
 import { emptyPreArrivalValues, type PreArrivalValues, toRegistration } from './pre-arrival-values';
+
+/** What the face engine thought of the driver photo. */
+function PhotoCheck({
+  status,
+  result,
+  error,
+}: {
+  status: 'idle' | 'pending' | 'success' | 'error';
+  result: OcrResponse | undefined;
+  error: Error | null;
+}) {
+  if (status === 'pending') {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Spinner />
+        Checking the photo...
+      </p>
+    );
+  }
+  if (status === 'success' && result?.ok) {
+    return (
+      <p className="flex items-center gap-2 text-sm text-success">
+        <CheckCircle2Icon aria-hidden className="size-4" />
+        Face found: suitable for facial recognition
+      </p>
+    );
+  }
+  const problem =
+    status === 'success'
+      ? (result?.message ?? 'The face could not be checked.')
+      : status === 'error' && isHttpError(error, 422)
+        ? getErrorMessage(error, 'No face was found in the photo.')
+        : null;
+  if (!problem) return null;
+  return (
+    <p role="alert" className="flex items-start gap-2 text-sm text-amber-700 dark:text-amber-300">
+      <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <span>{problem} A clearer photo makes the face check at the gate more reliable.</span>
+    </p>
+  );
+}
 
 export const CONSENT_LABEL =
   'The driver agrees to their photo being used to verify their identity at the gate';
@@ -44,6 +95,9 @@ export function PreArrivalRegistration({
     defaultValues: emptyPreArrivalValues(initialPlate ?? ''),
   });
   const driverPhoto = useWatch({ control: form.control, name: 'driverPhoto' });
+  // The face engine looks at the photo as soon as it is taken, so a poor one is retaken now,
+  // not discovered at the gate. Advice only: registration does not wait for it.
+  const photoCheck = useMutation({ mutationFn: (image: string) => readDocument(image, 'face') });
 
   const announcedPlate = useRef(false);
   useEffect(() => {
@@ -150,6 +204,13 @@ export function PreArrivalRegistration({
                   <p className="text-sm text-muted-foreground">
                     A clear, front-facing photo of the driver, used for facial recognition.
                   </p>
+                  {driverPhoto && (
+                    <PhotoCheck
+                      status={photoCheck.status}
+                      result={photoCheck.data}
+                      error={photoCheck.error}
+                    />
+                  )}
                   <div className="flex flex-wrap gap-2">
                     <Button type="button" variant="outline" onClick={() => setIsCameraOpen(true)}>
                       <CameraIcon aria-hidden />
@@ -159,7 +220,10 @@ export function PreArrivalRegistration({
                       <Button
                         type="button"
                         variant="ghost"
-                        onClick={() => form.setValue('driverPhoto', null)}
+                        onClick={() => {
+                          form.setValue('driverPhoto', null);
+                          photoCheck.reset();
+                        }}
                       >
                         <Trash2Icon aria-hidden />
                         Remove Photo
@@ -209,6 +273,7 @@ export function PreArrivalRegistration({
         onCapture={(image) => {
           form.setValue('driverPhoto', image);
           setIsCameraOpen(false);
+          photoCheck.mutate(image);
         }}
         title="Driver Photo"
         description="Fit the driver's face inside the oval, looking at the camera."

@@ -60,6 +60,15 @@ export async function runOnboardingFlow({
 }: OnboardingFlowContext) {
   const suffix = `${viewport.name}-${Date.now().toString(36)}`;
   const admin = { username: `onboard-${suffix}`, password: 'Admin-pass-1' };
+  const origin = new URL(baseUrl).origin;
+  const foreignRequests: string[] = [];
+  const modelFiles: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.origin !== origin) foreignRequests.push(url.href);
+    else if (url.pathname.startsWith('/models/')) modelFiles.push(url.pathname);
+  });
 
   await flow.step('registers an organization and sees the onboarding chooser', async () => {
     await page.goto(`${baseUrl}/register`);
@@ -178,6 +187,23 @@ export async function runOnboardingFlow({
       'Continue is enabled after a failed liveness check',
     );
     await screenshot('liveness-failed');
+  });
+
+  await flow.step('the face model came from our own origin, nothing from elsewhere', async () => {
+    for (const file of [
+      '/models/face-api/tiny_face_detector_model-weights_manifest.json',
+      '/models/face-api/tiny_face_detector_model.bin',
+      '/models/face-api/face_landmark_68_model.bin',
+    ]) {
+      assert(
+        modelFiles.includes(file),
+        `${file} was not loaded (loaded: ${modelFiles.join(', ')})`,
+      );
+    }
+    assert(
+      foreignRequests.length === 0,
+      `requests to other origins:\n${foreignRequests.join('\n')}`,
+    );
   });
 
   await flow.step('Try Again runs the check again (and the photo fails again)', async () => {

@@ -146,7 +146,7 @@ export function SelfieStep({
               <AlertTitle>Liveness check failed</AlertTitle>
               <AlertDescription>
                 <p>{check.message}</p>
-                {check.failure === 'prompts-missed' && (
+                {(check.failure === 'prompts-missed' || check.failure === 'too-slow') && (
                   <p>Not seen: {missedMovements(check.result)}.</p>
                 )}
               </AlertDescription>

@@ -205,6 +205,29 @@ describe('runLivenessCheck', () => {
     expect(elapsedMs).toBe(4 * LIVENESS_TIMING.promptMs + LIVENESS_TIMING.verifyingMs);
   });
 
+  it('blames a device too slow to see a blink, not the driver', async () => {
+    // 400 ms a frame is 2.5 fps: a 100 ms blink falls between samples.
+    const quickBlink = (fraction: number): Pose => {
+      const pose = livePerson(fraction);
+      if (pose.eyeOpen === undefined) return pose;
+      return fraction >= 1.325 && fraction < 1.375 ? pose : {};
+    };
+    const { outcome, fake } = await run(quickBlink, { detectionMs: 400 });
+
+    expect(fake.calls()).toBe(20);
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.result.missing).toContain('blink');
+    expect(outcome.failure).toBe('too-slow');
+    expect(outcome.message).toBe(FAILURE_MESSAGES['too-slow']);
+  });
+
+  it('still calls a still photo a photo on a slow device', async () => {
+    const { outcome } = await run(stillPhoto, { detectionMs: 700, isNoisy: false });
+
+    expect(outcome.status === 'failed' && outcome.failure).toBe('still');
+  });
+
   it('stops when aborted', async () => {
     const clock = fakeClock();
     const controller = new AbortController();

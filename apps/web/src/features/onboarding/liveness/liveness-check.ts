@@ -89,7 +89,13 @@ export type LivenessProgress =
     }
   | { status: 'verifying'; seen: StepsSeen };
 
-export type LivenessFailure = 'no-face' | 'still' | 'prompts-missed';
+export type LivenessFailure = 'no-face' | 'still' | 'too-slow' | 'prompts-missed';
+
+/**
+ * Below this many frames a second a blink (a few hundred milliseconds) falls between samples, so
+ * a missed prompt says more about the device than about the driver.
+ */
+export const MIN_USEFUL_FPS = 4;
 
 export type LivenessOutcome =
   | { status: 'passed'; confidence: number; photo: string; result: LivenessResult }
@@ -106,6 +112,8 @@ export const FAILURE_MESSAGES: Record<LivenessFailure, string> = {
     'We could not see your face clearly. Hold the phone at arm’s length in good light, keep your whole face inside the oval, and try again.',
   still:
     'This looks like a photo, not a live face: nothing moved. Hold the camera to your own face and follow each prompt.',
+  'too-slow':
+    'This device is too slow to follow your movements. Close other apps and try again, or use another phone.',
   'prompts-missed':
     'We did not see every movement. Do each one while its prompt is showing, then try again.',
 };
@@ -125,10 +133,14 @@ function throwIfAborted(signal?: AbortSignal) {
   if (signal?.aborted) throw signal.reason as Error;
 }
 
-/** Why a failed sequence failed, the most basic cause first. */
-export function classifyFailure(result: LivenessResult, hasPhoto: boolean): LivenessFailure {
+/** Why a failed sequence of `durationMs` failed, the most basic cause first. */
+export function classifyFailure(
+  result: LivenessResult,
+  { hasPhoto, durationMs }: { hasPhoto: boolean; durationMs: number },
+): LivenessFailure {
   if (!hasPhoto || result.evidence.framesWithFace < 5) return 'no-face';
   if (result.evidence.motion < STILL_MOTION_LIMIT) return 'still';
+  if (result.evidence.frames < (MIN_USEFUL_FPS * durationMs) / 1000) return 'too-slow';
   return 'prompts-missed';
 }
 
@@ -201,6 +213,9 @@ export async function runLivenessCheck({
   if (result.passed && photo !== null) {
     return { status: 'passed', confidence: result.confidence, photo, result };
   }
-  const failure = classifyFailure(result, photo !== null);
+  const failure = classifyFailure(result, {
+    hasPhoto: photo !== null,
+    durationMs: LIVENESS_STEPS.length * timing.promptMs,
+  });
   return { status: 'failed', failure, message: FAILURE_MESSAGES[failure], result };
 }

@@ -71,7 +71,8 @@ async function waitForStep(page: Page, step: string, status: 'success' | 'failed
  * (1) an unknown plate at the auto gate → 'Vehicle not pre-registered' → Pre-Register with the
  * plate carried over → registered with an uploaded driver photo and consent; (2) the same vehicle
  * at the auto gate: plate by camera, then the driver's face by camera, matched against the
- * enrolled photo → approved; (3) the real gate's nine steps with uploaded documents.
+ * enrolled photo → approved; (3) the real gate's nine steps with uploaded documents; (4) a
+ * weighbridge ticket read, checked and saved.
  */
 export async function runGateFlow({
   flow,
@@ -130,6 +131,22 @@ export async function runGateFlow({
       'Valid: 2021-01-01 - 2099-12-31',
       'Code: C1',
     ]),
+  );
+  const ticketPhoto = await file(
+    'ticket.jpg',
+    renderDocument(
+      [
+        'SISHEN IRON ORE MINE - WEIGHBRIDGE',
+        'Ticket No: WB-20931',
+        `Vehicle Reg: ${plate.stored}`,
+        'Product: Iron ore fines',
+        'Transporter: Imperial Logistics',
+        'Gross Weight: 49500 kg',
+        'Tare Weight: 15000 kg',
+        'Net Weight: 34500 kg',
+      ],
+      { width: 1000, height: 1300, fontSize: 40 },
+    ),
   );
   const permitPhoto = await file(
     'permit.jpg',
@@ -314,6 +331,24 @@ export async function runGateFlow({
       await toast(page, 'Entry Granted').waitFor();
       await panel.getByText(plate.display).waitFor();
       await screenshot('real-gate-entry-granted');
+    });
+
+    await flow.step('weighbridge: a scanned ticket is read, checked and saved', async () => {
+      await page.goto(`${baseUrl}/weighbridge`);
+      await expectHeading(page, 'Weighbridge Station');
+      await page.getByRole('button', { name: 'Scan Ticket' }).click();
+      await uploadInCamera(page, 'Scan Weighbridge Ticket', ticketPhoto);
+      const ticket = page.getByTestId('extracted-ticket');
+      await ticket.waitFor({ timeout: ENGINE_TIMEOUT_MS });
+      await ticket.getByText('WB-20931').waitFor();
+      await ticket.getByText('34,500 kg').waitFor();
+      await ticket.getByText('Gross − Tare = Net').waitFor();
+      await screenshot('weighbridge-extracted');
+      await ticket.getByRole('button', { name: 'Save Ticket' }).click();
+      await toast(page, 'Ticket Saved').waitFor();
+      const row = page.getByTestId('ticket-row').first();
+      await row.getByText('WB-20931').waitFor();
+      await row.getByText('Gross − Tare = Net').waitFor();
     });
 
     await flow.step('the dashboard counts both entries', async () => {

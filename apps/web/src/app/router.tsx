@@ -27,6 +27,7 @@ const SafetyInductionRoute = lazy(() => import('./routes/safety-induction'));
 const UsersRoute = lazy(() => import('./routes/users'));
 const TruckListRoute = lazy(() => import('./routes/truck-list'));
 const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
+const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
 
 /**
@@ -71,6 +72,7 @@ export function AppRouter() {
                 <Route path={paths.users} component={UsersRoute} />
                 <Route path={paths.truckList} component={TruckListRoute} />
                 <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
+                <Route path={paths.integrations} component={IntegrationsRoute} />
                 <Route path={paths.workflow} component={WorkflowRoute} />
                 <Route component={NotFoundRoute} />
               </Switch>

@@ -20,5 +20,6 @@ export const paths = {
   users: '/users',
   truckList: '/truck-list',
   incomingFeed: '/incoming-feed',
+  integrations: '/integrations',
   workflow: '/workflow',
 } as const;

@@ -6,6 +6,7 @@ import {
   InboxIcon,
   LayoutDashboardIcon,
   type LucideIcon,
+  PlugIcon,
   ScaleIcon,
   ScanLineIcon,
   ScanTextIcon,
@@ -60,6 +61,12 @@ const onboarding: NavItem = {
   icon: UserRoundPlusIcon,
   roles: ONBOARDING_ROLES,
 };
+const integrations: NavItem = {
+  title: 'Integrations',
+  href: paths.integrations,
+  icon: PlugIcon,
+  roles: ADMINS,
+};
 const userManagement: NavItem = {
   title: 'User Management',
   href: paths.users,
@@ -80,6 +87,7 @@ export const sidebarItems: readonly NavItem[] = [
   truckList,
   onboarding,
   userManagement,
+  integrations,
 ];
 
 /** Spec §2: the mobile bottom navigation (followed by the Menu button). */

@@ -175,6 +175,9 @@ export async function findBarcodes(
     if (small) steps.push(async () => pad(await scale(base, 2)));
     else steps.push(async () => pad(await scale(base, 0.5)));
     for (const deg of [-7, 7, -12, 12]) steps.push(async () => rotate(await pad(base), deg));
+    // Glare and curvature (a disc behind a windscreen): a 150 % upscale has rescued such photos.
+    if (Math.max(base.width, base.height) < 2200)
+      steps.push(async () => pad(await scale(base, 1.5)));
     steps.push(async () => binarize(await pad(base)));
     if (small) steps.push(async () => binarize(await pad(await scale(base, 2))));
     return steps;

@@ -59,7 +59,7 @@ try {
   for (let round = 0; round < WARM_UP + ROUNDS; round++) {
     const started = performance.now();
     const read = await post('/api/ocr', { type: 'plate', image: platePhoto }, cookie);
-    const plateNumber = String(read.json.plateNumber ?? '');
+    const plateNumber = typeof read.json.plateNumber === 'string' ? read.json.plateNumber : '';
     const lookup = await fetch(`${server.url}/api/approved-vehicles/plate/${plateNumber}`, {
       headers: { cookie },
     });

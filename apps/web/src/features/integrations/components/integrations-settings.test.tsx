@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { AnprCamera, CreateAnprCameraBody, CreatedAnprCamera } from '@boomgate/contracts/anpr';
 import type { Role } from '@boomgate/contracts/roles';
 import type {
   Integration,
@@ -50,7 +51,28 @@ function createIntegrationsApi(deliveries: WebhookDelivery[] = []) {
   let rotations = 0;
   const replays: string[] = [];
   const patches: SetCallbackUrlBody[] = [];
+  let cameras: AnprCamera[] = [];
   const handlers = [
+    http.get('/api/anpr/cameras', () => HttpResponse.json<AnprCamera[]>(cameras)),
+    http.post<never, CreateAnprCameraBody>('/api/anpr/cameras', async ({ request }) => {
+      const { name } = await request.json();
+      const camera: AnprCamera = {
+        id: crypto.randomUUID(),
+        name,
+        createdAt: new Date().toISOString(),
+        lastSeenAt: null,
+      };
+      cameras = [...cameras, camera];
+      const token = 'a'.repeat(43);
+      return HttpResponse.json<CreatedAnprCamera>(
+        { ...camera, token, pushUrl: `/api/anpr/${token}` },
+        { status: 201 },
+      );
+    }),
+    http.delete<{ id: string }>('/api/anpr/cameras/:id', ({ params }) => {
+      cameras = cameras.filter((camera) => camera.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
     http.get('/api/integrations', () => HttpResponse.json<Integration>(integration)),
     http.post('/api/integrations/secret', () => {
       rotations += 1;
@@ -202,5 +224,30 @@ describe('Integrations', () => {
     ).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).queryByRole('link', { name: 'Integrations' })).not.toBeInTheDocument();
+  });
+
+  it('adds an ANPR camera, shows its push URL once, and removes it', async () => {
+    const { user } = setUp();
+
+    expect(await screen.findByText('No cameras yet')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Camera name'), 'Main gate inbound');
+    await user.click(screen.getByRole('button', { name: 'Add Camera' }));
+
+    const shown = await screen.findByTestId('new-camera');
+    expect(within(shown).getByLabelText('Camera push URL')).toHaveValue(
+      `${window.location.origin}/api/anpr/${'a'.repeat(43)}`,
+    );
+    await expectToast('Camera Added');
+    const [row] = await screen.findAllByTestId('camera-row');
+    expect(row).toHaveTextContent('Main gate inbound');
+    expect(row).toHaveTextContent('Last seen: Never');
+
+    await user.click(screen.getByRole('button', { name: 'I have configured the camera' }));
+    expect(screen.queryByTestId('new-camera')).not.toBeInTheDocument();
+
+    await user.click(within(row!).getByRole('button', { name: 'Remove Main gate inbound' }));
+    await user.click(within(row!).getByRole('button', { name: 'Confirm Remove' }));
+    await expectToast('Camera Removed');
+    expect(await screen.findByText('No cameras yet')).toBeInTheDocument();
   });
 });

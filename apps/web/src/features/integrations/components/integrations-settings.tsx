@@ -31,6 +31,8 @@ import {
   useSetCallbackUrl,
 } from '../api/integrations';
 
+import { AnprCameras } from './anpr-cameras';
+
 const when = (value: string | null) => (value ? `${formatDate(value)} ${formatTime(value)}` : '-');
 
 async function copy(text: string, what: string) {
@@ -367,6 +369,7 @@ export function IntegrationsSettings() {
             disabledReason={integration.data.callbackDisabledReason}
           />
           <DeliveriesCard />
+          <AnprCameras />
         </>
       )}
     </div>

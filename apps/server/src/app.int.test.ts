@@ -19,7 +19,9 @@ describe('the HTTP edge', () => {
       expect(csp).toContain("object-src 'none'");
       expect(csp).toContain("base-uri 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(response.headers['strict-transport-security']).toMatch(
         /max-age=31536000; includeSubDomains/,
       );

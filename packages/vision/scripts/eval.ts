@@ -257,5 +257,8 @@ ${scores
 `;
 const outFile = join(repoRoot, 'docs/vision/accuracy.md');
 if (!existsSync(dirname(outFile))) mkdirSync(dirname(outFile), { recursive: true });
-writeFileSync(outFile, doc);
+// `npm run eval:faces` owns the "## Faces" section (written last in the file): keep it.
+const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+const facesAt = previous.indexOf('\n## Faces\n');
+writeFileSync(outFile, facesAt === -1 ? doc : `${doc.trimEnd()}\n${previous.slice(facesAt)}`);
 process.stdout.write(`${table}\n\nWrote ${relative(outFile)}\n`);

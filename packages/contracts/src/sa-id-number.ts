@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * South African ID numbers (spec §5: 13 digits). YYMMDD date of birth, SSSS sequence (0000–4999
  * female, 5000–9999 male), C citizenship (0 citizen, 1 permanent resident, 2 refugee), A (formerly
@@ -64,3 +66,16 @@ export function cleanReadIdNumber(raw: string): string {
     ? digits.slice(2)
     : digits;
 }
+
+/** A 13-digit SA ID number, spaces removed; the message says what is wrong with it. */
+export const SaIdNumberSchema = z
+  .string()
+  .transform((value) => value.replace(/\s/g, ''))
+  .superRefine((value, context) => {
+    if (value === '') {
+      context.addIssue({ code: 'custom', message: 'ID number is required.' });
+      return;
+    }
+    const problem = checkSaIdNumber(value);
+    if (problem) context.addIssue({ code: 'custom', message: SA_ID_NUMBER_MESSAGES[problem] });
+  });

@@ -3,7 +3,7 @@ import type { OcrResponse } from '@boomgate/contracts/ocr';
 import { hasExtractedData, ocrFields, textField } from '@/lib/api/ocr';
 
 import type { PersonalInfo } from './personal-info';
-import { cleanReadIdNumber } from './sa-id-number';
+import { cleanReadIdNumber } from '@boomgate/contracts/sa-id-number';
 
 /** What a licence read gave us for onboarding; null where nothing was read. */
 export type LicenceReading = {

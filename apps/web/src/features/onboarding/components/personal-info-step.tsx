@@ -6,7 +6,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 
 import { type PersonalInfo, PersonalInfoSchema } from './personal-info';
-import { SA_ID_NUMBER_LENGTH } from './sa-id-number';
+import { SA_ID_NUMBER_LENGTH } from '@boomgate/contracts/sa-id-number';
 
 /** Step 1 of self onboarding: who the driver is. Errors show under each field. */
 export function PersonalInfoStep({

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 
-import { checkSaIdNumber, SA_ID_NUMBER_LENGTH, SA_ID_NUMBER_MESSAGES } from './sa-id-number';
-
-/** A South African phone number: 0XX XXX XXXX or +27 XX XXX XXXX (spaces, dashes allowed). */
-export function normalisePhone(value: string): string | null {
-  const compact = value.replace(/[\s\-()]/g, '');
-  if (/^0\d{9}$/.test(compact)) return compact;
-  const international = /^(?:\+|00)?27(\d{9})$/.exec(compact);
-  return international ? `0${international[1]}` : null;
-}
+import { normalisePhone, PHONE_MESSAGE } from '@boomgate/contracts/phone';
+import {
+  checkSaIdNumber,
+  SA_ID_NUMBER_LENGTH,
+  SA_ID_NUMBER_MESSAGES,
+} from '@boomgate/contracts/sa-id-number';
 
 /** Step 1 of self onboarding (spec §4): name, surname, SA ID number (spec §5: 13) and phone. */
 export const PersonalInfoSchema = z.object({
@@ -27,9 +24,7 @@ export const PersonalInfoSchema = z.object({
     .string()
     .trim()
     .min(1, 'Enter your phone number.')
-    .refine((value) => normalisePhone(value) !== null, {
-      message: 'Enter a South African number, e.g. 082 123 4567 or +27 82 123 4567.',
-    }),
+    .refine((value) => normalisePhone(value) !== null, { message: PHONE_MESSAGE }),
 });
 
 export type PersonalInfo = z.infer<typeof PersonalInfoSchema>;

@@ -90,7 +90,8 @@ export async function buildApp({
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
+        // https: a safety video may be hosted elsewhere (a URL); media elements cannot run script.
+        mediaSrc: ["'self'", 'blob:', 'https:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         workerSrc: ["'self'", 'blob:'],
@@ -169,6 +170,8 @@ export async function buildApp({
         modules.webhooks.incomingRoutes,
         modules.anpr.routes,
         modules.anpr.pushRoutes,
+        modules.induction.routes,
+        modules.settings.routes,
       ]) {
         await api.register(routes);
       }

@@ -7,7 +7,9 @@ import { createDocumentsModule } from '@/modules/documents';
 import { createEntryLogsModule } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
+import { createInductionModule } from '@/modules/induction';
 import { createSessionsModule } from '@/modules/sessions';
+import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
@@ -41,6 +43,7 @@ export function createModules({
 }: Infrastructure) {
   const audit = createAuditService({ clock });
   const tenants = createTenantsModule();
+  const settings = createSettingsModule({ database, tenants: tenants.repository, audit });
   const sessions = createSessionsModule({
     db: database.db,
     clock,
@@ -88,6 +91,7 @@ export function createModules({
     vehicles: approvedVehicles.service,
     images: images.service,
     audit,
+    settings: settings.service,
   });
   const documents = createDocumentsModule({ database, images: images.service, audit, clock });
   const entryLogs = createEntryLogsModule({
@@ -96,6 +100,7 @@ export function createModules({
     vehicles: approvedVehicles.service,
     users: users.service,
     audit,
+    settings: settings.service,
     clock,
   });
   const truckList = createTruckListModule({ database });
@@ -119,9 +124,18 @@ export function createModules({
     audit,
     clock,
   });
+  const induction = createInductionModule({
+    database,
+    tenants: tenants.repository,
+    images: images.service,
+    storage,
+    audit,
+    clock,
+  });
   return {
     audit,
     tenants,
+    settings,
     sessions,
     users,
     auth,
@@ -132,6 +146,7 @@ export function createModules({
     truckList,
     webhooks,
     anpr,
+    induction,
     vision,
     faces,
   };

@@ -49,6 +49,12 @@ export const GrantEntryBodySchema = z
     faceVerified: z.boolean().default(false),
     entryGranted: z.boolean().default(true),
     matchScore: z.number().min(0).max(100).nullish(),
+    /**
+     * The face comparison behind faceVerified (from /api/face-comparison). When given, the server
+     * takes the verdict and score from its own record; required when the organization gates on
+     * anti-spoofing.
+     */
+    faceComparisonId: IdSchema.optional(),
     /** Cross-checks the guard saw (disc vs plate, expiry dates…): warnings, recorded with the entry. */
     warnings: z.array(z.string().max(300)).max(20).default([]),
   })

@@ -35,9 +35,22 @@ export const FaceComparisonResponseSchema = z.object({
   /** 0–100, calibrated: see docs/vision/accuracy.md. */
   matchScore: z.number(),
   threshold: z.number(),
-  decision: z.enum(['match', 'no_match']),
+  /**
+   * 'spoof_suspected' only when the organization gates on anti-spoofing (settings) and the live
+   * photo scored below its threshold: the face is then not verified, whatever the match score.
+   */
+  decision: z.enum(['match', 'no_match', 'spoof_suspected']),
   faces: z.object({ live: FaceBoxSchema, reference: FaceBoxSchema.nullable() }),
   /** Passive anti-spoofing score of the live photo, 0–1 (1 = real), when measured. */
   liveness: z.number().nullable().optional(),
+  /** How the anti-spoofing score was used: recorded only, or gating with this threshold. */
+  antispoof: z
+    .object({ gating: z.boolean(), threshold: z.number(), passed: z.boolean().nullable() })
+    .optional(),
+  /**
+   * The audited comparison. The gate sends it with grant-entry so the server takes the face
+   * verdict from its own record instead of the client's word.
+   */
+  comparisonId: z.string().optional(),
 });
 export type FaceComparisonResponse = z.infer<typeof FaceComparisonResponseSchema>;

@@ -1,7 +1,9 @@
+import { and, eq } from 'drizzle-orm';
+
 import { type DbExecutor } from '@/platform/db';
 import { newId } from '@/platform/ids';
 
-import { auditEvents } from './audit.table';
+import { type AuditEventRow, auditEvents } from './audit.table';
 
 export type AuditEventInput = {
   tenantId: string;
@@ -15,8 +17,19 @@ export type AuditEventInput = {
 
 export function createAuditRepository() {
   return {
-    async insert(tx: DbExecutor, event: AuditEventInput, occurredAt: Date) {
-      await tx.insert(auditEvents).values({ id: newId(), occurredAt, ...event });
+    /** Returns the new event's id, so a record can be cited later (e.g. a face comparison). */
+    async insert(tx: DbExecutor, event: AuditEventInput, occurredAt: Date): Promise<string> {
+      const id = newId();
+      await tx.insert(auditEvents).values({ id, occurredAt, ...event });
+      return id;
+    },
+    async find(tx: DbExecutor, tenantId: string, id: string): Promise<AuditEventRow | undefined> {
+      const rows = await tx
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.id, id)))
+        .limit(1);
+      return rows[0];
     },
   };
 }

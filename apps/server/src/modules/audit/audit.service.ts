@@ -11,5 +11,6 @@ export function createAuditService({ clock }: { clock: Clock }) {
   const repository = createAuditRepository();
   return {
     record: (tx: DbExecutor, event: AuditEventInput) => repository.insert(tx, event, clock.now()),
+    find: (tx: DbExecutor, tenantId: string, id: string) => repository.find(tx, tenantId, id),
   };
 }

@@ -217,3 +217,118 @@ describe('entry logs routes', () => {
     });
   });
 });
+
+// The real face engine: grant-entry takes the face verdict from the server's own comparison record.
+describe('grant-entry with faceComparisonId', () => {
+  let t: TestApp;
+  let face: string;
+  let otherFace: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const { sampleFace } = await import('@boomgate/vision/testing');
+    face = `data:image/jpeg;base64,${(await sampleFace('left')).toString('base64')}`;
+    otherFace = `data:image/jpeg;base64,${(await sampleFace('right')).toString('base64')}`;
+  });
+  afterAll(() => t.close());
+
+  async function enrolledVehicle(admin: Session, plateNumber: string) {
+    const created = await admin.post('/api/approved-vehicles', {
+      plateNumber,
+      driverName: 'Sipho',
+      driverPhoto: face,
+      biometricConsent: true,
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json<{ id: string }>();
+  }
+  const compare = async (session: Session, image: string, approvedVehicleId: string) =>
+    (await session.post('/api/face-comparison', { image1: image, approvedVehicleId })).json<{
+      comparisonId: string;
+      matchScore: number;
+      decision: string;
+    }>();
+  const grant = (session: Session, plateNumber: string, extra: Record<string, unknown>) =>
+    session.post('/api/auto-gate/grant-entry', {
+      category: 'contracted',
+      plateNumber,
+      vehicleApproved: true,
+      entryGranted: true,
+      ...extra,
+    });
+
+  it("logs the comparison's own score and verdict, whatever the client claims", async () => {
+    const admin = await t.registerTenant();
+    const vehicle = await enrolledVehicle(admin, 'ND123456');
+    const comparison = await compare(admin, face, vehicle.id);
+
+    const entry = await grant(admin, 'ND123456', {
+      faceVerified: true,
+      matchScore: 100,
+      faceComparisonId: comparison.comparisonId,
+    });
+
+    expect(entry.statusCode).toBe(201);
+    expect(entry.json()).toMatchObject({ faceVerified: true, matchScore: comparison.matchScore });
+  }, 90_000);
+
+  it('refuses a verified face the comparison did not verify, or made for another vehicle, user or time', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const vehicle = await enrolledVehicle(admin, 'ND223344');
+    await enrolledVehicle(admin, 'ND998877');
+    const mismatch = await compare(admin, otherFace, vehicle.id);
+    const match = await compare(admin, face, vehicle.id);
+    expect(mismatch.decision).toBe('no_match');
+
+    const claimed = await grant(admin, 'ND223344', {
+      faceVerified: true,
+      faceComparisonId: mismatch.comparisonId,
+    });
+    const otherVehicle = await grant(admin, 'ND998877', {
+      faceVerified: true,
+      faceComparisonId: match.comparisonId,
+    });
+    const otherUser = await grant(guard, 'ND223344', {
+      faceVerified: true,
+      faceComparisonId: match.comparisonId,
+    });
+    const notAComparison = await grant(admin, 'ND223344', {
+      faceVerified: true,
+      faceComparisonId: '00000000-0000-4000-8000-000000000000',
+    });
+    t.clock.advanceMs(16 * 60_000);
+    const expired = await grant(admin, 'ND223344', {
+      faceVerified: true,
+      faceComparisonId: match.comparisonId,
+    });
+
+    expect(claimed.json().error.message).toContain('did not verify the face (no_match)');
+    expect(otherVehicle.json().error.message).toContain('another vehicle');
+    for (const refused of [claimed, otherVehicle, otherUser, notAComparison, expired])
+      expect(refused.statusCode).toBe(400);
+    expect(expired.json().error.message).toContain('not found or has expired');
+    expect(
+      await t.ownerQuery(`select 1 from entry_logs where tenant_id = $1`, [admin.body.tenant.id]),
+    ).toHaveLength(0);
+  }, 90_000);
+
+  it('requires the comparison for a verified face once the organization gates on anti-spoofing', async () => {
+    const admin = await t.registerTenant();
+    const vehicle = await enrolledVehicle(admin, 'ND554433');
+    await admin.patch('/api/settings', { antispoofGating: true, antispoofThreshold: 0.05 });
+
+    const bare = await grant(admin, 'ND554433', { faceVerified: true, matchScore: 95 });
+    const comparison = await compare(admin, face, vehicle.id);
+    const cited = await grant(admin, 'ND554433', {
+      faceVerified: true,
+      faceComparisonId: comparison.comparisonId,
+    });
+    const unverified = await grant(admin, 'ND554433', { faceVerified: false });
+
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.message).toContain('faceComparisonId');
+    expect(comparison.decision).toBe('match');
+    expect(cited.statusCode).toBe(201);
+    expect(unverified.statusCode).toBe(201);
+  }, 90_000);
+});

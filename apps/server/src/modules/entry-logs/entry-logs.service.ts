@@ -5,12 +5,14 @@ import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import { FACE_COMPARED_ACTION } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import type { SettingsService } from '@/modules/settings';
 import type { UsersService } from '@/modules/users';
 import { startOfSiteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 
@@ -23,6 +25,8 @@ type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 /** Spec §4 and §9: a face match must be at least 70 percent. */
 export const FACE_MATCH_THRESHOLD = 70;
 const RECENT_ENTRIES = 10;
+/** A face comparison can back an entry for this long: the truck is at the gate, not tomorrow. */
+const FACE_COMPARISON_VALID_MS = 15 * 60_000;
 
 export type EntryLogsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -30,7 +34,8 @@ export type EntryLogsServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'storeImage' | 'deleteImage'>;
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'countActive'>;
   users: Pick<UsersService, 'countActive'>;
-  audit: Pick<AuditService, 'record'>;
+  audit: Pick<AuditService, 'record' | 'find'>;
+  settings: Pick<SettingsService, 'settingsOf'>;
   clock: Clock;
 };
 
@@ -46,8 +51,51 @@ export function createEntryLogsService({
   vehicles,
   users,
   audit,
+  settings,
   clock,
 }: EntryLogsServiceDeps) {
+  /**
+   * The face verdict of an entry. With `faceComparisonId` it is the server's own audited record of
+   * the comparison (same user, recent, same vehicle), so a client cannot claim a match it did not
+   * get; without it the client's claim stands, unless the organization gates on anti-spoofing.
+   */
+  async function faceVerdict(
+    tx: DbExecutor,
+    actor: Actor,
+    body: GrantEntry,
+    vehicleId: string | null,
+  ): Promise<{ faceVerified: boolean; matchScore: number | null }> {
+    if (!body.faceComparisonId) {
+      if (body.faceVerified && (await settings.settingsOf(tx, actor.tenantId)).antispoofGating)
+        throw new AppError(
+          'INVALID',
+          'This organization checks faces for spoofing: a verified face must cite its face comparison (faceComparisonId).',
+        );
+      return { faceVerified: body.faceVerified, matchScore: body.matchScore ?? null };
+    }
+    const record = await audit.find(tx, actor.tenantId, body.faceComparisonId);
+    const isUsable =
+      record !== undefined &&
+      record.action === FACE_COMPARED_ACTION &&
+      record.actorUserId === actor.userId &&
+      clock.now().getTime() - record.occurredAt.getTime() <= FACE_COMPARISON_VALID_MS;
+    if (!isUsable)
+      throw new AppError(
+        'INVALID',
+        'The face comparison was not found or has expired: compare the face again.',
+      );
+    if (record.targetId && record.targetId !== vehicleId)
+      throw new AppError('INVALID', 'The face comparison was made for another vehicle.');
+    const details = (record.details ?? {}) as { matchScore?: number; decision?: string };
+    const faceVerified = details.decision === 'match';
+    if (body.faceVerified && !faceVerified)
+      throw new AppError(
+        'INVALID',
+        `The face comparison did not verify the face (${details.decision ?? 'no decision'}).`,
+      );
+    return { faceVerified, matchScore: details.matchScore ?? null };
+  }
+
   async function storeImages(actor: Actor, body: GrantEntry) {
     const store = (kind: Parameters<ImagesService['storeOptional']>[1], payload: string | null) =>
       images.storeOptional(actor.tenantId, kind, payload);
@@ -103,6 +151,7 @@ export function createEntryLogsService({
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
           const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
           const isApproved = vehicles.isApproved(vehicle);
+          const face = await faceVerdict(tx, actor, body, vehicle?.id ?? null);
           const warnings = [...body.warnings];
           if (body.vehicleApproved && !isApproved)
             warnings.push('The client reported the vehicle as approved; the register does not.');
@@ -114,9 +163,9 @@ export function createEntryLogsService({
             plateNumber: body.plateNumber,
             extractedPlate: body.extractedPlate,
             vehicleApproved: isApproved,
-            faceVerified: body.faceVerified,
+            faceVerified: face.faceVerified,
             entryGranted: body.entryGranted,
-            matchScore: body.matchScore ?? null,
+            matchScore: face.matchScore,
             driverName: body.driverName ?? vehicle?.driverName ?? null,
             driverSurname: body.driverSurname,
             driverIdNumber: body.driverIdNumber,

@@ -91,6 +91,47 @@ describe('POST /api/face-comparison', () => {
     ).toHaveLength(1);
   }, 90_000);
 
+  it('records the live anti-spoofing score and gates on it only when the organization says so', async () => {
+    const admin = await t.registerTenant();
+    const compare = async () =>
+      (await admin.post('/api/face-comparison', { image1: left, image2: left })).json();
+
+    const recorded = await compare();
+    expect(recorded).toMatchObject({
+      decision: 'match',
+      antispoof: { gating: false, threshold: 0.5 },
+      comparisonId: expect.any(String),
+    });
+    const liveness: number = recorded.liveness;
+    expect(liveness).toBeGreaterThan(0);
+    // A real photo scores high but below 0.99, so a threshold above it exists (settings cap 0.99).
+    expect(liveness).toBeLessThan(0.98);
+
+    // Just above the photo's own score: the same match is now refused as a suspected spoof.
+    const above = Math.min(0.99, Math.ceil(liveness * 100 + 1) / 100);
+    await admin.patch('/api/settings', { antispoofGating: true, antispoofThreshold: above });
+    const gatedAbove = await compare();
+    expect(gatedAbove.antispoof).toEqual({ gating: true, threshold: above, passed: false });
+    expect(gatedAbove.decision).toBe('spoof_suspected');
+    expect(gatedAbove.matchScore).toBeGreaterThanOrEqual(95);
+
+    // Just below it: the gate lets the same photo through.
+    const below = Math.max(0.05, Math.floor(liveness * 100 - 1) / 100);
+    await admin.patch('/api/settings', { antispoofThreshold: below });
+    expect(await compare()).toMatchObject({
+      decision: 'match',
+      antispoof: { gating: true, threshold: below, passed: true },
+    });
+
+    const decisions = await t.ownerQuery<{ details: { decision: string; liveness: number } }>(
+      `select details from audit_events where tenant_id = $1 and action = 'face.compared'
+        order by occurred_at, id`,
+      [admin.body.tenant.id],
+    );
+    expect(decisions).toHaveLength(3);
+    expect(decisions.every((row) => row.details.liveness === liveness)).toBe(true);
+  }, 120_000);
+
   it('needs exactly one reference', async () => {
     const guard = await t.registerTenant();
 

@@ -8,22 +8,27 @@ import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import type { SettingsService } from '@/modules/settings';
 import { type GateVisionEngine, visionErrorToAppError } from '@/modules/vision';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { decodeImagePayload } from '@/platform/images';
 
 export type FacesServiceDeps = {
-  engine: Pick<GateVisionEngine, 'compareFaces' | 'compareFaceToDescriptor'>;
+  engine: Pick<GateVisionEngine, 'embedFace' | 'compareFaceToDescriptor'>;
   database: Pick<Database, 'withTenant'>;
   vehicles: Pick<ApprovedVehiclesService, 'getDriverReference'>;
   images: Pick<ImagesService, 'readImage'>;
   audit: Pick<AuditService, 'record'>;
+  settings: Pick<SettingsService, 'settingsOf'>;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** The audit action of a comparison; grant-entry reads these records back (`faceComparisonId`). */
+export const FACE_COMPARED_ACTION = 'face.compared';
 
 export function createFacesService({
   engine,
@@ -31,6 +36,7 @@ export function createFacesService({
   vehicles,
   images,
   audit,
+  settings,
 }: FacesServiceDeps) {
   /**
    * Compares with the approved vehicle's driver: against the enrolled descriptor when there is one
@@ -55,15 +61,23 @@ export function createFacesService({
     return compareTwoPhotos(live, await images.readImage(actor, reference.photoKey));
   }
 
+  /**
+   * The reference photo is embedded first, then the live photo is compared with its descriptor:
+   * the same two embeddings as a plain comparison, and the live face also gets its anti-spoofing
+   * score (which only the live capture needs).
+   */
   async function compareTwoPhotos(live: Uint8Array, photo: Uint8Array) {
-    const result = await engine.compareFaces(live, photo);
+    const reference = await engine.embedFace(photo);
+    if (!reference.ok) throw new AppError('UNPROCESSABLE', reference.error.message);
+    const result = await engine.compareFaceToDescriptor(live, reference.descriptor, {
+      antispoof: true,
+    });
     if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
-    const [liveFace, referenceFace] = result.faces;
     return {
       matchScore: result.matchScore,
-      live: liveFace.box,
-      reference: referenceFace.box,
-      liveness: liveFace.antispoof?.real ?? null,
+      live: result.face.box,
+      reference: reference.box,
+      liveness: result.face.antispoof?.real ?? null,
     };
   }
 
@@ -78,25 +92,44 @@ export function createFacesService({
       ip?: string,
     ): Promise<FaceComparisonResponse> {
       const live = decodeImagePayload(request.image1).bytes;
+      const reference =
+        request.image2 !== undefined ? decodeImagePayload(request.image2).bytes : null;
+      const { antispoofGating, antispoofThreshold } = await database.withTenant(
+        actor.tenantId,
+        (tx) => settings.settingsOf(tx, actor.tenantId),
+      );
       const result = await (
-        request.image2 !== undefined
-          ? compareTwoPhotos(live, decodeImagePayload(request.image2).bytes)
+        reference !== null
+          ? compareTwoPhotos(live, reference)
           : compareWithEnrolled(actor, live, request.approvedVehicleId ?? '')
       ).catch((error: unknown) => {
         throw error instanceof AppError ? error : visionErrorToAppError(error);
       });
 
       const matchScore = round1(result.matchScore);
-      const decision = matchScore >= FACE_MATCH_THRESHOLD ? 'match' : 'no_match';
-      await database.withTenant(actor.tenantId, (tx) =>
+      const liveness = result.liveness === null ? null : Math.round(result.liveness * 1000) / 1000;
+      // Gating fails closed: a live photo whose score could not be measured is not trusted.
+      const antispoofPassed = liveness === null ? null : liveness >= antispoofThreshold;
+      const decision =
+        antispoofGating && antispoofPassed !== true
+          ? 'spoof_suspected'
+          : matchScore >= FACE_MATCH_THRESHOLD
+            ? 'match'
+            : 'no_match';
+      const antispoof = {
+        gating: antispoofGating,
+        threshold: antispoofThreshold,
+        passed: antispoofPassed,
+      };
+      const comparisonId = await database.withTenant(actor.tenantId, (tx) =>
         audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
-          action: 'face.compared',
+          action: FACE_COMPARED_ACTION,
           targetType: request.approvedVehicleId ? 'approved_vehicle' : undefined,
           targetId: request.approvedVehicleId,
           ip,
-          details: { matchScore, decision, liveness: result.liveness },
+          details: { matchScore, decision, liveness, antispoof },
         }),
       );
       return {
@@ -104,7 +137,9 @@ export function createFacesService({
         threshold: FACE_MATCH_THRESHOLD,
         decision,
         faces: { live: result.live, reference: result.reference },
-        liveness: result.liveness,
+        liveness,
+        antispoof,
+        comparisonId,
       };
     },
   };

@@ -5,7 +5,7 @@
 import { facesRoutes } from './faces.routes';
 import { type FacesServiceDeps, createFacesService } from './faces.service';
 
-export type { FacesService } from './faces.service';
+export { FACE_COMPARED_ACTION, type FacesService } from './faces.service';
 
 export function createFacesModule(deps: FacesServiceDeps) {
   const service = createFacesService(deps);

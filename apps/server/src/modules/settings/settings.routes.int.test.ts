@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('/api/settings', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('starts with the defaults: server retention, 365-day inductions, anti-spoofing recorded only', async () => {
+    const admin = await t.registerTenant();
+
+    const response = await admin.get('/api/settings');
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('no-store');
+    expect(response.json()).toEqual({
+      biometricRetentionDays: null,
+      documentRetentionDays: null,
+      inductionValidityDays: 365,
+      antispoofGating: false,
+      antispoofThreshold: 0.5,
+    });
+  });
+
+  it('lets the tenant admin change a subset, audits before and after, and leaves other tenants alone', async () => {
+    const admin = await t.registerTenant();
+    const other = await t.registerTenant();
+
+    const changed = await admin.patch('/api/settings', {
+      antispoofGating: true,
+      antispoofThreshold: 0.7,
+      documentRetentionDays: 90,
+    });
+
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({
+      antispoofGating: true,
+      antispoofThreshold: 0.7,
+      documentRetentionDays: 90,
+      inductionValidityDays: 365,
+    });
+    expect((await admin.get('/api/settings')).json()).toEqual(changed.json());
+    expect((await other.get('/api/settings')).json()).toMatchObject({
+      antispoofGating: false,
+      documentRetentionDays: null,
+    });
+    const [audit] = await t.ownerQuery<{ details: Record<string, { antispoofGating: boolean }> }>(
+      `select details from audit_events where tenant_id = $1 and action = 'settings.updated'`,
+      [admin.body.tenant.id],
+    );
+    expect(audit.details.before.antispoofGating).toBe(false);
+    expect(audit.details.after.antispoofGating).toBe(true);
+  });
+
+  it('refuses out-of-range values and empty or unknown changes with 400', async () => {
+    const admin = await t.registerTenant();
+
+    for (const body of [
+      { antispoofThreshold: 1.5 },
+      { inductionValidityDays: 0 },
+      { biometricRetentionDays: 2.5 },
+      {},
+      { tenantId: admin.body.tenant.id },
+    ]) {
+      const response = await admin.patch('/api/settings', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error.code).toBe('INVALID');
+    }
+  });
+
+  it('lets back office read but not change; guards neither', async () => {
+    const admin = await t.registerTenant();
+    const office = await t.createSignedInUser(admin, 'back_office');
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+
+    expect((await office.get('/api/settings')).statusCode).toBe(200);
+    expect((await office.patch('/api/settings', { antispoofGating: true })).statusCode).toBe(403);
+    expect((await guard.get('/api/settings')).statusCode).toBe(403);
+    expect((await guard.patch('/api/settings', { antispoofGating: true })).statusCode).toBe(403);
+    expect((await admin.get('/api/settings')).json().antispoofGating).toBe(false);
+  });
+});

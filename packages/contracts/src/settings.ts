@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Days; null means "the server default" (BIOMETRIC_RETENTION_DAYS / DOCUMENT_RETENTION_DAYS). */
+const RetentionDays = z
+  .number({ error: 'Enter a number of days' })
+  .int('Enter a whole number of days')
+  .min(1, 'At least 1 day')
+  .max(3650, 'At most 3650 days')
+  .nullable();
+
+/** GET /api/settings: the organization's own settings (tenant_admin, back_office, super_admin). */
+export const TenantSettingsSchema = z.object({
+  biometricRetentionDays: RetentionDays,
+  documentRetentionDays: RetentionDays,
+  inductionValidityDays: z
+    .number({ error: 'Enter a number of days' })
+    .int('Enter a whole number of days')
+    .min(1, 'At least 1 day')
+    .max(3650, 'At most 3650 days'),
+  /** Refuse a live face whose anti-spoofing score is below the threshold (off by default). */
+  antispoofGating: z.boolean(),
+  /** 0–1, the anti-spoofing model's "real" probability. */
+  antispoofThreshold: z
+    .number({ error: 'Enter a number between 0 and 1' })
+    .min(0.05, 'At least 0.05')
+    .max(0.99, 'At most 0.99'),
+});
+export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
+
+/** PATCH /api/settings (tenant_admin, super_admin): any subset. */
+export const UpdateTenantSettingsSchema = TenantSettingsSchema.partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, { message: 'Nothing to change' });
+export type UpdateTenantSettings = z.infer<typeof UpdateTenantSettingsSchema>;

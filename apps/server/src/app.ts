@@ -28,6 +28,8 @@ export type BuildAppOptions = {
   database: Pick<Database, 'pool'>;
   /** Tests pass a logger that writes to memory. */
   logger?: FastifyBaseLogger;
+  /** True once main.ts has begun a graceful shutdown: new requests then get 503 (REL-05). */
+  isDraining?: () => boolean;
 };
 
 // Exempt from the cross-site guard: callers that authenticate by signature, not by cookie.
@@ -43,6 +45,7 @@ export async function buildApp({
   modules,
   database,
   logger,
+  isDraining = () => false,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(env.LOG_LEVEL) }),
@@ -106,6 +109,17 @@ export async function buildApp({
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCookie);
+
+  // Draining before the listener closes: requests already routed here get a clean 503 in the
+  // spec's format (and the connection closed) while in-flight ones finish.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!isDraining()) return;
+    return reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '5')
+      .send(errorBody('UNAVAILABLE', 'The service is restarting. Please try again shortly.'));
+  });
 
   // Personal data must not linger in browser or proxy caches.
   app.addHook('onSend', async (request, reply) => {

@@ -26,7 +26,13 @@ const modules = createModules({
   storage,
   visionEngine,
 });
-const app = await buildApp({ env, modules, database: infrastructure.database });
+let isShuttingDown = false;
+const app = await buildApp({
+  env,
+  modules,
+  database: infrastructure.database,
+  isDraining: () => isShuttingDown,
+});
 // APP_ROLE gates the consumer, never the producer: every role may enqueue jobs.
 const worker =
   env.APP_ROLE === 'api'
@@ -38,13 +44,21 @@ const worker =
         log: (level, message) => app.log[level](message),
       });
 
-let isShuttingDown = false;
 async function shutDown(signal: string) {
   if (isShuttingDown) return;
-  isShuttingDown = true;
+  isShuttingDown = true; // from now on new requests get 503 (app.ts)
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  // Never hang: whatever is still running after the budget is abandoned (exit 1).
+  setTimeout(() => {
+    app.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, env.SHUTDOWN_TIMEOUT_MS).unref();
   try {
-    await app.close(); // new requests get 503 while in-flight ones finish
+    // A load balancer polling /api/health sees 503 and stops sending traffic before we stop
+    // listening; then the listener closes and in-flight requests finish.
+    const drainMs = env.APP_ROLE === 'worker' ? 0 : env.SHUTDOWN_DRAIN_MS;
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+    await app.close();
     await worker?.stop(); // running jobs finish; unfinished deliveries are swept up after restart
     await modules.webhooks.close();
     await visionEngine.close();

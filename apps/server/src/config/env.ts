@@ -38,6 +38,12 @@ const EnvSchema = z
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
     BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+    // Identity-document, licence, passport, disc, ticket and gate photos: days kept after capture.
+    DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+    // SIGTERM: how long new requests get 503 (load balancers notice) before the listener closes.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    // SIGTERM: in-flight requests and running jobs get this long; then the process exits 1.
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
     VISION_THREADS: z.coerce.number().int().min(1).max(16).optional(),
     VISION_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
     AI_BASE_URL: z.url().optional(),

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -42,14 +42,15 @@ export async function startEmbeddedPostgres({
   // As root, PostgreSQL runs as the OS user `postgres`, which must be able to enter the folder.
   if (isRoot) await chmod(dataDir, 0o755);
   const databaseDir = path.join(dataDir, 'postgres');
-  const release = await lockfile
-    .lock(dataDir, { lockfilePath: path.join(dataDir, 'postgres.lock'), stale: 15_000 })
-    .catch((error: unknown) => {
-      throw new Error(
-        `Another Boomgate process is using ${dataDir} (${(error as Error).message}). ` +
-          'Stop it first, or point DATA_DIR at another folder.',
-      );
-    });
+  const release = await lockDataDir(dataDir);
+  try {
+    // We own the folder now, so a PostgreSQL still running on it was left by a Boomgate process
+    // that died without stopping it (kill -9, OOM): stop it so ours can start (REL-01).
+    await stopOrphanedPostmaster(databaseDir, log);
+  } catch (error) {
+    await release();
+    throw error;
+  }
 
   const chosenPort = port || (await findFreePort());
   const server = new EmbeddedPostgres({
@@ -96,9 +97,92 @@ export async function startEmbeddedPostgres({
       stopped = true;
       await server.stop();
       await rm(path.join(dataDir, 'postgres.port'), { force: true });
+      await rm(path.join(dataDir, OWNER_FILE), { force: true });
       await release();
     },
   };
+}
+
+const OWNER_FILE = 'postgres.owner';
+
+/**
+ * One Boomgate process per data folder. The lock goes stale 15 s after its holder stops touching
+ * it; a holder that was killed (its pid, kept beside the lock, is gone) is known dead at once, so
+ * a restart after a crash does not wait out the staleness period.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockfilePath = path.join(dataDir, 'postgres.lock');
+  const lock = () => lockfile.lock(dataDir, { lockfilePath, stale: 15_000 });
+  let release: () => Promise<void>;
+  try {
+    release = await lock();
+  } catch (error) {
+    if (!(await isOwnerGone(path.join(dataDir, OWNER_FILE)))) {
+      throw new Error(
+        `Another Boomgate process is using ${dataDir} (${(error as Error).message}). ` +
+          'Stop it first, or point DATA_DIR at another folder.',
+      );
+    }
+    await rm(lockfilePath, { recursive: true, force: true });
+    release = await lock();
+  }
+  await writeFile(path.join(dataDir, OWNER_FILE), String(process.pid));
+  return release;
+}
+
+async function isOwnerGone(ownerFile: string): Promise<boolean> {
+  const pid = Number(await readFile(ownerFile, 'utf8').catch(() => ''));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  return !isProcessAlive(pid);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, owned by another user
+  }
+  // An exited child of a dead parent stays a zombie until init reaps it (not every container's
+  // init does): on Linux, state Z counts as gone.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Stops the postmaster named in `postmaster.pid` if it still runs on this data folder: a fast
+ * shutdown (SIGINT, open transactions roll back, a checkpoint is written), then an immediate one
+ * (SIGQUIT; crash recovery replays the WAL at the next start) if it has not exited in 30 s.
+ */
+async function stopOrphanedPostmaster(databaseDir: string, log: (message: string) => void) {
+  const pidFile = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(
+    () => undefined,
+  );
+  const pid = Number(pidFile?.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return;
+  // A reused pid must not be signalled: on Linux check that it is a postgres on this folder.
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  if (commandLine !== undefined && !commandLine.includes(databaseDir)) return;
+  log(`stopping PostgreSQL ${pid} left running on ${databaseDir} by a previous process`);
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 10_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return; // already gone
+    }
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      if (!isProcessAlive(pid)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`PostgreSQL ${pid} on ${databaseDir} did not stop; stop it, then start again.`);
 }
 
 /** The owner URL of the embedded database another Boomgate process is running, if any. */

@@ -38,6 +38,7 @@ export function sendError(reply: FastifyReply, error: AppError) {
 
 // Postgres could not be reached or the pool was exhausted: the client may retry (503, not 500).
 const UNAVAILABLE_PG_CODES = new Set([
+  '57014', // statement_timeout: the query ran past its budget (REL-09)
   '57P01',
   '57P02',
   '57P03',
@@ -48,15 +49,31 @@ const UNAVAILABLE_PG_CODES = new Set([
 ]);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 
-function isDatabaseUnavailable(error: unknown): boolean {
+// The pool's own words when the server went away or a connection could not be had in time.
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i;
+
+/** Drizzle wraps driver errors (`cause`), and a failed connect may be an AggregateError. */
+export function isDatabaseUnavailable(error: unknown): boolean {
   const pgCode = findPgError(error)?.code;
-  if (pgCode && UNAVAILABLE_PG_CODES.has(pgCode)) return true;
-  const message = error instanceof Error ? error.message : '';
-  const nodeCode = (error as { code?: string } | undefined)?.code;
-  return (
-    (nodeCode !== undefined && UNAVAILABLE_NODE_CODES.has(nodeCode)) ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
-  );
+  if (pgCode) return UNAVAILABLE_PG_CODES.has(pgCode) || pgCode.startsWith('08');
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0 && seen.size < 10) {
+    const current = pending.pop();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const { code, message, cause, errors } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && UNAVAILABLE_NODE_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    pending.push(cause, ...(Array.isArray(errors) ? (errors as unknown[]) : []));
+  }
+  return false;
 }
 
 /** One error format for every failure: `{ error: { code, message, issues? } }`, never a stack. */

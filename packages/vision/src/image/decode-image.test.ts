@@ -25,6 +25,20 @@ describe('decodeImage', () => {
     expect(image.data).toHaveLength(64 * 48 * 3);
   });
 
+  it('decodes straight to one grey channel when asked', async () => {
+    const red = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+
+    const image = await decodeImage(red, { grey: true });
+
+    expect(image).toMatchObject({ width: 8, height: 6, channels: 1 });
+    expect(image.data).toHaveLength(8 * 6);
+    // A mid grey (libvips gives 127 for pure red): a luminance conversion, not a channel pick.
+    expect(image.data[0]).toBeGreaterThan(40);
+    expect(image.data[0]).toBeLessThan(200);
+  });
+
   it('applies the EXIF orientation', async () => {
     const rotated = await sharp(await aJpeg(64, 48))
       .withMetadata({ orientation: 6 })
@@ -85,5 +99,8 @@ describe('decodeImage (transparency)', () => {
     const image = await decodeImage(png);
 
     expect([...image.data.subarray(0, 3)]).toEqual([255, 255, 255]);
+    const grey = await decodeImage(png, { grey: true });
+    expect(grey.channels).toBe(1);
+    expect(grey.data[0]).toBe(255);
   });
 });

@@ -61,11 +61,11 @@ function toBuffer(bytes: Uint8Array): Buffer {
 
 /**
  * Validates and decodes an uploaded image: EXIF orientation applied, at most MAX_WORKING_SIDE on the
- * long side, RGB. Every bad input becomes a VisionInputError.
+ * long side, RGB (or one grey channel with `grey`). Every bad input becomes a VisionInputError.
  */
 export async function decodeImage(
   bytes: Uint8Array,
-  { maxSide = MAX_WORKING_SIDE }: { maxSide?: number } = {},
+  { maxSide = MAX_WORKING_SIDE, grey = false }: { maxSide?: number; grey?: boolean } = {},
 ): Promise<RawImage> {
   assertImageBytes(bytes);
   const input = toBuffer(bytes);
@@ -98,7 +98,7 @@ export async function decodeImage(
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       // Transparent pixels (PNG, WebP) become white paper, not black.
       .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
+      .toColourspace(grey ? 'b-w' : 'srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 };

@@ -254,7 +254,8 @@ export async function readDocument(
 
 /** All barcodes in an image (any format), with the retry ladder. */
 export async function readBarcodesFromBytes(bytes: Uint8Array): Promise<Barcode[]> {
-  const image = await decodeImage(bytes);
+  // Barcodes need luminance only: decoding straight to grey skips an RGB copy and its conversion.
+  const image = await decodeImage(bytes, { grey: true });
   return findBarcodes(image);
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 
 import type { Role } from '@boomgate/contracts/roles';
 
@@ -17,6 +17,14 @@ export const ALL_ROLES: readonly Role[] = [
   'security_guard',
 ];
 
+/**
+ * SEC-11: a super_admin acts for another organization only explicitly, per request: this header
+ * names the tenant and ACT_REASON_HEADER says why; every such request is audited in that tenant.
+ * Anyone else sending it gets 403.
+ */
+export const ACT_FOR_TENANT_HEADER = 'x-boomgate-tenant';
+export const ACT_REASON_HEADER = 'x-boomgate-reason';
+
 export const publicAccess = (): { access: Access } => ({ access: { public: true } });
 
 export const rolesAccess = (
@@ -30,16 +38,46 @@ declare module 'fastify' {
   }
 }
 
+/** An API route as registered: what the authorization matrix and the fuzz tests walk. */
+export type DeclaredRoute = {
+  method: string;
+  url: string;
+  access: Access;
+  schema: RouteOptions['schema'];
+  bodyLimit: number | undefined;
+};
+
+const declaredRoutesByApp = new WeakMap<FastifyInstance, DeclaredRoute[]>();
+
+/** Every API route registered on `app` (HEAD twins of GET routes left out). */
+export function declaredRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
+  return declaredRoutesByApp.get(app) ?? [];
+}
+
 /** Every API route must say who may call it: an undeclared route stops the app at start-up. */
 export function requireAccessDeclarations(
   app: FastifyInstance,
   { isApiRoute }: { isApiRoute: (url: string) => boolean },
 ) {
+  const routes: DeclaredRoute[] = [];
+  declaredRoutesByApp.set(app, routes);
   app.addHook('onRoute', (route) => {
-    if (isApiRoute(route.url) && !route.config?.access) {
+    if (!isApiRoute(route.url)) return;
+    const access = route.config?.access;
+    if (!access) {
       throw new Error(
         `Route ${route.method.toString()} ${route.url} does not declare its access (config.access)`,
       );
+    }
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routes.push({
+        method,
+        url: route.url,
+        access,
+        schema: route.schema,
+        bodyLimit: route.bodyLimit,
+      });
     }
   });
 }

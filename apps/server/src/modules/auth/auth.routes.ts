@@ -11,7 +11,13 @@ import {
 import { EmptyBodySchema } from '@boomgate/contracts/primitives';
 
 import type { Actor, SessionsService } from '@/modules/sessions';
-import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
+import {
+  ACT_FOR_TENANT_HEADER,
+  ACT_REASON_HEADER,
+  ALL_ROLES,
+  publicAccess,
+  rolesAccess,
+} from '@/platform/access';
 import { AppError, STATUS_BY_CODE } from '@/platform/errors';
 import { sendError } from '@/platform/http';
 
@@ -65,6 +71,7 @@ function clearSessionCookies(reply: FastifyReply) {
 export function registerAuthentication(
   app: FastifyInstance,
   sessions: Pick<SessionsService, 'resolveActor'>,
+  service: Pick<AuthService, 'actForTenant'>,
 ) {
   app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request, reply) => {
@@ -87,7 +94,44 @@ export function registerAuthentication(
         new AppError('FORBIDDEN', 'Please change your password to continue.'),
       );
     }
-    request.actor = actor;
+    const targetTenant = request.headers[ACT_FOR_TENANT_HEADER];
+    if (targetTenant === undefined) {
+      request.actor = actor;
+      return;
+    }
+    // The account's own routes (me, change-password) always concern the caller's own tenant.
+    if (access.allowPendingPasswordChange) {
+      return sendError(
+        reply,
+        new AppError('FORBIDDEN', 'This request concerns your own account, not an organization.'),
+      );
+    }
+    try {
+      request.actor = await service.actForTenant(
+        actor,
+        {
+          tenantId: String(targetTenant),
+          reason: String(request.headers[ACT_REASON_HEADER] ?? ''),
+          method: request.method,
+          route: request.routeOptions.url ?? request.url,
+        },
+        clientOf(request),
+      );
+    } catch (error) {
+      if (error instanceof AppError) return sendError(reply, error);
+      throw error;
+    }
+    if (request.actor.tenantId !== actor.tenantId) {
+      request.log.info(
+        {
+          event: 'auth.acted_for_tenant',
+          userId: actor.userId,
+          homeTenantId: actor.tenantId,
+          tenantId: request.actor.tenantId,
+        },
+        'super admin acting for another organization',
+      );
+    }
   });
 }
 

@@ -38,6 +38,7 @@ export type ClientInfo = { ip: string; userAgent?: string };
 export type SignedIn = { response: AuthResponse; token: string; expiresAt: Date };
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -222,6 +223,53 @@ export function createAuthService({
           ip: client.ip,
         });
       });
+    },
+
+    /**
+     * SEC-11: a super_admin works on another organization only by naming it on the request, with a
+     * reason. The request then runs as that tenant (RLS still applies; nothing bypasses it) and an
+     * audit row in the target tenant records who, from which organization, what and why.
+     */
+    async actForTenant(
+      actor: Actor,
+      target: { tenantId: string; reason: string; method: string; route: string },
+      client: ClientInfo,
+    ): Promise<Actor> {
+      if (actor.role !== 'super_admin') {
+        throw new AppError('FORBIDDEN', 'Only a Super Admin can act for another organization.');
+      }
+      const reason = target.reason.trim();
+      if (reason.length === 0 || reason.length > 200) {
+        throw new AppError(
+          'INVALID',
+          'Say why (X-Boomgate-Reason, at most 200 characters) when acting for another organization.',
+        );
+      }
+      if (!UUID.test(target.tenantId)) throw new AppError('NOT_FOUND', 'Organization not found.');
+      if (target.tenantId === actor.tenantId) return actor;
+      const tenant = await database.withTenant(target.tenantId, async (tx) => {
+        const row = await tenants.find(tx, target.tenantId);
+        if (row) {
+          await audit.record(tx, {
+            tenantId: target.tenantId,
+            actorUserId: actor.userId,
+            action: 'super_admin.acted_for_tenant',
+            targetType: 'tenant',
+            targetId: target.tenantId,
+            ip: client.ip,
+            details: {
+              homeTenantId: actor.tenantId,
+              username: actor.username,
+              method: target.method,
+              route: target.route,
+              reason,
+            },
+          });
+        }
+        return row;
+      });
+      if (!tenant) throw new AppError('NOT_FOUND', 'Organization not found.');
+      return { ...actor, tenantId: tenant.id, tenantName: tenant.name };
     },
 
     me: (actor: Actor): AuthResponse => ({

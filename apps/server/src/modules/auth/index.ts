@@ -21,6 +21,6 @@ export function createAuthModule(
     service,
     routes: authRoutes(service, deps.sessions),
     registerAuthentication: (app: Parameters<typeof registerAuthentication>[0]) =>
-      registerAuthentication(app, deps.sessions),
+      registerAuthentication(app, deps.sessions, service),
   };
 }

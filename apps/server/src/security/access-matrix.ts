@@ -1,0 +1,408 @@
+/**
+ * SEC-13/14/16: the authorization matrix as data. access-matrix.int.test.ts walks every API route
+ * registered on the app and, for each entry here, calls it as every role (and signed out) on an
+ * object of the caller's own tenant, of another tenant and that does not exist, and checks:
+ *
+ *   signed out                      → 401 (public routes: as an allowed caller)
+ *   role not in `access`            → 403, and no table changes
+ *   allowed role, own object        → `allowed`
+ *   allowed role, other tenant's    → `missing` (404), no table changes, and the same status and
+ *                                     body as an id that does not exist
+ *
+ * How to add a route:
+ *   1. Add an entry keyed `'METHOD /api/path/:param'` exactly as registered (the suite lists every
+ *      route without an entry, and every entry without a route).
+ *   2. `access`: the roles the route declares (`'public'` for publicAccess()); the suite checks
+ *      that it matches the declaration, so a change of roles is a change of this file too.
+ *   3. `request` builds a valid call; routes on one object also give `object`, which makes a fresh
+ *      object in the given tenant and returns the value that goes in the path or body.
+ *   4. `allowed`: the status an allowed caller gets on its own object. Use a request that is refused
+ *      after the access check (415 for a non-image) when success would run slow inference.
+ *   5. `caller: 'fresh'` for routes that end the caller's session (logout, password change).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+import type { LightMyRequestResponse } from 'fastify';
+
+import type { Role } from '@boomgate/contracts/roles';
+
+import type { Session, TestApp } from '@/testing/test-app';
+import { signedHeaders } from '@/testing/webhooks';
+
+export type Caller = Role | 'anonymous';
+export type ObjectCase = 'own' | 'other' | 'random';
+
+export type MatrixTenant = { id: string; admin: Session };
+
+export type MatrixFixtures = {
+  t: TestApp;
+  own: MatrixTenant;
+  other: MatrixTenant;
+  /** A small real JPEG data URL. */
+  jpeg: string;
+  /** A user of the own tenant that only signs in (the login route's subject). */
+  loginUser: { username: string; password: string };
+  /** Creates (or rotates) the tenant's integration secret and remembers it. */
+  freshSecret(tenant: MatrixTenant): Promise<string>;
+  secrets: Map<string, string>;
+  /** Sends an entry into the tenant's incoming feed, signed with a fresh secret; its id. */
+  incomingEntry(tenant: MatrixTenant): Promise<string>;
+  unique(prefix: string): string;
+};
+
+export type MatrixRequest = {
+  url: string;
+  payload?: Record<string, unknown> | string;
+  headers?: Record<string, string>;
+};
+
+export type MatrixEntry = {
+  access: 'public' | readonly Role[];
+  /** Routes on one object: makes a fresh one in `tenant`; returns the value the request uses. */
+  object?: (fx: MatrixFixtures, tenant: MatrixTenant) => Promise<string>;
+  /** A value naming no object at all; default a random UUID. */
+  randomObject?: () => string;
+  /** Which object cases apply (default all three). */
+  objects?: readonly ObjectCase[];
+  request: (
+    fx: MatrixFixtures,
+    object: string | undefined,
+    caller: { password: string },
+  ) => MatrixRequest | Promise<MatrixRequest>;
+  allowed: number;
+  /** Status for another tenant's object and for one that does not exist (default 404). */
+  missing?: number;
+  caller?: 'fresh';
+  note?: string;
+};
+
+const ADMINS = ['super_admin', 'tenant_admin'] as const;
+const ALL = ['super_admin', 'tenant_admin', 'back_office', 'security_guard'] as const;
+
+const plate = (fx: MatrixFixtures) => fx.unique('MX').toUpperCase().slice(0, 10);
+
+async function expectStatus(response: LightMyRequestResponse, status: number, what: string) {
+  if (response.statusCode !== status) {
+    throw new Error(`fixture ${what}: ${response.statusCode} ${response.body}`);
+  }
+  return response;
+}
+
+async function aVehicle(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/approved-vehicles', {
+    plateNumber: plate(fx),
+    driverName: 'Matrix Driver',
+  });
+  await expectStatus(response, 201, 'vehicle');
+  return response.json<{ id: string; plateNumber: string }>();
+}
+
+async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/users', {
+    username: fx.unique('mxuser'),
+    password: 'matrix-pass-1',
+    role: 'security_guard',
+  });
+  await expectStatus(response, 201, 'user');
+  return response.json<{ id: string }>().id;
+}
+
+/** `'METHOD /api/url'` → entry. */
+export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
+  'GET /api/health': { access: 'public', request: () => ({ url: '/api/health' }), allowed: 200 },
+
+  // ----- auth ------------------------------------------------------------------------------
+  'POST /api/auth/register': {
+    access: 'public',
+    request: (fx) => ({
+      url: '/api/auth/register',
+      payload: {
+        organizationName: fx.unique('Matrix Org '),
+        fullName: 'Matrix Admin',
+        username: fx.unique('mxreg'),
+        password: 'matrix-pass-1',
+      },
+    }),
+    allowed: 201,
+  },
+  'POST /api/auth/login': {
+    access: 'public',
+    request: (fx) => ({ url: '/api/auth/login', payload: fx.loginUser }),
+    allowed: 200,
+  },
+  'POST /api/auth/logout': {
+    access: 'public',
+    caller: 'fresh',
+    request: () => ({ url: '/api/auth/logout', payload: {} }),
+    allowed: 200,
+  },
+  'GET /api/auth/me': { access: ALL, request: () => ({ url: '/api/auth/me' }), allowed: 200 },
+  'POST /api/auth/change-password': {
+    access: ALL,
+    caller: 'fresh',
+    request: (_fx, _object, caller) => ({
+      url: '/api/auth/change-password',
+      payload: { currentPassword: caller.password, newPassword: 'matrix-new-pass-2' },
+    }),
+    allowed: 200,
+  },
+
+  // ----- users -----------------------------------------------------------------------------
+  'GET /api/users': { access: ADMINS, request: () => ({ url: '/api/users' }), allowed: 200 },
+  'POST /api/users': {
+    access: ADMINS,
+    request: (fx) => ({
+      url: '/api/users',
+      payload: { username: fx.unique('mxnew'), password: 'matrix-pass-1', role: 'back_office' },
+    }),
+    allowed: 201,
+  },
+  'PATCH /api/users/:id': {
+    access: ADMINS,
+    object: aUser,
+    request: (_fx, id) => ({ url: `/api/users/${id}`, payload: { fullName: 'Renamed By Matrix' } }),
+    allowed: 200,
+  },
+  'PATCH /api/users/:id/deactivate': {
+    access: ADMINS,
+    object: aUser,
+    request: (_fx, id) => ({ url: `/api/users/${id}/deactivate`, payload: {} }),
+    allowed: 200,
+  },
+  'PATCH /api/users/:id/reactivate': {
+    access: ADMINS,
+    object: aUser,
+    request: (_fx, id) => ({ url: `/api/users/${id}/reactivate`, payload: {} }),
+    allowed: 200,
+  },
+
+  // ----- images ----------------------------------------------------------------------------
+  'GET /api/images/:tenantId/:kind/:file': {
+    access: ALL,
+    // A stored passport scan; the key is the path.
+    object: async (fx, tenant) => {
+      const saved = await tenant.admin.post('/api/passport', { passportImage: fx.jpeg });
+      await expectStatus(saved, 201, 'passport');
+      const [row] = await fx.t.ownerQuery<{ image_key: string }>(
+        'select image_key from passports where id = $1',
+        [saved.json<{ id: string }>().id],
+      );
+      if (!row) throw new Error('fixture passport: no row');
+      return row.image_key;
+    },
+    randomObject: () => `${randomUUID()}/passport/${randomUUID()}.jpg`,
+    request: (_fx, key) => ({ url: `/api/images/${key}` }),
+    allowed: 200,
+  },
+
+  // ----- approved vehicles -----------------------------------------------------------------
+  'GET /api/approved-vehicles': {
+    access: ALL,
+    request: () => ({ url: '/api/approved-vehicles' }),
+    allowed: 200,
+  },
+  'POST /api/approved-vehicles': {
+    access: ALL,
+    request: (fx) => ({
+      url: '/api/approved-vehicles',
+      payload: { plateNumber: plate(fx), driverName: 'Matrix Driver' },
+    }),
+    allowed: 201,
+  },
+  'DELETE /api/approved-vehicles/:id': {
+    access: ALL,
+    object: async (fx, tenant) => (await aVehicle(fx, tenant)).id,
+    request: (_fx, id) => ({ url: `/api/approved-vehicles/${id}` }),
+    allowed: 204,
+  },
+  'GET /api/approved-vehicles/plate/:plate': {
+    access: ALL,
+    object: async (fx, tenant) => (await aVehicle(fx, tenant)).plateNumber,
+    randomObject: () => `ZZ${randomBytes(3).toString('hex').toUpperCase()}`,
+    request: (_fx, value) => ({ url: `/api/approved-vehicles/plate/${value}` }),
+    allowed: 200,
+  },
+  'GET /api/verify-vehicle/:plate': {
+    access: ALL,
+    object: async (fx, tenant) => (await aVehicle(fx, tenant)).plateNumber,
+    randomObject: () => `ZZ${randomBytes(3).toString('hex').toUpperCase()}`,
+    request: (_fx, value) => ({ url: `/api/verify-vehicle/${value}` }),
+    allowed: 200,
+    missing: 200,
+    note: "another tenant's plate answers 'not_registered', exactly like an unknown plate",
+  },
+
+  // ----- documents -------------------------------------------------------------------------
+  ...Object.fromEntries(
+    ['licence-disc', 'identity-document', 'drivers-licence', 'passport', 'weighbridge-ticket'].map(
+      (path): [string, MatrixEntry] => [
+        `POST /api/${path}`,
+        { access: ALL, request: () => ({ url: `/api/${path}`, payload: {} }), allowed: 201 },
+      ],
+    ),
+  ),
+  'GET /api/weighbridge-tickets': {
+    access: ALL,
+    request: () => ({ url: '/api/weighbridge-tickets' }),
+    allowed: 200,
+  },
+
+  // ----- entry logs ------------------------------------------------------------------------
+  'GET /api/entry-logs': { access: ALL, request: () => ({ url: '/api/entry-logs' }), allowed: 200 },
+  'POST /api/auto-gate/grant-entry': {
+    access: ALL,
+    request: (fx) => ({ url: '/api/auto-gate/grant-entry', payload: { plateNumber: plate(fx) } }),
+    allowed: 201,
+  },
+  'GET /api/dashboard': { access: ALL, request: () => ({ url: '/api/dashboard' }), allowed: 200 },
+  'GET /api/truck-list': { access: ALL, request: () => ({ url: '/api/truck-list' }), allowed: 200 },
+
+  // ----- vision and faces (refused after the access check, so no model loads) ---------------
+  'POST /api/ocr': {
+    access: ALL,
+    request: () => ({
+      url: '/api/ocr',
+      payload: {
+        image: `data:image/jpeg;base64,${Buffer.from('<html>x</html>').toString('base64')}`,
+        type: 'plate',
+      },
+    }),
+    allowed: 415,
+    note: 'allowed callers reach the image check (415 for HTML posing as a JPEG)',
+  },
+  'POST /api/face-comparison': {
+    access: ALL,
+    object: async (fx, tenant) => (await aVehicle(fx, tenant)).id,
+    request: (fx, id) => ({
+      url: '/api/face-comparison',
+      payload: { image1: fx.jpeg, approvedVehicleId: id },
+    }),
+    allowed: 422,
+    note: 'own vehicle without a photo on file: 422 before any inference',
+  },
+
+  // ----- incoming feed and integrations ----------------------------------------------------
+  'GET /api/webhook/pending-requests': {
+    access: ALL,
+    request: () => ({ url: '/api/webhook/pending-requests' }),
+    allowed: 200,
+  },
+  'POST /api/webhook/process-request/:id': {
+    access: ALL,
+    object: (fx, tenant) => fx.incomingEntry(tenant),
+    request: (_fx, id) => ({
+      url: `/api/webhook/process-request/${id}`,
+      payload: { plateNumber: 'CA123456', driverName: 'Sipho', driverIdNumber: '8001015009087' },
+    }),
+    allowed: 200,
+  },
+  'POST /api/webhook/incoming/:tenantId': {
+    access: 'public',
+    // The caller holds the own tenant's secret and tries it on each tenant's URL.
+    object: async (fx, tenant) => {
+      if (!fx.secrets.has(fx.own.id)) await fx.freshSecret(fx.own);
+      return tenant.id;
+    },
+    request: (fx, tenantId) => {
+      const body = JSON.stringify({ plateNumber: 'CA123456', driverName: 'Matrix' });
+      const secret = fx.secrets.get(fx.own.id) ?? '';
+      return {
+        url: `/api/webhook/incoming/${tenantId}`,
+        payload: body,
+        headers: signedHeaders(secret, body, { at: fx.t.clock.now() }),
+      };
+    },
+    allowed: 202,
+    missing: 401,
+    note: 'authenticated by signature: a wrong tenant and an unknown one answer the same 401',
+  },
+  'GET /api/integrations': {
+    access: ADMINS,
+    request: () => ({ url: '/api/integrations' }),
+    allowed: 200,
+  },
+  'PATCH /api/integrations': {
+    access: ADMINS,
+    request: () => ({ url: '/api/integrations', payload: { callbackUrl: null } }),
+    allowed: 200,
+  },
+  'POST /api/integrations/secret': {
+    access: ADMINS,
+    request: () => ({ url: '/api/integrations/secret', payload: {} }),
+    allowed: 201,
+  },
+  'GET /api/integrations/deliveries': {
+    access: ADMINS,
+    request: () => ({ url: '/api/integrations/deliveries' }),
+    allowed: 200,
+  },
+  'POST /api/integrations/deliveries/:id/replay': {
+    access: ADMINS,
+    // Completing an entry queues its callback: that delivery is the object.
+    object: async (fx, tenant) => {
+      const entryId = await fx.incomingEntry(tenant);
+      await expectStatus(
+        await tenant.admin.post(`/api/webhook/process-request/${entryId}`, {
+          plateNumber: 'CA123456',
+          driverName: 'Sipho',
+          driverIdNumber: '8001015009087',
+        }),
+        200,
+        'process',
+      );
+      const [row] = await fx.t.ownerQuery<{ id: string }>(
+        'select id from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2',
+        [tenant.id, entryId],
+      );
+      if (!row) throw new Error('fixture delivery: no row');
+      return row.id;
+    },
+    request: (_fx, id) => ({ url: `/api/integrations/deliveries/${id}/replay`, payload: {} }),
+    allowed: 202,
+  },
+
+  // ----- organization settings -------------------------------------------------------------
+  'GET /api/settings': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    request: () => ({ url: '/api/settings' }),
+    allowed: 200,
+  },
+  'PATCH /api/settings': {
+    access: ADMINS,
+    request: () => ({ url: '/api/settings', payload: { inductionValidityDays: 30 } }),
+    allowed: 200,
+  },
+
+  // ----- ANPR ------------------------------------------------------------------------------
+  'POST /api/anpr/cameras': {
+    access: ADMINS,
+    request: () => ({ url: '/api/anpr/cameras', payload: { name: 'Matrix gate' } }),
+    allowed: 201,
+  },
+  'GET /api/anpr/cameras': {
+    access: ADMINS,
+    request: () => ({ url: '/api/anpr/cameras' }),
+    allowed: 200,
+  },
+  'DELETE /api/anpr/cameras/:id': {
+    access: ADMINS,
+    object: async (_fx, tenant) => {
+      const created = await tenant.admin.post('/api/anpr/cameras', { name: 'Matrix cam' });
+      return (await expectStatus(created, 201, 'camera')).json<{ id: string }>().id;
+    },
+    request: (_fx, id) => ({ url: `/api/anpr/cameras/${id}` }),
+    allowed: 204,
+  },
+  'POST /api/anpr/:cameraToken': {
+    access: 'public',
+    object: async (_fx, tenant) => {
+      const created = await tenant.admin.post('/api/anpr/cameras', { name: 'Matrix push' });
+      return (await expectStatus(created, 201, 'camera')).json<{ token: string }>().token;
+    },
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({ url: `/api/anpr/${token}`, payload: { plateNumber: 'CA123456' } }),
+    allowed: 201,
+    note: "the token is the camera's credential and names its tenant, so there is no other-tenant case",
+  },
+};

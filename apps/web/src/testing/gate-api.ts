@@ -155,13 +155,19 @@ export function anEmptyRead(type: OcrType, message = 'Nothing found.'): OcrRespo
   };
 }
 
-export function aFaceComparison(matchScore: number): FaceComparisonResponse {
+export function aFaceComparison(
+  matchScore: number,
+  overrides: Partial<FaceComparisonResponse> = {},
+): FaceComparisonResponse {
   return {
     matchScore,
     threshold: 70,
     decision: matchScore >= 70 ? 'match' : 'no_match',
     faces: { live: { x: 10, y: 10, width: 100, height: 120 }, reference: null },
-    liveness: null,
+    liveness: 0.91,
+    antispoof: { gating: false, threshold: 0.5, passed: true },
+    comparisonId: '5b0f3c1e-6a7d-4e2b-9c4f-0d1e2f3a4b5c',
+    ...overrides,
   };
 }
 

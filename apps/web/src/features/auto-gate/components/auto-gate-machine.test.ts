@@ -157,6 +157,36 @@ describe('auto gate state machine (spec §4)', () => {
     );
   });
 
+  it('a suspected spoof fails verification whatever the match score, keeping the liveness score', () => {
+    expect(
+      autoGateReducer(comparing(), {
+        type: 'FACE_COMPARED',
+        matchScore: 97,
+        liveness: 0.21,
+        spoofSuspected: true,
+        comparisonId: 'c1',
+      }),
+    ).toMatchObject({
+      phase: 'not_registered',
+      status: 'Face verification failed - manual check required',
+      matchScore: 97,
+      liveness: 0.21,
+      spoofSuspected: true,
+      faceVerified: false,
+    });
+  });
+
+  it('a match keeps the liveness score and the comparison to cite when logging', () => {
+    expect(
+      autoGateReducer(comparing(), {
+        type: 'FACE_COMPARED',
+        matchScore: 88,
+        liveness: 0.93,
+        comparisonId: 'c2',
+      }),
+    ).toMatchObject({ faceVerified: true, liveness: 0.93, faceComparisonId: 'c2' });
+  });
+
   it("a face comparison error → not_registered 'Face verification error'", () => {
     expect(autoGateReducer(comparing(), { type: 'FACE_COMPARISON_FAILED' })).toMatchObject({
       phase: 'not_registered',

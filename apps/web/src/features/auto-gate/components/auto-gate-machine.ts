@@ -38,6 +38,12 @@ export type AutoGateState = {
   vehicle: PlateLookup | null;
   faceImage: string | null;
   matchScore: number | null;
+  /** The live photo's anti-spoofing score, 0–1, when the server measured it. */
+  liveness: number | null;
+  /** The organization gates on anti-spoofing and this capture scored below its threshold. */
+  spoofSuspected: boolean;
+  /** The server's audited comparison, cited when the entry is logged. */
+  faceComparisonId: string | null;
   faceVerified: boolean;
 };
 
@@ -51,7 +57,13 @@ export type AutoGateEvent =
   | { type: 'VEHICLE_FOUND'; vehicle: PlateLookup }
   | { type: 'VEHICLE_NOT_FOUND' }
   | { type: 'FACE_CAPTURED'; image: string }
-  | { type: 'FACE_COMPARED'; matchScore: number }
+  | {
+      type: 'FACE_COMPARED';
+      matchScore: number;
+      liveness?: number | null;
+      spoofSuspected?: boolean;
+      comparisonId?: string | null;
+    }
   | { type: 'FACE_COMPARISON_FAILED' }
   | { type: 'ENTRY_LOGGED' }
   | { type: 'ENTRY_LOGGING_FAILED' }
@@ -67,6 +79,9 @@ export const initialAutoGateState: AutoGateState = {
   vehicle: null,
   faceImage: null,
   matchScore: null,
+  liveness: null,
+  spoofSuspected: false,
+  faceComparisonId: null,
   faceVerified: false,
 };
 
@@ -162,19 +177,19 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       if (state.phase !== 'verifying_face' || state.status !== AUTO_GATE_STATUS.comparingFaces) {
         return state;
       }
-      return isFaceMatch(event.matchScore)
-        ? {
-            ...state,
-            status: AUTO_GATE_STATUS.approvingEntry,
-            matchScore: event.matchScore,
-            faceVerified: true,
-          }
-        : {
-            ...state,
-            phase: 'not_registered',
-            status: AUTO_GATE_STATUS.faceMismatch,
-            matchScore: event.matchScore,
-          };
+      {
+        const compared = {
+          ...state,
+          matchScore: event.matchScore,
+          liveness: event.liveness ?? null,
+          spoofSuspected: event.spoofSuspected ?? false,
+          faceComparisonId: event.comparisonId ?? null,
+        };
+        // A suspected spoof is a failed verification whatever the match score.
+        return isFaceMatch(event.matchScore) && !compared.spoofSuspected
+          ? { ...compared, status: AUTO_GATE_STATUS.approvingEntry, faceVerified: true }
+          : { ...compared, phase: 'not_registered', status: AUTO_GATE_STATUS.faceMismatch };
+      }
 
     case 'FACE_COMPARISON_FAILED':
       if (state.phase !== 'verifying_face' || state.status !== AUTO_GATE_STATUS.comparingFaces) {

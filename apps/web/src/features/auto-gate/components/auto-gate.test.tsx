@@ -110,6 +110,7 @@ describe('Automated Gate Entry', () => {
     expect(within(panel).getByText('KP 35 XK GP')).toBeInTheDocument();
     expect(within(panel).getByText('Kumba Haulage')).toBeInTheDocument();
     expect(within(panel).getByText('92%')).toBeInTheDocument();
+    expect(within(panel).getByText('91%')).toBeInTheDocument(); // liveness, recorded only
     await expectToast('Entry Approved', 'Welcome Sipho Nkosi');
 
     expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(1);
@@ -129,6 +130,7 @@ describe('Automated Gate Entry', () => {
       vehicleApproved: true,
       faceVerified: true,
       matchScore: 92.4,
+      faceComparisonId: '5b0f3c1e-6a7d-4e2b-9c4f-0d1e2f3a4b5c',
       entryGranted: true,
     });
 
@@ -219,6 +221,33 @@ describe('Automated Gate Entry', () => {
     await expectToast(
       'Face Verification Failed',
       'Match score: 55%. Manual verification required.',
+    );
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+  });
+
+  it('refuses a suspected spoof even with a high match, showing the liveness score', async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(
+      aFaceComparison(96, {
+        decision: 'spoof_suspected',
+        liveness: 0.18,
+        antispoof: { gating: true, threshold: 0.6, passed: false },
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(
+      within(panel).getByText('Face verification failed - manual check required'),
+    ).toBeInTheDocument();
+    expect(within(panel).getByText(/Liveness: 18%/)).toBeInTheDocument();
+    expect(within(panel).getByTestId('spoof-warning')).toBeInTheDocument();
+    await expectToast(
+      'Face Verification Failed',
+      'Possible spoof (liveness 18%). Manual verification required.',
     );
     expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
   });

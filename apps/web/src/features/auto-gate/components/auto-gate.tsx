@@ -12,6 +12,7 @@ import { useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { Button } from '@/components/ui/button';
@@ -62,6 +63,10 @@ const STEPS: { title: string; description: string; icon: LucideIcon; phases: Aut
     phases: ['approved'],
   },
 ];
+
+/** The anti-spoofing score (0–1) as the guard reads it. */
+const formatLiveness = (liveness: number | null) =>
+  liveness === null ? 'not measured' : `${Math.round(liveness * 100)}%`;
 
 function StepExplainer({ phase, compact }: { phase: AutoGatePhase; compact: boolean }) {
   return (
@@ -132,6 +137,9 @@ function ApprovedPanel({
                 : 'Not verified (no reference photo)'
             }
           />
+          {state.liveness !== null && (
+            <Detail label="Liveness" value={formatLiveness(state.liveness)} />
+          )}
         </dl>
         {/* TODO(#7): warn here when the driver's safety induction is not passed, once the induction API exists. */}
         <Button size="lg" className="w-full" onClick={onNext}>
@@ -158,7 +166,15 @@ function NotRegisteredPanel({
           {state.status}
         </CardTitle>
         {state.status === AUTO_GATE_STATUS.faceMismatch && state.matchScore !== null && (
-          <CardDescription>Match score: {Math.round(state.matchScore)}%</CardDescription>
+          <CardDescription>
+            Match score: {Math.round(state.matchScore)}%
+            {state.liveness !== null && <> · Liveness: {formatLiveness(state.liveness)}</>}
+          </CardDescription>
+        )}
+        {state.spoofSuspected && (
+          <CardDescription className="font-medium text-destructive" data-testid="spoof-warning">
+            Possible spoof: the face may be a photo or a screen. Check the driver in person.
+          </CardDescription>
         )}
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -248,6 +264,7 @@ export function AutoGate() {
       vehicle: PlateLookup;
       faceImage: string | null;
       matchScore: number | null;
+      faceComparisonId: string | null;
     },
   ) => {
     const faceVerified = entry.matchScore !== null && isFaceMatch(entry.matchScore);
@@ -262,6 +279,7 @@ export function AutoGate() {
           vehicleApproved: true,
           faceVerified,
           matchScore: entry.matchScore,
+          ...(entry.faceComparisonId ? { faceComparisonId: entry.faceComparisonId } : {}),
           entryGranted: true,
         },
       });
@@ -335,6 +353,7 @@ export function AutoGate() {
         vehicle,
         faceImage: null,
         matchScore: null,
+        faceComparisonId: null,
       });
     }
   };
@@ -344,9 +363,9 @@ export function AutoGate() {
     if (!attemptId || !vehicle || !plateNumber) return;
     dispatch({ type: 'FACE_CAPTURED', image });
 
-    let matchScore: number;
+    let comparison: FaceComparisonResponse;
     try {
-      ({ matchScore } = await compareFaces({ image1: image, approvedVehicleId: vehicle.id }));
+      comparison = await compareFaces({ image1: image, approvedVehicleId: vehicle.id });
     } catch (error) {
       if (!isCurrent(attemptId)) return;
       toast({
@@ -358,16 +377,27 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
-    dispatch({ type: 'FACE_COMPARED', matchScore });
-    if (!isFaceMatch(matchScore)) {
+    const { matchScore, liveness = null, comparisonId = null } = comparison;
+    const spoofSuspected = comparison.decision === 'spoof_suspected';
+    dispatch({ type: 'FACE_COMPARED', matchScore, liveness, spoofSuspected, comparisonId });
+    if (spoofSuspected || !isFaceMatch(matchScore)) {
       toast({
         variant: 'destructive',
         title: 'Face Verification Failed',
-        description: `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
+        description: spoofSuspected
+          ? `Possible spoof (liveness ${formatLiveness(liveness)}). Manual verification required.`
+          : `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
       });
       return;
     }
-    await logEntry(attemptId, { plateNumber, plateImage, vehicle, faceImage: image, matchScore });
+    await logEntry(attemptId, {
+      plateNumber,
+      plateImage,
+      vehicle,
+      faceImage: image,
+      matchScore,
+      faceComparisonId: comparisonId,
+    });
   };
 
   const { phase } = state;

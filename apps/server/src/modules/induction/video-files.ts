@@ -89,7 +89,7 @@ type Element = { id: number; bodyStart: number; size: number | undefined };
 
 function readElement(bytes: Uint8Array, offset: number): Element | undefined {
   const id = readVint(bytes, offset, true);
-  if (!id) return undefined;
+  if (id?.value === undefined) return undefined;
   const size = readVint(bytes, offset + id.length, false);
   if (!size) return undefined;
   return { id: id.value, bodyStart: offset + id.length + size.length, size: size.value };

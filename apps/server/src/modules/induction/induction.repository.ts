@@ -1,0 +1,177 @@
+import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
+
+import { type DbExecutor, takeOne } from '@/platform/db';
+
+import {
+  type InductionAssignmentRow,
+  type NewInductionAssignmentRow,
+  type NewInductionAttemptRow,
+  type NewSafetyVideoRow,
+  type SafetyVideoRow,
+  inductionAssignments,
+  inductionAttempts,
+  safetyVideos,
+} from './induction.table';
+
+export type InductionRepository = ReturnType<typeof createInductionRepository>;
+
+/** Every query runs in a tenant transaction and also names the tenant (RLS is the second lock). */
+export function createInductionRepository() {
+  const assignmentWhere = (tenantId: string, id: string) =>
+    and(eq(inductionAssignments.tenantId, tenantId), eq(inductionAssignments.id, id));
+
+  return {
+    // ---- videos
+    async insertVideo(tx: DbExecutor, row: NewSafetyVideoRow): Promise<SafetyVideoRow> {
+      return takeOne(await tx.insert(safetyVideos).values(row).returning());
+    },
+
+    async findVideo(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(safetyVideos)
+        .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
+    async listVideos(tx: DbExecutor, tenantId: string) {
+      const assignmentCounts = tx
+        .select({ videoId: inductionAssignments.videoId, n: count().as('n') })
+        .from(inductionAssignments)
+        .where(eq(inductionAssignments.tenantId, tenantId))
+        .groupBy(inductionAssignments.videoId)
+        .as('assignment_counts');
+      const rows = await tx
+        .select({ video: safetyVideos, assignmentCount: assignmentCounts.n })
+        .from(safetyVideos)
+        .leftJoin(assignmentCounts, eq(assignmentCounts.videoId, safetyVideos.id))
+        .where(eq(safetyVideos.tenantId, tenantId))
+        .orderBy(desc(safetyVideos.createdAt));
+      return rows.map((row) => ({
+        ...row.video,
+        assignmentCount: Number(row.assignmentCount ?? 0),
+      }));
+    },
+
+    async countAssignmentsOfVideo(tx: DbExecutor, tenantId: string, videoId: string) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(inductionAssignments)
+        .where(
+          and(
+            eq(inductionAssignments.tenantId, tenantId),
+            eq(inductionAssignments.videoId, videoId),
+          ),
+        );
+      return row?.n ?? 0;
+    },
+
+    async deleteVideo(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .delete(safetyVideos)
+        .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.id, id)))
+        .returning();
+      return rows[0];
+    },
+
+    // ---- assignments
+    async insertAssignment(tx: DbExecutor, row: NewInductionAssignmentRow) {
+      return takeOne(await tx.insert(inductionAssignments).values(row).returning());
+    },
+
+    /** `forUpdate`: heartbeats and submissions of one assignment take turns. */
+    async findAssignment(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      { forUpdate = false } = {},
+    ): Promise<InductionAssignmentRow | undefined> {
+      const query = tx
+        .select()
+        .from(inductionAssignments)
+        .where(assignmentWhere(tenantId, id))
+        .limit(1);
+      const rows = forUpdate ? await query.for('update') : await query;
+      return rows[0];
+    },
+
+    async listAssignments(tx: DbExecutor, tenantId: string) {
+      const rows = await tx
+        .select({ assignment: inductionAssignments, videoTitle: safetyVideos.title })
+        .from(inductionAssignments)
+        .innerJoin(
+          safetyVideos,
+          and(
+            eq(safetyVideos.tenantId, inductionAssignments.tenantId),
+            eq(safetyVideos.id, inductionAssignments.videoId),
+          ),
+        )
+        .where(eq(inductionAssignments.tenantId, tenantId))
+        .orderBy(desc(inductionAssignments.createdAt))
+        .limit(500);
+      return rows.map((row) => ({ ...row.assignment, videoTitle: row.videoTitle }));
+    },
+
+    async updateAssignment(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      patch: Partial<
+        Pick<
+          InductionAssignmentRow,
+          | 'status'
+          | 'attempts'
+          | 'lastAttemptAt'
+          | 'lastScore'
+          | 'watchedSeconds'
+          | 'lastHeartbeatAt'
+          | 'passedAt'
+        >
+      >,
+    ) {
+      return takeOne(
+        await tx
+          .update(inductionAssignments)
+          .set(patch)
+          .where(assignmentWhere(tenantId, id))
+          .returning(),
+      );
+    },
+
+    async deleteAssignment(tx: DbExecutor, tenantId: string, id: string) {
+      await tx
+        .delete(inductionAttempts)
+        .where(
+          and(eq(inductionAttempts.tenantId, tenantId), eq(inductionAttempts.assignmentId, id)),
+        );
+      const rows = await tx
+        .delete(inductionAssignments)
+        .where(assignmentWhere(tenantId, id))
+        .returning();
+      return rows[0];
+    },
+
+    /** The driver's most recent pass, by ID number, across all their assignments. */
+    async latestPass(tx: DbExecutor, tenantId: string, driverIdNumber: string) {
+      const rows = await tx
+        .select({ passedAt: inductionAssignments.passedAt })
+        .from(inductionAssignments)
+        .where(
+          and(
+            eq(inductionAssignments.tenantId, tenantId),
+            eq(inductionAssignments.driverIdNumber, driverIdNumber),
+            isNotNull(inductionAssignments.passedAt),
+          ),
+        )
+        .orderBy(desc(inductionAssignments.passedAt))
+        .limit(1);
+      return rows[0]?.passedAt ?? undefined;
+    },
+
+    // ---- attempts
+    async insertAttempt(tx: DbExecutor, row: NewInductionAttemptRow) {
+      await tx.insert(inductionAttempts).values(row);
+    },
+  };
+}

@@ -1,0 +1,423 @@
+import {
+  type CreateInductionAssignmentBody,
+  type CreateSafetyVideoBody,
+  type InductionProgressBody,
+  type InductionResult,
+  type InductionValidity,
+  MAX_VIDEO_BYTES,
+  type SubmitInductionBody,
+  type UploadedVideoFile,
+  type VideoContentType,
+} from '@boomgate/contracts/induction';
+
+import type { AuditService } from '@/modules/audit';
+import type { ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import type { TenantsRepository } from '@/modules/tenants';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId } from '@/platform/ids';
+import type { ObjectStorage } from '@/platform/storage';
+
+import type { InductionRepository } from './induction.repository';
+import type { InductionAssignmentRow, SafetyVideoRow, StoredQuestion } from './induction.table';
+import { readVideoDuration, sniffVideoType } from './video-files';
+import { creditHeartbeat, isVideoComplete } from './watch-progress';
+
+export type InductionServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: InductionRepository;
+  tenants: Pick<TenantsRepository, 'find'>;
+  images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
+  storage: ObjectStorage;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+};
+
+export type InductionService = ReturnType<typeof createInductionService>;
+
+const DAY_MS = 86_400_000;
+const EXTENSIONS: Record<VideoContentType, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
+
+// Another tenant's ids answer exactly like ids that do not exist.
+const videoNotFound = () => new AppError('NOT_FOUND', 'Video not found.');
+const assignmentNotFound = () => new AppError('NOT_FOUND', 'Assignment not found.');
+
+/** Scores a submission on the server: the correct options never leave it. */
+export function scoreQuiz(
+  questions: readonly StoredQuestion[],
+  responses: readonly number[],
+  passScore: number,
+): InductionResult {
+  if (responses.length !== questions.length) {
+    throw new AppError('INVALID', 'Please answer all questions before submitting.');
+  }
+  let correctAnswers = 0;
+  questions.forEach((question, index) => {
+    const chosen = responses[index] ?? -1;
+    if (chosen >= question.options.length) {
+      throw new AppError(
+        'INVALID',
+        `The answer to question ${index + 1} is not one of its options.`,
+      );
+    }
+    if (chosen === question.correctIndex) correctAnswers += 1;
+  });
+  const totalQuestions = questions.length;
+  const score = Math.round((correctAnswers / totalQuestions) * 100);
+  return { passed: score >= passScore, score, passScore, correctAnswers, totalQuestions };
+}
+
+export function createInductionService({
+  database,
+  repository,
+  tenants,
+  images,
+  storage,
+  audit,
+  clock,
+}: InductionServiceDeps) {
+  const videoKeyPattern = (tenantId: string) =>
+    new RegExp(`^${tenantId}/safety-videos/[0-9a-f-]{36}\\.(mp4|webm)$`);
+
+  function describeVideo(bytes: Buffer): {
+    contentType: VideoContentType;
+    durationSeconds: number;
+  } {
+    const contentType = sniffVideoType(bytes);
+    if (!contentType) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only MP4 and WebM videos are accepted.');
+    }
+    const durationSeconds = readVideoDuration(bytes, contentType);
+    if (durationSeconds === undefined) {
+      throw new AppError(
+        'UNPROCESSABLE',
+        'The length of this video could not be read. Save it again as MP4 or WebM and retry.',
+      );
+    }
+    return { contentType, durationSeconds };
+  }
+
+  async function loadAssignment(
+    actor: Actor,
+    tx: Parameters<Parameters<Database['withTenant']>[1]>[0],
+    id: string,
+    forUpdate = false,
+  ) {
+    const assignment = await repository.findAssignment(tx, actor.tenantId, id, { forUpdate });
+    if (!assignment) throw assignmentNotFound();
+    const video = await repository.findVideo(tx, actor.tenantId, assignment.videoId);
+    if (!video) throw assignmentNotFound();
+    return { assignment, video };
+  }
+
+  return {
+    /** A raw upload: checked by magic bytes and length, stored, and answered with its key. */
+    async uploadVideoFile(
+      actor: Actor,
+      bytes: Buffer,
+      declaredType: string | undefined,
+    ): Promise<UploadedVideoFile> {
+      if (bytes.length === 0) throw new AppError('INVALID', 'The video file is empty.');
+      if (bytes.length > MAX_VIDEO_BYTES) {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'Please upload a video smaller than 50MB.');
+      }
+      const { contentType, durationSeconds } = describeVideo(bytes);
+      if (declaredType && declaredType !== contentType) {
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `The file says it is ${declaredType} but its content is ${contentType}.`,
+        );
+      }
+      const fileKey = `${actor.tenantId}/safety-videos/${newId()}.${EXTENSIONS[contentType]}`;
+      await storage.put(fileKey, bytes);
+      return { fileKey, contentType, sizeBytes: bytes.length, durationSeconds };
+    },
+
+    async createVideo(
+      actor: Actor,
+      body: Omit<CreateSafetyVideoBody, 'description'> & { description: string },
+      ip?: string,
+    ): Promise<SafetyVideoRow & { assignmentCount: number }> {
+      let source: Pick<
+        SafetyVideoRow,
+        'source' | 'videoKey' | 'videoUrl' | 'contentType' | 'sizeBytes' | 'durationSeconds'
+      >;
+      if (body.video.kind === 'upload') {
+        const key = body.video.fileKey;
+        const bytes = videoKeyPattern(actor.tenantId).test(key)
+          ? await storage.get(key).catch(() => undefined)
+          : undefined;
+        if (!bytes)
+          throw new AppError('INVALID', 'The uploaded video was not found. Upload it again.');
+        const { contentType, durationSeconds } = describeVideo(bytes);
+        source = {
+          source: 'upload',
+          videoKey: key,
+          videoUrl: null,
+          contentType,
+          sizeBytes: bytes.length,
+          durationSeconds,
+        };
+      } else {
+        source = {
+          source: 'url',
+          videoKey: null,
+          videoUrl: body.video.url,
+          contentType: null,
+          sizeBytes: null,
+          durationSeconds: body.video.durationSeconds,
+        };
+      }
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const video = await repository.insertVideo(tx, {
+          tenantId: actor.tenantId,
+          id: newId(),
+          title: body.title,
+          description: body.description,
+          ...source,
+          passScore: body.passScore,
+          questions: body.questions.map(({ question, options, correctIndex }) => ({
+            question,
+            options,
+            correctIndex,
+          })),
+          createdAt: clock.now(),
+          createdBy: actor.userId,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'safety-video.created',
+          targetType: 'safety_video',
+          targetId: video.id,
+          ip,
+          details: { source: video.source, questions: video.questions.length },
+        });
+        return { ...video, assignmentCount: 0 };
+      });
+    },
+
+    listVideos: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.listVideos(tx, actor.tenantId)),
+
+    async getVideo(actor: Actor, videoId: string): Promise<SafetyVideoRow> {
+      const video = await database.withTenant(actor.tenantId, (tx) =>
+        repository.findVideo(tx, actor.tenantId, videoId),
+      );
+      if (!video) throw videoNotFound();
+      return video;
+    },
+
+    /** The stored file of an uploaded video (same tenant only). */
+    async readVideoFile(actor: Actor, videoId: string) {
+      const video = await this.getVideo(actor, videoId);
+      if (video.source !== 'upload' || !video.videoKey) throw videoNotFound();
+      const bytes = await storage.get(video.videoKey).catch(() => undefined);
+      if (!bytes) throw videoNotFound();
+      return { bytes, contentType: (video.contentType ?? 'video/mp4') as VideoContentType };
+    },
+
+    async deleteVideo(actor: Actor, videoId: string, ip?: string) {
+      const video = await database.withTenant(actor.tenantId, async (tx) => {
+        const found = await repository.findVideo(tx, actor.tenantId, videoId);
+        if (!found) throw videoNotFound();
+        if ((await repository.countAssignmentsOfVideo(tx, actor.tenantId, videoId)) > 0) {
+          throw new AppError(
+            'CONFLICT',
+            'This video still has assignments. Remove its assignments first.',
+          );
+        }
+        await repository.deleteVideo(tx, actor.tenantId, videoId);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'safety-video.deleted',
+          targetType: 'safety_video',
+          targetId: videoId,
+          ip,
+          details: { title: found.title },
+        });
+        return found;
+      });
+      // After the commit: a failed delete leaves an unreferenced file, never a row without its file.
+      if (video.videoKey) await storage.delete(video.videoKey).catch(() => undefined);
+    },
+
+    async createAssignment(
+      actor: Actor,
+      body: Omit<CreateInductionAssignmentBody, 'driverIdNumber'> & { driverIdNumber: string },
+      ip?: string,
+    ) {
+      const driverPhotoKey = await images.storeOptional(
+        actor.tenantId,
+        'driver-photos',
+        body.driverImage,
+      );
+      try {
+        return await database.withTenant(actor.tenantId, async (tx) => {
+          const video = await repository.findVideo(tx, actor.tenantId, body.videoId);
+          if (!video) throw videoNotFound();
+          const assignment = await repository.insertAssignment(tx, {
+            tenantId: actor.tenantId,
+            id: newId(),
+            videoId: video.id,
+            driverName: body.driverName,
+            driverIdNumber: body.driverIdNumber,
+            driverPhotoKey,
+            createdAt: clock.now(),
+            createdBy: actor.userId,
+          });
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'induction.assigned',
+            targetType: 'induction_assignment',
+            targetId: assignment.id,
+            ip,
+            details: { videoId: video.id, hasDriverPhoto: driverPhotoKey !== null },
+          });
+          return { ...assignment, video };
+        });
+      } catch (error) {
+        if (driverPhotoKey) await images.deleteImage(driverPhotoKey);
+        throw error;
+      }
+    },
+
+    listAssignments: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.listAssignments(tx, actor.tenantId)),
+
+    getAssignment: (actor: Actor, id: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const { assignment, video } = await loadAssignment(actor, tx, id);
+        return { ...assignment, video };
+      }),
+
+    async deleteAssignment(actor: Actor, id: string, ip?: string) {
+      const removed = await database.withTenant(actor.tenantId, async (tx) => {
+        const found = await repository.deleteAssignment(tx, actor.tenantId, id);
+        if (!found) throw assignmentNotFound();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'induction.assignment-deleted',
+          targetType: 'induction_assignment',
+          targetId: id,
+          ip,
+          details: { status: found.status, attempts: found.attempts },
+        });
+        return found;
+      });
+      if (removed.driverPhotoKey) await images.deleteImage(removed.driverPhotoKey);
+    },
+
+    /** A heartbeat from the playing video: credits watched time by the server's clock. */
+    recordProgress: (actor: Actor, body: InductionProgressBody) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const { assignment, video } = await loadAssignment(actor, tx, body.assignmentId, true);
+        if (assignment.status === 'passed') return { ...assignment, video };
+        const next = creditHeartbeat(assignment, {
+          positionSeconds: body.positionSeconds,
+          now: clock.now(),
+          durationSeconds: video.durationSeconds,
+        });
+        const updated = await repository.updateAssignment(tx, actor.tenantId, assignment.id, {
+          ...next,
+          status: assignment.status === 'assigned' ? 'in_progress' : assignment.status,
+        });
+        return { ...updated, video };
+      }),
+
+    async submit(actor: Actor, body: SubmitInductionBody, ip?: string): Promise<InductionResult> {
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const { assignment, video } = await loadAssignment(actor, tx, body.assignmentId, true);
+        if (assignment.status === 'passed') {
+          throw new AppError('CONFLICT', 'This induction has already been passed.');
+        }
+        if (!isVideoComplete(assignment.watchedSeconds, video.durationSeconds)) {
+          throw new AppError('CONFLICT', 'Watch the whole video before submitting the quiz.');
+        }
+        const result = scoreQuiz(video.questions, body.responses, video.passScore);
+        const now = clock.now();
+        const attempts = assignment.attempts + 1;
+        await repository.updateAssignment(tx, actor.tenantId, assignment.id, {
+          status: result.passed ? 'passed' : 'failed',
+          attempts,
+          lastAttemptAt: now,
+          lastScore: result.score,
+          passedAt: result.passed ? now : null,
+        });
+        await repository.insertAttempt(tx, {
+          tenantId: actor.tenantId,
+          id: newId(),
+          assignmentId: assignment.id,
+          submittedAt: now,
+          submittedBy: actor.userId,
+          responses: body.responses,
+          correctAnswers: result.correctAnswers,
+          totalQuestions: result.totalQuestions,
+          score: result.score,
+          passScore: result.passScore,
+          passed: result.passed,
+          watchedSeconds: assignment.watchedSeconds,
+          reportedWatchedSeconds: body.videoWatchedSeconds ?? null,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'induction.submitted',
+          targetType: 'induction_assignment',
+          targetId: assignment.id,
+          ip,
+          details: { attempt: attempts, score: result.score, passed: result.passed },
+        });
+        return result;
+      });
+    },
+
+    /** Spec §4: "rewatch the video (a retake call resets progress)". */
+    retake: (actor: Actor, id: string, ip?: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const { assignment } = await loadAssignment(actor, tx, id, true);
+        if (assignment.status === 'passed') {
+          throw new AppError('CONFLICT', 'This induction has already been passed.');
+        }
+        await repository.updateAssignment(tx, actor.tenantId, id, {
+          watchedSeconds: 0,
+          lastHeartbeatAt: null,
+          status: 'assigned',
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'induction.retake',
+          targetType: 'induction_assignment',
+          targetId: id,
+          ip,
+          details: { attempts: assignment.attempts },
+        });
+      }),
+
+    /** Whether a driver (by ID number) has a passed induction within the tenant's validity period. */
+    validity: (actor: Actor, driverIdNumber: string): Promise<InductionValidity> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const passedAt = await repository.latestPass(tx, actor.tenantId, driverIdNumber);
+        if (!passedAt) return { status: 'none', passedAt: null, validUntil: null };
+        const tenant = await tenants.find(tx, actor.tenantId);
+        const validityDays = tenant?.inductionValidityDays ?? 365;
+        const validUntil = new Date(passedAt.getTime() + validityDays * DAY_MS);
+        return {
+          status: validUntil.getTime() > clock.now().getTime() ? 'valid' : 'expired',
+          passedAt: passedAt.toISOString(),
+          validUntil: validUntil.toISOString(),
+        };
+      }),
+
+    isComplete: (
+      assignment: Pick<InductionAssignmentRow, 'watchedSeconds'>,
+      video: Pick<SafetyVideoRow, 'durationSeconds'>,
+    ) => isVideoComplete(assignment.watchedSeconds, video.durationSeconds),
+  };
+}

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type Logger, sql } from 'drizzle-orm';
 import { type NodePgDatabase, drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
@@ -32,11 +32,14 @@ export function createDatabase({
   poolMax = 20,
   statementTimeoutMs = 15_000,
   onPoolError = () => undefined,
+  logger,
 }: {
   url: string;
   poolMax?: number;
   statementTimeoutMs?: number;
   onPoolError?: (error: Error) => void;
+  /** Sees every statement Drizzle sends (the query-plan test explains them). */
+  logger?: Logger;
 }): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -46,9 +49,13 @@ export function createDatabase({
     idle_in_transaction_session_timeout: statementTimeoutMs,
     application_name: 'boomgate',
   });
-  // A dropped idle connection (database restart) must not crash the process.
+  // A dropped connection (database restart or crash) must not crash the process: the pool
+  // reports idle clients, and a checked-out client (mid-transaction) reports on itself, where an
+  // unhandled 'error' event would kill the process. Its query then fails (503) and the pool
+  // discards it on release (REL-06).
   pool.on('error', onPoolError);
-  const db = drizzle({ client: pool, casing: 'snake_case' });
+  pool.on('connect', (client) => client.on('error', onPoolError));
+  const db = drizzle({ client: pool, casing: 'snake_case', ...(logger ? { logger } : {}) });
 
   return {
     db,

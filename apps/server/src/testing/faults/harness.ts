@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +164,8 @@ export async function startTestPostgres(databaseDir: string) {
     onLog: () => undefined,
     onError: () => undefined,
   };
+  // As root, PostgreSQL runs as the OS user `postgres`, which must be able to enter the folder.
+  if (isRoot) await chmod(path.dirname(databaseDir), 0o755);
   let instance = new EmbeddedPostgres(options);
   await instance.initialise();
   await instance.start();

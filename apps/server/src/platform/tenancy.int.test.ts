@@ -37,6 +37,53 @@ describe('tenant isolation in the database', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('includes tenant_id in every primary key, unique constraint or index and foreign key of a tenant table', async () => {
+    // Documented exceptions, each global on purpose.
+    const allowlist: Record<string, string> = {
+      users_username_unique:
+        'usernames are global: sign-in takes only a username, so it must name one user (ADR 0001)',
+    };
+    const offenders = await t.ownerQuery<{ table: string; name: string; kind: string }>(`
+      with tenant_tables as (
+        select c.oid, c.relname, a.attnum
+        from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+        join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped
+        where c.relkind in ('r', 'p'))
+      select tt.relname as table, con.conname as name, con.contype::text as kind
+      from tenant_tables tt
+      join pg_constraint con on con.conrelid = tt.oid and con.contype in ('p', 'u', 'f')
+      where not tt.attnum = any(con.conkey)
+      union all
+      select tt.relname, ic.relname, 'unique index'
+      from tenant_tables tt
+      join pg_index i on i.indrelid = tt.oid and i.indisunique
+      join pg_class ic on ic.oid = i.indexrelid
+      where not tt.attnum = any(i.indkey::int2[])
+      order by 1, 2`);
+
+    expect(offenders.filter((o) => !(o.name in allowlist))).toEqual([]);
+    // An allowlist entry that no longer matches anything must be removed.
+    expect([...new Set(offenders.map((o) => o.name))].sort()).toEqual(
+      Object.keys(allowlist).sort(),
+    );
+  });
+
+  it('has no view that runs with its owner’s rights and no LEAKPROOF function of ours', async () => {
+    const views = await t.ownerQuery<{ name: string }>(`
+      select c.relname as name from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      where c.relkind in ('v', 'm')
+        and not coalesce(c.reloptions @> array['security_invoker=true'], false)`);
+    const leakproof = await t.ownerQuery<{ name: string }>(`
+      select p.proname as name from pg_proc p
+      join pg_namespace n on n.oid = p.pronamespace and n.nspname = 'public'
+      where p.proleakproof`);
+
+    expect(views).toEqual([]);
+    expect(leakproof).toEqual([]);
+  });
+
   it('allows only the allowlisted SECURITY DEFINER functions', async () => {
     const definers = await t.ownerQuery<{ proname: string }>(`
       select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   date,
+  index,
   pgTable,
   primaryKey,
   text,
@@ -41,6 +43,10 @@ export const approvedVehicles = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
+    // The dashboard's "registered vehicles": an index-only count of the tenant's active approvals.
+    index('approved_vehicles_tenant_active_idx')
+      .on(t.tenantId, t.approvedUntil)
+      .where(sql`is_active`),
   ],
 );
 

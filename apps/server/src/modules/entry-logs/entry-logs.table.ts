@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   foreignKey,
   index,
+  integer,
   pgEnum,
   pgTable,
   primaryKey,
@@ -74,7 +76,9 @@ export const entryLogs = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('entry_logs_tenant_timestamp_idx').on(t.tenantId, t.timestamp.desc(), t.id.desc()),
+    // Ascending, read backwards for "newest first": Drizzle's desc() is DESC NULLS LAST, which
+    // ORDER BY … DESC (NULLS FIRST) cannot use, so the list and dashboard sorted the whole tenant.
+    index('entry_logs_tenant_timestamp_idx').on(t.tenantId, t.timestamp, t.id),
     uniqueIndex('entry_logs_one_per_idempotency_key')
       .on(t.tenantId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
@@ -104,6 +108,25 @@ export const entryLogs = pgTable(
     index('entry_logs_tenant_passport_idx').on(t.tenantId, t.passportRecordId),
     index('entry_logs_tenant_ticket_idx').on(t.tenantId, t.weighbridgeTicketId),
   ],
+);
+
+/**
+ * The dashboard's counts per tenant and site day (SAST), kept by statement-level triggers on
+ * entry_logs in the writer's transaction (migration 0015): the dashboard sums a few hundred day
+ * rows instead of counting a million entries on every request.
+ */
+export const entryLogDailyCounts = pgTable(
+  'entry_log_daily_counts',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    day: date({ mode: 'string' }).notNull(),
+    total: integer().notNull().default(0),
+    approved: integer().notNull().default(0),
+    faceVerified: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );
 
 export type EntryLogRow = typeof entryLogs.$inferSelect;

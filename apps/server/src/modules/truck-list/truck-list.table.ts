@@ -22,7 +22,8 @@ export const truckListEntries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('truck_list_entries_tenant_timestamp_idx').on(t.tenantId, t.timestamp.desc()),
+    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC.
+    index('truck_list_entries_tenant_timestamp_idx').on(t.tenantId, t.timestamp),
   ],
 );
 

@@ -64,7 +64,8 @@ export const incomingRequests = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('incoming_requests_one_per_webhook_id').on(t.tenantId, t.webhookId),
-    index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp.desc()),
+    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC.
+    index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp),
   ],
 );
 
@@ -108,7 +109,7 @@ export const webhookDeliveries = pgTable(
       foreignColumns: [incomingRequests.tenantId, incomingRequests.id],
       name: 'webhook_deliveries_incoming_request_fk',
     }),
-    index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.createdAt.desc()),
+    index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('webhook_deliveries_tenant_incoming_request_idx').on(t.tenantId, t.incomingRequestId),
     // The sweeper's cross-tenant scan (webhooks_due_deliveries): only pending rows, by due time.
     index('webhook_deliveries_due_idx')

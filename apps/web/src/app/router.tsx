@@ -28,6 +28,7 @@ const UsersRoute = lazy(() => import('./routes/users'));
 const TruckListRoute = lazy(() => import('./routes/truck-list'));
 const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
 const IntegrationsRoute = lazy(() => import('./routes/integrations'));
+const SettingsRoute = lazy(() => import('./routes/settings'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
 
 /**
@@ -73,6 +74,7 @@ export function AppRouter() {
                 <Route path={paths.truckList} component={TruckListRoute} />
                 <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
                 <Route path={paths.integrations} component={IntegrationsRoute} />
+                <Route path={paths.settings} component={SettingsRoute} />
                 <Route path={paths.workflow} component={WorkflowRoute} />
                 <Route component={NotFoundRoute} />
               </Switch>

@@ -21,5 +21,6 @@ export const paths = {
   truckList: '/truck-list',
   incomingFeed: '/incoming-feed',
   integrations: '/integrations',
+  settings: '/settings',
   workflow: '/workflow',
 } as const;

@@ -7,6 +7,7 @@ import {
   LayoutDashboardIcon,
   type LucideIcon,
   PlugIcon,
+  SettingsIcon,
   ScaleIcon,
   ScanLineIcon,
   ScanTextIcon,
@@ -67,6 +68,12 @@ const integrations: NavItem = {
   icon: PlugIcon,
   roles: ADMINS,
 };
+const settings: NavItem = {
+  title: 'Settings',
+  href: paths.settings,
+  icon: SettingsIcon,
+  roles: ADMINS,
+};
 const userManagement: NavItem = {
   title: 'User Management',
   href: paths.users,
@@ -88,6 +95,7 @@ export const sidebarItems: readonly NavItem[] = [
   onboarding,
   userManagement,
   integrations,
+  settings,
 ];
 
 /** Spec §2: the mobile bottom navigation (followed by the Menu button). */

@@ -1,0 +1,105 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { Role } from '@boomgate/contracts/roles';
+import type { TenantSettings, UpdateTenantSettings } from '@boomgate/contracts/settings';
+
+import { aSession } from '@/testing/data';
+import { apiError, signedIn } from '@/testing/handlers';
+import { expectToast, renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+function setUp(role: Role, patchAnswer?: () => Response) {
+  let settings: TenantSettings = {
+    biometricRetentionDays: null,
+    documentRetentionDays: 90,
+    inductionValidityDays: 365,
+    antispoofGating: false,
+    antispoofThreshold: 0.5,
+  };
+  const patches: UpdateTenantSettings[] = [];
+  server.use(
+    signedIn(aSession({ user: { role } })),
+    http.get('/api/settings', () => HttpResponse.json(settings)),
+    http.patch<never, UpdateTenantSettings>('/api/settings', async ({ request }) => {
+      const body = await request.json();
+      patches.push(body);
+      if (patchAnswer) return patchAnswer();
+      settings = { ...settings, ...body };
+      return HttpResponse.json(settings);
+    }),
+  );
+  const view = renderApp('/settings');
+  return { ...view, patches };
+}
+
+describe('Settings', () => {
+  it('shows the current settings and saves a change as whole settings', async () => {
+    const { user, patches } = setUp('tenant_admin');
+
+    const validity = await screen.findByLabelText('Induction valid for (days)');
+    expect(validity).toHaveValue(365);
+    expect(screen.getByLabelText('Document images (days)')).toHaveValue(90);
+    expect(screen.getByLabelText('Driver photos and face data (days)')).toHaveValue(null);
+    expect(screen.getByLabelText('Minimum liveness score (%)')).toBeDisabled();
+
+    await user.click(screen.getByLabelText('Refuse faces that look like a photo or a screen'));
+    const threshold = screen.getByLabelText('Minimum liveness score (%)');
+    await user.clear(threshold);
+    await user.type(threshold, '70');
+    await user.clear(validity);
+    await user.type(validity, '180');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+
+    await expectToast('Settings Saved', 'The new settings apply from now on.');
+    expect(patches).toEqual([
+      {
+        biometricRetentionDays: null,
+        documentRetentionDays: 90,
+        inductionValidityDays: 180,
+        antispoofGating: true,
+        antispoofThreshold: 0.7,
+      },
+    ]);
+  });
+
+  it('shows field errors and sends nothing for out-of-range values', async () => {
+    const { user, patches } = setUp('tenant_admin');
+
+    const validity = await screen.findByLabelText('Induction valid for (days)');
+    await user.clear(validity);
+    await user.type(validity, '0');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+
+    expect(await screen.findByText('At least 1 day')).toBeInTheDocument();
+    expect(patches).toHaveLength(0);
+  });
+
+  it("reports the server's message when saving fails", async () => {
+    const { user } = setUp('tenant_admin', () => apiError(400, 'INVALID', 'At most 3650 days'));
+
+    const validity = await screen.findByLabelText('Induction valid for (days)');
+    await user.clear(validity);
+    await user.type(validity, '30');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+
+    await expectToast('Save Failed', 'At most 3650 days');
+  });
+
+  it('is read-only for back office and closed to guards', async () => {
+    setUp('back_office');
+    expect(await screen.findByLabelText('Induction valid for (days)')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save Settings' })).not.toBeInTheDocument();
+    expect(screen.getByText('Only administrators change these settings.')).toBeInTheDocument();
+  });
+
+  it('tells a guard the page is not for them', async () => {
+    setUp('security_guard');
+    await waitFor(() =>
+      expect(
+        screen.getByText('Only administrators and back office see the settings.'),
+      ).toBeInTheDocument(),
+    );
+  });
+});

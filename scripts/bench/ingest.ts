@@ -6,6 +6,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
+import { mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { freePort, startServer } from '../lib/server-process';
 
@@ -152,6 +153,25 @@ ${rows.join('\n')}
 Acknowledged ${acknowledged.size}; missing ${missing}; stored more than once ${duplicated}.
 Target ≥ ${TARGET_RPS} req/s (best round) with nothing lost: ${verdict}. Rounds differ when the machine is shared: compare them with \`bench:api\` run at the same time.`,
   );
+  const median = <T>(values: T[], key: (v: T) => number) =>
+    [...values].map(key).sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  writeBenchResult({
+    bench: 'ingest',
+    measurements: [
+      {
+        id: 'webhook ingest',
+        label: `POST /api/webhook/incoming (best of ${ROUNDS} rounds; latency = median round)`,
+        p50Ms: median(rounds, (r) => r.p50),
+        p99Ms: median(rounds, (r) => r.p99),
+        throughputPerS: best,
+        peakRssMiB: mib(server.memory().peakRssBytes),
+        target: { metric: 'throughputPerS', op: '>=', value: TARGET_RPS },
+      },
+    ],
+    notes: [
+      `ingest: acknowledged ${acknowledged.size}, missing ${missing}, stored more than once ${duplicated}`,
+    ],
+  });
   if (missing > 0 || duplicated > 0) process.exitCode = 1;
 } finally {
   await server.stop();

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -7,7 +8,30 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export type ServerProcess = { url: string; child: ChildProcess; stop(): Promise<number | null> };
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  /** Resident memory of the server process now and its peak so far (bytes; worker threads included). */
+  memory(): ProcessMemory;
+  stop(): Promise<number | null>;
+};
+
+export type ProcessMemory = { rssBytes: number; peakRssBytes: number };
+
+/**
+ * VmRSS and VmHWM of a process from /proc (Linux). The vision engine's piscina workers are threads,
+ * so this is the whole server; the embedded PostgreSQL runs in its own processes and is not included.
+ */
+export function processMemory(pid: number): ProcessMemory {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) =>
+      Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { rssBytes: kib('VmRSS') * 1024, peakRssBytes: kib('VmHWM') * 1024 };
+  } catch {
+    return { rssBytes: 0, peakRssBytes: 0 };
+  }
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -64,6 +88,7 @@ export async function startServer({
   return {
     url,
     child,
+    memory: () => processMemory(child.pid ?? 0),
     async stop() {
       const exited = new Promise<number | null>((resolve) =>
         child.once('exit', (code) => resolve(code)),

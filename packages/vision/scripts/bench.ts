@@ -1,7 +1,8 @@
 /**
  * `npm run bench:vision`: median and p95 per document type on generated 1080p JPEGs, through the real
  * worker pool; cold start; peak RSS. Writes the `## Vision` section of docs/benchmarks.md (other
- * sections are left alone). Options: --threads N, --runs N (per type, default 12).
+ * sections are left alone). Options: --threads N, --runs N (per type, default 12), --result-file F
+ * (the figures as JSON too, for `npm run bench`).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -203,3 +204,50 @@ if (start >= 0) {
 }
 writeFileSync(file, doc);
 process.stdout.write(`${section}\nWrote docs/benchmarks.md\n`);
+
+// For `npm run bench` (scripts/bench/all.ts): the same figures as JSON, in the BenchResult shape of
+// scripts/lib/bench-result.ts (not imported: packages do not depend on the repo's scripts).
+const resultFile = arg('--result-file');
+if (resultFile) {
+  type Measurement = {
+    id: string;
+    label: string;
+    p50Ms?: number;
+    p95Ms?: number;
+    valueMs?: number;
+    peakRssMiB?: number;
+    target?: { metric: 'p50Ms' | 'peakRssMiB'; op: '<='; value: number };
+  };
+  const targets: Record<string, number> = {
+    plate: 250,
+    'disc barcode': 100,
+    passport: 600,
+    weighbridge: 2500,
+  };
+  const peakMiB = Math.round(peak / 2 ** 20);
+  const measurements: Measurement[] = rows.map((x) => {
+    const id = x.label.startsWith('disc barcode') ? 'disc barcode' : x.label.split(' ')[0]!;
+    const target = targets[id];
+    return {
+      id: `vision ${id}`,
+      label: `vision: ${x.label.replace(/`/g, '')} (${x.ok}/${x.n} ok)`,
+      p50Ms: r(x.median),
+      p95Ms: r(x.p95),
+      ...(target ? { target: { metric: 'p50Ms', op: '<=', value: target } } : {}),
+    };
+  });
+  measurements.push(
+    {
+      id: 'vision cold start',
+      label: 'vision: engine cold start (pool + models)',
+      valueMs: r(coldStartMs),
+    },
+    {
+      id: 'vision RSS',
+      label: 'vision: peak RSS (process + worker threads)',
+      peakRssMiB: peakMiB,
+      target: { metric: 'peakRssMiB', op: '<=', value: 1536 },
+    },
+  );
+  writeFileSync(resultFile, `${JSON.stringify({ bench: 'vision', measurements }, null, 2)}\n`);
+}

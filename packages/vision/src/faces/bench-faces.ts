@@ -1,7 +1,7 @@
 /**
  * Face engine benchmark: compare two 1080p photos, live photo vs stored descriptor, cold start, peak RSS.
  *
- *   node --import tsx packages/vision/src/faces/bench-faces.ts [--runs 15] [--no-write]
+ *   node --import tsx packages/vision/src/faces/bench-faces.ts [--runs 15] [--no-write] [--result-file F]
  *
  * The 1080p photos are built in memory from two dev photos of the same person in
  * ../shared/data/faces (placed on a 1920x1080 canvas, JPEG q90); nothing is copied into the repo.
@@ -163,6 +163,36 @@ async function main(): Promise<void> {
     '- A photo without a face costs more (all three detection passes, incl. SSD MobileNet on the padded photo): it is the error path, where the guard retakes the photo.',
   ].join('\n');
   console.log(body);
+  // For `npm run bench` (scripts/bench/all.ts): the BenchResult shape of scripts/lib/bench-result.ts.
+  const resultIdx = args.indexOf('--result-file');
+  const resultFile = resultIdx >= 0 ? args[resultIdx + 1] : undefined;
+  if (resultFile) {
+    const measurements = [
+      {
+        id: 'faces two photos',
+        label: 'faces: compare two 1080p photos',
+        p50Ms: r(t2.median),
+        p95Ms: r(t2.p95),
+        peakRssMiB: rssMb,
+        target: { metric: 'p50Ms', op: '<=', value: 500 },
+      },
+      {
+        id: 'faces live vs stored',
+        label: 'faces: live 1080p photo vs stored descriptor',
+        p50Ms: r(tl.median),
+        p95Ms: r(tl.p95),
+        peakRssMiB: rssMb,
+        target: { metric: 'p50Ms', op: '<=', value: 300 },
+      },
+      {
+        id: 'faces cold start',
+        label: 'faces: cold start (fresh process, models, first compare)',
+        valueMs: coldWallMs,
+        peakRssMiB: coldResult.maxRssMb,
+      },
+    ];
+    writeFileSync(resultFile, `${JSON.stringify({ bench: 'faces', measurements }, null, 2)}\n`);
+  }
   if (write) {
     writeSection(BENCH_DOC, 'Benchmarks', '## Faces', body);
     console.log(`\nWrote the "## Faces" section of ${path.relative(process.cwd(), BENCH_DOC)}`);

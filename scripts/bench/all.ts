@@ -1,0 +1,387 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { BenchMeasurement, BenchMetric, BenchResult } from '../lib/bench-result';
+import { writeBenchmarkSection } from '../lib/benchmarks-doc';
+import { REPO_ROOT } from '../lib/server-process';
+
+/**
+ * `npm run bench`: every benchmark, time-boxed, on loopback, then the `## Summary` section of
+ * docs/benchmarks.md. Each bench still writes its own section (from its last run) as when run alone.
+ *
+ * - Short benches run several times and the summary reports the median of each figure.
+ * - Machines are noisy (this one is shared), so a fixed single-thread CPU workload is timed before
+ *   and after every bench run; each time figure is also given as a ratio to that reference measured
+ *   around the same run. Compare ratios between runs, not absolute times.
+ * - A missed target prints MISSED; a bench that fails or runs out of time is reported as such. The
+ *   run itself exits 0 unless `--strict` (then 1 when anything missed or failed).
+ *
+ * Options: BENCH_TIME_BOX_MINUTES (default 20), BENCH_REPEATS (default 3, for the short benches),
+ * `--only api,gate` to run a subset (the summary then lists only those).
+ */
+type Step = {
+  name: string;
+  /** Root package.json script. */
+  script: string;
+  repeats: number;
+  /** Stopped (and reported as TIMED OUT) after this long. */
+  timeLimitS: number;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Run only when the script exists (bench:scale comes from another change). */
+  optional?: boolean;
+  /** Does the bench understand `--result-file`? Otherwise BENCH_RESULT_FILE only. */
+  takesResultArg?: boolean;
+};
+
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const TIME_BOX_MS = Number(process.env.BENCH_TIME_BOX_MINUTES ?? 20) * 60_000;
+const STRICT = process.argv.includes('--strict');
+const onlyAt = process.argv.indexOf('--only');
+const ONLY = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : undefined;
+
+const STEPS: Step[] = [
+  // ~25 s a run: 3 endpoints × (2 s warm-up + 5 s).
+  {
+    name: 'api',
+    script: 'bench:api',
+    repeats: REPEATS,
+    timeLimitS: 150,
+    env: { BENCH_SECONDS: '5' },
+    takesResultArg: true,
+  },
+  // ~40 s a run: server start, enrolment, 3 + 20 vehicles.
+  { name: 'gate', script: 'bench:gate', repeats: REPEATS, timeLimitS: 240, takesResultArg: true },
+  // ~20 s a run: cold-start child, then 2 × 10 comparisons.
+  {
+    name: 'faces',
+    script: 'bench:faces',
+    repeats: REPEATS,
+    timeLimitS: 180,
+    args: ['--runs', '10'],
+    takesResultArg: true,
+  },
+  // Each has its own repetitions inside (12 reads per type; 3 ingest rounds; 3 cold starts).
+  { name: 'vision', script: 'bench:vision', repeats: 1, timeLimitS: 300, takesResultArg: true },
+  { name: 'ingest', script: 'bench:ingest', repeats: 1, timeLimitS: 180, takesResultArg: true },
+  {
+    name: 'cold start',
+    script: 'bench:cold-start',
+    repeats: 1,
+    timeLimitS: 300,
+    takesResultArg: true,
+  },
+  // Seeds its data set first when missing (one transaction: stopping it mid-way leaves nothing).
+  { name: 'scale', script: 'bench:scale', repeats: 1, timeLimitS: 600, optional: true },
+];
+
+const scripts = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
+
+/**
+ * The reference: a fixed single-thread workload (JSON round trips and SHA-256 over the text, the
+ * kind of work a request does), median of 5 timings, in ms.
+ */
+function referenceMs(): number {
+  const record = {
+    id: '6f1d6c0e-8a51-4c1e-9d0a-1b5b1f0c2d3e',
+    plateNumber: 'CA 123-456',
+    driverName: 'Reference Driver',
+    entries: Array.from({ length: 40 }, (_, i) => ({ i, at: '2026-11-22T08:00:00Z', ok: true })),
+  };
+  const once = () => {
+    const started = performance.now();
+    const hash = createHash('sha256');
+    for (let i = 0; i < 2_000; i++) {
+      const text = JSON.stringify({ ...record, n: i });
+      hash.update(text);
+      JSON.parse(text);
+    }
+    hash.digest();
+    return performance.now() - started;
+  };
+  once(); // JIT warm-up
+  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
+  return times[2]!;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const loadLine = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
+
+type RunOutcome = {
+  status: 'ok' | 'failed' | 'timed out';
+  seconds: number;
+  result?: BenchResult;
+  refMs: number;
+};
+
+/** Runs `npm run <script>` in its own process group, so a time-out stops its server and database too. */
+async function runOnce(step: Step, timeLimitMs: number, resultFile: string): Promise<RunOutcome> {
+  const refBefore = referenceMs();
+  const started = performance.now();
+  const args = ['run', step.script, '--', ...(step.args ?? [])];
+  if (step.takesResultArg) args.push('--result-file', resultFile);
+  const child = spawn('npm', args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...step.env, BENCH_RESULT_FILE: resultFile },
+    stdio: 'inherit',
+    detached: true,
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    process.stdout.write(
+      `\n${step.name}: over its ${Math.round(timeLimitMs / 1000)} s, stopping\n`,
+    );
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 15_000).unref();
+    } catch {
+      // already gone
+    }
+  }, timeLimitMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  const seconds = (performance.now() - started) / 1000;
+  const refMs = (refBefore + referenceMs()) / 2;
+  const result = existsSync(resultFile)
+    ? (JSON.parse(await readFile(resultFile, 'utf8')) as BenchResult)
+    : undefined;
+  await rm(resultFile, { force: true });
+  const status = timedOut ? 'timed out' : code === 0 ? 'ok' : 'failed';
+  return { status, seconds, refMs, ...(result ? { result } : {}) };
+}
+
+// ---- run ------------------------------------------------------------------------------------
+
+const runStarted = Date.now();
+const startedAt = new Date();
+const loadAtStart = loadLine();
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'boomgate-bench-'));
+const outcomes = new Map<string, RunOutcome[]>();
+const skipped: string[] = [];
+
+// The web budget of a fresh production build (into a temp folder, so a shared apps/web/dist is left alone).
+let webLine = '';
+let webMissed = false;
+if (!ONLY || ONLY.has('web')) {
+  const outDir = path.join(tmp, 'web-dist');
+  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: path.join(REPO_ROOT, 'apps/web'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const budgetFile = path.join(tmp, 'web-budget.json');
+  const budget =
+    build.status === 0
+      ? spawnSync(
+          process.execPath,
+          ['scripts/ci/web-budget.mjs', '--dist', outDir, '--json', budgetFile],
+          {
+            cwd: REPO_ROOT,
+            stdio: 'inherit',
+          },
+        )
+      : undefined;
+  if (budget && existsSync(budgetFile)) {
+    const web = JSON.parse(readFileSync(budgetFile, 'utf8')) as {
+      initialJsGzipBytes: number;
+      budgetKb: number;
+      heavyInInitial: unknown[];
+    };
+    const kb = (web.initialJsGzipBytes / 1000).toFixed(1);
+    const ok = web.initialJsGzipBytes <= web.budgetKb * 1000 && web.heavyInInitial.length === 0;
+    webMissed = !ok;
+    webLine = `Web (a fresh production build, \`scripts/ci/web-budget.mjs\`): initial JS **${kb} KB** gzip, target ≤ ${web.budgetKb} KB with no heavy screen in it: ${ok ? 'met' : '**MISSED**'}. Lighthouse: \`npm run lighthouse\` (section below).`;
+  } else {
+    webLine = 'Web: the production build failed, no budget measured.';
+  }
+}
+for (const step of STEPS) {
+  if (ONLY && !ONLY.has(step.name)) continue;
+  if (!scripts[step.script]) {
+    if (!step.optional) skipped.push(`${step.name} (no \`${step.script}\` script)`);
+    continue;
+  }
+  const runs: RunOutcome[] = [];
+  outcomes.set(step.name, runs);
+  for (let i = 0; i < step.repeats; i++) {
+    const remaining = TIME_BOX_MS - (Date.now() - runStarted);
+    if (remaining < 30_000) {
+      skipped.push(`${step.name} run ${i + 1} of ${step.repeats} (time-box used up)`);
+      break;
+    }
+    process.stdout.write(
+      `\n=== ${step.name}: run ${i + 1} of ${step.repeats} (npm run ${step.script})\n`,
+    );
+    const outcome = await runOnce(
+      step,
+      Math.min(step.timeLimitS * 1000, remaining),
+      path.join(tmp, `${step.script.replace(/\W/g, '-')}-${i}.json`),
+    );
+    runs.push(outcome);
+    process.stdout.write(
+      `=== ${step.name}: run ${i + 1} ${outcome.status} in ${outcome.seconds.toFixed(0)} s (reference ${outcome.refMs.toFixed(1)} ms)\n`,
+    );
+    if (outcome.status !== 'ok' && !outcome.result) break; // a broken bench will not improve
+  }
+}
+
+await rm(tmp, { recursive: true, force: true });
+
+// ---- report ---------------------------------------------------------------------------------
+
+const TIME_METRICS: BenchMetric[] = ['p50Ms', 'p95Ms', 'p99Ms', 'valueMs'];
+const METRIC_LABEL: Record<string, string> = {
+  p50Ms: 'p50',
+  p95Ms: 'p95',
+  p99Ms: 'p99',
+  valueMs: 'time',
+  throughputPerS: 'req/ref',
+};
+/** The figure a ratio is given for: the targeted one, else the first time or throughput figure. */
+function headline(m: BenchMeasurement): BenchMetric | undefined {
+  if (m.target && m.target.metric !== 'peakRssMiB' && m.target.metric !== 'rssMiB') {
+    return m.target.metric;
+  }
+  return (['p50Ms', 'valueMs', 'throughputPerS'] as const).find((k) => m[k] !== undefined);
+}
+/** Time ÷ reference time; throughput as work done per reference time (req/s × ref s). */
+function ratio(m: BenchMeasurement, refMs: number): number | undefined {
+  const metric = headline(m);
+  const value = metric ? m[metric] : undefined;
+  if (value === undefined || !metric) return undefined;
+  return TIME_METRICS.includes(metric) ? value / refMs : (value * refMs) / 1000;
+}
+
+const rows: string[] = [];
+const missed: string[] = [];
+const failed: string[] = [];
+const allRefs: number[] = [];
+for (const [name, runs] of outcomes) {
+  allRefs.push(...runs.map((r) => r.refMs));
+  const withResults = runs.filter((r) => r.result);
+  const notOk = runs.filter((r) => r.status !== 'ok');
+  if (notOk.length > 0) {
+    failed.push(`${name}: ${notOk.map((r) => r.status).join(', ')}`);
+  }
+  if (withResults.length === 0) {
+    rows.push(
+      `| ${name} | (no figures: ${runs.map((r) => r.status).join(', ') || 'not run'}) | ${runs.length} | | | | | | | | ${notOk.length ? '**FAILED**' : 'see its section'} | |`,
+    );
+    continue;
+  }
+  const ids = withResults[0]!.result!.measurements.map((m) => m.id);
+  for (const id of ids) {
+    const perRun = withResults
+      .map((r) => ({ m: r.result!.measurements.find((x) => x.id === id), refMs: r.refMs }))
+      .filter((x): x is { m: BenchMeasurement; refMs: number } => x.m !== undefined);
+    const first = perRun[0]!.m;
+    const med = (key: keyof BenchMeasurement) => {
+      const values = perRun.map((x) => x.m[key]).filter((v): v is number => typeof v === 'number');
+      return values.length ? median(values) : undefined;
+    };
+    const agg: BenchMeasurement = {
+      id,
+      label: first.label,
+      ...Object.fromEntries(
+        (
+          ['p50Ms', 'p95Ms', 'p99Ms', 'valueMs', 'throughputPerS', 'peakRssMiB', 'rssMiB'] as const
+        ).flatMap((k) => {
+          const v = med(k);
+          return v === undefined ? [] : [[k, v]];
+        }),
+      ),
+    };
+    const ratios = perRun
+      .map((x) => ratio(x.m, x.refMs))
+      .filter((v): v is number => v !== undefined);
+    const fmt = (v: number | undefined, digits = 0) => (v === undefined ? '' : v.toFixed(digits));
+    let verdict = '';
+    let targetText = '—';
+    if (first.target) {
+      const { metric, op, value } = first.target;
+      const actual = agg[metric];
+      const unit = metric === 'throughputPerS' ? '/s' : metric.endsWith('MiB') ? ' MiB' : ' ms';
+      const label = ['p50Ms', 'p95Ms', 'p99Ms'].includes(metric) ? METRIC_LABEL[metric] : '';
+      targetText = `${label ? `${label} ` : ''}${op === '<=' ? '≤' : '≥'} ${value}${unit}`;
+      const ok = typeof actual === 'number' && (op === '<=' ? actual <= value : actual >= value);
+      verdict = ok ? 'met' : '**MISSED**';
+      if (!ok) missed.push(`${first.label} (${fmt(actual)} vs ${targetText})`);
+    }
+    const time = agg.p50Ms ?? agg.valueMs;
+    const ratioMetric = headline(first);
+    const ratioText = ratios.length
+      ? `${median(ratios).toFixed(ratioMetric === 'throughputPerS' ? 1 : 2)} (${METRIC_LABEL[ratioMetric ?? ''] ?? ''})`
+      : '';
+    rows.push(
+      `| ${name} | ${first.label} | ${perRun.length} | ${fmt(time)} | ${fmt(agg.p95Ms)} | ${fmt(agg.p99Ms)} | ${fmt(agg.throughputPerS, agg.throughputPerS !== undefined && agg.throughputPerS < 10 ? 2 : 0)} | ${fmt(agg.peakRssMiB)} | ${fmt(agg.rssMiB)} | ${targetText} | ${verdict} | ${ratioText} |`,
+    );
+  }
+}
+if (webMissed) missed.push('web: initial JS budget');
+
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+  cwd: REPO_ROOT,
+  encoding: 'utf8',
+}).stdout.trim();
+const dirty =
+  spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  }).stdout.trim() !== '';
+const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+const minutes = ((Date.now() - runStarted) / 60_000).toFixed(1);
+const refMedian = allRefs.length ? median(allRefs) : referenceMs();
+const refRange = allRefs.length
+  ? `${Math.min(...allRefs).toFixed(1)}–${Math.max(...allRefs).toFixed(1)} ms`
+  : 'one sample';
+
+const body = `Command: \`npm run bench\` (\`scripts/bench/all.ts\`${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}). Time-box ${TIME_BOX_MS / 60_000} min (each bench also has its own
+limit and is stopped, reported as TIMED OUT, past it); this run took ${minutes} min.
+Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Commit: ${commit}${dirty ? ' (with uncommitted changes)' : ''}.
+Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()};
+load average (1 / 5 / 15 min) at start ${loadAtStart}, at the end ${loadLine()}.
+
+Benches: API, gate, faces ×${REPEATS} (figures are medians over the runs); vision, ingest, cold start once (each
+repeats inside: 11 reads per type, 3 rounds, 3 starts); \`bench:scale\` when that script exists; the web budget of a fresh
+production build. All servers on loopback with embedded PostgreSQL. Each bench's own section below is from its last run.
+
+Reference for noisy machines: a fixed single-thread CPU workload (2,000 JSON round trips + SHA-256,
+\`referenceMs()\` in scripts/bench/all.ts) timed before and after every bench run: median **${refMedian.toFixed(1)} ms**
+this run (${refRange}; a quiet core is the low end). "÷ ref" is the bench's time figure divided by the reference
+measured around that same run (median over runs); for throughput it is requests per reference time
+(req/s × ref s). Regressions show as a change of "÷ ref" between runs, which cancels most of the machine's speed and load.
+
+| bench | measurement | runs | p50 / time ms | p95 ms | p99 ms | throughput /s | peak RSS MiB | RSS MiB | target | result | ÷ ref |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${webLine ? `${webLine}\n\n` : ''}${missed.length ? `Missed targets: ${missed.join('; ')}.` : 'Every target met.'}${failed.length ? `\nNot completed: ${failed.join('; ')}.` : ''}${skipped.length ? `\nSkipped: ${skipped.join('; ')}.` : ''}
+Peak RSS is the measured process's high-water mark (for the HTTP benches the server process: Fastify, job
+worker and the vision worker threads; embedded PostgreSQL runs in its own processes and is not included). "RSS MiB"
+for the gate run is the server's steady state while the timed vehicles ran (every model loaded).`;
+
+await writeBenchmarkSection('Summary', body);
+process.stdout.write(`\n${body}\n\nWrote the Summary section of docs/benchmarks.md\n`);
+if (STRICT && (missed.length > 0 || failed.length > 0)) process.exitCode = 1;

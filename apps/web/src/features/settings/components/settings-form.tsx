@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { type TenantSettings, TenantSettingsSchema } from '@boomgate/contracts/settings';
@@ -29,12 +29,14 @@ const SettingsFormSchema = z
     documentRetentionDays: optionalDays,
     inductionValidityDays: z.string().trim().transform(Number),
     antispoofGating: z.boolean(),
-    antispoofThresholdPercent: z.string().trim().transform(Number),
+    // Shown as a percentage; the API takes 0–1.
+    antispoofThreshold: z
+      .string()
+      .trim()
+      .transform(Number)
+      .pipe(z.number().int('Enter a whole percentage').min(5, 'At least 5%').max(99, 'At most 99%'))
+      .transform((percent) => percent / 100),
   })
-  .transform(({ antispoofThresholdPercent, ...rest }) => ({
-    ...rest,
-    antispoofThreshold: antispoofThresholdPercent / 100,
-  }))
   .pipe(TenantSettingsSchema);
 type SettingsFormInput = z.input<typeof SettingsFormSchema>;
 
@@ -43,7 +45,7 @@ const toForm = (settings: TenantSettings): SettingsFormInput => ({
   documentRetentionDays: settings.documentRetentionDays?.toString() ?? '',
   inductionValidityDays: settings.inductionValidityDays.toString(),
   antispoofGating: settings.antispoofGating,
-  antispoofThresholdPercent: Math.round(settings.antispoofThreshold * 100).toString(),
+  antispoofThreshold: Math.round(settings.antispoofThreshold * 100).toString(),
 });
 
 function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEdit: boolean }) {
@@ -53,7 +55,7 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
     defaultValues: toForm(settings),
   });
   const { errors } = form.formState;
-  const isGating = form.watch('antispoofGating');
+  const isGating = useWatch({ control: form.control, name: 'antispoofGating' });
 
   const handleValid = (body: TenantSettings) => {
     update.mutate(body, {
@@ -137,7 +139,7 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
               max={99}
               disabled={!canEdit || !isGating}
               aria-invalid={errors.antispoofThreshold ? true : undefined}
-              {...form.register('antispoofThresholdPercent')}
+              {...form.register('antispoofThreshold')}
             />
           </Field>
         </CardContent>

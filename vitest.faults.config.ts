@@ -15,7 +15,7 @@ export default defineConfig({
     include: ['apps/server/src/testing/faults/*.fault.test.ts'],
     fileParallelism: true,
     maxWorkers: 4,
-    testTimeout: 170_000,
+    testTimeout: 240_000,
     hookTimeout: 60_000,
   },
 });

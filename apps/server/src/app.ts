@@ -175,6 +175,8 @@ export async function buildApp({
         modules.users.routes,
         modules.images.routes,
         modules.approvedVehicles.routes,
+        modules.drivers.routes,
+        modules.onboarding.routes,
         modules.documents.routes,
         modules.entryLogs.routes,
         modules.truckList.routes,

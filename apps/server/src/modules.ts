@@ -4,10 +4,12 @@ import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createDocumentsModule } from '@/modules/documents';
+import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
+import { createOnboardingModule } from '@/modules/onboarding';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
@@ -84,6 +86,23 @@ export function createModules({
     secretBox: createSecretBox(encryptionKey),
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
+  const drivers = createDriversModule({
+    database,
+    images: images.service,
+    audit,
+    clock,
+    encryptionKey,
+  });
+  const onboarding = createOnboardingModule({
+    database,
+    drivers: drivers.service,
+    vehicles: approvedVehicles.service,
+    images: images.service,
+    audit,
+    clock,
+    faces: visionEngine,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+  });
   const vision = createVisionModule({ engine: visionEngine, database, audit });
   const faces = createFacesModule({
     engine: visionEngine,
@@ -141,6 +160,8 @@ export function createModules({
     auth,
     images,
     approvedVehicles,
+    drivers,
+    onboarding,
     documents,
     entryLogs,
     truckList,

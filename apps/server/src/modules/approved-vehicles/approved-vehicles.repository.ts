@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 
 import { type Db, type DbExecutor, takeOne } from '@/platform/db';
 
@@ -67,6 +67,33 @@ export function createApprovedVehiclesRepository(db: Db) {
       return rows[0];
     },
 
+    /** Which of these (normalised) plates are already registered for the tenant. */
+    async existingPlates(
+      tx: DbExecutor,
+      tenantId: string,
+      plates: readonly string[],
+    ): Promise<Set<string>> {
+      if (plates.length === 0) return new Set();
+      const rows = await tx
+        .select({ plateNumber: approvedVehicles.plateNumber })
+        .from(approvedVehicles)
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, tenantId),
+            inArray(approvedVehicles.plateNumber, [...plates]),
+          ),
+        );
+      return new Set(rows.map((row) => row.plateNumber));
+    },
+    /** One statement per 500 rows (PostgreSQL allows 65535 parameters per statement). */
+    async insertMany(tx: DbExecutor, rows: readonly NewApprovedVehicleRow[]) {
+      const inserted: ApprovedVehicleRow[] = [];
+      for (let start = 0; start < rows.length; start += 500) {
+        const batch = rows.slice(start, start + 500);
+        inserted.push(...(await tx.insert(approvedVehicles).values(batch).returning()));
+      }
+      return inserted;
+    },
     async insert(tx: DbExecutor, row: NewApprovedVehicleRow) {
       return takeOne(await tx.insert(approvedVehicles).values(row).returning());
     },

@@ -22,11 +22,13 @@ import type { ApprovedVehicleRow } from './approved-vehicles.table';
 // Guards pre-register and check vehicles at the gate; every role works the gate.
 const gateStaff = rolesAccess(ALL_ROLES);
 
-export function approvedVehiclesRoutes(
-  service: ApprovedVehiclesService,
+/** The response shape of a vehicle; `today` is the site's calendar day (for isActive). */
+export function toApprovedVehicleDto(
+  row: ApprovedVehicleRow,
   images: Pick<ImagesService, 'urlFor'>,
-): FastifyPluginAsyncZod {
-  const toApprovedVehicle = (row: ApprovedVehicleRow): ApprovedVehicle => ({
+  today: string,
+): ApprovedVehicle {
+  return {
     id: row.id,
     plateNumber: row.plateNumber,
     driverName: row.driverName,
@@ -34,10 +36,18 @@ export function approvedVehiclesRoutes(
     company: row.company,
     driverPhoto: images.urlFor(row.driverPhotoKey),
     approvedUntil: row.approvedUntil,
-    isActive: approvalStatus(row, service.today()) === 'approved',
+    isActive: approvalStatus(row, today) === 'approved',
     hasFaceEnrolment: row.driverFaceDescriptor !== null,
     createdAt: row.createdAt.toISOString(),
-  });
+  };
+}
+
+export function approvedVehiclesRoutes(
+  service: ApprovedVehiclesService,
+  images: Pick<ImagesService, 'urlFor'>,
+): FastifyPluginAsyncZod {
+  const toApprovedVehicle = (row: ApprovedVehicleRow) =>
+    toApprovedVehicleDto(row, images, service.today());
 
   return async (app) => {
     app.get(

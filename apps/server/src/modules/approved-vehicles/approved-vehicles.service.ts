@@ -231,6 +231,36 @@ export function createApprovedVehiclesService({
     },
 
     /** For other modules, inside their own tenant transaction. */
+    existingPlates: (tx: DbExecutor, tenantId: string, plates: readonly string[]) =>
+      repository.existingPlates(tx, tenantId, plates),
+    /**
+     * Approvals registered by onboarding (no driver photo), in the caller's transaction. A plate
+     * already registered fails the whole transaction (unique index), never overwrites.
+     */
+    insertVehicles: (
+      tx: DbExecutor,
+      actor: Actor,
+      vehicles: readonly {
+        plateNumber: string;
+        driverName: string;
+        driverLicense: string | null;
+        company: string | null;
+        approvedUntil: string | null;
+      }[],
+    ) => {
+      const now = clock.now();
+      return repository.insertMany(
+        tx,
+        vehicles.map((vehicle) => ({
+          tenantId: actor.tenantId,
+          id: newId(),
+          ...vehicle,
+          isActive: true,
+          createdAt: now,
+          createdBy: actor.userId,
+        })),
+      );
+    },
     findByPlate: (tx: DbExecutor, tenantId: string, plateNumber: string) =>
       repository.findByPlate(tx, tenantId, plateNumber),
     countActive: (tx: DbExecutor, tenantId: string) =>

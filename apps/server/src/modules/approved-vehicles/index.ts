@@ -17,6 +17,7 @@ import {
 
 export type { ApprovedVehiclesService } from './approved-vehicles.service';
 export { approvalStatus } from './approval';
+export { toApprovedVehicleDto } from './approved-vehicles.routes';
 
 export function createApprovedVehiclesModule(
   deps: Omit<ApprovedVehiclesServiceDeps, 'repository' | 'images'> & {

@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+
+import type { AuditService } from '@/modules/audit';
+import type { ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import { siteDay } from '@/platform/calendar';
+import type { Clock } from '@/platform/clock';
+import { toCsv } from '@/platform/csv';
+import type { Database, DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+
+import type { DriverReferenceSigner } from './driver-reference';
+import type { DriversRepository } from './drivers.repository';
+import type { DriverRow, NewDriverRow } from './drivers.table';
+
+export type DriversServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'db'>;
+  repository: DriversRepository;
+  images: Pick<ImagesService, 'deleteImage'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  signer: DriverReferenceSigner;
+};
+
+export type DriversService = ReturnType<typeof createDriversService>;
+
+const notFound = () => new AppError('NOT_FOUND', 'Driver not found.');
+
+const EXPORT_HEADER = [
+  'Driver Name',
+  'Surname',
+  'ID Number',
+  'Phone',
+  'Licence Number',
+  'Licence Valid To',
+  'Transport Company',
+  'Registered By',
+  'Registered At',
+];
+
+export function createDriversService({
+  database,
+  repository,
+  images,
+  audit,
+  clock,
+  signer,
+}: DriversServiceDeps) {
+  const today = () => siteDay(clock.now());
+  return {
+    listDrivers: (actor: Actor) =>
+      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+
+    async getDriver(actor: Actor, id: string) {
+      const row = await database.withTenant(actor.tenantId, (tx) =>
+        repository.find(tx, actor.tenantId, id),
+      );
+      if (!row) throw notFound();
+      return row;
+    },
+
+    /** Every driver as CSV (cells neutralised against formula injection); the export is audited. */
+    exportCsv: (actor: Actor, ip?: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const rows = await repository.list(tx, actor.tenantId);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'drivers.exported',
+          targetType: 'driver',
+          ip,
+          details: { drivers: rows.length },
+        });
+        return toCsv(
+          EXPORT_HEADER,
+          rows.map((row) => [
+            row.name,
+            row.surname,
+            row.idNumber,
+            row.phone,
+            row.licenceNumber,
+            row.licenceValidTo,
+            row.transportCompany,
+            row.source,
+            row.createdAt.toISOString(),
+          ]),
+        );
+      }),
+
+    /** The signed reference a driver's QR code carries. */
+    referenceFor: (row: Pick<DriverRow, 'tenantId' | 'id'>) => signer.sign(row.tenantId, row.id),
+
+    /**
+     * A scanned reference: a bad signature is refused; a good one of another tenant answers like
+     * a driver that does not exist. Audited: the gate looked a person up.
+     */
+    async verifyReference(actor: Actor, reference: string, ip?: string) {
+      const named = signer.verify(reference);
+      if (!named) {
+        throw new AppError(
+          'UNPROCESSABLE',
+          'This code is not a driver reference issued by Boomgate.',
+        );
+      }
+      if (named.tenantId !== actor.tenantId) throw notFound();
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.find(tx, actor.tenantId, named.driverId);
+        if (!row) throw notFound();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'driver.reference-verified',
+          targetType: 'driver',
+          targetId: row.id,
+          ip,
+        });
+        const licenceExpired = row.licenceValidTo !== null && row.licenceValidTo < today();
+        return { row, licenceExpired };
+      });
+    },
+
+    /**
+     * The retention job: ends every selfie whose period is over, tenant by tenant (the row and the
+     * rest of the record stay). Safe to run again: a purged row is no longer due.
+     */
+    async purgeExpiredBiometrics(limit = 500): Promise<number> {
+      const due = await database.db.execute<{ tenant_id: string; driver_id: string }>(
+        sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      for (const { tenant_id: tenantId, driver_id: driverId } of due.rows) {
+        const photoKey = await database.withTenant(tenantId, async (tx) => {
+          const row = await repository.clearPhoto(tx, tenantId, driverId, clock.now());
+          if (!row) return null;
+          await audit.record(tx, {
+            tenantId,
+            actorUserId: null,
+            action: 'biometrics.purged',
+            targetType: 'driver',
+            targetId: driverId,
+            details: { reason: 'retention period ended' },
+          });
+          return row.photoKey;
+        });
+        if (photoKey) await images.deleteImage(photoKey);
+      }
+      return due.rows.length;
+    },
+
+    // For the onboarding module, inside its own tenant transaction.
+    existingIdNumbers: (tx: DbExecutor, tenantId: string, idNumbers: readonly string[]) =>
+      repository.existingIdNumbers(tx, tenantId, idNumbers),
+    insertDrivers: (tx: DbExecutor, rows: readonly NewDriverRow[]) =>
+      repository.insertMany(tx, rows),
+  };
+}

@@ -1,0 +1,509 @@
+import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { IMPORT_COLUMNS, templateHeader } from '@boomgate/contracts/onboarding';
+import { passesLuhn } from '@boomgate/contracts/sa-id-number';
+import { noFaceImage, sampleFace } from '@boomgate/vision/testing';
+
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+
+/** A valid SA ID number born on `yymmdd`: sequence, citizen, 8, then the Luhn digit. */
+let sequence = 5000;
+function saId(yymmdd = '800101'): string {
+  const twelve = `${yymmdd}${String(sequence++).padStart(4, '0')}08`;
+  const check = [...'0123456789'].find((digit) => passesLuhn(`${twelve}${digit}`));
+  return `${twelve}${check}`;
+}
+
+let plateCounter = 100;
+const aPlate = () => `CA ${plateCounter++}-${Math.floor(100 + Math.random() * 900)}`;
+
+const HEADER = IMPORT_COLUMNS.map(templateHeader);
+
+type Row = Partial<Record<(typeof IMPORT_COLUMNS)[number]['field'], string>>;
+const csvLine = (cells: string[]) =>
+  cells.map((cell) => (/[",\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(',');
+const csvOf = (rows: Row[]) =>
+  [csvLine(HEADER), ...rows.map((row) => csvLine(IMPORT_COLUMNS.map((c) => row[c.field] ?? '')))]
+    .join('\r\n')
+    .concat('\r\n');
+
+/** A multipart body with one file part, the way a browser's FormData sends it. */
+async function upload(fileName: string, content: Buffer | string, type = 'text/csv') {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type }), fileName);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  };
+}
+
+const send = async (
+  session: Session,
+  url: string,
+  fileName: string,
+  content: Buffer | string,
+  type?: string,
+) => session.post(url, undefined, await upload(fileName, content, type));
+
+describe('company onboarding', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const driver = (overrides: Row = {}): Row => ({
+    name: 'Sipho',
+    surname: 'Nkosi',
+    idNumber: saId(),
+    phone: '082 123 4567',
+    licenceNumber: '1234 5678 9ABC',
+    licenceValidTo: '2030-06-30',
+    transportCompany: 'Kumba Haulage',
+    plateNumber: aPlate(),
+    ...overrides,
+  });
+
+  it('serves the CSV and XLSX templates with the columns, to office staff only', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const csv = await admin.get('/api/onboarding/template.csv');
+    const xlsx = await admin.get('/api/onboarding/template.xlsx');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename=".*\.csv"/);
+    expect(parse(csv.body, { bom: true })).toEqual([HEADER]);
+    expect(HEADER.slice(0, 3)).toEqual(['Driver Name*', 'Surname*', 'ID Number*']);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ExcelJS.Buffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Drivers', 'Instructions']);
+    expect((workbook.worksheets[0]?.getRow(1).values as unknown[]).slice(1)).toEqual(HEADER);
+    expect((await guard.get('/api/onboarding/template.csv')).statusCode).toBe(403);
+  });
+
+  it('previews a good CSV, then imports drivers and approved vehicles in one go', async () => {
+    const admin = await t.registerTenant();
+    const rows = [
+      driver({ plateNumber: 'kp 35-xk gp' }),
+      driver({ name: 'Thandi', surname: 'Mokoena', plateNumber: '', phone: '+27 82 765 4321' }),
+      driver({ name: 'Johan', surname: 'van Wyk', approvedUntil: '31/12/2099' }),
+    ];
+    const file = csvOf(rows);
+    const preview = await send(admin, '/api/onboarding/import/preview', 'fleet.csv', file);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json()).toMatchObject({
+      fileName: 'fleet.csv',
+      fileType: 'csv',
+      totalRows: 3,
+      validRows: 3,
+      drivers: 3,
+      vehicles: 2,
+    });
+    expect(preview.json().rows.map((row: { rowNumber: number }) => row.rowNumber)).toEqual([
+      2, 3, 4,
+    ]);
+    // A preview writes nothing.
+    expect((await admin.get('/api/drivers')).json()).toEqual([]);
+
+    const imported = await send(admin, '/api/onboarding/import', 'fleet.csv', file);
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toEqual({
+      driversImported: 3,
+      vehiclesImported: 2,
+      rejected: [],
+      summary: '3 drivers and 2 vehicles',
+    });
+    const vehicles = (await admin.get('/api/approved-vehicles')).json();
+    const gp = vehicles.find((v: { plateNumber: string }) => v.plateNumber === 'KP35XKGP');
+    expect(gp).toMatchObject({
+      driverName: 'Sipho Nkosi',
+      driverLicense: '123456789ABC',
+      company: 'Kumba Haulage',
+      isActive: true,
+      driverPhoto: null,
+    });
+    // Spec §5: without a date the approval lasts three months.
+    expect(gp.approvedUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(vehicles.some((v: { approvedUntil: string }) => v.approvedUntil === '2099-12-31')).toBe(
+      true,
+    );
+    const drivers = (await admin.get('/api/drivers')).json();
+    expect(drivers).toHaveLength(3);
+    expect(drivers.find((d: { name: string }) => d.name === 'Thandi')).toMatchObject({
+      phone: '0827654321',
+      source: 'bulk',
+      photo: null,
+    });
+    const audit = await t.ownerQuery<{ details: Record<string, unknown> }>(
+      `select details from audit_events where tenant_id = $1 and action = 'onboarding.imported'`,
+      [admin.body.tenant.id],
+    );
+    expect(audit[0]?.details).toMatchObject({ drivers: 3, vehicles: 2, rejected: 0 });
+  });
+
+  it('imports an XLSX with numeric ID cells, date cells and a semicolon-free first sheet', async () => {
+    const admin = await t.registerTenant();
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Fleet');
+    sheet.addRow(HEADER);
+    const id = saId('850615');
+    sheet.addRow([
+      'Lerato',
+      'Dube',
+      Number(id),
+      '0831234567',
+      '',
+      new Date(Date.UTC(2031, 0, 15)),
+      'Dube Transport',
+      'ND 123-456',
+      '',
+    ]);
+    sheet.addRow([]);
+    sheet.addRow(['Bongani', 'Zulu', saId('900202'), '', '', '', '', '', '']);
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+    const preview = await send(
+      admin,
+      '/api/onboarding/import/preview',
+      'fleet.xlsx',
+      bytes,
+      'application/octet-stream',
+    );
+    expect(preview.json()).toMatchObject({
+      fileType: 'xlsx',
+      totalRows: 2,
+      validRows: 2,
+      vehicles: 1,
+    });
+    expect(preview.json().rows.map((row: { rowNumber: number }) => row.rowNumber)).toEqual([2, 4]);
+    const imported = await send(admin, '/api/onboarding/import', 'fleet.xlsx', bytes);
+    expect(imported.json().summary).toBe('2 drivers and 1 vehicle');
+    const drivers = (await admin.get('/api/drivers')).json();
+    expect(drivers.find((d: { idNumber: string }) => d.idNumber === id)).toMatchObject({
+      name: 'Lerato',
+      licenceValidTo: '2031-01-15',
+    });
+  });
+
+  it('reports every bad row with its reasons, imports the rest, and overwrites nothing', async () => {
+    const admin = await t.registerTenant();
+    const existingPlate = aPlate();
+    await admin.post('/api/approved-vehicles', {
+      plateNumber: existingPlate,
+      driverName: 'Original Driver',
+      approvedUntil: '2099-01-01',
+    });
+    const registered = driver({ plateNumber: '' });
+    await send(admin, '/api/onboarding/import', 'first.csv', csvOf([registered]));
+
+    const good = driver();
+    const rows = [
+      good, // row 2
+      driver({ name: '' }), // 3: required
+      driver({ idNumber: '8001015009086' }), // 4: checksum
+      driver({ phone: '12345', licenceValidTo: '2030-02-30' }), // 5: phone and date
+      driver({ idNumber: good.idNumber }), // 6: same ID as row 2
+      driver({ plateNumber: good.plateNumber?.toLowerCase() }), // 7: same plate as row 2
+      driver({ plateNumber: existingPlate }), // 8: vehicle already registered
+      driver({ idNumber: registered.idNumber }), // 9: driver already registered
+      driver({ approvedUntil: '2020-01-01' }), // 10: in the past
+      driver({ plateNumber: '', approvedUntil: '2099-01-01' }), // 11: date without plate
+      driver({ plateNumber: '*' }), // 12: no letters or digits
+    ];
+    const file = csvOf(rows);
+    const preview = (await send(admin, '/api/onboarding/import/preview', 'bad.csv', file)).json();
+    expect(preview).toMatchObject({ totalRows: 11, validRows: 1, drivers: 1, vehicles: 1 });
+    const errorsOf = (rowNumber: number) =>
+      preview.rows
+        .find((row: { rowNumber: number }) => row.rowNumber === rowNumber)
+        .errors.map((error: { field: string; message: string }) => [error.field, error.message]);
+    expect(errorsOf(2)).toEqual([]);
+    expect(errorsOf(3)).toEqual([['name', 'Driver name is required.']]);
+    expect(errorsOf(4)).toEqual([
+      ['idNumber', 'This is not a valid South African ID number: please check the digits.'],
+    ]);
+    expect(errorsOf(5).map(([field]: string[]) => field)).toEqual(['phone', 'licenceValidTo']);
+    expect(errorsOf(6)).toEqual([['idNumber', 'Same ID number as row 2.']]);
+    expect(errorsOf(7)).toEqual([['plateNumber', 'Same plate number as row 2.']]);
+    expect(errorsOf(8)).toEqual([
+      ['plateNumber', `Vehicle ${existingPlate.replace(/[^A-Z0-9]/g, '')} is already registered.`],
+    ]);
+    expect(errorsOf(9)).toEqual([
+      ['idNumber', 'A driver with this ID number is already registered.'],
+    ]);
+    expect(errorsOf(10)).toEqual([['approvedUntil', 'Approved until must be today or later.']]);
+    expect(errorsOf(11)).toEqual([['approvedUntil', 'Approved until needs a plate number.']]);
+    expect(errorsOf(12)).toEqual([
+      ['plateNumber', 'Plate number must have 2 to 10 letters or digits.'],
+    ]);
+
+    const result = (await send(admin, '/api/onboarding/import', 'bad.csv', file)).json();
+    expect(result.summary).toBe('1 driver and 1 vehicle');
+    expect(result.rejected.map((row: { rowNumber: number }) => row.rowNumber)).toEqual([
+      3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    ]);
+    const original = (await admin.get('/api/approved-vehicles')).json();
+    expect(
+      original.filter((v: { driverName: string }) => v.driverName === 'Original Driver'),
+    ).toHaveLength(1);
+    expect((await admin.get('/api/drivers')).json()).toHaveLength(2);
+
+    // Importing the same file again adds nothing: every row is now a duplicate.
+    const again = (await send(admin, '/api/onboarding/import', 'bad.csv', file)).json();
+    expect(again).toMatchObject({ driversImported: 0, vehiclesImported: 0 });
+    expect(again.rejected).toHaveLength(11);
+  });
+
+  it('refuses a file over 10MB, too many rows, and a file without the required columns', async () => {
+    const admin = await t.registerTenant();
+    const big = `${csvLine(HEADER)}\r\n${'x'.repeat(10_485_761)}`;
+    const tooBig = await send(admin, '/api/onboarding/import/preview', 'big.csv', big);
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().error.message).toBe('The file is larger than 10MB.');
+
+    const many = [csvLine(HEADER), ...Array.from({ length: 5001 }, () => 'A,B,8001015009087')].join(
+      '\n',
+    );
+    const tooMany = await send(admin, '/api/onboarding/import/preview', 'many.csv', many);
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.message).toMatch(/more than 5[,\s]?000 rows/);
+
+    const noId = await send(
+      admin,
+      '/api/onboarding/import/preview',
+      'x.csv',
+      'Driver Name,Surname\nA,B\n',
+    );
+    expect(noId.statusCode).toBe(400);
+    expect(noId.json().error.message).toMatch(/^The file is missing the column\(s\) ID Number\./);
+  });
+
+  it('refuses files that are not CSV or XLSX, whatever they are called', async () => {
+    const admin = await t.registerTenant();
+    const png = await noFaceImage();
+    const cases: [string, Buffer | string][] = [
+      ['photo.csv', png],
+      ['fleet.xlsx', csvOf([driver()])],
+      ['fleet.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0])],
+      ['fleet.txt', csvOf([driver()])],
+      // Windows-1252 "é": not UTF-8.
+      [
+        'latin1.csv',
+        Buffer.concat([
+          Buffer.from(`${csvLine(HEADER)}\r\nRen`),
+          Buffer.from([0xe9]),
+          Buffer.from(',X,8001015009087\r\n'),
+        ]),
+      ],
+      // A ZIP that is no workbook.
+      ['archive.xlsx', Buffer.from('504b0506000000000000000000000000000000000000', 'hex')],
+    ];
+    for (const [name, content] of cases) {
+      const response = await send(admin, '/api/onboarding/import/preview', name, content);
+      expect([name, response.statusCode]).toEqual([name, 415]);
+      expect(response.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    const json = await admin.post('/api/onboarding/import/preview', { file: 'x' });
+    expect(json.statusCode).toBe(415);
+    expect((await admin.get('/api/drivers')).json()).toEqual([]);
+  });
+
+  it('neutralises formulas in the drivers export and the error report', async () => {
+    const admin = await t.registerTenant();
+    const file = csvOf([
+      driver({
+        name: '=HYPERLINK("http://evil.example","Click")',
+        transportCompany: '@SUM(A1:A9)',
+      }),
+      driver({ surname: '+cmd|" /C calc"!A0', idNumber: '123' }),
+    ]);
+    await send(admin, '/api/onboarding/import', 'evil.csv', file);
+    const exported = await admin.get('/api/drivers/export.csv');
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toMatch(/^text\/csv/);
+    const [header, row]: string[][] = parse(exported.body, { bom: true });
+    expect(header?.[0]).toBe('Driver Name');
+    expect(row?.[0]).toBe(`'=HYPERLINK("http://evil.example","Click")`);
+    expect(row?.[6]).toBe(`'@SUM(A1:A9)`);
+    expect(row?.[3]).toBe('0821234567');
+
+    const report = await send(admin, '/api/onboarding/import/errors.csv', 'evil.csv', file);
+    const lines: string[][] = parse(report.body, { bom: true });
+    expect(lines[0]).toEqual(['Row', ...IMPORT_COLUMNS.map((c) => c.header), 'Errors']);
+    // The first row is now a duplicate of the imported driver; the second had a bad ID number.
+    expect(lines.map((line) => line[0])).toEqual(['Row', '2', '3']);
+    expect(lines[2]?.[2]).toBe(`'+cmd|" /C calc"!A0`);
+    expect(lines[2]?.at(-1)).toMatch(/^ID Number: An ID number has 13 digits\./);
+  });
+
+  it('adds one driver and vehicle from the individual tab, with the same checks', async () => {
+    const admin = await t.registerTenant();
+    const backOffice = await t.createSignedInUser(admin, 'back_office');
+    const body = { ...driver(), approvedUntil: '2099-06-30' };
+    const created = await backOffice.post('/api/onboarding/drivers', body);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      driver: { name: 'Sipho', idNumber: body.idNumber, phone: '0821234567', source: 'individual' },
+      vehicle: {
+        plateNumber: body.plateNumber?.replace(/[^A-Z0-9]/g, ''),
+        approvedUntil: '2099-06-30',
+      },
+    });
+    const missing = await backOffice.post('/api/onboarding/drivers', { ...driver(), surname: ' ' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toMatch(/^Surname is required\./);
+    const badId = await backOffice.post('/api/onboarding/drivers', {
+      ...driver(),
+      idNumber: '8001015009086',
+    });
+    expect(badId.statusCode).toBe(400);
+    const duplicate = await backOffice.post('/api/onboarding/drivers', {
+      ...driver(),
+      idNumber: body.idNumber,
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().error.message).toBe(
+      'A driver with this ID number is already registered.',
+    );
+    expect(
+      await t.ownerQuery(
+        `select 1 from audit_events where tenant_id = $1 and action = 'driver.created'`,
+        [admin.body.tenant.id],
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('lets office roles onboard and guards only verify; signed-out callers get 401', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const file = csvOf([driver()]);
+    for (const url of [
+      '/api/onboarding/import/preview',
+      '/api/onboarding/import',
+      '/api/onboarding/import/errors.csv',
+    ]) {
+      expect((await send(guard, url, 'f.csv', file)).statusCode).toBe(403);
+    }
+    expect((await guard.post('/api/onboarding/drivers', driver())).statusCode).toBe(403);
+    expect((await guard.get('/api/drivers')).statusCode).toBe(403);
+    expect((await guard.get('/api/drivers/export.csv')).statusCode).toBe(403);
+    expect(
+      (await t.inject({ method: 'GET', url: '/api/onboarding/template.csv' })).statusCode,
+    ).toBe(401);
+    const anonymous = await t.inject({
+      method: 'POST',
+      url: '/api/onboarding/import',
+      ...(await upload('f.csv', file)),
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(
+      (await guard.post('/api/drivers/verify-reference', { reference: 'nonsense' })).statusCode,
+    ).toBe(422);
+  });
+
+  it("keeps tenants apart: another tenant's drivers are invisible and its ids are 404", async () => {
+    const acme = await t.registerTenant();
+    const other = await t.registerTenant();
+    const shared = driver();
+    await send(acme, '/api/onboarding/import', 'a.csv', csvOf([shared]));
+    // The same person and plate may be registered by another organization too.
+    const theirs = (await send(other, '/api/onboarding/import', 'b.csv', csvOf([shared]))).json();
+    expect(theirs.summary).toBe('1 driver and 1 vehicle');
+    const [acmeDriver] = (await acme.get('/api/drivers')).json();
+    const foreign = await other.get(`/api/drivers/${acmeDriver.id}`);
+    const random = await other.get(`/api/drivers/${crypto.randomUUID()}`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(random.body);
+    expect((await acme.get(`/api/drivers/${acmeDriver.id}`)).json().id).toBe(acmeDriver.id);
+    expect((await other.get('/api/drivers')).json()).toHaveLength(1);
+  });
+});
+
+describe('self onboarding', () => {
+  let t: TestApp;
+  let selfie: string;
+  let licence: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    selfie = `data:image/jpeg;base64,${(await sampleFace('left')).toString('base64')}`;
+    // Bare base64: the server takes the type from the bytes.
+    licence = (await noFaceImage()).toString('base64');
+  });
+  afterAll(() => t.close());
+
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    name: 'Nomsa',
+    surname: 'Khumalo',
+    idNumber: saId('920317'),
+    phone: '072 555 0101',
+    licenceNumber: 'ABC123',
+    licenceValidTo: '2020-01-31',
+    licencePhoto: licence,
+    selfie,
+    livenessConfidence: 0.93,
+    biometricConsent: true,
+    ...overrides,
+  });
+
+  it('stores the driver with images and consent, and answers a reference the gate can verify', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const response = await admin.post('/api/onboarding/self', body());
+    expect(response.statusCode).toBe(201);
+    const { driver, reference } = response.json();
+    expect(driver).toMatchObject({ source: 'self', livenessConfidence: expect.closeTo(0.93, 5) });
+    expect(driver.photo).toMatch(new RegExp(`^/api/images/${admin.body.tenant.id}/driver-photos/`));
+    expect(driver.licenceImage).toMatch(/\/drivers-licences\//);
+    expect((await admin.get(driver.photo)).headers['content-type']).toBe('image/jpeg');
+    const [row] = await t.ownerQuery<Record<string, unknown>>(
+      'select photo_key, photo_consent_by, photo_consent_notice, biometrics_purge_after from drivers where id = $1',
+      [driver.id],
+    );
+    expect(row).toMatchObject({
+      photo_consent_by: admin.body.user.id,
+      photo_consent_notice: 'driver-selfie-notice-2026-11',
+    });
+    expect(String(row?.photo_key)).not.toMatch(/base64/);
+
+    const verified = await guard.post('/api/drivers/verify-reference', { reference });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ driver: { id: driver.id }, licenceExpired: true });
+
+    const other = await t.registerTenant();
+    const foreign = await other.post('/api/drivers/verify-reference', { reference });
+    expect(foreign.statusCode).toBe(404);
+    const forged = await guard.post('/api/drivers/verify-reference', {
+      reference: reference.replace(driver.id, crypto.randomUUID()),
+    });
+    expect(forged.statusCode).toBe(422);
+
+    const twice = await admin.post('/api/onboarding/self', body({ idNumber: driver.idNumber }));
+    expect(twice.statusCode).toBe(409);
+  }, 90_000);
+
+  it('refuses a selfie without consent or without a face, and stores nothing', async () => {
+    const admin = await t.registerTenant();
+    const noConsent = await admin.post('/api/onboarding/self', body({ biometricConsent: false }));
+    expect(noConsent.statusCode).toBe(400);
+    const noFace = await admin.post('/api/onboarding/self', body({ selfie: licence }));
+    expect(noFace.statusCode).toBe(422);
+    expect(noFace.json().error.message).toMatch(/^Selfie: /);
+    expect(
+      await t.ownerQuery('select 1 from drivers where tenant_id = $1', [admin.body.tenant.id]),
+    ).toHaveLength(0);
+  }, 90_000);
+
+  it('purges the selfie once the retention period is over, keeping the record', async () => {
+    const admin = await t.registerTenant();
+    const { driver } = (await admin.post('/api/onboarding/self', body())).json();
+    t.clock.advanceMs(366 * 86_400_000);
+    expect(await t.modules.drivers.service.purgeExpiredBiometrics()).toBeGreaterThanOrEqual(1);
+    expect(await t.modules.drivers.service.purgeExpiredBiometrics()).toBe(0);
+    const fresh = await t.login(admin.body.user.username, admin.password);
+    const after = (await fresh.get(`/api/drivers/${driver.id}`)).json();
+    expect(after).toMatchObject({ id: driver.id, photo: null, name: 'Nomsa' });
+    expect((await fresh.get(driver.photo)).statusCode).toBe(404);
+  }, 90_000);
+});

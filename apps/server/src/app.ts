@@ -21,6 +21,7 @@ import { publicAccess, requireAccessDeclarations } from '@/platform/access';
 import type { Database } from '@/platform/db';
 import { errorBody, handleError, registerCrossSiteRequestGuard } from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
+import { registerRateLimits } from '@/platform/rate-limit';
 
 export type BuildAppOptions = {
   env: Env;
@@ -133,6 +134,14 @@ export async function buildApp({
     isExempt: (url) => CROSS_SITE_EXEMPT.some((pattern) => pattern.test(url)),
   });
   modules.auth.registerAuthentication(app);
+  // After authentication (counts per user), before the routes (applies to each as registered).
+  await registerRateLimits(app, {
+    limits: {
+      uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      registrationsPerHour: env.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
+    },
+    defaultBodyLimit: app.initialConfig.bodyLimit ?? 1024 * 1024,
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

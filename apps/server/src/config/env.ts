@@ -33,6 +33,9 @@ const EnvSchema = z
       .default(MIN_PASSWORD_LENGTH),
     LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
     LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+    // Image uploads per user (or address) and route a minute; sign-ups per address an hour.
+    RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     TRUST_PROXY: z.string().optional(),
     ALLOWED_ORIGINS: z.string().default(''),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),

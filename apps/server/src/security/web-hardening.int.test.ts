@@ -1,0 +1,273 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { APP_ROLE } from '@/platform/database-bootstrap';
+import { createDatabase } from '@/platform/db';
+import { aJpegDataUrl } from '@/testing/images';
+import { type TestApp, createTestApp } from '@/testing/test-app';
+
+// Low limits so the tests reach them; the defaults are 120 uploads a minute and 30 sign-ups an hour.
+const UPLOADS_PER_MINUTE = 3;
+const REGISTRATIONS_PER_HOUR = 3;
+
+function expectSecurityHeaders(response: LightMyRequestResponse, what: string) {
+  const csp = String(response.headers['content-security-policy']);
+  const directives = new Map(
+    csp.split(';').map((d) => {
+      const [name = '', ...values] = d.trim().split(/\s+/);
+      return [name, values.join(' ')];
+    }),
+  );
+  expect({ what, csp: directives.get('object-src') }).toEqual({ what, csp: "'none'" });
+  expect(directives.get('base-uri')).toBe("'none'");
+  expect(directives.get('frame-ancestors')).toBe("'none'");
+  expect(directives.get('default-src')).toBe("'self'");
+  expect(directives.get('form-action')).toBe("'self'");
+  // 'self' plus WebAssembly compilation for the liveness model; never inline script or eval.
+  expect(directives.get('script-src')).toBe("'self' 'wasm-unsafe-eval'");
+  expect(response.headers['strict-transport-security']).toMatch(
+    /^max-age=(\d+); includeSubDomains/,
+  );
+  const maxAge = Number(
+    /max-age=(\d+)/.exec(String(response.headers['strict-transport-security']))?.[1],
+  );
+  expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
+  expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(response.headers['x-powered-by']).toBeUndefined();
+  expect(response.headers.server).toBeUndefined();
+}
+
+describe('web and session hardening', () => {
+  let t: TestApp;
+  let webRoot: string;
+  let admin: Awaited<ReturnType<TestApp['registerTenant']>>;
+
+  beforeAll(async () => {
+    webRoot = await mkdtemp(path.join(os.tmpdir(), 'boomgate-web-'));
+    await mkdir(path.join(webRoot, 'assets'));
+    await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>Boomgate</title>');
+    await writeFile(path.join(webRoot, 'assets', 'app.js'), 'console.log("app")');
+    t = await createTestApp({
+      env: {
+        WEB_DIST_DIR: webRoot,
+        RATE_LIMIT_UPLOADS_PER_MINUTE: String(UPLOADS_PER_MINUTE),
+        RATE_LIMIT_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR),
+      },
+    });
+    admin = await t.registerTenant(); // sign-up 1 of 3
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(webRoot, { recursive: true, force: true });
+  });
+
+  describe('security headers (SEC-37, SEC-38, SEC-39)', () => {
+    it('are sent on success, 401, 403, 404, 400, 415, 500 and on the web app’s files', async () => {
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const responses: [string, LightMyRequestResponse][] = [
+        ['200 api', await admin.get('/api/auth/me')],
+        ['401', await t.inject({ method: 'GET', url: '/api/users' })],
+        ['403', await guard.get('/api/users')],
+        ['404 api', await t.inject({ method: 'GET', url: '/api/no-such-route' })],
+        ['400', await admin.post('/api/users', { username: 'x' })],
+        [
+          '415',
+          await admin.post('/api/users', 'a=b', { headers: { 'content-type': 'text/plain' } }),
+        ],
+        ['index.html', await t.inject({ method: 'GET', url: '/' })],
+        ['spa fallback', await t.inject({ method: 'GET', url: '/registered-vehicles' })],
+        ['static file', await t.inject({ method: 'GET', url: '/assets/app.js' })],
+      ];
+
+      for (const [what, response] of responses) expectSecurityHeaders(response, what);
+      expect(responses.map(([what, r]) => `${what}: ${r.statusCode}`)).toEqual([
+        '200 api: 200',
+        '401: 401',
+        '403: 403',
+        '404 api: 404',
+        '400: 400',
+        '415: 415',
+        'index.html: 200',
+        'spa fallback: 200',
+        'static file: 200',
+      ]);
+    });
+
+    it('answers an unexpected failure with a generic 500 that still carries the headers (SEC-41)', async () => {
+      // A real database error the app does not expect: the API role loses a privilege.
+      await t.ownerQuery(`revoke select on entry_logs from ${APP_ROLE}`);
+      try {
+        const response = await admin.get('/api/entry-logs');
+
+        expect(response.statusCode).toBe(500);
+        expect(response.json()).toEqual({
+          error: {
+            code: 'INTERNAL',
+            message: 'Something went wrong on our side. Please try again.',
+          },
+        });
+        expect(response.body).not.toMatch(/select|entry_logs|42501|permission| at /i);
+        expectSecurityHeaders(response, '500');
+        expect(response.headers['cache-control']).toBe('no-store');
+        expect(t.logLines.join('\n')).toContain('permission denied');
+      } finally {
+        await t.ownerQuery(`grant select on entry_logs to ${APP_ROLE}`);
+      }
+    });
+  });
+
+  describe('caching (SEC-40)', () => {
+    it('marks every API answer no-store with a JSON charset, personal data included', async () => {
+      for (const url of [
+        '/api/auth/me',
+        '/api/users',
+        '/api/entry-logs',
+        '/api/approved-vehicles',
+      ]) {
+        const response = await admin.get(url);
+
+        expect({ url, cache: response.headers['cache-control'] }).toEqual({
+          url,
+          cache: 'no-store',
+        });
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      }
+      const login = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: admin.body.user.username, password: admin.password },
+      });
+      expect(login.headers['cache-control']).toBe('no-store');
+    });
+
+    it('lets the browser cache the app shell only after revalidation', async () => {
+      const page = await t.inject({ method: 'GET', url: '/' });
+
+      // The shell holds no personal data; max-age=0 makes the browser revalidate every time.
+      expect(page.headers['cache-control']).toMatch(/no-cache|max-age=0/);
+    });
+  });
+
+  describe('timeouts (REL-09)', () => {
+    it('never leaves HTTP requests or database statements without a time limit', async () => {
+      const settings = await t.database.pool.query<{ name: string; setting: string }>(
+        `select name, setting from pg_settings
+         where name in ('statement_timeout', 'idle_in_transaction_session_timeout') order by name`,
+      );
+
+      expect(t.app.initialConfig.requestTimeout).toBeGreaterThan(0);
+      expect(t.app.initialConfig.connectionTimeout).toBeGreaterThan(0);
+      expect(settings.rows).toEqual([
+        { name: 'idle_in_transaction_session_timeout', setting: '15000' },
+        { name: 'statement_timeout', setting: '15000' },
+      ]);
+    });
+
+    it('has the database cancel a statement, and end a transaction left idle, past the limit', async () => {
+      const url = (t.database.pool as unknown as { options: { connectionString: string } }).options
+        .connectionString;
+      const quick = createDatabase({ url, poolMax: 1, statementTimeoutMs: 200 });
+      try {
+        const started = Date.now();
+        await expect(quick.pool.query('select pg_sleep(5)')).rejects.toMatchObject({
+          code: '57014',
+        });
+        expect(Date.now() - started).toBeLessThan(2000);
+
+        const client = await quick.pool.connect();
+        client.on('error', () => undefined);
+        try {
+          await client.query('begin');
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          await expect(client.query('select 1')).rejects.toThrow();
+        } finally {
+          client.release(true);
+        }
+      } finally {
+        await quick.close();
+      }
+    });
+  });
+
+  describe('rate limits (SEC-29, SEC-30, SEC-43)', () => {
+    it('limits image uploads per user with a 429 in the error format and Retry-After', async () => {
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const colleague = await t.createSignedInUser(admin, 'security_guard');
+      const upload = (who: typeof guard) =>
+        who.post('/api/ocr', { image: 'data:image/jpeg;base64,PGh0bWw+', type: 'plate' });
+
+      const statuses: number[] = [];
+      for (let i = 0; i < UPLOADS_PER_MINUTE; i++) statuses.push((await upload(guard)).statusCode);
+      const limited = await upload(guard);
+      // Another session of the same user shares the count; another user does not.
+      const sameUser = await t.login(guard.username, guard.password);
+      const sameUserAgain = await upload(sameUser);
+      const other = await upload(colleague);
+
+      expect(statuses).toEqual(Array(UPLOADS_PER_MINUTE).fill(415));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({
+        error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests/) },
+      });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expectSecurityHeaders(limited, '429');
+      expect(sameUserAgain.statusCode).toBe(429);
+      expect(other.statusCode).toBe(415);
+    });
+
+    it('applies the upload limit to every route that accepts images', async () => {
+      const { declaredRoutes } = await import('@/platform/access');
+      const uploadRoutes = declaredRoutes(t.app).filter(
+        (route) => (route.bodyLimit ?? 0) > 1024 * 1024,
+      );
+      const guard = await t.createSignedInUser(admin, 'back_office');
+      const jpeg = await aJpegDataUrl();
+
+      const passport = [];
+      for (let i = 0; i <= UPLOADS_PER_MINUTE; i++) {
+        passport.push((await guard.post('/api/passport', { passportImage: jpeg })).statusCode);
+      }
+
+      expect(uploadRoutes.map((r) => `${r.method} ${r.url}`)).toEqual(
+        expect.arrayContaining([
+          'POST /api/ocr',
+          'POST /api/face-comparison',
+          'POST /api/passport',
+          'POST /api/identity-document',
+          'POST /api/approved-vehicles',
+          'POST /api/auto-gate/grant-entry',
+          'POST /api/anpr/:cameraToken',
+        ]),
+      );
+      expect(passport).toEqual([...Array(UPLOADS_PER_MINUTE).fill(201), 429]);
+    });
+
+    it('limits sign-ups per address, whatever X-Forwarded-For says', async () => {
+      const register = (i: number) =>
+        t.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          remoteAddress: '203.0.113.9',
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+          payload: {
+            organizationName: t.unique('Org '),
+            fullName: 'Rate Limited',
+            username: t.unique('rl'),
+            password: 'correct-horse-1',
+          },
+        });
+
+      const statuses = [];
+      for (let i = 0; i <= REGISTRATIONS_PER_HOUR; i++)
+        statuses.push((await register(i)).statusCode);
+
+      expect(statuses).toEqual([...Array(REGISTRATIONS_PER_HOUR).fill(201), 429]);
+    });
+  });
+});

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 
+import type { Logger } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -50,7 +51,12 @@ const unique = (prefix: string) =>
  */
 export async function createTestApp({
   env: envOverrides = {},
-}: { env?: Record<string, string> } = {}) {
+  queryLogger,
+}: {
+  env?: Record<string, string>;
+  /** Receives every statement the app sends through Drizzle, with its parameters. */
+  queryLogger?: Logger;
+} = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
   const databaseName = unique('test_');
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -66,7 +72,11 @@ export async function createTestApp({
     ...envOverrides,
   });
   const clock: FakeClock = createFakeClock(new Date());
-  const database: Database = createDatabase({ url: appUrl, poolMax: 4 });
+  const database: Database = createDatabase({
+    url: appUrl,
+    poolMax: 4,
+    ...(queryLogger ? { logger: queryLogger } : {}),
+  });
   const owner = new pg.Pool({ connectionString: ownerUrl, max: 2 });
   owner.on('error', () => undefined); // dropped with the test database at close()
 

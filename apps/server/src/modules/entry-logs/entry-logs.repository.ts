@@ -1,8 +1,13 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
-import { type EntryLogRow, type NewEntryLogRow, entryLogs } from './entry-logs.table';
+import {
+  type EntryLogRow,
+  type NewEntryLogRow,
+  entryLogDailyCounts,
+  entryLogs,
+} from './entry-logs.table';
 
 export type EntryLogsRepository = ReturnType<typeof createEntryLogsRepository>;
 
@@ -39,18 +44,22 @@ export function createEntryLogsRepository() {
         .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
         .limit(limit),
 
-    async counts(tx: DbExecutor, tenantId: string, since: Date) {
+    /**
+     * All-time and today's counts from the per-day counters the entry_logs triggers keep (one row
+     * per site day), so the dashboard reads a few hundred rows, not every entry. `today` is the
+     * site's calendar day (YYYY-MM-DD); later days count as today, as entries "since midnight" did.
+     */
+    async counts(tx: DbExecutor, tenantId: string, today: string) {
+      const c = entryLogDailyCounts;
       const [row] = await tx
         .select({
-          total: count(),
-          today: count(
-            sql`case when ${entryLogs.timestamp} >= ${since.toISOString()}::timestamptz then 1 end`,
-          ),
-          approved: count(sql`case when ${entryLogs.vehicleApproved} then 1 end`),
-          faceVerified: count(sql`case when ${entryLogs.faceVerified} then 1 end`),
+          total: sql<number>`coalesce(sum(${c.total}), 0)::int`,
+          today: sql<number>`coalesce(sum(${c.total}) filter (where ${c.day} >= ${today}::date), 0)::int`,
+          approved: sql<number>`coalesce(sum(${c.approved}), 0)::int`,
+          faceVerified: sql<number>`coalesce(sum(${c.faceVerified}), 0)::int`,
         })
-        .from(entryLogs)
-        .where(eq(entryLogs.tenantId, tenantId));
+        .from(c)
+        .where(eq(c.tenantId, tenantId));
       return row ?? { total: 0, today: 0, approved: 0, faceVerified: 0 };
     },
   };

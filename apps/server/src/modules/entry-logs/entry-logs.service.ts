@@ -10,7 +10,7 @@ import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
 import type { UsersService } from '@/modules/users';
-import { startOfSiteDay } from '@/platform/calendar';
+import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
@@ -230,7 +230,7 @@ export function createEntryLogsService({
 
     async dashboard(actor: Actor) {
       return database.withTenant(actor.tenantId, async (tx) => {
-        const counts = await repository.counts(tx, actor.tenantId, startOfSiteDay(clock.now()));
+        const counts = await repository.counts(tx, actor.tenantId, siteDay(clock.now()));
         const recent = await repository.list(tx, actor.tenantId, RECENT_ENTRIES);
         return {
           totalEntries: counts.total,

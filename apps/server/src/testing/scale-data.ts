@@ -1,0 +1,362 @@
+import type pg from 'pg';
+
+/**
+ * Production-scale data generated inside PostgreSQL (generate_series + INSERT … SELECT), for
+ * `npm run seed:scale` (issues 5 and 9) and the query-plan test. Runs as the schema owner, which
+ * must bypass row-level security (the embedded superuser does). Plates follow South African
+ * formats, times fall on SAST working hours, and recent weeks are denser than older ones.
+ */
+export type ScaleTenantPlan = {
+  /** 1-based; keeps every tenant's plates distinct. */
+  number: number;
+  name: string;
+  entryLogs: number;
+  approvedVehicles: number;
+  users: number;
+  truckListEntries: number;
+  incomingRequests: number;
+};
+
+export type ScalePlan = {
+  tenants: ScaleTenantPlan[];
+  /** How far back entries go (days); the density rises linearly towards today. */
+  days: number;
+  /** One real argon2 hash shared by every generated user (hashing 500 would take minutes). */
+  passwordHash: string;
+};
+
+export const SCALE_PASSWORD = 'scale-bench-pass-1';
+export const SITE_TIME_ZONE = 'Africa/Johannesburg';
+
+export const scaleUsername = (tenantNumber: number, user: number) =>
+  `scale-t${String(tenantNumber).padStart(3, '0')}-u${String(user).padStart(3, '0')}`;
+
+/** Issue 9: 100 tenants, 1,000,000 entries in the largest, 50,000 approved vehicles, 500 users. */
+export function productionScalePlan(passwordHash: string): ScalePlan {
+  const tenants: ScaleTenantPlan[] = [
+    {
+      number: 1,
+      name: 'Scale Tenant 001 (large)',
+      entryLogs: 1_000_000,
+      approvedVehicles: 20_000,
+      users: 60,
+      truckListEntries: 150_000,
+      incomingRequests: 30_000,
+    },
+  ];
+  const others = 99;
+  for (let i = 0; i < others; i++) {
+    const number = i + 2;
+    // A spread of small and middling sites: 0–3,000 entries, skewed towards small.
+    const share = ((number * 37) % 100) / 100;
+    tenants.push({
+      number,
+      name: `Scale Tenant ${String(number).padStart(3, '0')}`,
+      entryLogs: Math.round(3000 * share * share),
+      approvedVehicles: Math.floor(30_000 / others) + (i < 30_000 % others ? 1 : 0),
+      users: Math.floor(440 / others) + (i < 440 % others ? 1 : 0),
+      truckListEntries: 500,
+      incomingRequests: 100,
+    });
+  }
+  return { tenants, days: 730, passwordHash };
+}
+
+const FIRST_NAMES = [
+  'Sipho',
+  'Thandi',
+  'Johan',
+  'Ayanda',
+  'Lerato',
+  'Pieter',
+  'Nomsa',
+  'Themba',
+  'Zanele',
+  'Bongani',
+  'Karabo',
+  'Mpho',
+  'Lindiwe',
+  'Thabo',
+  'Annelie',
+  'Sibusiso',
+  'Palesa',
+  'Riaan',
+  'Nandi',
+  'Kagiso',
+];
+const SURNAMES = [
+  'Nkosi',
+  'Mokoena',
+  'van Wyk',
+  'Zulu',
+  'Dlamini',
+  'Botha',
+  'Khumalo',
+  'Naidoo',
+  'Mthembu',
+  'Pretorius',
+  'Ndlovu',
+  'Sithole',
+  'Molefe',
+  'du Plessis',
+  'Mahlangu',
+  'Venter',
+  'Maseko',
+  'Pillay',
+];
+const COMPANIES = [
+  'Kumba Haulage',
+  'Highveld Transport',
+  'Cape Bulk Logistics',
+  'Bushveld Carriers',
+  'Limpopo Freight',
+  'Vaal Ore Movers',
+  'Karoo Tippers',
+  'Mpumalanga Coal Haul',
+  'Zululand Logistics',
+  'Rustenburg Bulk',
+  'Waterberg Trucking',
+  'Sishen Road Freight',
+];
+
+const sqlArray = (values: string[]) =>
+  `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
+
+/** Session-local helpers (pg_temp): SA plates from an integer, time-ordered uuids, a SAST time. */
+const HELPERS = `
+create or replace function pg_temp.bg_l(x bigint) returns text language sql immutable as $$
+  select substr('BCDFGHJKLMNPRSTVWXYZ', (x % 20)::int + 1, 1)
+$$;
+-- Injective for n < 5,000,000: Gauteng (AB12CDGP, ABC123GP), Western Cape (CA123456),
+-- KwaZulu-Natal (ND123456) and the provinces' ABC123MP/L/NW/FS/EC/NC.
+create or replace function pg_temp.bg_plate(n bigint) returns text language sql immutable as $$
+  select case n % 5
+    when 0 then pg_temp.bg_l(n / 5 / 800000) || pg_temp.bg_l(n / 5 / 40000) || lpad((n / 5 % 100)::text, 2, '0')
+      || pg_temp.bg_l(n / 5 / 2000) || pg_temp.bg_l(n / 5 / 100) || 'GP'
+    when 1 then 'CA' || lpad((n / 5 % 1000000)::text, 6, '0')
+    when 2 then 'ND' || lpad((n / 5 % 1000000)::text, 6, '0')
+    when 3 then pg_temp.bg_l(n / 5 / 400000) || pg_temp.bg_l(n / 5 / 20000) || pg_temp.bg_l(n / 5 / 1000)
+      || lpad((n / 5 % 1000)::text, 3, '0') || (array['MP', 'L', 'NW', 'FS', 'EC', 'NC'])[(n / 5 % 6)::int + 1]
+    else pg_temp.bg_l(n / 5 / 400000) || pg_temp.bg_l(n / 5 / 20000) || pg_temp.bg_l(n / 5 / 1000)
+      || lpad((n / 5 % 1000)::text, 3, '0') || 'GP'
+  end
+$$;
+-- UUIDv7 layout (48-bit milliseconds first) so primary keys are inserted in time order, like the app's.
+create or replace function pg_temp.bg_uuid_at(ts timestamptz) returns uuid language sql volatile as $$
+  select encode(set_byte(overlay(uuid_send(gen_random_uuid())
+    placing substring(int8send((extract(epoch from ts) * 1000)::bigint) from 3) from 1 for 6),
+    6, (get_byte(uuid_send(gen_random_uuid()), 6) & 15) | 112), 'hex')::uuid
+$$;
+-- A SAST working-hours instant (05:00–20:00) 'back' days before today, never in the future.
+create or replace function pg_temp.bg_site_time(back int, fraction float8) returns timestamptz language sql volatile as $$
+  select case when t > now() then t - interval '1 day' else t end from (
+    select ((((now() at time zone '${SITE_TIME_ZONE}')::date - back)::timestamp
+      + interval '5 hours' + fraction * interval '15 hours') at time zone '${SITE_TIME_ZONE}') as t) as s
+$$;
+-- Days back with a density that rises linearly towards today (recent weeks are the busiest).
+create or replace function pg_temp.bg_days_back(days int) returns int language sql volatile as $$
+  select floor(days * (1 - sqrt(random())))::int
+$$;
+`;
+
+type Step = (label: string, work: () => Promise<unknown>) => Promise<void>;
+
+/** Inserts one tenant's data. Statements are parameterised; arrays of names are literals. */
+async function seedTenant(
+  client: pg.ClientBase,
+  tenant: ScaleTenantPlan,
+  plan: ScalePlan,
+  step: Step,
+) {
+  const names = sqlArray(FIRST_NAMES);
+  const surnames = sqlArray(SURNAMES);
+  const companies = sqlArray(COMPANIES);
+  const pick = (array: string, random: string) =>
+    `(${array})[1 + floor(${random} * cardinality(${array}))::int]`;
+  const { rows } = await client.query<{ id: string }>(
+    "insert into tenants (id, name, created_at) values (gen_random_uuid(), $1, now() - $2 * interval '1 day') returning id",
+    [tenant.name, plan.days],
+  );
+  const tenantId = rows[0]?.id;
+  if (!tenantId) throw new Error('tenant insert returned nothing');
+  const big = tenant.entryLogs >= 100_000;
+  const run = big ? step : (_label: string, work: () => Promise<unknown>) => work();
+
+  await run(`users (${tenant.users})`, () =>
+    client.query(
+      `insert into users (tenant_id, id, username, full_name, role, password_hash, is_active,
+         must_change_password, password_changed_at, created_at, updated_at)
+       select $1, gen_random_uuid(),
+         'scale-t' || lpad($2::text, 3, '0') || '-u' || lpad(g::text, 3, '0'),
+         ${pick(names, 'random()')} || ' ' || ${pick(surnames, 'random()')},
+         (case when g = 1 then 'tenant_admin' when g % 7 = 0 then 'back_office' else 'security_guard' end)::user_role,
+         $3, g % 25 <> 24, false, now(), now() - random() * interval '700 days', now()
+       from generate_series(1, $4::int) as g`,
+      [tenantId, tenant.number, plan.passwordHash, tenant.users],
+    ),
+  );
+
+  await run(`approved vehicles (${tenant.approvedVehicles})`, () =>
+    client.query(
+      `insert into approved_vehicles (tenant_id, id, plate_number, driver_name, driver_license,
+         company, approved_until, is_active, created_at)
+       select $1, pg_temp.bg_uuid_at(created), pg_temp.bg_plate($2::bigint * 40000 + g),
+         ${pick(names, 'r1')} || ' ' || ${pick(surnames, 'r2')},
+         lpad((floor(r3 * 1e12))::bigint::text, 12, '0'),
+         ${pick(companies, 'r4')},
+         case when r5 < 0.1 then null
+              when r5 < 0.2 then current_date - (1 + floor(r3 * 300))::int
+              else current_date + (1 + floor(r3 * 365))::int end,
+         r6 < 0.95, created
+       from (select g, random() as r1, random() as r2, random() as r3, random() as r4,
+               random() as r5, random() as r6, now() - random() * interval '700 days' as created
+             from generate_series(0, $3::int - 1) as g) as s
+       order by created`,
+      [tenantId, tenant.number, tenant.approvedVehicles],
+    ),
+  );
+
+  // 70 % of entries are contracted vehicles of the register (92 % of them approved at the time),
+  // the rest visitors; faces are verified for most approved drivers.
+  await run(`entry logs (${tenant.entryLogs})`, () =>
+    client.query(
+      `with pool as (
+         select coalesce((select array_agg(plate_number) from approved_vehicles where tenant_id = $1),
+                         array[]::text[]) as contracted_plates,
+                (select array_agg(pg_temp.bg_plate(4000000 + $2::bigint * 3000 + v))
+                   from generate_series(0, 2999) as v) as visitor_plates,
+                (select array_agg(id) from users where tenant_id = $1 and role = 'security_guard') as guards
+       )
+       insert into entry_logs (tenant_id, id, "timestamp", category, plate_number, extracted_plate,
+         vehicle_approved, face_verified, entry_granted, match_score, driver_name, driver_surname,
+         transport_name, recorded_by, recorded_by_name)
+       select $1, pg_temp.bg_uuid_at(ts), ts,
+         (case when contracted then 'contracted' else 'visitor' end)::entry_category,
+         plate, plate, approved, face, approved or (not contracted and r4 < 0.95),
+         case when face then round((70 + r5 * 29)::numeric, 1)::real end,
+         ${pick(names, 'r6')}, ${pick(surnames, 'r7')}, ${pick(companies, 'r8')},
+         guard, 'Guard ' || left(guard::text, 4)
+       from (
+         select ts, contracted, plate, contracted and r2 < 0.92 as approved,
+                contracted and r2 < 0.92 and r3 < 0.8 as face, r4, r5, r6, r7, r8,
+                pool.guards[1 + floor(r9 * cardinality(pool.guards))::int] as guard
+         from (
+           select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
+                  r1 < 0.7 and cardinality(pool.contracted_plates) > 0 as contracted,
+                  case when r1 < 0.7 and cardinality(pool.contracted_plates) > 0
+                       then pool.contracted_plates[1 + floor(random() * cardinality(pool.contracted_plates))::int]
+                       else pool.visitor_plates[1 + floor(random() * 3000)::int] end as plate,
+                  random() as r2, random() as r3, random() as r4, random() as r5, random() as r6,
+                  random() as r7, random() as r8, random() as r9
+           from (select random() as r1 from generate_series(1, $4::int)) as g, pool
+         ) as e, pool
+       ) as x
+       order by ts`,
+      [tenantId, tenant.number, plan.days, tenant.entryLogs],
+    ),
+  );
+
+  await run(`truck list (${tenant.truckListEntries})`, () =>
+    client.query(
+      `with pool as (
+         select coalesce((select array_agg(plate_number) from approved_vehicles where tenant_id = $1),
+                         array[]::text[]) as contracted_plates,
+                (select array_agg(pg_temp.bg_plate(4000000 + $2::bigint * 3000 + v))
+                   from generate_series(0, 2999) as v) as visitor_plates
+       )
+       insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
+         category, transport_name, source)
+       select $1, pg_temp.bg_uuid_at(ts), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
+         plate, (case when contracted then 'contracted' else 'other' end)::truck_category,
+         ${pick(companies, 'r3')}, 'anpr'
+       from (
+         select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
+                r1 < 0.8 and cardinality(pool.contracted_plates) > 0 as contracted,
+                case when r1 < 0.8 and cardinality(pool.contracted_plates) > 0
+                     then pool.contracted_plates[1 + floor(random() * cardinality(pool.contracted_plates))::int]
+                     else pool.visitor_plates[1 + floor(random() * 3000)::int] end as plate,
+                random() as r2, random() as r3
+         from (select random() as r1 from generate_series(1, $4::int)) as g, pool
+       ) as t
+       order by ts`,
+      [tenantId, tenant.number, Math.min(plan.days, 365), tenant.truckListEntries],
+    ),
+  );
+
+  // The incoming feed: older entries were completed at the office (and their callbacks delivered);
+  // the last hours' are still waiting.
+  await run(`incoming requests (${tenant.incomingRequests})`, async () => {
+    await client.query(
+      `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
+         plate_number, driver_name, driver_surname, driver_id_number, driver_phone1,
+         transport_name, reference_number, completed_at, completed_by)
+       select $1, id, 'msg_' || replace(id::text, '-', ''), ts + interval '2 seconds', ts,
+         pg_temp.bg_plate(4500000 + $2::bigint * 3000 + floor(r1 * 3000)::bigint),
+         ${pick(names, 'r2')}, ${pick(surnames, 'r3')},
+         to_char(ts - (20 + floor(r4 * 40))::int * interval '1 year', 'YYMMDD')
+           || lpad(floor(r5 * 10000)::int::text, 4, '0') || '08' || floor(r6 * 10)::int,
+         '0' || (6 + floor(r6 * 3))::int || lpad(floor(r5 * 1e8)::bigint::text, 8, '0'),
+         ${pick(companies, 'r7')}, 'REF-' || lpad(floor(r1 * 1e7)::bigint::text, 7, '0'),
+         case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
+         case when ts < now() - interval '3 hours' and r8 < 0.97 then
+           (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end
+       from (select pg_temp.bg_uuid_at(ts) as id, ts, random() as r1, random() as r2, random() as r3,
+               random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
+             from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts
+                   from generate_series(1, $4::int)) as g) as s
+       order by ts`,
+      [tenantId, tenant.number, Math.min(plan.days, 365), tenant.incomingRequests],
+    );
+    await client.query(
+      `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body,
+         incoming_request_id, status, attempts, next_attempt_at, last_attempt_at,
+         last_response_status, delivered_at, created_at)
+       select tenant_id, pg_temp.bg_uuid_at(completed_at), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
+         'incoming-request.completed',
+         json_build_object('type', 'incoming-request.completed', 'data',
+           json_build_object('id', id, 'plateNumber', plate_number, 'referenceNumber', reference_number))::text,
+         id, 'delivered', 1, completed_at, completed_at, 200, completed_at + interval '1 second', completed_at
+       from incoming_requests where tenant_id = $1 and completed_at is not null`,
+      [tenantId],
+    );
+  });
+  return tenantId;
+}
+
+/**
+ * Seeds the whole plan in one transaction (all or nothing), then VACUUM ANALYZE so the planner
+ * has statistics and index-only scans see an up-to-date visibility map, as in production.
+ */
+export async function seedScaleData(
+  client: pg.ClientBase,
+  plan: ScalePlan,
+  log: (message: string) => void = () => undefined,
+): Promise<{ tenantIds: string[] }> {
+  const step: Step = async (label, work) => {
+    const started = performance.now();
+    await work();
+    log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  const tenantIds: string[] = [];
+  await client.query('begin');
+  try {
+    await client.query("set local synchronous_commit = off; set local work_mem = '256MB'");
+    await client.query(HELPERS);
+    for (const tenant of plan.tenants) {
+      const started = performance.now();
+      tenantIds.push(await seedTenant(client, tenant, plan, step));
+      if (tenant.entryLogs >= 100_000)
+        log(`${tenant.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  await step('vacuum analyze', () =>
+    client.query(
+      'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries',
+    ),
+  );
+  return { tenantIds };
+}

@@ -1,0 +1,112 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+
+import pg from 'pg';
+
+import { prepareDatabase } from '@/platform/database-bootstrap';
+import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
+import { hashPassword } from '@/platform/passwords';
+import { loadOrCreateSecrets } from '@/platform/secrets';
+import { SCALE_PASSWORD, productionScalePlan, seedScaleData } from '@/testing/scale-data';
+
+import { REPO_ROOT } from './server-process';
+
+/** The scale data lives apart from the development ./data (BENCH_DATA_DIR), or in DATABASE_URL. */
+export const SCALE_DATA_DIR = path.resolve(
+  process.env.BENCH_DATA_DIR ?? path.join(REPO_ROOT, 'data-bench'),
+);
+const LARGE_TENANT = 'Scale Tenant 001 (large)';
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** The owner's connection: DATABASE_URL, or the embedded PostgreSQL in SCALE_DATA_DIR (migrated). */
+async function openOwner(log: (message: string) => void) {
+  const started = performance.now();
+  let ownerUrl = process.env.DATABASE_URL;
+  let stop = async () => undefined as void;
+  const secrets = ownerUrl ? undefined : await loadOrCreateSecrets(SCALE_DATA_DIR);
+  if (!ownerUrl && secrets) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: SCALE_DATA_DIR,
+      password: secrets.databaseSuperuserPassword,
+    });
+    ownerUrl = embedded.ownerUrl;
+    stop = () => embedded.stop();
+  }
+  if (!ownerUrl) throw new Error('no database');
+  try {
+    // The same bootstrap the server runs at start: roles, then every pending migration.
+    await prepareDatabase({
+      ownerUrl,
+      appUrl: process.env.DATABASE_APP_URL,
+      appPassword: (secrets ?? (await loadOrCreateSecrets(SCALE_DATA_DIR))).databaseAppPassword,
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log(
+    `database ready (${process.env.DATABASE_URL ? 'DATABASE_URL' : SCALE_DATA_DIR}, migrated): ${seconds(started)}`,
+  );
+  return { ownerUrl, stop };
+}
+
+/**
+ * Seeds the issue-9 data set unless it is there already (the large tenant is the marker; the seed
+ * is one transaction, so it is all there or not at all). `reset` deletes the embedded data folder
+ * first; against DATABASE_URL it refuses, since that database is not ours to drop.
+ */
+export async function ensureScaleData({
+  reset = false,
+  log = (message: string) => process.stdout.write(`${message}\n`),
+}: { reset?: boolean; log?: (message: string) => void } = {}): Promise<'seeded' | 'present'> {
+  if (reset) {
+    if (process.env.DATABASE_URL)
+      throw new Error('--reset works on the embedded data folder only; drop the database yourself');
+    await rm(SCALE_DATA_DIR, { recursive: true, force: true });
+    log(`removed ${SCALE_DATA_DIR}`);
+  }
+  const { ownerUrl, stop } = await openOwner(log);
+  const client = new pg.Client({ connectionString: ownerUrl });
+  await client.connect();
+  try {
+    const canBypass = await client.query<{ ok: boolean }>(
+      'select rolsuper or rolbypassrls as ok from pg_roles where rolname = current_user',
+    );
+    if (!canBypass.rows[0]?.ok)
+      throw new Error(
+        'seeding needs an owner that bypasses row-level security (superuser or BYPASSRLS)',
+      );
+    const existing = await client.query('select 1 from tenants where name = $1', [LARGE_TENANT]);
+    if (existing.rowCount) {
+      log('scale data already present (run `npm run seed:scale -- --reset` to start over)');
+      return 'present';
+    }
+    const otherTenants = await client.query('select 1 from tenants limit 1');
+    if (otherTenants.rowCount)
+      throw new Error('the database holds other tenants: seed an empty database (or --reset)');
+    const started = performance.now();
+    const passwordHash = await hashPassword(SCALE_PASSWORD);
+    const plan = productionScalePlan(passwordHash);
+    log(
+      `seeding ${plan.tenants.length} tenants, ` +
+        `${plan.tenants.reduce((n, t) => n + t.entryLogs, 0)} entry logs, ` +
+        `${plan.tenants.reduce((n, t) => n + t.approvedVehicles, 0)} approved vehicles, ` +
+        `${plan.tenants.reduce((n, t) => n + t.users, 0)} users…`,
+    );
+    await seedScaleData(client, plan, log);
+    const sizes = await client.query<{ relname: string; rows: string; size: string }>(
+      `select relname, n_live_tup::text as rows, pg_size_pretty(pg_total_relation_size(relid)) as size
+       from pg_stat_user_tables
+       where relname in ('entry_logs', 'approved_vehicles', 'users', 'truck_list_entries',
+                         'incoming_requests', 'webhook_deliveries', 'entry_log_daily_counts')
+       order by pg_total_relation_size(relid) desc`,
+    );
+    for (const row of sizes.rows) log(`  ${row.relname}: ${row.rows} rows, ${row.size}`);
+    log(`seeded in ${seconds(started)}`);
+    return 'seeded';
+  } finally {
+    await client.end();
+    await stop();
+  }
+}

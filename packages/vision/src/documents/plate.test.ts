@@ -64,6 +64,18 @@ describe('formatPlate', () => {
 });
 
 describe('rankPlateCandidates', () => {
+  it('prefers a whole plate over a part of it that fits a shorter grammar', () => {
+    // `BCD 123` alone fits Zimbabwe/Zambia (LLL NNN); `BCD 123 FS` is the Free State plate it is part of.
+    const ranked = rankPlateCandidates([
+      { text: 'BCD 123', confidence: 0.97, relativeHeight: 0.5 },
+      { text: 'BCD', confidence: 0.99, relativeHeight: 0.5 },
+      { text: 'BCD 123 FS', confidence: 0.9, relativeHeight: 0.5 },
+    ]);
+
+    expect(ranked[0]?.plateNumber).toBe('BCD123FS');
+    expect(ranked[0]?.pattern).toBe('ZA-PROV');
+  });
+
   it('prefers a plate-shaped string over words on the vehicle', () => {
     const ranked = rankPlateCandidates([
       { text: 'GAUTENG', confidence: 0.99 },

@@ -296,5 +296,18 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
       existing.confidence = Math.max(existing.confidence, c.confidence);
     }
   }
-  return [...byPlate.values()].sort((a, b) => b.score - a.score);
+  const ranked = [...byPlate.values()];
+  // A plate split into groups (`BCD` `123` `FS`) also yields its parts, and a part can fit a shorter
+  // grammar (`BCD 123`, Zimbabwe/Zambia). When a longer reading that fits a strict pattern contains
+  // a part that does too, the longer one explains more of what was read: it ranks first.
+  const strict = (c: PlateCandidate) => c.pattern !== null && !PERSONALISED.has(c.pattern);
+  for (const whole of ranked) {
+    if (!strict(whole)) continue;
+    for (const part of ranked) {
+      if (part === whole || !strict(part) || !whole.plateNumber.includes(part.plateNumber))
+        continue;
+      whole.score = Math.max(whole.score, part.score + 0.05);
+    }
+  }
+  return ranked.sort((a, b) => b.score - a.score);
 }

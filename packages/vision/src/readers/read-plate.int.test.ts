@@ -2,7 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { decodeImage } from '../image/decode-image';
 import { closeTesseract } from '../ocr/tesseract';
-import { SADC_PLATES, SA_PLATES, renderPlatePhoto } from '../testing/plate-fixture';
+import {
+  SADC_PLATES,
+  SA_PLATES,
+  renderPlatePhoto,
+  renderTightPlateCrop,
+  renderTwoRowPlate,
+} from '../testing/plate-fixture';
 
 import { readPlate } from './read-plate';
 
@@ -36,6 +42,45 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
       expect(result.ok && result.fields.plateNumber).toBe(plate);
     },
   );
+
+  // The detector splits large characters into one box per group (`KP` `35` `XK` `GP`); read alone,
+  // the first group pair used to win (`KP35`).
+  it.each([...SA_PLATES, ...SADC_PLATES].map((p) => [p.display, p] as const))(
+    'reads %s from a crop the plate fills edge to edge',
+    async (_d, { display, plate, style }) => {
+      const result = await readPlate(
+        await decodeImage(await renderTightPlateCrop(display, style)),
+        ctx,
+      );
+
+      expect(result.ok && result.fields.plateNumber).toBe(plate);
+    },
+  );
+
+  it('reads a tight crop at any size (1000 and 300 px wide)', async () => {
+    const { display, style } = SA_PLATES[0]!;
+    for (const width of [1000, 300]) {
+      const result = await readPlate(
+        await decodeImage(await renderTightPlateCrop(display, style, { width })),
+        ctx,
+      );
+
+      expect(result.ok && result.fields.displayPlate).toBe('KP 35 XK GP');
+    }
+  });
+
+  it.each([
+    [['KP 35', 'XK GP'], 'KP35XKGP'],
+    [['CA', '123-456'], 'CA123456'],
+    [['BCD', '123 FS'], 'BCD123FS'],
+  ] as const)('reads the two-row plate %j as %s', async (rows, plate) => {
+    const result = await readPlate(
+      await decodeImage(await renderTwoRowPlate([rows[0], rows[1]], SA_PLATES[0]!.style)),
+      ctx,
+    );
+
+    expect(result.ok && result.fields.plateNumber).toBe(plate);
+  });
 
   it('gives the display form and ranked alternatives', async () => {
     const { display, style } = SA_PLATES[0]!;

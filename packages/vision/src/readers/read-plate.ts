@@ -9,35 +9,8 @@ import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '..
 import { PSM, ocrWithTesseract } from '../ocr/tesseract';
 import type { ReadResult } from '../types';
 
+import { joinNeighbours } from './plate-groups';
 import type { ReaderContext } from './reader-context';
-
-/** Lines on one row that together may form a plate split by the detector (`CA 123` + `456`). */
-function joinNeighbours(lines: OcrLine[]): OcrLine[] {
-  const joined: OcrLine[] = [];
-  for (const a of lines) {
-    for (const b of lines) {
-      if (a === b || b.box.x <= a.box.x) continue;
-      const gap = b.box.x - (a.box.x + a.box.width);
-      const h = Math.max(a.box.height, b.box.height);
-      const sameRow =
-        Math.abs(a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2)) < h * 0.35;
-      const similar = Math.min(a.box.height, b.box.height) / h > 0.7;
-      if (sameRow && similar && gap >= -h * 0.2 && gap < h * 1.2) {
-        joined.push({
-          text: `${a.text} ${b.text}`,
-          confidence: Math.min(a.confidence, b.confidence),
-          box: {
-            x: a.box.x,
-            y: Math.min(a.box.y, b.box.y),
-            width: b.box.x + b.box.width - a.box.x,
-            height: h,
-          },
-        });
-      }
-    }
-  }
-  return joined;
-}
 
 function toInputs(lines: OcrLine[], imageHeight: number, bonus = 0): PlateCandidateInput[] {
   return [...lines, ...joinNeighbours(lines)].map((l) => ({
@@ -146,10 +119,16 @@ async function detectAndRead(
       );
       return x * y > 0.5 * b.width * b.height;
     });
+  // A lone group of a plate split by the detector (`B` of `B 123 BCD`, `L`) is narrow: accepted
+  // when its characters are big in the frame, where specks are not.
+  const minAspect = (b: TextBox) => (b.height >= image.height * 0.08 ? 0.3 : 0.8);
   const candidates = boxes
     .filter(
       (b) =>
-        b.height >= 8 && b.width / b.height >= 0.8 && b.width / b.height <= 14 && !overlapsRead(b),
+        b.height >= 8 &&
+        b.width / b.height >= minAspect(b) &&
+        b.width / b.height <= 14 &&
+        !overlapsRead(b),
     )
     .sort((a, b) => b.height - a.height)
     .slice(0, 24);

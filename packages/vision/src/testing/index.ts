@@ -9,7 +9,14 @@ export {
 } from './sadl-fixture';
 export { aWeighbridgeTicketText, renderWeighbridgeTicket } from './weighbridge-fixture';
 export { aPixelBombPng } from './bad-images';
-export { SA_PLATES, SADC_PLATES, plateSvg, renderPlatePhoto } from './plate-fixture';
+export {
+  SA_PLATES,
+  SADC_PLATES,
+  plateSvg,
+  renderPlatePhoto,
+  renderTightPlateCrop,
+  renderTwoRowPlate,
+} from './plate-fixture';
 export { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from './document-fixture';
 export { startFakeAiServer, type FakeAiServer } from './fake-ai-server';
 export { noFaceImage, sampleFace, twoFacesSideBySide } from '../faces/testing/sample-faces';

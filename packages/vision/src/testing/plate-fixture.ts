@@ -117,3 +117,39 @@ export async function renderPlatePhoto(
     .jpeg({ quality: 78 })
     .toBuffer();
 }
+
+/**
+ * The plate alone, filling the frame edge to edge (a camera's plate crop, or a photo taken close
+ * up): the case where the detector sees each character group as a separate box.
+ */
+export async function renderTightPlateCrop(
+  display: string,
+  style: PlateStyle,
+  { width = 600, blurSigma = 0.6, jpegQuality = 85 } = {},
+): Promise<Buffer> {
+  return sharp(Buffer.from(plateSvg(display, style, width)))
+    .flatten({ background: style.background })
+    .blur(blurSigma)
+    .jpeg({ quality: jpegQuality })
+    .toBuffer();
+}
+
+/** A square two-row plate (trailers, motorcycles, imported vehicles): `['KP 35', 'XK GP']`. */
+export async function renderTwoRowPlate(
+  rows: [string, string],
+  style: PlateStyle,
+  { width = 360, blurSigma = 0.6, jpegQuality = 85 } = {},
+): Promise<Buffer> {
+  const height = Math.round(width * 0.62);
+  const fontSize = Math.round(height * 0.36);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  <rect x="2" y="2" width="${width - 4}" height="${height - 4}" rx="8" fill="${style.background}" stroke="#222" stroke-width="4"/>
+  <text x="50%" y="${Math.round(height * 0.44)}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="${fontSize}" fill="${style.text}">${escapeXml(rows[0])}</text>
+  <text x="50%" y="${Math.round(height * 0.88)}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="${fontSize}" fill="${style.text}">${escapeXml(rows[1])}</text>
+</svg>`;
+  return sharp(Buffer.from(svg))
+    .flatten({ background: style.background })
+    .blur(blurSigma)
+    .jpeg({ quality: jpegQuality })
+    .toBuffer();
+}

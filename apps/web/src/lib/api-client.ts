@@ -60,9 +60,9 @@ type RequestOptions<S extends z.ZodType> = {
 };
 
 /**
- * Every call to the API goes through here: cookies are always sent, a JSON body only when there
- * is one, and every response is parsed with its contract so drift fails loudly. A 401 throws like
- * any other error; callers decide what "signed out" means.
+ * Every call to the API goes through here: cookies are always sent, a body (JSON, or multipart
+ * for FormData) only when there is one, and every response is parsed with its contract so drift
+ * fails loudly. A 401 throws like any other error; callers decide what "signed out" means.
  */
 export async function request<S extends z.ZodType>(
   method: Method,
@@ -74,21 +74,48 @@ export async function request<S extends z.ZodType>(
     if (value !== undefined) url.searchParams.set(key, value);
   }
 
+  const response = await send(method, url, { body, headers, signal });
+
+  const text = await response.text();
+  const json: unknown = text ? JSON.parse(text) : null;
+  return schema.parse(json);
+}
+
+/** Cookies always; FormData as multipart (the browser sets the boundary), anything else as JSON. */
+async function send(
+  method: Method,
+  url: URL,
+  {
+    body,
+    headers,
+    signal,
+  }: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal },
+): Promise<Response> {
   const hasBody = body !== undefined;
-  const allHeaders = { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...headers };
+  const isForm = body instanceof FormData;
+  const allHeaders = {
+    ...(hasBody && !isForm ? { 'content-type': 'application/json' } : {}),
+    ...headers,
+  };
   const response = await fetch(url, {
     method,
     signal,
     credentials: 'include',
     headers: Object.keys(allHeaders).length > 0 ? allHeaders : undefined,
-    body: hasBody ? JSON.stringify(body) : undefined,
+    body: isForm ? body : hasBody ? JSON.stringify(body) : undefined,
   });
-
   if (!response.ok) throw await HttpError.from(response);
+  return response;
+}
 
-  const text = await response.text();
-  const json: unknown = text ? JSON.parse(text) : null;
-  return schema.parse(json);
+/** A file the API answers (e.g. a CSV report), as a Blob; errors as in `request`. */
+export async function requestBlob(
+  method: Method,
+  path: string,
+  { body, signal }: { body?: unknown; signal?: AbortSignal } = {},
+): Promise<Blob> {
+  const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
+  return (await send(method, url, { body, signal })).blob();
 }
 
 /** An API path as a URL the browser can load, e.g. an `/api/images/…` image for an <img>. */

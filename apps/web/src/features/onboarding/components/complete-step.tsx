@@ -1,30 +1,31 @@
-import { CheckCircle2Icon, InfoIcon, QrCodeIcon } from 'lucide-react';
+import { CheckCircle2Icon, QrCodeIcon } from 'lucide-react';
 import { useState } from 'react';
+
+import type { SelfOnboarded } from '@boomgate/contracts/drivers';
 
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+
+import { useSelfOnboard } from '../api/self-onboarding';
 
 import type { LicenceDetails } from './licence-step';
 import { QrCodeImage } from './onboarding-qr-code';
 import type { PersonalInfo } from './personal-info';
 import { formatConfidence, type Selfie } from './selfie-step';
 
-/** A reference that only this screen knows: nothing on the server is behind it yet. */
-export function createLocalReference(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return `BG-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'))
-    .join('')
-    .toUpperCase()}`;
-}
-
-/** What the onboarding QR code holds until driver records exist on the server (issue 7). */
-export function pendingQrText(reference: string): string {
-  return `boomgate:driver-onboarding:pending:${reference}`;
-}
+export const SELFIE_CONSENT_LABEL =
+  'I agree that the site keeps my selfie and licence photo to check who I am at the gate. ' +
+  'They are deleted when the retention period ends.';
 
 /**
- * Step 4 of self onboarding: a summary and an optional QR code. Saving the driver record, and a
- * signed QR reference to it, wait for the server's driver records (issue 7); the screen says so.
+ * Step 4 of self onboarding: a summary, the driver's consent, then the record is stored on the
+ * server. The optional QR code carries the signed reference the server answers (the gate verifies
+ * it); Finish goes home.
  */
 export function CompleteStep({
   info,
@@ -39,7 +40,10 @@ export function CompleteStep({
   onBack: () => void;
   onFinish: () => void;
 }) {
-  const [reference, setReference] = useState<string | null>(null);
+  const [hasConsent, setHasConsent] = useState(false);
+  const [saved, setSaved] = useState<SelfOnboarded | null>(null);
+  const [showQr, setShowQr] = useState(false);
+  const selfOnboard = useSelfOnboard();
   const rows: [string, string][] = [
     ['Name', `${info.name} ${info.surname}`.trim()],
     ['ID number', info.idNumber],
@@ -49,15 +53,54 @@ export function CompleteStep({
     ['Liveness', `Verified (confidence ${formatConfidence(selfie.confidence)})`],
   ];
 
+  const save = () => {
+    if (!licence.photo) return;
+    selfOnboard.mutate(
+      {
+        name: info.name,
+        surname: info.surname,
+        idNumber: info.idNumber,
+        phone: info.phone,
+        licenceNumber: licence.licenceNumber || null,
+        licenceValidTo: licence.validTo || null,
+        licencePhoto: licence.photo,
+        selfie: selfie.photo,
+        livenessConfidence: selfie.confidence,
+        biometricConsent: true,
+      },
+      {
+        onSuccess: (result) => {
+          setSaved(result);
+          toast({ title: 'Registration Complete', description: 'Your details have been saved.' });
+        },
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Registration Failed',
+            description: getErrorMessage(
+              error,
+              'Your details could not be saved. Please try again.',
+            ),
+          }),
+      },
+    );
+  };
+
   return (
     <div className="grid gap-5">
-      <Alert variant="success">
-        <CheckCircle2Icon aria-hidden />
-        <AlertTitle>Your details are complete</AlertTitle>
-        <AlertDescription>
-          <p>Check them below. Show this screen at the gate office if they ask for it.</p>
-        </AlertDescription>
-      </Alert>
+      {saved ? (
+        <Alert variant="success">
+          <CheckCircle2Icon aria-hidden />
+          <AlertTitle>You are registered</AlertTitle>
+          <AlertDescription>
+            <p>Your details are saved. Show this screen or your QR code at the gate office.</p>
+          </AlertDescription>
+        </Alert>
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          Check your details, then complete your registration.
+        </p>
+      )}
 
       <div className="grid gap-4 sm:grid-cols-[auto_1fr] sm:items-start">
         <img
@@ -75,56 +118,67 @@ export function CompleteStep({
         </dl>
       </div>
 
-      <section aria-labelledby="qr-heading" className="grid gap-3 rounded-lg border p-4">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h4 id="qr-heading" className="font-medium">
-            QR code (optional)
-          </h4>
-          {reference === null && (
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => setReference(createLocalReference())}
-            >
-              <QrCodeIcon aria-hidden />
-              Generate QR Code
-            </Button>
-          )}
+      {!saved && (
+        <div className="flex items-start gap-3 rounded-lg border p-4">
+          <Checkbox
+            id="selfieConsent"
+            checked={hasConsent}
+            onCheckedChange={(checked) => setHasConsent(checked === true)}
+            disabled={selfOnboard.isPending}
+          />
+          <Label htmlFor="selfieConsent" className="leading-snug">
+            {SELFIE_CONSENT_LABEL}
+          </Label>
         </div>
-        {reference !== null && (
-          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
-            <QrCodeImage text={pendingQrText(reference)} label={`QR code ${reference}`} />
-            <Alert variant="warning" data-testid="qr-pending-notice">
-              <InfoIcon aria-hidden />
-              <AlertTitle>Pending server support</AlertTitle>
-              <AlertDescription>
-                <p>
-                  This QR code holds only a local reference, <strong>{reference}</strong>. It is not
-                  signed and not linked to a driver record, so the gate cannot verify you with it
-                  yet.
-                </p>
-                <p>
-                  Once the site server stores driver records, the QR code will carry a signed
-                  reference to yours.
-                </p>
-              </AlertDescription>
-            </Alert>
-          </div>
-        )}
-      </section>
+      )}
 
-      <p className="text-xs text-muted-foreground">
-        Your registration is not stored by the site server yet: keeping driver records is still to
-        come. Only the licence photo was sent, to be read.
-      </p>
+      {saved && (
+        <section aria-labelledby="qr-heading" className="grid gap-3 rounded-lg border p-4">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h4 id="qr-heading" className="font-medium">
+              QR code (optional)
+            </h4>
+            {!showQr && (
+              <Button type="button" variant="outline" onClick={() => setShowQr(true)}>
+                <QrCodeIcon aria-hidden />
+                Generate QR Code
+              </Button>
+            )}
+          </div>
+          {showQr && (
+            <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+              <QrCodeImage text={saved.reference} label="Your driver QR code" />
+              <p className="text-sm text-muted-foreground" data-testid="qr-notice">
+                The gate scans this code to find your record. It holds a reference signed by the
+                site, not your personal details.
+              </p>
+            </div>
+          )}
+        </section>
+      )}
 
       <div className="flex justify-between gap-3 border-t pt-5">
-        <Button type="button" variant="outline" onClick={onBack}>
-          Previous
-        </Button>
-        <Button type="button" onClick={onFinish}>
-          Finish
-        </Button>
+        {saved ? (
+          <span />
+        ) : (
+          <Button type="button" variant="outline" onClick={onBack} disabled={selfOnboard.isPending}>
+            Previous
+          </Button>
+        )}
+        {saved ? (
+          <Button type="button" onClick={onFinish}>
+            Finish
+          </Button>
+        ) : (
+          <Button
+            type="button"
+            onClick={save}
+            disabled={!hasConsent || !licence.photo || selfOnboard.isPending}
+          >
+            {selfOnboard.isPending && <Spinner />}
+            {selfOnboard.isPending ? 'Saving...' : 'Complete Registration'}
+          </Button>
+        )}
       </div>
     </div>
   );

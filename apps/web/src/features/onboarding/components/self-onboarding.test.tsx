@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { ApiError } from '@boomgate/contracts/api-error';
+import type { SelfOnboarded, SelfOnboardingBody } from '@boomgate/contracts/drivers';
 import type { Dashboard } from '@boomgate/contracts/entry-logs';
 import type { OcrRequest, OcrResponse } from '@boomgate/contracts/ocr';
 
@@ -340,8 +341,39 @@ describe('self onboarding', () => {
     expect(continueButton()).toBeEnabled();
   });
 
-  it('passes a live face, then completes with an unsigned QR code and Finish goes to /', async () => {
+  it('passes a live face, saves with consent, shows the signed QR code and Finish goes to /', async () => {
     const { user } = setUp();
+    const saved: SelfOnboardingBody[] = [];
+    const reference = `BGD1.${crypto.randomUUID()}.${crypto.randomUUID()}.AAAAAAAAAAAAAAAAAAAAAA`;
+    server.use(
+      http.post<never, SelfOnboardingBody, SelfOnboarded>(
+        '/api/onboarding/self',
+        async ({ request }) => {
+          saved.push(await request.json());
+          return HttpResponse.json(
+            {
+              driver: {
+                id: crypto.randomUUID(),
+                name: 'Sipho',
+                surname: 'Dlamini',
+                idNumber: '8001015009087',
+                phone: '0821234567',
+                licenceNumber: null,
+                licenceValidTo: null,
+                transportCompany: null,
+                photo: '/api/images/t/driver-photos/x.jpg',
+                licenceImage: '/api/images/t/drivers-licences/y.jpg',
+                livenessConfidence: 0.9,
+                source: 'self',
+                createdAt: new Date().toISOString(),
+              },
+              reference,
+            },
+            { status: 201 },
+          );
+        },
+      ),
+    );
     await fillPersonalInfo(user);
     await uploadLicence(user);
     await user.click(continueButton());
@@ -366,17 +398,61 @@ describe('self onboarding', () => {
     expect(screen.getByText('Sipho Dlamini')).toBeInTheDocument();
     expect(screen.getByText(`Verified (confidence ${confidence?.[1]}%)`)).toBeInTheDocument();
 
+    const complete = screen.getByRole('button', { name: 'Complete Registration' });
+    expect(complete).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Finish' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: /keeps my selfie/ }));
+    await user.click(complete);
+
+    expect(await screen.findByText('You are registered')).toBeInTheDocument();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({
+      name: 'Sipho',
+      surname: 'Dlamini',
+      idNumber: '8001015009087',
+      selfie: 'data:image/jpeg;base64,c2VsZmll',
+      licencePhoto: expect.stringMatching(/^data:image\//),
+      biometricConsent: true,
+    });
+    expect(saved[0]?.livenessConfidence).toBeGreaterThan(0.5);
+
     await user.click(screen.getByRole('button', { name: 'Generate QR Code' }));
-    const qr = await screen.findByRole('img', { name: /^QR code BG-[0-9A-F]{8}$/ });
+    const qr = await screen.findByRole('img', { name: 'Your driver QR code' });
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
-    expect(qr.getAttribute('data-qr-text')).toMatch(
-      /^boomgate:driver-onboarding:pending:BG-[0-9A-F]{8}$/,
-    );
-    expect(screen.getByTestId('qr-pending-notice')).toHaveTextContent('Pending server support');
-    expect(screen.getByTestId('qr-pending-notice')).toHaveTextContent('It is not signed');
+    expect(qr.getAttribute('data-qr-text')).toBe(reference);
 
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     await waitFor(() => expect(currentPath()).toBe('/'));
+  });
+
+  it('says why the registration was not saved and keeps the driver on the step', async () => {
+    const { user } = setUp();
+    server.use(
+      http.post('/api/onboarding/self', () =>
+        apiError(
+          409,
+          'CONFLICT',
+          'You are already registered: a driver with this ID number exists.',
+        ),
+      ),
+    );
+    await fillPersonalInfo(user);
+    await uploadLicence(user);
+    await user.click(continueButton());
+    await screen.findByRole('heading', { level: 2, name: 'Face Verification' });
+    await startLiveness(user);
+    expect(await livenessEnd()).toBe('passed');
+    await user.click(continueButton());
+    await screen.findByRole('heading', { level: 2, name: 'Complete' });
+    await user.click(screen.getByRole('checkbox', { name: /keeps my selfie/ }));
+    await user.click(screen.getByRole('button', { name: 'Complete Registration' }));
+
+    await expectToast(
+      'Registration Failed',
+      'You are already registered: a driver with this ID number exists.',
+    );
+    expect(screen.queryByText('You are registered')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Complete Registration' })).toBeEnabled();
   });
 
   it('fails a still photo with a clear message, then passes on Try Again with a live face', async () => {

@@ -24,6 +24,7 @@ const OnboardCompanyRoute = lazy(() => import('./routes/onboard-company'));
 const OnboardSelfRoute = lazy(() => import('./routes/onboard-self'));
 const OnboardSecurityRoute = lazy(() => import('./routes/onboard-security'));
 const SafetyInductionRoute = lazy(() => import('./routes/safety-induction'));
+const SafetyVideosRoute = lazy(() => import('./routes/safety-videos'));
 const UsersRoute = lazy(() => import('./routes/users'));
 const TruckListRoute = lazy(() => import('./routes/truck-list'));
 const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
@@ -70,6 +71,7 @@ export function AppRouter() {
                 <Route path={paths.onboardSelf} component={OnboardSelfRoute} />
                 <Route path={paths.onboardSecurity} component={OnboardSecurityRoute} />
                 <Route path="/safety-induction/:assignmentId" component={SafetyInductionRoute} />
+                <Route path={paths.safetyVideos} component={SafetyVideosRoute} />
                 <Route path={paths.users} component={UsersRoute} />
                 <Route path={paths.truckList} component={TruckListRoute} />
                 <Route path={paths.incomingFeed} component={IncomingFeedRoute} />

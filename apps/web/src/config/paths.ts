@@ -17,6 +17,7 @@ export const paths = {
   onboardSecurity: '/onboard/security',
   safetyInduction: (assignmentId: string) =>
     `/safety-induction/${encodeURIComponent(assignmentId)}`,
+  safetyVideos: '/safety-videos',
   users: '/users',
   truckList: '/truck-list',
   incomingFeed: '/incoming-feed',

@@ -1,6 +1,7 @@
 import {
   CarIcon,
   ClipboardPlusIcon,
+  ClapperboardIcon,
   DoorOpenIcon,
   HouseIcon,
   InboxIcon,
@@ -62,6 +63,13 @@ const onboarding: NavItem = {
   icon: UserRoundPlusIcon,
   roles: ONBOARDING_ROLES,
 };
+/** Managing safety videos and assignments (issue 7): the office, not the gate. */
+const safetyVideos: NavItem = {
+  title: 'Safety Videos',
+  href: paths.safetyVideos,
+  icon: ClapperboardIcon,
+  roles: ONBOARDING_ROLES,
+};
 const integrations: NavItem = {
   title: 'Integrations',
   href: paths.integrations,
@@ -93,6 +101,7 @@ export const sidebarItems: readonly NavItem[] = [
   incomingFeed,
   truckList,
   onboarding,
+  safetyVideos,
   userManagement,
   integrations,
   settings,

@@ -1,0 +1,5 @@
+import { SafetyVideos } from '@/features/induction/components/safety-videos';
+
+export default function SafetyVideosRoute() {
+  return <SafetyVideos />;
+}

@@ -1,7 +1,7 @@
 import {
   CarIcon,
-  ClipboardPlusIcon,
   ClapperboardIcon,
+  ClipboardPlusIcon,
   DoorOpenIcon,
   HouseIcon,
   InboxIcon,

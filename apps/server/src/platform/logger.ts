@@ -19,10 +19,12 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (request: { method: string; url: string; id: string }) => ({
+      // Never headers (cookies) or bodies; the client address for security events (SEC-50).
+      req: (request: { method: string; url: string; id: string; ip?: string }) => ({
         method: request.method,
         url: request.url,
         id: request.id,
+        remoteAddress: request.ip,
       }),
     },
   };

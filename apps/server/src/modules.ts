@@ -92,6 +92,7 @@ export function createModules({
     audit,
     clock,
     encryptionKey,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
   const onboarding = createOnboardingModule({
     database,

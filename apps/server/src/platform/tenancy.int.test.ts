@@ -94,6 +94,8 @@ describe('tenant isolation in the database', () => {
       'approved_vehicles_due_biometric_purge',
       'auth_find_login',
       'auth_resolve_session',
+      'drivers_due_biometric_purge',
+      'retention_due_document_images',
       'webhooks_due_deliveries',
     ]);
   });
@@ -149,6 +151,59 @@ describe('tenant isolation in the database', () => {
 
     await expect(update).rejects.toMatchObject({ cause: { code: '42501' } });
     await expect(remove).rejects.toMatchObject({ cause: { code: '42501' } });
+  });
+
+  it('refuses to change or remove audit events even for the schema owner (trigger)', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const attempts = [
+      `update audit_events set action = 'x' where tenant_id = '${tenantId}'`,
+      `delete from audit_events where tenant_id = '${tenantId}'`,
+      'truncate audit_events',
+    ].map((statement) =>
+      t.ownerQuery(statement).then(
+        () => 'allowed',
+        (e: Error) => e.message,
+      ),
+    );
+
+    expect(await Promise.all(attempts)).toEqual(Array(3).fill('audit_events is append-only'));
+    const kept = await t.ownerQuery('select 1 from audit_events where tenant_id = $1', [tenantId]);
+    expect(kept.length).toBeGreaterThan(0);
+  });
+
+  it('lets the API role erase personal fields of an entry, never rewrite them', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const entry = await admin.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA100200',
+      driverName: 'Sipho',
+      driverIdNumber: '8001015009087',
+    });
+    const id = entry.json<{ id: string }>().id;
+    const run = (statement: ReturnType<typeof sql>) =>
+      t.database
+        .withTenant(tenantId, (tx) => tx.execute(statement))
+        .then(
+          () => 'allowed',
+          (e: { cause?: { code?: string } }) => e.cause?.code,
+        );
+
+    const rewrite = await run(
+      sql`update entry_logs set driver_name = 'Someone else' where id = ${id}`,
+    );
+    const otherColumn = await run(sql`update entry_logs set plate_number = 'X' where id = ${id}`);
+    const erase = await run(
+      sql`update entry_logs set driver_name = null, driver_id_number = null where id = ${id}`,
+    );
+    const remove = await run(sql`delete from entry_logs where id = ${id}`);
+
+    expect({ rewrite, otherColumn, erase, remove }).toEqual({
+      rewrite: '42501',
+      otherColumn: '42501',
+      erase: 'allowed',
+      remove: '42501',
+    });
   });
 
   it('does not carry a tenant from one transaction into the next on the same connection', async () => {

@@ -12,13 +12,17 @@ export type ApprovedVehiclesRepository = ReturnType<typeof createApprovedVehicle
 
 export function createApprovedVehiclesRepository(db: Db) {
   return {
-    /** Cross-tenant by design (SECURITY DEFINER, ids only): approvals whose retention has ended. */
+    /**
+     * Cross-tenant by design (SECURITY DEFINER, ids only): approvals whose retention has ended, by
+     * the stored date or by the tenant's own period (`defaultDays` when it has none), if earlier.
+     */
     async listDueBiometricPurges(
       now: Date,
+      defaultDays: number,
       limit: number,
     ): Promise<{ tenantId: string; vehicleId: string }[]> {
       const result = await db.execute<{ tenant_id: string; vehicle_id: string }>(
-        sql`select * from approved_vehicles_due_biometric_purge(${now.toISOString()}::timestamptz, ${limit}::int)`,
+        sql`select * from approved_vehicles_due_biometric_purge(${now.toISOString()}::timestamptz, ${defaultDays}::int, ${limit}::int)`,
       );
       return result.rows.map((row) => ({ tenantId: row.tenant_id, vehicleId: row.vehicle_id }));
     },

@@ -112,6 +112,29 @@ describe('approved vehicles routes', () => {
     ).toHaveLength(1);
   }, 60_000);
 
+  it("purges on the tenant's own shorter retention period, and only that tenant's", async () => {
+    const strict = await t.registerTenant();
+    const lenient = await t.registerTenant();
+    const period = await strict.patch('/api/settings', { biometricRetentionDays: 30 });
+    const enrol = (admin: typeof strict) =>
+      admin.post(
+        '/api/approved-vehicles',
+        aVehicle({ driverPhoto: photo, biometricConsent: true }),
+      );
+    const [a, b] = [(await enrol(strict)).json(), (await enrol(lenient)).json()];
+    t.clock.advanceMs(31 * 86_400_000);
+
+    await t.modules.approvedVehicles.service.purgeExpiredBiometrics();
+    const rows = await t.ownerQuery<{ id: string; driver_photo_key: string | null }>(
+      'select id, driver_photo_key from approved_vehicles where id = any($1)',
+      [[a.id, b.id]],
+    );
+
+    expect(period.statusCode).toBe(200);
+    expect(rows.find((row) => row.id === a.id)?.driver_photo_key).toBeNull();
+    expect(rows.find((row) => row.id === b.id)?.driver_photo_key).not.toBeNull();
+  }, 60_000);
+
   it('refuses a driver photo without recorded consent', async () => {
     const admin = await t.registerTenant();
 

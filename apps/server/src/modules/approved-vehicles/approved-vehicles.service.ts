@@ -191,10 +191,15 @@ export function createApprovedVehiclesService({
 
     /**
      * The retention job: ends every approval's biometric data (photo and descriptor) whose period
-     * is over, tenant by tenant. Safe to run again: a purged row is no longer due.
+     * is over (the tenant's own period when shorter than the one stored at enrolment), tenant by
+     * tenant. Safe to run again: a purged row is no longer due.
      */
     async purgeExpiredBiometrics(limit = 500): Promise<number> {
-      const due = await repository.listDueBiometricPurges(clock.now(), limit);
+      const due = await repository.listDueBiometricPurges(
+        clock.now(),
+        biometricRetentionDays,
+        limit,
+      );
       for (const { tenantId, vehicleId } of due) {
         const photoKey = await database.withTenant(tenantId, async (tx) => {
           const row = await repository.find(tx, tenantId, vehicleId);

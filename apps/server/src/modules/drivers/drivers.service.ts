@@ -20,6 +20,8 @@ export type DriversServiceDeps = {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   signer: DriverReferenceSigner;
+  /** The server's default selfie retention, for tenants that set none (POPIA). */
+  biometricRetentionDays: number;
 };
 
 export type DriversService = ReturnType<typeof createDriversService>;
@@ -45,6 +47,7 @@ export function createDriversService({
   audit,
   clock,
   signer,
+  biometricRetentionDays,
 }: DriversServiceDeps) {
   const today = () => siteDay(clock.now());
   return {
@@ -125,7 +128,7 @@ export function createDriversService({
      */
     async purgeExpiredBiometrics(limit = 500): Promise<number> {
       const due = await database.db.execute<{ tenant_id: string; driver_id: string }>(
-        sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${limit}::int)`,
+        sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${limit}::int)`,
       );
       for (const { tenant_id: tenantId, driver_id: driverId } of due.rows) {
         const photoKey = await database.withTenant(tenantId, async (tx) => {

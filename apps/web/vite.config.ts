@@ -1,7 +1,10 @@
 import { createReadStream, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -68,8 +71,42 @@ function livenessAssetsPlugin(): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes `.br` and `.gz` next to every compressible built file, so the server sends them as they are
+ * (@fastify/static `preCompressed`) without compressing per request. Source maps are left out; a
+ * copy is kept only when it saves at least a tenth.
+ */
+function precompressPlugin(): Plugin {
+  return {
+    name: 'boomgate-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      const files = Object.keys(bundle).filter((name) =>
+        /\.(js|css|html|svg|json|wasm)$/.test(name),
+      );
+      await Promise.all(
+        files.map(async (name) => {
+          const file = path.join(dir, name);
+          const source = await readFile(file);
+          if (source.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(source, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+            gzipAsync(source, { level: 9 }),
+          ]);
+          if (br.length < source.length * 0.9) await writeFile(`${file}.br`, br);
+          if (gz.length < source.length * 0.9) await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), livenessAssetsPlugin()],
+  plugins: [react(), tailwindcss(), livenessAssetsPlugin(), precompressPlugin()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,

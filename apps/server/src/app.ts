@@ -219,6 +219,8 @@ async function registerWebApp(app: FastifyInstance, env: Env) {
       index: false,
       maxAge: '1h',
       immutable: false,
+      // The web build writes .br/.gz beside each file (apps/web/vite.config.ts): sent as they are.
+      preCompressed: true,
     });
   }
   app.setNotFoundHandler((request, reply) => {

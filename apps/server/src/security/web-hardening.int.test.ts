@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,11 @@ describe('web and session hardening', () => {
     await mkdir(path.join(webRoot, 'assets'));
     await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>Boomgate</title>');
     await writeFile(path.join(webRoot, 'assets', 'app.js'), 'console.log("app")');
+    // The web build writes a brotli copy beside each file; here the copy marks itself.
+    await writeFile(
+      path.join(webRoot, 'assets', 'app.js.br'),
+      brotliCompressSync('console.log("app, from the .br copy")'),
+    );
     t = await createTestApp({
       env: {
         WEB_DIST_DIR: webRoot,
@@ -119,6 +125,28 @@ describe('web and session hardening', () => {
       } finally {
         await t.ownerQuery(`grant select on entry_logs to ${APP_ROLE}`);
       }
+    });
+  });
+
+  describe('built files', () => {
+    it('sends the precompressed copy to a browser that accepts brotli, the plain file otherwise', async () => {
+      const br = await t.inject({
+        method: 'GET',
+        url: '/assets/app.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(
+        'console.log("app, from the .br copy")',
+      );
+      expectSecurityHeaders(br, 'precompressed static file');
+
+      const plain = await t.inject({ method: 'GET', url: '/assets/app.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe('console.log("app")');
     });
   });
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -248,6 +249,7 @@ export function ProcessEntryDialog({
               </TabsContent>
             ))}
           </Tabs>
+          <InductionValidityNotice idNumber={payload.driverIdNumber} />
           <DialogFooter className="items-center sm:justify-between">
             <p
               data-testid="required-status"

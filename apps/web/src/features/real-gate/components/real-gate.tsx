@@ -13,6 +13,7 @@ import {
 import { type ReactNode, useReducer, useState } from 'react';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -486,6 +487,7 @@ export function RealGate() {
             <Progress value={(completed / REAL_GATE_STEPS.length) * 100} aria-label="Progress" />
           </div>
           <WarningsPanel warnings={warnings} />
+          <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
           <ol className="grid gap-3" aria-label="Verification steps">
             {REAL_GATE_STEPS.map((id) => (
               <StepItem key={id} step={id} state={state} actions={step === id && actionsFor(id)} />

@@ -22,7 +22,8 @@ import { freePort, startServer } from '../lib/server-process';
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP_SECONDS = 2;
-const CONNECTIONS = 50;
+const SESSIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? SESSIONS);
 const TARGET_P99_MS = 50;
 const HEADING = process.env.BENCH_SCALE_HEADING ?? 'Scale';
 
@@ -102,6 +103,7 @@ const server = await startServer({
   env: { DATA_DIR: SCALE_DATA_DIR, EMBEDDED_PG_PORT: String(pgPort) },
 });
 let failed = false;
+let owner: pg.Client | undefined;
 try {
   const ownerUrl =
     process.env.DATABASE_URL ??
@@ -112,11 +114,13 @@ try {
         }
       ).databaseSuperuserPassword,
     )}@127.0.0.1:${pgPort}/boomgate`;
-  const owner = new pg.Client({ connectionString: ownerUrl });
-  await owner.connect();
+  const client = new pg.Client({ connectionString: ownerUrl });
+  client.on('error', () => undefined); // the database stops with the server
+  await client.connect();
+  owner = client;
 
   // 25 users of the large tenant and one user in each of the next 25 busiest tenants.
-  const users = await owner.query<{ username: string; tenant_id: string; is_large: boolean }>(
+  const users = await client.query<{ username: string; tenant_id: string; is_large: boolean }>(
     `with busiest as (
        select t.id, t.name like '%(large)' as is_large,
               (select count(*) from entry_logs e where e.tenant_id = t.id) as entries
@@ -131,10 +135,11 @@ try {
      (select username, tenant_id, is_large from ranked where not is_large and n = 1
       order by entries desc limit 25)`,
   );
-  if (users.rowCount !== CONNECTIONS) throw new Error(`expected 50 users, found ${users.rowCount}`);
+  if (users.rowCount !== SESSIONS)
+    throw new Error(`expected ${SESSIONS} users, found ${users.rowCount}`);
   const tenantIds = [...new Set(users.rows.map((u) => u.tenant_id))];
   // Registered plates (found) and a few that are not (404 / "not registered").
-  const plates = await owner.query<{ tenant_id: string; plate_number: string }>(
+  const plates = await client.query<{ tenant_id: string; plate_number: string }>(
     `select tenant_id, plate_number from (
        select tenant_id, plate_number,
               row_number() over (partition by tenant_id order by random()) as n
@@ -143,7 +148,7 @@ try {
     [tenantIds],
   );
   // Cursors at random depths of each tenant's list (the X-Next-Cursor the app would hand out).
-  const cursorRows = await owner.query<{ tenant_id: string; timestamp: Date; id: string }>(
+  const cursorRows = await client.query<{ tenant_id: string; timestamp: Date; id: string }>(
     `select tenant_id, "timestamp", id from (
        select tenant_id, "timestamp", id,
               row_number() over (partition by tenant_id order by random()) as n
@@ -247,7 +252,7 @@ try {
   // so one route's backlog is not measured as the next route's latency.
   const settle = async () => {
     for (let waited = 0; waited < 120; waited++) {
-      const { rows: active } = await owner.query<{ n: number }>(
+      const { rows: active } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
          where application_name = 'boomgate' and state = 'active' and pid <> pg_backend_pid()`,
       );
@@ -256,7 +261,8 @@ try {
     }
   };
 
-  for (const scenario of SCENARIOS) {
+  const only = process.env.BENCH_ONLY; // a substring of the route, to rerun one
+  for (const scenario of SCENARIOS.filter((s) => !only || s.route.includes(only))) {
     await settle();
     await run(scenario, WARMUP_SECONDS);
     await settle();
@@ -280,12 +286,12 @@ try {
         `${isMet ? 'met' : 'MISSED'} (load ${load()})`,
     );
   }
-  await owner.end();
   const loadAtEnd = load();
 
-  await writeBenchmarkSection(
-    HEADING,
-    `Command: \`npm run bench:scale\` (seeds \`./data-bench\` with \`npm run seed:scale\` first when it is missing).
+  if (process.env.BENCH_WRITE_DOC !== '0')
+    await writeBenchmarkSection(
+      HEADING,
+      `Command: \`npm run bench:scale\` (seeds \`./data-bench\` with \`npm run seed:scale\` first when it is missing).
 Data: 100 tenants; the largest has 1,000,000 entry logs over two years (denser in recent weeks), 20,000 approved
 vehicles, 150,000 truck-list reads and 30,000 incoming entries; 50,000 approved vehicles and 500 users in all.
 Load: the real server (embedded PostgreSQL, pool ${process.env.DATABASE_POOL_MAX ?? 20}, logs at warn) on loopback, 50 signed-in sessions,
@@ -297,7 +303,7 @@ Machine: ${machineLine()}. Run ${startedAt.toISOString().slice(0, 16).replace('T
 | route | sessions | req/s | p50 ms | p95 ms | p99 ms | errors | p99 ≤ ${TARGET_P99_MS} ms |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`,
-  );
+    );
   log(
     missed.length
       ? `MISSED p99 ≤ ${TARGET_P99_MS} ms on: ${missed.join('; ')}`
@@ -309,6 +315,7 @@ ${rows.join('\n')}`,
     `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
 } finally {
+  await owner?.end().catch(() => undefined);
   await server.stop();
 }
 process.exitCode = failed ? 1 : 0;

@@ -1,14 +1,22 @@
 /** Sites in South Africa run on SAST; "today" on the dashboard and approval dates mean the site's day. */
 export const DEFAULT_SITE_TIME_ZONE = 'Africa/Johannesburg';
 
+// Building an Intl.DateTimeFormat costs about half a millisecond; the dashboard asks twice per request.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day (YYYY-MM-DD) at `instant` in `timeZone`. */
 export function siteDay(instant: Date, timeZone = DEFAULT_SITE_TIME_ZONE): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(instant);
 }
 
 /** The instant the site's day containing `instant` began. */

@@ -19,7 +19,12 @@ import type { Env } from '@/config/env';
 import type { Modules } from '@/modules';
 import { publicAccess, requireAccessDeclarations } from '@/platform/access';
 import type { Database } from '@/platform/db';
-import { errorBody, handleError, registerCrossSiteRequestGuard } from '@/platform/http';
+import {
+  errorBody,
+  handleError,
+  handleFrameworkError,
+  registerCrossSiteRequestGuard,
+} from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
 import { registerRateLimits } from '@/platform/rate-limit';
 
@@ -55,6 +60,7 @@ export async function buildApp({
     requestTimeout: 60_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
+    frameworkErrors: handleFrameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -127,6 +127,34 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     .send(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
 }
 
+/**
+ * Errors Fastify raises while routing, before any hook runs (a malformed percent-encoding, a path
+ * parameter over maxParamLength): the spec error format, and the headers helmet would have set.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode === 414 ? 414 : 400;
+  void reply
+    .code(status)
+    .header(
+      'content-security-policy',
+      "default-src 'none'; base-uri 'none'; frame-ancestors 'none'; object-src 'none'",
+    )
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('strict-transport-security', 'max-age=31536000; includeSubDomains')
+    .header('cache-control', 'no-store')
+    .send(
+      errorBody(
+        'INVALID',
+        status === 414 ? 'The address is too long.' : 'The address is not valid.',
+      ),
+    );
+}
+
 /** Fastify's own 4xx messages, reworded where they would confuse a person. */
 function clientMessage(error: FastifyError, status: number): string {
   switch (error.code) {

@@ -105,6 +105,29 @@ describe('web and session hardening', () => {
       ]);
     });
 
+    it('answers a URL the router cannot read in the error format, with the headers', async () => {
+      const badEncoding = await t.inject({
+        method: 'GET',
+        url: '/api/approved-vehicles/plate/%E0%A4%A',
+      });
+      const tooLong = await t.inject({
+        method: 'GET',
+        url: `/api/approved-vehicles/plate/${'a'.repeat(600)}`,
+      });
+
+      expect([badEncoding.statusCode, tooLong.statusCode]).toEqual([400, 414]);
+      for (const response of [badEncoding, tooLong]) {
+        expect(response.json()).toEqual({
+          error: { code: 'INVALID', message: expect.stringMatching(/^The address is/) },
+        });
+        expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+        expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+        expect(response.headers['cache-control']).toBe('no-store');
+      }
+    });
+
     it('answers an unexpected failure with a generic 500 that still carries the headers (SEC-41)', async () => {
       // A real database error the app does not expect: the API role loses a privilege.
       await t.ownerQuery(`revoke select on entry_logs from ${APP_ROLE}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { extractMrzLines, mrzCheckDigit, parseMrz } from './mrz';
+import { confirmsByCheckDigits, extractMrzLines, mrzCheckDigit, parseMrz } from './mrz';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -98,5 +98,37 @@ describe('parseMrz (class-safe corrections)', () => {
 
     expect(mrz?.mrzLines[1]).toBe(printed[1]);
     expect(mrz?.checksValid).toBe(false);
+  });
+});
+
+describe('confirmsByCheckDigits', () => {
+  const valid = parseMrz(TD3, NOW)!;
+  const withLine2 = (line2: string) => parseMrz([TD3[0]!, line2], NOW)!;
+
+  it('confirms an identical reading', () => {
+    expect(confirmsByCheckDigits(valid, parseMrz(TD3, NOW)!)).toBe(true);
+  });
+
+  it('confirms a reading that differs by a look-alike its own check digit rejects (B read as 8)', () => {
+    // Personal number ZE184226B: with 8 the field's check digit fails, so the digit has ruled.
+    const other = withLine2('L898902C36UTO7408122F1204159ZE1842268<<<<<10');
+
+    expect(other.checks.personalNumber).toBe(false);
+    expect(confirmsByCheckDigits(valid, other)).toBe(true);
+  });
+
+  it('does not confirm a look-alike where no check digit ruled (names have none)', () => {
+    // `<` and `K` are look-alikes, but the name field has no check digit.
+    const other = parseMrz(['P<UTOERIKSSON<<ANNAKMARIA<<<<<<<<<<<<<<<<<<<', TD3[1]!], NOW)!;
+
+    expect(other.mrzLines[0]).toContain('ANNAKMARIA');
+    expect(confirmsByCheckDigits(valid, other)).toBe(false);
+  });
+
+  it('does not confirm a difference that is not a look-alike, or a reading that is itself invalid', () => {
+    const other = withLine2('L898902C36UTO7408122F1204159ZE184226X<<<<<10');
+
+    expect(confirmsByCheckDigits(valid, other)).toBe(false);
+    expect(confirmsByCheckDigits(other, valid)).toBe(false);
   });
 });

@@ -315,6 +315,39 @@ function correctWithCheckDigits(lines: string[], format: MrzFormat): string[] {
   return out;
 }
 
+const isLookAlike = (a: string, b: string) =>
+  SWAPS.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+
+/**
+ * A second engine's reading confirms a check-valid one when both are the same zone character for
+ * character, except at most two positions where the second engine read a look-alike (`8` for `B`)
+ * inside a field whose check digit fails on its own reading: there the check digit has ruled
+ * between the two engines. Differences anywhere else (names, fillers, passing fields) do not confirm.
+ */
+export function confirmsByCheckDigits(valid: MrzReading, other: MrzReading): boolean {
+  if (!valid.checksValid || valid.format !== other.format) return false;
+  if (valid.mrzLines.length !== other.mrzLines.length) return false;
+  const diffs: Array<[number, number]> = [];
+  for (let l = 0; l < valid.mrzLines.length; l++) {
+    const a = valid.mrzLines[l]!;
+    const b = other.mrzLines[l]!;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diffs.push([l, i]);
+  }
+  if (diffs.length > 2) return false;
+  const otherChecks = verifyMrzChecks(other.mrzLines, other.format);
+  const fieldChecks = layout(valid.format).checks.filter((c) => c.name !== 'composite');
+  return diffs.every(([l, i]) => {
+    if (!isLookAlike(valid.mrzLines[l]![i]!, other.mrzLines[l]![i]!)) return false;
+    return fieldChecks.some(
+      (c) =>
+        otherChecks[c.name] === false &&
+        (c.spans.some(([sl, s, e]) => sl === l && i >= s && i < e) ||
+          (c.digit[0] === l && c.digit[1] === i)),
+    );
+  });
+}
+
 const COUNTRY_SWAPS: Record<string, string[]> = {
   H: ['M', 'N'],
   M: ['H', 'N'],

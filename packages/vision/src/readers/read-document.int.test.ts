@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { VisionInputError } from '../errors';
@@ -80,6 +81,19 @@ describe('readDocument', () => {
       source: 'mrz',
       fields: { checksValid: true, passportNumber: 'L898902C3', surname: 'ERIKSSON' },
     });
+    expect(result.ok && result.fields.mrzLines).toEqual(ICAO_TD3);
+  });
+
+  it('reads the MRZ of a small (380 px wide) scan of the page', async () => {
+    const page = await sharp(await renderPassportPhoto(ICAO_TD3, { rotateDegrees: 0 }))
+      .extract({ left: 250, top: 60, width: 1420, height: 960 })
+      .resize({ width: 380 })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+
+    const result = await readDocument('passport', page, ctx);
+
+    expect(result.ok && result.fields.checksValid).toBe(true);
     expect(result.ok && result.fields.mrzLines).toEqual(ICAO_TD3);
   });
 

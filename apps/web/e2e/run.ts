@@ -3,6 +3,7 @@
  * DATA_DIR, drives Debian's Chromium through the Foundation flow, then the Onboarding flow (its
  * fake camera shows a still face photo), then the Gate flow (auto gate, pre-arrival, real gate; its
  * fake camera shows a rendered number plate, then the driver's face), at desktop and mobile sizes,
+ * and company onboarding (template download, bulk import with a bad row, individual) on desktop,
  * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { runCompanyOnboardingFlow } from './company-onboarding-flow';
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
@@ -128,6 +130,15 @@ async function main(): Promise<number> {
         args: cameraArgs,
         run: runOnboardingFlow,
       })),
+      // Desktop only: the screens are the same at both sizes, the file handling is what is tested.
+      ...viewports
+        .filter((viewport) => viewport.name === 'desktop')
+        .map((viewport) => ({
+          viewport,
+          label: `company-onboarding-${viewport.name}`,
+          args: [] as string[],
+          run: runCompanyOnboardingFlow,
+        })),
       ...viewports.map((viewport) => ({
         viewport,
         label: `gate-${viewport.name}`,

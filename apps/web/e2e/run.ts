@@ -7,7 +7,7 @@
  * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
- * E2E_HEADED=1 to watch.
+ * E2E_HEADED=1 to watch, E2E_ONLY=induction,gate to run only the flows whose label starts so.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
 import { runGateFlow } from './gate-flows';
+import { runInductionFlow } from './induction-flow';
 import { runOnboardingFlow } from './onboarding-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
@@ -117,7 +118,7 @@ async function main(): Promise<number> {
       desktop: await createFakeCamera(fakeCameraDir, 'landscape'),
       mobile: await createFakeCamera(fakeCameraDir, 'portrait'),
     };
-    const runs = [
+    const allRuns = [
       ...viewports.map((viewport) => ({
         viewport,
         label: viewport.name,
@@ -146,7 +147,17 @@ async function main(): Promise<number> {
         run: (context: Parameters<typeof runFoundationFlow>[0]) =>
           runGateFlow({ ...context, camera: gateCameras[viewport.name] }),
       })),
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `induction-${viewport.name}`,
+        args: [] as string[],
+        run: runInductionFlow,
+      })),
     ];
+    const only = process.env.E2E_ONLY?.split(',').filter(Boolean);
+    const runs = only
+      ? allRuns.filter((candidate) => only.some((prefix) => candidate.label.startsWith(prefix)))
+      : allRuns;
     for (const { viewport, label, args, run } of runs) {
       const userDataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-chromium-'));
       const context = await chromium.launchPersistentContext(userDataDir, {

@@ -6,14 +6,20 @@ import { paths } from '@/config/paths';
 import { GuestRoute } from '@/features/auth/components/guest-route';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 
-import { AppLayout } from './layouts/app-layout';
 import NotFoundRoute from './routes/not-found';
 
-// Every screen is its own chunk, so the first load carries only the shell and the session check.
-const LoginRoute = lazy(() => import('./routes/login'));
-const RegisterRoute = lazy(() => import('./routes/register'));
-const DashboardRoute = lazy(() => import('./routes/dashboard'));
-const AutoGateRoute = lazy(() => import('./routes/auto-gate'));
+// Every screen is its own chunk, and so is the signed-in shell (sidebar, menus): the first load
+// carries only the providers and the session check.
+const importLogin = () => import('./routes/login');
+const importRegister = () => import('./routes/register');
+const importDashboard = () => import('./routes/dashboard');
+const importAutoGate = () => import('./routes/auto-gate');
+const importAppLayout = () => import('./layouts/app-layout');
+const AppLayout = lazy(() => importAppLayout().then((m) => ({ default: m.AppLayout })));
+const LoginRoute = lazy(importLogin);
+const RegisterRoute = lazy(importRegister);
+const DashboardRoute = lazy(importDashboard);
+const AutoGateRoute = lazy(importAutoGate);
 const PreArrivalRoute = lazy(() => import('./routes/pre-arrival'));
 const RegisteredVehiclesRoute = lazy(() => import('./routes/registered-vehicles'));
 const ScanStationRoute = lazy(() => import('./routes/scan-station'));
@@ -31,6 +37,25 @@ const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
 const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
+
+/** The screens people land on (sign-in, landing pages), by path. */
+const landingScreens: Record<string, () => Promise<unknown>> = {
+  [paths.login]: importLogin,
+  [paths.register]: importRegister,
+  [paths.home]: importDashboard,
+  [paths.dashboard]: importDashboard,
+  [paths.autoGate]: importAutoGate,
+};
+
+/**
+ * Starts downloading the first screen's code (and the signed-in shell) while GET /api/auth/me is
+ * in flight, instead of after it: one network round trip less before the first screen. Only a
+ * head start — the routes below still decide what is shown.
+ */
+export function preloadFirstScreen(pathname: string) {
+  void landingScreens[pathname]?.();
+  if (pathname !== paths.login && pathname !== paths.register) void importAppLayout();
+}
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -55,33 +80,35 @@ export function AppRouter() {
       </Route>
       <Route>
         <ProtectedRoute>
-          <AppLayout>
-            <Suspense fallback={<LoadingScreen />}>
-              <Switch>
-                <Route path={paths.home} component={DashboardRoute} />
-                <Route path={paths.dashboard} component={DashboardRoute} />
-                <Route path={paths.autoGate} component={AutoGateRoute} />
-                <Route path="/pre-arrival" component={PreArrivalRoute} />
-                <Route path={paths.registeredVehicles} component={RegisteredVehiclesRoute} />
-                <Route path={paths.scanStation} component={ScanStationRoute} />
-                <Route path={paths.realGate} component={RealGateRoute} />
-                <Route path={paths.weighbridge} component={WeighbridgeRoute} />
-                <Route path={paths.onboarding} component={OnboardingRoute} />
-                <Route path={paths.onboardCompany} component={OnboardCompanyRoute} />
-                <Route path={paths.onboardSelf} component={OnboardSelfRoute} />
-                <Route path={paths.onboardSecurity} component={OnboardSecurityRoute} />
-                <Route path="/safety-induction/:assignmentId" component={SafetyInductionRoute} />
-                <Route path={paths.safetyVideos} component={SafetyVideosRoute} />
-                <Route path={paths.users} component={UsersRoute} />
-                <Route path={paths.truckList} component={TruckListRoute} />
-                <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
-                <Route path={paths.integrations} component={IntegrationsRoute} />
-                <Route path={paths.settings} component={SettingsRoute} />
-                <Route path={paths.workflow} component={WorkflowRoute} />
-                <Route component={NotFoundRoute} />
-              </Switch>
-            </Suspense>
-          </AppLayout>
+          <Suspense fallback={<LoadingScreen />}>
+            <AppLayout>
+              <Suspense fallback={<LoadingScreen />}>
+                <Switch>
+                  <Route path={paths.home} component={DashboardRoute} />
+                  <Route path={paths.dashboard} component={DashboardRoute} />
+                  <Route path={paths.autoGate} component={AutoGateRoute} />
+                  <Route path="/pre-arrival" component={PreArrivalRoute} />
+                  <Route path={paths.registeredVehicles} component={RegisteredVehiclesRoute} />
+                  <Route path={paths.scanStation} component={ScanStationRoute} />
+                  <Route path={paths.realGate} component={RealGateRoute} />
+                  <Route path={paths.weighbridge} component={WeighbridgeRoute} />
+                  <Route path={paths.onboarding} component={OnboardingRoute} />
+                  <Route path={paths.onboardCompany} component={OnboardCompanyRoute} />
+                  <Route path={paths.onboardSelf} component={OnboardSelfRoute} />
+                  <Route path={paths.onboardSecurity} component={OnboardSecurityRoute} />
+                  <Route path="/safety-induction/:assignmentId" component={SafetyInductionRoute} />
+                  <Route path={paths.safetyVideos} component={SafetyVideosRoute} />
+                  <Route path={paths.users} component={UsersRoute} />
+                  <Route path={paths.truckList} component={TruckListRoute} />
+                  <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
+                  <Route path={paths.integrations} component={IntegrationsRoute} />
+                  <Route path={paths.settings} component={SettingsRoute} />
+                  <Route path={paths.workflow} component={WorkflowRoute} />
+                  <Route component={NotFoundRoute} />
+                </Switch>
+              </Suspense>
+            </AppLayout>
+          </Suspense>
         </ProtectedRoute>
       </Route>
     </Switch>

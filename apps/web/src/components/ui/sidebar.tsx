@@ -16,7 +16,7 @@ import { cn } from '@/lib/cn';
 
 import { Button } from './button';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from './tooltip';
 
 /** Spec §9: the open state survives reloads in this cookie for 7 days. */
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
@@ -104,22 +104,26 @@ export function SidebarProvider({
     [open, setOpen, isMobile, openMobile, toggleSidebar],
   );
 
+  // The sidebar's collapsed icons are the app's only tooltips: their provider lives here, so
+  // the signed-out screens do not load the tooltip code.
   return (
     <SidebarContext value={value}>
-      <div
-        style={
-          {
-            '--sidebar-width': SIDEBAR_WIDTH,
-            '--sidebar-width-mobile': SIDEBAR_WIDTH_MOBILE,
-            '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
-            ...style,
-          } as CSSProperties
-        }
-        className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
-        {...props}
-      >
-        {children}
-      </div>
+      <TooltipProvider>
+        <div
+          style={
+            {
+              '--sidebar-width': SIDEBAR_WIDTH,
+              '--sidebar-width-mobile': SIDEBAR_WIDTH_MOBILE,
+              '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+              ...style,
+            } as CSSProperties
+          }
+          className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
+          {...props}
+        >
+          {children}
+        </div>
+      </TooltipProvider>
     </SidebarContext>
   );
 }

@@ -203,6 +203,7 @@ export async function buildApp({
         modules.anpr.pushRoutes,
         modules.induction.routes,
         modules.settings.routes,
+        modules.privacy.routes,
       ]) {
         await api.register(routes);
       }

@@ -10,6 +10,7 @@ import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
 import { createOnboardingModule } from '@/modules/onboarding';
+import { createPrivacyModule } from '@/modules/privacy';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
@@ -152,6 +153,23 @@ export function createModules({
     audit,
     clock,
   });
+  // POPIA: every module holding personal data about drivers registers its provider here.
+  const privacy = createPrivacyModule({
+    database,
+    audit,
+    images: images.service,
+    clock,
+    providers: [
+      drivers.personalData,
+      approvedVehicles.personalData,
+      entryLogs.personalData,
+      documents.personalData,
+      webhooks.personalData,
+    ],
+    imageRetention: [documents.personalData, entryLogs.personalData],
+    documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
+    encryptionKey,
+  });
   return {
     audit,
     tenants,
@@ -171,6 +189,7 @@ export function createModules({
     induction,
     vision,
     faces,
+    privacy,
   };
 }
 export type Modules = ReturnType<typeof createModules>;

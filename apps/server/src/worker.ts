@@ -5,11 +5,17 @@ import { type JobLog, type Worker, startWorker } from '@/platform/jobs';
 /** Every module's jobs and schedules, handed to the queue in one place. */
 export function jobsOf(modules: Modules) {
   return {
-    jobs: [...modules.webhooks.jobs, ...modules.approvedVehicles.jobs, ...modules.drivers.jobs],
+    jobs: [
+      ...modules.webhooks.jobs,
+      ...modules.approvedVehicles.jobs,
+      ...modules.drivers.jobs,
+      ...modules.privacy.jobs,
+    ],
     schedules: [
       ...modules.webhooks.schedules,
       ...modules.approvedVehicles.schedules,
       ...modules.drivers.schedules,
+      ...modules.privacy.schedules,
     ],
   };
 }

@@ -14,6 +14,7 @@ import {
   type ApprovedVehiclesServiceDeps,
   createApprovedVehiclesService,
 } from './approved-vehicles.service';
+import { createApprovedVehiclesPersonalData } from './approved-vehicles.personal-data';
 
 export type { ApprovedVehiclesService } from './approved-vehicles.service';
 export { approvalStatus } from './approval';
@@ -43,6 +44,7 @@ export function createApprovedVehiclesModule(
   return {
     service,
     routes: approvedVehiclesRoutes(service, deps.images),
+    personalData: createApprovedVehiclesPersonalData({ images: deps.images }),
     jobs: [purgeBiometrics],
     schedules,
   };

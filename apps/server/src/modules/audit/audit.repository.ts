@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 
 import { type DbExecutor } from '@/platform/db';
 import { newId } from '@/platform/ids';
@@ -30,6 +30,17 @@ export function createAuditRepository() {
         .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.id, id)))
         .limit(1);
       return rows[0];
+    },
+    /** Events about the given rows (their target ids), oldest first: the subject's access trail. */
+    listAbout(tx: DbExecutor, tenantId: string, targetIds: readonly string[]) {
+      if (targetIds.length === 0) return Promise.resolve([]);
+      return tx
+        .select()
+        .from(auditEvents)
+        .where(
+          and(eq(auditEvents.tenantId, tenantId), inArray(auditEvents.targetId, [...targetIds])),
+        )
+        .orderBy(asc(auditEvents.occurredAt));
     },
   };
 }

@@ -12,5 +12,7 @@ export function createAuditService({ clock }: { clock: Clock }) {
   return {
     record: (tx: DbExecutor, event: AuditEventInput) => repository.insert(tx, event, clock.now()),
     find: (tx: DbExecutor, tenantId: string, id: string) => repository.find(tx, tenantId, id),
+    listAbout: (tx: DbExecutor, tenantId: string, targetIds: readonly string[]) =>
+      repository.listAbout(tx, tenantId, targetIds),
   };
 }

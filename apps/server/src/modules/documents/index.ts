@@ -8,6 +8,7 @@ import type { ImagesService } from '@/modules/images';
 import { createDocumentsRepository } from './documents.repository';
 import { documentsRoutes } from './documents.routes';
 import { type DocumentsServiceDeps, createDocumentsService } from './documents.service';
+import { createDocumentsPersonalData } from './documents.personal-data';
 
 export type { DocumentsService } from './documents.service';
 
@@ -17,5 +18,7 @@ export function createDocumentsModule(
   },
 ) {
   const service = createDocumentsService({ ...deps, repository: createDocumentsRepository() });
-  return { service, routes: documentsRoutes(service, deps.images) };
+  // Personal data about drivers and image retention (the privacy module runs them).
+  const personalData = createDocumentsPersonalData({ images: deps.images });
+  return { service, routes: documentsRoutes(service, deps.images), personalData };
 }

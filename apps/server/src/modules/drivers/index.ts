@@ -13,6 +13,7 @@ import { createDriverReferenceSigner } from './driver-reference';
 import { createDriversRepository } from './drivers.repository';
 import { driversRoutes } from './drivers.routes';
 import { type DriversServiceDeps, createDriversService } from './drivers.service';
+import { createDriversPersonalData } from './drivers.personal-data';
 
 export type { DriversService } from './drivers.service';
 export type { DriverRow, NewDriverRow } from './drivers.table';
@@ -44,6 +45,7 @@ export function createDriversModule(
   return {
     service,
     routes: driversRoutes(service, deps.images),
+    personalData: createDriversPersonalData({ images: deps.images }),
     jobs: [purgeBiometrics],
     schedules,
   };

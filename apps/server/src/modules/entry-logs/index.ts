@@ -7,6 +7,7 @@ import type { ImagesService } from '@/modules/images';
 import { createEntryLogsRepository } from './entry-logs.repository';
 import { entryLogsRoutes } from './entry-logs.routes';
 import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
+import { createEntryLogsPersonalData } from './entry-logs.personal-data';
 
 export type { EntryLogsService } from './entry-logs.service';
 export { FACE_MATCH_THRESHOLD } from './entry-logs.service';
@@ -17,5 +18,7 @@ export function createEntryLogsModule(
   },
 ) {
   const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
-  return { service, routes: entryLogsRoutes(service, deps.images) };
+  // Personal data about drivers and image retention (the privacy module runs them).
+  const personalData = createEntryLogsPersonalData({ images: deps.images });
+  return { service, routes: entryLogsRoutes(service, deps.images), personalData };
 }

@@ -15,6 +15,7 @@ import { createWebhookJobs } from './webhooks.jobs';
 import { createWebhooksRepository } from './webhooks.repository';
 import { SIGNATURE_HELP, incomingWebhookRoutes, webhooksRoutes } from './webhooks.routes';
 import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
+import { createWebhooksPersonalData } from './webhooks.personal-data';
 
 export type { WebhooksService } from './webhooks.service';
 export { incomingUrlFor } from './webhooks.routes';
@@ -52,6 +53,7 @@ export function createWebhooksModule({
     routes: webhooksRoutes(service),
     incomingRoutes: incomingWebhookRoutes(service),
     ...createWebhookJobs(service),
+    personalData: createWebhooksPersonalData(),
     openApi: {
       tags: [
         {

@@ -1,0 +1,83 @@
+import { and, eq, inArray } from 'drizzle-orm';
+
+import type { ImagesService } from '@/modules/images';
+import type { Tx } from '@/platform/db';
+import {
+  type DataSubject,
+  type PersonalDataProvider,
+  withImageLinks,
+} from '@/platform/personal-data';
+
+import { approvedVehicles } from './approved-vehicles.table';
+
+/** What replaces the expected driver's name when they ask to be erased (the column is required). */
+export const ERASED_DRIVER_NAME = '[erased]';
+
+/**
+ * Approvals name their expected driver by name and licence number, not ID number: a subject's
+ * approvals are those with one of the subject's licence numbers. The export leaves out the sealed
+ * face descriptor's value (it says whether one exists, its model and purge date). Erasure keeps
+ * the vehicle's approval and removes the driver: name, licence number, photo, descriptor and
+ * consent record.
+ */
+export function createApprovedVehiclesPersonalData({
+  images,
+}: {
+  images: Pick<ImagesService, 'urlFor'>;
+}): PersonalDataProvider {
+  const rowsOf = (tx: Tx, { tenantId, licenceNumbers }: DataSubject) =>
+    licenceNumbers.length === 0
+      ? Promise.resolve([])
+      : tx
+          .select()
+          .from(approvedVehicles)
+          .where(
+            and(
+              eq(approvedVehicles.tenantId, tenantId),
+              inArray(approvedVehicles.driverLicense, licenceNumbers),
+            ),
+          );
+
+  return {
+    section: 'approvedVehicles',
+
+    async exportSubject(tx, subject) {
+      const rows = await rowsOf(tx, subject);
+      return rows.map(({ driverFaceDescriptor, ...row }) => ({
+        ...withImageLinks(row, ['driverPhotoKey'], images.urlFor),
+        hasFaceEnrolment: driverFaceDescriptor !== null,
+      }));
+    },
+
+    async eraseSubject(tx, subject) {
+      const rows = await rowsOf(tx, subject);
+      if (rows.length === 0) return { rows: 0, imageKeys: [] };
+      await tx
+        .update(approvedVehicles)
+        .set({
+          driverName: ERASED_DRIVER_NAME,
+          driverLicense: null,
+          driverPhotoKey: null,
+          driverFaceDescriptor: null,
+          faceModelVersion: null,
+          photoConsentAt: null,
+          photoConsentBy: null,
+          photoConsentNotice: null,
+          biometricsPurgeAfter: null,
+        })
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, subject.tenantId),
+            inArray(
+              approvedVehicles.id,
+              rows.map((row) => row.id),
+            ),
+          ),
+        );
+      return {
+        rows: rows.length,
+        imageKeys: rows.map((row) => row.driverPhotoKey).filter((key): key is string => !!key),
+      };
+    },
+  };
+}

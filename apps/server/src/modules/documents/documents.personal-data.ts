@@ -1,0 +1,160 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+
+import type { ImagesService } from '@/modules/images';
+import type { Tx } from '@/platform/db';
+import {
+  type DataSubject,
+  type ImageRetentionProvider,
+  type PersonalDataProvider,
+  type SubjectRecord,
+  withImageLinks,
+} from '@/platform/personal-data';
+
+import {
+  driversLicences,
+  identityDocuments,
+  licenceDiscs,
+  passports,
+  weighbridgeTickets,
+} from './documents.table';
+
+// The `record_type` names of retention_due_document_images (migration 0016).
+const TABLES = {
+  licence_disc: licenceDiscs,
+  identity_document: identityDocuments,
+  drivers_licence: driversLicences,
+  passport: passports,
+  weighbridge_ticket: weighbridgeTickets,
+} as const;
+
+/**
+ * Identity documents, driving licences and passports of a driver: matched by ID number, by the
+ * subject's licence and passport numbers, or because the subject's gate entries point at them.
+ * Erasure keeps the row (entries refer to it) and removes the number, the fields read from the
+ * document and the image. Licence discs and weighbridge tickets describe vehicles and loads, not
+ * people: they take part in image retention only.
+ */
+export function createDocumentsPersonalData({
+  images,
+}: {
+  images: Pick<ImagesService, 'urlFor'>;
+}): PersonalDataProvider & ImageRetentionProvider {
+  async function rowsOf(tx: Tx, subject: DataSubject) {
+    const { tenantId, idNumber, licenceNumbers, passportNumbers, documentIds } = subject;
+    const byId = (table: typeof identityDocuments | typeof driversLicences | typeof passports) =>
+      documentIds.length > 0 ? [inArray(table.id, documentIds)] : [];
+    // One after the other: a transaction's connection runs one query at a time.
+    const identity = await tx
+      .select()
+      .from(identityDocuments)
+      .where(
+        and(
+          eq(identityDocuments.tenantId, tenantId),
+          or(eq(identityDocuments.identityNumber, idNumber), ...byId(identityDocuments)),
+        ),
+      );
+    const licences = await tx
+      .select()
+      .from(driversLicences)
+      .where(
+        and(
+          eq(driversLicences.tenantId, tenantId),
+          or(
+            eq(driversLicences.idNumber, idNumber),
+            ...(licenceNumbers.length > 0
+              ? [inArray(driversLicences.licenceNumber, licenceNumbers)]
+              : []),
+            ...byId(driversLicences),
+          ),
+        ),
+      );
+    const passportRows =
+      passportNumbers.length > 0 || documentIds.length > 0
+        ? await tx
+            .select()
+            .from(passports)
+            .where(
+              and(
+                eq(passports.tenantId, tenantId),
+                or(
+                  ...(passportNumbers.length > 0
+                    ? [inArray(passports.passportNumber, passportNumbers)]
+                    : []),
+                  ...byId(passports),
+                ),
+              ),
+            )
+        : [];
+    return { identity, licences, passports: passportRows };
+  }
+
+  return {
+    section: 'documents',
+
+    async link(tx, tenantId, idNumber) {
+      const rows = await tx
+        .select({ licenceNumber: driversLicences.licenceNumber })
+        .from(driversLicences)
+        .where(and(eq(driversLicences.tenantId, tenantId), eq(driversLicences.idNumber, idNumber)));
+      return {
+        licenceNumbers: rows.map((row) => row.licenceNumber).filter((n): n is string => !!n),
+      };
+    },
+
+    async exportSubject(tx, subject) {
+      const rows = await rowsOf(tx, subject);
+      const records: SubjectRecord[] = [];
+      for (const [type, list] of [
+        ['identity_document', rows.identity],
+        ['drivers_licence', rows.licences],
+        ['passport', rows.passports],
+      ] as const) {
+        for (const row of list) {
+          records.push({ type, ...withImageLinks(row, ['imageKey'], images.urlFor) });
+        }
+      }
+      return records;
+    },
+
+    async eraseSubject(tx, subject) {
+      const rows = await rowsOf(tx, subject);
+      const erase = async (
+        table: typeof identityDocuments | typeof driversLicences | typeof passports,
+        ids: string[],
+        numbers: Record<string, null>,
+      ) => {
+        if (ids.length === 0) return 0;
+        const changed = await tx
+          .update(table)
+          .set({ imageKey: null, fields: {}, ...numbers })
+          .where(and(eq(table.tenantId, subject.tenantId), inArray(table.id, ids)))
+          .returning({ id: table.id });
+        return changed.length;
+      };
+      const ids = (list: { id: string }[]) => list.map((row) => row.id);
+      const changed =
+        (await erase(identityDocuments, ids(rows.identity), { identityNumber: null })) +
+        (await erase(driversLicences, ids(rows.licences), {
+          idNumber: null,
+          licenceNumber: null,
+        })) +
+        (await erase(passports, ids(rows.passports), { passportNumber: null }));
+      const imageKeys = [...rows.identity, ...rows.licences, ...rows.passports]
+        .map((row) => row.imageKey)
+        .filter((key): key is string => Boolean(key));
+      return { rows: changed, imageKeys };
+    },
+
+    recordTypes: Object.keys(TABLES),
+
+    async expireImages(tx, tenantId, recordType, recordId) {
+      const table = TABLES[recordType as keyof typeof TABLES];
+      if (!table) return [];
+      const where = and(eq(table.tenantId, tenantId), eq(table.id, recordId));
+      const [row] = await tx.select({ imageKey: table.imageKey }).from(table).where(where);
+      if (!row?.imageKey) return [];
+      await tx.update(table).set({ imageKey: null }).where(where);
+      return [row.imageKey];
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { and, eq } from 'drizzle-orm';
+
+import type { ImagesService } from '@/modules/images';
+import { type PersonalDataProvider, withImageLinks } from '@/platform/personal-data';
+
+import { drivers } from './drivers.table';
+
+/**
+ * The driver register: one row per ID number. Erasure deletes the row with its selfie and licence
+ * image (nothing else refers to it by key; gate entries keep their own copy of what was checked,
+ * which the entry-logs provider anonymises).
+ */
+export function createDriversPersonalData({
+  images,
+}: {
+  images: Pick<ImagesService, 'urlFor'>;
+}): PersonalDataProvider {
+  return {
+    section: 'drivers',
+
+    async link(tx, tenantId, idNumber) {
+      const rows = await tx
+        .select({ licenceNumber: drivers.licenceNumber })
+        .from(drivers)
+        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)));
+      return {
+        licenceNumbers: rows.map((row) => row.licenceNumber).filter((n): n is string => !!n),
+      };
+    },
+
+    async exportSubject(tx, { tenantId, idNumber }) {
+      const rows = await tx
+        .select()
+        .from(drivers)
+        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)));
+      return rows.map((row) => withImageLinks(row, ['photoKey', 'licenceImageKey'], images.urlFor));
+    },
+
+    async eraseSubject(tx, { tenantId, idNumber }) {
+      const rows = await tx
+        .delete(drivers)
+        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)))
+        .returning();
+      return {
+        rows: rows.length,
+        imageKeys: rows
+          .flatMap((row) => [row.photoKey, row.licenceImageKey])
+          .filter((key): key is string => !!key),
+      };
+    },
+  };
+}

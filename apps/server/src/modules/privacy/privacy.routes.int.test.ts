@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { passesLuhn } from '@boomgate/contracts/sa-id-number';
+
+import { aJpegDataUrl } from '@/testing/images';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
+
+/** A valid SA ID number (Luhn check digit) born on 1 January of `year`, with `sequence`. */
+function anIdNumber(year: number, sequence: number): string {
+  const base = `${String(year % 100).padStart(2, '0')}0101${String(5000 + sequence).padStart(4, '0')}08`;
+  const check = [...Array(10).keys()].find((digit) => passesLuhn(`${base}${digit}`));
+  return `${base}${check}`;
+}
+
+describe('data-subject export and erasure (POPIA s23, s24)', () => {
+  let t: TestApp;
+  let image: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    image = await aJpegDataUrl();
+  });
+  afterAll(() => t.close());
+
+  /** One driver's data in every module that holds some, the way the product collects it. */
+  async function aDriverEverywhere(
+    tenant: { admin: Session; tenantId: string; secret: string },
+    idNumber: string,
+    licenceNumber: string,
+  ) {
+    const { admin } = tenant;
+    const passportNumber = `P${licenceNumber}`;
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Sipho',
+      surname: 'Dlamini',
+      idNumber,
+      phone: '0821234567',
+      licenceNumber,
+      plateNumber: `CA${Math.floor(100_000 + Math.random() * 899_999)}`,
+    });
+    const identity = await admin.post('/api/identity-document', {
+      identityNumber: idNumber,
+      surname: 'Dlamini',
+      sourceImageFront: image,
+    });
+    const licence = await admin.post('/api/drivers-licence', {
+      licenceNumber,
+      idNumber,
+      sourceImageFront: image,
+    });
+    const entry = await admin.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA123456',
+      driverName: 'Sipho',
+      driverSurname: 'Dlamini',
+      driverIdNumber: idNumber,
+      driverPhone1: '0821234567',
+      driverPassportNumber: passportNumber,
+      driverFaceImage: image,
+      plateImage: image,
+      identityDocumentId: identity.json().id,
+    });
+    const passport = await admin.post('/api/passport', {
+      passportNumber,
+      passportImage: image,
+    });
+    const incomingId = await sendEntry(t, tenant, {
+      plateNumber: 'CA123456',
+      driverIdNumber: idNumber,
+    });
+    const processed = await admin.post(
+      `/api/webhook/process-request/${incomingId}`,
+      aCompletion({ driverIdNumber: idNumber }),
+    );
+    for (const response of [onboarded, identity, licence, entry, passport, processed]) {
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    }
+    return { entry: entry.json(), identityId: identity.json().id as string };
+  }
+
+  it('exports everything held about the driver in each module, and nothing of others', async () => {
+    const acme = await aTenantWithSecret(t);
+    const other = await aTenantWithSecret(t);
+    const subject = anIdNumber(80, 1);
+    const someoneElse = anIdNumber(81, 2);
+    const { entry, identityId } = await aDriverEverywhere(acme, subject, 'L0001');
+    await aDriverEverywhere(acme, someoneElse, 'L0002');
+    await aDriverEverywhere(other, subject, 'L0003'); // the same person at another organization
+    // A view of the face photo: it must appear in the subject's access trail.
+    expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(200);
+
+    const response = await acme.admin.get(`/api/data-subjects/${subject}/export`);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="data-subject-/);
+    const exported = response.json();
+    const counts = Object.fromEntries(
+      Object.entries(exported.records as Record<string, unknown[]>).map(([k, v]) => [k, v.length]),
+    );
+    expect(counts).toEqual({
+      drivers: 1,
+      approvedVehicles: 1,
+      entryLogs: 1,
+      documents: 3, // identity document, driving licence, passport
+      incomingRequests: 1,
+    });
+    expect(exported.linkedIdentifiers).toEqual({
+      licenceNumbers: ['L0001'],
+      passportNumbers: ['PL0001'],
+    });
+    expect(exported.records.drivers[0]).toMatchObject({ idNumber: subject, name: 'Sipho' });
+    expect(exported.records.approvedVehicles[0]).toMatchObject({ driverLicense: 'L0001' });
+    expect(exported.records.approvedVehicles[0]).not.toHaveProperty('driverFaceDescriptor');
+    expect(exported.records.entryLogs[0]).toMatchObject({
+      id: entry.id,
+      driverIdNumber: subject,
+      driverFaceImageKey: entry.driverFaceImage,
+    });
+    expect(exported.records.incomingRequests[0]).toMatchObject({
+      driverIdNumber: subject,
+      callbacks: [expect.objectContaining({ status: 'pending' })],
+    });
+    const text = JSON.stringify(exported.records);
+    expect(text).not.toContain(someoneElse);
+    expect(text).not.toContain('L0002');
+    expect(text).not.toContain('L0003');
+    expect(text).not.toContain(other.tenantId);
+    const actions = exported.auditTrail.map((event: { action: string }) => event.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'image.viewed',
+        'document.identity-documents.saved',
+        'driver.created',
+      ]),
+    );
+    expect(exported.auditTrail.some((e: { targetId: string }) => e.targetId === identityId)).toBe(
+      true,
+    );
+    const [audited] = await t.ownerQuery<{ target_id: string; details: Record<string, number> }>(
+      `select target_id, details from audit_events
+       where tenant_id = $1 and action = 'data-subject.exported'`,
+      [acme.tenantId],
+    );
+    expect(audited?.details).toMatchObject({ drivers: 1, entryLogs: 1 });
+    expect(audited?.target_id).not.toContain(subject);
+  });
+
+  it('erases the driver everywhere, deletes the images, keeps the audit trail, and is idempotent', async () => {
+    const acme = await aTenantWithSecret(t);
+    const other = await aTenantWithSecret(t);
+    const subject = anIdNumber(79, 3);
+    const someoneElse = anIdNumber(78, 4);
+    const { entry } = await aDriverEverywhere(acme, subject, 'L0101');
+    const kept = await aDriverEverywhere(acme, someoneElse, 'L0102');
+    await aDriverEverywhere(other, subject, 'L0103');
+    const auditBefore = await t.ownerQuery('select id from audit_events where tenant_id = $1', [
+      acme.tenantId,
+    ]);
+
+    const first = await acme.admin.delete(`/api/data-subjects/${subject}`);
+    const second = await acme.admin.delete(`/api/data-subjects/${subject}`);
+    const after = (await acme.admin.get(`/api/data-subjects/${subject}/export`)).json();
+
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      erased: { drivers: 1, approvedVehicles: 1, entryLogs: 1, documents: 3 },
+      imagesDeleted: 5, // identity document, licence, passport, entry face and plate
+    });
+    expect(first.json().erased.incomingRequests).toBeGreaterThanOrEqual(1);
+    expect(first.json().retained.length).toBeGreaterThan(0);
+    expect(second.statusCode).toBe(200);
+    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0]);
+    expect(second.json().imagesDeleted).toBe(0);
+    expect(Object.values(after.records).flat()).toEqual([]);
+    // Images are gone from storage; the other driver's are not.
+    expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(404);
+    expect((await acme.admin.get(entry.plateImage)).statusCode).toBe(404);
+    expect((await acme.admin.get(kept.entry.driverFaceImage)).statusCode).toBe(200);
+    // The entry itself stays, without the driver; the vehicle approval stays without its driver.
+    const [row] = await t.ownerQuery<Record<string, unknown>>(
+      'select * from entry_logs where tenant_id = $1 and id = $2',
+      [acme.tenantId, entry.id],
+    );
+    expect(row).toMatchObject({
+      plate_number: 'CA123456',
+      driver_name: null,
+      driver_id_number: null,
+      driver_phone1: null,
+      driver_face_image_key: null,
+      entry_granted: true,
+    });
+    const [callback] = await t.ownerQuery<{ body: string }>(
+      'select body from webhook_deliveries where tenant_id = $1',
+      [acme.tenantId],
+    );
+    expect(callback?.body ?? '').not.toContain(subject);
+    // Nothing of anyone else changed.
+    expect(
+      (await other.admin.get(`/api/data-subjects/${subject}/export`)).json().records.drivers,
+    ).toHaveLength(1);
+    expect(
+      (await acme.admin.get(`/api/data-subjects/${someoneElse}/export`)).json().records.entryLogs,
+    ).toHaveLength(1);
+    // The audit trail keeps every earlier event and records the erasure without the ID number.
+    const auditAfter = await t.ownerQuery<{ id: string; action: string; details: unknown }>(
+      'select id, action, target_id, details from audit_events where tenant_id = $1',
+      [acme.tenantId],
+    );
+    expect(auditAfter.map((event) => event.id)).toEqual(
+      expect.arrayContaining(auditBefore.map((event) => (event as { id: string }).id)),
+    );
+    expect(auditAfter.filter((e) => e.action === 'data-subject.erased')).toHaveLength(2);
+    expect(JSON.stringify(auditAfter)).not.toContain(subject);
+  });
+
+  it('lets only the tenant admin ask, and checks the ID number', async () => {
+    const { admin } = await aTenantWithSecret(t);
+    const office = await t.createSignedInUser(admin, 'back_office');
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const id = anIdNumber(90, 5);
+
+    expect((await office.get(`/api/data-subjects/${id}/export`)).statusCode).toBe(403);
+    expect((await guard.delete(`/api/data-subjects/${id}`)).statusCode).toBe(403);
+    expect(
+      (await t.inject({ method: 'GET', url: `/api/data-subjects/${id}/export` })).statusCode,
+    ).toBe(401);
+    const bad = await admin.get('/api/data-subjects/8001015009086/export');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('INVALID');
+    expect((await admin.get(`/api/data-subjects/${id}/export`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+import {
+  DataSubjectErasureSchema,
+  DataSubjectExportSchema,
+  DataSubjectParamsSchema,
+} from '@boomgate/contracts/privacy';
+
+import { rolesAccess } from '@/platform/access';
+
+import type { PrivacyService } from './privacy.service';
+
+// The organization's own administrator answers data-subject requests (its information officer's
+// delegate); operators and guards never see a whole person's record in one place.
+const subjectAccess = rolesAccess(['tenant_admin']);
+
+export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/data-subjects/:idNumber/export',
+      {
+        config: subjectAccess,
+        schema: {
+          tags: ['privacy'],
+          operationId: 'exportDataSubject',
+          description:
+            'POPIA s23: everything the organization holds about a driver (by SA ID number) — driver ' +
+            'record, approved vehicles, gate entries, documents, incoming entries — with image links ' +
+            'and the audit trail of those records. Audited.',
+          params: DataSubjectParamsSchema,
+          response: { 200: DataSubjectExportSchema },
+        },
+      },
+      async (request, reply) => {
+        const exported = await service.exportSubject(
+          request.actor,
+          request.params.idNumber,
+          request.ip,
+        );
+        return reply
+          .header(
+            'content-disposition',
+            `attachment; filename="data-subject-${exported.exportedAt.slice(0, 10)}.json"`,
+          )
+          .send(exported);
+      },
+    );
+
+    app.delete(
+      '/data-subjects/:idNumber',
+      {
+        config: subjectAccess,
+        schema: {
+          tags: ['privacy'],
+          operationId: 'eraseDataSubject',
+          description:
+            'POPIA s24: erases the driver’s personal data and images; gate records stay, ' +
+            'de-identified, and the audit trail stays. Safe to repeat. Audited.',
+          params: DataSubjectParamsSchema,
+          response: { 200: DataSubjectErasureSchema },
+        },
+      },
+      async (request) => service.eraseSubject(request.actor, request.params.idNumber, request.ip),
+    );
+  };
+}

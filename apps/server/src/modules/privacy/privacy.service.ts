@@ -1,0 +1,233 @@
+import { createHmac, hkdfSync } from 'node:crypto';
+
+import { sql } from 'drizzle-orm';
+
+import type { DataSubjectErasure, DataSubjectExport } from '@boomgate/contracts/privacy';
+
+import type { AuditService } from '@/modules/audit';
+import type { ImagesService } from '@/modules/images';
+import type { Actor } from '@/modules/sessions';
+import type { Clock } from '@/platform/clock';
+import type { Database, Tx } from '@/platform/db';
+import type {
+  DataSubject,
+  ImageRetentionProvider,
+  PersonalDataProvider,
+} from '@/platform/personal-data';
+
+export type PrivacyServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'db'>;
+  audit: Pick<AuditService, 'record' | 'listAbout'>;
+  images: Pick<ImagesService, 'deleteImage'>;
+  clock: Clock;
+  /** Every module holding personal data about drivers (modules.ts wires them). */
+  providers: readonly PersonalDataProvider[];
+  /** Every module keeping document or gate images under the document retention period. */
+  imageRetention: readonly ImageRetentionProvider[];
+  /** DOCUMENT_RETENTION_DAYS: for tenants that set no period of their own. */
+  documentRetentionDays: number;
+  /** The data encryption key; a key for subject references is derived from it. */
+  encryptionKey: Buffer;
+};
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;
+
+const RETAINED = [
+  'The audit trail: who did what and when (POPIA s14(1)(a) and the accountability condition); its entries name records by id and never hold the ID number.',
+  'Gate entries, incoming entries and document records without the driver: time, plate, checks made and the decision (the site’s record of who entered; Mine Health and Safety Act / access-control obligations).',
+  'Approved vehicles without their expected driver (the vehicle’s approval is the contractor’s, not the driver’s).',
+];
+
+const NOTES = [
+  'Image fields are links to the image route: open them with the same session (each view of a face or identity document is audited).',
+  'The sealed face descriptor is not exported: it is a biometric template, usable only with the server key; hasFaceEnrolment says whether one exists.',
+  'Matching is by the SA ID number and by the licence and passport numbers found with it (linkedIdentifiers).',
+];
+
+const PURGE_BATCH = 500;
+
+const IMAGE_ROUTE = '/api/images/';
+
+/** The storage keys behind the image links of an exported record. */
+function imageKeysIn(value: unknown): string[] {
+  if (typeof value === 'string') {
+    return value.startsWith(IMAGE_ROUTE) ? [value.slice(IMAGE_ROUTE.length)] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap(imageKeysIn);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.values(value).flatMap(imageKeysIn);
+  }
+  return [];
+}
+
+/**
+ * POPIA in one place: data-subject access and erasure (s23, s24) over every module's provider in
+ * one tenant transaction, and the retention of document and gate images (s14).
+ */
+export function createPrivacyService({
+  database,
+  audit,
+  images,
+  clock,
+  providers,
+  imageRetention,
+  documentRetentionDays,
+  encryptionKey,
+}: PrivacyServiceDeps) {
+  // The audit trail must outlive an erasure without holding the ID number: it names the subject
+  // by a keyed hash, which only someone holding the server key and the number can recompute.
+  const subjectKey = Buffer.from(
+    hkdfSync('sha256', encryptionKey, '', 'boomgate data subject reference v1', 32),
+  );
+  const subjectRef = (tenantId: string, idNumber: string) =>
+    createHmac('sha256', subjectKey).update(`${tenantId}:${idNumber}`).digest('base64url');
+
+  async function subjectOf(tx: Tx, tenantId: string, idNumber: string): Promise<DataSubject> {
+    const subject: DataSubject = {
+      tenantId,
+      idNumber,
+      licenceNumbers: [],
+      passportNumbers: [],
+      documentIds: [],
+    };
+    for (const provider of providers) {
+      const links = await provider.link?.(tx, tenantId, idNumber);
+      subject.licenceNumbers.push(...(links?.licenceNumbers ?? []));
+      subject.passportNumbers.push(...(links?.passportNumbers ?? []));
+      subject.documentIds.push(...(links?.documentIds ?? []));
+    }
+    const unique = (values: string[]) => [...new Set(values)].sort();
+    return {
+      ...subject,
+      licenceNumbers: unique(subject.licenceNumbers),
+      passportNumbers: unique(subject.passportNumbers),
+      documentIds: unique(subject.documentIds),
+    };
+  }
+
+  async function deleteImages(keys: readonly string[]) {
+    for (const key of new Set(keys)) await images.deleteImage(key);
+  }
+
+  return {
+    /** Everything held about the driver in the actor's organization, and who accessed it. */
+    exportSubject: (actor: Actor, idNumber: string, ip?: string): Promise<DataSubjectExport> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const subject = await subjectOf(tx, actor.tenantId, idNumber);
+        const records: DataSubjectExport['records'] = {};
+        for (const provider of providers) {
+          records[provider.section] = await provider.exportSubject(tx, subject);
+        }
+        // The trail names records by id, and image views by the image's storage key.
+        const ids = Object.values(records).flatMap((list) =>
+          list.flatMap((record) => [record.id, ...imageKeysIn(record)]),
+        );
+        const trail = await audit.listAbout(tx, actor.tenantId, ids);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'data-subject.exported',
+          targetType: 'data_subject',
+          targetId: subjectRef(actor.tenantId, idNumber),
+          ip,
+          details: Object.fromEntries(
+            Object.entries(records).map(([section, list]) => [section, list.length]),
+          ),
+        });
+        return {
+          idNumber,
+          exportedAt: clock.now().toISOString(),
+          linkedIdentifiers: {
+            licenceNumbers: subject.licenceNumbers,
+            passportNumbers: subject.passportNumbers,
+          },
+          records,
+          auditTrail: trail.map((event) => ({
+            id: event.id,
+            occurredAt: event.occurredAt.toISOString(),
+            action: event.action,
+            actorUserId: event.actorUserId,
+            targetType: event.targetType,
+            targetId: event.targetId,
+          })),
+          notes: NOTES,
+        };
+      }),
+
+    /**
+     * Erases the driver's personal data in every module in one transaction, then deletes their
+     * images from storage. Idempotent: a second request finds nothing and reports zeros.
+     */
+    async eraseSubject(actor: Actor, idNumber: string, ip?: string): Promise<DataSubjectErasure> {
+      const { erased, imageKeys } = await database.withTenant(actor.tenantId, async (tx) => {
+        const subject = await subjectOf(tx, actor.tenantId, idNumber);
+        const counts: Record<string, number> = {};
+        const keys: string[] = [];
+        for (const provider of providers) {
+          const result = await provider.eraseSubject(tx, subject);
+          counts[provider.section] = result.rows;
+          keys.push(...result.imageKeys);
+        }
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'data-subject.erased',
+          targetType: 'data_subject',
+          targetId: subjectRef(actor.tenantId, idNumber),
+          ip,
+          details: { ...counts, images: new Set(keys).size },
+        });
+        return { erased: counts, imageKeys: keys };
+      });
+      // After the commit: a crash here leaves files no row points at (never a row pointing at a
+      // deleted file); storage deletes are idempotent.
+      await deleteImages(imageKeys);
+      return { erased, imagesDeleted: new Set(imageKeys).size, retained: RETAINED };
+    },
+
+    /**
+     * The daily retention job: clears and deletes document and gate images older than each
+     * tenant's document period, record by record (one transaction each, audited). The file is
+     * deleted before the key is cleared, so a crash in between leaves a key the next run clears
+     * again. Returns how many records were purged; a second run finds none.
+     */
+    async purgeExpiredDocumentImages(): Promise<number> {
+      const byType = new Map(
+        imageRetention.flatMap((provider) =>
+          provider.recordTypes.map((type) => [type, provider] as const),
+        ),
+      );
+      let purged = 0;
+      for (;;) {
+        const due = await database.db.execute<{
+          tenant_id: string;
+          record_type: string;
+          record_id: string;
+        }>(
+          sql`select * from retention_due_document_images(${clock.now().toISOString()}::timestamptz, ${documentRetentionDays}::int, ${PURGE_BATCH}::int)`,
+        );
+        let done = 0;
+        for (const { tenant_id: tenantId, record_type: type, record_id: id } of due.rows) {
+          const provider = byType.get(type);
+          if (!provider) continue;
+          await database.withTenant(tenantId, async (tx) => {
+            const keys = await provider.expireImages(tx, tenantId, type, id);
+            if (keys.length === 0) return;
+            await deleteImages(keys);
+            await audit.record(tx, {
+              tenantId,
+              actorUserId: null,
+              action: 'document-images.purged',
+              targetType: type,
+              targetId: id,
+              details: { reason: 'retention period ended', images: keys.length },
+            });
+          });
+          done++;
+        }
+        purged += done;
+        if (due.rows.length < PURGE_BATCH || done === 0) return purged;
+      }
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Tx } from './db';
+
+/**
+ * POPIA data-subject requests (s23 access, s24 deletion) and retention (s14) are served by the
+ * modules that hold the data: each contributes a provider, and the privacy module runs them all
+ * inside one tenant transaction. A new table with personal data needs its module's provider to
+ * cover it (docs/reliability.md, "Personal data").
+ */
+
+/** A driver inside one tenant: the SA ID number and the identifiers found linked to it. */
+export type DataSubject = {
+  tenantId: string;
+  idNumber: string;
+  /** Driving-licence numbers on the subject's records (approved vehicles name drivers by these). */
+  licenceNumbers: string[];
+  passportNumbers: string[];
+  /** Document rows the subject's gate entries point at (identity, licence, passport). */
+  documentIds: string[];
+};
+
+export type SubjectLinks = Partial<
+  Pick<DataSubject, 'licenceNumbers' | 'passportNumbers' | 'documentIds'>
+>;
+
+/** Rows as held (personal fields included); images as links to the authorised image route. */
+export type SubjectRecord = { id: string } & Record<string, unknown>;
+
+export type PersonalDataProvider = {
+  /** The export's section name, e.g. `entryLogs`. */
+  section: string;
+  /** Other identifiers of the subject found in this module's rows (run before export/erase). */
+  link?(tx: Tx, tenantId: string, idNumber: string): Promise<SubjectLinks>;
+  exportSubject(tx: Tx, subject: DataSubject): Promise<SubjectRecord[]>;
+  /**
+   * Erases or anonymises the subject's personal data (what must be kept stays, de-identified).
+   * Returns how many rows changed and the storage keys of images to delete. Running it again
+   * finds nothing left to erase.
+   */
+  eraseSubject(tx: Tx, subject: DataSubject): Promise<{ rows: number; imageKeys: string[] }>;
+};
+
+/** Retention of images on records: clears one record's image keys, returns them for deletion. */
+export type ImageRetentionProvider = {
+  /** The `record_type` values of `retention_due_document_images` this provider clears. */
+  recordTypes: readonly string[];
+  expireImages(tx: Tx, tenantId: string, recordType: string, recordId: string): Promise<string[]>;
+};
+
+/** A row for the export: image keys become links to the authorised (audited) image route. */
+export function withImageLinks<Row extends { id: string }>(
+  row: Row,
+  imageFields: readonly (keyof Row)[],
+  urlFor: (key: string | null) => string | null,
+): SubjectRecord {
+  const record: SubjectRecord = { ...row };
+  for (const field of imageFields) {
+    const value = row[field];
+    record[field as string] = Array.isArray(value)
+      ? value.map((key: string) => urlFor(key))
+      : urlFor((value as string | null) ?? null);
+  }
+  return record;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+import { TimestampSchema } from './primitives';
+import { SaIdNumberSchema } from './sa-id-number';
+
+/**
+ * POPIA data-subject requests (tenant_admin): everything the organization holds about a driver,
+ * and its erasure. The driver is named by their South African ID number.
+ */
+export const DataSubjectParamsSchema = z.object({ idNumber: SaIdNumberSchema });
+
+/** A record as held: its fields, with images as links to the (audited) image route. */
+const HeldRecordSchema = z.looseObject({ id: z.string() });
+
+/** GET /api/data-subjects/{idNumber}/export */
+export const DataSubjectExportSchema = z.object({
+  idNumber: z.string(),
+  exportedAt: TimestampSchema,
+  /** Numbers found on the subject's records that were used to find more of them. */
+  linkedIdentifiers: z.object({
+    licenceNumbers: z.array(z.string()),
+    passportNumbers: z.array(z.string()),
+  }),
+  /** One list per kind of record (drivers, entryLogs, documents, approvedVehicles, …). */
+  records: z.record(z.string(), z.array(HeldRecordSchema)),
+  /** Who did what with those records (sign-in trail excluded): the access audit trail (s23). */
+  auditTrail: z.array(
+    z.object({
+      id: z.string(),
+      occurredAt: TimestampSchema,
+      action: z.string(),
+      actorUserId: z.string().nullable(),
+      targetType: z.string().nullable(),
+      targetId: z.string().nullable(),
+    }),
+  ),
+  /** How to read the export and what is not in it. */
+  notes: z.array(z.string()),
+});
+export type DataSubjectExport = z.infer<typeof DataSubjectExportSchema>;
+
+/** DELETE /api/data-subjects/{idNumber} */
+export const DataSubjectErasureSchema = z.object({
+  /** Rows erased, anonymised or deleted, per kind of record; all zero when nothing was left. */
+  erased: z.record(z.string(), z.number().int().min(0)),
+  imagesDeleted: z.number().int().min(0),
+  /** What is kept and why (the audit trail, de-identified gate records). */
+  retained: z.array(z.string()),
+});
+export type DataSubjectErasure = z.infer<typeof DataSubjectErasureSchema>;

@@ -27,6 +27,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '@boomgate/contracts/roles';
 
 import type { Session, TestApp } from '@/testing/test-app';
+import { anMp4 } from '@/testing/videos';
 import { signedHeaders } from '@/testing/webhooks';
 
 export type Caller = Role | 'anonymous';
@@ -105,6 +106,46 @@ async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
   });
   await expectStatus(response, 201, 'user');
   return response.json<{ id: string }>().id;
+}
+
+const INDUCTION_MANAGERS = ['super_admin', 'tenant_admin', 'back_office'] as const;
+
+/** A safety video hosted elsewhere (no upload needed), with a one-question quiz. */
+async function aSafetyVideo(_fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/safety-videos', {
+    title: 'Matrix video',
+    passScore: 50,
+    questions: [{ question: 'Hard hat?', options: ['Yes', 'No'], correctIndex: 0 }],
+    video: { kind: 'url', url: 'https://videos.example.com/matrix.mp4', durationSeconds: 30 },
+  });
+  return (await expectStatus(response, 201, 'safety video')).json<{ id: string }>().id;
+}
+
+/** An uploaded safety video (a built mp4), so its file route has bytes to serve. */
+async function anUploadedSafetyVideo(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const file = await fx.t.inject({
+    method: 'POST',
+    url: '/api/safety-videos/files',
+    payload: anMp4(12),
+    headers: { cookie: tenant.admin.cookie, 'content-type': 'video/mp4' },
+  });
+  await expectStatus(file, 201, 'video file');
+  const response = await tenant.admin.post('/api/safety-videos', {
+    title: 'Matrix upload',
+    passScore: 50,
+    questions: [{ question: 'Hard hat?', options: ['Yes', 'No'], correctIndex: 0 }],
+    video: { kind: 'upload', fileKey: file.json<{ fileKey: string }>().fileKey },
+  });
+  return (await expectStatus(response, 201, 'uploaded video')).json<{ id: string }>().id;
+}
+
+async function anInductionAssignment(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/induction/assignments', {
+    videoId: await aSafetyVideo(fx, tenant),
+    driverName: 'Matrix Driver',
+    driverIdNumber: '8001015009087',
+  });
+  return (await expectStatus(response, 201, 'assignment')).json<{ id: string }>().id;
 }
 
 /** `'METHOD /api/url'` → entry. */
@@ -404,5 +445,108 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: (_fx, token) => ({ url: `/api/anpr/${token}`, payload: { plateNumber: 'CA123456' } }),
     allowed: 201,
     note: "the token is the camera's credential and names its tenant, so there is no other-tenant case",
+  },
+  // ----- induction -------------------------------------------------------------------------
+  'GET /api/safety-videos': {
+    access: INDUCTION_MANAGERS,
+    request: () => ({ url: '/api/safety-videos' }),
+    allowed: 200,
+  },
+  'POST /api/safety-videos/files': {
+    access: INDUCTION_MANAGERS,
+    request: () => ({
+      url: '/api/safety-videos/files',
+      payload: 'not a video',
+      headers: { 'content-type': 'video/mp4' },
+    }),
+    allowed: 415,
+    note: 'a non-video is refused after the access check; uploads are covered by induction tests',
+  },
+  'POST /api/safety-videos': {
+    access: INDUCTION_MANAGERS,
+    request: () => ({
+      url: '/api/safety-videos',
+      payload: {
+        title: 'Matrix new video',
+        passScore: 80,
+        questions: [{ question: 'Hard hat?', options: ['Yes', 'No'], correctIndex: 0 }],
+        video: { kind: 'url', url: 'https://videos.example.com/new.mp4', durationSeconds: 20 },
+      },
+    }),
+    allowed: 201,
+  },
+  'DELETE /api/safety-videos/:videoId': {
+    access: INDUCTION_MANAGERS,
+    object: aSafetyVideo,
+    request: (_fx, id) => ({ url: `/api/safety-videos/${id}` }),
+    allowed: 204,
+  },
+  'GET /api/safety-videos/:videoId': {
+    access: ALL,
+    object: aSafetyVideo,
+    request: (_fx, id) => ({ url: `/api/safety-videos/${id}` }),
+    allowed: 200,
+  },
+  'GET /api/safety-videos/:videoId/file': {
+    access: ALL,
+    object: anUploadedSafetyVideo,
+    request: (_fx, id) => ({ url: `/api/safety-videos/${id}/file` }),
+    allowed: 200,
+  },
+  'GET /api/induction/assignments': {
+    access: INDUCTION_MANAGERS,
+    request: () => ({ url: '/api/induction/assignments' }),
+    allowed: 200,
+  },
+  'POST /api/induction/assignments': {
+    access: INDUCTION_MANAGERS,
+    object: aSafetyVideo,
+    request: (_fx, videoId) => ({
+      url: '/api/induction/assignments',
+      payload: { videoId, driverName: 'Matrix Driver', driverIdNumber: '8001015009087' },
+    }),
+    allowed: 201,
+  },
+  'DELETE /api/induction/assignments/:assignmentId': {
+    access: INDUCTION_MANAGERS,
+    object: anInductionAssignment,
+    request: (_fx, id) => ({ url: `/api/induction/assignments/${id}` }),
+    allowed: 204,
+  },
+  'GET /api/induction/assignment/:assignmentId': {
+    access: ALL,
+    object: anInductionAssignment,
+    request: (_fx, id) => ({ url: `/api/induction/assignment/${id}` }),
+    allowed: 200,
+  },
+  'POST /api/induction/progress': {
+    access: ALL,
+    object: anInductionAssignment,
+    request: (_fx, assignmentId) => ({
+      url: '/api/induction/progress',
+      payload: { assignmentId, positionSeconds: 0 },
+    }),
+    allowed: 200,
+  },
+  'POST /api/induction/submit': {
+    access: ALL,
+    object: anInductionAssignment,
+    request: (_fx, assignmentId) => ({
+      url: '/api/induction/submit',
+      payload: { assignmentId, responses: [0] },
+    }),
+    allowed: 409,
+    note: 'own assignment: 409 until the video has been watched (scoring is in the induction tests)',
+  },
+  'POST /api/induction/retake/:assignmentId': {
+    access: ALL,
+    object: anInductionAssignment,
+    request: (_fx, id) => ({ url: `/api/induction/retake/${id}`, payload: {} }),
+    allowed: 204,
+  },
+  'GET /api/induction/status': {
+    access: ALL,
+    request: () => ({ url: '/api/induction/status?idNumber=8001015009087' }),
+    allowed: 200,
   },
 };

@@ -33,6 +33,7 @@ export async function prepareDatabase({
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();
   try {
+    await assertDurableCommits(client);
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await ensureRoles(client, appUrl ? undefined : appPassword);
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_DIR });
@@ -47,6 +48,24 @@ export async function prepareDatabase({
   url.username = APP_ROLE;
   url.password = appPassword;
   return { appUrl: url.toString() };
+}
+
+/**
+ * REL-02: an acknowledged write must survive a database crash. With any of these off PostgreSQL
+ * may lose (or corrupt) recently committed transactions, so the app refuses to start.
+ */
+export async function assertDurableCommits(client: pg.Client) {
+  const { rows } = await client.query<{ name: string; setting: string }>(
+    `select name, setting from pg_settings
+     where name in ('fsync', 'synchronous_commit', 'full_page_writes')`,
+  );
+  const unsafe = rows.filter((row) => row.setting === 'off').map((row) => row.name);
+  if (unsafe.length > 0) {
+    throw new Error(
+      `PostgreSQL has ${unsafe.join(', ')} off: committed writes could be lost in a crash. ` +
+        'Turn them on (the default) before starting Boomgate.',
+    );
+  }
 }
 
 async function ensureRoles(client: pg.Client, appPassword: string | undefined) {

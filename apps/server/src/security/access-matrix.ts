@@ -20,11 +20,12 @@
  *      after the access check (415 for a non-image) when success would run slow inference.
  *   5. `caller: 'fresh'` for routes that end the caller's session (logout, password change).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 
 import type { LightMyRequestResponse } from 'fastify';
 
 import type { Role } from '@boomgate/contracts/roles';
+import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
@@ -146,6 +147,39 @@ async function anInductionAssignment(fx: MatrixFixtures, tenant: MatrixTenant) {
     driverIdNumber: '8001015009087',
   });
   return (await expectStatus(response, 201, 'assignment')).json<{ id: string }>().id;
+}
+
+const ONBOARDING = ['super_admin', 'tenant_admin', 'back_office'] as const;
+
+/** A valid SA ID number unlikely to repeat in a run (random birth date and sequence). */
+function aSaIdNumber(): string {
+  const date = `${50 + randomInt(50)}${String(1 + randomInt(12)).padStart(2, '0')}${String(1 + randomInt(28)).padStart(2, '0')}`;
+  const twelve = `${date}${String(randomInt(10_000)).padStart(4, '0')}08`;
+  const check = [...'0123456789'].find((digit) => passesLuhn(`${twelve}${digit}`)) ?? '0';
+  return `${twelve}${check}`;
+}
+
+/** A bulk file of one driver as the browser's multipart upload. */
+function aBulkUpload(url: string): MatrixRequest {
+  const boundary = `matrix${randomBytes(6).toString('hex')}`;
+  const csv = `Driver Name*,Surname*,ID Number*\r\nMatrix,Driver,${aSaIdNumber()}\r\n`;
+  return {
+    url,
+    payload:
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="matrix.csv"\r\n` +
+      `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A driver added on the individual tab; its id. */
+async function aDriver(_fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/onboarding/drivers', {
+    name: 'Matrix',
+    surname: 'Driver',
+    idNumber: aSaIdNumber(),
+  });
+  return (await expectStatus(response, 201, 'driver')).json<{ driver: { id: string } }>().driver.id;
 }
 
 /** `'METHOD /api/url'` → entry. */
@@ -548,5 +582,89 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ALL,
     request: () => ({ url: '/api/induction/status?idNumber=8001015009087' }),
     allowed: 200,
+  },
+
+  // ----- onboarding and drivers ------------------------------------------------------------
+  'GET /api/onboarding/template.csv': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/onboarding/template.csv' }),
+    allowed: 200,
+  },
+  'GET /api/onboarding/template.xlsx': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/onboarding/template.xlsx' }),
+    allowed: 200,
+  },
+  'POST /api/onboarding/import/preview': {
+    access: ONBOARDING,
+    request: () => aBulkUpload('/api/onboarding/import/preview'),
+    allowed: 200,
+  },
+  'POST /api/onboarding/import': {
+    access: ONBOARDING,
+    request: () => aBulkUpload('/api/onboarding/import'),
+    allowed: 200,
+  },
+  'POST /api/onboarding/import/errors.csv': {
+    access: ONBOARDING,
+    request: () => aBulkUpload('/api/onboarding/import/errors.csv'),
+    allowed: 200,
+  },
+  'POST /api/onboarding/drivers': {
+    access: ONBOARDING,
+    request: () => ({
+      url: '/api/onboarding/drivers',
+      payload: { name: 'Matrix', surname: 'Driver', idNumber: aSaIdNumber() },
+    }),
+    allowed: 201,
+  },
+  'POST /api/onboarding/self': {
+    access: ONBOARDING,
+    request: (fx) => ({
+      url: '/api/onboarding/self',
+      payload: {
+        name: 'Matrix',
+        surname: 'Driver',
+        idNumber: aSaIdNumber(),
+        phone: '082 123 4567',
+        licencePhoto: fx.jpeg,
+        selfie: `data:image/jpeg;base64,${Buffer.from('<html>x</html>').toString('base64')}`,
+        livenessConfidence: 0.9,
+        biometricConsent: true,
+      },
+    }),
+    allowed: 415,
+    note: 'allowed callers reach the selfie check (415 for HTML posing as a JPEG), before any inference',
+  },
+  'GET /api/drivers': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/drivers' }),
+    allowed: 200,
+  },
+  'GET /api/drivers/export.csv': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/drivers/export.csv' }),
+    allowed: 200,
+  },
+  'GET /api/drivers/:id': {
+    access: ONBOARDING,
+    object: aDriver,
+    request: (_fx, id) => ({ url: `/api/drivers/${id}` }),
+    allowed: 200,
+  },
+  'POST /api/drivers/verify-reference': {
+    access: ALL,
+    object: async (fx, tenant) =>
+      fx.t.modules.drivers.service.referenceFor({
+        tenantId: tenant.id,
+        id: await aDriver(fx, tenant),
+      }),
+    objects: ['own', 'other'],
+    request: (_fx, reference) => ({
+      url: '/api/drivers/verify-reference',
+      payload: { reference: reference ?? '' },
+    }),
+    allowed: 200,
+    note: "another tenant's signed reference is 404; an unsigned code is 422 (see the onboarding tests)",
   },
 };

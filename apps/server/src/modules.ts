@@ -165,6 +165,7 @@ export function createModules({
       entryLogs.personalData,
       documents.personalData,
       webhooks.personalData,
+      induction.personalData,
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,

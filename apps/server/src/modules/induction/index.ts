@@ -5,6 +5,7 @@
  */
 import type { ImagesService } from '@/modules/images';
 
+import { createInductionPersonalData } from './induction.personal-data';
 import { createInductionRepository } from './induction.repository';
 import { inductionRoutes } from './induction.routes';
 import { type InductionServiceDeps, createInductionService } from './induction.service';
@@ -17,5 +18,9 @@ export function createInductionModule(
   },
 ) {
   const service = createInductionService({ ...deps, repository: createInductionRepository() });
-  return { service, routes: inductionRoutes(service, deps.images) };
+  return {
+    service,
+    routes: inductionRoutes(service, deps.images),
+    personalData: createInductionPersonalData({ images: deps.images }),
+  };
 }

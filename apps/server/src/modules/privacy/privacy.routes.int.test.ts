@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import { aJpegDataUrl } from '@/testing/images';
+import { anMp4 } from '@/testing/videos';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
 
@@ -71,7 +72,27 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       `/api/webhook/process-request/${incomingId}`,
       aCompletion({ driverIdNumber: idNumber }),
     );
-    for (const response of [onboarded, identity, licence, entry, passport, processed]) {
+    const file = await t.inject({
+      method: 'POST',
+      url: '/api/safety-videos/files',
+      payload: anMp4(5),
+      headers: { cookie: admin.cookie, 'content-type': 'video/mp4' },
+    });
+    const video = await admin.post('/api/safety-videos', {
+      title: 'Site safety',
+      passScore: 50,
+      questions: [
+        { question: 'Where do you walk?', options: ['Road', 'Walkway'], correctIndex: 1 },
+      ],
+      video: { kind: 'upload', fileKey: file.json().fileKey },
+    });
+    const assigned = await admin.post('/api/induction/assignments', {
+      videoId: video.json().id,
+      driverName: 'Sipho Dlamini',
+      driverIdNumber: idNumber,
+      driverImage: image,
+    });
+    for (const response of [onboarded, identity, licence, entry, passport, processed, assigned]) {
       expect(response.statusCode, response.body).toBeLessThan(300);
     }
     return { entry: entry.json(), identityId: identity.json().id as string };
@@ -102,6 +123,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       entryLogs: 1,
       documents: 3, // identity document, driving licence, passport
       incomingRequests: 1,
+      inductions: 1,
     });
     expect(exported.linkedIdentifiers).toEqual({
       licenceNumbers: ['L0001'],
@@ -162,13 +184,13 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
 
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
-      erased: { drivers: 1, approvedVehicles: 1, entryLogs: 1, documents: 3 },
-      imagesDeleted: 5, // identity document, licence, passport, entry face and plate
+      erased: { drivers: 1, approvedVehicles: 1, entryLogs: 1, documents: 3, inductions: 1 },
+      imagesDeleted: 6, // identity document, licence, passport, entry face and plate, induction
     });
     expect(first.json().erased.incomingRequests).toBeGreaterThanOrEqual(1);
     expect(first.json().retained.length).toBeGreaterThan(0);
     expect(second.statusCode).toBe(200);
-    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(second.json().imagesDeleted).toBe(0);
     expect(Object.values(after.records).flat()).toEqual([]);
     // Images are gone from storage; the other driver's are not.

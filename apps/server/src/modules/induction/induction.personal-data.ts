@@ -1,0 +1,84 @@
+import { and, eq, inArray } from 'drizzle-orm';
+
+import type { ImagesService } from '@/modules/images';
+import type { Tx } from '@/platform/db';
+import { type PersonalDataProvider, withImageLinks } from '@/platform/personal-data';
+
+import { inductionAssignments, inductionAttempts } from './induction.table';
+
+/**
+ * Safety inductions assigned to a driver (by ID number), with every quiz they submitted. Erasure
+ * deletes both and the driver's photo: the driver then has no valid induction at the gate, and
+ * the audit trail keeps that an induction was assigned, taken and scored (without the driver).
+ */
+export function createInductionPersonalData({
+  images,
+}: {
+  images: Pick<ImagesService, 'urlFor'>;
+}): PersonalDataProvider {
+  const assignmentsOf = (tx: Tx, tenantId: string, idNumber: string) =>
+    tx
+      .select()
+      .from(inductionAssignments)
+      .where(
+        and(
+          eq(inductionAssignments.tenantId, tenantId),
+          eq(inductionAssignments.driverIdNumber, idNumber),
+        ),
+      )
+      .orderBy(inductionAssignments.createdAt);
+  const attemptsOf = (tx: Tx, tenantId: string, assignmentIds: string[]) =>
+    assignmentIds.length === 0
+      ? Promise.resolve([])
+      : tx
+          .select()
+          .from(inductionAttempts)
+          .where(
+            and(
+              eq(inductionAttempts.tenantId, tenantId),
+              inArray(inductionAttempts.assignmentId, assignmentIds),
+            ),
+          );
+
+  return {
+    section: 'inductions',
+
+    async exportSubject(tx, { tenantId, idNumber }) {
+      const assignments = await assignmentsOf(tx, tenantId, idNumber);
+      const attempts = await attemptsOf(
+        tx,
+        tenantId,
+        assignments.map((row) => row.id),
+      );
+      return assignments.map((row) => ({
+        ...withImageLinks(row, ['driverPhotoKey'], images.urlFor),
+        attempts: attempts.filter((attempt) => attempt.assignmentId === row.id),
+      }));
+    },
+
+    async eraseSubject(tx, { tenantId, idNumber }) {
+      const assignments = await assignmentsOf(tx, tenantId, idNumber);
+      const ids = assignments.map((row) => row.id);
+      if (ids.length === 0) return { rows: 0, imageKeys: [] };
+      await tx
+        .delete(inductionAttempts)
+        .where(
+          and(
+            eq(inductionAttempts.tenantId, tenantId),
+            inArray(inductionAttempts.assignmentId, ids),
+          ),
+        );
+      await tx
+        .delete(inductionAssignments)
+        .where(
+          and(eq(inductionAssignments.tenantId, tenantId), inArray(inductionAssignments.id, ids)),
+        );
+      return {
+        rows: ids.length,
+        imageKeys: assignments
+          .map((row) => row.driverPhotoKey)
+          .filter((key): key is string => !!key),
+      };
+    },
+  };
+}

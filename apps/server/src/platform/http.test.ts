@@ -41,6 +41,20 @@ describe('handleError', () => {
     expect(response.json().error.code).toBe('UNAVAILABLE');
   });
 
+  it('answers a multipart body the parser cannot read with 400, not 500', async () => {
+    for (const message of ['Unexpected end of multipart data', 'Multipart: Boundary not found']) {
+      const response = await appThatThrows(new Error(message)).inject({
+        method: 'GET',
+        url: '/boom',
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'INVALID', message: 'The multipart/form-data body could not be read.' },
+      });
+    }
+  });
+
   it('maps an AppError code to its status with the message', async () => {
     const app = appThatThrows(new AppError('CONFLICT', 'Username already exists'));
 

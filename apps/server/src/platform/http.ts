@@ -76,6 +76,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+// The multipart parser (busboy) rejects a broken body with a plain Error and no status; the
+// client sent it, so it is a 400, not a 500 (found by the fuzz test).
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Unexpected end of multipart data|.* terminated early due to unexpected end of multipart data|Malformed part header)$/;
+
+function isMalformedMultipart(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { statusCode?: number }).statusCode === undefined &&
+    MALFORMED_MULTIPART.test(error.message)
+  );
+}
+
 /** One error format for every failure: `{ error: { code, message, issues? } }`, never a stack. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return sendError(reply, error);
@@ -112,6 +125,12 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
           'The service is temporarily unavailable. Please try again shortly.',
         ),
       );
+  }
+
+  if (isMalformedMultipart(error)) {
+    return reply
+      .code(400)
+      .send(errorBody('INVALID', 'The multipart/form-data body could not be read.'));
   }
 
   const status = error.statusCode ?? 500;

@@ -139,7 +139,7 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
   });
 
   it('serializes a request in production as method, URL, id and client address only', () => {
-    const options = loggerOptions('info') as {
+    const options = loggerOptions('info') as unknown as {
       serializers: { req: (request: Record<string, unknown>) => unknown };
     };
 

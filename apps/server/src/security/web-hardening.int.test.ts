@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE } from '@/platform/database-bootstrap';
 import { createDatabase } from '@/platform/db';
 import { aJpegDataUrl } from '@/testing/images';
-import { type TestApp, createTestApp } from '@/testing/test-app';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 // Low limits so the tests reach them; the defaults are 120 uploads a minute and 30 sign-ups an hour.
 const UPLOADS_PER_MINUTE = 3;
@@ -212,7 +212,9 @@ describe('web and session hardening', () => {
          where name in ('statement_timeout', 'idle_in_transaction_session_timeout') order by name`,
       );
 
-      expect(t.app.initialConfig.requestTimeout).toBeGreaterThan(0);
+      expect((t.app.initialConfig as { requestTimeout?: number }).requestTimeout).toBeGreaterThan(
+        0,
+      );
       expect(t.app.initialConfig.connectionTimeout).toBeGreaterThan(0);
       expect(settings.rows).toEqual([
         { name: 'idle_in_transaction_session_timeout', setting: '15000' },
@@ -250,7 +252,7 @@ describe('web and session hardening', () => {
     it('limits image uploads per user with a 429 in the error format and Retry-After', async () => {
       const guard = await t.createSignedInUser(admin, 'security_guard');
       const colleague = await t.createSignedInUser(admin, 'security_guard');
-      const upload = (who: typeof guard) =>
+      const upload = (who: Session) =>
         who.post('/api/ocr', { image: 'data:image/jpeg;base64,PGh0bWw+', type: 'plate' });
 
       const statuses: number[] = [];

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 
+import { startOfSiteDay } from '@/platform/calendar';
+
 /**
  * Production-scale data generated inside PostgreSQL (generate_series + INSERT … SELECT), for
  * `npm run seed:scale` (issues 5 and 9) and the query-plan test. Runs as the schema owner, which
@@ -122,8 +124,8 @@ const COMPANIES = [
 const sqlArray = (values: string[]) =>
   `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
 
-/** Session-local helpers (pg_temp): SA plates from an integer, time-ordered uuids, a SAST time. */
-const HELPERS = `
+/** Session-local helpers (pg_temp): SA plates from an integer, a SAST time, a days-back draw. */
+const helpers = (midnight: string) => `
 create or replace function pg_temp.bg_l(x bigint) returns text language sql immutable as $$
   select substr('BCDFGHJKLMNPRSTVWXYZ', (x % 20)::int + 1, 1)
 $$;
@@ -141,17 +143,12 @@ create or replace function pg_temp.bg_plate(n bigint) returns text language sql 
       || lpad((n / 5 % 1000)::text, 3, '0') || 'GP'
   end
 $$;
--- UUIDv7 layout (48-bit milliseconds first) so primary keys are inserted in time order, like the app's.
-create or replace function pg_temp.bg_uuid_at(ts timestamptz) returns uuid language sql volatile as $$
-  select encode(set_byte(overlay(uuid_send(gen_random_uuid())
-    placing substring(int8send((extract(epoch from ts) * 1000)::bigint) from 3) from 1 for 6),
-    6, (get_byte(uuid_send(gen_random_uuid()), 6) & 15) | 112), 'hex')::uuid
-$$;
--- A SAST working-hours instant (05:00–20:00) 'back' days before today, never in the future.
+-- A SAST working-hours instant (05:00–20:00) 'back' days before today, never in the future. South Africa
+-- has no daylight saving, so a site day is always 24 hours from the midnight computed once in TypeScript.
 create or replace function pg_temp.bg_site_time(back int, fraction float8) returns timestamptz language sql volatile as $$
-  select case when t > now() then t - interval '1 day' else t end from (
-    select ((((now() at time zone '${SITE_TIME_ZONE}')::date - back)::timestamp
-      + interval '5 hours' + fraction * interval '15 hours') at time zone '${SITE_TIME_ZONE}') as t) as s
+  select t - case when t > now() then interval '1 day' else interval '0' end
+  from (select '${midnight}'::timestamptz - back * interval '1 day' + interval '5 hours'
+               + fraction * interval '15 hours' as t) as s
 $$;
 -- Days back with a density that rises linearly towards today (recent weeks are the busiest).
 create or replace function pg_temp.bg_days_back(days int) returns int language sql volatile as $$
@@ -200,7 +197,7 @@ async function seedTenant(
     client.query(
       `insert into approved_vehicles (tenant_id, id, plate_number, driver_name, driver_license,
          company, approved_until, is_active, created_at)
-       select $1, pg_temp.bg_uuid_at(created), pg_temp.bg_plate($2::bigint * 40000 + g),
+       select $1, gen_random_uuid(), pg_temp.bg_plate($2::bigint * 40000 + g),
          ${pick(names, 'r1')} || ' ' || ${pick(surnames, 'r2')},
          lpad((floor(r3 * 1e12))::bigint::text, 12, '0'),
          ${pick(companies, 'r4')},
@@ -230,7 +227,7 @@ async function seedTenant(
        insert into entry_logs (tenant_id, id, "timestamp", category, plate_number, extracted_plate,
          vehicle_approved, face_verified, entry_granted, match_score, driver_name, driver_surname,
          transport_name, recorded_by, recorded_by_name)
-       select $1, pg_temp.bg_uuid_at(ts), ts,
+       select $1, gen_random_uuid(), ts,
          (case when contracted then 'contracted' else 'visitor' end)::entry_category,
          plate, plate, approved, face, approved or (not contracted and r4 < 0.95),
          case when face then round((70 + r5 * 29)::numeric, 1)::real end,
@@ -266,7 +263,7 @@ async function seedTenant(
        )
        insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
          category, transport_name, source)
-       select $1, pg_temp.bg_uuid_at(ts), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
+       select $1, gen_random_uuid(), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
          plate, (case when contracted then 'contracted' else 'other' end)::truck_category,
          ${pick(companies, 'r3')}, 'anpr'
        from (
@@ -300,7 +297,7 @@ async function seedTenant(
          case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
          case when ts < now() - interval '3 hours' and r8 < 0.97 then
            (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end
-       from (select pg_temp.bg_uuid_at(ts) as id, ts, random() as r1, random() as r2, random() as r3,
+       from (select gen_random_uuid() as id, ts, random() as r1, random() as r2, random() as r3,
                random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
              from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts
                    from generate_series(1, $4::int)) as g) as s
@@ -311,7 +308,7 @@ async function seedTenant(
       `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body,
          incoming_request_id, status, attempts, next_attempt_at, last_attempt_at,
          last_response_status, delivered_at, created_at)
-       select tenant_id, pg_temp.bg_uuid_at(completed_at), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
+       select tenant_id, gen_random_uuid(), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
          'incoming-request.completed',
          json_build_object('type', 'incoming-request.completed', 'data',
            json_build_object('id', id, 'plateNumber', plate_number, 'referenceNumber', reference_number))::text,
@@ -341,7 +338,7 @@ export async function seedScaleData(
   await client.query('begin');
   try {
     await client.query("set local synchronous_commit = off; set local work_mem = '256MB'");
-    await client.query(HELPERS);
+    await client.query(helpers(startOfSiteDay(new Date()).toISOString()));
     for (const tenant of plan.tenants) {
       const started = performance.now();
       tenantIds.push(await seedTenant(client, tenant, plan, step));

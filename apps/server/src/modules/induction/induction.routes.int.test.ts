@@ -438,6 +438,17 @@ describe('safety induction', () => {
     );
     expect((await tenant.get('/api/induction/status?idNumber=')).statusCode).toBe(400);
 
+    // The organization's own validity period (settings) applies.
+    const shorter = await tenant.patch('/api/settings', { inductionValidityDays: 30 });
+    expect(shorter.statusCode).toBe(200);
+    expect((await tenant.get('/api/induction/status?idNumber=9202204720082')).json()).toMatchObject(
+      {
+        status: 'valid',
+        validUntil: new Date(passedAt.getTime() + 30 * 86_400_000).toISOString(),
+      },
+    );
+    await tenant.patch('/api/settings', { inductionValidityDays: 365 });
+
     // Last in this file: a year later every session here has expired, so sign in again.
     t.clock.advanceMs(366 * 86_400_000);
     const later = await t.login(tenant.body.user.username, tenant.password);

@@ -55,6 +55,19 @@ describe('handleError', () => {
     }
   });
 
+  it('answers a value PostgreSQL refuses (a NUL in text) with 400, not 500', async () => {
+    const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: '22021',
+    });
+    const response = await appThatThrows(
+      Object.assign(new Error('Failed query: insert …'), { cause: pgError }),
+    ).inject({ method: 'GET', url: '/boom' });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('INVALID');
+    expect(response.body).not.toMatch(/0x00|insert|UTF8/);
+  });
+
   it('maps an AppError code to its status with the message', async () => {
     const app = appThatThrows(new AppError('CONFLICT', 'Username already exists'));
 

@@ -127,6 +127,20 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
       );
   }
 
+  // Class 22 (data exception): PostgreSQL refused a value the client sent, such as a NUL
+  // character in text (22021) or a number out of range (22003); found by the fuzz test.
+  if (findPgError(error)?.code?.startsWith('22')) {
+    request.log.warn({ err: error }, 'value refused by the database');
+    return reply
+      .code(400)
+      .send(
+        errorBody(
+          'INVALID',
+          'The request contains a value that cannot be stored (for example a NUL character).',
+        ),
+      );
+  }
+
   if (isMalformedMultipart(error)) {
     return reply
       .code(400)

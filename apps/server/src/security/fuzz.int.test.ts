@@ -300,6 +300,32 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     expect(results).toEqual([]);
   }, 120_000);
 
+  it('answers the inputs earlier runs found with a 4xx', async () => {
+    const cases: [string, string, unknown, string?][] = [
+      ['POST', '/api/passport', { issuingCountry: 'ZA\u0000' }],
+      ['POST', '/api/identity-document', { surname: '\u0000' }],
+      [
+        'POST',
+        '/api/users',
+        { username: t.unique('nul'), password: 'pass-word-1', fullName: 'a\u0000b' },
+      ],
+      ['POST', '/api/onboarding/import/preview', { a: 1 }, 'multipart/form-data; boundary=x'],
+      ['GET', `/api/images/${own.tenantId}/-b/${'data:x'.repeat(40)}`, undefined],
+    ];
+    const statuses: string[] = [];
+    for (const [method, url, body, type] of cases) {
+      const response = await t.inject({
+        method: method as 'POST',
+        url,
+        headers: { cookie: caller.cookie, 'content-type': type ?? 'application/json' },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
+      statuses.push(`${url.slice(0, 40)}: ${response.statusCode}`);
+      expect(ApiErrorSchema.safeParse(response.json()).success).toBe(true);
+    }
+    expect(statuses.filter((s) => !/: 4\d\d$/.test(s))).toEqual([]);
+  });
+
   const routeKeys = () =>
     declaredRoutes(t.app).map((route) => [`${route.method} ${route.url}`, route] as const);
 

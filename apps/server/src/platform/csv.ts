@@ -14,9 +14,7 @@ export function neutraliseFormula(value: string): string {
  * ends and a UTF-8 byte-order mark so Excel reads accented names correctly.
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly (string | null)[])[]) {
-  const cells = [header, ...rows].map((row) =>
-    row.map((value) => neutraliseFormula(value ?? '')),
-  );
+  const cells = [header, ...rows].map((row) => row.map((value) => neutraliseFormula(value ?? '')));
   return `\uFEFF${stringify(cells, { record_delimiter: 'windows' })}`;
 }
 

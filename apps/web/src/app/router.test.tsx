@@ -58,6 +58,7 @@ describe('routing when signed in', () => {
     ['/onboard/self', 'Self Onboarding'],
     ['/onboard/security', 'Security Onboarding'],
     ['/safety-induction/assignment-42', 'Safety Induction'],
+    ['/safety-videos', 'Safety Videos'],
     ['/users', 'User Management'],
     ['/truck-list', 'Truck List'],
     ['/incoming-feed', 'Incoming Feed'],

@@ -1,15 +1,21 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
-import { signedOut } from './handlers';
+import { apiError, signedOut } from './handlers';
 
 /**
- * The default world: nobody is signed in, and no driver has a safety induction (the gate screens
- * ask for it whenever they know an ID number). Tests add handlers with server.use().
+ * The default world: nobody is signed in, the organization has no safety videos or assignments,
+ * and no driver has a safety induction (the gate screens ask whenever they know an ID number).
+ * Tests add handlers with server.use().
  */
 export const server = setupServer(
   signedOut(),
   http.get('/api/induction/status', () =>
     HttpResponse.json({ status: 'none', passedAt: null, validUntil: null }),
+  ),
+  http.get('/api/safety-videos', () => HttpResponse.json([])),
+  http.get('/api/induction/assignments', () => HttpResponse.json([])),
+  http.get('/api/induction/assignment/:id', () =>
+    apiError(404, 'NOT_FOUND', 'Assignment not found.'),
   ),
 );

@@ -201,6 +201,9 @@ describe('safety induction', () => {
     const asGuard = await guard.get(`/api/induction/assignment/${assignment.id}`);
     expect(asGuard.statusCode).toBe(200);
     expect((await guard.get(`/api/safety-videos/${video.id}`)).statusCode).toBe(200);
+    // The management lists carry no questions at all.
+    expectNoAnswers(await admin.get('/api/safety-videos'));
+    expectNoAnswers(await admin.get('/api/induction/assignments'));
     expect((await admin.get('/api/induction/assignments')).json()).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: assignment.id, status: 'assigned' })]),
     );

@@ -315,7 +315,7 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     const statuses: string[] = [];
     for (const [method, url, body, type] of cases) {
       const response = await t.inject({
-        method: method as 'POST',
+        method: method,
         url,
         headers: { cookie: caller.cookie, 'content-type': type ?? 'application/json' },
         payload: body === undefined ? undefined : JSON.stringify(body),

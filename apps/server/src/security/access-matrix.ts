@@ -90,6 +90,18 @@ async function expectStatus(response: LightMyRequestResponse, status: number, wh
   return response;
 }
 
+/** A driver registered in `tenant`; the ID number names them in data-subject requests. */
+async function aDataSubject(_fx: MatrixFixtures, tenant: MatrixTenant) {
+  const idNumber = aSaIdNumber();
+  const response = await tenant.admin.post('/api/onboarding/drivers', {
+    name: 'Matrix',
+    surname: 'Subject',
+    idNumber,
+  });
+  await expectStatus(response, 201, 'data subject');
+  return idNumber;
+}
+
 async function aVehicle(fx: MatrixFixtures, tenant: MatrixTenant) {
   const response = await tenant.admin.post('/api/approved-vehicles', {
     plateNumber: plate(fx),
@@ -434,6 +446,28 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     },
     request: (_fx, id) => ({ url: `/api/integrations/deliveries/${id}/replay`, payload: {} }),
     allowed: 202,
+  },
+
+  // ----- privacy: POPIA data-subject requests ----------------------------------------------
+  'GET /api/data-subjects/:idNumber/export': {
+    access: ['tenant_admin'],
+    object: aDataSubject,
+    randomObject: aSaIdNumber,
+    objects: ['own', 'random'],
+    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}/export` }),
+    allowed: 200,
+    missing: 200,
+    note: 'an ID number names a person, not a row: one this tenant does not hold (another tenant’s driver or nobody) gets an empty export, and every request is audited, so the other-tenant case is the random one; privacy.routes.int.test.ts checks that nothing of another tenant is exported',
+  },
+  'DELETE /api/data-subjects/:idNumber': {
+    access: ['tenant_admin'],
+    object: aDataSubject,
+    randomObject: aSaIdNumber,
+    objects: ['own', 'random'],
+    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}` }),
+    allowed: 200,
+    missing: 200,
+    note: 'erasing a person this tenant does not hold erases nothing (all counts zero) and is audited; privacy.routes.int.test.ts checks that another tenant’s data is untouched',
   },
 
   // ----- organization settings -------------------------------------------------------------

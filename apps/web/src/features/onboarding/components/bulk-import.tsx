@@ -236,7 +236,11 @@ function PreviewSection({
   onDownloadReport: () => void;
 }) {
   const invalid = preview.totalRows - preview.validRows;
-  const shown = preview.rows.slice(0, PREVIEW_ROW_LIMIT);
+  // Rows with errors first (in file order), so none hides below the rows that are fine.
+  const shown = [
+    ...preview.rows.filter((row) => row.errors.length > 0),
+    ...preview.rows.filter((row) => row.errors.length === 0),
+  ].slice(0, PREVIEW_ROW_LIMIT);
   return (
     <section aria-labelledby="preview-heading" className="grid gap-3 rounded-lg border p-4">
       <h3 id="preview-heading" className="font-medium">
@@ -296,8 +300,8 @@ function PreviewSection({
       </div>
       {preview.rows.length > shown.length && (
         <p className="text-xs text-muted-foreground">
-          Showing the first {shown.length} of {preview.rows.length} rows. The import and the error
-          report cover every row.
+          Showing {shown.length} of {preview.rows.length} rows, those with errors first. The import
+          and the error report cover every row.
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">

@@ -74,10 +74,13 @@ function setUp() {
 
 const fileInput = () => screen.getByLabelText('Drivers and vehicles file');
 
+/** The screen is a lazy chunk: its first load in a busy test run can take a few seconds. */
+const LOADED = { timeout: 10_000 };
+
 describe('company onboarding: bulk upload', () => {
   it('offers the templates, previews every row with its errors, imports and shows the summary', async () => {
     const { user, uploads } = setUp();
-    expect(await screen.findByRole('tab', { name: 'Bulk Upload' })).toHaveAttribute(
+    expect(await screen.findByRole('tab', { name: 'Bulk Upload' }, LOADED)).toHaveAttribute(
       'aria-selected',
       'true',
     );
@@ -122,7 +125,7 @@ describe('company onboarding: bulk upload', () => {
 
   it('refuses a file of another type or over 10MB before sending it', async () => {
     const { user, uploads } = setUp();
-    await screen.findByRole('tab', { name: 'Bulk Upload' });
+    await screen.findByRole('tab', { name: 'Bulk Upload' }, LOADED);
 
     const big = new File(['x'], 'big.csv', { type: 'text/csv' });
     Object.defineProperty(big, 'size', { value: 10_485_761 });
@@ -145,7 +148,7 @@ describe('company onboarding: bulk upload', () => {
       ),
     );
     await user.upload(
-      await screen.findByLabelText('Drivers and vehicles file'),
+      await screen.findByLabelText('Drivers and vehicles file', {}, LOADED),
       new File([CSV], 'f.csv'),
     );
     expect(await screen.findByText('The file could not be checked')).toBeInTheDocument();
@@ -170,7 +173,7 @@ describe('company onboarding: individual', () => {
 
   it('marks required fields and validates them before sending', async () => {
     const { user, bodies } = setUpIndividual();
-    await user.click(await screen.findByRole('tab', { name: 'Individual' }));
+    await user.click(await screen.findByRole('tab', { name: 'Individual' }, LOADED));
     expect(screen.getByLabelText('Driver Name *')).toBeInTheDocument();
     expect(screen.getByLabelText('Plate Number')).toBeInTheDocument();
 
@@ -220,7 +223,7 @@ describe('company onboarding: individual', () => {
       },
     };
     const { user, bodies } = setUpIndividual(() => HttpResponse.json(created, { status: 201 }));
-    await user.click(await screen.findByRole('tab', { name: 'Individual' }));
+    await user.click(await screen.findByRole('tab', { name: 'Individual' }, LOADED));
     await user.type(screen.getByLabelText('Driver Name *'), ' Sipho ');
     await user.type(screen.getByLabelText('Surname *'), 'Nkosi');
     await user.type(screen.getByLabelText('ID Number *'), '8001015009087');
@@ -250,7 +253,7 @@ describe('company onboarding: individual', () => {
     const { user } = setUpIndividual(() =>
       apiError(409, 'CONFLICT', 'A driver with this ID number is already registered.'),
     );
-    await user.click(await screen.findByRole('tab', { name: 'Individual' }));
+    await user.click(await screen.findByRole('tab', { name: 'Individual' }, LOADED));
     await user.type(screen.getByLabelText('Driver Name *'), 'Sipho');
     await user.type(screen.getByLabelText('Surname *'), 'Nkosi');
     await user.type(screen.getByLabelText('ID Number *'), '8001015009087');

@@ -54,6 +54,23 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
         throw error;
       }
     },
+    async getRange(key, start, end) {
+      assertStorageKey(key);
+      try {
+        const object = await client.send(
+          new GetObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            Range: `bytes=${start}-${end}`,
+          }),
+        );
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : undefined;
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey')
+          return undefined;
+        throw error;
+      }
+    },
     async delete(key) {
       assertStorageKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));

@@ -21,6 +21,16 @@ describe('createLocalStorage', () => {
     expect(await storage.get(k)).toBeUndefined();
   });
 
+  it('reads a byte range without reading the whole file, and nothing for a missing key', async () => {
+    const storage = createLocalStorage(await mkdtemp(path.join(os.tmpdir(), 'bg-store-')));
+    const k = `${crypto.randomUUID()}/safety-videos/${crypto.randomUUID()}.webm`;
+    await storage.put(k, Buffer.from('0123456789'));
+
+    expect((await storage.getRange(k, 2, 5))?.toString()).toBe('2345');
+    expect((await storage.getRange(k, 8, 20))?.toString()).toBe('89');
+    expect(await storage.getRange(key(), 0, 5)).toBeUndefined();
+  });
+
   it('refuses keys it did not make, such as a path out of the folder', async () => {
     const storage = createLocalStorage(await mkdtemp(path.join(os.tmpdir(), 'bg-store-')));
 

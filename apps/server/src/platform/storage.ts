@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -8,6 +8,8 @@ import path from 'node:path';
 export type ObjectStorage = {
   put(key: string, bytes: Uint8Array): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
+  /** Bytes `start`..`end` (inclusive) only: a video is played by ranges, never read whole. */
+  getRange(key: string, start: number, end: number): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
 };
 
@@ -36,6 +38,22 @@ export function createLocalStorage(root: string): ObjectStorage {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
+      }
+    },
+    async getRange(key, start, end) {
+      let handle;
+      try {
+        handle = await open(fileFor(key), 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      try {
+        const buffer = Buffer.alloc(end - start + 1);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
       }
     },
     async delete(key) {

@@ -19,7 +19,10 @@ const box = (type: string, ...body: Buffer[]) => {
 };
 
 /** An mp4 with `ftyp`, an `mdat` and a `moov` holding `mvhd` (version 0 or 1) at the end. */
-export function anMp4(durationSeconds: number, { version = 0, timescale = 1000 } = {}): Buffer {
+export function anMp4(
+  durationSeconds: number,
+  { version = 0, timescale = 1000, mdatBytes = 64 } = {},
+): Buffer {
   const ticks = Math.round(durationSeconds * timescale);
   const times =
     version === 1
@@ -34,7 +37,7 @@ export function anMp4(durationSeconds: number, { version = 0, timescale = 1000 }
   );
   return Buffer.concat([
     box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isomiso2mp41')),
-    box('mdat', Buffer.alloc(64, 7)),
+    box('mdat', Buffer.alloc(mdatBytes, 7)),
     box('moov', mvhd),
   ]);
 }

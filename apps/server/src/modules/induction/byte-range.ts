@@ -6,7 +6,7 @@
 export function parseByteRange(
   header: string | undefined,
   size: number,
-): { start: number; end: number } | 'unsatisfiable' | undefined {
+): { start: number; end: number; openEnded: boolean } | 'unsatisfiable' | undefined {
   if (!header) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return undefined;
@@ -15,11 +15,11 @@ export function parseByteRange(
   if (first === '') {
     const suffix = Number(last);
     if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
+    return { start: Math.max(0, size - suffix), end: size - 1, openEnded: false };
   }
   const start = Number(first);
   if (start >= size) return 'unsatisfiable';
   const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
   if (end < start) return undefined;
-  return { start, end };
+  return { start, end, openEnded: last === '' };
 }

@@ -121,6 +121,28 @@ describe('safety induction', () => {
     expect(part.rawPayload.equals(webm.subarray(10, 20))).toBe(true);
     const beyond = await guard.get(videoUrl, { headers: { range: `bytes=${webm.length}-` } });
     expect(beyond.statusCode).toBe(416);
+    const rest = await guard.get(videoUrl, { headers: { range: 'bytes=100-' } });
+    expect(rest.statusCode).toBe(206);
+    expect(rest.rawPayload.equals(webm.subarray(100))).toBe(true);
+
+    // A large file is answered 2 MiB at a time to `bytes=N-`; an explicit range in full.
+    const large = anMp4(60, { mdatBytes: 5 * 1024 * 1024 });
+    const largeFile = await upload(admin, large);
+    const largeVideo = await admin.post('/api/safety-videos', {
+      title: 'Large',
+      passScore: 100,
+      questions: [QUESTIONS[0]],
+      video: { kind: 'upload', fileKey: largeFile.json().fileKey },
+    });
+    const largeUrl = largeVideo.json<{ videoUrl: string }>().videoUrl;
+    const first = await guard.get(largeUrl, { headers: { range: 'bytes=0-' } });
+    expect(first.statusCode).toBe(206);
+    expect(first.headers['content-range']).toBe(`bytes 0-${2 * 1024 * 1024 - 1}/${large.length}`);
+    expect(first.rawPayload.equals(large.subarray(0, 2 * 1024 * 1024))).toBe(true);
+    const tail = await guard.get(largeUrl, { headers: { range: `bytes=${large.length - 500}-` } });
+    expect(tail.rawPayload.equals(large.subarray(large.length - 500))).toBe(true);
+    const explicit = await guard.get(largeUrl, { headers: { range: 'bytes=0-3145727' } });
+    expect(explicit.rawPayload.length).toBe(3 * 1024 * 1024);
 
     const other = await t.registerTenant();
     const foreign = await other.get(videoUrl);

@@ -41,6 +41,8 @@ const managers = rolesAccess(['super_admin', 'tenant_admin', 'back_office']);
 const anySignedIn = rolesAccess(ALL_ROLES);
 
 const fileUrl = (videoId: string) => `/api/safety-videos/${videoId}/file`;
+/** An open-ended range (`bytes=N-`, how a video element starts) is answered this much at a time. */
+const VIDEO_CHUNK_BYTES = 2 * 1024 * 1024;
 
 /** The public shape: questions and options only, never which option is correct. */
 export function toSafetyVideo(video: SafetyVideoRow): SafetyVideo {
@@ -265,28 +267,29 @@ export function inductionRoutes(
         },
       },
       async (request, reply) => {
-        const { bytes, contentType } = await service.readVideoFile(
-          request.actor,
-          request.params.videoId,
-        );
+        const file = await service.openVideoFile(request.actor, request.params.videoId);
         void reply
-          .type(contentType)
+          .type(file.contentType)
           .header('accept-ranges', 'bytes')
           .header('content-disposition', 'inline')
           .header('content-security-policy', 'sandbox');
-        const range = parseByteRange(request.headers.range, bytes.length);
+        const range = parseByteRange(request.headers.range, file.size);
         if (range === 'unsatisfiable') {
           return reply
             .code(416)
             .type('application/json')
-            .header('content-range', `bytes */${bytes.length}`)
+            .header('content-range', `bytes */${file.size}`)
             .send(errorBody('INVALID', 'The requested range is outside the video.'));
         }
-        if (!range) return reply.send(bytes);
+        if (!range) return reply.send(await file.read(0, file.size - 1));
+        // Browsers ask `bytes=N-` and accept a shorter answer, then ask for the rest.
+        const end = range.openEnded
+          ? Math.min(range.end, range.start + VIDEO_CHUNK_BYTES - 1)
+          : range.end;
         return reply
           .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${bytes.length}`)
-          .send(bytes.subarray(range.start, range.end + 1));
+          .header('content-range', `bytes ${range.start}-${end}/${file.size}`)
+          .send(await file.read(range.start, end));
       },
     );
 

@@ -210,13 +210,20 @@ export function createInductionService({
       return video;
     },
 
-    /** The stored file of an uploaded video (same tenant only). */
-    async readVideoFile(actor: Actor, videoId: string) {
+    /** The stored file of an uploaded video (same tenant only), read by byte ranges. */
+    async openVideoFile(actor: Actor, videoId: string) {
       const video = await this.getVideo(actor, videoId);
-      if (video.source !== 'upload' || !video.videoKey) throw videoNotFound();
-      const bytes = await storage.get(video.videoKey).catch(() => undefined);
-      if (!bytes) throw videoNotFound();
-      return { bytes, contentType: (video.contentType ?? 'video/mp4') as VideoContentType };
+      const key = video.videoKey;
+      if (video.source !== 'upload' || !key || !video.sizeBytes) throw videoNotFound();
+      return {
+        size: video.sizeBytes,
+        contentType: (video.contentType ?? 'video/mp4') as VideoContentType,
+        async read(start: number, end: number): Promise<Buffer> {
+          const bytes = await storage.getRange(key, start, end).catch(() => undefined);
+          if (!bytes) throw videoNotFound();
+          return bytes;
+        },
+      };
     },
 
     async deleteVideo(actor: Actor, videoId: string, ip?: string) {

@@ -49,6 +49,8 @@ type Scenario = {
   path: (session: Session) => string;
   /** 404 is a correct answer for a plate that is not registered. */
   okStatuses?: number[];
+  /** A yardstick for the machine's speed at the time (no tenant data read), not judged. */
+  isReference?: boolean;
 };
 
 const pickOne = <T>(values: T[]): T => {
@@ -58,6 +60,12 @@ const pickOne = <T>(values: T[]): T => {
 };
 
 const SCENARIOS: Scenario[] = [
+  {
+    route: 'GET /api/auth/me (reference)',
+    sessions: 'mixed',
+    path: () => '/api/auth/me',
+    isReference: true,
+  },
   { route: 'GET /api/dashboard', sessions: 'mixed', path: () => '/api/dashboard' },
   { route: 'GET /api/entry-logs (first page)', sessions: 'mixed', path: () => '/api/entry-logs' },
   {
@@ -283,18 +291,20 @@ try {
       sorted.length ? percentile(sorted, p).toFixed(1) : '—',
     );
     const isMet = sorted.length > 0 && Number(p99) <= TARGET_P99_MS && result.overloaded === 0;
-    if (!isMet) missed.push(`${scenario.route} [${scenario.sessions}, ${mode.label}]`);
+    const verdict = scenario.isReference ? '—' : isMet ? 'met' : 'MISSED';
+    if (!isMet && !scenario.isReference)
+      missed.push(`${scenario.route} [${scenario.sessions}, ${mode.label}]`);
     // A wrong answer (4xx/5xx other than 503) is a failure of the app or of this bench.
     if (result.wrong > 0) failed = true;
     const errors = result.overloaded + result.wrong;
     const who = scenario.sessions === 'large' ? 'large tenant only' : '25 large + 25 others';
     rows.push(
-      `| ${scenario.route} | ${who} | ${mode.label} | ${Math.round(result.rps)} | ${p50} | ${p95} | ${p99} | ${errors} | ${isMet ? 'met' : '**MISSED**'} |`,
+      `| ${scenario.route} | ${who} | ${mode.label} | ${Math.round(result.rps)} | ${p50} | ${p95} | ${p99} | ${errors} | ${verdict === 'MISSED' ? '**MISSED**' : verdict} |`,
     );
     log(
       `${scenario.route} [${who}; ${mode.label}]: ${Math.round(result.rps)} req/s, p50 ${p50} ms, p95 ${p95} ms, ` +
         `p99 ${p99} ms, errors ${errors}${result.detail ? ` (${result.detail})` : ''} → ` +
-        `${isMet ? 'met' : 'MISSED'} (load ${load()})`,
+        `${verdict} (load ${load()})`,
     );
   }
   const loadAtEnd = load();
@@ -310,7 +320,8 @@ ${CONNECTIONS} autocannon connections (one session each, one request in flight),
 Each route runs twice: closed loop (each connection sends again as soon as it is answered, so the mean latency is
 ${CONNECTIONS} / throughput and p99 ≤ ${TARGET_P99_MS} ms needs well over ${Math.round((CONNECTIONS * 1000) / TARGET_P99_MS)} req/s) and paced (${SESSION_RATE} requests a second per session,
 ${SESSION_RATE * SESSIONS} req/s in all; autocannon waits for answers, so a backlog shows as lower req/s, not as queueing delay).
-Deep pages use cursors at random depths of the tenant's list; plate lookups mix registered and unknown plates.
+\`GET /api/auth/me\` (session check only; about 2,600 req/s at 20 connections on this machine when quiet, see API) is a
+yardstick for how much of the machine the run had. Deep pages use cursors at random depths of the tenant's list; plate lookups mix registered and unknown plates.
 Machine: ${machineLine()}. Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average
 (1 / 5 / 15 min) at start ${loadAtStart}, at the end ${loadAtEnd}${Number(loadAtStart.split(' ')[0]) > 1.5 ? ' (the machine was shared with other work: the latencies are upper bounds)' : ''}.
 

@@ -173,6 +173,32 @@ describe('web and session hardening', () => {
     });
   });
 
+  describe('cross-origin requests (SEC-33, SEC-35)', () => {
+    it('grants no CORS access to another origin, preflight or not', async () => {
+      const preflight = await t.inject({
+        method: 'OPTIONS',
+        url: '/api/users',
+        headers: {
+          origin: 'https://evil.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      const read = await admin.get('/api/users', { headers: { origin: 'https://evil.example' } });
+      const write = await admin.post(
+        '/api/users',
+        { username: t.unique('cors'), password: 'cors-pass-1' },
+        { headers: { origin: 'https://evil.example' } },
+      );
+
+      for (const response of [preflight, read, write]) {
+        expect(response.headers['access-control-allow-origin']).toBeUndefined();
+        expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      }
+      expect(write.statusCode).toBe(403);
+    });
+  });
+
   describe('caching (SEC-40)', () => {
     it('marks every API answer no-store with a JSON charset, personal data included', async () => {
       for (const url of [

@@ -12,7 +12,13 @@ const options = { formats: ['PDF417' as const], tryHarder: true, maxNumberOfSymb
 describe('zxingReadGrey', () => {
   it('reads the same symbol, bytes and position as the RGBA entry point', async () => {
     const grey = toGrey(
-      await decodeImage(await makePhotoLike(await renderPdf417(DISC), { rotateDegrees: 1 })),
+      await decodeImage(
+        await makePhotoLike(await renderPdf417(DISC), {
+          width: 900,
+          height: 500,
+          rotateDegrees: 1,
+        }),
+      ),
     );
 
     const fromGrey = await zxingReadGrey(grey, options);

@@ -63,6 +63,22 @@ describe('readImportFile', () => {
     });
   });
 
+  it('takes 5,000 rows however many blank lines lie between them, and refuses one more', async () => {
+    const header = 'Driver Name,Surname,ID Number';
+    const rows = Array.from({ length: 5000 }, (_, index) => `A${index},B,C`);
+    const spaced = await readImportFile('f.csv', Buffer.from([header, ...rows].join('\n\n,,\n')));
+    expect(spaced.rows).toHaveLength(5000);
+    expect(spaced.rows.at(-1)).toEqual({
+      rowNumber: 1 + 5000 * 3,
+      values: { name: 'A4999', surname: 'B', idNumber: 'C' },
+    });
+    const tooMany = [header, ...rows, 'X,Y,Z'].join('\n');
+    expect(await rejection(readImportFile('f.csv', Buffer.from(tooMany)))).toEqual([
+      'INVALID',
+      expect.stringMatching(/^The file has more than 5[\s,]000 rows/),
+    ]);
+  });
+
   it('reads semicolon-separated CSV (Excel with a decimal comma)', async () => {
     const file = await readImportFile(
       'f.csv',

@@ -125,17 +125,21 @@ function readCsv(bytes: Buffer): SheetLine[] {
   // Excel in locales with a decimal comma writes ";" between cells.
   const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
   try {
-    const records: string[][] = parse(text, {
+    const records: { record: string[]; info: { lines: number } }[] = parse(text, {
       bom: true,
       delimiter,
       relax_column_count: true,
-      // Kept (and skipped later) so row numbers match what a spreadsheet shows.
-      skip_empty_lines: false,
+      // Blank lines and lines of empty cells are no rows; `info.lines` keeps the line numbers a
+      // spreadsheet shows (for a cell spanning lines, its last line).
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      info: true,
       max_record_size: 64 * 1024,
-      // Header + the row limit + one more, to know it was exceeded without reading further.
+      // Header + the row limit + one more: enough to know the limit was passed, no more read.
       to: MAX_IMPORT_ROWS + 2,
     });
-    return records.map((cells, index) => ({ line: index + 1, cells }));
+    if (records.length >= MAX_IMPORT_ROWS + 2) throw tooManyRows();
+    return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
   } catch (error) {
     if (error instanceof CsvError) {
       throw new AppError('INVALID', `The CSV could not be read: ${error.message}`);

@@ -144,11 +144,14 @@ describe('company onboarding', () => {
     expect(audit[0]?.details).toMatchObject({ drivers: 3, vehicles: 2, rejected: 0 });
   });
 
-  it('imports an XLSX with numeric ID cells, date cells and a semicolon-free first sheet', async () => {
+  it('imports the XLSX template filled in: numeric ID cells, date cells, a blank row', async () => {
     const admin = await t.registerTenant();
     const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Fleet');
-    sheet.addRow(HEADER);
+    await workbook.xlsx.load(
+      (await admin.get('/api/onboarding/template.xlsx')).rawPayload as unknown as ExcelJS.Buffer,
+    );
+    const sheet = workbook.getWorksheet('Drivers');
+    if (!sheet) throw new Error('the template has no Drivers sheet');
     const id = saId('850615');
     sheet.addRow([
       'Lerato',

@@ -9,9 +9,12 @@ export function csvTemplate(): string {
   return toCsv(IMPORT_COLUMNS.map(templateHeader), []);
 }
 
+const DATE_FIELDS = new Set(['licenceValidTo', 'approvedUntil']);
+
 /**
  * The bulk template as XLSX: a Drivers sheet with the header (text-formatted cells, so ID numbers
- * and phone numbers keep their digits and leading zeros) and an Instructions sheet.
+ * and phone numbers keep their digits and leading zeros; date-formatted date columns, so a typed
+ * date is read as a date) and an Instructions sheet.
  */
 export async function xlsxTemplate(): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -21,7 +24,7 @@ export async function xlsxTemplate(): Promise<Buffer> {
     header: templateHeader(column),
     key: column.field,
     width: Math.max(16, column.header.length + 4),
-    style: { numFmt: '@' },
+    style: { numFmt: DATE_FIELDS.has(column.field) ? 'yyyy-mm-dd' : '@' },
   }));
   sheet.getRow(1).font = { bold: true };
   const help = workbook.addWorksheet('Instructions');

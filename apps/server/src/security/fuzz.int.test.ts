@@ -42,6 +42,20 @@ type FuzzRequest = {
   sent: string;
 };
 
+/** encodeURIComponent, except that a lone surrogate (not encodable) becomes U+FFFD. */
+function encodePathValue(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return encodeURIComponent(
+      value.replace(
+        /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+        '\ufffd',
+      ),
+    );
+  }
+}
+
 const toJsonSchema = (schema: unknown): JsonSchemaOf | undefined =>
   schema instanceof z.ZodType
     ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaOf)
@@ -198,7 +212,7 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     return fc.tuple(params, query, body).map(([values, queryValue, { text, type }]) => {
       let url = route.url;
       paramNames.forEach((name, i) => {
-        url = url.replace(`:${name}`, encodeURIComponent(values[i] ?? ''));
+        url = url.replace(`:${name}`, encodePathValue(values[i] ?? ''));
       });
       const search = new URLSearchParams(
         Object.entries((queryValue ?? {}) as Record<string, unknown>).map(
@@ -311,6 +325,8 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       ],
       ['POST', '/api/onboarding/import/preview', { a: 1 }, 'multipart/form-data; boundary=x'],
       ['GET', `/api/images/${own.tenantId}/-b/${'data:x'.repeat(40)}`, undefined],
+      ['GET', '/api/verify-vehicle/%ED%A0%80', undefined],
+      ['DELETE', '/api/approved-vehicles/%00', undefined],
     ];
     const statuses: string[] = [];
     for (const [method, url, body, type] of cases) {

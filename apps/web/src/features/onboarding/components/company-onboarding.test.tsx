@@ -77,7 +77,8 @@ const fileInput = () => screen.getByLabelText('Drivers and vehicles file');
 /** The screen is a lazy chunk: its first load in a busy test run can take a few seconds. */
 const LOADED = { timeout: 10_000 };
 
-describe('company onboarding: bulk upload', () => {
+// Typing and lazy chunks are slow when the machine is busy: room beyond the 5 s default.
+describe('company onboarding: bulk upload', { timeout: 20_000 }, () => {
   it('offers the templates, previews every row with its errors, imports and shows the summary', async () => {
     const { user, uploads } = setUp();
     expect(await screen.findByRole('tab', { name: 'Bulk Upload' }, LOADED)).toHaveAttribute(
@@ -121,7 +122,7 @@ describe('company onboarding: bulk upload', () => {
       { url: '/api/onboarding/import/preview', hasFile: true },
       { url: '/api/onboarding/import', hasFile: true },
     ]);
-  }, 15_000);
+  });
 
   it('refuses a file of another type or over 10MB before sending it', async () => {
     const { user, uploads } = setUp();
@@ -156,7 +157,7 @@ describe('company onboarding: bulk upload', () => {
   });
 });
 
-describe('company onboarding: individual', () => {
+describe('company onboarding: individual', { timeout: 20_000 }, () => {
   function setUpIndividual(
     response: () => Response = () => HttpResponse.json({}, { status: 500 }),
   ) {

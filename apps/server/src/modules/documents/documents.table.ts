@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -12,6 +13,7 @@ import {
 
 import { tenants } from '@/modules/tenants/tenants.table';
 
+// The daily image retention purge scans `<table>_images_held_idx`: rows that still hold an image.
 // Every document record: who saved it and when, its image key, the number it is looked up by, and
 // all fields read from it (as the reader returned them) in `fields`.
 const documentColumns = () => ({
@@ -30,6 +32,9 @@ export const licenceDiscs = pgTable(
   { ...documentColumns(), licenceNumber: text(), discNumber: text(), vehicleRegisterNo: text() },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('licence_discs_images_held_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`image_key is not null`),
     index('licence_discs_tenant_licence_idx').on(t.tenantId, t.licenceNumber),
   ],
 );
@@ -39,6 +44,9 @@ export const identityDocuments = pgTable(
   { ...documentColumns(), identityNumber: text() },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('identity_documents_images_held_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`image_key is not null`),
     index('identity_documents_tenant_number_idx').on(t.tenantId, t.identityNumber),
   ],
 );
@@ -48,6 +56,9 @@ export const driversLicences = pgTable(
   { ...documentColumns(), licenceNumber: text(), idNumber: text() },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('drivers_licences_images_held_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`image_key is not null`),
     index('drivers_licences_tenant_id_number_idx').on(t.tenantId, t.idNumber),
   ],
 );
@@ -57,6 +68,9 @@ export const passports = pgTable(
   { ...documentColumns(), passportNumber: text() },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('passports_images_held_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`image_key is not null`),
     index('passports_tenant_number_idx').on(t.tenantId, t.passportNumber),
   ],
 );
@@ -74,6 +88,9 @@ export const weighbridgeTickets = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('weighbridge_tickets_images_held_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`image_key is not null`),
     index('weighbridge_tickets_tenant_created_idx').on(t.tenantId, t.createdAt),
   ],
 );

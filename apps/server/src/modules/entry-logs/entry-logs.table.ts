@@ -107,6 +107,13 @@ export const entryLogs = pgTable(
     index('entry_logs_tenant_licence_idx').on(t.tenantId, t.driversLicenceId),
     index('entry_logs_tenant_passport_idx').on(t.tenantId, t.passportRecordId),
     index('entry_logs_tenant_ticket_idx').on(t.tenantId, t.weighbridgeTicketId),
+    // The daily image retention purge (retention_due_document_images): only entries that still
+    // hold an image, so purged history drops out of the index instead of being rescanned daily.
+    index('entry_logs_images_held_idx')
+      .on(t.tenantId, t.timestamp)
+      .where(
+        sql`plate_image_key is not null or vehicle_disk_image_key is not null or driver_face_image_key is not null or driver_license_image_key is not null or passport_image_key is not null or cardinality(permit_image_keys) > 0`,
+      ),
   ],
 );
 

@@ -1,0 +1,6 @@
+CREATE INDEX "drivers_licences_images_held_idx" ON "drivers_licences" USING btree ("tenant_id","created_at") WHERE image_key is not null;--> statement-breakpoint
+CREATE INDEX "identity_documents_images_held_idx" ON "identity_documents" USING btree ("tenant_id","created_at") WHERE image_key is not null;--> statement-breakpoint
+CREATE INDEX "licence_discs_images_held_idx" ON "licence_discs" USING btree ("tenant_id","created_at") WHERE image_key is not null;--> statement-breakpoint
+CREATE INDEX "passports_images_held_idx" ON "passports" USING btree ("tenant_id","created_at") WHERE image_key is not null;--> statement-breakpoint
+CREATE INDEX "weighbridge_tickets_images_held_idx" ON "weighbridge_tickets" USING btree ("tenant_id","created_at") WHERE image_key is not null;--> statement-breakpoint
+CREATE INDEX "entry_logs_images_held_idx" ON "entry_logs" USING btree ("tenant_id","timestamp") WHERE plate_image_key is not null or vehicle_disk_image_key is not null or driver_face_image_key is not null or driver_license_image_key is not null or passport_image_key is not null or cardinality(permit_image_keys) > 0;

@@ -31,6 +31,23 @@ import {
 const textareaClass =
   'min-h-16 w-full rounded-md border border-input bg-transparent px-3 py-2 text-base shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm';
 
+/** The whole seconds of a hosted video, read from its metadata; undefined when unknown. */
+function probeVideoLength(url: string): Promise<number | undefined> {
+  if (!/^https:\/\/\S+$/.test(url.trim())) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = document.createElement('video');
+    const done = (seconds: number | undefined) => {
+      probe.removeAttribute('src');
+      resolve(seconds);
+    };
+    probe.preload = 'metadata';
+    probe.onloadedmetadata = () =>
+      done(Number.isFinite(probe.duration) ? Math.floor(probe.duration) : undefined);
+    probe.onerror = () => done(undefined);
+    probe.src = url.trim();
+  });
+}
+
 /** A new safety video: the file (or an https link), the pass score and the quiz with its answers. */
 export function AddVideoDialog() {
   const [open, setOpen] = useState(false);
@@ -158,6 +175,19 @@ export function AddVideoDialog() {
                     placeholder="https://"
                     value={draft.url}
                     onChange={(event) => update({ url: event.target.value })}
+                    onBlur={() => {
+                      // Offer the length the browser reads; the server cannot fetch the URL.
+                      if (draft.durationSeconds) return;
+                      void probeVideoLength(draft.url).then((seconds) => {
+                        if (seconds) {
+                          setDraft((current) =>
+                            current.durationSeconds
+                              ? current
+                              : { ...current, durationSeconds: String(seconds) },
+                          );
+                        }
+                      });
+                    }}
                   />
                 </Field>
                 <Field id="video-duration" label="Length (seconds)">
@@ -170,6 +200,10 @@ export function AddVideoDialog() {
                     onChange={(event) => update({ durationSeconds: event.target.value })}
                   />
                 </Field>
+                <p className="text-xs text-muted-foreground sm:col-span-2">
+                  The quiz opens only after the driver has watched this many seconds, so the length
+                  must match the video (it is filled in from the link when the browser can read it).
+                </p>
               </div>
             )}
           </fieldset>

@@ -54,7 +54,9 @@ async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
   const part = await request.file();
   if (!part) throw new AppError('INVALID', 'Choose a CSV or XLSX file to upload.');
   try {
-    return { fileName: part.filename, bytes: await part.toBuffer() };
+    // The name is only echoed and audited: a bounded, printable copy.
+    const fileName = part.filename.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 120);
+    return { fileName, bytes: await part.toBuffer() };
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10MB.');

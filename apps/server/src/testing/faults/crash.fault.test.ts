@@ -40,6 +40,7 @@ describe('kill -9 under a load of entry writes', () => {
     const sent = new Map<string, Record<string, unknown>>();
     const acked = new Set<string>();
     let isStopped = false;
+    const unexpected: unknown[] = [];
     const writer = async (w: number) => {
       for (let n = 0; !isStopped; n++) {
         const key = `crash-${w}-${n}`;
@@ -51,11 +52,20 @@ describe('kill -9 under a load of entry writes', () => {
         if (answer.status === 201 || answer.status === 200) acked.add(key);
         else if (answer.status === null)
           return; // the server is gone
-        else throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
+        else {
+          unexpected.push(answer); // asserted below; stop loading, the run is already wrong
+          isStopped = true;
+        }
       }
     };
     const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-    while (acked.size < 10) await sleep(20);
+    const loadDeadline = Date.now() + 60_000;
+    while (acked.size < 10) {
+      if (Date.now() > loadDeadline || unexpected.length > 0) {
+        throw new Error(`${acked.size} writes acknowledged; ${JSON.stringify(unexpected)}`);
+      }
+      await sleep(20);
+    }
     await sleep(randomInt(200, 800)); // REL-01: kill at a random point of the load
     const killedAt = acked.size;
     await killServer(server);
@@ -95,6 +105,7 @@ describe('kill -9 under a load of entry writes', () => {
         `${[...afterCrash.keys()].length} rows after restart (restart ${restartMs} ms), ` +
         `${retried.filter((a) => a.status === 200).length} retries answered as replays`,
     );
+    expect(unexpected).toEqual([]);
     expect(acked.size).toBeGreaterThanOrEqual(10);
     for (const key of acked) expect(afterCrash.get(key), key).toBe(1);
     for (const answer of retried) expect([200, 201]).toContain(answer.status);

@@ -152,11 +152,12 @@ async function reReadPlateLike(
       ),
     )
     .slice(0, 3);
+  // Large text needs no enlargement; it still gets a second read (a tighter crop) when the plate
+  // grammar confirms nothing read so far (foreign or unusual plates), never when it has (SA plates).
+  const strict = (c: PlateCandidate | undefined) =>
+    c?.pattern != null && !/PERSONALISED/.test(c.pattern);
+  const grammarConfirmed = strict(top[0]);
   for (const line of plateLike) {
-    // Large text needs no enlargement; it still gets a second read (a tighter crop) unless the plate
-    // grammar already confirms the first one.
-    const confirmed = rankPlateCandidates([{ text: line.text, confidence: line.confidence }])[0];
-    const grammarConfirmed = confirmed?.pattern != null && !/PERSONALISED/.test(confirmed.pattern);
     if (line.box.height >= PLATE_MIN_TEXT_HEIGHT * 0.9 && grammarConfirmed) continue;
     // Detection again on the enlarged crop gives tighter boxes than mapping the first box (measured).
     const { crop } = await cropLine(image, line);

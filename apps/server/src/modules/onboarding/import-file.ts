@@ -125,7 +125,8 @@ function readCsv(bytes: Buffer): SheetLine[] {
   // Excel in locales with a decimal comma writes ";" between cells.
   const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
   try {
-    const records: { record: string[]; info: { lines: number } }[] = parse(text, {
+    // With `info: true` csv-parse returns { record, info } objects; its types do not say so.
+    const records = parse(text, {
       bom: true,
       delimiter,
       relax_column_count: true,
@@ -137,7 +138,7 @@ function readCsv(bytes: Buffer): SheetLine[] {
       max_record_size: 64 * 1024,
       // Header + the row limit + one more: enough to know the limit was passed, no more read.
       to: MAX_IMPORT_ROWS + 2,
-    });
+    }) as unknown as { record: string[]; info: { lines: number } }[];
     if (records.length >= MAX_IMPORT_ROWS + 2) throw tooManyRows();
     return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
   } catch (error) {

@@ -37,6 +37,11 @@ export type PersonalDataProvider = {
    * finds nothing left to erase.
    */
   eraseSubject(tx: Tx, subject: DataSubject): Promise<{ rows: number; imageKeys: string[] }>;
+  /**
+   * Consent withdrawn (POPIA s11(3)): removes only the subject's biometric data (face photos,
+   * face descriptors, the consent they rested on); everything else stays. Idempotent too.
+   */
+  eraseBiometrics?(tx: Tx, subject: DataSubject): Promise<{ rows: number; imageKeys: string[] }>;
 };
 
 /** Retention of images on records: clears one record's image keys, returns them for deletion. */

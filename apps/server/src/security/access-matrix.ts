@@ -459,6 +459,16 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     missing: 200,
     note: 'an ID number names a person, not a row: one this tenant does not hold (another tenant’s driver or nobody) gets an empty export, and every request is audited, so the other-tenant case is the random one; privacy.routes.int.test.ts checks that nothing of another tenant is exported',
   },
+  'DELETE /api/data-subjects/:idNumber/biometrics': {
+    access: ['tenant_admin'],
+    object: aDataSubject,
+    randomObject: aSaIdNumber,
+    objects: ['own', 'random'],
+    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}/biometrics` }),
+    allowed: 200,
+    missing: 200,
+    note: 'as the erasure: a person this tenant does not hold has no biometrics to delete (zeros, audited)',
+  },
   'DELETE /api/data-subjects/:idNumber': {
     access: ['tenant_admin'],
     object: aDataSubject,

@@ -10,6 +10,17 @@ import {
 
 import { approvedVehicles } from './approved-vehicles.table';
 
+// The driver photo, its sealed face descriptor and the consent record they rest on.
+const NO_BIOMETRICS = {
+  driverPhotoKey: null,
+  driverFaceDescriptor: null,
+  faceModelVersion: null,
+  photoConsentAt: null,
+  photoConsentBy: null,
+  photoConsentNotice: null,
+  biometricsPurgeAfter: null,
+};
+
 /** What replaces the expected driver's name when they ask to be erased (the column is required). */
 export const ERASED_DRIVER_NAME = '[erased]';
 
@@ -49,22 +60,35 @@ export function createApprovedVehiclesPersonalData({
       }));
     },
 
+    async eraseBiometrics(tx, subject) {
+      const rows = (await rowsOf(tx, subject)).filter(
+        (row) => row.driverPhotoKey !== null || row.driverFaceDescriptor !== null,
+      );
+      if (rows.length === 0) return { rows: 0, imageKeys: [] };
+      await tx
+        .update(approvedVehicles)
+        .set(NO_BIOMETRICS)
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, subject.tenantId),
+            inArray(
+              approvedVehicles.id,
+              rows.map((row) => row.id),
+            ),
+          ),
+        );
+      return {
+        rows: rows.length,
+        imageKeys: rows.map((row) => row.driverPhotoKey).filter((key): key is string => !!key),
+      };
+    },
+
     async eraseSubject(tx, subject) {
       const rows = await rowsOf(tx, subject);
       if (rows.length === 0) return { rows: 0, imageKeys: [] };
       await tx
         .update(approvedVehicles)
-        .set({
-          driverName: ERASED_DRIVER_NAME,
-          driverLicense: null,
-          driverPhotoKey: null,
-          driverFaceDescriptor: null,
-          faceModelVersion: null,
-          photoConsentAt: null,
-          photoConsentBy: null,
-          photoConsentNotice: null,
-          biometricsPurgeAfter: null,
-        })
+        .set({ driverName: ERASED_DRIVER_NAME, driverLicense: null, ...NO_BIOMETRICS })
         .where(
           and(
             eq(approvedVehicles.tenantId, subject.tenantId),

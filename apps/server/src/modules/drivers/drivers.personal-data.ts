@@ -36,6 +36,24 @@ export function createDriversPersonalData({
       return rows.map((row) => withImageLinks(row, ['photoKey', 'licenceImageKey'], images.urlFor));
     },
 
+    async eraseBiometrics(tx, { tenantId, idNumber }) {
+      const where = and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber));
+      const [row] = await tx.select().from(drivers).where(where);
+      if (!row?.photoKey) return { rows: 0, imageKeys: [] };
+      await tx
+        .update(drivers)
+        .set({
+          photoKey: null,
+          photoConsentAt: null,
+          photoConsentBy: null,
+          photoConsentNotice: null,
+          biometricsPurgeAfter: null,
+          livenessConfidence: null,
+        })
+        .where(where);
+      return { rows: 1, imageKeys: [row.photoKey] };
+    },
+
     async eraseSubject(tx, { tenantId, idNumber }) {
       const rows = await tx
         .delete(drivers)

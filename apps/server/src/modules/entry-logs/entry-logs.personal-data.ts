@@ -91,6 +91,27 @@ export function createEntryLogsPersonalData({
       return rows.map((row) => withImageLinks(row, IMAGE_FIELDS, images.urlFor));
     },
 
+    async eraseBiometrics(tx, subject) {
+      const rows = (await rowsOf(tx, subject)).filter((row) => row.driverFaceImageKey !== null);
+      if (rows.length === 0) return { rows: 0, imageKeys: [] };
+      await tx
+        .update(entryLogs)
+        .set({ driverFaceImageKey: null })
+        .where(
+          and(
+            eq(entryLogs.tenantId, subject.tenantId),
+            inArray(
+              entryLogs.id,
+              rows.map((row) => row.id),
+            ),
+          ),
+        );
+      return {
+        rows: rows.length,
+        imageKeys: rows.map((row) => row.driverFaceImageKey).filter((key): key is string => !!key),
+      };
+    },
+
     async eraseSubject(tx, subject) {
       const rows = await rowsOf(tx, subject);
       const ids = rows.map((row) => row.id);

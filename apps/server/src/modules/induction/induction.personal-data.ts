@@ -56,6 +56,29 @@ export function createInductionPersonalData({
       }));
     },
 
+    async eraseBiometrics(tx, { tenantId, idNumber }) {
+      const rows = (await assignmentsOf(tx, tenantId, idNumber)).filter(
+        (row) => row.driverPhotoKey !== null,
+      );
+      if (rows.length === 0) return { rows: 0, imageKeys: [] };
+      await tx
+        .update(inductionAssignments)
+        .set({ driverPhotoKey: null })
+        .where(
+          and(
+            eq(inductionAssignments.tenantId, tenantId),
+            inArray(
+              inductionAssignments.id,
+              rows.map((row) => row.id),
+            ),
+          ),
+        );
+      return {
+        rows: rows.length,
+        imageKeys: rows.map((row) => row.driverPhotoKey).filter((key): key is string => !!key),
+      };
+    },
+
     async eraseSubject(tx, { tenantId, idNumber }) {
       const assignments = await assignmentsOf(tx, tenantId, idNumber);
       const ids = assignments.map((row) => row.id);

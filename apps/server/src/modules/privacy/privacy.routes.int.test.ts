@@ -234,6 +234,47 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     expect(JSON.stringify(auditAfter)).not.toContain(subject);
   });
 
+  it('on withdrawn consent deletes only the biometric data, at once and once', async () => {
+    const acme = await aTenantWithSecret(t);
+    const subject = anIdNumber(77, 6);
+    const { entry } = await aDriverEverywhere(acme, subject, 'L0201');
+    // An enrolled face on the approval (enrolment itself runs the face engine; covered elsewhere).
+    await t.ownerQuery(
+      `update approved_vehicles set driver_face_descriptor = 'v1.sealed', photo_consent_at = now()
+       where tenant_id = $1 and driver_license = 'L0201'`,
+      [acme.tenantId],
+    );
+
+    const first = await acme.admin.delete(`/api/data-subjects/${subject}/biometrics`);
+    const second = await acme.admin.delete(`/api/data-subjects/${subject}/biometrics`);
+    const after = (await acme.admin.get(`/api/data-subjects/${subject}/export`)).json();
+
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      erased: { drivers: 0, approvedVehicles: 1, entryLogs: 1, inductions: 1 },
+      imagesDeleted: 2, // the face photo taken at the gate and the induction photo
+    });
+    expect(Object.values(second.json().erased).every((n) => n === 0)).toBe(true);
+    expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(404);
+    expect((await acme.admin.get(entry.plateImage)).statusCode).toBe(200);
+    expect(after.records.drivers).toHaveLength(1);
+    expect(after.records.entryLogs[0]).toMatchObject({
+      driverIdNumber: subject,
+      driverFaceImageKey: null,
+    });
+    expect(after.records.approvedVehicles[0]).toMatchObject({
+      hasFaceEnrolment: false,
+      photoConsentAt: null,
+      driverLicense: 'L0201',
+    });
+    expect(after.records.inductions[0]).toMatchObject({ driverPhotoKey: null });
+    const events = await t.ownerQuery(
+      `select 1 from audit_events where tenant_id = $1 and action = 'data-subject.biometrics-erased'`,
+      [acme.tenantId],
+    );
+    expect(events).toHaveLength(2);
+  });
+
   it('lets only the tenant admin ask, and checks the ID number', async () => {
     const { admin } = await aTenantWithSecret(t);
     const office = await t.createSignedInUser(admin, 'back_office');
@@ -242,6 +283,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
 
     expect((await office.get(`/api/data-subjects/${id}/export`)).statusCode).toBe(403);
     expect((await guard.delete(`/api/data-subjects/${id}`)).statusCode).toBe(403);
+    expect((await office.delete(`/api/data-subjects/${id}/biometrics`)).statusCode).toBe(403);
     expect(
       (await t.inject({ method: 'GET', url: `/api/data-subjects/${id}/export` })).statusCode,
     ).toBe(401);

@@ -47,6 +47,25 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
     );
 
     app.delete(
+      '/data-subjects/:idNumber/biometrics',
+      {
+        config: subjectAccess,
+        schema: {
+          tags: ['privacy'],
+          operationId: 'eraseDataSubjectBiometrics',
+          description:
+            'POPIA s11(3): the driver withdrew consent to biometrics. Deletes their face photos, ' +
+            'face descriptors and the consent records at once; everything else stays. Safe to ' +
+            'repeat. Audited.',
+          params: DataSubjectParamsSchema,
+          response: { 200: DataSubjectErasureSchema },
+        },
+      },
+      async (request) =>
+        service.eraseBiometrics(request.actor, request.params.idNumber, request.ip),
+    );
+
+    app.delete(
       '/data-subjects/:idNumber',
       {
         config: subjectAccess,

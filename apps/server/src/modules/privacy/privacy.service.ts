@@ -38,6 +38,11 @@ const RETAINED = [
   'Approved vehicles without their expected driver (the vehicle’s approval is the contractor’s, not the driver’s).',
 ];
 
+const RETAINED_AFTER_BIOMETRICS = [
+  'Everything but the biometric data: the driver record, approvals, gate entries, documents and inductions (erase the driver to remove those).',
+  'The audit trail, including that biometrics were enrolled, compared and erased.',
+];
+
 const NOTES = [
   'Image fields are links to the image route: open them with the same session (each view of a face or identity document is audited).',
   'The sealed face descriptor is not exported: it is a biometric template, usable only with the server key; hasFaceEnrolment says whether one exists.',
@@ -109,6 +114,46 @@ export function createPrivacyService({
     for (const key of new Set(keys)) await images.deleteImage(key);
   }
 
+  async function erase(
+    actor: Actor,
+    idNumber: string,
+    scope: 'all' | 'biometrics',
+    ip?: string,
+  ): Promise<DataSubjectErasure> {
+    const { erased, imageKeys } = await database.withTenant(actor.tenantId, async (tx) => {
+      const subject = await subjectOf(tx, actor.tenantId, idNumber);
+      const counts: Record<string, number> = {};
+      const keys: string[] = [];
+      for (const provider of providers) {
+        const result =
+          scope === 'all'
+            ? await provider.eraseSubject(tx, subject)
+            : await provider.eraseBiometrics?.(tx, subject);
+        if (!result) continue; // holds no biometric data
+        counts[provider.section] = result.rows;
+        keys.push(...result.imageKeys);
+      }
+      await audit.record(tx, {
+        tenantId: actor.tenantId,
+        actorUserId: actor.userId,
+        action: scope === 'all' ? 'data-subject.erased' : 'data-subject.biometrics-erased',
+        targetType: 'data_subject',
+        targetId: subjectRef(actor.tenantId, idNumber),
+        ip,
+        details: { ...counts, images: new Set(keys).size },
+      });
+      return { erased: counts, imageKeys: keys };
+    });
+    // After the commit: a crash here leaves files no row points at (never a row pointing at a
+    // deleted file); storage deletes are idempotent.
+    await deleteImages(imageKeys);
+    return {
+      erased,
+      imagesDeleted: new Set(imageKeys).size,
+      retained: scope === 'all' ? RETAINED : RETAINED_AFTER_BIOMETRICS,
+    };
+  }
+
   return {
     /** Everything held about the driver in the actor's organization, and who accessed it. */
     exportSubject: (actor: Actor, idNumber: string, ip?: string): Promise<DataSubjectExport> =>
@@ -158,32 +203,15 @@ export function createPrivacyService({
      * Erases the driver's personal data in every module in one transaction, then deletes their
      * images from storage. Idempotent: a second request finds nothing and reports zeros.
      */
-    async eraseSubject(actor: Actor, idNumber: string, ip?: string): Promise<DataSubjectErasure> {
-      const { erased, imageKeys } = await database.withTenant(actor.tenantId, async (tx) => {
-        const subject = await subjectOf(tx, actor.tenantId, idNumber);
-        const counts: Record<string, number> = {};
-        const keys: string[] = [];
-        for (const provider of providers) {
-          const result = await provider.eraseSubject(tx, subject);
-          counts[provider.section] = result.rows;
-          keys.push(...result.imageKeys);
-        }
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'data-subject.erased',
-          targetType: 'data_subject',
-          targetId: subjectRef(actor.tenantId, idNumber),
-          ip,
-          details: { ...counts, images: new Set(keys).size },
-        });
-        return { erased: counts, imageKeys: keys };
-      });
-      // After the commit: a crash here leaves files no row points at (never a row pointing at a
-      // deleted file); storage deletes are idempotent.
-      await deleteImages(imageKeys);
-      return { erased, imagesDeleted: new Set(imageKeys).size, retained: RETAINED };
-    },
+    eraseSubject: (actor: Actor, idNumber: string, ip?: string) =>
+      erase(actor, idNumber, 'all', ip),
+
+    /**
+     * Consent to biometrics withdrawn (s11(3)): only face photos, face descriptors and their
+     * consent records go, at once; the rest of what is held stays. Idempotent.
+     */
+    eraseBiometrics: (actor: Actor, idNumber: string, ip?: string) =>
+      erase(actor, idNumber, 'biometrics', ip),
 
     /**
      * The daily retention job: clears and deletes document and gate images older than each

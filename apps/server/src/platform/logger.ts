@@ -14,18 +14,24 @@ export const REDACTED_PATHS = [
   '*.image',
 ];
 
+// Runs of 9 or more digits in a URL: SA ID numbers (13 digits, e.g. the data-subject routes take
+// one in the path) and phone numbers. Plates and ids never have that many digits in a row.
+const LONG_NUMBER = /\d{9,}/g;
+
+/** Never headers (cookies) or bodies; the client address for security events (SEC-50). */
+export const LOG_SERIALIZERS = {
+  req: (request: { method: string; url: string; id: string; ip?: string }) => ({
+    method: request.method,
+    url: request.url.replace(LONG_NUMBER, '[redacted]'),
+    id: request.id,
+    remoteAddress: request.ip,
+  }),
+};
+
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    serializers: {
-      // Never headers (cookies) or bodies; the client address for security events (SEC-50).
-      req: (request: { method: string; url: string; id: string; ip?: string }) => ({
-        method: request.method,
-        url: request.url,
-        id: request.id,
-        remoteAddress: request.ip,
-      }),
-    },
+    serializers: LOG_SERIALIZERS,
   };
 }

@@ -55,6 +55,8 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
       ...headers,
       'webhook-signature': 'v1,AAAA',
     });
+    // The data-subject routes take the ID number in the path.
+    const exported = await admin.get(`/api/data-subjects/${idNumber}/export`);
     // A username built to forge a second log line.
     await t.inject({
       method: 'POST',
@@ -70,6 +72,7 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
       badSignature.statusCode,
     ]).toEqual([401, 200, 202, 401]);
     expect(saved.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(exported.statusCode).toBe(200);
     secrets.push(
       admin.password,
       'wrong-Secret-77',
@@ -123,7 +126,9 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
     });
     expect(Math.abs((success?.time ?? 0) - Date.now())).toBeLessThan(120_000);
     expect(failure).toMatchObject({ status: 401, reqId: expect.any(String) });
-    expect(request).toMatchObject({ req: expect.objectContaining({ url: '/api/auth/login' }) });
+    expect(request).toMatchObject({
+      req: { method: 'POST', url: '/api/auth/login', remoteAddress: '127.0.0.1' },
+    });
   });
 
   it('logs each inbound webhook verification with its id and result, never the signature', () => {
@@ -138,7 +143,7 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
     expect(JSON.stringify([verified, refused])).not.toContain('v1,');
   });
 
-  it('serializes a request in production as method, URL, id and client address only', () => {
+  it('serializes a request as method, URL without long numbers, id and client address only', () => {
     const options = loggerOptions('info') as unknown as {
       serializers: { req: (request: Record<string, unknown>) => unknown };
     };
@@ -158,5 +163,12 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
       id: 'req-1',
       remoteAddress: '203.0.113.7',
     });
+    expect(
+      options.serializers.req({
+        method: 'GET',
+        url: '/api/data-subjects/8001015009087/export?phone=0821234567',
+        id: 'req-2',
+      }),
+    ).toMatchObject({ url: '/api/data-subjects/[redacted]/export?phone=[redacted]' });
   });
 });

@@ -19,7 +19,7 @@ import { createLazyVisionEngine } from '@/modules/vision';
 import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
-import { REDACTED_PATHS } from '@/platform/logger';
+import { LOG_SERIALIZERS, REDACTED_PATHS } from '@/platform/logger';
 import { createLocalStorage } from '@/platform/storage';
 
 import { withDatabase } from './global-setup';
@@ -82,7 +82,11 @@ export async function createTestApp({
 
   const logLines: string[] = [];
   const logger = pino(
-    { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    {
+      level: 'info',
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: LOG_SERIALIZERS, // as in production
+    },
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         logLines.push(chunk.toString('utf8'));

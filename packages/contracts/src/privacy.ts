@@ -5,14 +5,16 @@ import { SaIdNumberSchema } from './sa-id-number';
 
 /**
  * POPIA data-subject requests (tenant_admin): everything the organization holds about a driver,
- * and its erasure. The driver is named by their South African ID number.
+ * and its erasure. The driver is named by their South African ID number, always in the body:
+ * a number in a URL ends up in proxy and browser histories.
  */
-export const DataSubjectParamsSchema = z.object({ idNumber: SaIdNumberSchema });
+export const DataSubjectRequestSchema = z.object({ idNumber: SaIdNumberSchema }).strict();
+export type DataSubjectRequest = z.infer<typeof DataSubjectRequestSchema>;
 
 /** A record as held: its fields, with images as links to the (audited) image route. */
 const HeldRecordSchema = z.looseObject({ id: z.string() });
 
-/** GET /api/data-subjects/{idNumber}/export */
+/** POST /api/data-subjects/export {idNumber} */
 export const DataSubjectExportSchema = z.object({
   idNumber: z.string(),
   exportedAt: TimestampSchema,
@@ -39,7 +41,7 @@ export const DataSubjectExportSchema = z.object({
 });
 export type DataSubjectExport = z.infer<typeof DataSubjectExportSchema>;
 
-/** DELETE /api/data-subjects/{idNumber} */
+/** POST /api/data-subjects/erase and /erase-biometrics {idNumber} */
 export const DataSubjectErasureSchema = z.object({
   /** Rows erased, anonymised or deleted, per kind of record; all zero when nothing was left. */
   erased: z.record(z.string(), z.number().int().min(0)),

@@ -449,32 +449,35 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   },
 
   // ----- privacy: POPIA data-subject requests ----------------------------------------------
-  'GET /api/data-subjects/:idNumber/export': {
+  'POST /api/data-subjects/export': {
     access: ['tenant_admin'],
     object: aDataSubject,
     randomObject: aSaIdNumber,
     objects: ['own', 'random'],
-    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}/export` }),
+    request: (_fx, idNumber) => ({ url: '/api/data-subjects/export', payload: { idNumber } }),
     allowed: 200,
     missing: 200,
     note: 'an ID number names a person, not a row: one this tenant does not hold (another tenant’s driver or nobody) gets an empty export, and every request is audited, so the other-tenant case is the random one; privacy.routes.int.test.ts checks that nothing of another tenant is exported',
   },
-  'DELETE /api/data-subjects/:idNumber/biometrics': {
+  'POST /api/data-subjects/erase-biometrics': {
     access: ['tenant_admin'],
     object: aDataSubject,
     randomObject: aSaIdNumber,
     objects: ['own', 'random'],
-    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}/biometrics` }),
+    request: (_fx, idNumber) => ({
+      url: '/api/data-subjects/erase-biometrics',
+      payload: { idNumber },
+    }),
     allowed: 200,
     missing: 200,
     note: 'as the erasure: a person this tenant does not hold has no biometrics to delete (zeros, audited)',
   },
-  'DELETE /api/data-subjects/:idNumber': {
+  'POST /api/data-subjects/erase': {
     access: ['tenant_admin'],
     object: aDataSubject,
     randomObject: aSaIdNumber,
     objects: ['own', 'random'],
-    request: (_fx, idNumber) => ({ url: `/api/data-subjects/${idNumber}` }),
+    request: (_fx, idNumber) => ({ url: '/api/data-subjects/erase', payload: { idNumber } }),
     allowed: 200,
     missing: 200,
     note: 'erasing a person this tenant does not hold erases nothing (all counts zero) and is audited; privacy.routes.int.test.ts checks that another tenant’s data is untouched',

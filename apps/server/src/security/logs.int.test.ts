@@ -55,8 +55,8 @@ describe('what reaches the logs (SEC-50, SEC-51, SEC-52)', () => {
       ...headers,
       'webhook-signature': 'v1,AAAA',
     });
-    // The data-subject routes take the ID number in the path.
-    const exported = await admin.get(`/api/data-subjects/${idNumber}/export`);
+    // The data-subject routes take the ID number in the body, which is never logged.
+    const exported = await admin.post('/api/data-subjects/export', { idNumber });
     // A username built to forge a second log line.
     await t.inject({
       method: 'POST',

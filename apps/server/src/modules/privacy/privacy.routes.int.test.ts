@@ -109,7 +109,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     // A view of the face photo: it must appear in the subject's access trail.
     expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(200);
 
-    const response = await acme.admin.get(`/api/data-subjects/${subject}/export`);
+    const response = await acme.admin.post('/api/data-subjects/export', { idNumber: subject });
 
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="data-subject-/);
@@ -178,9 +178,11 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       acme.tenantId,
     ]);
 
-    const first = await acme.admin.delete(`/api/data-subjects/${subject}`);
-    const second = await acme.admin.delete(`/api/data-subjects/${subject}`);
-    const after = (await acme.admin.get(`/api/data-subjects/${subject}/export`)).json();
+    const first = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
+    const second = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
+    const after = (
+      await acme.admin.post('/api/data-subjects/export', { idNumber: subject })
+    ).json();
 
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
@@ -217,10 +219,12 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     expect(callback?.body ?? '').not.toContain(subject);
     // Nothing of anyone else changed.
     expect(
-      (await other.admin.get(`/api/data-subjects/${subject}/export`)).json().records.drivers,
+      (await other.admin.post('/api/data-subjects/export', { idNumber: subject })).json().records
+        .drivers,
     ).toHaveLength(1);
     expect(
-      (await acme.admin.get(`/api/data-subjects/${someoneElse}/export`)).json().records.entryLogs,
+      (await acme.admin.post('/api/data-subjects/export', { idNumber: someoneElse })).json().records
+        .entryLogs,
     ).toHaveLength(1);
     // The audit trail keeps every earlier event and records the erasure without the ID number.
     const auditAfter = await t.ownerQuery<{ id: string; action: string; details: unknown }>(
@@ -245,9 +249,15 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       [acme.tenantId],
     );
 
-    const first = await acme.admin.delete(`/api/data-subjects/${subject}/biometrics`);
-    const second = await acme.admin.delete(`/api/data-subjects/${subject}/biometrics`);
-    const after = (await acme.admin.get(`/api/data-subjects/${subject}/export`)).json();
+    const first = await acme.admin.post('/api/data-subjects/erase-biometrics', {
+      idNumber: subject,
+    });
+    const second = await acme.admin.post('/api/data-subjects/erase-biometrics', {
+      idNumber: subject,
+    });
+    const after = (
+      await acme.admin.post('/api/data-subjects/export', { idNumber: subject })
+    ).json();
 
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
@@ -281,15 +291,23 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     const guard = await t.createSignedInUser(admin, 'security_guard');
     const id = anIdNumber(90, 5);
 
-    expect((await office.get(`/api/data-subjects/${id}/export`)).statusCode).toBe(403);
-    expect((await guard.delete(`/api/data-subjects/${id}`)).statusCode).toBe(403);
-    expect((await office.delete(`/api/data-subjects/${id}/biometrics`)).statusCode).toBe(403);
+    expect((await office.post('/api/data-subjects/export', { idNumber: id })).statusCode).toBe(403);
+    expect((await guard.post('/api/data-subjects/erase', { idNumber: id })).statusCode).toBe(403);
     expect(
-      (await t.inject({ method: 'GET', url: `/api/data-subjects/${id}/export` })).statusCode,
+      (await office.post('/api/data-subjects/erase-biometrics', { idNumber: id })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/api/data-subjects/export',
+          payload: { idNumber: id },
+        })
+      ).statusCode,
     ).toBe(401);
-    const bad = await admin.get('/api/data-subjects/8001015009086/export');
+    const bad = await admin.post('/api/data-subjects/export', { idNumber: '8001015009086' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('INVALID');
-    expect((await admin.get(`/api/data-subjects/${id}/export`)).statusCode).toBe(200);
+    expect((await admin.post('/api/data-subjects/export', { idNumber: id })).statusCode).toBe(200);
   });
 });

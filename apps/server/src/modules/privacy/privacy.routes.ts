@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   DataSubjectErasureSchema,
   DataSubjectExportSchema,
-  DataSubjectParamsSchema,
+  DataSubjectRequestSchema,
 } from '@boomgate/contracts/privacy';
 
 import { rolesAccess } from '@/platform/access';
@@ -16,8 +16,8 @@ const subjectAccess = rolesAccess(['tenant_admin']);
 
 export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/data-subjects/:idNumber/export',
+    app.post(
+      '/data-subjects/export',
       {
         config: subjectAccess,
         schema: {
@@ -27,14 +27,14 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
             'POPIA s23: everything the organization holds about a driver (by SA ID number) — driver ' +
             'record, approved vehicles, gate entries, documents, incoming entries — with image links ' +
             'and the audit trail of those records. Audited.',
-          params: DataSubjectParamsSchema,
+          body: DataSubjectRequestSchema,
           response: { 200: DataSubjectExportSchema },
         },
       },
       async (request, reply) => {
         const exported = await service.exportSubject(
           request.actor,
-          request.params.idNumber,
+          request.body.idNumber,
           request.ip,
         );
         return reply
@@ -46,8 +46,8 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
       },
     );
 
-    app.delete(
-      '/data-subjects/:idNumber/biometrics',
+    app.post(
+      '/data-subjects/erase-biometrics',
       {
         config: subjectAccess,
         schema: {
@@ -57,16 +57,15 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
             'POPIA s11(3): the driver withdrew consent to biometrics. Deletes their face photos, ' +
             'face descriptors and the consent records at once; everything else stays. Safe to ' +
             'repeat. Audited.',
-          params: DataSubjectParamsSchema,
+          body: DataSubjectRequestSchema,
           response: { 200: DataSubjectErasureSchema },
         },
       },
-      async (request) =>
-        service.eraseBiometrics(request.actor, request.params.idNumber, request.ip),
+      async (request) => service.eraseBiometrics(request.actor, request.body.idNumber, request.ip),
     );
 
-    app.delete(
-      '/data-subjects/:idNumber',
+    app.post(
+      '/data-subjects/erase',
       {
         config: subjectAccess,
         schema: {
@@ -75,11 +74,11 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
           description:
             'POPIA s24: erases the driver’s personal data and images; gate records stay, ' +
             'de-identified, and the audit trail stays. Safe to repeat. Audited.',
-          params: DataSubjectParamsSchema,
+          body: DataSubjectRequestSchema,
           response: { 200: DataSubjectErasureSchema },
         },
       },
-      async (request) => service.eraseSubject(request.actor, request.params.idNumber, request.ip),
+      async (request) => service.eraseSubject(request.actor, request.body.idNumber, request.ip),
     );
   };
 }

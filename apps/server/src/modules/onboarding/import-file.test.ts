@@ -1,3 +1,5 @@
+import { deflateRawSync } from 'node:zlib';
+
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 
@@ -25,6 +27,44 @@ function zipClaiming(name: string, compressed: number, uncompressed: number): Bu
   return Buffer.concat([local, directory, end]);
 }
 
+/**
+ * A ZIP of really deflated entries whose central directory claims each expands to `claimed`
+ * bytes (the lie a zip bomb tells to pass a check of the directory).
+ */
+function zipLying(entries: { name: string; data: Buffer }[], claimed: number): Buffer {
+  const locals: Buffer[] = [];
+  const directory: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const nameBytes = Buffer.from(name);
+    const compressed = deflateRawSync(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(claimed, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(compressed.length, 20);
+    entry.writeUInt32LE(claimed, 24);
+    entry.writeUInt16LE(nameBytes.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, compressed);
+    directory.push(entry, nameBytes);
+    offset += local.length + nameBytes.length + compressed.length;
+  }
+  const directoryBytes = Buffer.concat(directory);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directoryBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directoryBytes, end]);
+}
+
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -50,6 +90,34 @@ describe('sniffImportFileType', () => {
 });
 
 describe('readImportFile', () => {
+  it('refuses a workbook whose parts really inflate past the cap, whatever the ZIP claims', async () => {
+    const bomb = zipLying(
+      [
+        { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+        { name: 'xl/workbook.xml', data: Buffer.alloc(80 * 1024 * 1024, 0x20) },
+      ],
+      1_000,
+    );
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(sniffImportFileType(bomb)).toBe('xlsx'); // the directory alone looks harmless
+    expect(await rejection(readImportFile('bomb.xlsx', bomb))).toEqual([
+      'PAYLOAD_TOO_LARGE',
+      'This workbook expands to too much data.',
+    ]);
+    // The same lie about a small part is only an unreadable workbook.
+    const small = zipLying(
+      [
+        { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+        { name: 'xl/workbook.xml', data: Buffer.alloc(4096, 0x20) },
+      ],
+      1_000,
+    );
+    expect(await rejection(readImportFile('small.xlsx', small))).toEqual([
+      'UNSUPPORTED_MEDIA_TYPE',
+      'This file is not a valid XLSX workbook.',
+    ]);
+  });
+
   it('maps headers by letters and digits, keeps spreadsheet row numbers and skips blank lines', async () => {
     const csv =
       'DRIVER_NAME,surname*,Id Number,Notes\r\nSipho,Nkosi,8001015009087,x\r\n,,,\r\n\r\nThandi,,1,\r\n';

@@ -1,3 +1,6 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 
@@ -73,11 +76,19 @@ export function sniffImportFileType(bytes: Buffer): ImportFileType | null {
   }
 }
 
+/** A ZIP entry as its central directory describes it. */
+type ZipEntry = { name: string; method: number; compressed: number; localHeader: number };
+
 /**
  * The entry names from the ZIP's central directory, after checking what the entries claim to
  * expand to (a "zip bomb" is refused before anything is inflated). Null when it is no valid ZIP.
  */
 function zipEntryNames(bytes: Buffer): Set<string> | null {
+  const entries = zipEntries(bytes);
+  return entries && new Set(entries.map((entry) => entry.name));
+}
+
+function zipEntries(bytes: Buffer): ZipEntry[] | null {
   const END_OF_DIRECTORY = 0x06054b50;
   const DIRECTORY_ENTRY = 0x02014b50;
   let end = -1;
@@ -88,32 +99,75 @@ function zipEntryNames(bytes: Buffer): Set<string> | null {
     }
   }
   if (end < 0) return null;
-  const entries = bytes.readUInt16LE(end + 10);
+  const count = bytes.readUInt16LE(end + 10);
   const directoryOffset = bytes.readUInt32LE(end + 16);
   // ZIP64 markers: no spreadsheet of drivers needs them.
-  if (entries === 0xffff || directoryOffset === 0xffffffff) return null;
-  if (entries > MAX_XLSX_ENTRIES) throw unsupported('This workbook has too many parts.');
-  const names = new Set<string>();
+  if (count === 0xffff || directoryOffset === 0xffffffff) return null;
+  if (count > MAX_XLSX_ENTRIES) throw unsupported('This workbook has too many parts.');
+  const entries: ZipEntry[] = [];
   let total = 0;
   let at = directoryOffset;
-  for (let index = 0; index < entries; index++) {
+  for (let index = 0; index < count; index++) {
     if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== DIRECTORY_ENTRY) return null;
+    const method = bytes.readUInt16LE(at + 10);
     const compressed = bytes.readUInt32LE(at + 20);
     const uncompressed = bytes.readUInt32LE(at + 24);
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);
+    const localHeader = bytes.readUInt32LE(at + 42);
     total += uncompressed;
     if (
       total > MAX_XLSX_UNCOMPRESSED_BYTES ||
       (compressed > 0 && uncompressed / compressed > 200 && uncompressed > 1024 * 1024)
     ) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'This workbook expands to too much data.');
+      throw tooMuchData();
     }
-    names.add(bytes.toString('utf8', at + 46, at + 46 + nameLength));
+    const name = bytes.toString('utf8', at + 46, at + 46 + nameLength);
+    entries.push({ name, method, compressed, localHeader });
     at += 46 + nameLength + extraLength + commentLength;
   }
-  return names;
+  return entries;
+}
+
+const tooMuchData = () =>
+  new AppError('PAYLOAD_TOO_LARGE', 'This workbook expands to too much data.');
+
+const inflateRaw = promisify(zlib.inflateRaw);
+
+/**
+ * The central directory's sizes are only claims: JSZip inflates whatever data follows each local
+ * header. So every entry is inflated here first with a cap on what it may really produce (zlib
+ * stops at `maxOutputLength`), and the workbook is refused past MAX_XLSX_UNCOMPRESSED_BYTES.
+ */
+async function assertInflatesWithinCap(bytes: Buffer): Promise<void> {
+  const LOCAL_HEADER = 0x04034b50;
+  const invalid = () => unsupported('This file is not a valid XLSX workbook.');
+  const entries = zipEntries(bytes);
+  if (!entries) throw invalid();
+  let remaining = MAX_XLSX_UNCOMPRESSED_BYTES;
+  for (const entry of entries) {
+    const at = entry.localHeader;
+    if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL_HEADER) throw invalid();
+    const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+    if (start + entry.compressed > bytes.length) throw invalid();
+    const data = bytes.subarray(start, start + entry.compressed);
+    if (entry.method === 0) {
+      remaining -= data.length; // stored: the data is its own size
+    } else if (entry.method === 8) {
+      let inflated: Buffer;
+      try {
+        inflated = await inflateRaw(data, { maxOutputLength: Math.max(1, remaining + 1) });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooMuchData();
+        throw invalid();
+      }
+      remaining -= inflated.length;
+    } else {
+      throw invalid(); // JSZip reads only stored and deflated entries
+    }
+    if (remaining < 0) throw tooMuchData();
+  }
 }
 
 /** A line of the sheet: its number as the spreadsheet shows it, and its cells. */
@@ -150,6 +204,7 @@ function readCsv(bytes: Buffer): SheetLine[] {
 }
 
 async function readXlsx(bytes: Buffer): Promise<SheetLine[]> {
+  await assertInflatesWithinCap(bytes);
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs types its input as an ArrayBuffer; JSZip reads a copy of exactly these bytes.

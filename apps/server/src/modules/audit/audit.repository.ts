@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 
 import { type DbExecutor } from '@/platform/db';
 import { newId } from '@/platform/ids';
@@ -22,6 +22,27 @@ export function createAuditRepository() {
       const id = newId();
       await tx.insert(auditEvents).values({ id, occurredAt, ...event });
       return id;
+    },
+    /** Whether an event since `since` carries `details[key] = value` (the index covers the time range). */
+    async hasDetail(
+      tx: DbExecutor,
+      tenantId: string,
+      key: string,
+      value: string,
+      since: Date,
+    ): Promise<boolean> {
+      const rows = await tx
+        .select({ id: auditEvents.id })
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.tenantId, tenantId),
+            gte(auditEvents.occurredAt, since),
+            sql`${auditEvents.details} ->> ${key} = ${value}`,
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
     },
     async find(tx: DbExecutor, tenantId: string, id: string): Promise<AuditEventRow | undefined> {
       const rows = await tx

@@ -12,6 +12,8 @@ export function createAuditService({ clock }: { clock: Clock }) {
   return {
     record: (tx: DbExecutor, event: AuditEventInput) => repository.insert(tx, event, clock.now()),
     find: (tx: DbExecutor, tenantId: string, id: string) => repository.find(tx, tenantId, id),
+    hasDetail: (tx: DbExecutor, tenantId: string, key: string, value: string, since: Date) =>
+      repository.hasDetail(tx, tenantId, key, value, since),
     listAbout: (tx: DbExecutor, tenantId: string, targetIds: readonly string[]) =>
       repository.listAbout(tx, tenantId, targetIds),
   };

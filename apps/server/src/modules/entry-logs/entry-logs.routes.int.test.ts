@@ -312,6 +312,38 @@ describe('grant-entry with faceComparisonId', () => {
     ).toHaveLength(0);
   }, 90_000);
 
+  it('lets one comparison back one entry, and never a photo the client chose for an enrolled driver', async () => {
+    const admin = await t.registerTenant();
+    const vehicle = await enrolledVehicle(admin, 'ND667788');
+    const comparison = await compare(admin, face, vehicle.id);
+    const chosenPhoto = (
+      await admin.post('/api/face-comparison', { image1: face, image2: face })
+    ).json<{ comparisonId: string; decision: string }>();
+
+    const first = await grant(admin, 'ND667788', {
+      faceVerified: true,
+      faceComparisonId: comparison.comparisonId,
+    });
+    const again = await grant(admin, 'ND667788', {
+      faceVerified: true,
+      faceComparisonId: comparison.comparisonId,
+    });
+    const withChosenPhoto = await grant(admin, 'ND667788', {
+      faceVerified: true,
+      faceComparisonId: chosenPhoto.comparisonId,
+    });
+
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.message).toContain('already backs another entry');
+    expect(chosenPhoto.decision).toBe('match');
+    expect(withChosenPhoto.statusCode).toBe(400);
+    expect(withChosenPhoto.json().error.message).toContain('another vehicle');
+    expect(
+      await t.ownerQuery(`select 1 from entry_logs where tenant_id = $1`, [admin.body.tenant.id]),
+    ).toHaveLength(1);
+  }, 90_000);
+
   it('requires the comparison for a verified face once the organization gates on anti-spoofing', async () => {
     const admin = await t.registerTenant();
     const vehicle = await enrolledVehicle(admin, 'ND554433');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
@@ -34,7 +35,7 @@ export type EntryLogsServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'storeImage' | 'deleteImage'>;
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'countActive'>;
   users: Pick<UsersService, 'countActive'>;
-  audit: Pick<AuditService, 'record' | 'find'>;
+  audit: Pick<AuditService, 'record' | 'find' | 'hasDetail'>;
   settings: Pick<SettingsService, 'settingsOf'>;
   clock: Clock;
 };
@@ -56,14 +57,15 @@ export function createEntryLogsService({
 }: EntryLogsServiceDeps) {
   /**
    * The face verdict of an entry. With `faceComparisonId` it is the server's own audited record of
-   * the comparison (same user, recent, same vehicle), so a client cannot claim a match it did not
-   * get; without it the client's claim stands, unless the organization gates on anti-spoofing.
+   * the comparison (same user, recent, same vehicle, not cited by an earlier entry), so a client
+   * cannot claim a match it did not get; without it the client's claim stands, unless the
+   * organization gates on anti-spoofing.
    */
   async function faceVerdict(
     tx: DbExecutor,
     actor: Actor,
     body: GrantEntry,
-    vehicleId: string | null,
+    vehicle: { id: string; driverPhotoKey: string | null } | null,
   ): Promise<{ faceVerified: boolean; matchScore: number | null }> {
     if (!body.faceComparisonId) {
       if (body.faceVerified && (await settings.settingsOf(tx, actor.tenantId)).antispoofGating)
@@ -84,8 +86,19 @@ export function createEntryLogsService({
         'INVALID',
         'The face comparison was not found or has expired: compare the face again.',
       );
-    if (record.targetId && record.targetId !== vehicleId)
+    // A vehicle with a driver on file must be verified against that driver, not against a photo
+    // the client chose (a two-photo comparison has no target).
+    const mustTargetVehicle = vehicle?.driverPhotoKey != null;
+    if ((record.targetId || mustTargetVehicle) && record.targetId !== vehicle?.id)
       throw new AppError('INVALID', 'The face comparison was made for another vehicle.');
+    // One comparison backs one entry: the lock makes two concurrent citations queue, and the
+    // second then finds the first one's audit event.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${record.id}))`);
+    if (await audit.hasDetail(tx, actor.tenantId, 'faceComparisonId', record.id, record.occurredAt))
+      throw new AppError(
+        'INVALID',
+        'The face comparison already backs another entry: compare the face again.',
+      );
     const details = (record.details ?? {}) as { matchScore?: number; decision?: string };
     const faceVerified = details.decision === 'match';
     if (body.faceVerified && !faceVerified)
@@ -151,7 +164,7 @@ export function createEntryLogsService({
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
           const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
           const isApproved = vehicles.isApproved(vehicle);
-          const face = await faceVerdict(tx, actor, body, vehicle?.id ?? null);
+          const face = await faceVerdict(tx, actor, body, vehicle ?? null);
           const warnings = [...body.warnings];
           if (body.vehicleApproved && !isApproved)
             warnings.push('The client reported the vehicle as approved; the register does not.');
@@ -193,6 +206,9 @@ export function createEntryLogsService({
             targetType: 'entry_log',
             targetId: row.id,
             ip,
+            ...(body.faceComparisonId
+              ? { details: { faceComparisonId: body.faceComparisonId } }
+              : {}),
           });
           return row;
         });

@@ -8,7 +8,10 @@ import path from 'node:path';
 export type ObjectStorage = {
   put(key: string, bytes: Uint8Array): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
-  /** Bytes `start`..`end` (inclusive) only: a video is played by ranges, never read whole. */
+  /**
+   * Bytes `start`..`end` (inclusive) only: a video is served in bounded chunks through this, never
+   * read whole to play it (it is read whole once, to check its type and length when created).
+   */
   getRange(key: string, start: number, end: number): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
 };

@@ -35,6 +35,16 @@ export function createInductionRepository() {
       return rows[0];
     },
 
+    /** Whether a video already plays this uploaded file (one file per video). */
+    async videoKeyInUse(tx: DbExecutor, tenantId: string, videoKey: string): Promise<boolean> {
+      const rows = await tx
+        .select({ id: safetyVideos.id })
+        .from(safetyVideos)
+        .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.videoKey, videoKey)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
     async listVideos(tx: DbExecutor, tenantId: string) {
       const assignmentCounts = tx
         .select({ videoId: inductionAssignments.videoId, n: count().as('n') })

@@ -125,7 +125,7 @@ describe('safety induction', () => {
     expect(rest.statusCode).toBe(206);
     expect(rest.rawPayload.equals(webm.subarray(100))).toBe(true);
 
-    // A large file is answered 2 MiB at a time to `bytes=N-`; an explicit range in full.
+    // A large file is answered at most 2 MiB per range, whatever the range asks for.
     const large = anMp4(60, { mdatBytes: 5 * 1024 * 1024 });
     const largeFile = await upload(admin, large);
     const largeVideo = await admin.post('/api/safety-videos', {
@@ -141,8 +141,27 @@ describe('safety induction', () => {
     expect(first.rawPayload.equals(large.subarray(0, 2 * 1024 * 1024))).toBe(true);
     const tail = await guard.get(largeUrl, { headers: { range: `bytes=${large.length - 500}-` } });
     expect(tail.rawPayload.equals(large.subarray(large.length - 500))).toBe(true);
-    const explicit = await guard.get(largeUrl, { headers: { range: 'bytes=0-3145727' } });
-    expect(explicit.rawPayload.length).toBe(3 * 1024 * 1024);
+    for (const asked of ['bytes=0-3145727', 'bytes=0-99999999']) {
+      const explicit = await guard.get(largeUrl, { headers: { range: asked } });
+      expect(explicit.statusCode).toBe(206);
+      expect(explicit.headers['content-range']).toBe(
+        `bytes 0-${2 * 1024 * 1024 - 1}/${large.length}`,
+      );
+      expect(explicit.rawPayload.equals(large.subarray(0, 2 * 1024 * 1024))).toBe(true);
+    }
+    const suffix = await guard.get(largeUrl, { headers: { range: 'bytes=-4000000' } });
+    const suffixStart = large.length - 4_000_000;
+    expect(suffix.headers['content-range']).toBe(
+      `bytes ${suffixStart}-${suffixStart + 2 * 1024 * 1024 - 1}/${large.length}`,
+    );
+    expect(
+      suffix.rawPayload.equals(large.subarray(suffixStart, suffixStart + 2 * 1024 * 1024)),
+    ).toBe(true);
+    // Without Range: the whole file, streamed in chunks, with its length.
+    const wholeLarge = await guard.get(largeUrl);
+    expect(wholeLarge.statusCode).toBe(200);
+    expect(wholeLarge.headers['content-length']).toBe(String(large.length));
+    expect(wholeLarge.rawPayload.equals(large)).toBe(true);
 
     const other = await t.registerTenant();
     const foreign = await other.get(videoUrl);
@@ -157,6 +176,26 @@ describe('safety induction', () => {
       video: { kind: 'upload', fileKey: file.json().fileKey },
     });
     expect(stolen.statusCode).toBe(400);
+    // Nor can a second video of this tenant share the file: deleting one would delete the other's.
+    const shared = await admin.post('/api/safety-videos', {
+      title: 'Shared',
+      passScore: 50,
+      questions: [QUESTIONS[0]],
+      video: { kind: 'upload', fileKey: file.json().fileKey },
+    });
+    expect(shared.statusCode).toBe(409);
+    expect(shared.json().error.message).toBe(
+      'This uploaded video is already used by another video. Upload it again.',
+    );
+  });
+
+  it('refuses a video longer than 2 hours at upload: it could never be watched to the end', async () => {
+    const tooLong = await upload(admin, anMp4(2 * 3600 + 1));
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().error.message).toBe(
+      'This video is longer than 2 hours. A safety video may be at most 2 hours long.',
+    );
+    expect((await upload(admin, anMp4(2 * 3600))).statusCode).toBe(201);
   });
 
   it('refuses files that are not mp4/webm, a mismatched type, and non-https URLs', async () => {
@@ -434,6 +473,24 @@ describe('safety induction', () => {
     );
     expect((await admin.delete(`/api/safety-videos/${video.id}`)).statusCode).toBe(204);
     expect((await admin.get(`/api/safety-videos/${video.id}/file`)).statusCode).toBe(404);
+  });
+
+  it('deletes a video while an assignment is being made: a clear 409 or 404, never a 500', async () => {
+    for (let round = 0; round < 4; round++) {
+      const video = await createVideo(admin);
+      const [deleted, assigned] = await Promise.all([
+        admin.delete(`/api/safety-videos/${video.id}`),
+        admin.post('/api/induction/assignments', {
+          videoId: video.id,
+          driverName: 'Sipho Nkosi',
+          driverIdNumber: '8001015009087',
+        }),
+      ]);
+      // Either the assignment came first (delete refused) or the delete did (assignment 404).
+      expect([deleted.statusCode, assigned.statusCode].sort()).toEqual(
+        deleted.statusCode === 204 ? [204, 404] : [201, 409],
+      );
+    }
   });
   it('answers valid, expired or none for a driver at the gate by the tenant validity period', async () => {
     const tenant = await t.registerTenant();

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 import {
@@ -41,8 +43,19 @@ const managers = rolesAccess(['super_admin', 'tenant_admin', 'back_office']);
 const anySignedIn = rolesAccess(ALL_ROLES);
 
 const fileUrl = (videoId: string) => `/api/safety-videos/${videoId}/file`;
-/** An open-ended range (`bytes=N-`, how a video element starts) is answered this much at a time. */
+/** Every answer of the file route reads at most this much at a time, whatever was asked. */
 const VIDEO_CHUNK_BYTES = 2 * 1024 * 1024;
+
+/** The rest of a video after its first chunk, read one chunk at a time. */
+async function* videoChunks(
+  file: { size: number; read(start: number, end: number): Promise<Buffer> },
+  first: Buffer,
+): AsyncGenerator<Buffer> {
+  yield first;
+  for (let start = first.length; start < file.size; start += VIDEO_CHUNK_BYTES) {
+    yield await file.read(start, Math.min(file.size, start + VIDEO_CHUNK_BYTES) - 1);
+  }
+}
 
 /** The public shape: questions and options only, never which option is correct. */
 export function toSafetyVideo(video: SafetyVideoRow): SafetyVideo {
@@ -281,11 +294,17 @@ export function inductionRoutes(
             .header('content-range', `bytes */${file.size}`)
             .send(errorBody('INVALID', 'The requested range is outside the video.'));
         }
-        if (!range) return reply.send(await file.read(0, file.size - 1));
-        // Browsers ask `bytes=N-` and accept a shorter answer, then ask for the rest.
-        const end = range.openEnded
-          ? Math.min(range.end, range.start + VIDEO_CHUNK_BYTES - 1)
-          : range.end;
+        if (!range) {
+          // The whole file, streamed a chunk at a time so memory stays bounded by the chunk size.
+          // The first chunk is read before answering, so a missing file is still a 404.
+          const first = await file.read(0, Math.min(file.size, VIDEO_CHUNK_BYTES) - 1);
+          return reply
+            .header('content-length', file.size)
+            .send(Readable.from(videoChunks(file, first)));
+        }
+        // Every range is answered at most one chunk long, with the Content-Range actually sent
+        // (RFC 9110 §14.4): browsers then ask for the rest, and no request reads a whole file.
+        const end = Math.min(range.end, range.start + VIDEO_CHUNK_BYTES - 1);
         return reply
           .code(206)
           .header('content-range', `bytes ${range.start}-${end}/${file.size}`)

@@ -5,6 +5,7 @@ import {
   type InductionResult,
   type InductionValidity,
   MAX_VIDEO_BYTES,
+  MAX_VIDEO_SECONDS,
   type SubmitInductionBody,
   type UploadedVideoFile,
   type VideoContentType,
@@ -16,7 +17,7 @@ import type { Actor } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
-import { AppError } from '@/platform/errors';
+import { AppError, findPgError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -96,6 +97,13 @@ export function createInductionService({
         'The length of this video could not be read. Save it again as MP4 or WebM and retry.',
       );
     }
+    // Heartbeats stop at MAX_VIDEO_SECONDS, so a longer video could never be completed.
+    if (durationSeconds > MAX_VIDEO_SECONDS) {
+      throw new AppError(
+        'UNPROCESSABLE',
+        'This video is longer than 2 hours. A safety video may be at most 2 hours long.',
+      );
+    }
     return { contentType, durationSeconds };
   }
 
@@ -171,6 +179,18 @@ export function createInductionService({
         };
       }
       return database.withTenant(actor.tenantId, async (tx) => {
+        // Deleting either of two videos on one file would delete the other's file too. Two
+        // concurrent creates with the same key can still both pass this check; only the
+        // uploader holds the key, so that needs the same admin racing themselves.
+        if (
+          source.videoKey &&
+          (await repository.videoKeyInUse(tx, actor.tenantId, source.videoKey))
+        ) {
+          throw new AppError(
+            'CONFLICT',
+            'This uploaded video is already used by another video. Upload it again.',
+          );
+        }
         const video = await repository.insertVideo(tx, {
           tenantId: actor.tenantId,
           id: newId(),
@@ -227,27 +247,33 @@ export function createInductionService({
     },
 
     async deleteVideo(actor: Actor, videoId: string, ip?: string) {
-      const video = await database.withTenant(actor.tenantId, async (tx) => {
-        const found = await repository.findVideo(tx, actor.tenantId, videoId);
-        if (!found) throw videoNotFound();
-        if ((await repository.countAssignmentsOfVideo(tx, actor.tenantId, videoId)) > 0) {
-          throw new AppError(
-            'CONFLICT',
-            'This video still has assignments. Remove its assignments first.',
-          );
-        }
-        await repository.deleteVideo(tx, actor.tenantId, videoId);
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'safety-video.deleted',
-          targetType: 'safety_video',
-          targetId: videoId,
-          ip,
-          details: { title: found.title },
+      const stillAssigned = () =>
+        new AppError('CONFLICT', 'This video still has assignments. Remove its assignments first.');
+      const video = await database
+        .withTenant(actor.tenantId, async (tx) => {
+          const found = await repository.findVideo(tx, actor.tenantId, videoId);
+          if (!found) throw videoNotFound();
+          if ((await repository.countAssignmentsOfVideo(tx, actor.tenantId, videoId)) > 0) {
+            throw stillAssigned();
+          }
+          await repository.deleteVideo(tx, actor.tenantId, videoId);
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'safety-video.deleted',
+            targetType: 'safety_video',
+            targetId: videoId,
+            ip,
+            details: { title: found.title },
+          });
+          return found;
+        })
+        .catch((error: unknown) => {
+          // An assignment inserted after the count (no row lock: the app role has no UPDATE on
+          // safety_videos, which FOR UPDATE needs) makes the delete fail its foreign key.
+          if (findPgError(error)?.code === '23503') throw stillAssigned();
+          throw error;
         });
-        return found;
-      });
       // After the commit: a failed delete leaves an unreferenced file, never a row without its file.
       if (video.videoKey) await storage.delete(video.videoKey).catch(() => undefined);
     },
@@ -288,7 +314,10 @@ export function createInductionService({
           return { ...assignment, video };
         });
       } catch (error) {
-        if (driverPhotoKey) await images.deleteImage(driverPhotoKey);
+        // Best-effort cleanup: a failed delete leaves an orphan file and must not hide the cause.
+        if (driverPhotoKey) await images.deleteImage(driverPhotoKey).catch(() => undefined);
+        // The video was deleted between the lookup and the insert.
+        if (findPgError(error)?.code === '23503') throw videoNotFound();
         throw error;
       }
     },
@@ -317,7 +346,10 @@ export function createInductionService({
         });
         return found;
       });
-      if (removed.driverPhotoKey) await images.deleteImage(removed.driverPhotoKey);
+      // After the commit: the assignment is gone; a failed file delete only leaves an orphan.
+      if (removed.driverPhotoKey) {
+        await images.deleteImage(removed.driverPhotoKey).catch(() => undefined);
+      }
     },
 
     /** A heartbeat from the playing video: credits watched time by the server's clock. */

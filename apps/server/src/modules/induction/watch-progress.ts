@@ -6,7 +6,7 @@
  * end all earn nothing. Rewatching an earlier part earns nothing either.
  */
 
-/** The page sends a heartbeat every ~2 s while playing; a longer gap is credited only this much. */
+/** The page sends a heartbeat about every second while playing; a longer gap is credited only this much. */
 export const MAX_CREDIT_SECONDS = 10;
 
 export type WatchState = {

@@ -68,7 +68,13 @@ const STEPS: Step[] = [
     takesResultArg: true,
   },
   // Each has its own repetitions inside (12 reads per type; 3 ingest rounds; 3 cold starts).
-  { name: 'vision', script: 'bench:vision', repeats: 1, timeLimitS: 300, takesResultArg: true },
+  {
+    name: 'vision',
+    script: 'bench:vision:readers',
+    repeats: 1,
+    timeLimitS: 300,
+    takesResultArg: true,
+  },
   { name: 'ingest', script: 'bench:ingest', repeats: 1, timeLimitS: 180, takesResultArg: true },
   {
     name: 'cold start',

@@ -176,7 +176,7 @@ const peak = Math.max(peakRss, maxRssBytes);
 const r = (x: number) => Math.round(x);
 const section = `## Vision
 
-Command: \`npm run bench:vision\` (= \`node --import tsx packages/vision/scripts/bench.ts${threadsArg ? ` --threads ${threadsArg}` : ''}\`), run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on
+Command: \`npm run bench:vision\` (this section: \`npm run bench:vision:readers\` = \`node --import tsx packages/vision/scripts/bench.ts${threadsArg ? ` --threads ${threadsArg}` : ''}\`; the Faces section follows from \`bench:faces\`), run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on
 ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${engine.threads} worker thread(s).
 Inputs: generated 1920x1080 JPEGs (rendered plates, PDF417 cards, passport page, weighbridge ticket), read through
 \`createVisionEngine().read()\` (worker pool, structured-clone transfer included). "first" is the first read of that

@@ -146,5 +146,24 @@ describe('safety induction page', () => {
     expect(
       await screen.findByText('Assignment or video not found. Please contact your supervisor.'),
     ).toBeInTheDocument();
+    // Spec §8: the toast says exactly 'Failed to fetch assignment'; the server's message follows.
+    await expectToast('Failed to fetch assignment', 'Assignment not found.');
+    expect(screen.getByTestId('toast')).not.toHaveTextContent('Failed to fetch video');
+  });
+
+  it("toasts 'Failed to fetch video' when the video cannot be loaded", async () => {
+    server.use(
+      signedIn(aSession()),
+      http.get(`/api/induction/assignment/${ASSIGNMENT_ID}`, () =>
+        HttpResponse.json(anAssignment()),
+      ),
+      http.get(`/api/safety-videos/${VIDEO_ID}`, () =>
+        apiError(404, 'NOT_FOUND', 'Video not found.'),
+      ),
+    );
+    renderApp(`/safety-induction/${ASSIGNMENT_ID}`);
+
+    await expectToast('Failed to fetch video', 'Video not found.');
+    expect(screen.getByTestId('toast')).not.toHaveTextContent('Failed to fetch assignment');
   });
 });

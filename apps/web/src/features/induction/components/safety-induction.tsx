@@ -43,13 +43,14 @@ export function SafetyInduction({ assignmentId }: { assignmentId: string }) {
   const assignment = useAssignment(assignmentId);
   const video = useSafetyVideo(assignment.data?.videoId);
 
-  // Spec §8 toasts, once per failed load.
+  // Spec §8 toasts, once per failed load: the spec's string is the title, always shown; the
+  // server's message (when it sent one) is the description.
   useEffect(() => {
     if (assignment.isError) {
       toast({
         variant: 'destructive',
-        title: 'Error',
-        description: getErrorMessage(assignment.error, 'Failed to fetch assignment'),
+        title: 'Failed to fetch assignment',
+        description: getErrorMessage(assignment.error, '') || undefined,
       });
     }
   }, [assignment.isError, assignment.error]);
@@ -57,8 +58,8 @@ export function SafetyInduction({ assignmentId }: { assignmentId: string }) {
     if (video.isError) {
       toast({
         variant: 'destructive',
-        title: 'Error',
-        description: getErrorMessage(video.error, 'Failed to fetch video'),
+        title: 'Failed to fetch video',
+        description: getErrorMessage(video.error, '') || undefined,
       });
     }
   }, [video.isError, video.error]);

@@ -73,6 +73,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     },
     async delete(key) {
       assertStorageKey(key);
+      // S3 answers 204 for a key that is not there: deleting twice is no error (retries rely on it).
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
   };

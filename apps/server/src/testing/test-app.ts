@@ -20,7 +20,7 @@ import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
 import { LOG_SERIALIZERS, REDACTED_PATHS } from '@/platform/logger';
-import { createLocalStorage } from '@/platform/storage';
+import { type ObjectStorage, createLocalStorage } from '@/platform/storage';
 
 import { withDatabase } from './global-setup';
 
@@ -52,10 +52,13 @@ const unique = (prefix: string) =>
 export async function createTestApp({
   env: envOverrides = {},
   queryLogger,
+  storage: wrapStorage = (storage) => storage,
 }: {
   env?: Record<string, string>;
   /** Receives every statement the app sends through Drizzle, with its parameters. */
   queryLogger?: Logger;
+  /** Wraps the app's storage (a local folder), e.g. to make it fail on cue. */
+  storage?: (storage: ObjectStorage) => ObjectStorage;
 } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
   const databaseName = unique('test_');
@@ -104,7 +107,7 @@ export async function createTestApp({
     clock,
     sessionSecret: randomBytes(32).toString('base64url'),
     encryptionKey: randomBytes(32),
-    storage: createLocalStorage(storageDir),
+    storage: wrapStorage(createLocalStorage(storageDir)),
     visionEngine,
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });

@@ -201,10 +201,12 @@ export function createApprovedVehiclesService({
         limit,
       );
       for (const { tenantId, vehicleId } of due) {
-        const photoKey = await database.withTenant(tenantId, async (tx) => {
+        await database.withTenant(tenantId, async (tx) => {
           const row = await repository.find(tx, tenantId, vehicleId);
-          if (!row) return null;
+          if (!row) return;
           await repository.clearBiometrics(tx, tenantId, vehicleId);
+          // Before the commit: a storage failure rolls the clearing back, so the key is found again.
+          if (row.driverPhotoKey) await images.deleteImage(row.driverPhotoKey);
           await audit.record(tx, {
             tenantId,
             actorUserId: null,
@@ -213,9 +215,7 @@ export function createApprovedVehiclesService({
             targetId: vehicleId,
             details: { reason: 'retention period ended' },
           });
-          return row.driverPhotoKey;
         });
-        if (photoKey) await images.deleteImage(photoKey);
       }
       return due.length;
     },

@@ -26,6 +26,10 @@ export type DriversServiceDeps = {
 
 export type DriversService = ReturnType<typeof createDriversService>;
 
+/** Rows per purge batch, and batches per run (500 × 200 = 100,000 selfies a day at most). */
+const PURGE_BATCH = 500;
+const MAX_PURGE_ROUNDS = 200;
+
 const notFound = () => new AppError('NOT_FOUND', 'Driver not found.');
 
 const EXPORT_HEADER = [
@@ -36,7 +40,7 @@ const EXPORT_HEADER = [
   'Licence Number',
   'Licence Valid To',
   'Transport Company',
-  'Registered By',
+  'Source',
   'Registered At',
 ];
 
@@ -124,29 +128,39 @@ export function createDriversService({
 
     /**
      * The retention job: ends every selfie whose period is over, tenant by tenant (the row and the
-     * rest of the record stay). Safe to run again: a purged row is no longer due.
+     * rest of the record stay), batch after batch until none is due. The file is deleted inside
+     * the row's transaction, before the commit: a storage failure rolls the clearing back and the
+     * next run finds the key again. Safe to run again: a purged row is no longer due.
      */
-    async purgeExpiredBiometrics(limit = 500): Promise<number> {
-      const due = await database.db.execute<{ tenant_id: string; driver_id: string }>(
-        sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${limit}::int)`,
-      );
-      for (const { tenant_id: tenantId, driver_id: driverId } of due.rows) {
-        const photoKey = await database.withTenant(tenantId, async (tx) => {
-          const row = await repository.clearPhoto(tx, tenantId, driverId, clock.now());
-          if (!row) return null;
-          await audit.record(tx, {
-            tenantId,
-            actorUserId: null,
-            action: 'biometrics.purged',
-            targetType: 'driver',
-            targetId: driverId,
-            details: { reason: 'retention period ended' },
+    async purgeExpiredBiometrics(batch = PURGE_BATCH): Promise<number> {
+      let purged = 0;
+      // Bounded: a run ends even if rows stay due (each batch purges at least one or stops).
+      for (let round = 0; round < MAX_PURGE_ROUNDS; round++) {
+        const due = await database.db.execute<{ tenant_id: string; driver_id: string }>(
+          sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${batch}::int)`,
+        );
+        let done = 0;
+        for (const { tenant_id: tenantId, driver_id: driverId } of due.rows) {
+          const cleared = await database.withTenant(tenantId, async (tx) => {
+            const row = await repository.clearPhoto(tx, tenantId, driverId, clock.now());
+            if (!row) return false;
+            if (row.photoKey) await images.deleteImage(row.photoKey);
+            await audit.record(tx, {
+              tenantId,
+              actorUserId: null,
+              action: 'biometrics.purged',
+              targetType: 'driver',
+              targetId: driverId,
+              details: { reason: 'retention period ended' },
+            });
+            return true;
           });
-          return row.photoKey;
-        });
-        if (photoKey) await images.deleteImage(photoKey);
+          if (cleared) done++;
+        }
+        purged += done;
+        if (due.rows.length < batch || done === 0) break;
       }
-      return due.rows.length;
+      return purged;
     },
 
     // For the onboarding module, inside its own tenant transaction.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
+import { type ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { anMp4 } from '@/testing/videos';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
@@ -17,8 +18,22 @@ function anIdNumber(year: number, sequence: number): string {
 describe('data-subject export and erasure (POPIA s23, s24)', () => {
   let t: TestApp;
   let image: string;
+  let files: ObjectStorage;
+  /** Deletes to let through before the storage fails one (Infinity: it never fails). */
+  let deletesBeforeFailure = Infinity;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({
+      storage: (inner) => {
+        files = inner;
+        return {
+          ...inner,
+          async delete(key) {
+            if (deletesBeforeFailure-- === 0) throw new Error('The bucket is unreachable');
+            await inner.delete(key);
+          },
+        };
+      },
+    });
     image = await aJpegDataUrl();
   });
   afterAll(() => t.close());
@@ -236,6 +251,71 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     );
     expect(auditAfter.filter((e) => e.action === 'data-subject.erased')).toHaveLength(2);
     expect(JSON.stringify(auditAfter)).not.toContain(subject);
+  });
+
+  it('rolls an erasure back when storage fails, so a retry deletes every image', async () => {
+    const acme = await aTenantWithSecret(t);
+    const subject = anIdNumber(76, 7);
+    const { entry } = await aDriverEverywhere(acme, subject, 'L0301');
+
+    deletesBeforeFailure = 2; // two files go, then the store fails
+    const failed = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
+    deletesBeforeFailure = Infinity;
+    const between = (
+      await acme.admin.post('/api/data-subjects/export', { idNumber: subject })
+    ).json();
+    const retried = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
+
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().error).toMatchObject({ code: 'UNAVAILABLE' });
+    // Nothing was erased: the rows still name every image, so the retry can find them.
+    expect(between.records.entryLogs[0]).toMatchObject({ driverIdNumber: subject });
+    expect(between.records.entryLogs[0].driverFaceImageKey).not.toBeNull();
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ erased: { entryLogs: 1 }, imagesDeleted: 6 });
+    expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(404);
+    expect((await acme.admin.get(entry.plateImage)).statusCode).toBe(404);
+    const erasures = await t.ownerQuery(
+      `select 1 from audit_events where tenant_id = $1 and action = 'data-subject.erased'`,
+      [acme.tenantId],
+    );
+    expect(erasures).toHaveLength(1);
+  });
+
+  it('keeps a due selfie when storage fails, and the next purge deletes it', async () => {
+    const acme = await aTenantWithSecret(t);
+    const subject = anIdNumber(75, 8);
+    await aDriverEverywhere(acme, subject, 'L0401');
+    const photoKey = `${acme.tenantId}/driver-photo/${crypto.randomUUID()}.jpg`;
+    await files.put(photoKey, Buffer.from('a selfie'));
+    await t.ownerQuery(
+      `update drivers set photo_key = $2, biometrics_purge_after = now() - interval '1 day'
+       where tenant_id = $1 and id_number = $3`,
+      [acme.tenantId, photoKey, subject],
+    );
+    const photoKeyNow = async () =>
+      (
+        await t.ownerQuery<{ photo_key: string | null }>(
+          'select photo_key from drivers where tenant_id = $1 and id_number = $2',
+          [acme.tenantId, subject],
+        )
+      )[0]?.photo_key;
+
+    deletesBeforeFailure = 0;
+    const failed = await t.modules.drivers.service.purgeExpiredBiometrics().then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    deletesBeforeFailure = Infinity;
+    const keyBetween = await photoKeyNow();
+    const purged = await t.modules.drivers.service.purgeExpiredBiometrics();
+
+    expect(failed).toBe('The bucket is unreachable');
+    expect(keyBetween).toBe(photoKey);
+    expect(purged).toBe(1);
+    expect(await photoKeyNow()).toBeNull();
+    expect(await files.get(photoKey)).toBeUndefined();
+    expect(await t.modules.drivers.service.purgeExpiredBiometrics()).toBe(0);
   });
 
   it('on withdrawn consent deletes only the biometric data, at once and once', async () => {

@@ -9,6 +9,7 @@ import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
 import type { Database, Tx } from '@/platform/db';
+import { AppError } from '@/platform/errors';
 import type {
   DataSubject,
   ImageRetentionProvider,
@@ -133,6 +134,17 @@ export function createPrivacyService({
         counts[provider.section] = result.rows;
         keys.push(...result.imageKeys);
       }
+      // The files go before the commit: a storage failure rolls the erasure back with the keys
+      // still in the rows, so a retry finds and deletes them (storage deletes are idempotent). A
+      // failed commit after this leaves rows pointing at deleted files, never files no row names.
+      try {
+        await deleteImages(keys);
+      } catch {
+        throw new AppError(
+          'UNAVAILABLE',
+          'The image store could not delete the images, so nothing was erased. Please try again.',
+        );
+      }
       await audit.record(tx, {
         tenantId: actor.tenantId,
         actorUserId: actor.userId,
@@ -144,9 +156,6 @@ export function createPrivacyService({
       });
       return { erased: counts, imageKeys: keys };
     });
-    // After the commit: a crash here leaves files no row points at (never a row pointing at a
-    // deleted file); storage deletes are idempotent.
-    await deleteImages(imageKeys);
     return {
       erased,
       imagesDeleted: new Set(imageKeys).size,
@@ -200,8 +209,8 @@ export function createPrivacyService({
       }),
 
     /**
-     * Erases the driver's personal data in every module in one transaction, then deletes their
-     * images from storage. Idempotent: a second request finds nothing and reports zeros.
+     * Erases the driver's personal data in every module and deletes their images from storage, in
+     * one transaction (all or nothing). Idempotent: a second request finds nothing and reports zeros.
      */
     eraseSubject: (actor: Actor, idNumber: string, ip?: string) =>
       erase(actor, idNumber, 'all', ip),

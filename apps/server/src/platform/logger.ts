@@ -14,8 +14,9 @@ export const REDACTED_PATHS = [
   '*.image',
 ];
 
-// Runs of 9 or more digits in a URL: SA ID numbers (13 digits, e.g. the data-subject routes take
-// one in the path) and phone numbers. Plates and ids never have that many digits in a row.
+// Runs of 9 or more digits in a URL: SA ID numbers (13 digits, e.g. the query of
+// GET /api/induction/status?idNumber=; the data-subject routes take theirs in the JSON body) and
+// phone numbers. Plates and ids never have that many digits in a row.
 const LONG_NUMBER = /\d{9,}/g;
 
 /** Never headers (cookies) or bodies; the client address for security events (SEC-50). */

@@ -15,11 +15,19 @@ export type RateLimits = {
 const callerKey = (request: FastifyRequest) =>
   (request.actor as { userId?: string } | null)?.userId ?? `ip:${request.ip}`;
 
+// A multipart route streams its file past the body limit (the bulk import takes 10 MB and parses
+// it), so it counts as an upload whatever its bodyLimit says.
+const isMultipart = (schema: unknown) =>
+  (schema as { consumes?: readonly string[] } | undefined)?.consumes?.includes(
+    'multipart/form-data',
+  ) ?? false;
+
 /**
  * Limits the expensive routes: every route that accepts a body larger than the app's default
- * (`defaultBodyLimit`), which is every image upload, and sign-up. Sign-in has its own
- * per-account and per-address throttle (auth module). Counters live in process memory: with
- * several API processes each counts on its own. Must be called before routes are registered.
+ * (`defaultBodyLimit`), which is every image upload, every multipart upload (the documented
+ * `consumes: ['multipart/form-data']`), and sign-up; each route keeps its own count. Sign-in has
+ * its own per-account and per-address throttle (auth module). Counters live in process memory:
+ * with several API processes each counts on its own. Must be called before routes are registered.
  */
 export async function registerRateLimits(
   app: FastifyInstance,
@@ -33,7 +41,7 @@ export async function registerRateLimits(
         ...route.config,
         rateLimit: { max: limits.registrationsPerHour, timeWindow: 3_600_000 },
       };
-    } else if ((route.bodyLimit ?? 0) > defaultBodyLimit) {
+    } else if ((route.bodyLimit ?? 0) > defaultBodyLimit || isMultipart(route.schema)) {
       route.config = {
         ...route.config,
         rateLimit: { max: limits.uploadsPerMinute, timeWindow: 60_000 },

@@ -327,6 +327,40 @@ describe('web and session hardening', () => {
       expect(passport).toEqual([...Array(UPLOADS_PER_MINUTE).fill(201), 429]);
     });
 
+    it('limits the bulk-file uploads (multipart) per user and route', async () => {
+      const office = await t.createSignedInUser(admin, 'back_office');
+      const colleague = await t.createSignedInUser(admin, 'back_office');
+      const send = async (who: Session, url: string) => {
+        const form = new FormData();
+        form.append('file', new Blob(['Driver Name\r\n'], { type: 'text/csv' }), 'f.csv');
+        const request = new Request('http://localhost/', { method: 'POST', body: form });
+        const payload = Buffer.from(await request.arrayBuffer());
+        const headers = { 'content-type': request.headers.get('content-type') ?? '' };
+        return (await who.post(url, undefined, { payload, headers })).statusCode;
+      };
+
+      const routes = [
+        '/api/onboarding/import/preview',
+        '/api/onboarding/import',
+        '/api/onboarding/import/errors.csv',
+      ];
+      const statuses: Record<string, number[]> = {};
+      for (const url of routes) {
+        statuses[url] = [];
+        for (let i = 0; i <= UPLOADS_PER_MINUTE; i++) statuses[url].push(await send(office, url));
+      }
+      const other = await send(colleague, routes[0] ?? '');
+
+      for (const url of routes) {
+        expect({ url, statuses: statuses[url]?.slice(0, -1).includes(429) }).toEqual({
+          url,
+          statuses: false,
+        });
+        expect({ url, last: statuses[url]?.at(-1) }).toEqual({ url, last: 429 });
+      }
+      expect(other).not.toBe(429);
+    });
+
     it('limits sign-ups per address, whatever X-Forwarded-For says', async () => {
       const register = (i: number) =>
         t.inject({

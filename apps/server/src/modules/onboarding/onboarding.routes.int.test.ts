@@ -328,6 +328,9 @@ describe('company onboarding', () => {
     expect(exported.headers['content-type']).toMatch(/^text\/csv/);
     const [header, row]: string[][] = parse(exported.body, { bom: true });
     expect(header?.[0]).toBe('Driver Name');
+    // Bulk, individual or self: how the driver was added, not who added them.
+    expect(header?.[7]).toBe('Source');
+    expect(row?.[7]).toBe('bulk');
     expect(row?.[0]).toBe(`'=HYPERLINK("http://evil.example","Click")`);
     expect(row?.[6]).toBe(`'@SUM(A1:A9)`);
     expect(row?.[3]).toBe('0821234567');

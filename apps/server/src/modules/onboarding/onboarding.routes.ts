@@ -67,7 +67,7 @@ async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
 
 /**
  * Company and self onboarding. Multipart is registered in this plugin only (like ANPR), for the
- * bulk file: one file of at most 10MB, no other parts to speak of.
+ * bulk file: one file of at most 10MB, and at most two small text fields (ignored).
  */
 export function onboardingRoutes(
   service: OnboardingService,

@@ -22,7 +22,13 @@ describe('neutraliseFormula', () => {
 
 describe('toCsv', () => {
   it('quotes separators and line breaks and reads back to the same neutralised cells', () => {
-    const csv = toCsv(['Name', 'Note'], [['Nkosi, Sipho', 'line 1\nline 2'], ['=1+1', null]]);
+    const csv = toCsv(
+      ['Name', 'Note'],
+      [
+        ['Nkosi, Sipho', 'line 1\nline 2'],
+        ['=1+1', null],
+      ],
+    );
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(parse(csv, { bom: true })).toEqual([
       ['Name', 'Note'],

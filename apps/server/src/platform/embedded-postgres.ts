@@ -11,6 +11,15 @@ import lockfile from 'proper-lockfile';
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) {
   process.removeAllListeners(signal);
 }
+// Its hook library (async-exit-hook) also answers 'beforeExit' with process.exit(0), which throws
+// away process.exitCode: a failing vitest run or CLI would exit 0. Only that library's listener
+// goes (it is recognisable by its source); anyone else's 'beforeExit' listeners stay.
+for (const listener of process.listeners('beforeExit')) {
+  if (String(listener).includes('eventFilters')) process.off('beforeExit', listener);
+}
+
+/** The library itself, for code that must drive it directly (the fault tests). */
+export { EmbeddedPostgres };
 
 export type EmbeddedDatabase = {
   /** Connection string for the superuser, who owns the schema and runs migrations. */

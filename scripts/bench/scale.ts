@@ -6,7 +6,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-import { encodeCursor } from '@/modules/entry-logs/cursor';
+import { encodeCursor } from '@/platform/page-cursor';
 import { SCALE_PASSWORD } from '@/testing/scale-data';
 
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';

@@ -24,6 +24,9 @@ const LARGE_TABLES = [
   'entry_logs',
   'entry_log_daily_counts',
   'approved_vehicles',
+  'approved_vehicle_expiry_counts',
+  'truck_list_daily_counts',
+  'incoming_request_daily_counts',
   'truck_list_entries',
   'incoming_requests',
   'webhook_deliveries',
@@ -137,8 +140,44 @@ describe('hot queries at scale', () => {
     expectIndexed(counts ?? [], 'entry_log_daily_counts_tenant_id_day_pk');
     const [recent] = await plansOf('/api/dashboard', 'entry_logs');
     expectIndexed(recent ?? [], 'entry_logs_tenant_timestamp_idx', { ordered: true });
-    const [vehicles] = await plansOf('/api/dashboard', 'approved_vehicles');
-    expectIndexed(vehicles ?? [], 'approved_vehicles_tenant_active_idx');
+    const [vehicles] = await plansOf('/api/dashboard', 'approved_vehicle_expiry_counts');
+    expectIndexed(vehicles ?? [], 'approved_vehicle_expiry_counts_tenant_id_approved_until_pk');
+  });
+
+  it("dashboard's registered vehicles equal a direct count, as approvals are added, moved and ended", async () => {
+    const expectSameAsDirectCount = async () => {
+      const body = (await session.get('/api/dashboard')).json<{ registeredVehicles: number }>();
+      const [direct] = await t.ownerQuery<{ n: number }>(
+        `select count(*)::int as n from approved_vehicles where tenant_id = $1 and is_active
+           and (approved_until is null
+                or approved_until >= (now() at time zone 'Africa/Johannesburg')::date)`,
+        [tenantId],
+      );
+      expect(direct?.n).toBeGreaterThan(0);
+      expect(body.registeredVehicles).toBe(direct?.n);
+    };
+    await expectSameAsDirectCount();
+    const some = `(select tenant_id, id from approved_vehicles where tenant_id = $1 order by id limit 40)`;
+    await t.ownerQuery(
+      `update approved_vehicles set approved_until = current_date - 3 where (tenant_id, id) in ${some}`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+    await t.ownerQuery(
+      `update approved_vehicles set approved_until = null where (tenant_id, id) in ${some}`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+    await t.ownerQuery(
+      `update approved_vehicles set is_active = false where (tenant_id, id) in
+         (select tenant_id, id from approved_vehicles where tenant_id = $1 order by id desc limit 25)`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+    await t.ownerQuery(`delete from approved_vehicles where (tenant_id, id) in ${some}`, [
+      tenantId,
+    ]);
+    await expectSameAsDirectCount();
   });
 
   it('dashboard numbers equal a direct count of the entries, also after deletes', async () => {
@@ -180,11 +219,99 @@ describe('hot queries at scale', () => {
     }
   });
 
-  it('truck list and incoming feed read the newest rows by index', async () => {
-    for (const nodes of await plansOf('/api/truck-list', 'truck_list_entries'))
-      expectIndexed(nodes, 'truck_list_entries_tenant_timestamp_idx', { ordered: true });
-    for (const nodes of await plansOf('/api/webhook/pending-requests', 'incoming_requests'))
-      expectIndexed(nodes, 'incoming_requests_tenant_timestamp_idx', { ordered: true });
+  it('truck list and incoming feed read a page of the newest rows by index, also deep pages', async () => {
+    for (const [url, table, index] of [
+      ['/api/truck-list', 'truck_list_entries', 'truck_list_entries_tenant_timestamp_idx'],
+      [
+        '/api/webhook/pending-requests',
+        'incoming_requests',
+        'incoming_requests_tenant_timestamp_idx',
+      ],
+    ] as const) {
+      const first = await session.get(url);
+      expect(first.json<unknown[]>()).toHaveLength(100);
+      const cursor = String(first.headers['x-next-cursor']);
+      for (const nodes of await plansOf(url, table)) expectIndexed(nodes, index, { ordered: true });
+      for (const nodes of await plansOf(`${url}?cursor=${cursor}`, table)) {
+        expectIndexed(nodes, index, { ordered: true });
+        expect(nodes.find((n) => n['Index Name'] === index)?.['Index Cond']).toMatch(/timestamp/);
+      }
+    }
+    const [trucks] = await plansOf('/api/truck-list', 'truck_list_daily_counts');
+    expectIndexed(trucks ?? [], 'truck_list_daily_counts_tenant_id_day_pk');
+    const [feed] = await plansOf('/api/webhook/pending-requests', 'incoming_request_daily_counts');
+    expectIndexed(feed ?? [], 'incoming_request_daily_counts_tenant_id_day_pk');
+  });
+
+  it("truck list cards equal a direct count of the tenant's reads, after writes of every kind", async () => {
+    const expectSameAsDirectCount = async () => {
+      const response = await session.get('/api/truck-list');
+      const [direct] = await t.ownerQuery<Record<string, number>>(
+        `select count(*)::int as total,
+                count(*) filter (where btrim(coalesce(truck_number, '')) <> '')::int as orders,
+                count(*) filter (where "timestamp" >= date_trunc('day', now() at time zone 'Africa/Johannesburg')
+                  at time zone 'Africa/Johannesburg')::int as today
+         from truck_list_entries where tenant_id = $1`,
+        [tenantId],
+      );
+      expect(direct?.total).toBeGreaterThan(100);
+      expect(response.headers['x-total-count']).toBe(String(direct?.total));
+      expect(response.headers['x-with-order-number-count']).toBe(String(direct?.orders));
+      expect(response.headers['x-today-count']).toBe(String(direct?.today));
+    };
+    await expectSameAsDirectCount();
+    await t.ownerQuery(
+      `insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number, category)
+       select $1, gen_random_uuid(), now() - n * interval '1 minute',
+              case n % 3 when 0 then 'TN-' || n when 1 then '   ' end, 'ND' || n || 'GP', 'other'
+       from generate_series(1, 30) as n`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+    await t.ownerQuery(
+      `update truck_list_entries set truck_number = null, "timestamp" = "timestamp" - interval '2 days'
+       where (tenant_id, id) in (select tenant_id, id from truck_list_entries
+         where tenant_id = $1 order by "timestamp" desc limit 20)`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+    await t.ownerQuery(
+      `delete from truck_list_entries where (tenant_id, id) in (select tenant_id, id
+         from truck_list_entries where tenant_id = $1 order by "timestamp" desc limit 15)`,
+      [tenantId],
+    );
+    await expectSameAsDirectCount();
+  });
+
+  it("incoming feed cards equal the rows' own Complete status, whitespace as JavaScript's trim sees it", async () => {
+    // Whitespace-only names under String.prototype.trim (tab, no-break space, ideographic space,
+    // BOM), and a zero-width space, which trim keeps: that name counts as present.
+    const names = ['\t', '\u00a0', '\u3000 ', '\ufeff', '\u200b', 'Thabo'];
+    await t.ownerQuery(
+      `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
+         driver_name, driver_id_number)
+       select $1, gen_random_uuid(), 'msg_edge_' || n, now(), now() - n * interval '1 second',
+              ($2::text[])[n], '8001015009087'
+       from generate_series(1, array_length($2::text[], 1)) as n`,
+      [tenantId, names],
+    );
+    const rows: { status: string }[] = [];
+    let cursor: string | undefined;
+    let headers: Record<string, unknown> = {};
+    do {
+      const response = await session.get(
+        `/api/webhook/pending-requests?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      if (!cursor) headers = response.headers;
+      rows.push(...response.json<{ status: string }[]>());
+      cursor = response.headers['x-next-cursor'] as string | undefined;
+    } while (cursor);
+    const complete = rows.filter((row) => row.status === 'Complete').length;
+    expect(rows.length).toBeGreaterThan(4000);
+    expect(rows.length - complete).toBeGreaterThanOrEqual(4);
+    expect(headers['x-total-count']).toBe(String(rows.length));
+    expect(headers['x-processed-count']).toBe(String(complete));
+    expect(headers['x-pending-count']).toBe(String(rows.length - complete));
   });
 
   it('plate lookup and verification use the unique plate index', async () => {

@@ -124,7 +124,7 @@ export function createModules({
     settings: settings.service,
     clock,
   });
-  const truckList = createTruckListModule({ database });
+  const truckList = createTruckListModule({ database, clock });
   const webhooks = createWebhooksModule({
     database,
     audit,

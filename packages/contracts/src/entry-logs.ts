@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { ImagePayloadSchema, ImageUrlSchema } from './images';
 import { PlateNumberSchema } from './plates';
-import { IdSchema, TimestampSchema } from './primitives';
+import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
 export const EntryCategorySchema = z.enum(['visitor', 'contracted']);
 export type EntryCategory = z.infer<typeof EntryCategorySchema>;
@@ -96,11 +96,7 @@ export const EntryLogSchema = z.object({
 export type EntryLog = z.infer<typeof EntryLogSchema>;
 export const EntryLogListSchema = z.array(EntryLogSchema);
 
-export const ListEntryLogsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  /** The `X-Next-Cursor` header of the previous page. */
-  cursor: z.string().max(100).optional(),
-});
+export const ListEntryLogsQuerySchema = PageQuerySchema;
 
 export const DashboardSchema = z.object({
   totalEntries: z.number().int(),

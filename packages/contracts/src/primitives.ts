@@ -25,3 +25,16 @@ export const UsernameSchema = z
 
 // Fastify hands a missing body to the validator as null.
 export const EmptyBodySchema = z.object({}).strict().nullish();
+
+/** Keyset pages, newest first: `cursor` is the `X-Next-Cursor` header of the previous page. */
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().max(100).optional(),
+});
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** A whole-number count sent in a response header (absent or malformed reads as 0). */
+export function readCountHeader(headers: Pick<Headers, 'get'>, name: string): number {
+  const value = Number(headers.get(name));
+  return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}

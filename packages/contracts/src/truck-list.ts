@@ -13,3 +13,17 @@ export const TruckListEntrySchema = z.object({
 });
 export type TruckListEntry = z.infer<typeof TruckListEntrySchema>;
 export const TruckListSchema = z.array(TruckListEntrySchema);
+
+/**
+ * GET /api/truck-list answers one page (newest first, `PageQuerySchema`); these headers carry the
+ * spec §2 summary cards over every read of the tenant, not just the page.
+ */
+export const TRUCK_LIST_COUNT_HEADERS = {
+  /** Total Trucks. */
+  total: 'x-total-count',
+  /** With Order Number: reads that have a truckNumber. */
+  withOrderNumber: 'x-with-order-number-count',
+  /** Today's Arrivals: reads on today's date at the site (SAST). */
+  todaysArrivals: 'x-today-count',
+} as const;
+export type TruckListSummary = Record<keyof typeof TRUCK_LIST_COUNT_HEADERS, number>;

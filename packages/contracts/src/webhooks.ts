@@ -105,6 +105,20 @@ export const IncomingRequestEntrySchema = z.object({
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 export const IncomingRequestListSchema = z.array(IncomingRequestEntrySchema);
 
+/**
+ * GET /api/webhook/pending-requests answers one page (newest first, `PageQuerySchema`); these
+ * headers carry the spec §2 cards over every incoming entry of the tenant, not just the page.
+ */
+export const INCOMING_FEED_COUNT_HEADERS = {
+  /** Total Requests. */
+  total: 'x-total-count',
+  /** Processed: driver name and driver ID number both present. */
+  processed: 'x-processed-count',
+  /** Pending Processing: the rest. */
+  pending: 'x-pending-count',
+} as const;
+export type IncomingFeedSummary = Record<keyof typeof INCOMING_FEED_COUNT_HEADERS, number>;
+
 export const IncomingRequestIdParamsSchema = z.object({ id: IdSchema });
 
 /** Spec §3 "Completion payload": what the Process Vehicle Entry dialog sends. */

@@ -352,7 +352,7 @@ export async function seedScaleData(
   }
   await step('vacuum analyze', () =>
     client.query(
-      'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries',
+      'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries, entry_log_daily_counts, truck_list_daily_counts, incoming_request_daily_counts, approved_vehicle_expiry_counts',
     ),
   );
   return { tenantIds };

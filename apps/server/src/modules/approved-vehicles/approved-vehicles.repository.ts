@@ -1,10 +1,11 @@
-import { and, count, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 
 import { type Db, type DbExecutor, takeOne } from '@/platform/db';
 
 import {
   type ApprovedVehicleRow,
   type NewApprovedVehicleRow,
+  approvedVehicleExpiryCounts,
   approvedVehicles,
 } from './approved-vehicles.table';
 
@@ -111,17 +112,16 @@ export function createApprovedVehiclesRepository(db: Db) {
     },
 
     /** Active and not past approvedUntil on `today` (YYYY-MM-DD, the site's calendar day). */
+    /**
+     * Active approvals whose last approved day is not past: a sum over the per-day counters the
+     * triggers keep (migration 0019; 'infinity' for no end date), not a count of every approval.
+     */
     async countActive(tx: DbExecutor, tenantId: string, today: string): Promise<number> {
+      const c = approvedVehicleExpiryCounts;
       const [row] = await tx
-        .select({ n: count() })
-        .from(approvedVehicles)
-        .where(
-          and(
-            eq(approvedVehicles.tenantId, tenantId),
-            eq(approvedVehicles.isActive, true),
-            or(isNull(approvedVehicles.approvedUntil), gte(approvedVehicles.approvedUntil, today)),
-          ),
-        );
+        .select({ n: sql<number>`coalesce(sum(${c.active}), 0)::int` })
+        .from(c)
+        .where(and(eq(c.tenantId, tenantId), gte(c.approvedUntil, today)));
       return row?.n ?? 0;
     },
   };

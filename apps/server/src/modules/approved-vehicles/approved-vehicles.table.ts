@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import {
   boolean,
   date,
-  index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -43,11 +42,24 @@ export const approvedVehicles = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
-    // The dashboard's "registered vehicles": an index-only count of the tenant's active approvals.
-    index('approved_vehicles_tenant_active_idx')
-      .on(t.tenantId, t.approvedUntil)
-      .where(sql`is_active`),
   ],
+);
+
+/**
+ * The dashboard's "registered vehicles": active approvals counted per tenant and last approved
+ * day ('infinity' for no end date) by statement-level triggers on approved_vehicles (migration
+ * 0019). Today's count is the sum over days not yet past: a few rows, not every approval.
+ */
+export const approvedVehicleExpiryCounts = pgTable(
+  'approved_vehicle_expiry_counts',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    approvedUntil: date({ mode: 'string' }).notNull(),
+    active: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.approvedUntil] })],
 );
 
 export type ApprovedVehicleRow = typeof approvedVehicles.$inferSelect;

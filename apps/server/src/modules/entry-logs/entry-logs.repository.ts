@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
+import type { PageCursor } from '@/platform/page-cursor';
 
 import {
   type EntryLogRow,
@@ -10,8 +11,6 @@ import {
 } from './entry-logs.table';
 
 export type EntryLogsRepository = ReturnType<typeof createEntryLogsRepository>;
-
-export type EntryCursor = { timestamp: Date; id: string };
 
 export function createEntryLogsRepository() {
   return {
@@ -29,7 +28,7 @@ export function createEntryLogsRepository() {
     },
 
     /** Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans. */
-    list: (tx: DbExecutor, tenantId: string, limit: number, after?: EntryCursor) =>
+    list: (tx: DbExecutor, tenantId: string, limit: number, after?: PageCursor) =>
       tx
         .select()
         .from(entryLogs)

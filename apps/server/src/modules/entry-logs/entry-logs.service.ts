@@ -17,7 +17,7 @@ import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 
-import { decodeCursor, encodeCursor } from './cursor';
+import { readPageCursor, toPage } from '@/platform/page-cursor';
 import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
 
@@ -233,15 +233,11 @@ export function createEntryLogsService({
     },
 
     async listEntries(actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) {
-      const after = cursor === undefined ? undefined : decodeCursor(cursor);
-      if (cursor !== undefined && !after)
-        throw new AppError('INVALID', 'The page cursor is not valid.');
+      const after = readPageCursor(cursor);
       const rows = await database.withTenant(actor.tenantId, (tx) =>
         repository.list(tx, actor.tenantId, limit + 1, after),
       );
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      return toPage(rows, limit);
     },
 
     async dashboard(actor: Actor) {

@@ -1,7 +1,8 @@
 /**
  * Truck list: plates read by the number-plate cameras, newest first. Reads arrive through the
- * camera integration (issue 6). Owns: truck_list_entries.
+ * camera integration (issue 6). Owns: truck_list_entries, truck_list_daily_counts.
  */
+import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 
 import { createTruckListRepository } from './truck-list.repository';
@@ -10,7 +11,10 @@ import { createTruckListService } from './truck-list.service';
 
 export type { TruckListService } from './truck-list.service';
 
-export function createTruckListModule(deps: { database: Pick<Database, 'withTenant'> }) {
+export function createTruckListModule(deps: {
+  database: Pick<Database, 'withTenant'>;
+  clock: Clock;
+}) {
   const service = createTruckListService({ ...deps, repository: createTruckListRepository() });
   return { service, routes: truckListRoutes(service) };
 }

@@ -1,20 +1,54 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
+import type { PageCursor } from '@/platform/page-cursor';
 
-import { truckListEntries } from './truck-list.table';
+import { truckListDailyCounts, truckListEntries } from './truck-list.table';
 
 export type TruckListRepository = ReturnType<typeof createTruckListRepository>;
 
 export function createTruckListRepository() {
   return {
-    list: (tx: DbExecutor, tenantId: string, limit: number) =>
+    /** Newest first, keyset-paginated on (timestamp, id); only the columns the list shows. */
+    list: (tx: DbExecutor, tenantId: string, limit: number, after?: PageCursor) =>
       tx
-        .select()
+        .select({
+          id: truckListEntries.id,
+          timestamp: truckListEntries.timestamp,
+          truckNumber: truckListEntries.truckNumber,
+          plateNumber: truckListEntries.plateNumber,
+          category: truckListEntries.category,
+          transportName: truckListEntries.transportName,
+        })
         .from(truckListEntries)
-        .where(eq(truckListEntries.tenantId, tenantId))
-        .orderBy(desc(truckListEntries.timestamp))
+        .where(
+          and(
+            eq(truckListEntries.tenantId, tenantId),
+            after
+              ? sql`(${truckListEntries.timestamp}, ${truckListEntries.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(truckListEntries.timestamp), desc(truckListEntries.id))
         .limit(limit),
+
+    /**
+     * The summary cards from the per-day counters the triggers keep (migration 0019). `today` is
+     * the site's calendar day (YYYY-MM-DD); later days count as today, as for the dashboard.
+     */
+    async summary(tx: DbExecutor, tenantId: string, today: string) {
+      const c = truckListDailyCounts;
+      const [row] = await tx
+        .select({
+          total: sql<number>`coalesce(sum(${c.total}), 0)::int`,
+          withOrderNumber: sql<number>`coalesce(sum(${c.withTruckNumber}), 0)::int`,
+          todaysArrivals: sql<number>`coalesce(sum(${c.total}) filter (where ${c.day} >= ${today}::date), 0)::int`,
+        })
+        .from(c)
+        .where(eq(c.tenantId, tenantId));
+      return row ?? { total: 0, withOrderNumber: 0, todaysArrivals: 0 };
+    },
+
     insert: async (tx: DbExecutor, row: typeof truckListEntries.$inferInsert) => {
       await tx.insert(truckListEntries).values(row);
     },

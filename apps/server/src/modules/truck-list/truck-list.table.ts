@@ -1,4 +1,14 @@
-import { index, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 import { tenants } from '@/modules/tenants/tenants.table';
 
@@ -22,9 +32,28 @@ export const truckListEntries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC.
-    index('truck_list_entries_tenant_timestamp_idx').on(t.tenantId, t.timestamp),
+    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC. The id
+    // makes the (timestamp, id) keyset of the paged list one index range.
+    index('truck_list_entries_tenant_timestamp_idx').on(t.tenantId, t.timestamp, t.id),
   ],
+);
+
+/**
+ * The Truck List's summary cards, kept per tenant and site day by statement-level triggers on
+ * truck_list_entries in the writer's transaction (migration 0019): the cards read a few hundred
+ * day rows instead of counting every camera read on every request.
+ */
+export const truckListDailyCounts = pgTable(
+  'truck_list_daily_counts',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    day: date({ mode: 'string' }).notNull(),
+    total: integer().notNull().default(0),
+    withTruckNumber: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );
 
 export type TruckListEntryRow = typeof truckListEntries.$inferSelect;

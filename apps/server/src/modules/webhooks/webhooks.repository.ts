@@ -1,13 +1,16 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
+import type { PageCursor } from '@/platform/page-cursor';
 
 import {
+  type IncomingRequestListRow,
   type IncomingRequestRow,
   type NewIncomingRequestRow,
   type NewWebhookDeliveryRow,
   type WebhookDeliveryRow,
   type WebhookIntegrationRow,
+  incomingRequestDailyCounts,
   incomingRequests,
   webhookDeliveries,
   webhookIntegrations,
@@ -75,17 +78,52 @@ export function createWebhooksRepository() {
       return takeOne(result.rows);
     },
 
+    /** The feed: newest first, keyset-paginated on (timestamp, id); only the columns it shows. */
     listIncomingRequests: (
       tx: DbExecutor,
       tenantId: string,
       limit: number,
-    ): Promise<IncomingRequestRow[]> =>
+      after?: PageCursor,
+    ): Promise<IncomingRequestListRow[]> =>
       tx
-        .select()
+        .select({
+          id: incomingRequests.id,
+          timestamp: incomingRequests.timestamp,
+          plateNumber: incomingRequests.plateNumber,
+          driverName: incomingRequests.driverName,
+          driverSurname: incomingRequests.driverSurname,
+          driverIdNumber: incomingRequests.driverIdNumber,
+          driverPhone1: incomingRequests.driverPhone1,
+          transportName: incomingRequests.transportName,
+          referenceNumber: incomingRequests.referenceNumber,
+          weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
+          extractedDiskData: incomingRequests.extractedDiskData,
+          completedAt: incomingRequests.completedAt,
+        })
         .from(incomingRequests)
-        .where(eq(incomingRequests.tenantId, tenantId))
-        .orderBy(desc(incomingRequests.timestamp))
+        .where(
+          and(
+            eq(incomingRequests.tenantId, tenantId),
+            after
+              ? sql`(${incomingRequests.timestamp}, ${incomingRequests.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(incomingRequests.timestamp), desc(incomingRequests.id))
         .limit(limit),
+
+    /** The feed's cards from the per-day counters the triggers keep (migration 0019). */
+    async incomingRequestCounts(tx: DbExecutor, tenantId: string) {
+      const c = incomingRequestDailyCounts;
+      const [row] = await tx
+        .select({
+          total: sql<number>`coalesce(sum(${c.total}), 0)::int`,
+          processed: sql<number>`coalesce(sum(${c.complete}), 0)::int`,
+        })
+        .from(c)
+        .where(eq(c.tenantId, tenantId));
+      return row ?? { total: 0, processed: 0 };
+    },
 
     async completeIncomingRequest(
       tx: DbExecutor,

@@ -59,6 +59,61 @@ describe('incoming feed and integrations routes', () => {
       ]);
     });
 
+    it('pages with X-Next-Cursor and counts every entry in the card headers, processing included', async () => {
+      const tenant = await aTenantWithSecret(t);
+      const complete = { driverName: 'Sipho', driverIdNumber: '8001015009087' };
+      await sendEntry(t, tenant, { plateNumber: 'CA1', timestamp: '2026-01-01T06:00:00Z' });
+      await sendEntry(t, tenant, { plateNumber: 'CA2', timestamp: '2026-01-01T07:00:00Z' });
+      await sendEntry(t, tenant, {
+        plateNumber: 'CA3',
+        timestamp: '2026-01-01T08:00:00Z',
+        ...complete,
+      });
+
+      const first = await tenant.admin.get('/api/webhook/pending-requests?limit=2');
+      const cursor = String(first.headers['x-next-cursor']);
+      const second = await tenant.admin.get(
+        `/api/webhook/pending-requests?limit=2&cursor=${cursor}`,
+      );
+
+      expect(first.json<{ plateNumber: string }[]>().map((e) => e.plateNumber)).toEqual([
+        'CA3',
+        'CA2',
+      ]);
+      expect(second.json<{ plateNumber: string }[]>().map((e) => e.plateNumber)).toEqual(['CA1']);
+      expect(second.headers['x-next-cursor']).toBeUndefined();
+      expect(first.headers).toMatchObject({
+        'x-total-count': '3',
+        'x-processed-count': '1',
+        'x-pending-count': '2',
+      });
+
+      const pending = second.json<{ id: string }[]>()[0]?.id ?? '';
+      const processed = await tenant.admin.post(
+        `/api/webhook/process-request/${pending}`,
+        aCompletion({ plateNumber: 'CA1' }),
+      );
+      expect(processed.statusCode).toBe(200);
+      expect((await tenant.admin.get('/api/webhook/pending-requests')).headers).toMatchObject({
+        'x-total-count': '3',
+        'x-processed-count': '2',
+        'x-pending-count': '1',
+      });
+    });
+
+    it('refuses a page cursor it did not hand out', async () => {
+      const tenant = await aTenantWithSecret(t);
+
+      const response = await tenant.admin.get(
+        '/api/webhook/pending-requests?cursor=bm90LWEtY3Vyc29y',
+      );
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'INVALID', message: 'The page cursor is not valid.' },
+      });
+    });
+
     it.each(['security_guard', 'back_office'])('is open to %s', async (role) => {
       const tenant = await aTenantWithSecret(t);
       const user = await t.createSignedInUser(tenant.admin, role);

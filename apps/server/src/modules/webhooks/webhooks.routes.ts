@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import {
   DeliveryIdParamsSchema,
+  INCOMING_FEED_COUNT_HEADERS,
   INCOMING_REQUEST_BODY_LIMIT_BYTES,
   IncomingRequestAckSchema,
   type IncomingRequestEntry,
@@ -23,13 +24,15 @@ import {
   incomingRequestStatus,
 } from '@boomgate/contracts/webhooks';
 
+import { NEXT_CURSOR_HEADER, PageQuerySchema } from '@boomgate/contracts/primitives';
+
 import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
 
 import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
 import { WebhookVerificationError, type WebhooksService } from './webhooks.service';
 import type {
-  IncomingRequestRow,
+  IncomingRequestListRow,
   WebhookDeliveryRow,
   WebhookIntegrationRow,
 } from './webhooks.table';
@@ -52,7 +55,7 @@ tenant's integration secret (\`whsec_\` + base64; create or rotate it with \`POS
 
 After a rotation the previous secret is accepted for the rotation window (24 h by default).`;
 
-export function toIncomingRequestEntry(row: IncomingRequestRow): IncomingRequestEntry {
+export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingRequestEntry {
   return {
     id: row.id,
     timestamp: row.timestamp.toISOString(),
@@ -111,12 +114,23 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
           tags: ['incoming-feed'],
           operationId: 'listIncomingRequests',
           description:
-            'Every incoming entry of the tenant, newest first (at most 500); polled by the feed.',
+            'Incoming entries of the tenant, newest first, one page (`limit`, default 100); polled ' +
+            'by the feed. When more exist, the X-Next-Cursor header holds the `cursor` of the next ' +
+            'page. The cards over every entry: X-Total-Count, X-Processed-Count, X-Pending-Count.',
+          querystring: PageQuerySchema,
           response: { 200: IncomingRequestListSchema },
         },
       },
-      async (request) =>
-        (await service.listIncomingRequests(request.actor)).map(toIncomingRequestEntry),
+      async (request, reply) => {
+        const { rows, summary, nextCursor } = await service.listIncomingRequests(
+          request.actor,
+          request.query,
+        );
+        for (const [key, header] of Object.entries(INCOMING_FEED_COUNT_HEADERS))
+          void reply.header(header, String(summary[key as keyof typeof summary]));
+        if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
+        return rows.map(toIncomingRequestEntry);
+      },
     );
 
     app.post(

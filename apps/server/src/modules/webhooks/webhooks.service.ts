@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   INCOMING_REQUEST_COMPLETED,
+  type IncomingFeedSummary,
   type IncomingRequestCompletedEvent,
   type IncomingRequestPayloadSchema,
   type ProcessRequestBodySchema,
@@ -14,6 +15,7 @@ import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
+import { readPageCursor, toPage } from '@/platform/page-cursor';
 import { enqueueJob } from '@/platform/jobs';
 
 import type { CallbackSender, SendResult } from './callback-sender';
@@ -38,7 +40,6 @@ export type DeliverJobPayload = z.infer<typeof DeliverJob.payload>;
 /** At most one waiting job per delivery: the retry, a sweep and a replay all use this key. */
 const deliverJobKey = (deliveryId: string) => `webhooks.deliver:${deliveryId}`;
 
-const FEED_MAX_ROWS = 500;
 const SECRET_CACHE_MS = 10_000;
 const SECRET_CACHE_MAX_TENANTS = 10_000;
 const SWEEP_BATCH = 500;
@@ -193,10 +194,22 @@ export function createWebhooksService({
 
     // ----- The feed ---------------------------------------------------------------------------
 
-    listIncomingRequests: (actor: Actor) =>
-      database.withTenant(actor.tenantId, (tx) =>
-        repository.listIncomingRequests(tx, actor.tenantId, FEED_MAX_ROWS),
-      ),
+    /** One page of the feed, newest first, and its cards over every incoming entry. */
+    async listIncomingRequests(
+      actor: Actor,
+      { limit, cursor }: { limit: number; cursor?: string },
+    ) {
+      const after = readPageCursor(cursor);
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const rows = await repository.listIncomingRequests(tx, actor.tenantId, limit + 1, after);
+        const counts = await repository.incomingRequestCounts(tx, actor.tenantId);
+        const summary: IncomingFeedSummary = {
+          ...counts,
+          pending: counts.total - counts.processed,
+        };
+        return { ...toPage(rows, limit), summary };
+      });
+    },
 
     /**
      * Completes (or edits) an entry and, in the same transaction, writes the callback to the

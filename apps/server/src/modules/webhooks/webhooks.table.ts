@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  date,
   foreignKey,
   index,
   integer,
@@ -64,9 +65,28 @@ export const incomingRequests = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('incoming_requests_one_per_webhook_id').on(t.tenantId, t.webhookId),
-    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC.
-    index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp),
+    // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC. The id
+    // makes the (timestamp, id) keyset of the paged feed one index range.
+    index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp, t.id),
   ],
+);
+
+/**
+ * The Incoming Feed's cards (total, processed), kept per tenant and site day of the entry's
+ * timestamp by statement-level triggers on incoming_requests (migration 0019), so a poll reads a
+ * few hundred day rows. "Processed" is spec §2's rule: driver name and ID number both present.
+ */
+export const incomingRequestDailyCounts = pgTable(
+  'incoming_request_daily_counts',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    day: date({ mode: 'string' }).notNull(),
+    total: integer().notNull().default(0),
+    complete: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );
 
 export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', [
@@ -120,6 +140,22 @@ export const webhookDeliveries = pgTable(
 
 export type WebhookIntegrationRow = typeof webhookIntegrations.$inferSelect;
 export type IncomingRequestRow = typeof incomingRequests.$inferSelect;
+/** What the feed lists and the API answers for an incoming entry. */
+export type IncomingRequestListRow = Pick<
+  IncomingRequestRow,
+  | 'id'
+  | 'timestamp'
+  | 'plateNumber'
+  | 'driverName'
+  | 'driverSurname'
+  | 'driverIdNumber'
+  | 'driverPhone1'
+  | 'transportName'
+  | 'referenceNumber'
+  | 'weighbridgeTicketId'
+  | 'extractedDiskData'
+  | 'completedAt'
+>;
 export type NewIncomingRequestRow = typeof incomingRequests.$inferInsert;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewWebhookDeliveryRow = typeof webhookDeliveries.$inferInsert;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from './page-cursor';
 
 describe('page cursors', () => {
   it('round-trip a timestamp and id', () => {

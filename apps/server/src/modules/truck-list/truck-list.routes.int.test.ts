@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+
+describe('GET /api/truck-list', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    t.clock.set(new Date('2026-03-04T10:00:00Z')); // 12:00 at the site (SAST)
+  });
+  afterAll(() => t.close());
+
+  /** Camera reads as the anpr module files them (that path has its own tests). */
+  const aRead = (admin: Session, timestamp: string, truckNumber: string | null, plate: string) =>
+    t.ownerQuery(
+      `insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
+         category, transport_name)
+       values ($1, gen_random_uuid(), $2, $3, $4, 'other', 'Karoo Haulage')`,
+      [admin.body.tenant.id, timestamp, truckNumber, plate],
+    );
+
+  it('answers a page newest first, the next one by X-Next-Cursor, and the cards over every read', async () => {
+    const admin = await t.registerTenant();
+    await aRead(admin, '2026-03-02T08:00:00Z', 'ORD-1', 'AA11BBGP');
+    await aRead(admin, '2026-03-03T22:30:00Z', '  ', 'CC22DDGP'); // 00:30 on the 4th at the site
+    await aRead(admin, '2026-03-04T09:00:00Z', null, 'EE33FFGP');
+
+    const first = await admin.get('/api/truck-list?limit=2');
+    const next = String(first.headers['x-next-cursor']);
+    const second = await admin.get(`/api/truck-list?limit=2&cursor=${next}`);
+
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual([
+      {
+        id: expect.any(String),
+        timestamp: '2026-03-04T09:00:00.000Z',
+        truckNumber: null,
+        plateNumber: 'EE33FFGP',
+        category: 'other',
+        transportName: 'Karoo Haulage',
+      },
+      expect.objectContaining({ plateNumber: 'CC22DDGP', truckNumber: '  ' }),
+    ]);
+    expect(second.json<{ plateNumber: string }[]>().map((r) => r.plateNumber)).toEqual([
+      'AA11BBGP',
+    ]);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
+    expect(first.headers).toMatchObject({
+      'x-total-count': '3',
+      'x-with-order-number-count': '1',
+      'x-today-count': '2',
+    });
+  });
+
+  it("shows no other tenant's reads or counts", async () => {
+    const mine = await t.registerTenant();
+    const theirs = await t.registerTenant();
+    await aRead(theirs, '2026-03-04T09:00:00Z', 'ORD-9', 'GG44HHGP');
+
+    const response = await mine.get('/api/truck-list');
+
+    expect(response.json()).toEqual([]);
+    expect(response.headers['x-total-count']).toBe('0');
+    expect(response.headers['x-next-cursor']).toBeUndefined();
+  });
+
+  it('refuses a page cursor it did not hand out, and a page size over 500', async () => {
+    const admin = await t.registerTenant();
+
+    expect((await admin.get('/api/truck-list?cursor=garbage')).statusCode).toBe(400);
+    expect((await admin.get('/api/truck-list?limit=501')).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,31 @@
+import { AppError } from './errors';
+
+/** Keyset pages, newest first, on (timestamp, id): deep pages stay index range scans. */
+export type PageCursor = { timestamp: Date; id: string };
+
+/** Opaque page cursors: base64url of "<ISO timestamp>|<uuid>". */
+export function encodeCursor(cursor: PageCursor): string {
+  return Buffer.from(`${cursor.timestamp.toISOString()}|${cursor.id}`).toString('base64url');
+}
+
+export function decodeCursor(value: string): PageCursor | undefined {
+  const [iso, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
+  const timestamp = new Date(iso ?? '');
+  if (Number.isNaN(timestamp.getTime()) || !id || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  return { timestamp, id };
+}
+
+/** The `cursor` query parameter: none for the first page; a 400 when it is not one of ours. */
+export function readPageCursor(cursor: string | undefined): PageCursor | undefined {
+  if (cursor === undefined) return undefined;
+  const after = decodeCursor(cursor);
+  if (!after) throw new AppError('INVALID', 'The page cursor is not valid.');
+  return after;
+}
+
+/** A page from rows fetched with `limit + 1`: the extra row only says that a next page exists. */
+export function toPage<T extends PageCursor>(rows: T[], limit: number) {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}

@@ -84,7 +84,14 @@ const STEPS: Step[] = [
     takesResultArg: true,
   },
   // Seeds its data set first when missing (one transaction: stopping it mid-way leaves nothing).
-  { name: 'scale', script: 'bench:scale', repeats: 1, timeLimitS: 600, optional: true },
+  {
+    name: 'scale',
+    script: 'bench:scale',
+    repeats: 1,
+    timeLimitS: 600,
+    optional: true,
+    takesResultArg: true,
+  },
 ];
 
 const scripts = (

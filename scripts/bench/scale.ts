@@ -9,6 +9,7 @@ import pg from 'pg';
 import { encodeCursor } from '@/platform/page-cursor';
 import { SCALE_PASSWORD } from '@/testing/scale-data';
 
+import { type BenchMeasurement, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { SCALE_DATA_DIR, ensureScaleData } from '../lib/scale-database';
 import { freePort, startServer } from '../lib/server-process';
@@ -325,6 +326,7 @@ try {
 
   const rows: string[] = [];
   const missed: string[] = [];
+  const measurements: BenchMeasurement[] = [];
   // Requests autocannon gave up on keep running in the server: wait for the database to go quiet
   // so one route's backlog is not measured as the next route's latency.
   const settle = async () => {
@@ -367,6 +369,16 @@ try {
     if (result.wrong > 0) failed = true;
     const errors = result.overloaded + result.wrong;
     const who = scenario.sessions === 'large' ? 'large tenant only' : '25 large + 25 others';
+    if (isJudged)
+      measurements.push({
+        id: `scale ${scenario.route} [${scenario.sessions}]`,
+        label: `${scenario.route} (${who}, ${mode.label})`,
+        p50Ms: percentile(sorted, 50),
+        p95Ms: percentile(sorted, 95),
+        p99Ms: percentile(sorted, 99),
+        throughputPerS: result.rps,
+        target: { metric: 'p99Ms', op: '<=', value: TARGET_P99_MS },
+      });
     rows.push(
       `| ${scenario.route} | ${who} | ${mode.label} | ${Math.round(result.rps)} | ${p50} | ${p95} | ${p99} | ${errors} | ${verdict === 'MISSED' ? '**MISSED**' : verdict} |`,
     );
@@ -399,6 +411,11 @@ Machine: ${machineLine()}. Run ${startedAt.toISOString().slice(0, 16).replace('T
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`,
     );
+  writeBenchResult({
+    bench: 'scale',
+    measurements,
+    notes: [`load average at start ${loadAtStart}, at the end ${loadAtEnd}`],
+  });
   log(
     missed.length
       ? `MISSED p99 ≤ ${TARGET_P99_MS} ms on: ${missed.join('; ')}`

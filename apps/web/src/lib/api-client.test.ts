@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { apiError } from '@/testing/handlers';
 import { server } from '@/testing/server';
 
-import { getErrorMessage, HttpError, request } from './api-client';
+import { getErrorMessage, HttpError, request, requestWithHeaders } from './api-client';
 
 const OkSchema = z.object({ ok: z.literal(true) });
 
@@ -75,6 +75,40 @@ describe('request', () => {
     server.use(http.get('/api/things', () => HttpResponse.json({ ok: 'yes' })));
 
     await expect(request('GET', '/api/things', { schema: OkSchema })).rejects.toThrow(z.ZodError);
+  });
+});
+
+describe('requestWithHeaders', () => {
+  it('answers the parsed body with the response headers and sends the query', async () => {
+    let url: URL | undefined;
+    server.use(
+      http.get('/api/things', ({ request: sent }) => {
+        url = new URL(sent.url);
+        return HttpResponse.json({ ok: true }, { headers: { 'x-next-cursor': 'abc' } });
+      }),
+    );
+
+    const { data, headers } = await requestWithHeaders('GET', '/api/things', {
+      schema: OkSchema,
+      query: { limit: '100', cursor: undefined },
+    });
+
+    expect(data).toEqual({ ok: true });
+    expect(headers.get('x-next-cursor')).toBe('abc');
+    expect(url?.searchParams.get('limit')).toBe('100');
+    expect(url?.searchParams.has('cursor')).toBe(false);
+  });
+
+  it('throws like request on an error status and on contract drift', async () => {
+    server.use(http.get('/api/things', () => apiError(409, 'CONFLICT', 'Plate is taken.')));
+    await expect(requestWithHeaders('GET', '/api/things', { schema: OkSchema })).rejects.toThrow(
+      '409: {"error":{"code":"CONFLICT","message":"Plate is taken."}}',
+    );
+
+    server.use(http.get('/api/things', () => HttpResponse.json({ ok: 'yes' })));
+    await expect(requestWithHeaders('GET', '/api/things', { schema: OkSchema })).rejects.toThrow(
+      z.ZodError,
+    );
   });
 });
 

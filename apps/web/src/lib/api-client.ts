@@ -81,6 +81,27 @@ export async function request<S extends z.ZodType>(
   return schema.parse(json);
 }
 
+/**
+ * `request`, also answering the response headers, for endpoints that send data there (a list's
+ * next-page cursor and counts). Errors and contract parsing as in `request`.
+ */
+export async function requestWithHeaders<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  { schema, body, query, headers, signal }: RequestOptions<S>,
+): Promise<{ data: z.infer<S>; headers: Headers }> {
+  const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+
+  const response = await send(method, url, { body, headers, signal });
+
+  const text = await response.text();
+  const json: unknown = text ? JSON.parse(text) : null;
+  return { data: schema.parse(json), headers: response.headers };
+}
+
 /** Cookies always; FormData as multipart (the browser sets the boundary), anything else as JSON. */
 async function send(
   method: Method,

@@ -11,7 +11,7 @@ import type { Dashboard, EntryLog, GrantEntryBody } from '@boomgate/contracts/en
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { normalisePlate } from '@boomgate/contracts/plates';
-import type { TruckListEntry } from '@boomgate/contracts/truck-list';
+import { TRUCK_LIST_COUNT_HEADERS, type TruckListEntry } from '@boomgate/contracts/truck-list';
 
 import { apiError } from './handlers';
 
@@ -332,7 +332,10 @@ export function createGateApi(
     }),
     http.get('/api/weighbridge-tickets', () => HttpResponse.json(tickets)),
     http.get('/api/dashboard', () => HttpResponse.json(initial.dashboard ?? aDashboard())),
-    http.get('/api/truck-list', () => HttpResponse.json(initial.trucks ?? [])),
+    http.get('/api/truck-list', () => {
+      const trucks = initial.trucks ?? [];
+      return HttpResponse.json(trucks, { headers: truckCountHeaders(trucks) });
+    }),
   ];
 
   return {
@@ -352,6 +355,20 @@ export function createGateApi(
     },
     sent: (method: string, path: string) =>
       requests.filter((request) => request.method === method && request.path === path),
+  };
+}
+
+/** The truck list's card headers as the server counts them, for a single page holding every read. */
+function truckCountHeaders(trucks: TruckListEntry[]): Record<string, string> {
+  const today = new Date().toDateString();
+  return {
+    [TRUCK_LIST_COUNT_HEADERS.total]: String(trucks.length),
+    [TRUCK_LIST_COUNT_HEADERS.withOrderNumber]: String(
+      trucks.filter((truck) => truck.truckNumber?.trim()).length,
+    ),
+    [TRUCK_LIST_COUNT_HEADERS.todaysArrivals]: String(
+      trucks.filter((truck) => new Date(truck.timestamp).toDateString() === today).length,
+    ),
   };
 }
 

@@ -1,12 +1,47 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+
+import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
+import {
+  TRUCK_LIST_COUNT_HEADERS,
+  type TruckListEntry,
+  type TruckListSummary,
+} from '@boomgate/contracts/truck-list';
 
 import { aSession } from '@/testing/data';
 import { aTruck, createGateApi, deferred } from '@/testing/gate-api';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
+
+/**
+ * GET /api/truck-list as the server pages it: `pages[0]` without a cursor, then `pages[n]` for the
+ * cursor `page-n`; every page carries the cards over all reads. Records the cursors asked for.
+ */
+function pagedTruckList(pages: TruckListEntry[][], summary: TruckListSummary) {
+  const cursors: (string | null)[] = [];
+  let pageHold: ReturnType<typeof deferred<void>> | undefined;
+  const handler = http.get('/api/truck-list', async ({ request }) => {
+    const cursor = new URL(request.url).searchParams.get('cursor');
+    cursors.push(cursor);
+    const index = cursor ? Number(cursor.replace('page-', '')) : 0;
+    const headers: Record<string, string> = {
+      [TRUCK_LIST_COUNT_HEADERS.total]: String(summary.total),
+      [TRUCK_LIST_COUNT_HEADERS.withOrderNumber]: String(summary.withOrderNumber),
+      [TRUCK_LIST_COUNT_HEADERS.todaysArrivals]: String(summary.todaysArrivals),
+    };
+    if (index + 1 < pages.length) headers[NEXT_CURSOR_HEADER] = `page-${index + 1}`;
+    await pageHold?.promise;
+    return HttpResponse.json(pages[index] ?? [], { headers });
+  });
+  return {
+    handler,
+    cursors,
+    /** Holds every later response until the returned deferred is resolved. */
+    hold: () => (pageHold = deferred()),
+  };
+}
 
 describe('Truck List', () => {
   it("shows 'Loading truck data...' while loading", async () => {
@@ -81,5 +116,50 @@ describe('Truck List', () => {
 
     expect(await screen.findByText('No Trucks Yet')).toBeInTheDocument();
     expect(screen.getByTestId('summary-Total Trucks')).toHaveTextContent('0');
+  });
+
+  it("shows the server's counts on the cards, not the rows of the page", async () => {
+    const api = pagedTruckList([[aTruck({ truckNumber: null })]], {
+      total: 1250,
+      withOrderNumber: 800,
+      todaysArrivals: 42,
+    });
+    server.use(signedIn(aSession()), api.handler);
+    renderApp('/truck-list');
+
+    expect(await screen.findAllByTestId('truck-row')).toHaveLength(1);
+    expect(screen.getByTestId('summary-Total Trucks')).toHaveTextContent('1250');
+    expect(screen.getByTestId('summary-With Order Number')).toHaveTextContent('800');
+    expect(screen.getByTestId("summary-Today's Arrivals")).toHaveTextContent('42');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(api.cursors).toEqual([null]);
+  });
+
+  it("'Load more' fetches the next page by its cursor and appends its rows", async () => {
+    const api = pagedTruckList(
+      [
+        [aTruck({ plateNumber: 'AAA111GP' }), aTruck({ plateNumber: 'BBB222GP' })],
+        [aTruck({ plateNumber: 'CCC333GP' })],
+      ],
+      { total: 3, withOrderNumber: 3, todaysArrivals: 3 },
+    );
+    server.use(signedIn(aSession()), api.handler);
+    const { user } = renderApp('/truck-list');
+
+    expect(await screen.findAllByTestId('truck-row')).toHaveLength(2);
+    const hold = api.hold();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+
+    expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+    hold.resolve();
+    await waitFor(() => expect(screen.getAllByTestId('truck-row')).toHaveLength(3));
+    expect(
+      screen
+        .getAllByTestId('truck-row')
+        .map((row) => within(row).getAllByRole('cell')[2]!.textContent),
+    ).toEqual(['AAA 111 GP', 'BBB 222 GP', 'CCC 333 GP']);
+    expect(api.cursors).toEqual([null, 'page-1']);
+    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).not.toBeInTheDocument();
+    expect(screen.getByTestId('summary-Total Trucks')).toHaveTextContent('3');
   });
 });

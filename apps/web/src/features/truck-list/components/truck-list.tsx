@@ -1,7 +1,9 @@
 import { CalendarClockIcon, ClipboardListIcon, type LucideIcon, TruckIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 
-import type { TruckListEntry } from '@boomgate/contracts/truck-list';
+import type { TruckListEntry, TruckListSummary } from '@boomgate/contracts/truck-list';
 
+import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -19,8 +21,6 @@ import { formatDate, formatTime } from '@/lib/format';
 import { formatPlate } from '@/lib/plates';
 
 import { useTruckList } from '../api/get-truck-list';
-
-import { truckSummary } from './truck-summary';
 
 /** Spec §2: a missing value shows a dash. */
 const DASH = '-';
@@ -87,7 +87,10 @@ function TruckTable({ entries }: { entries: TruckListEntry[] }) {
   );
 }
 
-/** Spec §2 Truck List: trucks read by the number-plate camera. */
+/**
+ * Spec §2 Truck List: trucks read by the number-plate camera. The server sends the list a page at
+ * a time (newest first) and the cards over every read in the first page's headers.
+ */
 export function TruckList() {
   const trucks = useTruckList();
 
@@ -96,19 +99,30 @@ export function TruckList() {
       <PageHeader title="Truck List" description="Trucks read by the number-plate camera." />
       {trucks.isPending ? (
         <LoadingScreen label="Loading truck data..." />
-      ) : trucks.isError ? (
+      ) : trucks.isError && !trucks.data ? (
         <p role="alert" className="text-sm text-destructive">
           {getErrorMessage(trucks.error, 'Failed to load truck data')}
         </p>
       ) : (
-        <TruckListBody entries={trucks.data} />
+        <TruckListBody
+          summary={trucks.data.pages[0]!.summary}
+          entries={trucks.data.pages.flatMap((page) => page.entries)}
+          loadMore={<LoadMore query={trucks} failure="Failed to load more trucks" />}
+        />
       )}
     </div>
   );
 }
 
-function TruckListBody({ entries }: { entries: TruckListEntry[] }) {
-  const summary = truckSummary(entries);
+function TruckListBody({
+  summary,
+  entries,
+  loadMore,
+}: {
+  summary: TruckListSummary;
+  entries: TruckListEntry[];
+  loadMore: ReactNode;
+}) {
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-3">
@@ -139,7 +153,10 @@ function TruckListBody({ entries }: { entries: TruckListEntry[] }) {
               </p>
             </div>
           ) : (
-            <TruckTable entries={entries} />
+            <>
+              <TruckTable entries={entries} />
+              {loadMore}
+            </>
           )}
         </CardContent>
       </Card>

@@ -3,7 +3,10 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
+import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
 import {
+  INCOMING_FEED_COUNT_HEADERS,
+  type IncomingFeedSummary,
   type IncomingRequestEntry,
   incomingRequestStatus,
   type ProcessRequestBody,
@@ -36,17 +39,40 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
   return { ...entry, status: incomingRequestStatus(entry) };
 }
 
-/** The webhook feed endpoints and /api/ocr, typed by the contracts; records what was sent. */
-function createFeedApi(initial: IncomingRequestEntry[]) {
+/**
+ * The webhook feed endpoints and /api/ocr, typed by the contracts; records what was sent. The feed
+ * answers pages of `pageSize` (the cursor `at-N` starts a page at entry N) with the cards counted
+ * over every entry, or the `summary` given.
+ */
+type FeedOptions = { pageSize?: number; summary?: IncomingFeedSummary };
+function createFeedApi(initial: IncomingRequestEntry[], { pageSize = 100, summary }: FeedOptions) {
   let entries = [...initial];
   let listCalls = 0;
+  const cursors: (string | null)[] = [];
   const processed: { id: string; body: ProcessRequestBody }[] = [];
   const ocr = new Map<OcrType, OcrResponse | Response>();
   let processAnswer: Response | null = null;
   const handlers = [
-    http.get('/api/webhook/pending-requests', () => {
+    http.get('/api/webhook/pending-requests', ({ request }) => {
       listCalls += 1;
-      return HttpResponse.json<IncomingRequestEntry[]>(entries);
+      const cursor = new URL(request.url).searchParams.get('cursor');
+      cursors.push(cursor);
+      const start = cursor ? Number(cursor.replace('at-', '')) : 0;
+      const processed = entries.filter((entry) => entry.status === 'Complete').length;
+      const counts = summary ?? {
+        total: entries.length,
+        processed,
+        pending: entries.length - processed,
+      };
+      const headers: Record<string, string> = {
+        [INCOMING_FEED_COUNT_HEADERS.total]: String(counts.total),
+        [INCOMING_FEED_COUNT_HEADERS.processed]: String(counts.processed),
+        [INCOMING_FEED_COUNT_HEADERS.pending]: String(counts.pending),
+      };
+      if (start + pageSize < entries.length) headers[NEXT_CURSOR_HEADER] = `at-${start + pageSize}`;
+      return HttpResponse.json<IncomingRequestEntry[]>(entries.slice(start, start + pageSize), {
+        headers,
+      });
     }),
     http.post<{ id: string }, ProcessRequestBody>(
       '/api/webhook/process-request/:id',
@@ -80,6 +106,7 @@ function createFeedApi(initial: IncomingRequestEntry[]) {
     handlers,
     processed,
     listCalls: () => listCalls,
+    cursors,
     onOcr: (type: OcrType, answer: OcrResponse | Response) => ocr.set(type, answer),
     onProcess: (answer: Response) => {
       processAnswer = answer;
@@ -87,8 +114,8 @@ function createFeedApi(initial: IncomingRequestEntry[]) {
   };
 }
 
-function setUp(entries: IncomingRequestEntry[]) {
-  const api = createFeedApi(entries);
+function setUp(entries: IncomingRequestEntry[], options: FeedOptions = {}) {
+  const api = createFeedApi(entries, options);
   server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
   const view = renderApp('/incoming-feed');
   return { ...view, api };
@@ -166,6 +193,69 @@ describe('Incoming Feed', () => {
 
     expect(partial).toHaveTextContent('N/A');
     expect(within(partial!).getByText('Incomplete')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's counts on the cards, not the rows of the page", async () => {
+    setUp([anEntry(), anEntry({ driverName: 'Sipho', driverIdNumber: '1' })], {
+      summary: { total: 730, processed: 610, pending: 120 },
+    });
+
+    expect(await rows()).toHaveLength(2);
+    expect(screen.getByTestId('total-count')).toHaveTextContent('730');
+    expect(screen.getByTestId('pending-count')).toHaveTextContent('120');
+    expect(screen.getByTestId('processed-count')).toHaveTextContent('610');
+  });
+
+  it("'Load more' fetches the next page by its cursor, appends it, and polls every loaded page", async () => {
+    const { user, api } = setUp(
+      [
+        anEntry({ plateNumber: 'AAA111' }),
+        anEntry({ plateNumber: 'BBB222' }),
+        anEntry({ plateNumber: 'CCC333' }),
+      ],
+      { pageSize: 2 },
+    );
+
+    expect(await rows()).toHaveLength(2);
+    expect(screen.getByTestId('total-count')).toHaveTextContent('3');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+
+    await waitFor(async () => expect(await rows()).toHaveLength(3));
+    expect((await rows()).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'AAA111',
+      'BBB222',
+      'CCC333',
+    ]);
+    expect(api.cursors).toEqual([null, 'at-2']);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+
+    await waitFor(() => expect(api.cursors).toEqual([null, 'at-2', null, 'at-2']), {
+      timeout: 6500,
+    });
+    expect(await rows()).toHaveLength(3);
+  }, 10_000);
+
+  it("disables 'Load more' and shows 'Loading...' while the next page loads", async () => {
+    const { user } = setUp([anEntry(), anEntry()], { pageSize: 1 });
+    expect(await rows()).toHaveLength(1);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.get('/api/webhook/pending-requests', async () => {
+        await held;
+        return HttpResponse.json<IncomingRequestEntry[]>([anEntry({ plateNumber: 'LATE1' })]);
+      }),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+
+    expect(await screen.findByRole('button', { name: 'Loading...' })).toBeDisabled();
+    release();
+    expect(await screen.findByText('LATE1')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).not.toBeInTheDocument();
   });
 
   it("says 'No pending requests' when there are none", async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { type IncomingRequestEntry, parseExtractedDiskData } from '@boomgate/contracts/webhooks';
 
+import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -43,8 +44,10 @@ function SummaryCard({ title, value, testId }: { title: string; value: number; t
 export function IncomingFeed() {
   const requests = usePendingRequests();
   const [selected, setSelected] = useState<IncomingRequestEntry | null>(null);
-  const entries = requests.data ?? [];
-  const processed = entries.filter(isProcessed).length;
+  const pages = requests.data?.pages ?? [];
+  const entries = pages.flatMap((page) => page.entries);
+  // The cards count every entry on the server, sent with the first (newest) page.
+  const summary = pages[0]?.summary ?? { pending: 0, processed: 0, total: 0 };
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
@@ -53,13 +56,9 @@ export function IncomingFeed() {
         description="Vehicle entries sent by external systems, waiting to be completed."
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <SummaryCard
-          title="Pending Processing"
-          value={entries.length - processed}
-          testId="pending-count"
-        />
-        <SummaryCard title="Processed" value={processed} testId="processed-count" />
-        <SummaryCard title="Total Requests" value={entries.length} testId="total-count" />
+        <SummaryCard title="Pending Processing" value={summary.pending} testId="pending-count" />
+        <SummaryCard title="Processed" value={summary.processed} testId="processed-count" />
+        <SummaryCard title="Total Requests" value={summary.total} testId="total-count" />
       </div>
       <Card>
         <CardHeader>
@@ -132,6 +131,7 @@ export function IncomingFeed() {
               </TableBody>
             </Table>
           )}
+          <LoadMore query={requests} failure="Failed to load more requests" />
         </CardContent>
       </Card>
       {selected && (

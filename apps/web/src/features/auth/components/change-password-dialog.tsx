@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 
 import { ChangePasswordFormSchema } from '@boomgate/contracts/auth';
-import { afterPasswordChangePathFor } from '@boomgate/contracts/roles';
+import { afterPasswordChangePathFor } from '@boomgate/contracts/role-paths';
 
 import { Button } from '@/components/ui/button';
 import {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 
-import { landingPathFor } from '@boomgate/contracts/roles';
+import { landingPathFor } from '@boomgate/contracts/role-paths';
 
 import { LoadingScreen } from '@/components/ui/spinner';
 

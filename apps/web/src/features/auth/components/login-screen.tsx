@@ -5,7 +5,7 @@ import { type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 
 import { type LoginForm, LoginFormSchema } from '@boomgate/contracts/auth';
-import { landingPathFor } from '@boomgate/contracts/roles';
+import { landingPathFor } from '@boomgate/contracts/role-paths';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';

@@ -1,7 +1,6 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 
-import { Toaster } from '@/components/ui/toaster';
 import { ThemeProvider } from '@/hooks/use-theme';
 
 import { AppErrorBoundary } from './error-boundary';
@@ -18,9 +17,30 @@ export function AppProvider({
       <QueryClientProvider client={queryClient}>
         <ThemeProvider>
           {children}
-          <Toaster />
+          <DeferredToaster />
         </ThemeProvider>
       </QueryClientProvider>
     </AppErrorBoundary>
   );
+}
+
+/**
+ * The toaster (Radix Toast) is not needed to show the first screen: its code loads once that has
+ * rendered. Toasts raised before it arrives are kept by the toast store and shown when it mounts.
+ */
+function DeferredToaster() {
+  const [Toaster, setToaster] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    import('@/components/ui/toaster').then(
+      (module) => {
+        if (mounted) setToaster(() => module.Toaster);
+      },
+      (error: unknown) => console.error('The toaster failed to load', error),
+    );
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return Toaster ? <Toaster /> : null;
 }

@@ -105,8 +105,53 @@ function precompressPlugin(): Plugin {
   };
 }
 
+/**
+ * main.tsx loads React DOM and the app (providers, routes) with dynamic imports, so that each runs
+ * in its own task; these tags let the browser fetch them with the entry from the HTML instead of
+ * after the entry has run. `modules` are the dynamically imported sources main.tsx always loads.
+ */
+function preloadStartupChunksPlugin(modules: RegExp[]): Plugin {
+  return {
+    name: 'boomgate-preload-startup-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName)) return;
+          files.add(fileName);
+          for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const chunk of chunks) {
+          const id = chunk.facadeModuleId ?? '';
+          if (chunk.isDynamicEntry && modules.some((pattern) => pattern.test(id))) {
+            visit(chunk.fileName);
+          }
+        }
+        return [...files]
+          .filter((fileName) => !html.includes(`/${fileName}"`))
+          .map((fileName) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head' as const,
+          }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), livenessAssetsPlugin(), precompressPlugin()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    livenessAssetsPlugin(),
+    precompressPlugin(),
+    preloadStartupChunksPlugin([/\/react-dom\/client\.js$/, /\/src\/app\/app\.tsx$/]),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,

@@ -1,22 +1,44 @@
 import './index.css';
 
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
 
-import { App } from '@/app/app';
-import { preloadFirstScreen } from '@/app/router';
+import { loadScreenFor, preloadFirstScreen } from '@/app/screens';
+import { getSession, sessionQuery } from '@/features/auth/api/get-session';
 import { applyTheme, readStoredTheme } from '@/hooks/use-theme';
+import { createQueryClient } from '@/lib/query-client';
 
 // Apply the saved theme before the first paint, so a dark-theme user never sees a light flash.
 applyTheme(readStoredTheme());
 
-preloadFirstScreen(window.location.pathname);
-
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The first load. This file stays small so the session check starts at once; React DOM and the
+// app (providers, routes) arrive as chunks of their own, each run in its own task while
+// GET /api/auth/me and the first screen's code download, instead of one long task before them.
+// The page's static shell (index.html) shows 'Loading...' meanwhile, and React renders once the
+// session is known and the screen's code is there, so its first render is that screen rather
+// than a loading state replaced a moment later. The routes still decide everything (redirects,
+// 'Loading...' while a session is checked).
+const reactDom = import('react-dom/client');
+const app = import('@/app/app');
+const queryClient = createQueryClient();
+const { pathname } = window.location;
+void preloadFirstScreen(pathname);
+queryClient
+  .prefetchQuery(sessionQuery())
+  .then(() => loadScreenFor(pathname, getSession(queryClient)))
+  .then(() => Promise.all([reactDom, app]))
+  .then(([{ createRoot }, { App }]) => {
+    const root = createRoot(container);
+    // As a transition the first render yields to the browser every few milliseconds instead of
+    // blocking it for the whole screen (the static shell stays up until it commits).
+    startTransition(() => {
+      root.render(
+        <StrictMode>
+          <App queryClient={queryClient} />
+        </StrictMode>,
+      );
+    });
+  })
+  .catch((error: unknown) => console.error('The app failed to start', error));

@@ -7,19 +7,9 @@ import { GuestRoute } from '@/features/auth/components/guest-route';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
 
 import NotFoundRoute from './routes/not-found';
+import { AppLayout, AutoGateRoute, DashboardRoute, LoginRoute, RegisterRoute } from './screens';
 
-// Every screen is its own chunk, and so is the signed-in shell (sidebar, menus): the first load
-// carries only the providers and the session check.
-const importLogin = () => import('./routes/login');
-const importRegister = () => import('./routes/register');
-const importDashboard = () => import('./routes/dashboard');
-const importAutoGate = () => import('./routes/auto-gate');
-const importAppLayout = () => import('./layouts/app-layout');
-const AppLayout = lazy(() => importAppLayout().then((m) => ({ default: m.AppLayout })));
-const LoginRoute = lazy(importLogin);
-const RegisterRoute = lazy(importRegister);
-const DashboardRoute = lazy(importDashboard);
-const AutoGateRoute = lazy(importAutoGate);
+// Every other screen is its own chunk too (the landing screens are in screens.tsx).
 const PreArrivalRoute = lazy(() => import('./routes/pre-arrival'));
 const RegisteredVehiclesRoute = lazy(() => import('./routes/registered-vehicles'));
 const ScanStationRoute = lazy(() => import('./routes/scan-station'));
@@ -37,25 +27,6 @@ const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
 const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
-
-/** The screens people land on (sign-in, landing pages), by path. */
-const landingScreens: Record<string, () => Promise<unknown>> = {
-  [paths.login]: importLogin,
-  [paths.register]: importRegister,
-  [paths.home]: importDashboard,
-  [paths.dashboard]: importDashboard,
-  [paths.autoGate]: importAutoGate,
-};
-
-/**
- * Starts downloading the first screen's code (and the signed-in shell) while GET /api/auth/me is
- * in flight, instead of after it: one network round trip less before the first screen. Only a
- * head start — the routes below still decide what is shown.
- */
-export function preloadFirstScreen(pathname: string) {
-  void landingScreens[pathname]?.();
-  if (pathname !== paths.login && pathname !== paths.register) void importAppLayout();
-}
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.

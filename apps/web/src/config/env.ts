@@ -1,10 +1,8 @@
-import { z } from 'zod';
+// Read without zod: this module is part of the first code the browser runs, which loads no schema
+// library (main.tsx). Vite replaces import.meta.env.VITE_API_ORIGIN at build time.
+const apiOrigin: unknown = import.meta.env.VITE_API_ORIGIN;
 
-const EnvSchema = z.object({
+export const env = {
   /** Origin of the API. Empty means same origin: production serves the app from the API server. */
-  VITE_API_ORIGIN: z.string().default(''),
-});
-
-const parsed = EnvSchema.parse(import.meta.env);
-
-export const env = { API_ORIGIN: parsed.VITE_API_ORIGIN } as const;
+  API_ORIGIN: typeof apiOrigin === 'string' ? apiOrigin : '',
+} as const;

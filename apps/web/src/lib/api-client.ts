@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-import { ApiErrorSchema, type ApiError } from '@boomgate/contracts/api-error';
+import type { ApiError } from '@boomgate/contracts/api-error';
 
 import { env } from '@/config/env';
 
@@ -24,14 +24,22 @@ export class HttpError extends Error {
 
   static async from(response: Response): Promise<HttpError> {
     const bodyText = await response.text().catch(() => '');
-    return new HttpError(response.status, response.statusText, bodyText, parseApiError(bodyText));
+    return new HttpError(
+      response.status,
+      response.statusText,
+      bodyText,
+      await parseApiError(bodyText),
+    );
   }
 }
 
-function parseApiError(bodyText: string): ApiError | undefined {
+async function parseApiError(bodyText: string): Promise<ApiError | undefined> {
   if (!bodyText) return undefined;
   try {
-    return ApiErrorSchema.safeParse(JSON.parse(bodyText)).data;
+    const json: unknown = JSON.parse(bodyText);
+    // The contract (zod) is loaded when an error first needs it, not with the app's first code.
+    const { ApiErrorSchema } = await import('@boomgate/contracts/api-error');
+    return ApiErrorSchema.safeParse(json).data;
   } catch {
     return undefined;
   }

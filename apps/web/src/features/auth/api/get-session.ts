@@ -1,8 +1,8 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
-import { type AuthResponse, AuthResponseSchema } from '@boomgate/contracts/auth';
+import type { AuthResponse } from '@boomgate/contracts/auth';
 
-import { isHttpError, request } from '@/lib/api-client';
+import { isHttpError, requestBlob } from '@/lib/api-client';
 
 export const authKeys = {
   all: ['auth'] as const,
@@ -18,7 +18,13 @@ export const sessionQuery = () =>
     queryKey: authKeys.session(),
     queryFn: async ({ signal }): Promise<AuthResponse | null> => {
       try {
-        return await request('GET', '/api/auth/me', { schema: AuthResponseSchema, signal });
+        // The contract (and zod with it) downloads beside the request rather than with the app's
+        // first code, which then starts the request sooner; the answer is still parsed with it.
+        const contract = import('@boomgate/contracts/auth');
+        contract.catch(() => undefined); // awaited below unless the request failed first
+        const body = await (await requestBlob('GET', '/api/auth/me', { signal })).text();
+        const { AuthResponseSchema } = await contract;
+        return AuthResponseSchema.parse(JSON.parse(body));
       } catch (error) {
         if (isHttpError(error, 401)) return null;
         throw error;
@@ -48,4 +54,9 @@ export function useSession(): AuthResponse {
 
 export function setSession(queryClient: QueryClient, session: AuthResponse | null) {
   queryClient.setQueryData(authKeys.session(), session);
+}
+
+/** The cached GET /api/auth/me answer: undefined until it arrived, null when signed out. */
+export function getSession(queryClient: QueryClient): AuthResponse | null | undefined {
+  return queryClient.getQueryData<AuthResponse | null>(authKeys.session());
 }

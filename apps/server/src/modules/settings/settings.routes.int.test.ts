@@ -77,6 +77,35 @@ describe('/api/settings', () => {
     }
   });
 
+  it('accepts the ends of every range, which the database holds too', async () => {
+    const admin = await t.registerTenant();
+    const edges = {
+      biometricRetentionDays: 3650,
+      documentRetentionDays: 1,
+      inductionValidityDays: 3650,
+      antispoofThreshold: 0.99,
+    };
+
+    expect((await admin.patch('/api/settings', edges)).statusCode).toBe(200);
+    expect((await admin.patch('/api/settings', { antispoofThreshold: 0.05 })).statusCode).toBe(200);
+    expect((await admin.get('/api/settings')).json()).toMatchObject({
+      ...edges,
+      antispoofThreshold: 0.05,
+    });
+    // Another path that skips the contract (a script, a future route) is refused by PostgreSQL.
+    for (const [column, value] of [
+      ['antispoof_threshold', 1.5],
+      ['induction_validity_days', 0],
+      ['document_retention_days', 4000],
+    ] as const)
+      await expect(
+        t.ownerQuery(`update tenants set ${column} = $1 where id = $2`, [
+          value,
+          admin.body.tenant.id,
+        ]),
+      ).rejects.toThrow(/check constraint/);
+  });
+
   it('lets back office read but not change; guards neither', async () => {
     const admin = await t.registerTenant();
     const office = await t.createSignedInUser(admin, 'back_office');

@@ -1,0 +1,4 @@
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_biometric_retention_days_range" CHECK ("tenants"."biometric_retention_days" between 1 and 3650);--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_document_retention_days_range" CHECK ("tenants"."document_retention_days" between 1 and 3650);--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_induction_validity_days_range" CHECK ("tenants"."induction_validity_days" between 1 and 3650);--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_antispoof_threshold_range" CHECK ("tenants"."antispoof_threshold" between 0.05::real and 0.99::real);

@@ -112,6 +112,26 @@ describe('approved vehicles routes', () => {
     ).toHaveLength(1);
   }, 60_000);
 
+  it('purges every due approval in one run, batch after batch', async () => {
+    const admin = await t.registerTenant();
+    for (const plateNumber of ['BAT1GP', 'BAT2GP', 'BAT3GP'])
+      await admin.post(
+        '/api/approved-vehicles',
+        aVehicle({ plateNumber, driverPhoto: photo, biometricConsent: true }),
+      );
+    t.clock.advanceMs(366 * 86_400_000);
+
+    const purged = await t.modules.approvedVehicles.service.purgeExpiredBiometrics(1);
+
+    expect(purged).toBeGreaterThanOrEqual(3);
+    expect(
+      await t.ownerQuery(
+        `select 1 from approved_vehicles where tenant_id = $1 and driver_photo_key is not null`,
+        [admin.body.tenant.id],
+      ),
+    ).toHaveLength(0);
+  }, 60_000);
+
   it("purges on the tenant's own shorter retention period, and only that tenant's", async () => {
     const strict = await t.registerTenant();
     const lenient = await t.registerTenant();

@@ -9,6 +9,7 @@ import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { GateVisionEngine } from '@/modules/vision';
 import { siteDay } from '@/platform/calendar';
+import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -40,6 +41,8 @@ export type ApprovedVehiclesServiceDeps = {
 
 export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesService>;
 
+/** Approvals purged per lookup. */
+const PURGE_BATCH = 500;
 const notFound = () => new AppError('NOT_FOUND', 'Vehicle not found.');
 
 export function createApprovedVehiclesService({
@@ -192,33 +195,32 @@ export function createApprovedVehiclesService({
     /**
      * The retention job: ends every approval's biometric data (photo and descriptor) whose period
      * is over (the tenant's own period when shorter than the one stored at enrolment), tenant by
-     * tenant. Safe to run again: a purged row is no longer due.
+     * tenant, batch after batch until none is due (platform/batches.ts). Safe to run
+     * again: a purged row is no longer due.
      */
-    async purgeExpiredBiometrics(limit = 500): Promise<number> {
-      const due = await repository.listDueBiometricPurges(
-        clock.now(),
-        biometricRetentionDays,
-        limit,
-      );
-      for (const { tenantId, vehicleId } of due) {
-        await database.withTenant(tenantId, async (tx) => {
-          const row = await repository.find(tx, tenantId, vehicleId);
-          if (!row) return;
-          await repository.clearBiometrics(tx, tenantId, vehicleId);
-          // Before the commit: a storage failure rolls the clearing back, so the key is found again.
-          if (row.driverPhotoKey) await images.deleteImage(row.driverPhotoKey);
-          await audit.record(tx, {
-            tenantId,
-            actorUserId: null,
-            action: 'biometrics.purged',
-            targetType: 'approved_vehicle',
-            targetId: vehicleId,
-            details: { reason: 'retention period ended' },
-          });
-        });
-      }
-      return due.length;
-    },
+    purgeExpiredBiometrics: (batch = PURGE_BATCH): Promise<number> =>
+      drainInBatches({
+        batch,
+        nextBatch: (limit) =>
+          repository.listDueBiometricPurges(clock.now(), biometricRetentionDays, limit),
+        handle: ({ tenantId, vehicleId }) =>
+          database.withTenant(tenantId, async (tx) => {
+            const row = await repository.find(tx, tenantId, vehicleId);
+            if (!row) return false;
+            await repository.clearBiometrics(tx, tenantId, vehicleId);
+            // Before the commit: a storage failure rolls the clearing back, so the key is found again.
+            if (row.driverPhotoKey) await images.deleteImage(row.driverPhotoKey);
+            await audit.record(tx, {
+              tenantId,
+              actorUserId: null,
+              action: 'biometrics.purged',
+              targetType: 'approved_vehicle',
+              targetId: vehicleId,
+              details: { reason: 'retention period ended' },
+            });
+            return true;
+          }),
+      }),
 
     async verifyVehicle(
       actor: Actor,

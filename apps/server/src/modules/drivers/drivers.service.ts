@@ -4,6 +4,7 @@ import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import { siteDay } from '@/platform/calendar';
+import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import { toCsv } from '@/platform/csv';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -28,7 +29,6 @@ export type DriversService = ReturnType<typeof createDriversService>;
 
 /** Rows per purge batch, and batches per run (500 × 200 = 100,000 selfies a day at most). */
 const PURGE_BATCH = 500;
-const MAX_PURGE_ROUNDS = 200;
 
 const notFound = () => new AppError('NOT_FOUND', 'Driver not found.');
 
@@ -132,16 +132,17 @@ export function createDriversService({
      * the row's transaction, before the commit: a storage failure rolls the clearing back and the
      * next run finds the key again. Safe to run again: a purged row is no longer due.
      */
-    async purgeExpiredBiometrics(batch = PURGE_BATCH): Promise<number> {
-      let purged = 0;
-      // Bounded: a run ends even if rows stay due (each batch purges at least one or stops).
-      for (let round = 0; round < MAX_PURGE_ROUNDS; round++) {
-        const due = await database.db.execute<{ tenant_id: string; driver_id: string }>(
-          sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${batch}::int)`,
-        );
-        let done = 0;
-        for (const { tenant_id: tenantId, driver_id: driverId } of due.rows) {
-          const cleared = await database.withTenant(tenantId, async (tx) => {
+    purgeExpiredBiometrics: (batch = PURGE_BATCH): Promise<number> =>
+      drainInBatches({
+        batch,
+        nextBatch: async (limit) =>
+          (
+            await database.db.execute<{ tenant_id: string; driver_id: string }>(
+              sql`select * from drivers_due_biometric_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${limit}::int)`,
+            )
+          ).rows,
+        handle: ({ tenant_id: tenantId, driver_id: driverId }) =>
+          database.withTenant(tenantId, async (tx) => {
             const row = await repository.clearPhoto(tx, tenantId, driverId, clock.now());
             if (!row) return false;
             if (row.photoKey) await images.deleteImage(row.photoKey);
@@ -154,14 +155,8 @@ export function createDriversService({
               details: { reason: 'retention period ended' },
             });
             return true;
-          });
-          if (cleared) done++;
-        }
-        purged += done;
-        if (due.rows.length < batch || done === 0) break;
-      }
-      return purged;
-    },
+          }),
+      }),
 
     // For the onboarding module, inside its own tenant transaction.
     existingIdNumbers: (tx: DbExecutor, tenantId: string, idNumbers: readonly string[]) =>

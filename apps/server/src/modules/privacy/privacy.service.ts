@@ -7,6 +7,7 @@ import type { DataSubjectErasure, DataSubjectExport } from '@boomgate/contracts/
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { Database, Tx } from '@/platform/db';
 import { AppError } from '@/platform/errors';
@@ -228,25 +229,27 @@ export function createPrivacyService({
      * deleted before the key is cleared, so a crash in between leaves a key the next run clears
      * again. Returns how many records were purged; a second run finds none.
      */
-    async purgeExpiredDocumentImages(): Promise<number> {
+    purgeExpiredDocumentImages(): Promise<number> {
       const byType = new Map(
         imageRetention.flatMap((provider) =>
           provider.recordTypes.map((type) => [type, provider] as const),
         ),
       );
-      let purged = 0;
-      for (;;) {
-        const due = await database.db.execute<{
-          tenant_id: string;
-          record_type: string;
-          record_id: string;
-        }>(
-          sql`select * from retention_due_document_images(${clock.now().toISOString()}::timestamptz, ${documentRetentionDays}::int, ${PURGE_BATCH}::int)`,
-        );
-        let done = 0;
-        for (const { tenant_id: tenantId, record_type: type, record_id: id } of due.rows) {
+      return drainInBatches({
+        batch: PURGE_BATCH,
+        nextBatch: async (limit) =>
+          (
+            await database.db.execute<{
+              tenant_id: string;
+              record_type: string;
+              record_id: string;
+            }>(
+              sql`select * from retention_due_document_images(${clock.now().toISOString()}::timestamptz, ${documentRetentionDays}::int, ${limit}::int)`,
+            )
+          ).rows,
+        handle: async ({ tenant_id: tenantId, record_type: type, record_id: id }) => {
           const provider = byType.get(type);
-          if (!provider) continue;
+          if (!provider) return false;
           await database.withTenant(tenantId, async (tx) => {
             const keys = await provider.expireImages(tx, tenantId, type, id);
             if (keys.length === 0) return;
@@ -260,11 +263,9 @@ export function createPrivacyService({
               details: { reason: 'retention period ended', images: keys.length },
             });
           });
-          done++;
-        }
-        purged += done;
-        if (due.rows.length < PURGE_BATCH || done === 0) return purged;
-      }
+          return true;
+        },
+      });
     },
   };
 }

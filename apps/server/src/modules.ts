@@ -152,6 +152,7 @@ export function createModules({
     storage,
     audit,
     clock,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

@@ -10,12 +10,14 @@ export function jobsOf(modules: Modules) {
       ...modules.approvedVehicles.jobs,
       ...modules.drivers.jobs,
       ...modules.privacy.jobs,
+      ...modules.induction.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
       ...modules.approvedVehicles.schedules,
       ...modules.drivers.schedules,
       ...modules.privacy.schedules,
+      ...modules.induction.schedules,
     ],
   };
 }

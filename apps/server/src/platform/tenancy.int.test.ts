@@ -95,6 +95,7 @@ describe('tenant isolation in the database', () => {
       'auth_find_login',
       'auth_resolve_session',
       'drivers_due_biometric_purge',
+      'induction_assignments_due_photo_purge',
       'retention_due_document_images',
       'webhooks_due_deliveries',
     ]);

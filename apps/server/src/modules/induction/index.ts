@@ -3,7 +3,10 @@
  * watched-time heartbeats, server-side scoring and the validity of a driver's induction at the gate.
  * Owns: safety_videos, induction_assignments, induction_attempts.
  */
+import { z } from 'zod';
+
 import type { ImagesService } from '@/modules/images';
+import { type ScheduledJob, defineJob } from '@/platform/jobs';
 
 import { createInductionPersonalData } from './induction.personal-data';
 import { createInductionRepository } from './induction.repository';
@@ -18,9 +21,22 @@ export function createInductionModule(
   },
 ) {
   const service = createInductionService({ ...deps, repository: createInductionRepository() });
+  // Daily: assignment driver photos past the biometric period are deleted (the result stays).
+  const purgeDriverPhotos = defineJob({
+    name: 'induction.purge-driver-photos',
+    maxAttempts: 3,
+    payload: z.unknown(),
+    async run(_payload, { log }) {
+      const purged = await service.purgeExpiredDriverPhotos();
+      if (purged > 0) log('info', `purged the driver photos of ${purged} induction assignment(s)`);
+    },
+  });
+  const schedules: ScheduledJob[] = [{ job: purgeDriverPhotos, schedule: '37 3 * * *' }];
   return {
     service,
     routes: inductionRoutes(service, deps.images),
     personalData: createInductionPersonalData({ images: deps.images }),
+    jobs: [purgeDriverPhotos],
+    schedules,
   };
 }

@@ -106,6 +106,17 @@ export function createInductionRepository() {
       return rows[0];
     },
 
+    /** Retention: the driver photo's key goes (the caller deletes the file); the key it had. */
+    async clearDriverPhoto(tx: DbExecutor, tenantId: string, id: string) {
+      const before = await this.findAssignment(tx, tenantId, id, { forUpdate: true });
+      if (!before?.driverPhotoKey) return undefined;
+      await tx
+        .update(inductionAssignments)
+        .set({ driverPhotoKey: null })
+        .where(assignmentWhere(tenantId, id));
+      return before.driverPhotoKey;
+    },
+
     async listAssignments(tx: DbExecutor, tenantId: string) {
       const rows = await tx
         .select({ assignment: inductionAssignments, videoTitle: safetyVideos.title })

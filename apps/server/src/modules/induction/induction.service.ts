@@ -11,10 +11,13 @@ import {
   type VideoContentType,
 } from '@boomgate/contracts/induction';
 
+import { sql } from 'drizzle-orm';
+
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
+import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { AppError, findPgError } from '@/platform/errors';
@@ -27,18 +30,22 @@ import { readVideoDuration, sniffVideoType } from './video-files';
 import { creditHeartbeat, isVideoComplete } from './watch-progress';
 
 export type InductionServiceDeps = {
-  database: Pick<Database, 'withTenant'>;
+  database: Pick<Database, 'withTenant' | 'db'>;
   repository: InductionRepository;
   tenants: Pick<TenantsRepository, 'find'>;
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   storage: ObjectStorage;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  /** The server default (BIOMETRIC_RETENTION_DAYS) for tenants without their own period. */
+  biometricRetentionDays: number;
 };
 
 export type InductionService = ReturnType<typeof createInductionService>;
 
 const DAY_MS = 86_400_000;
+/** Assignments whose driver photo is purged per lookup. */
+const PURGE_BATCH = 500;
 const EXTENSIONS: Record<VideoContentType, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
 
 // Another tenant's ids answer exactly like ids that do not exist.
@@ -78,6 +85,7 @@ export function createInductionService({
   storage,
   audit,
   clock,
+  biometricRetentionDays,
 }: InductionServiceDeps) {
   const videoKeyPattern = (tenantId: string) =>
     new RegExp(`^${tenantId}/safety-videos/[0-9a-f-]{36}\\.(mp4|webm)$`);
@@ -458,5 +466,37 @@ export function createInductionService({
       assignment: Pick<InductionAssignmentRow, 'watchedSeconds'>,
       video: Pick<SafetyVideoRow, 'durationSeconds'>,
     ) => isVideoComplete(assignment.watchedSeconds, video.durationSeconds),
+
+    /**
+     * The retention job: ends every assignment's driver photo whose biometric period (the
+     * tenant's, else the server default) has passed since the assignment, tenant by tenant; the
+     * assignment and its result stay. The file is deleted inside the row's transaction, before the
+     * commit: a storage failure rolls the clearing back and the next run finds the key again.
+     */
+    purgeExpiredDriverPhotos: (batch = PURGE_BATCH): Promise<number> =>
+      drainInBatches({
+        batch,
+        nextBatch: async (limit) =>
+          (
+            await database.db.execute<{ tenant_id: string; assignment_id: string }>(
+              sql`select * from induction_assignments_due_photo_purge(${clock.now().toISOString()}::timestamptz, ${biometricRetentionDays}::int, ${limit}::int)`,
+            )
+          ).rows,
+        handle: ({ tenant_id: tenantId, assignment_id: id }) =>
+          database.withTenant(tenantId, async (tx) => {
+            const photoKey = await repository.clearDriverPhoto(tx, tenantId, id);
+            if (!photoKey) return false;
+            await images.deleteImage(photoKey);
+            await audit.record(tx, {
+              tenantId,
+              actorUserId: null,
+              action: 'biometrics.purged',
+              targetType: 'induction_assignment',
+              targetId: id,
+              details: { reason: 'retention period ended' },
+            });
+            return true;
+          }),
+      }),
   };
 }

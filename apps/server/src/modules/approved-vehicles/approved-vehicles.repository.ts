@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
 
 import { type Db, type DbExecutor, takeOne } from '@/platform/db';
 
@@ -115,14 +115,12 @@ export function createApprovedVehiclesRepository(db: Db) {
     /**
      * Active approvals whose last approved day is not past: a sum over the per-day counters the
      * triggers keep (migration 0019; 'infinity' for no end date), not a count of every approval.
+     * A scalar subquery, so the dashboard reads it in the same statement as its other totals.
      */
-    async countActive(tx: DbExecutor, tenantId: string, today: string): Promise<number> {
+    activeCountSql(tenantId: string, today: string): SQL<number> {
       const c = approvedVehicleExpiryCounts;
-      const [row] = await tx
-        .select({ n: sql<number>`coalesce(sum(${c.active}), 0)::int` })
-        .from(c)
-        .where(and(eq(c.tenantId, tenantId), gte(c.approvedUntil, today)));
-      return row?.n ?? 0;
+      return sql<number>`(select coalesce(sum(${c.active}), 0)::int from ${c}
+        where ${c.tenantId} = ${tenantId} and ${c.approvedUntil} >= ${today}::date)`;
     },
   };
 }

@@ -270,7 +270,7 @@ export function createApprovedVehiclesService({
     },
     findByPlate: (tx: DbExecutor, tenantId: string, plateNumber: string) =>
       repository.findByPlate(tx, tenantId, plateNumber),
-    countActive: (tx: DbExecutor, tenantId: string) =>
-      repository.countActive(tx, tenantId, today()),
+    /** The dashboard's registered vehicles, as a scalar subquery for the caller's statement. */
+    activeCountSql: (tenantId: string) => repository.activeCountSql(tenantId, today()),
   };
 }

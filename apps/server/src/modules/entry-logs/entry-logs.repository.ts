@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
@@ -47,19 +47,29 @@ export function createEntryLogsRepository() {
      * All-time and today's counts from the per-day counters the entry_logs triggers keep (one row
      * per site day), so the dashboard reads a few hundred rows, not every entry. `today` is the
      * site's calendar day (YYYY-MM-DD); later days count as today, as entries "since midnight" did.
+     * `extra`: other modules' totals as scalar subqueries, read in the same statement (one round
+     * trip for the whole dashboard's numbers).
      */
-    async counts(tx: DbExecutor, tenantId: string, today: string) {
+    async counts<Extra extends Record<string, SQL<number>>>(
+      tx: DbExecutor,
+      tenantId: string,
+      today: string,
+      extra: Extra,
+    ) {
       const c = entryLogDailyCounts;
-      const [row] = await tx
-        .select({
-          total: sql<number>`coalesce(sum(${c.total}), 0)::int`,
-          today: sql<number>`coalesce(sum(${c.total}) filter (where ${c.day} >= ${today}::date), 0)::int`,
-          approved: sql<number>`coalesce(sum(${c.approved}), 0)::int`,
-          faceVerified: sql<number>`coalesce(sum(${c.faceVerified}), 0)::int`,
-        })
-        .from(c)
-        .where(eq(c.tenantId, tenantId));
-      return row ?? { total: 0, today: 0, approved: 0, faceVerified: 0 };
+      // An aggregate without GROUP BY answers exactly one row.
+      return takeOne(
+        await tx
+          .select({
+            total: sql<number>`coalesce(sum(${c.total}), 0)::int`,
+            today: sql<number>`coalesce(sum(${c.total}) filter (where ${c.day} >= ${today}::date), 0)::int`,
+            approved: sql<number>`coalesce(sum(${c.approved}), 0)::int`,
+            faceVerified: sql<number>`coalesce(sum(${c.faceVerified}), 0)::int`,
+            ...extra,
+          })
+          .from(c)
+          .where(eq(c.tenantId, tenantId)),
+      );
     },
   };
 }

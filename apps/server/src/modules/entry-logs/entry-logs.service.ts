@@ -33,8 +33,8 @@ export type EntryLogsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   repository: EntryLogsRepository;
   images: Pick<ImagesService, 'storeOptional' | 'storeImage' | 'deleteImage'>;
-  vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'countActive'>;
-  users: Pick<UsersService, 'countActive'>;
+  vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'activeCountSql'>;
+  users: Pick<UsersService, 'activeCountSql'>;
   audit: Pick<AuditService, 'record' | 'find' | 'hasDetail'>;
   settings: Pick<SettingsService, 'settingsOf'>;
   clock: Clock;
@@ -242,7 +242,10 @@ export function createEntryLogsService({
 
     async dashboard(actor: Actor) {
       return database.withTenant(actor.tenantId, async (tx) => {
-        const counts = await repository.counts(tx, actor.tenantId, siteDay(clock.now()));
+        const counts = await repository.counts(tx, actor.tenantId, siteDay(clock.now()), {
+          registeredVehicles: vehicles.activeCountSql(actor.tenantId),
+          activeUsers: users.activeCountSql(actor.tenantId),
+        });
         const recent = await repository.list(tx, actor.tenantId, RECENT_ENTRIES);
         return {
           totalEntries: counts.total,
@@ -251,8 +254,8 @@ export function createEntryLogsService({
           faceVerifiedEntries: counts.faceVerified,
           approvalRate: percent(counts.approved, counts.total),
           verificationRate: percent(counts.faceVerified, counts.total),
-          registeredVehicles: await vehicles.countActive(tx, actor.tenantId),
-          activeUsers: await users.countActive(tx, actor.tenantId),
+          registeredVehicles: counts.registeredVehicles,
+          activeUsers: counts.activeUsers,
           recent,
         };
       });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
@@ -24,13 +24,10 @@ export function createUsersRepository() {
       return rows[0];
     },
 
-    async countActive(tx: DbExecutor, tenantId: string): Promise<number> {
-      const [row] = await tx
-        .select({ n: count() })
-        .from(users)
-        .where(and(eq(users.tenantId, tenantId), eq(users.isActive, true)));
-      return row?.n ?? 0;
-    },
+    /** Active users, as a scalar subquery (the dashboard reads it with its other totals). */
+    activeCountSql: (tenantId: string): SQL<number> =>
+      sql<number>`(select count(*)::int from ${users}
+        where ${users.tenantId} = ${tenantId} and ${users.isActive})`,
 
     async insert(tx: DbExecutor, row: NewUserRow): Promise<UserRow> {
       return takeOne(await tx.insert(users).values(row).returning());

@@ -176,8 +176,8 @@ export function createUsersService({
     deactivateUser: (actor: Actor, id: string, ip?: string) => setActive(actor, id, false, ip),
     reactivateUser: (actor: Actor, id: string, ip?: string) => setActive(actor, id, true, ip),
 
-    /** For the dashboard, inside the caller's tenant transaction. */
-    countActive: (tx: DbExecutor, tenantId: string) => repository.countActive(tx, tenantId),
+    /** For the dashboard: a scalar subquery for its statement, in the caller's tenant transaction. */
+    activeCountSql: (tenantId: string) => repository.activeCountSql(tenantId),
 
     /** For sign-in and password changes, inside the caller's tenant transaction. */
     findById: (tx: DbExecutor, tenantId: string, userId: string) =>

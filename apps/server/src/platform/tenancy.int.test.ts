@@ -97,6 +97,7 @@ describe('tenant isolation in the database', () => {
       'drivers_due_biometric_purge',
       'induction_assignments_due_photo_purge',
       'retention_due_document_images',
+      'safety_video_uploads_abandoned',
       'webhooks_due_deliveries',
     ]);
   });

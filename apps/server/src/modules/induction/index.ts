@@ -1,7 +1,7 @@
 /**
  * Safety induction: safety videos with their quizzes, assignments of a video to a driver, the
  * watched-time heartbeats, server-side scoring and the validity of a driver's induction at the gate.
- * Owns: safety_videos, induction_assignments, induction_attempts.
+ * Owns: safety_videos, safety_video_uploads, induction_assignments, induction_attempts.
  */
 import { z } from 'zod';
 
@@ -31,12 +31,25 @@ export function createInductionModule(
       if (purged > 0) log('info', `purged the driver photos of ${purged} induction assignment(s)`);
     },
   });
-  const schedules: ScheduledJob[] = [{ job: purgeDriverPhotos, schedule: '37 3 * * *' }];
+  // Daily: uploaded video files whose video was never saved are deleted after a day.
+  const purgeAbandonedUploads = defineJob({
+    name: 'induction.purge-abandoned-uploads',
+    maxAttempts: 3,
+    payload: z.unknown(),
+    async run(_payload, { log }) {
+      const removed = await service.purgeAbandonedUploads();
+      if (removed > 0) log('info', `deleted ${removed} abandoned safety-video upload(s)`);
+    },
+  });
+  const schedules: ScheduledJob[] = [
+    { job: purgeDriverPhotos, schedule: '37 3 * * *' },
+    { job: purgeAbandonedUploads, schedule: '47 3 * * *' },
+  ];
   return {
     service,
     routes: inductionRoutes(service, deps.images),
     personalData: createInductionPersonalData({ images: deps.images }),
-    jobs: [purgeDriverPhotos],
+    jobs: [purgeDriverPhotos, purgeAbandonedUploads],
     schedules,
   };
 }

@@ -10,6 +10,7 @@ import {
   type SafetyVideoRow,
   inductionAssignments,
   inductionAttempts,
+  safetyVideoUploads,
   safetyVideos,
 } from './induction.table';
 
@@ -33,6 +34,25 @@ export function createInductionRepository() {
         .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.id, id)))
         .limit(1);
       return rows[0];
+    },
+
+    // ---- uploads waiting for their video
+    async recordUpload(
+      tx: DbExecutor,
+      row: { tenantId: string; fileKey: string; uploadedAt: Date; uploadedBy: string },
+    ) {
+      await tx.insert(safetyVideoUploads).values(row);
+    },
+
+    /** Takes the pending upload (a video now plays it, or the cleanup removes it): one taker wins. */
+    async claimUpload(tx: DbExecutor, tenantId: string, fileKey: string): Promise<boolean> {
+      const rows = await tx
+        .delete(safetyVideoUploads)
+        .where(
+          and(eq(safetyVideoUploads.tenantId, tenantId), eq(safetyVideoUploads.fileKey, fileKey)),
+        )
+        .returning({ fileKey: safetyVideoUploads.fileKey });
+      return rows.length > 0;
     },
 
     /** Whether a video already plays this uploaded file (one file per video). */

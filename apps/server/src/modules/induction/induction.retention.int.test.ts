@@ -4,29 +4,38 @@ import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
 
-/** POPIA minimality: an assignment's driver photo ends with the biometric retention period. */
-describe('induction driver photo retention', () => {
+/**
+ * POPIA minimality: an assignment's driver photo ends with the biometric retention period; and
+ * video files uploaded for a video that was never saved do not stay in storage.
+ */
+describe('induction retention and cleanup', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
 
-  async function assignWithPhoto(admin: Session) {
-    const file = await t.inject({
-      method: 'POST',
-      url: '/api/safety-videos/files',
-      payload: anMp4(30),
-      headers: { cookie: admin.cookie, 'content-type': 'video/mp4' },
-    });
-    const video = await admin.post('/api/safety-videos', {
+  const upload = async (admin: Session) =>
+    (
+      await t.inject({
+        method: 'POST',
+        url: '/api/safety-videos/files',
+        payload: anMp4(30),
+        headers: { cookie: admin.cookie, 'content-type': 'video/mp4' },
+      })
+    ).json<{ fileKey: string }>().fileKey;
+  const createVideo = (admin: Session, fileKey: string) =>
+    admin.post('/api/safety-videos', {
       title: 'Site safety',
       passScore: 67,
       questions: [
         { question: 'Speed limit on site?', options: ['20 km/h', '60 km/h'], correctIndex: 0 },
       ],
-      video: { kind: 'upload', fileKey: file.json().fileKey },
+      video: { kind: 'upload', fileKey },
     });
+
+  async function assignWithPhoto(admin: Session) {
+    const video = await createVideo(admin, await upload(admin));
     const assignment = await admin.post('/api/induction/assignments', {
       videoId: video.json().id,
       driverName: 'Sipho Nkosi',
@@ -80,5 +89,26 @@ describe('induction driver photo retention', () => {
         [strict.body.tenant.id, due.id],
       ),
     ).toHaveLength(1);
+  });
+
+  it('deletes an upload whose video was never saved a day later, and keeps the ones in use', async () => {
+    const admin = await t.registerTenant();
+    const abandoned = await upload(admin);
+    const used = await upload(admin);
+    const video = (await createVideo(admin, used)).json<{ id: string }>();
+    t.clock.advanceMs(23 * 3_600_000);
+    expect(await t.modules.induction.service.purgeAbandonedUploads()).toBe(0);
+    t.clock.advanceMs(2 * 3_600_000);
+
+    const removed = await t.modules.induction.service.purgeAbandonedUploads();
+
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await t.modules.induction.service.purgeAbandonedUploads()).toBe(0);
+    const again = await t.login(admin.body.user.username, admin.password);
+    const late = await createVideo(again, abandoned);
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.message).toBe('The uploaded video was not found. Upload it again.');
+    const file = await again.get(`/api/safety-videos/${video.id}/file`);
+    expect(file.statusCode).toBe(200);
   });
 });

@@ -44,7 +44,7 @@ export type InductionServiceDeps = {
 export type InductionService = ReturnType<typeof createInductionService>;
 
 const DAY_MS = 86_400_000;
-/** Assignments whose driver photo is purged per lookup. */
+/** Rows a retention or cleanup job handles per lookup. */
 const PURGE_BATCH = 500;
 const EXTENSIONS: Record<VideoContentType, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
 
@@ -148,6 +148,20 @@ export function createInductionService({
       }
       const fileKey = `${actor.tenantId}/safety-videos/${newId()}.${EXTENSIONS[contentType]}`;
       await storage.put(fileKey, bytes);
+      try {
+        await database.withTenant(actor.tenantId, (tx) =>
+          repository.recordUpload(tx, {
+            tenantId: actor.tenantId,
+            fileKey,
+            uploadedAt: clock.now(),
+            uploadedBy: actor.userId,
+          }),
+        );
+      } catch (error) {
+        // Unrecorded, nothing would ever clean the file up: it goes now.
+        await storage.delete(fileKey).catch(() => undefined);
+        throw error;
+      }
       return { fileKey, contentType, sizeBytes: bytes.length, durationSeconds };
     },
 
@@ -199,6 +213,9 @@ export function createInductionService({
             'This uploaded video is already used by another video. Upload it again.',
           );
         }
+        // Left for more than a day, the cleanup may have taken the file in the meantime.
+        if (source.videoKey && !(await repository.claimUpload(tx, actor.tenantId, source.videoKey)))
+          throw new AppError('INVALID', 'The uploaded video was not found. Upload it again.');
         const video = await repository.insertVideo(tx, {
           tenantId: actor.tenantId,
           id: newId(),
@@ -466,6 +483,28 @@ export function createInductionService({
       assignment: Pick<InductionAssignmentRow, 'watchedSeconds'>,
       video: Pick<SafetyVideoRow, 'durationSeconds'>,
     ) => isVideoComplete(assignment.watchedSeconds, video.durationSeconds),
+
+    /**
+     * The daily cleanup: a file uploaded for a video that was never saved (the form abandoned) is
+     * deleted a day later, with its pending row; the file goes before the commit, so a storage
+     * failure leaves the row for the next run.
+     */
+    purgeAbandonedUploads: (batch = PURGE_BATCH): Promise<number> =>
+      drainInBatches({
+        batch,
+        nextBatch: async (limit) =>
+          (
+            await database.db.execute<{ tenant_id: string; file_key: string }>(
+              sql`select * from safety_video_uploads_abandoned(${new Date(clock.now().getTime() - DAY_MS).toISOString()}::timestamptz, ${limit}::int)`,
+            )
+          ).rows,
+        handle: ({ tenant_id: tenantId, file_key: fileKey }) =>
+          database.withTenant(tenantId, async (tx) => {
+            if (!(await repository.claimUpload(tx, tenantId, fileKey))) return false;
+            await storage.delete(fileKey);
+            return true;
+          }),
+      }),
 
     /**
      * The retention job: ends every assignment's driver photo whose biometric period (the

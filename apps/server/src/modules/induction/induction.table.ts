@@ -42,6 +42,27 @@ export const safetyVideos = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
 
+/**
+ * A video file uploaded but not yet part of a safety video (the upload comes first, the form's
+ * save second). Creating the video claims the row; a daily job deletes files left unclaimed for a
+ * day (an abandoned form), so uploads never pile up in storage.
+ */
+export const safetyVideoUploads = pgTable(
+  'safety_video_uploads',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    fileKey: text().notNull(),
+    uploadedAt: timestamp({ withTimezone: true }).notNull(),
+    uploadedBy: uuid(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.fileKey] }),
+    index('safety_video_uploads_uploaded_idx').on(t.uploadedAt),
+  ],
+);
+
 /** A video assigned to a driver: progress, attempts and the outcome. */
 export const inductionAssignments = pgTable(
   'induction_assignments',

@@ -4,6 +4,5 @@ import { format } from 'date-fns';
 export const formatDate = (value: Date | string) => format(new Date(value), 'MMM dd, yyyy');
 export const formatTime = (value: Date | string) => format(new Date(value), 'HH:mm:ss');
 
-/** A user's display name: the full name when set, else the username. */
-export const displayName = (person: { fullName?: string | null; username: string }) =>
-  person.fullName?.trim() || person.username;
+// Kept in its own module so the sign-in screens and the app shell do not load date-fns for it.
+export { displayName } from './display-name';

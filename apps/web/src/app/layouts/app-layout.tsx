@@ -25,7 +25,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { useSession } from '@/features/auth/api/get-session';
 import { cn } from '@/lib/cn';
-import { displayName } from '@/lib/format';
+import { displayName } from '@/lib/display-name';
 
 import {
   bottomNavItems,

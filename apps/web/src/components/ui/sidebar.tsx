@@ -4,6 +4,8 @@ import {
   type ComponentProps,
   type CSSProperties,
   createContext,
+  lazy,
+  Suspense,
   useCallback,
   useContext,
   useEffect,
@@ -15,7 +17,6 @@ import { useIsMobile } from '@/hooks/use-is-mobile';
 import { cn } from '@/lib/cn';
 
 import { Button } from './button';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from './tooltip';
 
 /** Spec §9: the open state survives reloads in this cookie for 7 days. */
@@ -23,6 +24,12 @@ export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 7;
 const SIDEBAR_WIDTH = '16rem';
 const SIDEBAR_WIDTH_MOBILE = '18rem';
+
+// The drawer (Radix Dialog) is only used on phones, and only once opened: its code loads after the
+// page has rendered rather than before it.
+const SidebarSheet = lazy(() =>
+  import('./sidebar-sheet').then((module) => ({ default: module.SidebarSheet })),
+);
 const SIDEBAR_WIDTH_ICON = '3rem';
 const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
 
@@ -143,20 +150,17 @@ export function Sidebar({
 
   if (isMobile) {
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
+      <Suspense fallback={null}>
+        <SidebarSheet
+          open={openMobile}
+          onOpenChange={setOpenMobile}
           side={side}
-          data-testid="mobile-menu"
-          className="w-(--sidebar-width-mobile) max-w-[85vw] bg-sidebar p-0 text-sidebar-foreground"
-          style={{ '--sidebar-width-mobile': SIDEBAR_WIDTH_MOBILE } as CSSProperties}
+          title={mobileTitle}
+          width={SIDEBAR_WIDTH_MOBILE}
         >
-          <SheetHeader className="sr-only">
-            <SheetTitle>{mobileTitle}</SheetTitle>
-            <SheetDescription>Navigation and account actions.</SheetDescription>
-          </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+          {children}
+        </SidebarSheet>
+      </Suspense>
     );
   }
 

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 
@@ -15,13 +15,17 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
-import { displayName } from '@/lib/format';
+import { displayName } from '@/lib/display-name';
 
 import { setSession } from '../api/get-session';
 import { useLogin } from '../api/login';
 
 import { AuthLayout } from './auth-layout';
-import { ChangePasswordDialog } from './change-password-dialog';
+
+// Only needed after a sign-in that demands a new password: its code (Radix Dialog) loads then.
+const ChangePasswordDialog = lazy(() =>
+  import('./change-password-dialog').then((module) => ({ default: module.ChangePasswordDialog })),
+);
 
 export function LoginScreen() {
   const [, navigate] = useLocation();
@@ -126,13 +130,15 @@ export function LoginScreen() {
       </form>
 
       {forcedChange && (
-        <ChangePasswordDialog
-          open
-          currentPassword={forcedChange.currentPassword}
-          onOpenChange={(isOpen) => {
-            if (!isOpen) setForcedChange(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ChangePasswordDialog
+            open
+            currentPassword={forcedChange.currentPassword}
+            onOpenChange={(isOpen) => {
+              if (!isOpen) setForcedChange(null);
+            }}
+          />
+        </Suspense>
       )}
     </AuthLayout>
   );

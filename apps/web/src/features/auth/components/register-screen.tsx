@@ -18,7 +18,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
-import { displayName } from '@/lib/format';
+import { displayName } from '@/lib/display-name';
 
 import { setSession } from '../api/get-session';
 import { useRegister } from '../api/register';

@@ -8,13 +8,12 @@ import {
   ShieldCheckIcon,
   UserPlusIcon,
 } from 'lucide-react';
-import { useReducer, useRef } from 'react';
+import { lazy, Suspense, useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
-import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -39,6 +38,13 @@ import {
   initialAutoGateState,
   isFaceMatch,
 } from './auto-gate-machine';
+
+// The camera's code loads after the screen has rendered: it is not needed to show the screen.
+const CameraCaptureDialog = lazy(() =>
+  import('@/components/camera/camera-capture-dialog').then((m) => ({
+    default: m.CameraCaptureDialog,
+  })),
+);
 
 const TITLE = 'Automated Gate Entry';
 const SUBTITLE = 'NPR and biometric verification system for contracted vehicles';
@@ -441,26 +447,28 @@ export function AutoGate() {
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
       {phase === 'not_registered' && <NotRegisteredPanel state={state} onScanAgain={reset} />}
 
-      <CameraCaptureDialog
-        open={state.camera === 'plate'}
-        onClose={closeCamera}
-        onCapture={(image) => void handlePlateCaptured(image)}
-        title="Scan Licence Plate"
-        description="Fit the number plate inside the frame."
-        guide="wide"
-        initialFacingMode="environment"
-        captureLabel="Capture plate"
-      />
-      <CameraCaptureDialog
-        open={state.camera === 'face'}
-        onClose={closeCamera}
-        onCapture={(image) => void handleFaceCaptured(image)}
-        title={AUTO_GATE_STATUS.verifyDriver}
-        description={`Fit ${state.vehicle?.driverName ?? 'the driver'}'s face inside the oval.`}
-        guide="oval"
-        initialFacingMode="user"
-        captureLabel="Capture face"
-      />
+      <Suspense fallback={null}>
+        <CameraCaptureDialog
+          open={state.camera === 'plate'}
+          onClose={closeCamera}
+          onCapture={(image) => void handlePlateCaptured(image)}
+          title="Scan Licence Plate"
+          description="Fit the number plate inside the frame."
+          guide="wide"
+          initialFacingMode="environment"
+          captureLabel="Capture plate"
+        />
+        <CameraCaptureDialog
+          open={state.camera === 'face'}
+          onClose={closeCamera}
+          onCapture={(image) => void handleFaceCaptured(image)}
+          title={AUTO_GATE_STATUS.verifyDriver}
+          description={`Fit ${state.vehicle?.driverName ?? 'the driver'}'s face inside the oval.`}
+          guide="oval"
+          initialFacingMode="user"
+          captureLabel="Capture face"
+        />
+      </Suspense>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 
 import { ThemeProvider } from '@/hooks/use-theme';
+import { useToasts } from '@/hooks/use-toast';
 
 import { AppErrorBoundary } from './error-boundary';
 
@@ -25,12 +26,27 @@ export function AppProvider({
 }
 
 /**
- * The toaster (Radix Toast) is not needed to show the first screen: its code loads once that has
- * rendered. Toasts raised before it arrives are kept by the toast store and shown when it mounts.
+ * The toaster (Radix Toast) is not needed to show the first screen: its code loads when the
+ * browser is next idle after that screen rendered (or when the first toast is raised), leaving the
+ * network and the main thread to the screen. Toasts raised before it arrives are kept by the toast
+ * store and shown when it mounts.
  */
 function DeferredToaster() {
   const [Toaster, setToaster] = useState<ComponentType | null>(null);
+  const hasToasts = useToasts().length > 0;
+  const [isIdle, setIsIdle] = useState(false);
   useEffect(() => {
+    const markIdle = () => setIsIdle(true);
+    if ('requestIdleCallback' in window) {
+      const id = window.requestIdleCallback(markIdle, { timeout: 2000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = setTimeout(markIdle, 500);
+    return () => clearTimeout(id);
+  }, []);
+  const shouldLoad = hasToasts || isIdle;
+  useEffect(() => {
+    if (!shouldLoad) return;
     let mounted = true;
     import('@/components/ui/toaster').then(
       (module) => {
@@ -41,6 +57,6 @@ function DeferredToaster() {
     return () => {
       mounted = false;
     };
-  }, []);
+  }, [shouldLoad]);
   return Toaster ? <Toaster /> : null;
 }

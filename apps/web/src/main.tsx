@@ -14,14 +14,16 @@ const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
 // The first load. This file stays small so the session check starts at once; React DOM and the
-// app (providers, routes) arrive as chunks of their own, each run in its own task while
+// app (providers, routes) arrive as chunks of their own (preloaded by index.html), each run in a
+// task of its own (a timer apart: importing an already-loaded module runs it at once) while
 // GET /api/auth/me and the first screen's code download, instead of one long task before them.
 // The page's static shell (index.html) shows 'Loading...' meanwhile, and React renders once the
 // session is known and the screen's code is there, so its first render is that screen rather
 // than a loading state replaced a moment later. The routes still decide everything (redirects,
 // 'Loading...' while a session is checked).
-const reactDom = import('react-dom/client');
-const app = import('@/app/app');
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const reactDom = nextTask().then(() => import('react-dom/client'));
+const app = reactDom.then(nextTask).then(() => import('@/app/app'));
 const queryClient = createQueryClient();
 const { pathname } = window.location;
 void preloadFirstScreen(pathname);

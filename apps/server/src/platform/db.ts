@@ -1,5 +1,11 @@
-import { type Logger, sql } from 'drizzle-orm';
-import { type NodePgDatabase, drizzle } from 'drizzle-orm/node-postgres';
+import type { Logger } from 'drizzle-orm';
+import {
+  type NodePgDatabase,
+  NodePgSession,
+  NodePgTransaction,
+  drizzle,
+} from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 
 export type Db = NodePgDatabase;
@@ -13,6 +19,8 @@ export function takeOne<T>(rows: T[]): T {
   if (row === undefined) throw new Error('Expected one row, got none');
   return row;
 }
+
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Database = {
   db: Db;
@@ -56,15 +64,51 @@ export function createDatabase({
   pool.on('error', onPoolError);
   pool.on('connect', (client) => client.on('error', onPoolError));
   const db = drizzle({ client: pool, casing: 'snake_case', ...(logger ? { logger } : {}) });
+  const dialect = new PgDialect({ casing: 'snake_case' });
 
   return {
     db,
     pool,
-    withTenant: (tenantId, work) =>
-      db.transaction(async (tx) => {
-        await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`);
-        return work(tx);
-      }),
+    /**
+     * Drizzle's transaction() sends BEGIN, then we would send set_config: two round trips before
+     * any work, on every request. Here both go in one simple-protocol message (a PostgreSQL round
+     * trip costs ~0.16 ms of syscalls on the 2-core VM: a third of a read route's server time at
+     * scale). The tenant id is interpolated, so it must be a UUID: it comes from the session or
+     * a checked header, never as free text. The transaction object is Drizzle's own (savepoints
+     * for nested transaction() calls, rollback()), over one pooled connection.
+     */
+    async withTenant(tenantId, work) {
+      if (!TENANT_ID.test(tenantId)) throw new TypeError('tenant id must be a UUID');
+      const client = await pool.connect();
+      // A connection whose BEGIN or ROLLBACK failed may be mid-transaction: never pooled again.
+      let isBroken = false;
+      try {
+        try {
+          await client.query(
+            `begin; select set_config('app.tenant_id', '${tenantId.toLowerCase()}', true)`,
+          );
+        } catch (error) {
+          isBroken = true;
+          throw error;
+        }
+        const session = new NodePgSession(client, dialect, undefined, logger ? { logger } : {});
+        const tx: Tx = new NodePgTransaction(dialect, session, undefined);
+        try {
+          const result = await work(tx);
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          // After a failed COMMIT PostgreSQL has already ended the transaction; ROLLBACK then
+          // only warns.
+          await client.query('rollback').catch(() => {
+            isBroken = true;
+          });
+          throw error;
+        }
+      } finally {
+        client.release(isBroken);
+      }
+    },
     withoutTenant: (work) => db.transaction(work),
     close: () => pool.end(),
   };

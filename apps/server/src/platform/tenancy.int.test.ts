@@ -232,6 +232,44 @@ describe('tenant isolation in the database', () => {
     }
   });
 
+  it('ends a failed transaction cleanly: rolled back, no tenant left, the connection reusable', async () => {
+    const admin = await t.registerTenant();
+    const url = (t.database.pool as unknown as { options: { connectionString: string } }).options
+      .connectionString;
+    const single = createDatabase({ url, poolMax: 1 });
+    try {
+      const failed = single.withTenant(admin.body.tenant.id, async (tx) => {
+        await tx.execute(
+          sql`update users set full_name = 'Changed' where tenant_id = ${admin.body.tenant.id}`,
+        );
+        throw new Error('work failed');
+      });
+      await expect(failed).rejects.toThrow('work failed');
+
+      const after = await single.withTenant(admin.body.tenant.id, (tx) =>
+        tx.execute<{ full_name: string | null }>(sql`select full_name from users limit 1`),
+      );
+      expect(after.rows[0]?.full_name).not.toBe('Changed');
+      // A nested transaction is a savepoint inside the tenant's transaction.
+      const nested = await single.withTenant(admin.body.tenant.id, (tx) =>
+        tx.transaction((savepoint) =>
+          savepoint.execute<{ tenant: string }>(
+            sql`select current_setting('app.tenant_id', true) as tenant`,
+          ),
+        ),
+      );
+      expect(nested.rows[0]?.tenant).toBe(admin.body.tenant.id);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('refuses a tenant id that is not a UUID (it is sent inside the BEGIN message)', async () => {
+    await expect(
+      t.database.withTenant("x'; drop table users; --", (tx) => tx.execute(sql`select 1`)),
+    ).rejects.toThrow(TypeError);
+  });
+
   it('never sets the tenant at session level anywhere in the source', async () => {
     const { execSync } = await import('node:child_process');
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { aSession } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
-import { renderApp } from '@/testing/render-app';
+import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
 afterEach(() => {
@@ -46,8 +46,9 @@ describe('Document Scan Station', () => {
       vi.advanceTimersByTime(1);
     });
     expect(screen.getByText('3 documents captured (simulated)')).toBeInTheDocument();
-    expect(screen.getByTestId('toast')).toHaveTextContent('Scan Complete');
-    expect(screen.getByTestId('toast')).toHaveTextContent('3 documents captured');
     expect(screen.getByRole('button', { name: 'Start Automatic Scan' })).toBeEnabled();
+    // The toaster's code loads after the first screen (AppProvider), so the toast may show a moment later.
+    vi.useRealTimers();
+    await expectToast('Scan Complete', '3 documents captured');
   });
 });

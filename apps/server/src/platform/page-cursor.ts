@@ -8,10 +8,14 @@ export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(`${cursor.timestamp.toISOString()}|${cursor.id}`).toString('base64url');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export function decodeCursor(value: string): PageCursor | undefined {
   const [iso, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
   const timestamp = new Date(iso ?? '');
-  if (Number.isNaN(timestamp.getTime()) || !id || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  const year = timestamp.getUTCFullYear();
+  // Only what encodeCursor makes: anything else is "not valid", never a database error.
+  if (Number.isNaN(year) || year < 1 || year > 9999 || !id || !UUID.test(id)) return undefined;
   return { timestamp, id };
 }
 

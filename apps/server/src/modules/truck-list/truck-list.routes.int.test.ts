@@ -52,6 +52,28 @@ describe('GET /api/truck-list', () => {
     });
   });
 
+  it('skips no read when several fall in the same millisecond', async () => {
+    const admin = await t.registerTenant();
+    for (const at of [
+      '2026-03-04T09:00:00.1231Z',
+      '2026-03-04T09:00:00.1239Z',
+      '2026-03-04T08:00:00Z',
+    ])
+      await aRead(admin, at, null, 'AA11BBGP');
+
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 4; page++) {
+      const response = await admin.get(`/api/truck-list?limit=1${cursor}`);
+      seen.push(...response.json<{ id: string }[]>().map((row) => row.id));
+      const next = response.headers['x-next-cursor'];
+      if (!next) break;
+      cursor = `&cursor=${String(next)}`;
+    }
+
+    expect(new Set(seen).size).toBe(3);
+  });
+
   it("shows no other tenant's reads or counts", async () => {
     const mine = await t.registerTenant();
     const theirs = await t.registerTenant();

@@ -22,7 +22,9 @@ export const truckListEntries = pgTable(
       .notNull()
       .references(() => tenants.id),
     id: uuid().notNull(),
-    timestamp: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Milliseconds, as JavaScript holds them: a page cursor made from a row's timestamp must
+    // compare equal to it, or rows within the same millisecond would be skipped.
+    timestamp: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     truckNumber: text(),
     plateNumber: text().notNull(),
     category: truckCategory().notNull(),

@@ -45,7 +45,9 @@ export const incomingRequests = pgTable(
     /** The sender's `webhook-id`: a redelivery of the same message is stored once. */
     webhookId: text().notNull(),
     receivedAt: timestamp({ withTimezone: true }).notNull(),
-    timestamp: timestamp({ withTimezone: true }).notNull(),
+    // Milliseconds, as JavaScript holds them: a page cursor made from a row's timestamp must
+    // compare equal to it, or rows within the same millisecond would be skipped.
+    timestamp: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     plateNumber: text(),
     driverName: text(),
     driverSurname: text(),

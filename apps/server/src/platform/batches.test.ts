@@ -37,6 +37,27 @@ describe('drainInBatches', () => {
     expect(fetches).toBe(1);
   });
 
+  it('goes on past a row that fails, then reports the failure', async () => {
+    const rows = ['a', 'bad', 'c', 'd'];
+    const handled: string[] = [];
+
+    const run = drainInBatches({
+      batch: 2,
+      nextBatch: async (n) => rows.splice(0, n),
+      handle: async (row) => {
+        if (row === 'bad') throw new Error('storage down');
+        handled.push(row);
+        return true;
+      },
+    });
+
+    await expect(run).rejects.toMatchObject({
+      message: '1 row(s) failed (3 done); the first failure is the cause',
+      cause: new Error('storage down'),
+    });
+    expect(handled).toEqual(['a', 'c', 'd']);
+  });
+
   it('ends after maxRounds even if rows stay due', async () => {
     let fetches = 0;
 

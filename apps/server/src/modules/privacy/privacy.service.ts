@@ -250,9 +250,9 @@ export function createPrivacyService({
         handle: async ({ tenant_id: tenantId, record_type: type, record_id: id }) => {
           const provider = byType.get(type);
           if (!provider) return false;
-          await database.withTenant(tenantId, async (tx) => {
+          return database.withTenant(tenantId, async (tx) => {
             const keys = await provider.expireImages(tx, tenantId, type, id);
-            if (keys.length === 0) return;
+            if (keys.length === 0) return false;
             await deleteImages(keys);
             await audit.record(tx, {
               tenantId,
@@ -262,8 +262,8 @@ export function createPrivacyService({
               targetId: id,
               details: { reason: 'retention period ended', images: keys.length },
             });
+            return true;
           });
-          return true;
         },
       });
     },

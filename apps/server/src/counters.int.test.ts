@@ -23,8 +23,12 @@ describe('counters after TRUNCATE', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.ownerQuery(`create role ${role} nologin nosuperuser nobypassrls`);
-    for (const [table, counters] of Object.entries(COUNTED))
+    for (const [table, counters] of Object.entries(COUNTED)) {
+      // DELETE too: the old clear function (DELETE under row-level security) then ran without a
+      // permission error and silently left every tenant's counts, which is the bug this guards.
       await t.ownerQuery(`grant truncate on ${table}, ${counters} to ${role}`);
+      await t.ownerQuery(`grant delete on ${counters} to ${role}`);
+    }
     // What TRUNCATE … CASCADE also empties (the feed's callback outbox, and its job rows).
     await t.ownerQuery(`grant truncate on webhook_deliveries to ${role}`);
   });

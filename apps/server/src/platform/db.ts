@@ -95,7 +95,11 @@ export function createDatabase({
         const tx: Tx = new NodePgTransaction(dialect, session, undefined);
         try {
           const result = await work(tx);
-          await client.query('commit');
+          // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: work
+          // that caught a database error without a savepoint must not look like it was saved.
+          const committed = await client.query('commit');
+          if (committed.command === 'ROLLBACK')
+            throw new Error('The transaction was rolled back: a statement in it had failed.');
           return result;
         } catch (error) {
           // After a failed COMMIT PostgreSQL has already ended the transaction; ROLLBACK then

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
-import { createDatabase } from './db';
+import { type Tx, createDatabase } from './db';
 
 describe('tenant isolation in the database', () => {
   let t: TestApp;
@@ -232,36 +232,79 @@ describe('tenant isolation in the database', () => {
     }
   });
 
-  it('ends a failed transaction cleanly: rolled back, no tenant left, the connection reusable', async () => {
-    const admin = await t.registerTenant();
-    const url = (t.database.pool as unknown as { options: { connectionString: string } }).options
-      .connectionString;
-    const single = createDatabase({ url, poolMax: 1 });
-    try {
-      const failed = single.withTenant(admin.body.tenant.id, async (tx) => {
-        await tx.execute(
-          sql`update users set full_name = 'Changed' where tenant_id = ${admin.body.tenant.id}`,
-        );
+  describe('withTenant on one pooled connection', () => {
+    let tenantId: string;
+    let single: ReturnType<typeof createDatabase>;
+    beforeAll(async () => {
+      tenantId = (await t.registerTenant()).body.tenant.id;
+      const url = (t.database.pool as unknown as { options: { connectionString: string } }).options
+        .connectionString;
+      single = createDatabase({ url, poolMax: 1 });
+    });
+    afterAll(() => single.close());
+
+    const nameNow = async () =>
+      (
+        await single.withTenant(tenantId, (tx) =>
+          tx.execute<{ full_name: string | null }>(sql`select full_name from users limit 1`),
+        )
+      ).rows[0]?.full_name;
+    const rename = (tx: Tx, name: string) =>
+      tx.execute(sql`update users set full_name = ${name} where tenant_id = ${tenantId}`);
+
+    it('rolls back failed work and leaves no tenant and no transaction on the connection', async () => {
+      const failed = single.withTenant(tenantId, async (tx) => {
+        await rename(tx, 'Changed');
         throw new Error('work failed');
       });
       await expect(failed).rejects.toThrow('work failed');
 
-      const after = await single.withTenant(admin.body.tenant.id, (tx) =>
-        tx.execute<{ full_name: string | null }>(sql`select full_name from users limit 1`),
-      );
-      expect(after.rows[0]?.full_name).not.toBe('Changed');
-      // A nested transaction is a savepoint inside the tenant's transaction.
-      const nested = await single.withTenant(admin.body.tenant.id, (tx) =>
-        tx.transaction((savepoint) =>
-          savepoint.execute<{ tenant: string }>(
-            sql`select current_setting('app.tenant_id', true) as tenant`,
-          ),
-        ),
-      );
-      expect(nested.rows[0]?.tenant).toBe(admin.body.tenant.id);
-    } finally {
-      await single.close();
-    }
+      const client = await single.pool.connect();
+      try {
+        const state = await client.query<{ tenant: string | null; users: number }>(
+          `select nullif(current_setting('app.tenant_id', true), '') as tenant,
+                  (select count(*)::int from users) as users`,
+        );
+        expect(state.rows[0]).toEqual({ tenant: null, users: 0 });
+      } finally {
+        client.release();
+      }
+      expect(await nameNow()).not.toBe('Changed');
+    });
+
+    it('never reports as saved a transaction whose statement failed and was caught', async () => {
+      const swallowed = single.withTenant(tenantId, async (tx) => {
+        await rename(tx, 'Swallowed');
+        await tx.execute(sql`select 1 / 0`).catch(() => undefined);
+      });
+
+      await expect(swallowed).rejects.toThrow('The transaction was rolled back');
+      expect(await nameNow()).not.toBe('Swallowed');
+    });
+
+    it('drops a connection that died inside the transaction, and the next one works', async () => {
+      const died = single.withTenant(tenantId, async (tx) => {
+        await tx.execute(sql`set local idle_in_transaction_session_timeout = '50ms'`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+
+      await expect(died).rejects.toThrow();
+      expect(await nameNow()).toEqual(expect.any(String));
+    });
+
+    it('nests transactions as savepoints: an inner failure undoes only the inner work', async () => {
+      await single.withTenant(tenantId, async (tx) => {
+        await rename(tx, 'Outer');
+        await tx
+          .transaction(async (savepoint) => {
+            await rename(savepoint, 'Inner');
+            throw new Error('inner failed');
+          })
+          .catch(() => undefined);
+      });
+
+      expect(await nameNow()).toBe('Outer');
+    });
   });
 
   it('refuses a tenant id that is not a UUID (it is sent inside the BEGIN message)', async () => {

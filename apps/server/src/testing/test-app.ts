@@ -101,13 +101,14 @@ export async function createTestApp({
   // The real engine, started only by the tests that read an image (one worker thread).
   const visionEngine = createLazyVisionEngine({ threads: 1 });
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
+  const files = createLocalStorage(storageDir);
   const modules = createModules({
     env,
     database,
     clock,
     sessionSecret: randomBytes(32).toString('base64url'),
     encryptionKey: randomBytes(32),
-    storage: wrapStorage(createLocalStorage(storageDir)),
+    storage: wrapStorage(files),
     visionEngine,
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
@@ -147,6 +148,8 @@ export async function createTestApp({
     modules,
     /** The schema owner's URL of this test database (the job queue connects as the owner). */
     ownerUrl,
+    /** The stored objects as they are (not through the test's storage wrapper): for assertions. */
+    files,
     logLines,
     inject: request,
     unique,

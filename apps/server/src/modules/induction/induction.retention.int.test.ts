@@ -102,7 +102,9 @@ describe('induction retention and cleanup', () => {
 
     const removed = await t.modules.induction.service.purgeAbandonedUploads();
 
-    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(removed).toBe(1);
+    expect(await t.files.get(abandoned)).toBeUndefined();
+    expect(await t.files.get(used)).toBeInstanceOf(Buffer);
     expect(await t.modules.induction.service.purgeAbandonedUploads()).toBe(0);
     const again = await t.login(admin.body.user.username, admin.password);
     const late = await createVideo(again, abandoned);

@@ -147,21 +147,17 @@ export function createInductionService({
         );
       }
       const fileKey = `${actor.tenantId}/safety-videos/${newId()}.${EXTENSIONS[contentType]}`;
+      // Recorded before it is stored: whatever happens next (a crash, a storage error), the
+      // cleanup knows the key, and deleting a key that was never stored is harmless.
+      await database.withTenant(actor.tenantId, (tx) =>
+        repository.recordUpload(tx, {
+          tenantId: actor.tenantId,
+          fileKey,
+          uploadedAt: clock.now(),
+          uploadedBy: actor.userId,
+        }),
+      );
       await storage.put(fileKey, bytes);
-      try {
-        await database.withTenant(actor.tenantId, (tx) =>
-          repository.recordUpload(tx, {
-            tenantId: actor.tenantId,
-            fileKey,
-            uploadedAt: clock.now(),
-            uploadedBy: actor.userId,
-          }),
-        );
-      } catch (error) {
-        // Unrecorded, nothing would ever clean the file up: it goes now.
-        await storage.delete(fileKey).catch(() => undefined);
-        throw error;
-      }
       return { fileKey, contentType, sizeBytes: bytes.length, durationSeconds };
     },
 

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -100,6 +101,13 @@ export async function startEmbeddedPostgres({
   // Operator commands (npm run admin) find the running server's database through this file.
   await writeFile(path.join(dataDir, 'postgres.port'), String(chosenPort));
 
+  // A process that exits without stop() (a shutdown timeout's exit(1), an uncaught error) asks
+  // PostgreSQL to shut down fast instead of leaving it running (the next start would clean up an
+  // orphan anyway, REL-01). This replaces the library's own exit hook, removed above.
+  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  const stopOnExit = () => postmaster?.kill('SIGINT');
+  process.once('exit', stopOnExit);
+
   let stopped = false;
   return {
     ownerUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/${DATABASE_NAME}`,
@@ -107,6 +115,7 @@ export async function startEmbeddedPostgres({
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', stopOnExit);
       await server.stop();
       await rm(path.join(dataDir, 'postgres.port'), { force: true });
       await rm(path.join(dataDir, OWNER_FILE), { force: true });

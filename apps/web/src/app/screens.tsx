@@ -46,6 +46,10 @@ function loadScreen(pathname: string): Promise<void> {
  * head start — the routes (router.tsx) still decide what is shown.
  */
 export function preloadFirstScreen(pathname: string): Promise<void> {
+  // Not at the bare address: most first loads there are visitors who are not signed in yet, for
+  // whom the dashboard and the signed-in shell (about 40 KB gzip) would be downloaded for nothing.
+  // A signed-in user at / waits one round trip more; deep links (/auto-gate…) keep the head start.
+  if (pathname === paths.home) return Promise.resolve();
   return loadScreen(pathname);
 }
 

@@ -1,3 +1,7 @@
+import type { FastifyReply } from 'fastify';
+
+import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
+
 import { AppError } from './errors';
 
 /** Keyset pages, newest first, on (timestamp, id): deep pages stay index range scans. */
@@ -32,4 +36,19 @@ export function toPage<T extends PageCursor>(rows: T[], limit: number) {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/**
+ * A page's response headers: the next page's cursor when there is one, and counts over every row
+ * (the cards of the truck list and the feed) under the header names the contracts give them.
+ */
+export function setPageHeaders<Key extends string>(
+  reply: FastifyReply,
+  nextCursor: string | null,
+  counts?: { headers: Record<Key, string>; values: Record<Key, number> },
+) {
+  if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
+  if (!counts) return;
+  for (const key of Object.keys(counts.headers) as Key[])
+    void reply.header(counts.headers[key], String(counts.values[key]));
 }

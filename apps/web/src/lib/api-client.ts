@@ -77,16 +77,7 @@ export async function request<S extends z.ZodType>(
   path: string,
   { schema, body, query, headers, signal }: RequestOptions<S>,
 ): Promise<z.infer<S>> {
-  const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) url.searchParams.set(key, value);
-  }
-
-  const response = await send(method, url, { body, headers, signal });
-
-  const text = await response.text();
-  const json: unknown = text ? JSON.parse(text) : null;
-  return schema.parse(json);
+  return (await requestWithHeaders(method, path, { schema, body, query, headers, signal })).data;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { setPageHeaders } from '@/platform/page-cursor';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
 
 import type { EntryLogsService } from './entry-logs.service';
@@ -83,7 +84,7 @@ export function entryLogsRoutes(
       },
       async (request, reply) => {
         const page = await service.listEntries(request.actor, request.query);
-        if (page.nextCursor) void reply.header('x-next-cursor', page.nextCursor);
+        setPageHeaders(reply, page.nextCursor);
         return page.rows.map(toEntryLog);
       },
     );

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { NEXT_CURSOR_HEADER, PageQuerySchema } from '@boomgate/contracts/primitives';
+import { PageQuerySchema } from '@boomgate/contracts/primitives';
 import { TRUCK_LIST_COUNT_HEADERS, TruckListSchema } from '@boomgate/contracts/truck-list';
 
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { setPageHeaders } from '@/platform/page-cursor';
 
 import type { TruckListService } from './truck-list.service';
 
@@ -30,9 +31,7 @@ export function truckListRoutes(service: TruckListService): FastifyPluginAsyncZo
           request.actor,
           request.query,
         );
-        for (const [key, header] of Object.entries(TRUCK_LIST_COUNT_HEADERS))
-          void reply.header(header, String(summary[key as keyof typeof summary]));
-        if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
+        setPageHeaders(reply, nextCursor, { headers: TRUCK_LIST_COUNT_HEADERS, values: summary });
         return rows.map((row) => ({
           id: row.id,
           timestamp: row.timestamp.toISOString(),

@@ -24,10 +24,11 @@ import {
   incomingRequestStatus,
 } from '@boomgate/contracts/webhooks';
 
-import { NEXT_CURSOR_HEADER, PageQuerySchema } from '@boomgate/contracts/primitives';
+import { PageQuerySchema } from '@boomgate/contracts/primitives';
 
 import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
+import { setPageHeaders } from '@/platform/page-cursor';
 
 import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
 import { WebhookVerificationError, type WebhooksService } from './webhooks.service';
@@ -126,9 +127,10 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
           request.actor,
           request.query,
         );
-        for (const [key, header] of Object.entries(INCOMING_FEED_COUNT_HEADERS))
-          void reply.header(header, String(summary[key as keyof typeof summary]));
-        if (nextCursor) void reply.header(NEXT_CURSOR_HEADER, nextCursor);
+        setPageHeaders(reply, nextCursor, {
+          headers: INCOMING_FEED_COUNT_HEADERS,
+          values: summary,
+        });
         return rows.map(toIncomingRequestEntry);
       },
     );

@@ -64,6 +64,11 @@ function setUp() {
 async function capture(user: UserEvent, id: StepId, button = `Capture ${STEP_META[id].title}`) {
   await user.click(within(step(id)).getByRole('button', { name: button }));
   await uploadThroughCamera(user, STEP_META[id].cameraTitle);
+  // The upload is read asynchronously; the overlay closes in the same render that marks the step
+  // 'processing', so only after it is gone does "not processing" mean "settled".
+  await waitFor(() =>
+    expect(screen.queryByRole('dialog', { name: STEP_META[id].cameraTitle })).toBeNull(),
+  );
   await waitFor(() => expect(statusOf(id)).not.toBe('processing'));
 }
 

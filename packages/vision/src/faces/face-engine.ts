@@ -19,6 +19,7 @@ import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
 import { type DescriptorComparison, assertDescriptor, compareDescriptors } from './match-score';
+import { installWasmCopyKernels } from './wasm-copy-kernels';
 import {
   type FaceBox,
   type FaceQuality,
@@ -110,6 +111,7 @@ async function load(options: FaceEngineOptions): Promise<Models> {
   wasm.setWasmPaths(wasmDir.endsWith(path.sep) ? wasmDir : wasmDir + path.sep);
   if (!(await tf.setBackend('wasm'))) throw new Error('The tfjs wasm backend failed to start');
   await tf.ready();
+  installWasmCopyKernels(tf);
 
   const modelDir =
     options.faceApiModelDir ?? path.join(packageDir('@vladmandic/face-api'), 'model');
@@ -204,12 +206,10 @@ type RawFace = Candidate & {
 };
 
 async function passInput(m: Models, image: RgbImage, padFraction: number): Promise<PassInput> {
+  // float32 from the start: every consumer (detectors, alignment, anti-spoof) casts to float32, and a
+  // float32 tensor's cast is free where an int32 one is a full copy each time.
   if (padFraction === 0) {
-    const tensor = m.tf.tensor3d(
-      Int32Array.from(image.data),
-      [image.height, image.width, 3],
-      'int32',
-    );
+    const tensor = m.tf.tensor3d(new Float32Array(image.data), [image.height, image.width, 3]);
     return { tensor, pad: 0, scale: 1 };
   }
   const pad = Math.round(Math.max(image.width, image.height) * padFraction);
@@ -220,7 +220,7 @@ async function passInput(m: Models, image: RgbImage, padFraction: number): Promi
     .resize({ width: 1024, height: 1024, fit: 'inside', withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const tensor = m.tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
+  const tensor = m.tf.tensor3d(new Float32Array(data), [info.height, info.width, 3]);
   return { tensor, pad, scale: info.width / (image.width + 2 * pad) };
 }
 

@@ -12,5 +12,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup.ts'],
     restoreMocks: true,
+    // A hang guard, not a speed check: multi-step screen tests take 1-5 s here and more on a loaded CI
+    // machine, and the default 5 s turned load into failures.
+    testTimeout: 20_000,
   },
 });

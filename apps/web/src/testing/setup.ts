@@ -10,8 +10,9 @@ import { removeCamera } from './camera';
 import { server } from './server';
 
 installBrowserShims();
-// Lazy route chunks load on first use; on a busy machine that can take longer than 1 s.
-configure({ asyncUtilTimeout: 4000 });
+// Lazy route chunks load on first use; on a busy machine that can take seconds. Only a failing wait
+// runs this long (the test timeout, 20 s, is in vitest.config.ts).
+configure({ asyncUtilTimeout: 8000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

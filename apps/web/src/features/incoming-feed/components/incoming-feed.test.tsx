@@ -234,7 +234,7 @@ describe('Incoming Feed', () => {
       timeout: 6500,
     });
     expect(await rows()).toHaveLength(3);
-  }, 10_000);
+  });
 
   it("disables 'Load more' and shows 'Loading...' while the next page loads", async () => {
     const { user } = setUp([anEntry(), anEntry()], { pageSize: 1 });
@@ -269,7 +269,7 @@ describe('Incoming Feed', () => {
     await screen.findByText('No pending requests');
     const before = api.listCalls();
     await waitFor(() => expect(api.listCalls()).toBeGreaterThan(before), { timeout: 6500 });
-  }, 10_000);
+  });
 
   it('opens the first tab lacking data, shows webhook data and what is still required', async () => {
     const { user } = setUp([anEntry({ plateNumber: 'CA123456', referenceNumber: 'REF-1' })]);

@@ -251,7 +251,7 @@ describe('Real Gate Entry', () => {
     } finally {
       Object.defineProperty(window, 'location', { configurable: true, value: originalLocation });
     }
-  }, 20_000);
+  });
 
   it('keeps the plate step failed when no plate is read, until a retry reads one', async () => {
     const { user, api } = setUp();
@@ -354,7 +354,7 @@ describe('Real Gate Entry', () => {
     await expectToast('MRZ extraction failed');
     expect(within(step('passport')).getByText('MRZ extraction failed')).toBeInTheDocument();
     expect(api.sent('POST', '/api/passport')).toHaveLength(1);
-  }, 15_000);
+  });
 
   it("fails the mine ticket with 'No ticket number found' and allows a skip", async () => {
     const { user, api } = setUp();
@@ -377,7 +377,7 @@ describe('Real Gate Entry', () => {
     expect(statusOf('ticket')).toBe('success');
     expect(within(step('ticket')).getByText('WB-7')).toBeInTheDocument();
     expect(api.sent('POST', '/api/weighbridge-ticket')).toHaveLength(1);
-  }, 15_000);
+  });
 
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {
     const { user, api } = setUp();
@@ -406,5 +406,5 @@ describe('Real Gate Entry', () => {
       .sent('POST', '/api/auto-gate/grant-entry')
       .map((request) => request.headers['idempotency-key']);
     expect(keys).toHaveLength(1);
-  }, 15_000);
+  });
 });

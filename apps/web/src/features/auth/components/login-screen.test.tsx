@@ -7,14 +7,20 @@ import type { AuthResponse, ChangePasswordBody, LoginBody } from '@boomgate/cont
 import type { Role } from '@boomgate/contracts/roles';
 
 import { aSession } from '@/testing/data';
+import { aDashboard } from '@/testing/gate-api';
 import { apiError } from '@/testing/handlers';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
-/** POST /api/auth/login answering with `session`, and recording what was sent. */
+/**
+ * POST /api/auth/login answering with `session`, and recording what was sent. The screens a sign-in
+ * lands on get their data too (an empty dashboard and feed), so no request goes unanswered.
+ */
 function loginAnswers(session: AuthResponse) {
   const sent: LoginBody[] = [];
   server.use(
+    http.get('/api/dashboard', () => HttpResponse.json(aDashboard())),
+    http.get('/api/webhook/pending-requests', () => HttpResponse.json([])),
     http.post<never, LoginBody, AuthResponse>('/api/auth/login', async ({ request }) => {
       sent.push(await request.json());
       return HttpResponse.json(session);

@@ -1,3 +1,4 @@
+import { http, HttpResponse } from 'msw';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -69,6 +70,7 @@ describe('routing when signed in', () => {
       signedIn(session),
       ...createUsersApi([session.user]).handlers,
       ...createGateApi().handlers,
+      http.get('/api/webhook/pending-requests', () => HttpResponse.json([])),
     );
 
     renderApp(path);

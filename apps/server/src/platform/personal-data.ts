@@ -66,3 +66,14 @@ export function withImageLinks<Row extends { id: string }>(
   }
   return record;
 }
+
+/**
+ * An identity or passport number as a gate guard sees it in lists (SEC-15, PRIV-04): every character
+ * but the last four replaced with `*`, length kept. Enough to tell two drivers apart at the gate, not
+ * enough to copy the number.
+ */
+export function maskIdentifier(value: string | null): string | null {
+  if (value === null) return null;
+  const visible = value.length > 4 ? value.slice(-4) : '';
+  return '*'.repeat(value.length - visible.length) + visible;
+}

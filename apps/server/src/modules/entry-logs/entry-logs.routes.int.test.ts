@@ -183,6 +183,45 @@ describe('entry logs routes', () => {
       expect(second.headers['x-next-cursor']).toBeUndefined();
     });
 
+    it('shows a security guard masked identity and passport numbers and no driver images (SEC-15)', async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const backOffice = await t.createSignedInUser(admin, 'back_office');
+      await admin.post('/api/auto-gate/grant-entry', {
+        category: 'visitor',
+        plateNumber: 'MASK1GP',
+        plateImage: photo,
+        driverFaceImage: photo,
+        driverLicenseImage: photo,
+        passportImage: photo,
+        driverName: 'Thabo',
+        driverIdNumber: '8001015009087',
+        driverPassportNumber: 'A1234567',
+      });
+
+      const [asGuard] = (await guard.get('/api/entry-logs')).json();
+      const [asBackOffice] = (await backOffice.get('/api/entry-logs')).json();
+      const [onGuardDashboard] = (await guard.get('/api/dashboard')).json().recentEntries;
+
+      for (const entry of [asGuard, onGuardDashboard]) {
+        expect(entry).toMatchObject({
+          driverName: 'Thabo',
+          driverIdNumber: '*********9087',
+          driverPassportNumber: '****4567',
+          plateImage: expect.stringMatching(/^\/api\/images\//),
+          driverFaceImage: null,
+          driverLicenseImage: null,
+          passportImage: null,
+        });
+      }
+      expect(asBackOffice).toMatchObject({
+        driverIdNumber: '8001015009087',
+        driverPassportNumber: 'A1234567',
+        driverFaceImage: expect.stringMatching(/^\/api\/images\//),
+        passportImage: expect.stringMatching(/^\/api\/images\//),
+      });
+    });
+
     it('refuses a forged cursor', async () => {
       const admin = await t.registerTenant();
 

@@ -9,10 +9,12 @@ import {
   GrantEntryBodySchema,
   ListEntryLogsQuerySchema,
 } from '@boomgate/contracts/entry-logs';
+import type { Role } from '@boomgate/contracts/roles';
 
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
 import { setPageHeaders } from '@/platform/page-cursor';
+import { maskIdentifier } from '@/platform/personal-data';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
 
 import type { EntryLogsService } from './entry-logs.service';
@@ -68,6 +70,23 @@ export function entryLogsRoutes(
     recordedBy: { id: row.recordedBy, name: row.recordedByName },
   });
 
+  /**
+   * Lists as a role may see them (SEC-15): a security guard gets identity and passport numbers masked
+   * and no links to face, licence or passport images. Guards verify drivers through the gate flows,
+   * which have their own routes; a list of past entries needs neither.
+   */
+  const asSeenBy = (role: Role, entry: EntryLog): EntryLog =>
+    role !== 'security_guard'
+      ? entry
+      : {
+          ...entry,
+          driverIdNumber: maskIdentifier(entry.driverIdNumber),
+          driverPassportNumber: maskIdentifier(entry.driverPassportNumber),
+          driverFaceImage: null,
+          driverLicenseImage: null,
+          passportImage: null,
+        };
+
   return async (app) => {
     app.get(
       '/entry-logs',
@@ -85,7 +104,7 @@ export function entryLogsRoutes(
       async (request, reply) => {
         const page = await service.listEntries(request.actor, request.query);
         setPageHeaders(reply, page.nextCursor);
-        return page.rows.map(toEntryLog);
+        return page.rows.map((row) => asSeenBy(request.actor.role, toEntryLog(row)));
       },
     );
 
@@ -125,7 +144,10 @@ export function entryLogsRoutes(
       },
       async (request) => {
         const { recent, ...stats } = await service.dashboard(request.actor);
-        return { ...stats, recentEntries: recent.map(toEntryLog) };
+        return {
+          ...stats,
+          recentEntries: recent.map((row) => asSeenBy(request.actor.role, toEntryLog(row))),
+        };
       },
     );
   };

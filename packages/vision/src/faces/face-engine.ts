@@ -207,7 +207,7 @@ type RawFace = Candidate & {
 
 async function passInput(m: Models, image: RgbImage, padFraction: number): Promise<PassInput> {
   // float32 from the start: every consumer (detectors, alignment, anti-spoof) casts to float32, and a
-  // float32 tensor's cast is free where an int32 one is a full copy each time.
+  // float32 -> float32 cast is a plain copy where int32 -> float32 converts value by value.
   if (padFraction === 0) {
     const tensor = m.tf.tensor3d(new Float32Array(image.data), [image.height, image.width, 3]);
     return { tensor, pad: 0, scale: 1 };

@@ -25,7 +25,7 @@ type KernelArgs = {
 /** Innermost runs shorter than this are copied value by value; longer ones by the original kernel. */
 const SHORT_RUN = 16;
 
-function fastConcat(tf: TfModule, original: TF.KernelFunc) {
+export function fastConcat(tf: TfModule, original: TF.KernelFunc) {
   return (args: KernelArgs): TF.TensorInfo => {
     const inputs = args.inputs as TF.TensorInfo[];
     const first = inputs[0]!;
@@ -63,7 +63,7 @@ function fastConcat(tf: TfModule, original: TF.KernelFunc) {
   };
 }
 
-function fastSlice(tf: TfModule, original: TF.KernelFunc) {
+export function fastSlice(tf: TfModule, original: TF.KernelFunc) {
   return (args: KernelArgs): TF.TensorInfo => {
     const x = (args.inputs as Record<string, TF.TensorInfo>)['x']!;
     const rank = x.shape.length;
@@ -81,6 +81,8 @@ function fastSlice(tf: TfModule, original: TF.KernelFunc) {
     ) {
       return original(args as unknown as Parameters<TF.KernelFunc>[0]) as TF.TensorInfo;
     }
+    // Past-the-end slices throw here, as on the cpu backend (the original wasm kernel copied garbage).
+    tf.slice_util.assertParamsValid(x, begin, size);
     const { backend } = args;
     const out = backend.makeOutput(size, x.dtype);
     const outVals = backend.typedArrayFromHeap(out);
@@ -108,22 +110,20 @@ function fastSlice(tf: TfModule, original: TF.KernelFunc) {
   };
 }
 
-let installed = false;
+/** Marks our kernels, so a second install (another copy of this module) does not wrap them again. */
+const FAST = Symbol.for('boomgate.wasmCopyKernel');
 
-/** Replaces the wasm backend's Concat and Slice kernels (once per thread; call after setBackend). */
+/** Replaces the wasm backend's Concat and Slice kernels (idempotent; call after setBackend). */
 export function installWasmCopyKernels(tf: TfModule): void {
-  if (installed) return;
   for (const [name, make] of [
     ['Concat', fastConcat],
     ['Slice', fastSlice],
   ] as const) {
     const config = tf.getKernel(name, 'wasm');
     if (!config) throw new Error(`The tfjs wasm backend has no ${name} kernel`);
+    if (FAST in config.kernelFunc) continue;
+    const kernelFunc = Object.assign(make(tf, config.kernelFunc), { [FAST]: true });
     tf.unregisterKernel(name, 'wasm');
-    tf.registerKernel({
-      ...config,
-      kernelFunc: make(tf, config.kernelFunc) as unknown as TF.KernelFunc,
-    });
+    tf.registerKernel({ ...config, kernelFunc: kernelFunc as unknown as TF.KernelFunc });
   }
-  installed = true;
 }

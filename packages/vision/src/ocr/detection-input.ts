@@ -87,6 +87,8 @@ export function detectionInput(
     return null;
   }
   const { dstWidth: dstW, dstHeight: dstH } = targetSize(srcW, srcH, options);
+  // A sliver that scales to nothing: the package refuses it ("Invalid resize height: 0").
+  if (dstW === 0 || dstH === 0) return null;
   const xs = axisTaps(srcW, dstW);
   const ys = axisTaps(srcH, dstH);
   const src = image.data;

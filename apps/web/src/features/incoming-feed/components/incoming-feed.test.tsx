@@ -230,8 +230,9 @@ describe('Incoming Feed', () => {
     expect(api.cursors).toEqual([null, 'at-2']);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
 
+    // The 5 s poll, in real time: up to 10 s on a loaded machine.
     await waitFor(() => expect(api.cursors).toEqual([null, 'at-2', null, 'at-2']), {
-      timeout: 6500,
+      timeout: 10_000,
     });
     expect(await rows()).toHaveLength(3);
   });
@@ -268,7 +269,7 @@ describe('Incoming Feed', () => {
     const { api } = setUp([]);
     await screen.findByText('No pending requests');
     const before = api.listCalls();
-    await waitFor(() => expect(api.listCalls()).toBeGreaterThan(before), { timeout: 6500 });
+    await waitFor(() => expect(api.listCalls()).toBeGreaterThan(before), { timeout: 10_000 });
   });
 
   it('opens the first tab lacking data, shows webhook data and what is still required', async () => {

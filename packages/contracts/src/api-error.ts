@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const ErrorCodeSchema = z.enum([
   'INVALID',
   'UNAUTHENTICATED',
+  /** Signed in, but this request needs the password given again (POST /api/auth/reauth). */
+  'REAUTH_REQUIRED',
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',

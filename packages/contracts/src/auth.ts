@@ -53,6 +53,12 @@ export const ChangePasswordBodySchema = z
   .strict();
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 
+/** POST /api/auth/reauth: the signed-in user's password again, before a sensitive request. */
+export const ReauthBodySchema = z
+  .object({ password: z.string().min(1, 'Password is required').max(MAX_PASSWORD_LENGTH) })
+  .strict();
+export type ReauthBody = z.infer<typeof ReauthBodySchema>;
+
 export const LogoutResponseSchema = z.object({ ok: z.literal(true) });
 
 // Forms (web): the spec's messages, checked in the order the spec lists them.

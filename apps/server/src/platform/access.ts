@@ -6,9 +6,20 @@ import type { Role } from '@boomgate/contracts/roles';
  * Every route says who may call it; the app refuses to start if one does not (see app.ts).
  * `public`: no session needed. `roles`: a signed-in user with one of these roles.
  * `allowPendingPasswordChange`: reachable while an admin-set password is still unchanged.
+ * `recentAuthentication`: the password must have been given in the last REAUTHENTICATION_MINUTES
+ * (sign-in or POST /api/auth/reauth), else 401 REAUTH_REQUIRED (SEC-25: bulk exports and erasure of
+ * personal data).
  */
 export type Access =
-  { public: true } | { roles: readonly Role[]; allowPendingPasswordChange?: boolean };
+  | { public: true }
+  | {
+      roles: readonly Role[];
+      allowPendingPasswordChange?: boolean;
+      recentAuthentication?: boolean;
+    };
+
+/** How long a sign-in or re-authentication counts as recent for `recentAuthentication` routes. */
+export const REAUTHENTICATION_MINUTES = 15;
 
 export const ALL_ROLES: readonly Role[] = [
   'super_admin',
@@ -29,7 +40,7 @@ export const publicAccess = (): { access: Access } => ({ access: { public: true 
 
 export const rolesAccess = (
   roles: readonly Role[],
-  options: { allowPendingPasswordChange?: boolean } = {},
+  options: { allowPendingPasswordChange?: boolean; recentAuthentication?: boolean } = {},
 ): { access: Access } => ({ access: { roles, ...options } });
 
 declare module 'fastify' {

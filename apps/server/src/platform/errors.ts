@@ -3,6 +3,7 @@ import type { ErrorCode } from '@boomgate/contracts/api-error';
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID: 400,
   UNAUTHENTICATED: 401,
+  REAUTH_REQUIRED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

@@ -18,7 +18,7 @@
  *      object in the given tenant and returns the value that goes in the path or body.
  *   4. `allowed`: the status an allowed caller gets on its own object. Use a request that is refused
  *      after the access check (415 for a non-image) when success would run slow inference.
- *   5. `caller: 'fresh'` for routes that end the caller's session (logout, password change).
+ *   5. `caller: 'fresh'` for routes that end the caller's session (logout, password change, reauth).
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 
@@ -224,6 +224,15 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
   },
   'GET /api/auth/me': { access: ALL, request: () => ({ url: '/api/auth/me' }), allowed: 200 },
+  'POST /api/auth/reauth': {
+    access: ALL,
+    caller: 'fresh',
+    request: (_fx, _object, caller) => ({
+      url: '/api/auth/reauth',
+      payload: { password: caller.password },
+    }),
+    allowed: 200,
+  },
   'POST /api/auth/change-password': {
     access: ALL,
     caller: 'fresh',

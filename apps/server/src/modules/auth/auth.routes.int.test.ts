@@ -1,6 +1,7 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type TestApp, createTestApp } from '@/testing/test-app';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 describe('auth routes', () => {
   let t: TestApp;
@@ -269,6 +270,72 @@ describe('auth routes', () => {
       expect(response.statusCode).toBe(200);
       expect(response.cookies.find((c) => c.name === 'bg_session')?.value).toBe('');
       expect((await admin.get('/api/auth/me')).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/auth/reauth (SEC-25)', () => {
+    const exportOf = (session: Session, options: Partial<InjectOptions> = {}) =>
+      session.post('/api/data-subjects/export', { idNumber: '8001015009087' }, options);
+    const actions = async (tenantId: string) =>
+      (
+        await t.ownerQuery<{ action: string }>(
+          'select action from audit_events where tenant_id = $1 order by id',
+          [tenantId],
+        )
+      ).map((row) => row.action);
+
+    it('asks for the password again before a data-subject export once the sign-in is 15 minutes old', async () => {
+      const admin = await t.registerTenant();
+      const remoteAddress = '10.1.0.1';
+      expect((await exportOf(admin, { remoteAddress })).statusCode).toBe(200);
+      t.clock.advanceMs(16 * 60_000);
+
+      const stale = await exportOf(admin, { remoteAddress });
+      const wrong = await admin.post('/api/auth/reauth', { password: 'not-it' }, { remoteAddress });
+      const right = await admin.post(
+        '/api/auth/reauth',
+        { password: admin.password },
+        { remoteAddress },
+      );
+      const fresh = right.cookies.find((c) => c.name === 'bg_session')!;
+      const headers = { cookie: `bg_session=${fresh.value}` };
+      const again = await exportOf(admin, { remoteAddress, headers });
+
+      expect(stale.statusCode).toBe(401);
+      expect(stale.json().error).toMatchObject({
+        code: 'REAUTH_REQUIRED',
+        message: expect.stringContaining('POST /api/auth/reauth'),
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error.message).toBe('Password is incorrect');
+      expect(right.statusCode).toBe(200);
+      expect(right.json()).toMatchObject({ user: { id: admin.body.user.id } });
+      expect(again.statusCode).toBe(200);
+      // The old session ended: a stolen cookie cannot ride on the re-authentication.
+      expect((await admin.get('/api/auth/me')).statusCode).toBe(401);
+      expect(await actions(admin.body.tenant.id)).toEqual(
+        expect.arrayContaining(['auth.reauth_failed', 'auth.reauthenticated']),
+      );
+    });
+
+    it('counts wrong passwords towards the sign-in throttle', async () => {
+      const admin = await t.registerTenant();
+      for (let i = 0; i < 10; i++) {
+        await admin.post(
+          '/api/auth/reauth',
+          { password: `wrong-${i}` },
+          { remoteAddress: `10.2.0.${i + 1}` },
+        );
+      }
+
+      const locked = await admin.post(
+        '/api/auth/reauth',
+        { password: admin.password },
+        { remoteAddress: '10.2.9.9' },
+      );
+
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().error.code).toBe('RATE_LIMITED');
     });
   });
 

@@ -6,6 +6,7 @@ import {
   ChangePasswordBodySchema,
   LoginBodySchema,
   LogoutResponseSchema,
+  ReauthBodySchema,
   RegisterBodySchema,
 } from '@boomgate/contracts/auth';
 import { EmptyBodySchema } from '@boomgate/contracts/primitives';
@@ -15,6 +16,7 @@ import {
   ACT_FOR_TENANT_HEADER,
   ACT_REASON_HEADER,
   ALL_ROLES,
+  REAUTHENTICATION_MINUTES,
   publicAccess,
   rolesAccess,
 } from '@/platform/access';
@@ -70,7 +72,7 @@ function clearSessionCookies(reply: FastifyReply) {
  */
 export function registerAuthentication(
   app: FastifyInstance,
-  sessions: Pick<SessionsService, 'resolveActor'>,
+  sessions: Pick<SessionsService, 'resolveActor' | 'isRecentlyAuthenticated'>,
   service: Pick<AuthService, 'actForTenant'>,
 ) {
   app.decorateRequest('actor', null as unknown as Actor);
@@ -92,6 +94,18 @@ export function registerAuthentication(
       return sendError(
         reply,
         new AppError('FORBIDDEN', 'Please change your password to continue.'),
+      );
+    }
+    if (
+      access.recentAuthentication &&
+      !sessions.isRecentlyAuthenticated(actor, REAUTHENTICATION_MINUTES)
+    ) {
+      return sendError(
+        reply,
+        new AppError(
+          'REAUTH_REQUIRED',
+          `Confirm your password to continue: this needs a sign-in within the last ${REAUTHENTICATION_MINUTES} minutes (POST /api/auth/reauth).`,
+        ),
       );
     }
     const targetTenant = request.headers[ACT_FOR_TENANT_HEADER];
@@ -205,6 +219,29 @@ export function authRoutes(
         },
       },
       async (request) => service.me(request.actor),
+    );
+
+    app.post(
+      '/auth/reauth',
+      {
+        config: rolesAccess(ALL_ROLES),
+        schema: {
+          tags: ['auth'],
+          operationId: 'reauthenticate',
+          description: `Confirms the signed-in user's password and starts a fresh session (a new cookie). Routes that answer 401 REAUTH_REQUIRED accept the new session for ${REAUTHENTICATION_MINUTES} minutes. Failures count towards the sign-in throttle.`,
+          body: ReauthBodySchema,
+          response: { 200: AuthResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        const signedIn = await service.reauthenticate(
+          request.actor,
+          request.body,
+          clientOf(request),
+        );
+        setSessionCookie(request, reply, signedIn);
+        return signedIn.response;
+      },
     );
 
     app.post(

@@ -2,6 +2,7 @@ import type {
   AuthResponse,
   ChangePasswordBody,
   LoginBody,
+  ReauthBody,
   RegisterBody,
 } from '@boomgate/contracts/auth';
 
@@ -165,6 +166,65 @@ export function createAuthService({
           ...session,
         };
       });
+    },
+
+    /**
+     * SEC-25: the signed-in user gives their password again. Right: this session is replaced by a
+     * fresh one, which is what "recently authenticated" is measured from. Wrong: it counts towards
+     * the same throttle as a failed sign-in, and is audited.
+     */
+    async reauthenticate(actor: Actor, body: ReauthBody, client: ClientInfo): Promise<SignedIn> {
+      const accountKey = `account:${actor.username.toLowerCase()}`;
+      const ipKey = `ip:${client.ip}`;
+      const states = await assertNotThrottled([accountKey, ipKey]);
+      return database
+        .withTenant(actor.tenantId, async (tx) => {
+          const user = await users.findById(tx, actor.tenantId, actor.userId);
+          if (!user || !(await verifyPassword(user.passwordHash, body.password))) {
+            const now = clock.now();
+            await repository.saveThrottle(
+              accountKey,
+              afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
+            );
+            await repository.saveThrottle(
+              ipKey,
+              afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
+            );
+            await audit.record(tx, {
+              tenantId: actor.tenantId,
+              actorUserId: actor.userId,
+              action: 'auth.reauth_failed',
+              ip: client.ip,
+            });
+            return null;
+          }
+          await repository.clearThrottle(accountKey);
+          await sessions.endSession(tx, actor);
+          const session = await sessions.startSession(tx, {
+            tenantId: actor.tenantId,
+            userId: actor.userId,
+            ...client,
+          });
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'auth.reauthenticated',
+            ip: client.ip,
+          });
+          return {
+            response: {
+              user: toUser(user),
+              tenant: { id: actor.tenantId, name: actor.tenantName },
+              requirePasswordChange: user.mustChangePassword,
+            },
+            ...session,
+          };
+        })
+        .then((signedIn) => {
+          // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
+          if (!signedIn) throw new AppError('INVALID', 'Password is incorrect');
+          return signedIn;
+        });
     },
 
     /** Verifies the current password, ends every session of the user and starts a fresh one. */

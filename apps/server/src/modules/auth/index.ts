@@ -13,7 +13,8 @@ export type { AuthService } from './auth.service';
 export function createAuthModule(
   deps: Omit<AuthServiceDeps, 'repository' | 'sessions'> & {
     db: Parameters<typeof createAuthRepository>[0];
-    sessions: AuthServiceDeps['sessions'] & Pick<SessionsService, 'resolveActor'>;
+    sessions: AuthServiceDeps['sessions'] &
+      Pick<SessionsService, 'resolveActor' | 'isRecentlyAuthenticated'>;
   },
 ) {
   const service = createAuthService({ ...deps, repository: createAuthRepository(deps.db) });

@@ -11,8 +11,9 @@ import { rolesAccess } from '@/platform/access';
 import type { PrivacyService } from './privacy.service';
 
 // The organization's own administrator answers data-subject requests (its information officer's
-// delegate); operators and guards never see a whole person's record in one place.
-const subjectAccess = rolesAccess(['tenant_admin']);
+// delegate); operators and guards never see a whole person's record in one place. A whole person's
+// record, or its erasure, also needs the password given in the last minutes (SEC-25).
+const subjectAccess = rolesAccess(['tenant_admin'], { recentAuthentication: true });
 
 export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
   return async (app) => {

@@ -15,6 +15,8 @@ export type ResolvedSessionRow = {
   email: string | null;
   role: Role;
   mustChangePassword: boolean;
+  /** When this session was started: by a sign-in, a password change or a re-authentication. */
+  sessionCreatedAt: Date;
 };
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
@@ -36,6 +38,7 @@ export function createSessionsRepository(db: Db) {
         email: string | null;
         role: Role;
         must_change_password: boolean;
+        session_created_at: Date | string;
       }>(
         sql`select * from auth_resolve_session(${tokenHash}, ${now.toISOString()}::timestamptz,
               make_interval(secs => ${idleSeconds}), make_interval(secs => ${touchAfterSeconds}))`,
@@ -51,6 +54,7 @@ export function createSessionsRepository(db: Db) {
         email: row.email,
         role: row.role,
         mustChangePassword: row.must_change_password,
+        sessionCreatedAt: new Date(row.session_created_at),
       } satisfies ResolvedSessionRow;
     },
 

@@ -60,6 +60,13 @@ export function createSessionsService({
       return row && { ...row, sessionTokenHash: tokenHash };
     },
 
+    /**
+     * The password was given within `minutes`: every sign-in, password change and re-authentication
+     * starts a new session, so the session's start is the last time it was.
+     */
+    isRecentlyAuthenticated: (actor: Pick<Actor, 'sessionCreatedAt'>, minutes: number) =>
+      clock.now().getTime() - actor.sessionCreatedAt.getTime() <= minutes * 60_000,
+
     endSession: (tx: DbExecutor, actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>) =>
       repository.delete(tx, actor.tenantId, actor.sessionTokenHash),
 

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { Env } from '@/config/env';
 import type { Modules } from '@/modules';
 import { publicAccess, requireAccessDeclarations } from '@/platform/access';
+import { CSP_REPORT_PATH, cspReportRoutes } from '@/platform/csp-reports';
 import type { Database } from '@/platform/db';
 import {
   errorBody,
@@ -38,8 +39,10 @@ export type BuildAppOptions = {
   isDraining?: () => boolean;
 };
 
-// Exempt from the cross-site guard: callers that authenticate by signature, not by cookie.
+// Exempt from the cross-site guard: callers that authenticate by signature, not by cookie, and
+// browsers' CSP reports (no cookie, no effect beyond a log line, and not always with fetch metadata).
 const CROSS_SITE_EXEMPT: readonly RegExp[] = [
+  /^\/api\/csp-report(?:\?|$)/,
   /^\/api\/webhook\/incoming\//,
   /^\/api\/anpr\/[A-Za-z0-9_-]{43}(?:[/?]|$)/,
 ];
@@ -109,6 +112,7 @@ export async function buildApp({
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
+        reportUri: [CSP_REPORT_PATH],
       },
     },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
@@ -185,6 +189,7 @@ export async function buildApp({
           return { status: 'ok' as const };
         },
       );
+      await api.register(cspReportRoutes);
       await api.register(modules.auth.routes);
       for (const routes of [
         modules.users.routes,

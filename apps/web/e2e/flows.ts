@@ -124,6 +124,41 @@ export async function runFoundationFlow({
     await screenshot('login');
   });
 
+  if (viewport.name === 'desktop') {
+    await flow.step(
+      'the CSP blocks an injected inline script and reports it (SEC-37)',
+      async () => {
+        const report = page.waitForResponse((response) =>
+          response.url().endsWith('/api/csp-report'),
+        );
+        const outcome = await page.evaluate(
+          () =>
+            new Promise<{ ran: boolean; directive: string }>((resolve) => {
+              document.addEventListener(
+                'securitypolicyviolation',
+                (event) =>
+                  resolve({
+                    ran: (window as { injected?: boolean }).injected === true,
+                    directive: event.effectiveDirective,
+                  }),
+                { once: true },
+              );
+              const script = document.createElement('script');
+              script.textContent = 'window.injected = true';
+              document.body.append(script);
+            }),
+        );
+        assert(!outcome.ran, 'the injected inline script ran');
+        assert(
+          outcome.directive.startsWith('script-src'),
+          `violation of ${outcome.directive}, expected script-src`,
+        );
+        const status = (await report).status();
+        assert(status === 204, `the CSP report was answered ${status}, expected 204`);
+      },
+    );
+  }
+
   await flow.step('registers an organization and lands on /onboarding', async () => {
     await page.getByRole('link', { name: 'Create Account' }).click();
     await expectPath(page, '/register');

@@ -197,6 +197,15 @@ async function aDriver(_fx: MatrixFixtures, tenant: MatrixTenant) {
 /** `'METHOD /api/url'` → entry. */
 export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/health': { access: 'public', request: () => ({ url: '/api/health' }), allowed: 200 },
+  'POST /api/csp-report': {
+    access: 'public',
+    request: () => ({
+      url: '/api/csp-report',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify({ 'csp-report': { 'blocked-uri': 'inline' } }),
+    }),
+    allowed: 204,
+  },
 
   // ----- auth ------------------------------------------------------------------------------
   'POST /api/auth/register': {

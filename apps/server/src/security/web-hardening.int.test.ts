@@ -30,6 +30,7 @@ function expectSecurityHeaders(response: LightMyRequestResponse, what: string) {
   expect(directives.get('form-action')).toBe("'self'");
   // 'self' plus WebAssembly compilation for the liveness model; never inline script or eval.
   expect(directives.get('script-src')).toBe("'self' 'wasm-unsafe-eval'");
+  expect(directives.get('report-uri')).toBe('/api/csp-report');
   expect(response.headers['strict-transport-security']).toMatch(
     /^max-age=(\d+); includeSubDomains/,
   );

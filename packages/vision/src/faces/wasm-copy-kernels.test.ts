@@ -8,6 +8,8 @@ import { fastConcat, fastSlice, installWasmCopyKernels } from './wasm-copy-kerne
 
 const require = createRequire(import.meta.url);
 const tf = require('@tensorflow/tfjs') as typeof TF;
+// Quiet: the cpu backend here is the reference, not a missed chance to install tfjs-node.
+tf.env().set('IS_TEST', true);
 
 /** Runs `op` on fresh tensors of the given backend and returns the result's shape and values. */
 async function on(backend: 'cpu' | 'wasm', op: () => TF.Tensor) {

@@ -41,11 +41,16 @@ describe('startEmbeddedPostgres', () => {
   it('shuts PostgreSQL down when the process exits without stopping it', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bg-embedded-exit-'));
     try {
-      // A process that starts the database, then exits at once (as a shutdown timeout would).
+      // A process that starts the database, says its postmaster's pid, then exits at once (as a
+      // shutdown timeout would). The pid comes from the child: by the time the test could read
+      // postmaster.pid, a fast shutdown may already have removed it.
       const script = `
+        import { readFileSync } from 'node:fs';
         import { startEmbeddedPostgres } from './apps/server/src/platform/embedded-postgres.ts';
-        await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, password: 'exit-test' });
-        process.exit(1);`;
+        const dataDir = ${JSON.stringify(dataDir)};
+        await startEmbeddedPostgres({ dataDir, password: 'exit-test' });
+        const pid = readFileSync(dataDir + '/postgres/postmaster.pid', 'utf8').split('\\n')[0];
+        process.stdout.write('postmaster ' + pid + '\\n', () => process.exit(1));`;
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', '--input-type=module', '-e', script],
@@ -53,13 +58,14 @@ describe('startEmbeddedPostgres', () => {
           cwd: new URL('../../../../', import.meta.url).pathname,
           // eslint-disable-next-line no-restricted-properties -- the child inherits the test's PATH
           env: { ...process.env, TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json' },
-          stdio: 'ignore',
+          stdio: ['ignore', 'pipe', 'ignore'],
         },
       );
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      const pid = Number(
-        (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
-      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      // 'close', not 'exit': the child's stdout has then been read to the end.
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      const pid = Number(/postmaster (\d+)/.exec(output)?.[1]);
       const isRunning = () => {
         try {
           process.kill(pid, 0);

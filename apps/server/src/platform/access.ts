@@ -6,6 +6,8 @@ import type { Role } from '@boomgate/contracts/roles';
  * Every route says who may call it; the app refuses to start if one does not (see app.ts).
  * `public`: no session needed. `roles`: a signed-in user with one of these roles.
  * `allowPendingPasswordChange`: reachable while an admin-set password is still unchanged.
+ * `ownAccount`: concerns the caller's own account, so a super_admin cannot send it acting for
+ * another organization (routes with `allowPendingPasswordChange` are such routes too).
  * `recentAuthentication`: the password must have been given in the last REAUTHENTICATION_MINUTES
  * (sign-in or POST /api/auth/reauth), else 401 REAUTH_REQUIRED (SEC-25: bulk exports and erasure of
  * personal data).
@@ -15,6 +17,7 @@ export type Access =
   | {
       roles: readonly Role[];
       allowPendingPasswordChange?: boolean;
+      ownAccount?: boolean;
       recentAuthentication?: boolean;
     };
 
@@ -40,7 +43,11 @@ export const publicAccess = (): { access: Access } => ({ access: { public: true 
 
 export const rolesAccess = (
   roles: readonly Role[],
-  options: { allowPendingPasswordChange?: boolean; recentAuthentication?: boolean } = {},
+  options: {
+    allowPendingPasswordChange?: boolean;
+    ownAccount?: boolean;
+    recentAuthentication?: boolean;
+  } = {},
 ): { access: Access } => ({ access: { roles, ...options } });
 
 declare module 'fastify' {

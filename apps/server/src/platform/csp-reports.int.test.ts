@@ -5,7 +5,7 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
 /** What Chromium sends to a `report-uri` when an injected inline script is blocked. */
 const chromiumReport = {
   'csp-report': {
-    'document-uri': 'http://localhost:5000/auto-gate?driver=8001015009087#x',
+    'document-uri': 'http://localhost:5000/drivers/8001015009087/edit?driver=8001015009087#x',
     referrer: '',
     'violated-directive': 'script-src-elem',
     'effective-directive': 'script-src-elem',
@@ -50,7 +50,7 @@ describe('POST /api/csp-report (SEC-37)', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({
       level: 40,
-      page: '/auto-gate',
+      page: '/drivers/[redacted]/edit',
       directive: 'script-src-elem',
       blocked: 'inline',
       sourceFile: 'http://localhost:5000/assets/index-abc.js',

@@ -17,15 +17,24 @@ describe('violationsIn', () => {
     }
   });
 
-  it('reads at most 20 reports of a batch and cuts long values', () => {
-    const entry = {
+  it('reads at most 5 distinct reports of a batch and cuts long values', () => {
+    const entry = (directive: string) => ({
       type: 'csp-violation',
-      body: { documentURL: 'data:,x', effectiveDirective: 'y'.repeat(500), blockedURL: 'eval' },
-    };
+      body: { documentURL: 'data:,x', effectiveDirective: directive, blockedURL: 'eval' },
+    });
 
-    const violations = violationsIn(Array.from({ length: 50 }, () => entry));
+    const repeated = violationsIn(Array.from({ length: 50 }, () => entry('y'.repeat(500))));
+    const varied = violationsIn(Array.from({ length: 50 }, (_, i) => entry(`d${i}`)));
 
-    expect(violations).toHaveLength(20);
-    expect(violations[0]).toEqual({ page: 'data:', directive: 'y'.repeat(200), blocked: 'eval' });
+    expect(repeated).toEqual([{ page: 'data:', directive: 'y'.repeat(200), blocked: 'eval' }]);
+    expect(varied.map((v) => v.directive)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
+  });
+
+  it('redacts runs of digits, spaced or not, such as ID numbers', () => {
+    const [violation] = violationsIn({
+      'csp-report': { 'document-uri': 'ID 800101 5009 087', 'effective-directive': 'img-src' },
+    });
+
+    expect(violation!.page).toBe('ID [redacted]');
   });
 });

@@ -8,7 +8,8 @@ export const CSP_REPORT_PATH = '/api/csp-report';
 
 // `report-uri` reports (application/csp-report) and Reporting API batches (application/reports+json).
 const REPORT_MEDIA_TYPES = ['application/csp-report', 'application/reports+json'];
-const MAX_REPORTS_PER_BODY = 20;
+// A page load that breaks the policy repeats one violation; a few distinct ones say enough.
+const MAX_REPORTS_PER_BODY = 5;
 
 export type CspViolation = {
   /** The page's path: no query string or fragment, which could carry personal data. */
@@ -21,7 +22,7 @@ export type CspViolation = {
 };
 
 const text = (value: unknown) =>
-  typeof value === 'string' ? value.slice(0, 200).replace(/\d{6,}/g, '[redacted]') : '';
+  typeof value === 'string' ? value.slice(0, 200).replace(/\d[\d\s-]{4,}\d/g, '[redacted]') : '';
 
 /** A URL cut to origin + path (or a keyword such as 'inline' kept as it is). */
 function withoutQuery(value: unknown): string {
@@ -61,12 +62,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function violationsIn(body: unknown): CspViolation[] {
   if (isRecord(body) && isRecord(body['csp-report'])) return [toViolation(body['csp-report'])];
   if (!Array.isArray(body)) return [];
-  return body
-    .slice(0, MAX_REPORTS_PER_BODY)
-    .filter(
-      (entry) => isRecord(entry) && entry['type'] === 'csp-violation' && isRecord(entry['body']),
-    )
-    .map((entry) => toViolation((entry as { body: Record<string, unknown> }).body));
+  const distinct = new Map<string, CspViolation>();
+  for (const entry of body.slice(0, 100)) {
+    if (!isRecord(entry) || entry['type'] !== 'csp-violation' || !isRecord(entry['body'])) continue;
+    const violation = toViolation(entry['body']);
+    distinct.set(JSON.stringify(violation), violation);
+    if (distinct.size === MAX_REPORTS_PER_BODY) break;
+  }
+  return [...distinct.values()];
 }
 
 /**

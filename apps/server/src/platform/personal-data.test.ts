@@ -8,7 +8,9 @@ describe('maskIdentifier', () => {
     expect(maskIdentifier('A1234567')).toBe('****4567');
   });
 
-  it('hides a number of four characters or fewer entirely, and passes null through', () => {
+  it('shows less of short values, none of four characters or fewer, and passes null through', () => {
+    expect(maskIdentifier('AB12345')).toBe('*****45');
+    expect(maskIdentifier('AB123')).toBe('***23');
     expect(maskIdentifier('1234')).toBe('****');
     expect(maskIdentifier('')).toBe('');
     expect(maskIdentifier(null)).toBeNull();

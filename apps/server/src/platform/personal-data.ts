@@ -69,11 +69,13 @@ export function withImageLinks<Row extends { id: string }>(
 
 /**
  * An identity or passport number as a gate guard sees it in lists (SEC-15, PRIV-04): every character
- * but the last four replaced with `*`, length kept. Enough to tell two drivers apart at the gate, not
+ * but the last four (two below 8 characters, none below 5) replaced with `*`, length kept. Enough to tell two drivers apart at the gate, not
  * enough to copy the number.
  */
 export function maskIdentifier(value: string | null): string | null {
   if (value === null) return null;
-  const visible = value.length > 4 ? value.slice(-4) : '';
+  // Short values show less, so most of a number is always hidden.
+  const shown = value.length >= 8 ? 4 : value.length >= 5 ? 2 : 0;
+  const visible = shown ? value.slice(-shown) : '';
   return '*'.repeat(value.length - visible.length) + visible;
 }

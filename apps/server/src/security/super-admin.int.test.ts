@@ -9,7 +9,7 @@ describe('a super_admin acting for another organization (SEC-11)', () => {
   let t: TestApp;
   let home: Awaited<ReturnType<TestApp['registerTenant']>>;
   let target: Awaited<ReturnType<TestApp['registerTenant']>>;
-  let superAdmin: Session & { username: string };
+  let superAdmin: Session & { username: string; password: string };
 
   const auditOf = (tenantId: string) =>
     t.ownerQuery<AuditRow>(
@@ -100,6 +100,11 @@ describe('a super_admin acting for another organization (SEC-11)', () => {
     const unknown = await superAdmin.get('/api/users', actingFor(crypto.randomUUID()));
     const garbage = await superAdmin.get('/api/users', actingFor('not-a-tenant'));
     const me = await superAdmin.get('/api/auth/me', actingFor(target.body.tenant.id));
+    const reauth = await superAdmin.post(
+      '/api/auth/reauth',
+      { password: superAdmin.password },
+      actingFor(target.body.tenant.id),
+    );
 
     expect(tenantAdminTry.statusCode).toBe(403);
     expect(tenantAdminTry.json().error.message).toBe(
@@ -110,6 +115,12 @@ describe('a super_admin acting for another organization (SEC-11)', () => {
     expect(unknown.statusCode).toBe(404);
     expect(garbage.json()).toEqual(unknown.json());
     expect(me.statusCode).toBe(403);
+    expect(reauth.statusCode).toBe(403);
+    expect(reauth.json().error.message).toBe(
+      'This request concerns your own account, not an organization.',
+    );
+    // Refused before the password is checked: no failure counted, nothing written there.
+    expect((await superAdmin.get('/api/auth/me')).statusCode).toBe(200);
     expect((await auditOf(target.body.tenant.id)).length).toBe(before);
   });
 

@@ -336,6 +336,31 @@ describe('auth routes', () => {
 
       expect(locked.statusCode).toBe(429);
       expect(locked.json().error.code).toBe('RATE_LIMITED');
+      // The same throttle as sign-in: the account is locked there too.
+      const login = await t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: admin.body.user.username, password: admin.password },
+        remoteAddress: '10.2.9.10',
+      });
+      expect(login.statusCode).toBe(429);
+    });
+
+    it('guards both erasures as well as the export', async () => {
+      const admin = await t.registerTenant();
+      t.clock.advanceMs(16 * 60_000);
+      const body = { idNumber: '8001015009087' };
+      const remoteAddress = '10.3.0.1';
+
+      const erase = await admin.post('/api/data-subjects/erase', body, { remoteAddress });
+      const biometrics = await admin.post('/api/data-subjects/erase-biometrics', body, {
+        remoteAddress,
+      });
+
+      for (const response of [erase, biometrics]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error.code).toBe('REAUTH_REQUIRED');
+      }
     });
   });
 

@@ -114,7 +114,7 @@ export function registerAuthentication(
       return;
     }
     // The account's own routes (me, change-password) always concern the caller's own tenant.
-    if (access.allowPendingPasswordChange) {
+    if (access.allowPendingPasswordChange || access.ownAccount) {
       return sendError(
         reply,
         new AppError('FORBIDDEN', 'This request concerns your own account, not an organization.'),
@@ -224,7 +224,7 @@ export function authRoutes(
     app.post(
       '/auth/reauth',
       {
-        config: rolesAccess(ALL_ROLES),
+        config: rolesAccess(ALL_ROLES, { ownAccount: true }),
         schema: {
           tags: ['auth'],
           operationId: 'reauthenticate',

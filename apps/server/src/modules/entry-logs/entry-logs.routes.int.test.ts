@@ -201,6 +201,7 @@ describe('entry logs routes', () => {
 
       const [asGuard] = (await guard.get('/api/entry-logs')).json();
       const [asBackOffice] = (await backOffice.get('/api/entry-logs')).json();
+      const [asAdmin] = (await admin.get('/api/entry-logs')).json();
       const [onGuardDashboard] = (await guard.get('/api/dashboard')).json().recentEntries;
 
       for (const entry of [asGuard, onGuardDashboard]) {
@@ -214,6 +215,7 @@ describe('entry logs routes', () => {
           passportImage: null,
         });
       }
+      expect(asAdmin).toMatchObject({ driverIdNumber: '8001015009087' });
       expect(asBackOffice).toMatchObject({
         driverIdNumber: '8001015009087',
         driverPassportNumber: 'A1234567',

@@ -9,9 +9,9 @@ import type {
 import type { AuditService } from '@/modules/audit';
 import type { Actor, SessionsService } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
-import { type UsersService, toUser } from '@/modules/users';
+import { type UserRow, type UsersService, toUser } from '@/modules/users';
 import type { Clock } from '@/platform/clock';
-import type { Database } from '@/platform/db';
+import type { Database, Tx } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import {
@@ -22,7 +22,7 @@ import {
 } from '@/platform/passwords';
 
 import type { AuthRepository } from './auth.repository';
-import { afterFailure, retryAfterSeconds } from './login-throttle';
+import { type ThrottleState, afterFailure, retryAfterSeconds } from './login-throttle';
 
 export type AuthServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -68,6 +68,47 @@ export function createAuthService({
     return states;
   }
 
+  /** A failed password counts against the account and the client address (sign-in and reauth). */
+  async function countFailure(
+    states: Map<string, ThrottleState>,
+    accountKey: string,
+    ipKey: string,
+  ) {
+    const now = clock.now();
+    await repository.saveThrottle(
+      accountKey,
+      afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
+    );
+    await repository.saveThrottle(
+      ipKey,
+      afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
+    );
+  }
+
+  /** Starts a session for a user who just gave their password, audited as `action`. */
+  async function signIn(
+    tx: Tx,
+    user: UserRow,
+    tenant: { id: string; name: string },
+    action: string,
+    client: ClientInfo,
+  ): Promise<SignedIn> {
+    const session = await sessions.startSession(tx, {
+      tenantId: tenant.id,
+      userId: user.id,
+      ...client,
+    });
+    await audit.record(tx, { tenantId: tenant.id, actorUserId: user.id, action, ip: client.ip });
+    return {
+      response: {
+        user: toUser(user),
+        tenant: { id: tenant.id, name: tenant.name },
+        requirePasswordChange: user.mustChangePassword,
+      },
+      ...session,
+    };
+  }
+
   return {
     /** Creates the organization and its first tenant_admin, and signs them in. */
     async register(body: RegisterBody, client: ClientInfo): Promise<SignedIn> {
@@ -108,15 +149,7 @@ export function createAuthService({
         : await verifyAgainstDummy(body.password);
 
       if (!candidate || !isPasswordRight) {
-        const now = clock.now();
-        await repository.saveThrottle(
-          accountKey,
-          afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
-        );
-        await repository.saveThrottle(
-          ipKey,
-          afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
-        );
+        await countFailure(states, accountKey, ipKey);
         if (candidate) {
           await database.withTenant(candidate.tenantId, (tx) =>
             audit.record(tx, {
@@ -146,25 +179,7 @@ export function createAuthService({
             passwordHash: await hashPassword(body.password),
           });
         }
-        const session = await sessions.startSession(tx, {
-          tenantId: user.tenantId,
-          userId: user.id,
-          ...client,
-        });
-        await audit.record(tx, {
-          tenantId: user.tenantId,
-          actorUserId: user.id,
-          action: 'auth.login',
-          ip: client.ip,
-        });
-        return {
-          response: {
-            user: toUser(user),
-            tenant: { id: tenant.id, name: tenant.name },
-            requirePasswordChange: user.mustChangePassword,
-          },
-          ...session,
-        };
+        return signIn(tx, user, tenant, 'auth.login', client);
       });
     },
 
@@ -181,15 +196,7 @@ export function createAuthService({
         .withTenant(actor.tenantId, async (tx) => {
           const user = await users.findById(tx, actor.tenantId, actor.userId);
           if (!user || !(await verifyPassword(user.passwordHash, body.password))) {
-            const now = clock.now();
-            await repository.saveThrottle(
-              accountKey,
-              afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
-            );
-            await repository.saveThrottle(
-              ipKey,
-              afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
-            );
+            await countFailure(states, accountKey, ipKey);
             await audit.record(tx, {
               tenantId: actor.tenantId,
               actorUserId: actor.userId,
@@ -200,25 +207,8 @@ export function createAuthService({
           }
           await repository.clearThrottle(accountKey);
           await sessions.endSession(tx, actor);
-          const session = await sessions.startSession(tx, {
-            tenantId: actor.tenantId,
-            userId: actor.userId,
-            ...client,
-          });
-          await audit.record(tx, {
-            tenantId: actor.tenantId,
-            actorUserId: actor.userId,
-            action: 'auth.reauthenticated',
-            ip: client.ip,
-          });
-          return {
-            response: {
-              user: toUser(user),
-              tenant: { id: actor.tenantId, name: actor.tenantName },
-              requirePasswordChange: user.mustChangePassword,
-            },
-            ...session,
-          };
+          const tenant = { id: actor.tenantId, name: actor.tenantName };
+          return signIn(tx, user, tenant, 'auth.reauthenticated', client);
         })
         .then((signedIn) => {
           // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
@@ -251,25 +241,8 @@ export function createAuthService({
         });
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
         await sessions.endAllSessionsOf(tx, actor.tenantId, actor.userId);
-        const session = await sessions.startSession(tx, {
-          tenantId: actor.tenantId,
-          userId: actor.userId,
-          ...client,
-        });
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'auth.password_changed',
-          ip: client.ip,
-        });
-        return {
-          response: {
-            user: toUser(updated),
-            tenant: { id: actor.tenantId, name: actor.tenantName },
-            requirePasswordChange: false,
-          },
-          ...session,
-        };
+        const tenant = { id: actor.tenantId, name: actor.tenantName };
+        return signIn(tx, updated, tenant, 'auth.password_changed', client);
       });
     },
 

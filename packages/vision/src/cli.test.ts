@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from './cli';
+import { renderPdf417 } from './testing/barcode-fixture';
 import { aSadlRecordFields, buildSadlRecord } from './testing/sadl-fixture';
 
 function capture() {
@@ -38,6 +39,26 @@ describe('runCli', () => {
 
     expect(await runCli(['sadl', file], io)).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ ok: false });
+  });
+
+  it('prints a binary PDF417 payload as its bytes read as ISO-8859-1, not escaped', async () => {
+    // Control characters (NUL, tab, SUB, NAK, DEL) and bytes >= 0x80, as in zxing's binary samples.
+    const payload = Uint8Array.from([
+      0x21, 0x82, 0x9f, 0x09, 0x00, 0x1a, 0x45, 0xf4, 0x15, 0x7f, 0xa0, 0xff, 0xc9, 0x80, 0x41,
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), 'bgv-'));
+    const file = join(dir, 'binary.png');
+    writeFileSync(file, await renderPdf417(payload));
+    const { io, out } = capture();
+
+    const code = await runCli(['barcode', file], io);
+
+    expect(code).toBe(0);
+    const [result] = (
+      JSON.parse(out[0]!) as { results: Array<{ text: string; bytesBase64: string }> }
+    ).results;
+    expect(result?.bytesBase64).toBe(Buffer.from(payload).toString('base64'));
+    expect(result?.text).toBe('!\x82\x9f\t\0\x1aE\xf4\x15\x7f\xa0\xff\xc9\x80A');
   });
 
   it('exits 2 on usage errors', async () => {

@@ -33,10 +33,15 @@ const errorMessage = (error: unknown) =>
       ? error.message
       : String(error);
 
+/**
+ * The CLI's `text` is the payload bytes read as ISO-8859-1, as zxing's Java reader does and as the
+ * evaluation interface expects; zxing-cpp's own text escapes binary bytes (`<U+82>`, `<HT>`). Readers
+ * inside the package keep using `Barcode.text`, which is unchanged.
+ */
 function barcodeJson(b: Barcode) {
   return {
     format: b.format,
-    text: b.text,
+    text: Buffer.from(b.bytes).toString('latin1'),
     bytesBase64: Buffer.from(b.bytes).toString('base64'),
     ...(b.sequence ? { sequence: b.sequence } : {}),
     ...(b.isAssembled ? { isAssembled: true } : {}),

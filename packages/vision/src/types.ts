@@ -45,7 +45,10 @@ export type BarcodeFormat = string;
 
 export type Barcode = {
   format: BarcodeFormat;
-  /** Text as decoded by the reader (ISO-8859-1 for binary payloads). */
+  /**
+   * Text as decoded by the reader. zxing-cpp escapes control and non-printable bytes of a binary
+   * payload (`<U+82>`, `<HT>`): use `bytes` for those (the CLI prints them read as ISO-8859-1).
+   */
   text: string;
   /** The exact payload bytes: bytes >= 0x80 matter for the SA driving licence. */
   bytes: Uint8Array;

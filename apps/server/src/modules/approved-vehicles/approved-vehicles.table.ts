@@ -1,6 +1,8 @@
 import {
   boolean,
   date,
+  foreignKey,
+  index,
   integer,
   pgTable,
   primaryKey,
@@ -10,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { drivers } from '@/modules/drivers/drivers.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
 /** Vehicles pre-approved (contracted) for entry, with the driver expected to bring them. */
@@ -24,6 +27,11 @@ export const approvedVehicles = pgTable(
     driverName: text().notNull(),
     driverLicense: text(),
     company: text(),
+    /**
+     * The driver record (drivers module) this vehicle was onboarded for; null for a vehicle
+     * pre-registered by name only. Erasing the driver clears it (ON DELETE SET NULL (driver_id)).
+     */
+    driverId: uuid(),
     driverPhotoKey: text(),
     /** POPIA: who recorded the driver's consent to face verification, when, under which notice. */
     photoConsentAt: timestamp({ withTimezone: true }),
@@ -42,6 +50,13 @@ export const approvedVehicles = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
+    // tenant_id is part of the key, so a vehicle can only name a driver of its own tenant.
+    // Migration 0026 narrows the action to SET NULL (driver_id): tenant_id is never nulled.
+    foreignKey({
+      columns: [t.tenantId, t.driverId],
+      foreignColumns: [drivers.tenantId, drivers.id],
+    }).onDelete('set null'),
+    index('approved_vehicles_tenant_driver_idx').on(t.tenantId, t.driverId),
   ],
 );
 

@@ -170,6 +170,7 @@ export function createModules({
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     encryptionKey,
   });
   return {

@@ -48,6 +48,11 @@ export type PersonalDataProvider = {
 export type ImageRetentionProvider = {
   /** The `record_type` values of `retention_due_document_images` this provider clears. */
   recordTypes: readonly string[];
+  /**
+   * Record types whose images are biometric (purged on the biometric period), each with the
+   * table its rows are on: their purge is audited as `biometrics.purged` on that table's row.
+   */
+  biometricTypes?: Readonly<Record<string, string>>;
   expireImages(tx: Tx, tenantId: string, recordType: string, recordId: string): Promise<string[]>;
 };
 

@@ -31,14 +31,30 @@ const imageKeysOf = (row: EntryLogRow) =>
   ].filter((key): key is string => Boolean(key));
 
 // Only these columns may change, and only to null/empty (the database's erase-only trigger).
-const NO_IMAGES = {
+const NO_DOCUMENT_IMAGES = {
   plateImageKey: null,
   vehicleDiskImageKey: null,
-  driverFaceImageKey: null,
   driverLicenseImageKey: null,
   passportImageKey: null,
   permitImageKeys: [],
 };
+const NO_IMAGES = { ...NO_DOCUMENT_IMAGES, driverFaceImageKey: null };
+
+/**
+ * The retention lookup's record types (migration 0027): the face photo is biometric and ends
+ * after the tenant's biometric period, the entry's other pictures after its document period.
+ */
+const RETENTION = {
+  entry_log: {
+    clear: NO_DOCUMENT_IMAGES,
+    keysOf: (row: EntryLogRow) => imageKeysOf({ ...row, driverFaceImageKey: null }),
+  },
+  entry_log_face: {
+    clear: { driverFaceImageKey: null },
+    keysOf: (row: EntryLogRow) => (row.driverFaceImageKey ? [row.driverFaceImageKey] : []),
+  },
+} as const;
+const isRetentionType = (type: string): type is keyof typeof RETENTION => type in RETENTION;
 
 const rowsOf = (tx: Tx, subject: DataSubject) =>
   tx
@@ -133,14 +149,18 @@ export function createEntryLogsPersonalData({
       return { rows: changed.length, imageKeys: rows.flatMap(imageKeysOf) };
     },
 
-    recordTypes: ['entry_log'],
+    recordTypes: Object.keys(RETENTION),
+    biometricTypes: { entry_log_face: 'entry_log' },
 
-    async expireImages(tx, tenantId, _recordType, recordId) {
+    async expireImages(tx, tenantId, recordType, recordId) {
+      if (!isRetentionType(recordType)) return [];
+      const { clear, keysOf } = RETENTION[recordType];
       const where = and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.id, recordId));
       const [row] = await tx.select().from(entryLogs).where(where).for('update');
       if (!row) return [];
-      await tx.update(entryLogs).set(NO_IMAGES).where(where);
-      return imageKeysOf(row);
+      const keys = keysOf(row);
+      if (keys.length > 0) await tx.update(entryLogs).set(clear).where(where);
+      return keys;
     },
   };
 }

@@ -24,10 +24,12 @@ export type PrivacyServiceDeps = {
   clock: Clock;
   /** Every module holding personal data about drivers (modules.ts wires them). */
   providers: readonly PersonalDataProvider[];
-  /** Every module keeping document or gate images under the document retention period. */
+  /** Every module keeping document or gate images under a retention period. */
   imageRetention: readonly ImageRetentionProvider[];
   /** DOCUMENT_RETENTION_DAYS: for tenants that set no period of their own. */
   documentRetentionDays: number;
+  /** BIOMETRIC_RETENTION_DAYS: the gate entries' face photos, for tenants without a period. */
+  biometricRetentionDays: number;
   /** The data encryption key; a key for subject references is derived from it. */
   encryptionKey: Buffer;
 };
@@ -79,6 +81,7 @@ export function createPrivacyService({
   providers,
   imageRetention,
   documentRetentionDays,
+  biometricRetentionDays,
   encryptionKey,
 }: PrivacyServiceDeps) {
   // The audit trail must outlive an erasure without holding the ID number: it names the subject
@@ -225,7 +228,8 @@ export function createPrivacyService({
 
     /**
      * The daily retention job: clears and deletes document and gate images older than each
-     * tenant's document period, record by record (one transaction each, audited). The file is
+     * tenant's document period, and gate entries' face photos older than its biometric period
+     * (migration 0027), record by record (one transaction each, audited). The file is
      * deleted before the key is cleared, so a crash in between leaves a key the next run clears
      * again. Returns how many records were purged; a second run finds none.
      */
@@ -244,7 +248,7 @@ export function createPrivacyService({
               record_type: string;
               record_id: string;
             }>(
-              sql`select * from retention_due_document_images(${clock.now().toISOString()}::timestamptz, ${documentRetentionDays}::int, ${limit}::int)`,
+              sql`select * from retention_due_document_images(${clock.now().toISOString()}::timestamptz, ${documentRetentionDays}::int, ${biometricRetentionDays}::int, ${limit}::int)`,
             )
           ).rows,
         handle: async ({ tenant_id: tenantId, record_type: type, record_id: id }) => {
@@ -254,11 +258,12 @@ export function createPrivacyService({
             const keys = await provider.expireImages(tx, tenantId, type, id);
             if (keys.length === 0) return false;
             await deleteImages(keys);
+            const biometricTable = provider.biometricTypes?.[type];
             await audit.record(tx, {
               tenantId,
               actorUserId: null,
-              action: 'document-images.purged',
-              targetType: type,
+              action: biometricTable ? 'biometrics.purged' : 'document-images.purged',
+              targetType: biometricTable ?? type,
               targetId: id,
               details: { reason: 'retention period ended', images: keys.length },
             });

@@ -134,6 +134,12 @@ export const ProcessRequestBodySchema = z
     driverLicenseValidTo: Text(32),
     driverDateOfBirth: Text(32),
     driverSex: Text(16),
+    /**
+     * REL-04: the entry's `completedAt` as the caller last saw it: omitted or null to complete an
+     * entry not yet processed, its completion time to edit a processed one. If the entry has been
+     * processed since, the call answers 409 CONFLICT and sends no callback.
+     */
+    expectedCompletedAt: TimestampSchema.nullable().optional(),
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;

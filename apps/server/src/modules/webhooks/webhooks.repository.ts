@@ -125,10 +125,18 @@ export function createWebhooksRepository() {
       return row ?? { total: 0, processed: 0 };
     },
 
+    /**
+     * REL-04: completes (or edits) an entry only while it is as the caller last saw it: not yet
+     * completed (`expectedCompletedAt` null), or completed at exactly that millisecond (an edit).
+     * Concurrent calls meet the row lock; the loser re-reads the winner's row (READ COMMITTED)
+     * and updates nothing, so it writes no callback. completed_at moves forward by at least 1 ms
+     * on every completion, so it serves as the row's version even under a coarse clock.
+     */
     async completeIncomingRequest(
       tx: DbExecutor,
       tenantId: string,
       id: string,
+      expectedCompletedAt: Date | null,
       values: Pick<
         IncomingRequestRow,
         | 'plateNumber'
@@ -145,12 +153,34 @@ export function createWebhooksRepository() {
         | 'completedBy'
       >,
     ): Promise<IncomingRequestRow | undefined> {
+      const completedAt = values.completedAt?.toISOString() ?? null;
       const rows = await tx
         .update(incomingRequests)
-        .set(values)
-        .where(and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.id, id)))
+        .set({
+          ...values,
+          completedAt: sql`greatest(${completedAt}::timestamptz, ${incomingRequests.completedAt} + interval '1 millisecond')`,
+        })
+        .where(
+          and(
+            eq(incomingRequests.tenantId, tenantId),
+            eq(incomingRequests.id, id),
+            expectedCompletedAt
+              ? sql`date_trunc('milliseconds', ${incomingRequests.completedAt}) = ${expectedCompletedAt.toISOString()}::timestamptz`
+              : isNull(incomingRequests.completedAt),
+          ),
+        )
         .returning();
       return rows[0];
+    },
+
+    /** Whether the tenant has this entry (tells "changed meanwhile" from "not found"). */
+    async hasIncomingRequest(tx: DbExecutor, tenantId: string, id: string): Promise<boolean> {
+      const rows = await tx
+        .select({ id: incomingRequests.id })
+        .from(incomingRequests)
+        .where(and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.id, id)))
+        .limit(1);
+      return rows.length > 0;
     },
 
     async insertDelivery(tx: DbExecutor, row: NewWebhookDeliveryRow): Promise<WebhookDeliveryRow> {

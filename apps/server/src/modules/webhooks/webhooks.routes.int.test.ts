@@ -206,6 +206,126 @@ describe('incoming feed and integrations routes', () => {
       expect(await deliveriesOf(tenant.tenantId)).toEqual([]);
     });
 
+    describe('exactly one callback per completion (REL-04)', () => {
+      const CONFLICT = {
+        error: {
+          code: 'CONFLICT',
+          message:
+            'This entry was processed by someone else in the meantime. Reload the feed and edit it again if needed.',
+        },
+      };
+      const callbacksOf = async (tenantId: string, entryId: string) => {
+        const rows = await t.ownerQuery<{ id: string; body: string }>(
+          'select id, body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2 order by created_at',
+          [tenantId, entryId],
+        );
+        const jobs = await t.ownerQuery('select id from graphile_worker.jobs where key = any($1)', [
+          rows.map((row) => `webhooks.deliver:${row.id}`),
+        ]);
+        return {
+          deliveries: rows.length,
+          jobs: jobs.length,
+          driverNames: rows.map(
+            (row) => (JSON.parse(row.body) as { data: { driverName: string } }).data.driverName,
+          ),
+        };
+      };
+      const completions = (tenantId: string) =>
+        t.ownerQuery(
+          "select id from audit_events where tenant_id = $1 and action = 'incoming-request.completed'",
+          [tenantId],
+        );
+
+      it('completes an entry once when ten users process it at the same time: one 200, nine 409', async () => {
+        const tenant = await aTenantWithSecret(t);
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const users = await Promise.all(
+          Array.from({ length: 10 }, () => t.createSignedInUser(tenant.admin, 'security_guard')),
+        );
+
+        const responses = await Promise.all(
+          users.map((user, index) =>
+            user.post(
+              `/api/webhook/process-request/${id}`,
+              aCompletion({ driverName: `Driver ${index}` }),
+            ),
+          ),
+        );
+
+        const statuses = responses.map((response) => response.statusCode).sort();
+        expect(statuses).toEqual([200, ...Array<number>(9).fill(409)]);
+        for (const refused of responses.filter((response) => response.statusCode === 409)) {
+          expect(refused.json()).toEqual(CONFLICT);
+        }
+        const winner = responses.find((response) => response.statusCode === 200);
+        const winnerName = winner?.json<{ driverName: string }>().driverName;
+        expect(await callbacksOf(tenant.tenantId, id)).toEqual({
+          deliveries: 1,
+          jobs: 1,
+          driverNames: [winnerName],
+        });
+        expect(await completions(tenant.tenantId)).toHaveLength(1);
+        expect(
+          await t.ownerQuery('select driver_name from incoming_requests where id = $1', [id]),
+        ).toEqual([{ driver_name: winnerName }]);
+      });
+
+      it('edits a processed entry from the completion it names, and refuses a stale or missing one', async () => {
+        const tenant = await aTenantWithSecret(t);
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const first = await tenant.admin.post(`/api/webhook/process-request/${id}`, aCompletion());
+        const firstCompletedAt = first.json<{ completedAt: string }>().completedAt;
+
+        const edit = await tenant.admin.post(
+          `/api/webhook/process-request/${id}`,
+          aCompletion({ driverName: 'Thabo', expectedCompletedAt: firstCompletedAt }),
+        );
+        const stale = await tenant.admin.post(
+          `/api/webhook/process-request/${id}`,
+          aCompletion({ driverName: 'Stale', expectedCompletedAt: firstCompletedAt }),
+        );
+        const asIfNew = await tenant.admin.post(
+          `/api/webhook/process-request/${id}`,
+          aCompletion({ driverName: 'Double submit' }),
+        );
+
+        expect([first.statusCode, edit.statusCode, stale.statusCode, asIfNew.statusCode]).toEqual([
+          200, 200, 409, 409,
+        ]);
+        // The clock of the test stands still; the edit still moves completedAt forward.
+        expect(edit.json<{ completedAt: string }>().completedAt > firstCompletedAt).toBe(true);
+        expect(stale.json()).toEqual(CONFLICT);
+        expect(await callbacksOf(tenant.tenantId, id)).toEqual({
+          deliveries: 2,
+          jobs: 2,
+          driverNames: ['Sipho', 'Thabo'],
+        });
+      });
+
+      it('lets one of two concurrent edits of the same completion through', async () => {
+        const tenant = await aTenantWithSecret(t);
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const first = await tenant.admin.post(`/api/webhook/process-request/${id}`, aCompletion());
+        const expectedCompletedAt = first.json<{ completedAt: string }>().completedAt;
+        const other = await t.createSignedInUser(tenant.admin, 'back_office');
+
+        const responses = await Promise.all(
+          [tenant.admin, other, tenant.admin, other].map((user, index) =>
+            user.post(
+              `/api/webhook/process-request/${id}`,
+              aCompletion({ driverName: `Edit ${index}`, expectedCompletedAt }),
+            ),
+          ),
+        );
+
+        expect(responses.map((response) => response.statusCode).sort()).toEqual([
+          200, 409, 409, 409,
+        ]);
+        expect((await callbacksOf(tenant.tenantId, id)).deliveries).toBe(2);
+        expect(await completions(tenant.tenantId)).toHaveLength(2);
+      });
+    });
+
     it('requires plate, driver name and ID number, and refuses unknown fields', async () => {
       const tenant = await aTenantWithSecret(t);
       const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });

@@ -144,7 +144,11 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
           operationId: 'processIncomingRequest',
           description:
             'Completes (or edits) an entry with the captured data and queues the signed callback ' +
-            '(`incoming-request.completed`) to the tenant’s callback URL in the same transaction.',
+            '(`incoming-request.completed`) to the tenant’s callback URL in the same transaction. ' +
+            'Send the entry’s `completedAt` as `expectedCompletedAt` to edit a processed entry ' +
+            '(omit it, or null, for one not yet processed): when the entry was processed since, ' +
+            'the answer is 409 CONFLICT and no callback is sent, so two people processing the ' +
+            'same entry at once, or a double submit, queue one callback.',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
           response: { 200: IncomingRequestEntrySchema },

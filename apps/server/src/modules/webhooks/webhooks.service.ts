@@ -74,6 +74,11 @@ export class WebhookVerificationError extends AppError {
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'Incoming request not found.');
+const changedMeanwhile = () =>
+  new AppError(
+    'CONFLICT',
+    'This entry was processed by someone else in the meantime. Reload the feed and edit it again if needed.',
+  );
 const deliveryNotFound = () => new AppError('NOT_FOUND', 'Delivery not found.');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -214,6 +219,8 @@ export function createWebhooksService({
     /**
      * Completes (or edits) an entry and, in the same transaction, writes the callback to the
      * outbox and enqueues its delivery: the callback exists if and only if the completion does.
+     * REL-04: only one of several concurrent calls on the same state of the entry completes it
+     * (the body's `expectedCompletedAt` is that state); the others answer 409 and queue nothing.
      */
     async processRequest(
       actor: Actor,
@@ -223,25 +230,39 @@ export function createWebhooksService({
     ) {
       const now = clock.now();
       return database.withTenant(actor.tenantId, async (tx) => {
-        const row = await repository.completeIncomingRequest(tx, actor.tenantId, id, {
-          plateNumber: body.plateNumber,
-          driverName: body.driverName,
-          driverSurname: body.driverSurname,
-          driverIdNumber: body.driverIdNumber,
-          driverPhone1: body.driverPhone,
-          transportName: body.transportName,
-          driverLicenseNumber: body.driverLicenseNumber,
-          driverLicenseValidTo: body.driverLicenseValidTo,
-          driverDateOfBirth: body.driverDateOfBirth,
-          driverSex: body.driverSex,
-          completedAt: now,
-          completedBy: actor.userId,
-        });
-        if (!row) throw notFound();
+        const expectedCompletedAt = body.expectedCompletedAt
+          ? new Date(body.expectedCompletedAt)
+          : null;
+        const row = await repository.completeIncomingRequest(
+          tx,
+          actor.tenantId,
+          id,
+          expectedCompletedAt,
+          {
+            plateNumber: body.plateNumber,
+            driverName: body.driverName,
+            driverSurname: body.driverSurname,
+            driverIdNumber: body.driverIdNumber,
+            driverPhone1: body.driverPhone,
+            transportName: body.transportName,
+            driverLicenseNumber: body.driverLicenseNumber,
+            driverLicenseValidTo: body.driverLicenseValidTo,
+            driverDateOfBirth: body.driverDateOfBirth,
+            driverSex: body.driverSex,
+            completedAt: now,
+            completedBy: actor.userId,
+          },
+        );
+        if (!row) {
+          throw (await repository.hasIncomingRequest(tx, actor.tenantId, id))
+            ? changedMeanwhile()
+            : notFound();
+        }
+        const completedAt = (row.completedAt ?? now).toISOString();
 
         const event: IncomingRequestCompletedEvent = {
           type: INCOMING_REQUEST_COMPLETED,
-          timestamp: now.toISOString(),
+          timestamp: completedAt,
           data: {
             id: row.id,
             referenceNumber: row.referenceNumber,
@@ -257,7 +278,7 @@ export function createWebhooksService({
             driverDateOfBirth: body.driverDateOfBirth,
             driverSex: body.driverSex,
             receivedAt: row.receivedAt.toISOString(),
-            completedAt: now.toISOString(),
+            completedAt,
           },
         };
         const delivery = await repository.insertDelivery(tx, {

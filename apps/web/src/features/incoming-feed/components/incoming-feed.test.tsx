@@ -394,6 +394,7 @@ describe('Incoming Feed', () => {
       driverLicenseValidTo: '2030-01-01',
       driverDateOfBirth: '1990-01-01',
       driverSex: 'M',
+      expectedCompletedAt: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const [row] = await rows();
@@ -457,5 +458,28 @@ describe('Incoming Feed', () => {
       driverName: 'Sipho',
       driverIdNumber: '8001015009087',
     });
+  });
+
+  it('edits a processed entry as it was shown, and shows the 409 when someone processed it since', async () => {
+    const completedAt = '2026-01-01T07:05:00.123Z';
+    const { user, api } = setUp([
+      anEntry({
+        plateNumber: 'CA1',
+        driverName: 'Sipho',
+        driverIdNumber: '8001015009087',
+        status: 'Complete',
+        completedAt,
+      }),
+    ]);
+    const message =
+      'This entry was processed by someone else in the meantime. Reload the feed and edit it again if needed.';
+    api.onProcess(apiError(409, 'CONFLICT', message));
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Error', message);
+    expect(api.processed[0]!.body).toMatchObject({ expectedCompletedAt: completedAt });
+    expect(screen.getByRole('dialog', { name: 'Process Vehicle Entry' })).toBeInTheDocument();
   });
 });

@@ -181,7 +181,9 @@ export function ProcessEntryDialog({
       return;
     }
     processRequest.mutate(
-      { id: entry.id, body: payload },
+      // The entry as this dialog was opened on: if someone processed it since, the server
+      // answers 409 and this dialog shows its message instead of overwriting their work.
+      { id: entry.id, body: { ...payload, expectedCompletedAt: entry.completedAt } },
       {
         onSuccess: () => {
           toast({ title: 'Success', description: 'Entry processed and callback sent' });

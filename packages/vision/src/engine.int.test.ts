@@ -68,3 +68,73 @@ describe('createVisionEngine', () => {
     expect(result).toMatchObject({ ok: true, source: 'ai', fields: { plateNumber: 'CA999111' } });
   });
 });
+
+describe('createVisionEngine with the AI provider as primary', () => {
+  let primary: VisionEngine;
+  let primaryAi: FakeAiServer;
+  let answer = '';
+
+  beforeAll(async () => {
+    primaryAi = await startFakeAiServer(() => ({ content: answer }));
+    primary = createVisionEngine({
+      threads: 1,
+      ai: { baseUrl: primaryAi.baseUrl, apiKey: 'k', model: 'm', mode: 'primary' },
+    });
+  });
+
+  afterAll(async () => {
+    await primary.close();
+    await primaryAi.close();
+  });
+
+  it('asks the AI first for a plate the local reader can read, with the plate schema', async () => {
+    const { display, style } = SA_PLATES[1]!;
+    answer = '{"plateNumber":"CA 999-111"}';
+    const before = primaryAi.requests.length;
+
+    const result = await primary.read('plate', await renderPlatePhoto(display, style));
+
+    expect(result).toMatchObject({ ok: true, source: 'ai', fields: { plateNumber: 'CA999111' } });
+    expect(primaryAi.requests[before]?.body).toMatchObject({
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'boomgate_plate',
+          strict: true,
+          schema: { type: 'object', required: ['plateNumber'], additionalProperties: false },
+        },
+      },
+    });
+  });
+
+  it('keeps a barcode reading and does not ask the AI', async () => {
+    answer = '{"licenceNumber":"ZZ99ZZGP"}';
+    const before = primaryAi.requests.length;
+
+    const result = await primary.read('disk', await renderBarcodeCardPhoto(DISC));
+
+    expect(result).toMatchObject({ source: 'barcode', fields: { licenceNumber: 'JP33WFGP' } });
+    expect(primaryAi.requests.length).toBe(before);
+  });
+
+  it('falls back to the local reading when the AI answer does not match the schema', async () => {
+    const { display, style, plate } = SA_PLATES[1]!;
+    answer = '{"plate":"CA 999-111","confidence":"high"}';
+    const before = primaryAi.requests.length;
+
+    const result = await primary.read('plate', await renderPlatePhoto(display, style));
+
+    expect(primaryAi.requests.length).toBe(before + 1);
+    expect(result).toMatchObject({ ok: true, source: 'ocr', fields: { plateNumber: plate } });
+  });
+
+  it('rejects bad input before asking the AI', async () => {
+    answer = '{"plateNumber":"CA 999-111"}';
+    const before = primaryAi.requests.length;
+
+    const read = primary.read('plate', new Uint8Array([0xff, 0xd8, 0xff, 0, 0]));
+
+    await expect(read).rejects.toMatchObject({ kind: 'unsupported_image' });
+    expect(primaryAi.requests.length).toBe(before);
+  });
+});

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 
 import { Piscina } from 'piscina';
 
-import { type AiReader, createAiReader, shouldAskAi } from './ai/openai-provider';
+import { type AiReader, OCR_ONLY_TYPES, createAiReader, shouldAskAi } from './ai/openai-provider';
 import type { SadlKeys } from './documents/sadl-keys';
 import { VisionInputError, type VisionInputErrorKind } from './errors';
 import { assertDocumentType } from './document-type';
@@ -20,7 +20,7 @@ import type { TaskRequest, TaskResponse, WorkerInit } from './worker';
 export type VisionEngineOptions = {
   /** Worker threads. Default: cores − 1 (at least 1), so the event loop keeps a core. */
   threads?: number;
-  /** Optional OpenAI-compatible fallback for weak OCR. Off when absent. */
+  /** Optional OpenAI-compatible reader (fallback for weak OCR, or primary). Off when absent. */
   ai?: AiProviderOptions;
   /** SA driving-licence keys; the published keys by default (tests pass their own). */
   sadlKeys?: SadlKeys;
@@ -76,6 +76,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
   });
   const ai: AiReader | null = options.ai ? createAiReader(options.ai) : null;
   const aiMinConfidence = options.ai?.minConfidence ?? 0.6;
+  const aiMode = options.ai?.mode ?? 'fallback';
 
   async function run<T>(task: string, payload: unknown, signal?: AbortSignal): Promise<T> {
     const timeout = options.taskTimeoutMs ? AbortSignal.timeout(options.taskTimeoutMs) : undefined;
@@ -104,8 +105,16 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
       readOptions: ReadOptions = {},
     ): Promise<ReadResult> {
       assertDocumentType(type);
+      if (ai && aiMode === 'primary' && OCR_ONLY_TYPES.includes(type)) {
+        // No barcode or MRZ can outrank the AI here: ask it first. The image is still checked
+        // locally first, so bad input rejects with VisionInputError as it does without the AI.
+        await run('checkImage', { image }, readOptions.signal);
+        const first = await ai(type, image);
+        if (first?.ok) return first;
+        return run<ReadResult>('read', { type, image }, readOptions.signal);
+      }
       const local = await run<ReadResult>('read', { type, image }, readOptions.signal);
-      if (!ai || !shouldAskAi(local, aiMinConfidence)) return local;
+      if (!ai || !shouldAskAi(local, aiMinConfidence, aiMode)) return local;
       const remote = await ai(type, image);
       if (!remote || !remote.ok) return local;
       return {

@@ -3,6 +3,7 @@
  * documents, passports, weighbridge tickets, barcodes). Knows nothing of tenants, SQL or HTTP.
  */
 export type {
+  AiMode,
   AiProviderOptions,
   Barcode,
   DocumentType,

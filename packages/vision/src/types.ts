@@ -58,12 +58,21 @@ export type Barcode = {
   isAssembled?: boolean;
 };
 
+/**
+ * `fallback`: the AI is asked only when local reading is weak. `primary`: it is asked first for
+ * OCR-only types (plate, weighbridge) and over local OCR for the others. Barcode and check-valid MRZ
+ * readings win in both modes.
+ */
+export type AiMode = 'fallback' | 'primary';
+
 export type AiProviderOptions = {
   /** OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 */
   baseUrl: string;
   apiKey: string;
   model: string;
-  /** Ask the provider only when local confidence is below this (0..1). Default 0.6. */
+  /** Default `fallback`. */
+  mode?: AiMode;
+  /** `fallback` mode: ask the provider only when local confidence is below this (0..1). Default 0.6. */
   minConfidence?: number;
   timeoutMs?: number;
 };

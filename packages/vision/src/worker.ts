@@ -3,7 +3,7 @@
  * named; every result is plain data, and every failure comes back as data (a thrown error would lose
  * its class crossing the thread boundary, and a crash would cost the pool a thread).
  *
- * Built-in tasks: `read`, `readBarcodes`. Any other task name is looked up in
+ * Built-in tasks: `read`, `readBarcodes`, `checkImage`, `warmUp`. Any other task name is looked up in
  * `./faces/worker-tasks` (owned by the faces work), so face tasks need no change here.
  */
 import { workerData } from 'node:worker_threads';
@@ -15,6 +15,7 @@ import * as faceTaskModule from './faces/worker-tasks';
 import type { SadlKeys } from './documents/sadl-keys';
 import { VisionInputError } from './errors';
 import { loadZxing } from './barcode/zxing';
+import { decodeImage } from './image/decode-image';
 import { loadPaddle } from './ocr/paddle';
 import { readBarcodesFromBytes, readDocument } from './readers/read-document';
 import type { ReaderContext } from './readers/reader-context';
@@ -38,6 +39,12 @@ async function runNamedTask(task: string, payload: unknown): Promise<unknown> {
     case 'read': {
       const { type, image } = payload as { type: DocumentType; image: Uint8Array };
       return readDocument(type, image, ctx);
+    }
+    case 'checkImage': {
+      // Decodes and drops the pixels: the checks `read` makes before any reader runs.
+      const { image } = payload as { image: Uint8Array };
+      await decodeImage(image);
+      return true;
     }
     case 'readBarcodes': {
       const { image } = payload as { image: Uint8Array };

@@ -22,6 +22,18 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ PASSWORD_MIN_LENGTH: '4' })).toThrow(/PASSWORD_MIN_LENGTH/);
   });
 
+  it('turns the AI provider on only with all three variables, in fallback mode by default', () => {
+    const ai = { AI_BASE_URL: 'http://127.0.0.1:8080/v1', AI_API_KEY: 'k', AI_MODEL: 'm' };
+
+    expect(loadEnv({ ...ai, AI_MODEL: undefined }).aiProvider).toBeUndefined();
+    expect(loadEnv(ai).aiProvider).toMatchObject({ model: 'm', mode: 'fallback' });
+    expect(loadEnv({ ...ai, AI_MODE: 'primary' }).aiProvider).toMatchObject({ mode: 'primary' });
+  });
+
+  it('refuses an unknown AI mode', () => {
+    expect(() => loadEnv({ AI_MODE: 'always' })).toThrow(/AI_MODE/);
+  });
+
   it('reads a proxy hop count as a trust function, never as "trust everything"', () => {
     const trust = loadEnv({ TRUST_PROXY: '1' }).trustProxy;
 

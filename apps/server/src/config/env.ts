@@ -52,6 +52,9 @@ const EnvSchema = z
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),
+    // fallback: asked only when local reading is weak; primary: asked first for plates and tickets
+    // and over local OCR. Barcode and check-valid MRZ readings win in both.
+    AI_MODE: z.enum(['fallback', 'primary']).default('fallback'),
     S3_BUCKET: z.string().min(3).optional(),
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: z.url().optional(),
@@ -81,7 +84,12 @@ const EnvSchema = z
     // The optional remote reader is on only when all three are set.
     aiProvider:
       env.AI_BASE_URL && env.AI_API_KEY && env.AI_MODEL
-        ? { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL }
+        ? {
+            baseUrl: env.AI_BASE_URL,
+            apiKey: env.AI_API_KEY,
+            model: env.AI_MODEL,
+            mode: env.AI_MODE,
+          }
         : undefined,
   }));
 

@@ -335,14 +335,24 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
     t.tareDateTime ??= weighings.firstAt;
     t.grossDateTime ??= weighings.secondAt;
   }
-  if (t.tareWeight !== null && t.grossWeight !== null) {
-    if (t.netWeight === null) {
-      t.netWeight = t.grossWeight - t.tareWeight;
-      t.massCheck = 'derived';
-    } else {
-      t.massCheck = Math.abs(t.grossWeight - t.tareWeight - t.netWeight) <= 20 ? 'ok' : 'mismatch';
-    }
-  }
+  Object.assign(t, checkMasses(t));
   t.isPartial = t.ticketNumber === null;
   return t;
+}
+
+/** gross − tare = net within 20 kg (`ok`), or net derived from gross − tare when it is missing. */
+export function checkMasses({
+  tareWeight,
+  grossWeight,
+  netWeight,
+}: Pick<WeighbridgeTicket, 'tareWeight' | 'grossWeight' | 'netWeight'>): Pick<
+  WeighbridgeTicket,
+  'netWeight' | 'massCheck'
+> {
+  if (tareWeight === null || grossWeight === null) return { netWeight, massCheck: 'incomplete' };
+  if (netWeight === null) return { netWeight: grossWeight - tareWeight, massCheck: 'derived' };
+  return {
+    netWeight,
+    massCheck: Math.abs(grossWeight - tareWeight - netWeight) <= 20 ? 'ok' : 'mismatch',
+  };
 }

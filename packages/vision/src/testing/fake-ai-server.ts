@@ -9,7 +9,8 @@ export type FakeAiServer = {
 };
 
 export async function startFakeAiServer(
-  reply: (body: unknown) => { status?: number; content: string },
+  /** `content: null` with a `refusal` is how a structured-outputs model declines. */
+  reply: (body: unknown) => { status?: number; content: string | null; refusal?: string },
 ): Promise<FakeAiServer> {
   const requests: FakeAiServer['requests'] = [];
   const server: Server = createServer((req, res) => {
@@ -22,9 +23,13 @@ export async function startFakeAiServer(
         res.writeHead(404).end();
         return;
       }
-      const { status = 200, content } = reply(body);
+      const { status = 200, content, refusal } = reply(body);
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content, ...(refusal ? { refusal } : {}) } }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

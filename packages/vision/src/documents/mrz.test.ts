@@ -12,6 +12,8 @@ const TD1 = [
   '7408122F1204159UTO<<<<<<<<<<<6',
   'ERIKSSON<<ANNA<MARIA<<<<<<<<<<',
 ];
+// Made for this test (ICAO 9303 part 6 layout); check digits computed with the 7-3-1 weights.
+const TD2 = ['I<ZAFMOKOENA<<THABO<JAMES<<<<<<<<<<<', 'A123456784ZAF8503150M3001318<<<<<<<2'];
 
 describe('mrzCheckDigit', () => {
   it('computes the ICAO 7-3-1 check digit', () => {
@@ -43,6 +45,32 @@ describe('parseMrz', () => {
     const mrz = parseMrz(TD1, NOW);
 
     expect(mrz).toMatchObject({ format: 'TD1', checksValid: true, documentNumber: 'D23145890' });
+  });
+
+  it('parses a TD2 zone (2 x 36) with every check, the composite included, passing', () => {
+    const mrz = parseMrz(TD2, NOW);
+
+    expect(mrz).toMatchObject({
+      format: 'TD2',
+      checksValid: true,
+      checks: { documentNumber: true, birthDate: true, expiryDate: true, composite: true },
+      documentNumber: 'A12345678',
+      surname: 'MOKOENA',
+      givenNames: 'THABO JAMES',
+      issuingCountry: 'ZAF',
+      nationality: 'ZAF',
+      dateOfBirth: '1985-03-15',
+      expiryDate: '2030-01-31',
+      sex: 'M',
+    });
+  });
+
+  it('reports a TD2 zone whose composite check digit is wrong', () => {
+    const wrong = [TD2[0]!, 'A123456784ZAF8503150M3001318<<<<<<<5'];
+
+    const mrz = parseMrz(wrong, NOW);
+
+    expect(mrz).toMatchObject({ format: 'TD2', checksValid: false, checks: { composite: false } });
   });
 
   it('corrects a look-alike only where a check digit confirms it', () => {

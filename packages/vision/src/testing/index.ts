@@ -19,4 +19,9 @@ export {
 } from './plate-fixture';
 export { ICAO_TD3, renderBarcodeCardPhoto, renderPassportPhoto } from './document-fixture';
 export { startFakeAiServer, type FakeAiServer } from './fake-ai-server';
-export { noFaceImage, sampleFace, twoFacesSideBySide } from '../faces/testing/sample-faces';
+export {
+  frontalSampleFace,
+  noFaceImage,
+  sampleFace,
+  twoFacesSideBySide,
+} from '../faces/testing/sample-faces';

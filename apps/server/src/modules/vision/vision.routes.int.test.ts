@@ -1,4 +1,10 @@
-import { SA_PLATES, aPixelBombPng, renderPlatePhoto } from '@boomgate/vision/testing';
+import {
+  SA_PLATES,
+  aPixelBombPng,
+  frontalSampleFace,
+  noFaceImage,
+  renderPlatePhoto,
+} from '@boomgate/vision/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type TestApp, createTestApp } from '@/testing/test-app';
@@ -75,6 +81,52 @@ describe('POST /api/ocr', () => {
     expect(empty.statusCode).toBe(400);
     expect(stillWorks.json()).toMatchObject({ ok: true, plateNumber: 'CA123456' });
   }, 90_000);
+
+  it('accepts a face capture with one frontal, sharp face', async () => {
+    const guard = await t.registerTenant();
+    const face = await frontalSampleFace();
+
+    const response = await guard.post('/api/ocr', { type: 'face', image: dataUrl(face) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      ok: true,
+      type: 'face',
+      source: 'face',
+      confidence: 1,
+      fields: { faceFound: true, qualityOk: true, issues: [] },
+    });
+    expect(JSON.parse(response.json().extractedText)).toMatchObject({ qualityOk: true });
+  }, 60_000);
+
+  it('answers a capture without a face with ok: false and a message to retake it', async () => {
+    const guard = await t.registerTenant();
+    const noFace = await noFaceImage();
+
+    const response = await guard.post('/api/ocr', { type: 'face', image: dataUrl(noFace) });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      ok: false,
+      type: 'face',
+      fields: { faceFound: false, qualityOk: false, issues: ['no_face'] },
+      message: expect.stringMatching(/No face found.*retake the photo/),
+    });
+  }, 60_000);
+
+  it('refuses an image over 10 MB with 413 and the spec message', async () => {
+    const guard = await t.registerTenant();
+    // A JPEG signature and 10 MB + 1 byte in all: the size is refused before any decoding.
+    const tooLarge = Buffer.alloc(10_485_761);
+    tooLarge.set([0xff, 0xd8, 0xff, 0xe0]);
+
+    const response = await guard.post('/api/ocr', { type: 'plate', image: dataUrl(tooLarge) });
+
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'Please upload an image smaller than 10MB.' },
+    });
+  });
 
   it('needs a session', async () => {
     const response = await t.inject({

@@ -1,6 +1,7 @@
 /**
  * Real face photos for engine tests, taken at test time from the sample photos that ship inside the
- * face-api npm package (node_modules/@vladmandic/face-api/demo/sample1.jpg: three different women).
+ * face-api npm package (node_modules/@vladmandic/face-api/demo/sample1.jpg: three different women;
+ * sample5.jpg for a frontal capture).
  * Nothing is copied into the repository.
  */
 
@@ -37,6 +38,17 @@ export type Sample1Face = keyof typeof SAMPLE1_CROPS;
 export async function sampleFace(which: Sample1Face): Promise<Buffer> {
   return sharp(readFileSync(faceApiSamplePath(1)))
     .extract(SAMPLE1_CROPS[which])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+/**
+ * A capture that passes the quality check: one frontal, sharp, well-lit face (the lower-left person of
+ * sample5.jpg, measured yaw ~5°, roll ~-6°), cropped with context and no other face.
+ */
+export async function frontalSampleFace(): Promise<Buffer> {
+  return sharp(readFileSync(faceApiSamplePath(5)))
+    .extract({ left: 160, top: 740, width: 620, height: 620 })
     .jpeg({ quality: 92 })
     .toBuffer();
 }

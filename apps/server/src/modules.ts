@@ -77,6 +77,23 @@ export function createModules({
     },
   });
   const images = createImagesModule({ storage, database, audit });
+  const drivers = createDriversModule({
+    database,
+    images: images.service,
+    audit,
+    clock,
+    encryptionKey,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+  });
+  const induction = createInductionModule({
+    database,
+    tenants: tenants.repository,
+    images: images.service,
+    storage,
+    audit,
+    clock,
+    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+  });
   const approvedVehicles = createApprovedVehiclesModule({
     db: database.db,
     database,
@@ -84,15 +101,10 @@ export function createModules({
     audit,
     clock,
     faces: visionEngine,
+    // The plate lookup shows the linked driver's safety induction (issue 7).
+    drivers: drivers.service,
+    induction: induction.service,
     secretBox: createSecretBox(encryptionKey),
-    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
-  });
-  const drivers = createDriversModule({
-    database,
-    images: images.service,
-    audit,
-    clock,
-    encryptionKey,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
   const onboarding = createOnboardingModule({
@@ -145,24 +157,17 @@ export function createModules({
     audit,
     clock,
   });
-  const induction = createInductionModule({
-    database,
-    tenants: tenants.repository,
-    images: images.service,
-    storage,
-    audit,
-    clock,
-    biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
-  });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({
     database,
     audit,
     images: images.service,
     clock,
+    // Approved vehicles before drivers: they find the subject's vehicles by the driver link,
+    // which deleting the driver record clears.
     providers: [
-      drivers.personalData,
       approvedVehicles.personalData,
+      drivers.personalData,
       entryLogs.personalData,
       documents.personalData,
       webhooks.personalData,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import { InductionValiditySchema } from './induction';
 import { PlateNumberSchema } from './plates';
 import { IdSchema, TimestampSchema } from './primitives';
 
@@ -56,6 +57,12 @@ export const PlateLookupSchema = z.object({
   driverName: z.string(),
   company: z.string().nullable(),
   hasFaceEnrolment: z.boolean(),
+  /**
+   * The safety induction of the driver the vehicle was onboarded for (issue 7), computed on the
+   * server like GET /api/induction/status; null when no driver record is linked. A warning for
+   * the guard, never a reason to refuse entry. The driver's ID number is not sent.
+   */
+  induction: InductionValiditySchema.nullable(),
 });
 export type PlateLookup = z.infer<typeof PlateLookupSchema>;
 

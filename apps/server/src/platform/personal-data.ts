@@ -16,10 +16,12 @@ export type DataSubject = {
   passportNumbers: string[];
   /** Document rows the subject's gate entries point at (identity, licence, passport). */
   documentIds: string[];
+  /** The subject's driver records (approved vehicles onboarded for a driver link to these). */
+  driverIds: string[];
 };
 
 export type SubjectLinks = Partial<
-  Pick<DataSubject, 'licenceNumbers' | 'passportNumbers' | 'documentIds'>
+  Pick<DataSubject, 'licenceNumbers' | 'passportNumbers' | 'documentIds' | 'driverIds'>
 >;
 
 /** Rows as held (personal fields included); images as links to the authorised image route. */

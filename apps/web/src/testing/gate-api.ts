@@ -9,6 +9,7 @@ import type {
 import type { WeighbridgeTicket } from '@boomgate/contracts/documents';
 import type { Dashboard, EntryLog, GrantEntryBody } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
+import type { InductionValidity } from '@boomgate/contracts/induction';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { normalisePlate } from '@boomgate/contracts/plates';
 import { TRUCK_LIST_COUNT_HEADERS, type TruckListEntry } from '@boomgate/contracts/truck-list';
@@ -201,6 +202,8 @@ export function createGateApi(
     trucks?: TruckListEntry[];
     tickets?: WeighbridgeTicket[];
     dashboard?: Dashboard;
+    /** The linked driver's induction the plate lookup reports, by plate; unlinked without one. */
+    inductions?: Record<string, InductionValidity>;
   } = {},
 ) {
   let vehicles = [...(initial.vehicles ?? [])];
@@ -269,6 +272,7 @@ export function createGateApi(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          induction: initial.inductions?.[vehicle.plateNumber] ?? null,
         };
         return HttpResponse.json(lookup);
       },

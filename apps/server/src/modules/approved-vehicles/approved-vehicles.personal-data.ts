@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 
 import type { ImagesService } from '@/modules/images';
 import type { Tx } from '@/platform/db';
@@ -25,19 +25,21 @@ const NO_BIOMETRICS = {
 export const ERASED_DRIVER_NAME = '[erased]';
 
 /**
- * Approvals name their expected driver by name and licence number, not ID number: a subject's
- * approvals are those with one of the subject's licence numbers. The export leaves out the sealed
- * face descriptor's value (it says whether one exists, its model and purge date). Erasure keeps
- * the vehicle's approval and removes the driver: name, licence number, photo, descriptor and
- * consent record.
+ * Approvals name their expected driver by name and licence number, not ID number, and those
+ * onboarded for a driver link to the driver record: a subject's approvals are those with one of
+ * the subject's licence numbers or driver records. The export leaves out the sealed face
+ * descriptor's value (it says whether one exists, its model and purge date). Erasure keeps the
+ * vehicle's approval and removes the driver: name, licence number, link, photo, descriptor and
+ * consent record. It runs before the drivers provider deletes the record (modules.ts), while the
+ * link still finds the vehicle.
  */
 export function createApprovedVehiclesPersonalData({
   images,
 }: {
   images: Pick<ImagesService, 'urlFor'>;
 }): PersonalDataProvider {
-  const rowsOf = (tx: Tx, { tenantId, licenceNumbers }: DataSubject) =>
-    licenceNumbers.length === 0
+  const rowsOf = (tx: Tx, { tenantId, licenceNumbers, driverIds }: DataSubject) =>
+    licenceNumbers.length === 0 && driverIds.length === 0
       ? Promise.resolve([])
       : tx
           .select()
@@ -45,7 +47,12 @@ export function createApprovedVehiclesPersonalData({
           .where(
             and(
               eq(approvedVehicles.tenantId, tenantId),
-              inArray(approvedVehicles.driverLicense, licenceNumbers),
+              or(
+                licenceNumbers.length > 0
+                  ? inArray(approvedVehicles.driverLicense, licenceNumbers)
+                  : undefined,
+                driverIds.length > 0 ? inArray(approvedVehicles.driverId, driverIds) : undefined,
+              ),
             ),
           );
 
@@ -88,7 +95,12 @@ export function createApprovedVehiclesPersonalData({
       if (rows.length === 0) return { rows: 0, imageKeys: [] };
       await tx
         .update(approvedVehicles)
-        .set({ driverName: ERASED_DRIVER_NAME, driverLicense: null, ...NO_BIOMETRICS })
+        .set({
+          driverName: ERASED_DRIVER_NAME,
+          driverLicense: null,
+          driverId: null,
+          ...NO_BIOMETRICS,
+        })
         .where(
           and(
             eq(approvedVehicles.tenantId, subject.tenantId),

@@ -109,7 +109,7 @@ export function approvedVehiclesRoutes(
         },
       },
       async (request) => {
-        const row = await service.lookupPlate(request.actor, request.params.plate);
+        const { row, induction } = await service.lookupPlate(request.actor, request.params.plate);
         const vehicle = toApprovedVehicle(row);
         return {
           id: vehicle.id,
@@ -119,6 +119,7 @@ export function approvedVehiclesRoutes(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          induction,
         };
       },
     );

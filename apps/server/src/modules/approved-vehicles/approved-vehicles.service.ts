@@ -4,8 +4,12 @@ import type {
 } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
+import type { InductionValidity } from '@boomgate/contracts/induction';
+
 import type { AuditService } from '@/modules/audit';
+import type { DriversService } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
+import type { InductionService } from '@/modules/induction';
 import type { Actor } from '@/modules/sessions';
 import type { GateVisionEngine } from '@/modules/vision';
 import { siteDay } from '@/platform/calendar';
@@ -34,6 +38,9 @@ export type ApprovedVehiclesServiceDeps = {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   faces: Pick<GateVisionEngine, 'embedFace'>;
+  /** The plate lookup's induction status: the linked driver's ID number, then its validity. */
+  drivers: Pick<DriversService, 'findIdNumber'>;
+  induction: Pick<InductionService, 'validityWithin'>;
   secretBox: SecretBox;
   /** How long a driver photo and its face descriptor are kept after enrolment (POPIA). */
   biometricRetentionDays: number;
@@ -52,6 +59,8 @@ export function createApprovedVehiclesService({
   audit,
   clock,
   faces,
+  drivers,
+  induction,
   secretBox,
   biometricRetentionDays,
 }: ApprovedVehiclesServiceDeps) {
@@ -160,12 +169,27 @@ export function createApprovedVehiclesService({
       if (deleted.driverPhotoKey) await images.deleteImage(deleted.driverPhotoKey);
     },
 
-    async lookupPlate(actor: Actor, plate: string) {
-      const row = await database.withTenant(actor.tenantId, (tx) =>
-        repository.findByPlate(tx, actor.tenantId, normalisePlate(plate)),
-      );
-      if (!row) throw notFound();
-      return row;
+    /**
+     * The gate's plate lookup: the vehicle and, when it was onboarded for a driver, that driver's
+     * safety induction (null without a linked driver). The ID number stays on the server.
+     */
+    async lookupPlate(
+      actor: Actor,
+      plate: string,
+    ): Promise<{ row: ApprovedVehicleRow; induction: InductionValidity | null }> {
+      const found = await database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.findByPlate(tx, actor.tenantId, normalisePlate(plate));
+        if (!row) return undefined;
+        const idNumber = row.driverId
+          ? await drivers.findIdNumber(tx, actor.tenantId, row.driverId)
+          : undefined;
+        return {
+          row,
+          induction: idNumber ? await induction.validityWithin(tx, actor.tenantId, idNumber) : null,
+        };
+      });
+      if (!found) throw notFound();
+      return found;
     },
 
     async getVehicle(actor: Actor, id: string) {
@@ -253,6 +277,8 @@ export function createApprovedVehiclesService({
         driverLicense: string | null;
         company: string | null;
         approvedUntil: string | null;
+        /** The driver record the vehicle is onboarded for, of the same tenant (foreign key). */
+        driverId: string | null;
       }[],
     ) => {
       const now = clock.now();

@@ -7,8 +7,11 @@ import { drivers } from './drivers.table';
 
 /**
  * The driver register: one row per ID number. Erasure deletes the row with its selfie and licence
- * image (nothing else refers to it by key; gate entries keep their own copy of what was checked,
- * which the entry-logs provider anonymises).
+ * image. Approved vehicles onboarded for the driver refer to the row (driver_id): the link is
+ * given to the approved-vehicles provider (driverIds), which erases those vehicles' driver first,
+ * and the foreign key sets it to null on delete anyway (ON DELETE SET NULL (driver_id), migration
+ * 0026), so it never blocks the erasure. Gate entries keep their own copy of what was checked,
+ * which the entry-logs provider anonymises.
  */
 export function createDriversPersonalData({
   images,
@@ -20,11 +23,12 @@ export function createDriversPersonalData({
 
     async link(tx, tenantId, idNumber) {
       const rows = await tx
-        .select({ licenceNumber: drivers.licenceNumber })
+        .select({ id: drivers.id, licenceNumber: drivers.licenceNumber })
         .from(drivers)
         .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)));
       return {
         licenceNumbers: rows.map((row) => row.licenceNumber).filter((n): n is string => !!n),
+        driverIds: rows.map((row) => row.id),
       };
     },
 

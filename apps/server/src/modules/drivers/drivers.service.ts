@@ -163,5 +163,9 @@ export function createDriversService({
       repository.existingIdNumbers(tx, tenantId, idNumbers),
     insertDrivers: (tx: DbExecutor, rows: readonly NewDriverRow[]) =>
       repository.insertMany(tx, rows),
+    /** For the plate lookup, in its transaction: the ID number of a driver a vehicle links to. */
+    async findIdNumber(tx: DbExecutor, tenantId: string, driverId: string) {
+      return (await repository.find(tx, tenantId, driverId))?.idNumber;
+    },
   };
 }

@@ -19,7 +19,7 @@ import type { Actor } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
 import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import type { ObjectStorage } from '@/platform/storage';
@@ -126,6 +126,24 @@ export function createInductionService({
     const video = await repository.findVideo(tx, actor.tenantId, assignment.videoId);
     if (!video) throw assignmentNotFound();
     return { assignment, video };
+  }
+
+  /** The driver's latest pass against the tenant's validity period, in the caller's transaction. */
+  async function validityWithin(
+    tx: DbExecutor,
+    tenantId: string,
+    driverIdNumber: string,
+  ): Promise<InductionValidity> {
+    const passedAt = await repository.latestPass(tx, tenantId, driverIdNumber);
+    if (!passedAt) return { status: 'none', passedAt: null, validUntil: null };
+    const tenant = await tenants.find(tx, tenantId);
+    const validityDays = tenant?.inductionValidityDays ?? 365;
+    const validUntil = new Date(passedAt.getTime() + validityDays * DAY_MS);
+    return {
+      status: validUntil.getTime() > clock.now().getTime() ? 'valid' : 'expired',
+      passedAt: passedAt.toISOString(),
+      validUntil: validUntil.toISOString(),
+    };
   }
 
   return {
@@ -462,18 +480,12 @@ export function createInductionService({
 
     /** Whether a driver (by ID number) has a passed induction within the tenant's validity period. */
     validity: (actor: Actor, driverIdNumber: string): Promise<InductionValidity> =>
-      database.withTenant(actor.tenantId, async (tx) => {
-        const passedAt = await repository.latestPass(tx, actor.tenantId, driverIdNumber);
-        if (!passedAt) return { status: 'none', passedAt: null, validUntil: null };
-        const tenant = await tenants.find(tx, actor.tenantId);
-        const validityDays = tenant?.inductionValidityDays ?? 365;
-        const validUntil = new Date(passedAt.getTime() + validityDays * DAY_MS);
-        return {
-          status: validUntil.getTime() > clock.now().getTime() ? 'valid' : 'expired',
-          passedAt: passedAt.toISOString(),
-          validUntil: validUntil.toISOString(),
-        };
-      }),
+      database.withTenant(actor.tenantId, (tx) =>
+        validityWithin(tx, actor.tenantId, driverIdNumber),
+      ),
+
+    /** The same answer, for other modules inside their own tenant transaction (the plate lookup). */
+    validityWithin,
 
     isComplete: (
       assignment: Pick<InductionAssignmentRow, 'watchedSeconds'>,

@@ -144,6 +144,38 @@ describe('company onboarding', () => {
     expect(audit[0]?.details).toMatchObject({ drivers: 3, vehicles: 2, rejected: 0 });
   });
 
+  it('links each imported or individually added vehicle to the driver it was onboarded for', async () => {
+    const admin = await t.registerTenant();
+    const first = driver();
+    const second = driver();
+    const withoutVehicle = driver({ plateNumber: '' });
+    const single = driver();
+    const linksOf = () =>
+      t.ownerQuery<{ plate_number: string; id_number: string | null }>(
+        `select v.plate_number, d.id_number from approved_vehicles v
+         left join drivers d on d.tenant_id = v.tenant_id and d.id = v.driver_id
+         where v.tenant_id = $1 order by v.plate_number`,
+        [admin.body.tenant.id],
+      );
+
+    const imported = await send(
+      admin,
+      '/api/onboarding/import',
+      'fleet.csv',
+      csvOf([first, withoutVehicle, second]),
+    );
+    const created = await admin.post('/api/onboarding/drivers', single);
+
+    expect(imported.json().summary).toBe('3 drivers and 2 vehicles');
+    expect(created.statusCode).toBe(201);
+    const plate = (row: Row) => (row.plateNumber ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+    expect(await linksOf()).toEqual(
+      [first, second, single]
+        .map((row) => ({ plate_number: plate(row), id_number: row.idNumber }))
+        .sort((a, b) => a.plate_number.localeCompare(b.plate_number)),
+    );
+  });
+
   it('imports the XLSX template filled in: numeric ID cells, date cells, a blank row', async () => {
     const admin = await t.registerTenant();
     const workbook = new ExcelJS.Workbook();

@@ -87,11 +87,13 @@ export function createOnboardingService({
     source: DriverSource,
   ) {
     const now = clock.now();
+    // Each vehicle links to the driver it is onboarded for, so the gate can show their induction.
+    const withIds = records.map((record) => ({ record, driverId: newId() }));
     const driverRows = await drivers.insertDrivers(
       tx,
-      records.map((record): NewDriverRow => ({
+      withIds.map(({ record, driverId }): NewDriverRow => ({
         tenantId: actor.tenantId,
-        id: newId(),
+        id: driverId,
         idNumber: record.idNumber,
         name: record.name,
         surname: record.surname,
@@ -108,7 +110,7 @@ export function createOnboardingService({
     const vehicleRows = await vehicles.insertVehicles(
       tx,
       actor,
-      records.flatMap((record) =>
+      withIds.flatMap(({ record, driverId }) =>
         record.plateNumber === null
           ? []
           : [
@@ -118,6 +120,7 @@ export function createOnboardingService({
                 driverLicense: record.licenceNumber,
                 company: record.transportCompany,
                 approvedUntil: record.approvedUntil,
+                driverId,
               },
             ],
       ),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
@@ -364,6 +365,63 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       [acme.tenantId],
     );
     expect(events).toHaveLength(2);
+  });
+
+  it('erases the driver from a vehicle onboarded for them by the link alone, keeping the vehicle', async () => {
+    const { admin, tenantId } = await aTenantWithSecret(t);
+    const subject = anIdNumber(75, 8);
+    // No licence number: only the vehicle's link to the driver record names the subject.
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Lerato',
+      surname: 'Mokoena',
+      idNumber: subject,
+      phone: '0821234567',
+      plateNumber: 'LNK123GP',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+
+    const exported = (await admin.post('/api/data-subjects/export', { idNumber: subject })).json();
+    const erased = await admin.post('/api/data-subjects/erase', { idNumber: subject });
+
+    expect(exported.records.approvedVehicles).toEqual([
+      expect.objectContaining({ plateNumber: 'LNK123GP', driverName: 'Lerato Mokoena' }),
+    ]);
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json().erased).toMatchObject({ drivers: 1, approvedVehicles: 1 });
+    const vehicles = await t.ownerQuery(
+      'select plate_number, driver_name, driver_id from approved_vehicles where tenant_id = $1',
+      [tenantId],
+    );
+    expect(vehicles).toEqual([
+      { plate_number: 'LNK123GP', driver_name: '[erased]', driver_id: null },
+    ]);
+  });
+
+  it('never lets the link block deleting a driver: the vehicle stays and drops the link', async () => {
+    const { admin, tenantId } = await aTenantWithSecret(t);
+    const idNumber = anIdNumber(74, 9);
+    await admin.post('/api/onboarding/drivers', {
+      name: 'Lerato',
+      surname: 'Mokoena',
+      idNumber,
+      phone: '0821234567',
+      plateNumber: 'LNK456GP',
+    });
+
+    // As the API's role, without the approved-vehicles provider clearing the link first.
+    const deleted = await t.database.withTenant(tenantId, (tx) =>
+      tx.execute(
+        sql`delete from drivers where tenant_id = ${tenantId} and id_number = ${idNumber}`,
+      ),
+    );
+
+    expect(deleted.rowCount).toBe(1);
+    expect(
+      await t.ownerQuery(
+        'select tenant_id, driver_id from approved_vehicles where plate_number = $1',
+        ['LNK456GP'],
+      ),
+    ).toEqual([{ tenant_id: tenantId, driver_id: null }]);
   });
 
   it('lets only the tenant admin ask, and checks the ID number', async () => {

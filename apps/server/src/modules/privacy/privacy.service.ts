@@ -99,12 +99,14 @@ export function createPrivacyService({
       licenceNumbers: [],
       passportNumbers: [],
       documentIds: [],
+      driverIds: [],
     };
     for (const provider of providers) {
       const links = await provider.link?.(tx, tenantId, idNumber);
       subject.licenceNumbers.push(...(links?.licenceNumbers ?? []));
       subject.passportNumbers.push(...(links?.passportNumbers ?? []));
       subject.documentIds.push(...(links?.documentIds ?? []));
+      subject.driverIds.push(...(links?.driverIds ?? []));
     }
     const unique = (values: string[]) => [...new Set(values)].sort();
     return {
@@ -112,6 +114,7 @@ export function createPrivacyService({
       licenceNumbers: unique(subject.licenceNumbers),
       passportNumbers: unique(subject.passportNumbers),
       documentIds: unique(subject.documentIds),
+      driverIds: unique(subject.driverIds),
     };
   }
 

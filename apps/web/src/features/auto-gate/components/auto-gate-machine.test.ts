@@ -19,6 +19,7 @@ const vehicle = (overrides: Partial<PlateLookup> = {}): PlateLookup => ({
   driverName: 'Sipho Nkosi',
   company: 'Kumba Haulage',
   hasFaceEnrolment: true,
+  induction: null,
   ...overrides,
 });
 

@@ -58,6 +58,25 @@ describe('InductionValidityNotice', () => {
     expect(screen.getByText('Valid until Nov 01, 2027.')).toBeInTheDocument();
   });
 
+  it('shows a status the server already sent without asking for it', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/induction/status', ({ request }) => {
+        asked.push(request.url);
+        return HttpResponse.json({ status: 'valid', passedAt: null, validUntil: null });
+      }),
+    );
+
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <InductionValidityNotice validity={{ status: 'none', passedAt: null, validUntil: null }} />
+      </QueryClientProvider>,
+    );
+
+    expect(await screen.findByText('No safety induction')).toBeInTheDocument();
+    expect(asked).toEqual([]);
+  });
+
   it('asks nothing while the ID number is unknown', () => {
     const asked = renderFor(null, { status: 'none', passedAt: null, validUntil: null });
     expect(screen.queryByTestId('induction-validity')).not.toBeInTheDocument();

@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { InductionValidity } from '@boomgate/contracts/induction';
+
 import { setViewportWidth } from '@/testing/browser-shims';
 import { findCamera, installFakeCamera, uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
@@ -23,8 +25,8 @@ const registered = anApprovedVehicle({
   company: 'Kumba Haulage',
 });
 
-function setUp(vehicles = [registered]) {
-  const api = createGateApi({ vehicles });
+function setUp(vehicles = [registered], inductions: Record<string, InductionValidity> = {}) {
+  const api = createGateApi({ vehicles, inductions });
   server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
   api.onOcr(
     'plate',
@@ -336,6 +338,76 @@ describe('Automated Gate Entry', () => {
       await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
     ).toBeInTheDocument();
     expect(api.sent('POST', '/api/face-comparison')).toHaveLength(0);
+  });
+
+  it("shows the linked driver's induction on the approved panel, and still opens the gate", async () => {
+    const { user, api } = setUp([registered], {
+      KP35XKGP: {
+        status: 'expired',
+        passedAt: '2025-01-10T08:00:00.000Z',
+        validUntil: '2026-01-10T08:00:00.000Z',
+      },
+    });
+    api.onFaceComparison(aFaceComparison(92.4));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('approved-panel');
+    const notice = within(panel).getByTestId('induction-validity');
+    expect(notice).toHaveAttribute('data-status', 'expired');
+    expect(within(notice).getByText('Safety induction expired')).toBeInTheDocument();
+    expect(within(notice).getByText(/expired on Jan 10, 2026/)).toBeInTheDocument();
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1);
+  });
+
+  it('shows a valid induction for a vehicle granted without a reference photo', async () => {
+    const { user } = setUp([{ ...registered, driverPhoto: null }], {
+      KP35XKGP: {
+        status: 'valid',
+        passedAt: '2026-11-01T08:00:00.000Z',
+        validUntil: '2027-11-01T08:00:00.000Z',
+      },
+    });
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Safety induction valid')).toBeInTheDocument();
+    expect(within(panel).getByText('Valid until Nov 01, 2027.')).toBeInTheDocument();
+  });
+
+  it('warns of a missing induction when the registration has expired too', async () => {
+    const { user } = setUp([{ ...registered, isActive: false }], {
+      KP35XKGP: { status: 'none', passedAt: null, validUntil: null },
+    });
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('No safety induction')).toBeInTheDocument();
+  });
+
+  it('shows no induction notice for a vehicle without a linked driver', async () => {
+    const { user } = setUp([{ ...registered, driverPhoto: null }]);
+    let statusAsked = 0;
+    server.use(
+      http.get('/api/induction/status', () => {
+        statusAsked += 1;
+        return apiError(500, 'INTERNAL', 'not expected');
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Entry approved - gate opening')).toBeInTheDocument();
+    expect(screen.queryByTestId('induction-validity')).not.toBeInTheDocument();
+    expect(statusAsked).toBe(0);
   });
 
   it("'Scan Again' starts over from idle", async () => {

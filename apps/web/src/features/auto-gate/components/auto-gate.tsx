@@ -14,6 +14,7 @@ import { Link } from 'wouter';
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
+import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -147,7 +148,8 @@ function ApprovedPanel({
             <Detail label="Liveness" value={formatLiveness(state.liveness)} />
           )}
         </dl>
-        {/* TODO(#7): warn here when the driver's safety induction is not passed, once the induction API exists. */}
+        {/* Known only for vehicles onboarded for a driver record; a warning, never a refusal. */}
+        <InductionValidityNotice validity={state.vehicle?.induction} />
         <Button size="lg" className="w-full" onClick={onNext}>
           <RotateCcwIcon aria-hidden />
           {isMobile ? 'Next Vehicle' : 'Process Next Vehicle'}
@@ -184,6 +186,7 @@ function NotRegisteredPanel({
         )}
       </CardHeader>
       <CardContent className="grid gap-4">
+        <InductionValidityNotice validity={state.vehicle?.induction} />
         <div className="rounded-lg bg-muted p-4 text-center">
           <p className="text-xs uppercase text-muted-foreground">Scanned plate</p>
           <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">

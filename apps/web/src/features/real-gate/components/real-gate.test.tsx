@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { uploadThroughCamera } from '@/testing/camera';
@@ -377,6 +378,35 @@ describe('Real Gate Entry', () => {
     expect(statusOf('ticket')).toBe('success');
     expect(within(step('ticket')).getByText('WB-7')).toBeInTheDocument();
     expect(api.sent('POST', '/api/weighbridge-ticket')).toHaveLength(1);
+  });
+
+  it("warns of the driver's induction once the ID document gives an ID number", async () => {
+    const { user } = setUp();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/induction/status', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('idNumber') ?? '');
+        return HttpResponse.json({
+          status: 'expired',
+          passedAt: '2025-01-10T08:00:00.000Z',
+          validUntil: '2026-01-10T08:00:00.000Z',
+        });
+      }),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'id');
+    expect(screen.queryByTestId('induction-validity')).not.toBeInTheDocument();
+
+    await capture(user, 'id');
+
+    const notice = await screen.findByTestId('induction-validity');
+    expect(notice).toHaveAttribute('data-status', 'expired');
+    expect(within(notice).getByText('Safety induction expired')).toBeInTheDocument();
+    expect(asked).toEqual(['8001015009087']);
+    // A warning only: the next step can still be acted on.
+    expect(
+      within(step('licence')).getByRole('button', { name: 'Capture Driver Licence' }),
+    ).toBeInTheDocument();
   });
 
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {

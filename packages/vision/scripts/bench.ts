@@ -132,20 +132,23 @@ const inputs: Record<string, { type: DocumentType; images: Buffer[]; label: stri
 // Real photos: the targets are for a gate capture (the plate fills a good part of a 1080p frame);
 // street photos with small, distant plates take the reader's full-resolution passes, and specimen
 // scans vary, so they are timed for the record, not judged.
-const realInputs: Array<{ id: string; type: DocumentType; images: Buffer[]; label: string }> = [
-  {
-    id: 'plate street photos',
-    type: 'plate',
-    label: 'plate, real street photos (plates_openalpr, small plates; reported)',
-    images: sharedImages('plates_openalpr', runs),
-  },
-  {
-    id: 'passport specimens',
-    type: 'passport',
-    label: 'passport, real MRZ specimens (mrz_passporteye; reported)',
-    images: sharedImages('mrz_passporteye', runs),
-  },
-].filter((x) => x.images.length > 1);
+type RealInput = { id: string; type: DocumentType; images: Buffer[]; label: string };
+const realInputs = (
+  [
+    {
+      id: 'plate street photos',
+      type: 'plate',
+      label: 'plate, real street photos (plates_openalpr, small plates; reported)',
+      images: sharedImages('plates_openalpr', runs),
+    },
+    {
+      id: 'passport specimens',
+      type: 'passport',
+      label: 'passport, real MRZ specimens (mrz_passporteye; reported)',
+      images: sharedImages('mrz_passporteye', runs),
+    },
+  ] as RealInput[]
+).filter((x) => x.images.length > 1);
 const rssBefore = process.memoryUsage().rss;
 const loadBefore = loadavg()[0]!;
 

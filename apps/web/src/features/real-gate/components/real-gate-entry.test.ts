@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 
 import { identityFromFields, licenceFromFields, passportFromFields } from './document-readings';
-import { driverDetails, realGateEntry } from './real-gate-entry';
+import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import { initialRealGateState, type RealGateData } from './real-gate-machine';
 
 const saved = <T>(reading: T, recordId = crypto.randomUUID()) => ({
@@ -77,6 +77,7 @@ describe('realGateEntry', () => {
     plate: {
       plateNumber: 'KP35XKGP',
       extractedPlate: 'KP 35 XK GP',
+      isTypedByGuard: false,
       image: 'data:image/jpeg;base64,plate',
       approved: false,
       driverName: null,
@@ -124,5 +125,35 @@ describe('realGateEntry', () => {
 
   it('needs the plate step', () => {
     expect(() => realGateEntry({ ...data, plate: null }, [])).toThrow();
+  });
+});
+
+describe('plateWarning', () => {
+  const plate = {
+    plateNumber: 'KP35XKGP',
+    extractedPlate: 'KP 35 XK GB',
+    isTypedByGuard: true,
+    image: 'data:image/jpeg;base64,plate',
+    approved: true,
+    driverName: null,
+    company: null,
+  };
+
+  it('names the typed plate and what the camera read', () => {
+    expect(plateWarning(plate)).toBe(
+      'Plate entered by the guard as KP 35 XK GP: the camera read "KP 35 XK GB".',
+    );
+  });
+
+  it('says when the camera read nothing', () => {
+    expect(plateWarning({ ...plate, extractedPlate: null })).toBe(
+      'Plate entered by the guard as KP 35 XK GP: the camera could not read it.',
+    );
+  });
+
+  it('says nothing for a plate the camera read, or the same plate typed again', () => {
+    expect(plateWarning({ ...plate, isTypedByGuard: false })).toBeNull();
+    expect(plateWarning({ ...plate, extractedPlate: 'kp 35-xk gp' })).toBeNull();
+    expect(plateWarning(null)).toBeNull();
   });
 });

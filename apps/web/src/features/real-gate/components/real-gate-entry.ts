@@ -1,6 +1,9 @@
 import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
+import { normalisePlate } from '@boomgate/contracts/plates';
 
-import type { RealGateData } from './real-gate-machine';
+import { formatPlate } from '@/lib/plates';
+
+import type { PlateData, RealGateData } from './real-gate-machine';
 
 function firstDistinct(values: (string | null | undefined)[], count: number): (string | null)[] {
   const distinct = [...new Set(values.filter((value): value is string => Boolean(value?.trim())))];
@@ -42,6 +45,21 @@ export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 
     driverPhone2: driverPhone2 ?? null,
     driverPhone3: driverPhone3 ?? null,
   };
+}
+
+/**
+ * A plate the guard typed is recorded as a warning, like the cross-checks: the entry keeps both
+ * the plate checked (plateNumber) and what the camera read (extractedPlate). None when the guard
+ * typed what the camera had read.
+ */
+export function plateWarning(plate: PlateData | null): string | null {
+  if (!plate?.isTypedByGuard) return null;
+  const typed = formatPlate(plate.plateNumber);
+  if (plate.extractedPlate === null) {
+    return `Plate entered by the guard as ${typed}: the camera could not read it.`;
+  }
+  if (normalisePlate(plate.extractedPlate) === plate.plateNumber) return null;
+  return `Plate entered by the guard as ${typed}: the camera read "${plate.extractedPlate}".`;
 }
 
 /** The real gate's entry (spec §3, the larger payload), with the guard's warnings. */

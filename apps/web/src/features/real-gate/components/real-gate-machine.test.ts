@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  canCorrectPlate,
   canSkip,
   currentStep,
   initialRealGateState,
   MAX_PERMITS,
   REAL_GATE_STEPS,
+  type PlateData,
   type RealGateEvent,
   type RealGateState,
   realGateReducer,
@@ -31,6 +33,17 @@ function at(step: StepId): RealGateState {
   return state;
 }
 
+const aPlate = (overrides: Partial<PlateData> = {}): PlateData => ({
+  plateNumber: 'KP35XKGB',
+  extractedPlate: 'KP 35 XK GB',
+  isTypedByGuard: false,
+  image: 'img',
+  approved: false,
+  driverName: null,
+  company: null,
+  ...overrides,
+});
+
 describe('real gate checklist (spec §4)', () => {
   it('has nine steps in order, all pending, the first one current', () => {
     expect(REAL_GATE_STEPS).toEqual([
@@ -54,6 +67,7 @@ describe('real gate checklist (spec §4)', () => {
     const plate = {
       plateNumber: 'KP35XKGP',
       extractedPlate: 'KP 35 XK GP',
+      isTypedByGuard: false,
       image: 'img',
       approved: true,
       driverName: null,
@@ -134,5 +148,59 @@ describe('real gate checklist (spec §4)', () => {
     expect(granted.statuses.complete).toBe('success');
     expect(currentStep(granted)).toBeNull();
     expect(Object.values(granted.statuses)).toEqual(Array(9).fill('success'));
+  });
+  it('an unread plate stays failed until the guard types it, which succeeds the step', () => {
+    const failed = run(
+      initialRealGateState,
+      { type: 'STEP_STARTED', step: 'plate' },
+      { type: 'STEP_FAILED', step: 'plate', error: 'Could not read plate number' },
+    );
+    const typed = aPlate({ plateNumber: 'KP35XKGP', extractedPlate: null, isTypedByGuard: true });
+
+    const next = run(
+      failed,
+      { type: 'STEP_STARTED', step: 'plate' },
+      { type: 'STEP_SUCCEEDED', step: 'plate', data: { plate: typed } },
+    );
+
+    expect(failed.statuses.plate).toBe('failed');
+    expect(canCorrectPlate(failed)).toBe(false);
+    expect(run(failed, { type: 'PLATE_CORRECTED', plate: typed })).toBe(failed);
+    expect(next.statuses.plate).toBe('success');
+    expect(currentStep(next)).toBe('disc');
+    expect(next.data.plate).toEqual(typed);
+  });
+
+  it('corrects a misread plate later without moving the current step or re-running the plate', () => {
+    const read = aPlate();
+    const afterDisc = run(
+      initialRealGateState,
+      { type: 'STEP_STARTED', step: 'plate' },
+      { type: 'STEP_SUCCEEDED', step: 'plate', data: { plate: read } },
+      ...done('disc'),
+    );
+    const corrected = aPlate({ plateNumber: 'KP35XKGP', isTypedByGuard: true, approved: true });
+
+    const next = run(afterDisc, { type: 'PLATE_CORRECTED', plate: corrected });
+
+    expect(canCorrectPlate(afterDisc)).toBe(true);
+    expect(next.data.plate).toEqual(corrected);
+    expect(next.data.plate?.extractedPlate).toBe('KP 35 XK GB');
+    expect(currentStep(next)).toBe('face');
+    expect(next.statuses).toEqual(afterDisc.statuses);
+  });
+
+  it('does not correct a plate before it is read, while entry is being granted, or after', () => {
+    const corrected = aPlate({ plateNumber: 'KP35XKGP', isTypedByGuard: true });
+    const before = run(initialRealGateState, { type: 'STEP_STARTED', step: 'plate' });
+    const ready = { ...at('complete'), data: { ...at('complete').data, plate: aPlate() } };
+    const granting = run(ready, { type: 'STEP_STARTED', step: 'complete' });
+    const granted = run(granting, { type: 'STEP_SUCCEEDED', step: 'complete' });
+
+    expect(canCorrectPlate(ready)).toBe(true);
+    for (const state of [initialRealGateState, before, granting, granted]) {
+      expect(canCorrectPlate(state)).toBe(false);
+      expect(run(state, { type: 'PLATE_CORRECTED', plate: corrected })).toBe(state);
+    }
   });
 });

@@ -21,16 +21,24 @@ export const MAX_PERMITS = 5;
 
 export type Saved<T> = { recordId: string; image: string; reading: T };
 
+export type PlateData = {
+  /** The plate checked and recorded: the camera's reading, or what the guard typed. */
+  plateNumber: string;
+  /**
+   * What the camera read, kept with the entry even when the guard corrects the plate: the plate
+   * in display form, or the OCR text when no plate was found in it; null when nothing was read.
+   */
+  extractedPlate: string | null;
+  /** The guard typed the plate (the camera could not read it, or misread it). */
+  isTypedByGuard: boolean;
+  image: string;
+  approved: boolean;
+  driverName: string | null;
+  company: string | null;
+};
+
 export type RealGateData = {
-  plate: {
-    plateNumber: string;
-    /** The plate as read (display form), kept with the entry. */
-    extractedPlate: string | null;
-    image: string;
-    approved: boolean;
-    driverName: string | null;
-    company: string | null;
-  } | null;
+  plate: PlateData | null;
   disc: Saved<Disc> | null;
   face: { image: string; note: string | null } | null;
   identity: Saved<Identity> | null;
@@ -61,7 +69,9 @@ export type RealGateEvent =
   | { type: 'STEP_SKIPPED'; step: StepId }
   | { type: 'PERMIT_ADDED'; image: string }
   | { type: 'PERMIT_REMOVED'; index: number }
-  | { type: 'PERMITS_CONFIRMED' };
+  | { type: 'PERMITS_CONFIRMED' }
+  /** The guard corrected a plate the camera misread; the vehicle was checked again. */
+  | { type: 'PLATE_CORRECTED'; plate: PlateData };
 
 export const initialRealGateState: RealGateState = {
   current: 0,
@@ -98,6 +108,21 @@ export function isEntryGranted(state: RealGateState): boolean {
 export function canSkip(state: RealGateState, step: StepId): boolean {
   if (currentStep(state) !== step || state.statuses[step] === 'processing') return false;
   return SKIPPABLE_STEPS.includes(step) || (step === 'disc' && state.statuses.disc === 'failed');
+}
+
+/**
+ * A misread plate is often noticed later (the licence disc names another plate), so a plate that
+ * was read can be corrected until entry is granted. The plate step stays complete and the
+ * current step stays where it is: this changes what is recorded, it is not a step being re-run.
+ * (An unread plate is typed while the plate step is current and failed, as the step's success.)
+ */
+export function canCorrectPlate(state: RealGateState): boolean {
+  return (
+    state.statuses.plate === 'success' &&
+    state.data.plate !== null &&
+    state.statuses.complete !== 'processing' &&
+    !isEntryGranted(state)
+  );
 }
 
 function succeed(state: RealGateState, step: StepId, data?: Partial<RealGateData>): RealGateState {
@@ -158,5 +183,9 @@ export function realGateReducer(state: RealGateState, event: RealGateEvent): Rea
     case 'PERMITS_CONFIRMED':
       if (step !== 'permits' || state.data.permits.length === 0) return state;
       return succeed(state, 'permits');
+
+    case 'PLATE_CORRECTED':
+      if (!canCorrectPlate(state)) return state;
+      return { ...state, data: { ...state.data, plate: event.plate } };
   }
 }

@@ -27,7 +27,7 @@ import {
   licenceFromFields,
   passportFromFields,
 } from './document-readings';
-import type { RealGateData, StepId } from './real-gate-machine';
+import type { PlateData, RealGateData, StepId } from './real-gate-machine';
 
 export type StepMeta = {
   number: number;
@@ -104,6 +104,8 @@ export class StepFailure extends Error {
   constructor(
     readonly stepError: string,
     readonly toast: StepToast,
+    /** What the engine did read, when it found text but not what the step needs. */
+    readonly readText: string | null = null,
   ) {
     super(stepError);
   }
@@ -159,33 +161,27 @@ async function save(call: () => Promise<{ id: string }>, what: string): Promise<
   }
 }
 
-async function processPlate(image: string): Promise<StepOutcome> {
-  const stepError = 'Could not read plate number';
-  const response = await read(image, 'plate', stepError);
-  const plateNumber = response ? plateFromOcr(response) : null;
-  if (!response || !plateNumber) {
-    throw new StepFailure(stepError, {
-      variant: 'destructive',
-      title: 'No Plate Found',
-      description: 'Please try again with better lighting',
-    });
-  }
+/** OCR text as kept with an entry: one line, at most 40 characters (the entry's limit). */
+function asReadText(text: string | undefined): string | null {
+  const line = (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 40).trim();
+  return line || null;
+}
+
+/** Checks the plate against the approved vehicles: spec §4 'Vehicle Approved' or not. */
+async function verifyPlate(
+  plateNumber: string,
+  reading: Pick<PlateData, 'image' | 'extractedPlate' | 'isTypedByGuard'>,
+): Promise<{ plate: PlateData; toast: StepToast }> {
   const verification = await verifyVehicle(plateNumber).catch(() => null);
   const vehicle = verification?.approved ? verification.vehicle : null;
   const plate = formatPlate(plateNumber);
   return {
-    data: {
-      plate: {
-        plateNumber,
-        extractedPlate:
-          response.displayPlate ??
-          textField(response.fields, 'displayPlate', 'extractedPlate') ??
-          plate,
-        image,
-        approved: Boolean(verification?.approved),
-        driverName: vehicle?.driverName ?? null,
-        company: vehicle?.company ?? null,
-      },
+    plate: {
+      plateNumber,
+      ...reading,
+      approved: Boolean(verification?.approved),
+      driverName: vehicle?.driverName ?? null,
+      company: vehicle?.company ?? null,
     },
     toast: vehicle
       ? {
@@ -197,6 +193,43 @@ async function processPlate(image: string): Promise<StepOutcome> {
           description: `${plate} is not pre-registered. Continue with manual verification.`,
         },
   };
+}
+
+async function processPlate(image: string): Promise<StepOutcome> {
+  const stepError = 'Could not read plate number';
+  const response = await read(image, 'plate', stepError);
+  const plateNumber = response ? plateFromOcr(response) : null;
+  if (!response || !plateNumber) {
+    throw new StepFailure(
+      stepError,
+      {
+        variant: 'destructive',
+        title: 'No Plate Found',
+        description: 'Please try again with better lighting',
+      },
+      asReadText(response?.text),
+    );
+  }
+  const { plate, toast } = await verifyPlate(plateNumber, {
+    image,
+    extractedPlate:
+      response.displayPlate ??
+      textField(response.fields, 'displayPlate', 'extractedPlate') ??
+      formatPlate(plateNumber),
+    isTypedByGuard: false,
+  });
+  return { data: { plate }, toast };
+}
+
+/**
+ * A plate the guard typed (normalised, spec §5) for the photo the camera could not read or
+ * misread: checked again like a read plate. `extractedPlate` stays what the camera read.
+ */
+export function checkTypedPlate(
+  plateNumber: string,
+  photo: Pick<PlateData, 'image' | 'extractedPlate'>,
+): Promise<{ plate: PlateData; toast: StepToast }> {
+  return verifyPlate(plateNumber, { ...photo, isTypedByGuard: true });
 }
 
 async function processDisc(image: string): Promise<StepOutcome> {

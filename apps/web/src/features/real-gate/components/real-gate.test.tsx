@@ -92,10 +92,11 @@ async function addPermits(user: UserEvent, count: number) {
   );
 }
 
-/** Completes every step before `last` along the happy path. */
+/** Completes every step before `last` along the happy path (those not completed yet). */
 async function completeUntil(user: UserEvent, last: StepId) {
   for (const id of REAL_GATE_STEPS) {
     if (id === last) return;
+    if (statusOf(id) === 'success') continue;
     if (id === 'permits') await addPermits(user, 1);
     else if (id === 'passport' || id === 'ticket') await skip(user, id);
     else await capture(user, id);
@@ -153,7 +154,12 @@ describe('Real Gate Entry', () => {
     expect(within(step('plate')).getByText('KP 35 XK GP')).toBeInTheDocument();
     expect(within(step('plate')).getByText('Vehicle Approved')).toBeInTheDocument();
     expect(screen.getByText('Step 2 of 9')).toBeInTheDocument();
-    expect(within(step('plate')).queryAllByRole('button')).toHaveLength(0);
+    // The plate step is done: no capture or retry, only a correction of a misread plate.
+    expect(
+      within(step('plate'))
+        .queryAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Correct Plate']);
 
     await capture(user, 'disc');
     await expectToast('Captured', 'Licence Disc processed successfully');
@@ -275,6 +281,90 @@ describe('Real Gate Entry', () => {
       'CA 123 456 is not pre-registered. Continue with manual verification.',
     );
     expect(within(step('plate')).getByText('Vehicle Not Pre-Registered')).toBeInTheDocument();
+  });
+
+  it('lets the guard type a plate the camera could not read, checks it and records both', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr('plate', anOcrRead('plate', {}, { text: 'GAUTENG\n  MPUMALANGA' }));
+    await capture(user, 'plate');
+    expect(statusOf('plate')).toBe('failed');
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Enter Plate' }));
+    await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
+    expect(
+      within(step('plate')).getByText('Plate number must have at least 2 letters or digits'),
+    ).toBeInTheDocument();
+    expect(statusOf('plate')).toBe('failed');
+    await user.type(within(step('plate')).getByLabelText('Plate number'), 'kp 35-xk gp');
+    await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
+
+    await waitFor(() => expect(statusOf('plate')).toBe('success'));
+    await expectToast('Vehicle Approved');
+    expect(api.sent('GET', '/api/verify-vehicle/KP35XKGP')).toHaveLength(1);
+    expect(within(step('plate')).getByText('KP 35 XK GP')).toBeInTheDocument();
+    expect(within(step('plate')).getByText('GAUTENG MPUMALANGA')).toBeInTheDocument();
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Plate entered by the guard as KP 35 XK GP: the camera read "GAUTENG MPUMALANGA".',
+    );
+    await completeUntil(user, 'complete');
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'GAUTENG MPUMALANGA',
+      plateImage: expect.stringMatching(/^data:image\/jpeg/),
+      vehicleApproved: true,
+      warnings: [
+        'Plate entered by the guard as KP 35 XK GP: the camera read "GAUTENG MPUMALANGA".',
+      ],
+    });
+  });
+
+  it('corrects a misread plate after the disc names another, and checks it again', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr(
+      'plate',
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+    );
+    await capture(user, 'plate');
+    await expectToast(
+      'Vehicle Not Pre-Registered',
+      'KP 35 XK GB is not pre-registered. Continue with manual verification.',
+    );
+    await capture(user, 'disc');
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Licence disc is for KP 35 XK GP, but the plate reads KP 35 XK GB.',
+    );
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Correct Plate' }));
+    const input = within(step('plate')).getByLabelText('Plate number');
+    expect(input).toHaveValue('KP 35 XK GB');
+    await user.clear(input);
+    await user.type(input, 'KP35XKGP');
+    await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
+
+    await expectToast('Vehicle Approved');
+    expect(within(step('plate')).getByText('Vehicle Approved')).toBeInTheDocument();
+    expect(within(step('plate')).getByText('KP 35 XK GB')).toBeInTheDocument(); // camera read
+    expect(api.sent('GET', '/api/verify-vehicle/KP35XKGP')).toHaveLength(1);
+    const warnings = screen.getByTestId('verification-warnings');
+    expect(warnings).not.toHaveTextContent('Licence disc is for');
+    expect(warnings).toHaveTextContent(
+      'Plate entered by the guard as KP 35 XK GP: the camera read "KP 35 XK GB".',
+    );
+    // Still on the face step: the correction re-ran no step.
+    expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
+    expect(statusOf('disc')).toBe('success');
+    await completeUntil(user, 'complete');
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GB',
+      vehicleApproved: true,
+    });
   });
 
   it("reports 'OCR Failed' with the server's message when the plate cannot be read at all", async () => {

@@ -4,13 +4,17 @@ import {
   CircleAlertIcon,
   CircleDashedIcon,
   CircleXIcon,
+  KeyboardIcon,
+  PencilIcon,
   RotateCcwIcon,
   ShieldCheckIcon,
   SkipForwardIcon,
   TriangleAlertIcon,
   XIcon,
 } from 'lucide-react';
-import { type ReactNode, useReducer, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useReducer, useState } from 'react';
+
+import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
@@ -18,6 +22,8 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
@@ -28,8 +34,9 @@ import { cn } from '@/lib/cn';
 import { formatPlate } from '@/lib/plates';
 
 import { crossCheckWarnings } from './cross-checks';
-import { driverDetails, realGateEntry } from './real-gate-entry';
+import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import {
+  canCorrectPlate,
   canSkip,
   currentStep,
   initialRealGateState,
@@ -42,7 +49,7 @@ import {
   type StepId,
   type StepStatus,
 } from './real-gate-machine';
-import { processCapture, STEP_META, StepFailure } from './real-gate-steps';
+import { checkTypedPlate, processCapture, STEP_META, StepFailure } from './real-gate-steps';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -79,6 +86,8 @@ export function entryWarnings(data: RealGateData, today: Date = new Date()): str
     },
     today,
   );
+  const typedPlate = plateWarning(data.plate);
+  if (typedPlate) warnings.unshift(typedPlate);
   if (data.face?.note) warnings.push(`Face photo: ${data.face.note}`);
   return warnings;
 }
@@ -109,6 +118,9 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
               <Badge variant="success">Vehicle Approved</Badge>
             ) : (
               <Badge variant="secondary">Vehicle Not Pre-Registered</Badge>
+            )}
+            {data.plate.isTypedByGuard && (
+              <Fact label="Camera read" value={data.plate.extractedPlate ?? 'nothing'} />
             )}
           </>
         );
@@ -217,10 +229,13 @@ function StepItem({
   step,
   state,
   actions,
+  amend,
 }: {
   step: StepId;
   state: RealGateState;
   actions: ReactNode;
+  /** What may still change on a completed step (the plate's correction). */
+  amend?: ReactNode;
 }) {
   const meta = STEP_META[step];
   const status = state.statuses[step];
@@ -261,9 +276,76 @@ function StepItem({
           </p>
         )}
         <StepSummary step={step} state={state} />
+        {amend}
         {isCurrent && actions}
       </div>
     </li>
+  );
+}
+
+/**
+ * The guard types the plate the camera could not read or misread. Normalised as spec §5 (upper
+ * case, letters and digits) by the contract's schema, which also gives the messages.
+ */
+function PlateEntryForm({
+  initialPlate,
+  onCheck,
+  onCancel,
+}: {
+  initialPlate: string;
+  onCheck: (plateNumber: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [value, setValue] = useState(initialPlate);
+  const [error, setError] = useState<string | undefined>();
+  const [isChecking, setIsChecking] = useState(false);
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = PlateNumberSchema.safeParse(value);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter the plate number');
+      return;
+    }
+    setError(undefined);
+    setIsChecking(true);
+    try {
+      await onCheck(parsed.data);
+    } finally {
+      setIsChecking(false);
+    }
+  };
+
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      aria-label="Type the plate"
+      noValidate
+      onSubmit={(event) => void handleSubmit(event)}
+    >
+      <Field id={id} label="Plate number" error={error} className="min-w-48 flex-1">
+        <Input
+          id={id}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={40}
+          className="font-mono uppercase"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </Field>
+      <Button type="submit" disabled={isChecking}>
+        {isChecking ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
+        Check Plate
+      </Button>
+      <Button type="button" variant="outline" onClick={onCancel} disabled={isChecking}>
+        Cancel
+      </Button>
+    </form>
   );
 }
 
@@ -332,6 +414,12 @@ export function RealGate() {
   const [state, dispatch] = useReducer(realGateReducer, initialRealGateState);
   const [cameraStep, setCameraStep] = useState<StepId | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  /** The photo of a plate the camera could not read, and any text it found on it. */
+  const [unreadPlate, setUnreadPlate] = useState<{
+    image: string;
+    readText: string | null;
+  } | null>(null);
+  const [isTypingPlate, setIsTypingPlate] = useState(false);
   const grantEntry = useGrantEntry();
   const warnings = entryWarnings(state.data);
   const step = currentStep(state);
@@ -343,6 +431,7 @@ export function RealGate() {
       dispatch({ type: 'PERMIT_ADDED', image });
       return;
     }
+    if (captureStep === 'plate') setIsTypingPlate(false);
     dispatch({ type: 'STEP_STARTED', step: captureStep });
     try {
       const outcome = await processCapture(captureStep, image);
@@ -357,10 +446,59 @@ export function RealGate() {
               title: 'Processing Failed',
               description: 'Failed to process image. Please try again.',
             });
+      if (captureStep === 'plate') setUnreadPlate({ image, readText: failure.readText });
       dispatch({ type: 'STEP_FAILED', step: captureStep, error: failure.stepError });
       toast(failure.toast);
     }
   };
+
+  /**
+   * A typed plate: for an unread one the plate step succeeds with it; for a misread one the
+   * recorded plate is replaced. Either way the vehicle is checked again and the camera's reading
+   * stays with the entry.
+   */
+  const handleTypedPlate = async (plateNumber: string) => {
+    if (state.statuses.plate === 'failed' && unreadPlate) {
+      setIsTypingPlate(false);
+      dispatch({ type: 'STEP_STARTED', step: 'plate' });
+      const outcome = await checkTypedPlate(plateNumber, {
+        image: unreadPlate.image,
+        extractedPlate: unreadPlate.readText,
+      });
+      dispatch({ type: 'STEP_SUCCEEDED', step: 'plate', data: { plate: outcome.plate } });
+      toast(outcome.toast);
+      return;
+    }
+    const recorded = state.data.plate;
+    if (!recorded || !canCorrectPlate(state)) return;
+    const outcome = await checkTypedPlate(plateNumber, {
+      image: recorded.image,
+      extractedPlate: recorded.extractedPlate,
+    });
+    dispatch({ type: 'PLATE_CORRECTED', plate: outcome.plate });
+    setIsTypingPlate(false);
+    toast(outcome.toast);
+  };
+
+  const plateForm = (
+    <PlateEntryForm
+      initialPlate={state.data.plate ? formatPlate(state.data.plate.plateNumber) : ''}
+      onCheck={handleTypedPlate}
+      onCancel={() => setIsTypingPlate(false)}
+    />
+  );
+  const plateCorrection = canCorrectPlate(state) ? (
+    isTypingPlate ? (
+      plateForm
+    ) : (
+      <div>
+        <Button variant="outline" size="sm" onClick={() => setIsTypingPlate(true)}>
+          <PencilIcon aria-hidden />
+          Correct Plate
+        </Button>
+      </div>
+    )
+  ) : null;
 
   const handleGrant = () => {
     dispatch({ type: 'STEP_STARTED', step: 'complete' });
@@ -449,6 +587,13 @@ export function RealGate() {
         </div>
       );
     }
+    if (id === 'plate' && status === 'failed' && isTypingPlate) return plateForm;
+    const typePlate = id === 'plate' && status === 'failed' && unreadPlate && (
+      <Button variant="outline" onClick={() => setIsTypingPlate(true)}>
+        <KeyboardIcon aria-hidden />
+        Enter Plate
+      </Button>
+    );
     return (
       <div className="flex flex-wrap gap-2">
         <Button onClick={() => setCameraStep(id)} disabled={isBusy}>
@@ -459,6 +604,7 @@ export function RealGate() {
               ? 'Retry'
               : `Capture ${STEP_META[id].title}`}
         </Button>
+        {typePlate}
         {skip}
       </div>
     );
@@ -490,7 +636,13 @@ export function RealGate() {
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
           <ol className="grid gap-3" aria-label="Verification steps">
             {REAL_GATE_STEPS.map((id) => (
-              <StepItem key={id} step={id} state={state} actions={step === id && actionsFor(id)} />
+              <StepItem
+                key={id}
+                step={id}
+                state={state}
+                actions={step === id && actionsFor(id)}
+                amend={id === 'plate' ? plateCorrection : undefined}
+              />
             ))}
           </ol>
         </>

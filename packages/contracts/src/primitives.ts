@@ -26,6 +26,9 @@ export const UsernameSchema = z
 // Fastify hands a missing body to the validator as null.
 export const EmptyBodySchema = z.object({}).strict().nullish();
 
+/** A 204 No Content answer: the route's response schema says there is no body. */
+export const NoContentSchema = z.null();
+
 /** Keyset pages, newest first: `cursor` is the `X-Next-Cursor` header of the previous page. */
 export const PageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),

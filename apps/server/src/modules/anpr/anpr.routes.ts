@@ -14,6 +14,7 @@ import {
   CreateAnprCameraBodySchema,
   CreatedAnprCameraSchema,
 } from '@boomgate/contracts/anpr';
+import { NoContentSchema } from '@boomgate/contracts/primitives';
 
 import { publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
@@ -82,11 +83,12 @@ export function anprRoutes(service: AnprService): FastifyPluginAsyncZod {
           tags: ['anpr'],
           operationId: 'deleteAnprCamera',
           params: AnprCameraIdParamsSchema,
+          response: { 204: NoContentSchema },
         },
       },
       async (request, reply) => {
         await service.deleteCamera(request.actor, request.params.id, request.ip);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
   };

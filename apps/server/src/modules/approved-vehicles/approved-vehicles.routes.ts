@@ -10,6 +10,7 @@ import {
   VehicleIdParamsSchema,
   VerifyVehicleSchema,
 } from '@boomgate/contracts/approved-vehicles';
+import { NoContentSchema } from '@boomgate/contracts/primitives';
 
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
@@ -89,11 +90,12 @@ export function approvedVehiclesRoutes(
           tags: ['approved-vehicles'],
           operationId: 'deleteApprovedVehicle',
           params: VehicleIdParamsSchema,
+          response: { 204: NoContentSchema },
         },
       },
       async (request, reply) => {
         await service.deleteVehicle(request.actor, request.params.id, request.ip);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 

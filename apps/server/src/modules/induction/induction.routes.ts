@@ -25,7 +25,7 @@ import {
   VIDEO_CONTENT_TYPES,
   VideoIdParamsSchema,
 } from '@boomgate/contracts/induction';
-import { EmptyBodySchema } from '@boomgate/contracts/primitives';
+import { EmptyBodySchema, NoContentSchema } from '@boomgate/contracts/primitives';
 
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
@@ -181,11 +181,12 @@ export function inductionRoutes(
           tags: ['induction'],
           operationId: 'deleteSafetyVideo',
           params: VideoIdParamsSchema,
+          response: { 204: NoContentSchema },
         },
       },
       async (request, reply) => {
         await service.deleteVideo(request.actor, request.params.videoId, request.ip);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 
@@ -229,11 +230,12 @@ export function inductionRoutes(
           tags: ['induction'],
           operationId: 'deleteInductionAssignment',
           params: AssignmentIdParamsSchema,
+          response: { 204: NoContentSchema },
         },
       },
       async (request, reply) => {
         await service.deleteAssignment(request.actor, request.params.assignmentId, request.ip);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 
@@ -358,11 +360,12 @@ export function inductionRoutes(
           operationId: 'retakeInduction',
           params: AssignmentIdParamsSchema,
           body: EmptyBodySchema,
+          response: { 204: NoContentSchema },
         },
       },
       async (request, reply) => {
         await service.retake(request.actor, request.params.assignmentId, request.ip);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 

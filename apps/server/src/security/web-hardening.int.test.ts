@@ -1,13 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildApp } from '@/app';
+import { createModules } from '@/modules';
+import { createLazyVisionEngine } from '@/modules/vision';
+import { createFakeClock } from '@/platform/clock';
 import { APP_ROLE } from '@/platform/database-bootstrap';
-import { createDatabase } from '@/platform/db';
+import { type Database, createDatabase } from '@/platform/db';
+import { createLocalStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -45,6 +53,15 @@ function expectSecurityHeaders(response: LightMyRequestResponse, what: string) {
   expect(response.headers.server).toBeUndefined();
 }
 
+/** A 127.0.0.1 port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe('web and session hardening', () => {
   let t: TestApp;
   let webRoot: string;
@@ -75,7 +92,7 @@ describe('web and session hardening', () => {
   });
 
   describe('security headers (SEC-37, SEC-38, SEC-39)', () => {
-    it('are sent on success, 401, 403, 404, 400, 415, 500 and on the web app’s files', async () => {
+    it('are sent on success, 401, 403, 404, 400, 413, 415, 500 and on the web app’s files', async () => {
       const guard = await t.createSignedInUser(admin, 'security_guard');
       const responses: [string, LightMyRequestResponse][] = [
         ['200 api', await admin.get('/api/auth/me')],
@@ -83,6 +100,7 @@ describe('web and session hardening', () => {
         ['403', await guard.get('/api/users')],
         ['404 api', await t.inject({ method: 'GET', url: '/api/no-such-route' })],
         ['400', await admin.post('/api/users', { username: 'x' })],
+        ['413', await admin.post('/api/users', { username: 'x'.repeat(1024 * 1024) })],
         [
           '415',
           await admin.post('/api/users', 'a=b', { headers: { 'content-type': 'text/plain' } }),
@@ -99,6 +117,7 @@ describe('web and session hardening', () => {
         '403: 403',
         '404 api: 404',
         '400: 400',
+        '413: 413',
         '415: 415',
         'index.html: 200',
         'spa fallback: 200',
@@ -148,6 +167,85 @@ describe('web and session hardening', () => {
         expect(t.logLines.join('\n')).toContain('permission denied');
       } finally {
         await t.ownerQuery(`grant select on entry_logs to ${APP_ROLE}`);
+      }
+    });
+  });
+
+  describe('503 answers (REL-05, REL-06)', () => {
+    /** Another app like the test's, on the given database, draining or not (main.ts's shutdown). */
+    async function anotherApp(database: Database, isDraining = () => false) {
+      const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-503-'));
+      const modules = createModules({
+        env: t.env,
+        database,
+        clock: createFakeClock(new Date()),
+        sessionSecret: randomBytes(32).toString('base64url'),
+        encryptionKey: randomBytes(32),
+        storage: createLocalStorage(storageDir),
+        visionEngine: createLazyVisionEngine({ threads: 1 }),
+      });
+      const app = await buildApp({
+        env: t.env,
+        modules,
+        database,
+        logger: pino({ level: 'silent' }),
+        isDraining,
+      });
+      await app.ready();
+      return {
+        app,
+        close: async () => {
+          await app.close();
+          await rm(storageDir, { recursive: true, force: true });
+        },
+      };
+    }
+
+    /** GET health, a signed-in read and a sign-in: each must reach the database, or be refused first. */
+    const askEverything = (app: FastifyInstance) =>
+      Promise.all([
+        app.inject({ method: 'GET', url: '/api/health' }),
+        app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin.cookie } }),
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: admin.body.user.username, password: admin.password },
+        }),
+      ]);
+
+    function expectUnavailable(responses: LightMyRequestResponse[], what: string) {
+      for (const response of responses) {
+        expect({ what, status: response.statusCode }).toEqual({ what, status: 503 });
+        expect(response.json()).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+        expect(response.headers['retry-after']).toBe('5');
+        expect(response.headers['cache-control']).toBe('no-store');
+        expectSecurityHeaders(response, what);
+      }
+    }
+
+    it('carry the security headers while the database is unreachable', async () => {
+      const unreachable = createDatabase({
+        url: `postgres://${APP_ROLE}:x@127.0.0.1:${await closedPort()}/boomgate`,
+        poolMax: 2,
+      });
+      const down = await anotherApp(unreachable);
+      try {
+        expectUnavailable(await askEverything(down.app), 'database unreachable');
+      } finally {
+        await down.close();
+        await unreachable.close();
+      }
+    });
+
+    it('carry the security headers while the server drains for a shutdown', async () => {
+      const draining = await anotherApp(t.database, () => true);
+      try {
+        const responses = await askEverything(draining.app);
+
+        expectUnavailable(responses, 'draining');
+        for (const response of responses) expect(response.headers.connection).toBe('close');
+      } finally {
+        await draining.close();
       }
     });
   });

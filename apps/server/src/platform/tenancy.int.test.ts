@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
+import { APP_ROLE } from './database-bootstrap';
 import { type Tx, createDatabase } from './db';
 
 describe('tenant isolation in the database', () => {
@@ -12,15 +13,66 @@ describe('tenant isolation in the database', () => {
   });
   afterAll(() => t.close());
 
-  it('connects as a role that is not superuser, cannot bypass RLS and owns no table', async () => {
+  /**
+   * Every object the role owns in this database, by kind: relations of every kind (tables, views,
+   * materialized views, sequences, indexes, composite types), functions and procedures, types
+   * and domains, schemas, and through pg_shdepend anything else it owns here or cluster-wide
+   * (the database itself, extensions, operators, publications, large objects…).
+   */
+  const ownedBy = async (role: string) =>
+    (
+      await t.database.db.execute<{ object: string }>(sql`
+        with r as (select oid from pg_roles where rolname = ${role})
+        select 'relation ' || c.relkind::text || ' ' || c.oid::regclass::text as object
+          from pg_class c where c.relowner = (select oid from r)
+        union all
+        select 'function ' || p.oid::regprocedure::text from pg_proc p where p.proowner = (select oid from r)
+        union all
+        select 'type ' || ty.oid::regtype::text from pg_type ty where ty.typowner = (select oid from r)
+        union all
+        select 'schema ' || n.nspname from pg_namespace n where n.nspowner = (select oid from r)
+        union all
+        select 'owned ' || d.classid::regclass::text || ' ' || d.objid::text from pg_shdepend d
+          where d.refclassid = 'pg_authid'::regclass and d.refobjid = (select oid from r)
+            and d.deptype = 'o'
+            and d.dbid in (0, (select oid from pg_database where datname = current_database()))
+        order by 1`)
+    ).rows.map((row) => row.object);
+
+  it('connects as a role that is not superuser, cannot bypass RLS and owns nothing', async () => {
     const [role] = (
-      await t.database.db.execute<{ rolsuper: boolean; rolbypassrls: boolean; owned: string }>(sql`
-        select rolsuper, rolbypassrls,
-               (select count(*) from pg_tables where tableowner = current_user)::text as owned
-        from pg_roles where rolname = current_user`)
+      await t.database.db.execute<{ rolsuper: boolean; rolbypassrls: boolean }>(sql`
+        select rolsuper, rolbypassrls from pg_roles where rolname = current_user`)
     ).rows;
 
-    expect(role).toEqual({ rolsuper: false, rolbypassrls: false, owned: '0' });
+    expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
+    expect(await ownedBy(APP_ROLE)).toEqual([]);
+  });
+
+  it('finds owned objects of every kind it looks for (the ownership check is not vacuous)', async () => {
+    const [owner] = await t.ownerQuery<{ name: string }>(
+      "select tableowner as name from pg_tables where tablename = 'entry_logs'",
+    );
+    const ownersObjects = await ownedBy(owner?.name ?? '');
+    const jobsObjects = await ownedBy('boomgate_jobs');
+    const kinds = (objects: string[]) => [
+      ...new Set(objects.map((o) => o.split(' ').slice(0, 2).join(' '))),
+    ];
+
+    // Tables, indexes, sequences and views; the row types tables bring; the job role's functions.
+    expect(kinds(ownersObjects)).toEqual(
+      expect.arrayContaining([
+        'relation r',
+        'relation i',
+        'relation S',
+        'relation v',
+        'type entry_logs',
+      ]),
+    );
+    expect(jobsObjects).toContain(
+      'function retention_due_document_images(timestamp with time zone,integer,integer,integer)',
+    );
+    expect(jobsObjects.some((o) => o.startsWith('owned pg_proc '))).toBe(true);
   });
 
   it('has forced row-level security with USING and WITH CHECK on every table with tenant_id', async () => {

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
-import type { Viewport } from './flows';
+import { openMobileMenu, type Viewport } from './flows';
 import { assert, type Flow } from './runner';
 
 type CompanyOnboardingFlowContext = {
@@ -32,7 +32,9 @@ const csvCell = (value: string) =>
 /**
  * Company onboarding: download the CSV template, fill it in (two good rows and one with a bad ID
  * number), upload it, check the preview's per-row error, import, check the summary, see the
- * vehicle under Registered Vehicles, then add one driver on the Individual tab.
+ * vehicle under Registered Vehicles, then add one driver on the Individual tab. Runs at both
+ * sizes: on a phone the app is reached through the Menu drawer, and Onboarding, which has no
+ * place in the phone's navigation (spec §2), by its address.
  */
 export async function runCompanyOnboardingFlow({
   flow,
@@ -42,6 +44,7 @@ export async function runCompanyOnboardingFlow({
   screenshot,
   pageErrors,
 }: CompanyOnboardingFlowContext) {
+  const isMobile = viewport.name === 'mobile';
   const suffix = `${viewport.name}-${Date.now().toString(36)}`;
   const admin = { username: `company-${suffix}`, password: 'Admin-pass-1' };
   // Plates unique to this run (the server is shared by every flow).
@@ -131,7 +134,13 @@ export async function runCompanyOnboardingFlow({
   });
 
   await flow.step('the imported vehicle is under Registered Vehicles', async () => {
-    await page.goto(`${baseUrl}/registered-vehicles`);
+    if (isMobile) {
+      const drawer = await openMobileMenu(page);
+      await drawer.getByRole('link', { name: 'Registered Vehicles' }).click();
+    } else {
+      await page.getByTestId('sidebar').getByRole('link', { name: 'Registered Vehicles' }).click();
+    }
+    await page.waitForURL((url) => url.pathname === '/registered-vehicles');
     const stored = plate.replace(/[^A-Z0-9]/g, '');
     const card = page.getByTestId(`vehicle-${stored}`);
     await card.waitFor();
@@ -140,7 +149,14 @@ export async function runCompanyOnboardingFlow({
   });
 
   await flow.step('adds one driver and vehicle on the Individual tab', async () => {
-    await page.goto(`${baseUrl}/onboard/company`);
+    if (isMobile) {
+      await page.goto(`${baseUrl}/onboarding`);
+    } else {
+      await page.getByTestId('sidebar').getByRole('link', { name: 'Onboarding' }).click();
+    }
+    await page.waitForURL((url) => url.pathname === '/onboarding');
+    await page.getByRole('link', { name: /^Company Onboarding/ }).click();
+    await page.waitForURL((url) => url.pathname === '/onboard/company');
     await page.getByRole('tab', { name: 'Individual' }).click();
     await page.getByRole('button', { name: 'Add Driver' }).click();
     await page.getByText('Driver name is required.').waitFor();

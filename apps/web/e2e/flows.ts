@@ -65,7 +65,8 @@ async function sidebarCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'sidebar_state')?.value;
 }
 
-async function openMobileMenu(page: Page) {
+/** Opens the phone layout's Menu drawer (spec §2) and returns it. */
+export async function openMobileMenu(page: Page) {
   await page.getByRole('button', { name: 'Menu', exact: true }).click();
   const drawer = page.getByRole('dialog', { name: 'Menu' });
   await drawer.waitFor();

@@ -1,10 +1,10 @@
 /**
  * End-to-end smoke test: builds the web app, starts the real server on a free port with a fresh
  * DATA_DIR, drives Debian's Chromium through the Foundation flow, then the Onboarding flow (its
- * fake camera shows a still face photo), then the Gate flow (auto gate, pre-arrival, real gate; its
- * fake camera shows a rendered number plate, then the driver's face), at desktop and mobile sizes,
- * and company onboarding (template download, bulk import with a bad row, individual) on desktop,
- * stops the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
+ * fake camera shows a still face photo), company onboarding (template download, bulk import with a
+ * bad row, individual), then the Gate flow (auto gate, pre-arrival, real gate; its fake camera
+ * shows a rendered number plate, then the driver's face), each at desktop and mobile sizes, stops
+ * the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
  * E2E_HEADED=1 to watch, E2E_ONLY=induction,gate to run only the flows whose label starts so.
@@ -131,15 +131,12 @@ async function main(): Promise<number> {
         args: cameraArgs,
         run: runOnboardingFlow,
       })),
-      // Desktop only: the screens are the same at both sizes, the file handling is what is tested.
-      ...viewports
-        .filter((viewport) => viewport.name === 'desktop')
-        .map((viewport) => ({
-          viewport,
-          label: `company-onboarding-${viewport.name}`,
-          args: [] as string[],
-          run: runCompanyOnboardingFlow,
-        })),
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `company-onboarding-${viewport.name}`,
+        args: [] as string[],
+        run: runCompanyOnboardingFlow,
+      })),
       ...viewports.map((viewport) => ({
         viewport,
         label: `gate-${viewport.name}`,

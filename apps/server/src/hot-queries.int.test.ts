@@ -13,9 +13,14 @@ import { SCALE_PASSWORD, type ScalePlan, scaleUsername, seedScaleData } from '@/
  */
 type PlanNode = {
   'Node Type': string;
+  'Parent Relationship'?: string;
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  'Recheck Cond'?: string;
+  Filter?: string;
+  'Join Filter'?: string;
+  Output?: string[];
   Plans?: PlanNode[];
 };
 
@@ -110,7 +115,7 @@ describe('hot queries at scale', () => {
         await client.query('begin');
         await client.query("select set_config('app.tenant_id', $1, true)", [tenantId]);
         const result = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `explain (format json) ${query}`,
+          `explain (format json, verbose) ${query}`,
           params,
         );
         await client.query('rollback');
@@ -133,6 +138,28 @@ describe('hot queries at scale', () => {
     // A bitmap scan names its index on the child node, so look at every node.
     expect(nodes.map((n) => n['Index Name'])).toContain(index);
     if (ordered) expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
+    expectTenantReadOnce(nodes);
+  }
+
+  /**
+   * SEC-09: the row-level security policies compare tenant_id with
+   * `(select nullif(current_setting('app.tenant_id', true), '')::uuid)`, which PostgreSQL
+   * evaluates once per statement as an InitPlan. Without the `select`, current_setting would be
+   * called for every row, and would show up in a scan's filter or index condition.
+   */
+  function expectTenantReadOnce(nodes: PlanNode[]) {
+    const readsTenant = (text: string | undefined) =>
+      text?.includes("current_setting('app.tenant_id'") ?? false;
+    const perRow = nodes.filter((n) =>
+      [n.Filter, n['Index Cond'], n['Recheck Cond'], n['Join Filter']].some(readsTenant),
+    );
+    expect(perRow.map((n) => `${n['Node Type']} on ${n['Relation Name'] ?? '?'}`)).toEqual([]);
+    const initPlans = nodes.filter(
+      (n) =>
+        n['Parent Relationship'] === 'InitPlan' &&
+        flatten(n).some((child) => (child.Output ?? []).some(readsTenant)),
+    );
+    expect(initPlans.length).toBeGreaterThan(0);
   }
 
   it('dashboard: counts from the per-day counters, recent entries and vehicles by index', async () => {

@@ -1,10 +1,18 @@
+import { writeBenchResult } from '../lib/bench-result';
 import { ensureScaleData } from '../lib/scale-database';
 
 /**
  * `npm run seed:scale [-- --reset]`: 100 tenants, 1,000,000 entry logs in the largest, 50,000
  * approved vehicles, 500 users (issue 9) in ./data-bench (BENCH_DATA_DIR) or DATABASE_URL.
- * Running it again leaves existing scale data alone; --reset starts over.
+ * Running it again leaves data that matches the plan alone, tops up or re-seeds data from an older
+ * plan; --reset starts over. `--result-file F`: what it did and how long it took, for `npm run bench`.
  */
 const started = performance.now();
-await ensureScaleData({ reset: process.argv.includes('--reset') });
-process.stdout.write(`seed:scale done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+const outcome = await ensureScaleData({ reset: process.argv.includes('--reset') });
+const seconds = (performance.now() - started) / 1000;
+writeBenchResult({
+  bench: 'seed:scale',
+  measurements: [{ id: 'seed', label: `seed:scale (${outcome})`, valueMs: seconds * 1000 }],
+  notes: [outcome],
+});
+process.stdout.write(`seed:scale ${outcome} in ${seconds.toFixed(1)} s\n`);

@@ -7,7 +7,15 @@ import { prepareDatabase } from '@/platform/database-bootstrap';
 import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
 import { hashPassword } from '@/platform/passwords';
 import { loadOrCreateSecrets } from '@/platform/secrets';
-import { SCALE_PASSWORD, productionScalePlan, seedScaleData } from '@/testing/scale-data';
+import {
+  SCALE_PASSWORD,
+  type ScaleDifference,
+  canTopUp,
+  compareWithPlan,
+  productionScalePlan,
+  seedScaleData,
+  topUpScaleData,
+} from '@/testing/scale-data';
 
 import { REPO_ROOT } from './server-process';
 
@@ -51,62 +59,102 @@ async function openOwner(log: (message: string) => void) {
   return { ownerUrl, stop };
 }
 
+export type ScaleDataOutcome = 'seeded' | 'present' | 'topped up' | 're-seeded';
+
+const describe = (d: ScaleDifference) =>
+  d.kind === 'tenant'
+    ? `${d.tenant}: ${d.planned ? 'missing' : 'not in the plan'}`
+    : `${d.tenant}: ${d.present} ${d.kind}, planned ${d.planned}`;
+
 /**
- * Seeds the issue-9 data set unless it is there already (the large tenant is the marker; the seed
- * is one transaction, so it is all there or not at all). `reset` deletes the embedded data folder
- * first; against DATABASE_URL it refuses, since that database is not ours to drop.
+ * Seeds the issue-9 data set unless it is there already. The seed is one transaction, so it is all
+ * there or not at all; what is there is compared with the plan, row counts per tenant and kind, so
+ * a folder seeded by an older plan is noticed: rows the plan only appends (truck list, feed) are
+ * topped up, anything else is seeded again from scratch (the embedded folder is deleted first;
+ * against DATABASE_URL it refuses, since that database is not ours to drop). `reset` always
+ * starts over.
  */
 export async function ensureScaleData({
   reset = false,
   log = (message: string) => process.stdout.write(`${message}\n`),
-}: { reset?: boolean; log?: (message: string) => void } = {}): Promise<'seeded' | 'present'> {
-  if (reset) {
-    if (process.env.DATABASE_URL)
-      throw new Error('--reset works on the embedded data folder only; drop the database yourself');
-    await rm(SCALE_DATA_DIR, { recursive: true, force: true });
-    log(`removed ${SCALE_DATA_DIR}`);
-  }
-  const { ownerUrl, stop } = await openOwner(log);
-  const client = new pg.Client({ connectionString: ownerUrl });
-  await client.connect();
-  try {
-    const canBypass = await client.query<{ ok: boolean }>(
-      'select rolsuper or rolbypassrls as ok from pg_roles where rolname = current_user',
-    );
-    if (!canBypass.rows[0]?.ok)
-      throw new Error(
-        'seeding needs an owner that bypasses row-level security (superuser or BYPASSRLS)',
+}: { reset?: boolean; log?: (message: string) => void } = {}): Promise<ScaleDataOutcome> {
+  const passwordHash = await hashPassword(SCALE_PASSWORD);
+  const plan = productionScalePlan(passwordHash);
+  let reseeding = false;
+  if (reset) await removeDataFolder(log);
+  for (;;) {
+    const { ownerUrl, stop } = await openOwner(log);
+    const client = new pg.Client({ connectionString: ownerUrl });
+    await client.connect();
+    try {
+      const canBypass = await client.query<{ ok: boolean }>(
+        'select rolsuper or rolbypassrls as ok from pg_roles where rolname = current_user',
       );
-    const existing = await client.query('select 1 from tenants where name = $1', [LARGE_TENANT]);
-    if (existing.rowCount) {
-      log('scale data already present (run `npm run seed:scale -- --reset` to start over)');
-      return 'present';
+      if (!canBypass.rows[0]?.ok)
+        throw new Error(
+          'seeding needs an owner that bypasses row-level security (superuser or BYPASSRLS)',
+        );
+      const existing = await client.query('select 1 from tenants where name = $1', [LARGE_TENANT]);
+      if (existing.rowCount) {
+        const differences = await compareWithPlan(client, plan);
+        if (differences.length === 0) {
+          log('scale data already present (run `npm run seed:scale -- --reset` to start over)');
+          return 'present';
+        }
+        log(
+          `the scale data differs from the plan (an older seed): ${differences.slice(0, 5).map(describe).join('; ')}` +
+            `${differences.length > 5 ? `; and ${differences.length - 5} more` : ''}`,
+        );
+        if (canTopUp(differences)) {
+          const started = performance.now();
+          log('topping up…');
+          await topUpScaleData(client, plan, differences, log);
+          if ((await compareWithPlan(client, plan)).length > 0)
+            throw new Error('the top-up did not bring the data to the plan');
+          log(`topped up in ${seconds(started)}`);
+          return 'topped up';
+        }
+        if (process.env.DATABASE_URL)
+          throw new Error(
+            'the scale data in DATABASE_URL was seeded by another plan: drop that database and seed again',
+          );
+        if (reseeding) throw new Error('a fresh seed still differs from the plan');
+        reseeding = true;
+      } else {
+        const otherTenants = await client.query('select 1 from tenants limit 1');
+        if (otherTenants.rowCount)
+          throw new Error('the database holds other tenants: seed an empty database (or --reset)');
+        const started = performance.now();
+        log(
+          `seeding ${plan.tenants.length} tenants, ` +
+            `${plan.tenants.reduce((n, t) => n + t.entryLogs, 0)} entry logs, ` +
+            `${plan.tenants.reduce((n, t) => n + t.approvedVehicles, 0)} approved vehicles, ` +
+            `${plan.tenants.reduce((n, t) => n + t.users, 0)} users…`,
+        );
+        await seedScaleData(client, plan, log);
+        const sizes = await client.query<{ relname: string; rows: string; size: string }>(
+          `select relname, n_live_tup::text as rows, pg_size_pretty(pg_total_relation_size(relid)) as size
+           from pg_stat_user_tables
+           where relname in ('entry_logs', 'approved_vehicles', 'users', 'truck_list_entries',
+                             'incoming_requests', 'webhook_deliveries', 'entry_log_daily_counts')
+           order by pg_total_relation_size(relid) desc`,
+        );
+        for (const row of sizes.rows) log(`  ${row.relname}: ${row.rows} rows, ${row.size}`);
+        log(`seeded in ${seconds(started)}`);
+        return reseeding ? 're-seeded' : 'seeded';
+      }
+    } finally {
+      await client.end();
+      await stop();
     }
-    const otherTenants = await client.query('select 1 from tenants limit 1');
-    if (otherTenants.rowCount)
-      throw new Error('the database holds other tenants: seed an empty database (or --reset)');
-    const started = performance.now();
-    const passwordHash = await hashPassword(SCALE_PASSWORD);
-    const plan = productionScalePlan(passwordHash);
-    log(
-      `seeding ${plan.tenants.length} tenants, ` +
-        `${plan.tenants.reduce((n, t) => n + t.entryLogs, 0)} entry logs, ` +
-        `${plan.tenants.reduce((n, t) => n + t.approvedVehicles, 0)} approved vehicles, ` +
-        `${plan.tenants.reduce((n, t) => n + t.users, 0)} users…`,
-    );
-    await seedScaleData(client, plan, log);
-    const sizes = await client.query<{ relname: string; rows: string; size: string }>(
-      `select relname, n_live_tup::text as rows, pg_size_pretty(pg_total_relation_size(relid)) as size
-       from pg_stat_user_tables
-       where relname in ('entry_logs', 'approved_vehicles', 'users', 'truck_list_entries',
-                         'incoming_requests', 'webhook_deliveries', 'entry_log_daily_counts')
-       order by pg_total_relation_size(relid) desc`,
-    );
-    for (const row of sizes.rows) log(`  ${row.relname}: ${row.rows} rows, ${row.size}`);
-    log(`seeded in ${seconds(started)}`);
-    return 'seeded';
-  } finally {
-    await client.end();
-    await stop();
+    // Seeded by a plan a top-up cannot reach: start over on an empty folder.
+    await removeDataFolder(log);
   }
+}
+
+async function removeDataFolder(log: (message: string) => void) {
+  if (process.env.DATABASE_URL)
+    throw new Error('--reset works on the embedded data folder only; drop the database yourself');
+  await rm(SCALE_DATA_DIR, { recursive: true, force: true });
+  log(`removed ${SCALE_DATA_DIR}`);
 }

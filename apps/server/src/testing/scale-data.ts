@@ -43,7 +43,10 @@ export function productionScalePlan(passwordHash: string): ScalePlan {
       approvedVehicles: 20_000,
       users: 60,
       truckListEntries: 150_000,
-      incomingRequests: 30_000,
+      // About a third of a year's gate entries arrive as bookings from an external system (the
+      // feed); 3 % of them never come (no-shows nobody closes) and the last hours' wait, so the
+      // feed carries a pending backlog of several thousand, as a busy site's would.
+      incomingRequests: 250_000,
     },
   ];
   const others = 99;
@@ -158,6 +161,97 @@ $$;
 
 type Step = (label: string, work: () => Promise<unknown>) => Promise<void>;
 
+const FIRST_NAMES_SQL = sqlArray(FIRST_NAMES);
+const SURNAMES_SQL = sqlArray(SURNAMES);
+const COMPANIES_SQL = sqlArray(COMPANIES);
+const pick = (array: string, random: string) =>
+  `(${array})[1 + floor(${random} * cardinality(${array}))::int]`;
+
+/** `count` number-plate camera reads over the last year (at most), 80 % of registered vehicles. */
+function insertTruckList(
+  client: pg.ClientBase,
+  tenantId: string,
+  tenantNumber: number,
+  count: number,
+  plan: ScalePlan,
+) {
+  return client.query(
+    `with pool as (
+       select coalesce((select array_agg(plate_number) from approved_vehicles where tenant_id = $1),
+                       array[]::text[]) as contracted_plates,
+              (select array_agg(pg_temp.bg_plate(4000000 + $2::bigint * 3000 + v))
+                 from generate_series(0, 2999) as v) as visitor_plates
+     )
+     insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
+       category, transport_name, source)
+     select $1, gen_random_uuid(), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
+       plate, (case when contracted then 'contracted' else 'other' end)::truck_category,
+       ${pick(COMPANIES_SQL, 'r3')}, 'anpr'
+     from (
+       select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
+              r1 < 0.8 and cardinality(pool.contracted_plates) > 0 as contracted,
+              case when r1 < 0.8 and cardinality(pool.contracted_plates) > 0
+                   then pool.contracted_plates[1 + floor(random() * cardinality(pool.contracted_plates))::int]
+                   else pool.visitor_plates[1 + floor(random() * 3000)::int] end as plate,
+              random() as r2, random() as r3
+       from (select random() as r1 from generate_series(1, $4::int)) as g, pool
+     ) as t
+     order by ts`,
+    [tenantId, tenantNumber, Math.min(plan.days, 365), count],
+  );
+}
+
+/**
+ * `count` entries of the incoming feed over the last year (at most): older ones were completed at
+ * the office (and their callbacks delivered) except 3 % that never came; the last hours' are still
+ * waiting. Deliveries are written for completed entries that have none yet, so a top-up adds only
+ * its own.
+ */
+async function insertIncomingRequests(
+  client: pg.ClientBase,
+  tenantId: string,
+  tenantNumber: number,
+  count: number,
+  plan: ScalePlan,
+) {
+  await client.query(
+    `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
+       plate_number, driver_name, driver_surname, driver_id_number, driver_phone1,
+       transport_name, reference_number, completed_at, completed_by)
+     select $1, id, 'msg_' || replace(id::text, '-', ''), ts + interval '2 seconds', ts,
+       pg_temp.bg_plate(4500000 + $2::bigint * 3000 + floor(r1 * 3000)::bigint),
+       ${pick(FIRST_NAMES_SQL, 'r2')}, ${pick(SURNAMES_SQL, 'r3')},
+       to_char(ts - (20 + floor(r4 * 40))::int * interval '1 year', 'YYMMDD')
+         || lpad(floor(r5 * 10000)::int::text, 4, '0') || '08' || floor(r6 * 10)::int,
+       '0' || (6 + floor(r6 * 3))::int || lpad(floor(r5 * 1e8)::bigint::text, 8, '0'),
+       ${pick(COMPANIES_SQL, 'r7')}, 'REF-' || lpad(floor(r1 * 1e7)::bigint::text, 7, '0'),
+       case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
+       case when ts < now() - interval '3 hours' and r8 < 0.97 then
+         (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end
+     from (select gen_random_uuid() as id, ts, random() as r1, random() as r2, random() as r3,
+             random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
+           from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts
+                 from generate_series(1, $4::int)) as g) as s
+     order by ts`,
+    [tenantId, tenantNumber, Math.min(plan.days, 365), count],
+  );
+  await client.query(
+    `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body,
+       incoming_request_id, status, attempts, next_attempt_at, last_attempt_at,
+       last_response_status, delivered_at, created_at)
+     select tenant_id, gen_random_uuid(), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
+       'incoming-request.completed',
+       json_build_object('type', 'incoming-request.completed', 'data',
+         json_build_object('id', id, 'plateNumber', plate_number, 'referenceNumber', reference_number))::text,
+       id, 'delivered', 1, completed_at, completed_at, 200, completed_at + interval '1 second', completed_at
+     from incoming_requests r
+     where tenant_id = $1 and completed_at is not null
+       and not exists (select 1 from webhook_deliveries d
+                       where d.tenant_id = r.tenant_id and d.incoming_request_id = r.id)`,
+    [tenantId],
+  );
+}
+
 /** Inserts one tenant's data. Statements are parameterised; arrays of names are literals. */
 async function seedTenant(
   client: pg.ClientBase,
@@ -165,11 +259,6 @@ async function seedTenant(
   plan: ScalePlan,
   step: Step,
 ) {
-  const names = sqlArray(FIRST_NAMES);
-  const surnames = sqlArray(SURNAMES);
-  const companies = sqlArray(COMPANIES);
-  const pick = (array: string, random: string) =>
-    `(${array})[1 + floor(${random} * cardinality(${array}))::int]`;
   const { rows } = await client.query<{ id: string }>(
     "insert into tenants (id, name, created_at) values (gen_random_uuid(), $1, now() - $2 * interval '1 day') returning id",
     [tenant.name, plan.days],
@@ -185,7 +274,7 @@ async function seedTenant(
          must_change_password, password_changed_at, created_at, updated_at)
        select $1, gen_random_uuid(),
          'scale-t' || lpad($2::text, 3, '0') || '-u' || lpad(g::text, 3, '0'),
-         ${pick(names, 'random()')} || ' ' || ${pick(surnames, 'random()')},
+         ${pick(FIRST_NAMES_SQL, 'random()')} || ' ' || ${pick(SURNAMES_SQL, 'random()')},
          (case when g = 1 then 'tenant_admin' when g % 7 = 0 then 'back_office' else 'security_guard' end)::user_role,
          $3, g % 25 <> 24, false, now(), now() - random() * interval '700 days', now()
        from generate_series(1, $4::int) as g`,
@@ -198,9 +287,9 @@ async function seedTenant(
       `insert into approved_vehicles (tenant_id, id, plate_number, driver_name, driver_license,
          company, approved_until, is_active, created_at)
        select $1, gen_random_uuid(), pg_temp.bg_plate($2::bigint * 40000 + g),
-         ${pick(names, 'r1')} || ' ' || ${pick(surnames, 'r2')},
+         ${pick(FIRST_NAMES_SQL, 'r1')} || ' ' || ${pick(SURNAMES_SQL, 'r2')},
          lpad((floor(r3 * 1e12))::bigint::text, 12, '0'),
-         ${pick(companies, 'r4')},
+         ${pick(COMPANIES_SQL, 'r4')},
          case when r5 < 0.1 then null
               when r5 < 0.2 then current_date - (1 + floor(r3 * 300))::int
               else current_date + (1 + floor(r3 * 365))::int end,
@@ -231,7 +320,7 @@ async function seedTenant(
          (case when contracted then 'contracted' else 'visitor' end)::entry_category,
          plate, plate, approved, face, approved or (not contracted and r4 < 0.95),
          case when face then round((70 + r5 * 29)::numeric, 1)::real end,
-         ${pick(names, 'r6')}, ${pick(surnames, 'r7')}, ${pick(companies, 'r8')},
+         ${pick(FIRST_NAMES_SQL, 'r6')}, ${pick(SURNAMES_SQL, 'r7')}, ${pick(COMPANIES_SQL, 'r8')},
          guard, 'Guard ' || left(guard::text, 4)
        from (
          select ts, contracted, plate, contracted and r2 < 0.92 as approved,
@@ -254,69 +343,11 @@ async function seedTenant(
   );
 
   await run(`truck list (${tenant.truckListEntries})`, () =>
-    client.query(
-      `with pool as (
-         select coalesce((select array_agg(plate_number) from approved_vehicles where tenant_id = $1),
-                         array[]::text[]) as contracted_plates,
-                (select array_agg(pg_temp.bg_plate(4000000 + $2::bigint * 3000 + v))
-                   from generate_series(0, 2999) as v) as visitor_plates
-       )
-       insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
-         category, transport_name, source)
-       select $1, gen_random_uuid(), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
-         plate, (case when contracted then 'contracted' else 'other' end)::truck_category,
-         ${pick(companies, 'r3')}, 'anpr'
-       from (
-         select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
-                r1 < 0.8 and cardinality(pool.contracted_plates) > 0 as contracted,
-                case when r1 < 0.8 and cardinality(pool.contracted_plates) > 0
-                     then pool.contracted_plates[1 + floor(random() * cardinality(pool.contracted_plates))::int]
-                     else pool.visitor_plates[1 + floor(random() * 3000)::int] end as plate,
-                random() as r2, random() as r3
-         from (select random() as r1 from generate_series(1, $4::int)) as g, pool
-       ) as t
-       order by ts`,
-      [tenantId, tenant.number, Math.min(plan.days, 365), tenant.truckListEntries],
-    ),
+    insertTruckList(client, tenantId, tenant.number, tenant.truckListEntries, plan),
   );
-
-  // The incoming feed: older entries were completed at the office (and their callbacks delivered);
-  // the last hours' are still waiting.
-  await run(`incoming requests (${tenant.incomingRequests})`, async () => {
-    await client.query(
-      `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
-         plate_number, driver_name, driver_surname, driver_id_number, driver_phone1,
-         transport_name, reference_number, completed_at, completed_by)
-       select $1, id, 'msg_' || replace(id::text, '-', ''), ts + interval '2 seconds', ts,
-         pg_temp.bg_plate(4500000 + $2::bigint * 3000 + floor(r1 * 3000)::bigint),
-         ${pick(names, 'r2')}, ${pick(surnames, 'r3')},
-         to_char(ts - (20 + floor(r4 * 40))::int * interval '1 year', 'YYMMDD')
-           || lpad(floor(r5 * 10000)::int::text, 4, '0') || '08' || floor(r6 * 10)::int,
-         '0' || (6 + floor(r6 * 3))::int || lpad(floor(r5 * 1e8)::bigint::text, 8, '0'),
-         ${pick(companies, 'r7')}, 'REF-' || lpad(floor(r1 * 1e7)::bigint::text, 7, '0'),
-         case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
-         case when ts < now() - interval '3 hours' and r8 < 0.97 then
-           (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end
-       from (select gen_random_uuid() as id, ts, random() as r1, random() as r2, random() as r3,
-               random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
-             from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts
-                   from generate_series(1, $4::int)) as g) as s
-       order by ts`,
-      [tenantId, tenant.number, Math.min(plan.days, 365), tenant.incomingRequests],
-    );
-    await client.query(
-      `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body,
-         incoming_request_id, status, attempts, next_attempt_at, last_attempt_at,
-         last_response_status, delivered_at, created_at)
-       select tenant_id, gen_random_uuid(), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
-         'incoming-request.completed',
-         json_build_object('type', 'incoming-request.completed', 'data',
-           json_build_object('id', id, 'plateNumber', plate_number, 'referenceNumber', reference_number))::text,
-         id, 'delivered', 1, completed_at, completed_at, 200, completed_at + interval '1 second', completed_at
-       from incoming_requests where tenant_id = $1 and completed_at is not null`,
-      [tenantId],
-    );
-  });
+  await run(`incoming requests (${tenant.incomingRequests})`, () =>
+    insertIncomingRequests(client, tenantId, tenant.number, tenant.incomingRequests, plan),
+  );
   return tenantId;
 }
 
@@ -350,10 +381,117 @@ export async function seedScaleData(
     await client.query('rollback');
     throw error;
   }
-  await step('vacuum analyze', () =>
-    client.query(
-      'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries, entry_log_daily_counts, truck_list_daily_counts, incoming_request_daily_counts, approved_vehicle_expiry_counts',
-    ),
-  );
+  await step('vacuum analyze', () => vacuumAnalyze(client));
   return { tenantIds };
+}
+
+const vacuumAnalyze = (client: pg.ClientBase) =>
+  client.query(
+    'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries, entry_log_daily_counts, truck_list_daily_counts, incoming_request_daily_counts, approved_vehicle_expiry_counts',
+  );
+
+/** The kinds of rows a plan counts per tenant. */
+export type ScaleRowKind =
+  'users' | 'approvedVehicles' | 'entryLogs' | 'truckListEntries' | 'incomingRequests';
+const TABLE_OF: Record<ScaleRowKind, string> = {
+  users: 'users',
+  approvedVehicles: 'approved_vehicles',
+  entryLogs: 'entry_logs',
+  truckListEntries: 'truck_list_entries',
+  incomingRequests: 'incoming_requests',
+};
+/** Rows a newer plan can append to data seeded by an older one (same distributions, nothing refers to them). */
+export const APPENDABLE: readonly ScaleRowKind[] = ['truckListEntries', 'incomingRequests'];
+
+export type ScaleDifference = {
+  tenant: string;
+  kind: ScaleRowKind | 'tenant';
+  planned: number;
+  present: number;
+};
+
+/**
+ * How the data in the database differs from `plan`, tenant by tenant (by name) and kind by kind:
+ * empty when it is exactly the plan. Counted as the owner (row-level security bypassed).
+ */
+export async function compareWithPlan(
+  client: pg.ClientBase,
+  plan: ScalePlan,
+): Promise<ScaleDifference[]> {
+  const tenants = await client.query<{ id: string; name: string }>('select id, name from tenants');
+  const counts = new Map<string, Partial<Record<ScaleRowKind, number>>>();
+  for (const [kind, table] of Object.entries(TABLE_OF) as [ScaleRowKind, string][]) {
+    const { rows } = await client.query<{ tenant_id: string; n: number }>(
+      `select tenant_id, count(*)::int as n from ${table} group by tenant_id`,
+    );
+    for (const row of rows) {
+      const entry = counts.get(row.tenant_id) ?? {};
+      entry[kind] = row.n;
+      counts.set(row.tenant_id, entry);
+    }
+  }
+  const byName = new Map(tenants.rows.map((t) => [t.name, t.id]));
+  const differences: ScaleDifference[] = [];
+  for (const tenant of plan.tenants) {
+    const id = byName.get(tenant.name);
+    if (!id) {
+      differences.push({ tenant: tenant.name, kind: 'tenant', planned: 1, present: 0 });
+      continue;
+    }
+    for (const kind of Object.keys(TABLE_OF) as ScaleRowKind[]) {
+      const present = counts.get(id)?.[kind] ?? 0;
+      if (present !== tenant[kind])
+        differences.push({ tenant: tenant.name, kind, planned: tenant[kind], present });
+    }
+  }
+  const planned = new Set(plan.tenants.map((t) => t.name));
+  for (const name of byName.keys())
+    if (!planned.has(name))
+      differences.push({ tenant: name, kind: 'tenant', planned: 0, present: 1 });
+  return differences;
+}
+
+/** Differences a top-up can close: rows missing of a kind that can be appended to. */
+export const canTopUp = (differences: ScaleDifference[]) =>
+  differences.every(
+    (d) => d.kind !== 'tenant' && APPENDABLE.includes(d.kind) && d.present < d.planned,
+  );
+
+/**
+ * Appends the missing truck-list reads and feed entries (`canTopUp` must hold) in one
+ * transaction, then VACUUM ANALYZE. The per-day counters follow through their triggers.
+ */
+export async function topUpScaleData(
+  client: pg.ClientBase,
+  plan: ScalePlan,
+  differences: ScaleDifference[],
+  log: (message: string) => void = () => undefined,
+) {
+  if (!canTopUp(differences)) throw new Error('these differences need a fresh seed');
+  const tenants = await client.query<{ id: string; name: string }>('select id, name from tenants');
+  const idOf = new Map(tenants.rows.map((t) => [t.name, t.id]));
+  await client.query('begin');
+  try {
+    await client.query("set local synchronous_commit = off; set local work_mem = '256MB'");
+    await client.query(helpers(startOfSiteDay(new Date()).toISOString()));
+    for (const d of differences) {
+      const tenant = plan.tenants.find((t) => t.name === d.tenant);
+      const tenantId = idOf.get(d.tenant);
+      if (!tenant || !tenantId) throw new Error(`no tenant ${d.tenant}`);
+      const started = performance.now();
+      const missing = d.planned - d.present;
+      if (d.kind === 'truckListEntries')
+        await insertTruckList(client, tenantId, tenant.number, missing, plan);
+      else await insertIncomingRequests(client, tenantId, tenant.number, missing, plan);
+      log(
+        `  ${d.tenant}: ${missing} more ${d.kind} (${d.present} → ${d.planned}): ` +
+          `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  await vacuumAnalyze(client);
 }

@@ -267,6 +267,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     object: aUser,
     request: (_fx, id) => ({ url: `/api/users/${id}`, payload: { fullName: 'Renamed By Matrix' } }),
     allowed: 200,
+    note: 'a name change: only a password or email change needs a recent sign-in (SEC-25, auth.routes.int.test.ts)',
   },
   'PATCH /api/users/:id/deactivate': {
     access: ADMINS,
@@ -710,6 +711,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ONBOARDING,
     request: () => ({ url: '/api/drivers/export.csv' }),
     allowed: 200,
+    note: 'declared recentAuthentication (SEC-25): the matrix callers signed in moments ago, so they pass; auth.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
   },
   'GET /api/drivers/:id': {
     access: ONBOARDING,

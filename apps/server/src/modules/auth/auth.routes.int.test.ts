@@ -364,6 +364,115 @@ describe('auth routes', () => {
     });
   });
 
+  describe('recent authentication on the drivers export and user credentials (SEC-25)', () => {
+    const freshCookie = (reauth: { cookies: { name: string; value: string }[] }) => ({
+      cookie: `bg_session=${reauth.cookies.find((c) => c.name === 'bg_session')?.value ?? ''}`,
+    });
+    const signIn = (username: string, password: string) =>
+      t.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password },
+        remoteAddress: '10.5.9.9',
+      });
+
+    it('asks for the password again before the drivers CSV export once the sign-in is 15 minutes old', async () => {
+      const admin = await t.registerTenant();
+      const remoteAddress = '10.4.0.1';
+      const recent = await admin.get('/api/drivers/export.csv', { remoteAddress });
+      t.clock.advanceMs(16 * 60_000);
+
+      const stale = await admin.get('/api/drivers/export.csv', { remoteAddress });
+      const reauth = await admin.post(
+        '/api/auth/reauth',
+        { password: admin.password },
+        { remoteAddress },
+      );
+      const again = await admin.get('/api/drivers/export.csv', {
+        remoteAddress,
+        headers: freshCookie(reauth),
+      });
+
+      expect(recent.statusCode).toBe(200);
+      expect(stale.statusCode).toBe(401);
+      expect(stale.json().error.code).toBe('REAUTH_REQUIRED');
+      expect(stale.body).not.toContain('ID Number');
+      expect(reauth.statusCode).toBe(200);
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['content-type']).toMatch(/^text\/csv/);
+    });
+
+    it("asks for the password again before an admin sets another user's password or email", async () => {
+      const admin = await t.registerTenant();
+      const remoteAddress = '10.5.0.1';
+      const username = t.unique('guard');
+      const created = await admin.post('/api/users', {
+        username,
+        password: 'given-pass-1',
+        role: 'security_guard',
+        email: 'guard@example.com',
+      });
+      const id = created.json<{ id: string }>().id;
+      t.clock.advanceMs(16 * 60_000);
+
+      const password = await admin.patch(
+        `/api/users/${id}`,
+        { password: 'reset-pass-2' },
+        { remoteAddress },
+      );
+      const email = await admin.patch(
+        `/api/users/${id}`,
+        { email: 'moved@example.com' },
+        { remoteAddress },
+      );
+      const oldPasswordStillWorks = await signIn(username, 'given-pass-1');
+      const reauth = await admin.post(
+        '/api/auth/reauth',
+        { password: admin.password },
+        { remoteAddress },
+      );
+      const after = await admin.patch(
+        `/api/users/${id}`,
+        { password: 'reset-pass-2', email: 'moved@example.com' },
+        { remoteAddress, headers: freshCookie(reauth) },
+      );
+
+      for (const refused of [password, email]) {
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json().error.code).toBe('REAUTH_REQUIRED');
+      }
+      expect(oldPasswordStillWorks.statusCode).toBe(200);
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toMatchObject({ email: 'moved@example.com' });
+      expect((await signIn(username, 'reset-pass-2')).statusCode).toBe(200);
+    });
+
+    it('lets a role or name change through without a recent sign-in, even with the unchanged email sent back', async () => {
+      const admin = await t.registerTenant();
+      const created = await admin.post('/api/users', {
+        username: t.unique('guard'),
+        password: 'given-pass-1',
+        role: 'security_guard',
+        email: 'guard@example.com',
+      });
+      const id = created.json<{ id: string }>().id;
+      t.clock.advanceMs(16 * 60_000);
+
+      const response = await admin.patch(
+        `/api/users/${id}`,
+        { role: 'back_office', fullName: 'Renamed Guard', email: 'guard@example.com' },
+        { remoteAddress: '10.6.0.1' },
+      );
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        role: 'back_office',
+        fullName: 'Renamed Guard',
+        email: 'guard@example.com',
+      });
+    });
+  });
+
   describe('POST /api/auth/change-password', () => {
     it('forces users created by an admin through a change, then lets them in with a fresh session', async () => {
       const admin = await t.registerTenant();

@@ -72,7 +72,7 @@ function clearSessionCookies(reply: FastifyReply) {
  */
 export function registerAuthentication(
   app: FastifyInstance,
-  sessions: Pick<SessionsService, 'resolveActor' | 'isRecentlyAuthenticated'>,
+  sessions: Pick<SessionsService, 'resolveActor' | 'assertRecentlyAuthenticated'>,
   service: Pick<AuthService, 'actForTenant'>,
 ) {
   app.decorateRequest('actor', null as unknown as Actor);
@@ -96,17 +96,13 @@ export function registerAuthentication(
         new AppError('FORBIDDEN', 'Please change your password to continue.'),
       );
     }
-    if (
-      access.recentAuthentication &&
-      !sessions.isRecentlyAuthenticated(actor, REAUTHENTICATION_MINUTES)
-    ) {
-      return sendError(
-        reply,
-        new AppError(
-          'REAUTH_REQUIRED',
-          `Confirm your password to continue: this needs a sign-in within the last ${REAUTHENTICATION_MINUTES} minutes (POST /api/auth/reauth).`,
-        ),
-      );
+    if (access.recentAuthentication) {
+      try {
+        sessions.assertRecentlyAuthenticated(actor);
+      } catch (error) {
+        if (error instanceof AppError) return sendError(reply, error);
+        throw error;
+      }
     }
     const targetTenant = request.headers[ACT_FOR_TENANT_HEADER];
     if (targetTenant === undefined) {

@@ -14,7 +14,7 @@ export function createAuthModule(
   deps: Omit<AuthServiceDeps, 'repository' | 'sessions'> & {
     db: Parameters<typeof createAuthRepository>[0];
     sessions: AuthServiceDeps['sessions'] &
-      Pick<SessionsService, 'resolveActor' | 'isRecentlyAuthenticated'>;
+      Pick<SessionsService, 'resolveActor' | 'assertRecentlyAuthenticated'>;
   },
 ) {
   const service = createAuthService({ ...deps, repository: createAuthRepository(deps.db) });

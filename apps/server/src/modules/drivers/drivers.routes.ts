@@ -11,7 +11,7 @@ import {
 } from '@boomgate/contracts/drivers';
 
 import type { ImagesService } from '@/modules/images';
-import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { ALL_ROLES, REAUTHENTICATION_MINUTES, rolesAccess } from '@/platform/access';
 import { attachment } from '@/platform/csv';
 
 import type { DriversService } from './drivers.service';
@@ -61,13 +61,15 @@ export function driversRoutes(
     app.get(
       '/drivers/export.csv',
       {
-        config: officeStaff,
+        // SEC-25: a bulk export of personal data needs the password given recently.
+        config: rolesAccess(ONBOARDING_ROLES, { recentAuthentication: true }),
         schema: {
           tags: ['drivers'],
           operationId: 'exportDrivers',
           description:
             'Every driver as CSV. Cells that a spreadsheet would run as a formula (= + - @, tab, CR) ' +
-            'start with an apostrophe.',
+            'start with an apostrophe. 401 REAUTH_REQUIRED unless the password was given in the ' +
+            `last ${REAUTHENTICATION_MINUTES} minutes (POST /api/auth/reauth).`,
           produces: ['text/csv'],
           response: { 200: z.string() },
         },

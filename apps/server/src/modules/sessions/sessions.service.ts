@@ -1,5 +1,7 @@
+import { REAUTHENTICATION_MINUTES } from '@/platform/access';
 import type { Clock } from '@/platform/clock';
 import type { DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
 import { newToken } from '@/platform/ids';
 
 import { hashSessionToken, isWellFormedToken } from './session-token';
@@ -26,6 +28,13 @@ export function createSessionsService({
   secret: string;
   policy: SessionPolicy;
 }) {
+  /**
+   * The password was given within `minutes`: every sign-in, password change and re-authentication
+   * starts a new session, so the session's start is the last time it was.
+   */
+  const isRecentlyAuthenticated = (actor: Pick<Actor, 'sessionCreatedAt'>, minutes: number) =>
+    clock.now().getTime() - actor.sessionCreatedAt.getTime() <= minutes * 60_000;
+
   return {
     /** Issues a fresh random token (never reuses one) and stores its HMAC. */
     async startSession(
@@ -60,12 +69,20 @@ export function createSessionsService({
       return row && { ...row, sessionTokenHash: tokenHash };
     },
 
+    isRecentlyAuthenticated,
+
     /**
-     * The password was given within `minutes`: every sign-in, password change and re-authentication
-     * starts a new session, so the session's start is the last time it was.
+     * SEC-25: throws 401 REAUTH_REQUIRED unless the password was given in the last
+     * REAUTHENTICATION_MINUTES. Routes declared `recentAuthentication` get it from the access check;
+     * a service calls it when only some requests need it (an admin changing a password or email).
      */
-    isRecentlyAuthenticated: (actor: Pick<Actor, 'sessionCreatedAt'>, minutes: number) =>
-      clock.now().getTime() - actor.sessionCreatedAt.getTime() <= minutes * 60_000,
+    assertRecentlyAuthenticated(actor: Pick<Actor, 'sessionCreatedAt'>) {
+      if (isRecentlyAuthenticated(actor, REAUTHENTICATION_MINUTES)) return;
+      throw new AppError(
+        'REAUTH_REQUIRED',
+        `Confirm your password to continue: this needs a sign-in within the last ${REAUTHENTICATION_MINUTES} minutes (POST /api/auth/reauth).`,
+      );
+    },
 
     endSession: (tx: DbExecutor, actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>) =>
       repository.delete(tx, actor.tenantId, actor.sessionTokenHash),

@@ -14,7 +14,7 @@ import type { NewUserRow, UserRow } from './users.table';
 export type UsersServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   repository: UsersRepository;
-  sessions: Pick<SessionsService, 'endAllSessionsOf'>;
+  sessions: Pick<SessionsService, 'endAllSessionsOf' | 'assertRecentlyAuthenticated'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   passwordMinLength: number;
@@ -139,12 +139,19 @@ export function createUsersService({
       if (body.role !== undefined && id === actor.userId) {
         throw new AppError('FORBIDDEN', 'You cannot change your own role.');
       }
+      // SEC-25: setting a password needs the admin's own password given recently (no hashing first).
+      if (body.password !== undefined) sessions.assertRecentlyAuthenticated(actor);
       if (body.password !== undefined) assertPasswordPolicy(body.password);
       const passwordHash =
         body.password === undefined ? undefined : await hashPassword(body.password);
 
       return database.withTenant(actor.tenantId, async (tx) => {
-        assertMayManage(actor, await repository.find(tx, actor.tenantId, id));
+        const target = await repository.find(tx, actor.tenantId, id);
+        assertMayManage(actor, target);
+        // SEC-25: so does changing an email (the edit form sends the unchanged one back too).
+        if (body.email !== undefined && body.email !== target.email) {
+          sessions.assertRecentlyAuthenticated(actor);
+        }
         const now = clock.now();
         const updated = await repository.update(tx, actor.tenantId, id, {
           ...(body.fullName !== undefined && { fullName: body.fullName }),

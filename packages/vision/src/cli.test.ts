@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import bwipjs from 'bwip-js';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from './cli';
@@ -59,6 +60,33 @@ describe('runCli', () => {
     ).results;
     expect(result?.bytesBase64).toBe(Buffer.from(payload).toString('base64'));
     expect(result?.text).toBe('!\x82\x9f\t\0\x1aE\xf4\x15\x7f\xa0\xff\xc9\x80A');
+  });
+
+  it("keeps a QR code's own character set: UTF-8 text is not read as ISO-8859-1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bgv-'));
+    const file = join(dir, 'qr.png');
+    // No ECI: the bytes are UTF-8, which a QR reader detects (zxing does the same).
+    writeFileSync(
+      file,
+      await bwipjs.toBuffer({
+        bcid: 'qrcode',
+        text: Buffer.from('Café Ω', 'utf8').toString('latin1'),
+        binarytext: true,
+        scale: 6,
+        paddingwidth: 8,
+        paddingheight: 8,
+        backgroundcolor: 'FFFFFF',
+      } as Parameters<typeof bwipjs.toBuffer>[0]),
+    );
+    const { io, out } = capture();
+
+    await runCli(['barcode', file], io);
+
+    const [result] = (
+      JSON.parse(out[0]!) as { results: Array<{ format: string; text: string }> }
+    ).results;
+    expect(result?.format).toBe('QRCode');
+    expect(result?.text).toBe('Café Ω');
   });
 
   it('exits 2 on usage errors', async () => {

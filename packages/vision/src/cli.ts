@@ -34,14 +34,15 @@ const errorMessage = (error: unknown) =>
       : String(error);
 
 /**
- * The CLI's `text` is the payload bytes read as ISO-8859-1, as zxing's Java reader does and as the
- * evaluation interface expects; zxing-cpp's own text escapes binary bytes (`<U+82>`, `<HT>`). Readers
- * inside the package keep using `Barcode.text`, which is unchanged.
+ * For PDF417 the CLI's `text` is the payload bytes read as ISO-8859-1, as zxing's Java reader does
+ * (PDF417's default character set) and as the evaluation interface expects; zxing-cpp's own text
+ * escapes binary bytes (`<U+82>`, `<HT>`). Other formats keep zxing-cpp's text, which decodes their
+ * character sets (a QR code's UTF-8, say). Readers inside the package use `Barcode.text` unchanged.
  */
 function barcodeJson(b: Barcode) {
   return {
     format: b.format,
-    text: Buffer.from(b.bytes).toString('latin1'),
+    text: b.format === 'PDF417' ? Buffer.from(b.bytes).toString('latin1') : b.text,
     bytesBase64: Buffer.from(b.bytes).toString('base64'),
     ...(b.sequence ? { sequence: b.sequence } : {}),
     ...(b.isAssembled ? { isAssembled: true } : {}),

@@ -82,9 +82,8 @@ describe('runCli', () => {
 
     await runCli(['barcode', file], io);
 
-    const [result] = (
-      JSON.parse(out[0]!) as { results: Array<{ format: string; text: string }> }
-    ).results;
+    const [result] = (JSON.parse(out[0]!) as { results: Array<{ format: string; text: string }> })
+      .results;
     expect(result?.format).toBe('QRCode');
     expect(result?.text).toBe('Café Ω');
   });

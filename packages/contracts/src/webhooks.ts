@@ -135,9 +135,12 @@ export const ProcessRequestBodySchema = z
     driverDateOfBirth: Text(32),
     driverSex: Text(16),
     /**
-     * REL-04: the entry's `completedAt` as the caller last saw it: omitted or null to complete an
-     * entry not yet processed, its completion time to edit a processed one. If the entry has been
-     * processed since, the call answers 409 CONFLICT and sends no callback.
+     * REL-04, optional so that callers written before it keep working: the entry's `completedAt`
+     * as the caller last saw it. null: the entry must not be processed yet; a timestamp: it must
+     * still carry exactly that completion (an edit). Otherwise the call answers 409 CONFLICT and
+     * sends no callback. Omitted: the call completes or edits whatever is there (the behaviour
+     * before REL-04); concurrent calls are serialised, each queueing one callback for its own
+     * completion.
      */
     expectedCompletedAt: TimestampSchema.nullable().optional(),
   })

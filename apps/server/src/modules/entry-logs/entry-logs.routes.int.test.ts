@@ -385,6 +385,39 @@ describe('grant-entry with faceComparisonId', () => {
     ).toHaveLength(1);
   }, 90_000);
 
+  it('lets one comparison back one entry when 40 grants cite it at the same time (REL-04)', async () => {
+    const admin = await t.registerTenant();
+    const vehicle = await enrolledVehicle(admin, 'ND778899');
+    const comparison = await compare(admin, face, vehicle.id);
+
+    // Different Idempotency-Keys: 40 distinct entries, not retries of one.
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        admin.post(
+          '/api/auto-gate/grant-entry',
+          {
+            category: 'contracted',
+            plateNumber: 'ND778899',
+            vehicleApproved: true,
+            entryGranted: true,
+            faceVerified: true,
+            faceComparisonId: comparison.comparisonId,
+          },
+          { headers: { 'idempotency-key': `concurrent-${index}-${t.unique('k')}` } },
+        ),
+      ),
+    );
+
+    expect(comparison.decision).toBe('match');
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([201, ...Array<number>(39).fill(400)]);
+    for (const refused of responses.filter((response) => response.statusCode === 400))
+      expect(refused.json().error.message).toContain('already backs another entry');
+    expect(
+      await t.ownerQuery(`select 1 from entry_logs where tenant_id = $1`, [admin.body.tenant.id]),
+    ).toHaveLength(1);
+  }, 120_000);
+
   it('requires the comparison for a verified face once the organization gates on anti-spoofing', async () => {
     const admin = await t.registerTenant();
     const vehicle = await enrolledVehicle(admin, 'ND554433');

@@ -131,12 +131,16 @@ export function createWebhooksRepository() {
      * Concurrent calls meet the row lock; the loser re-reads the winner's row (READ COMMITTED)
      * and updates nothing, so it writes no callback. completed_at moves forward by at least 1 ms
      * on every completion, so it serves as the row's version even under a coarse clock.
+     * `'any'` (a caller that sent no expectation) drops the condition: concurrent calls still
+     * queue on the row lock, and each one, after the previous commits, updates the row as it is
+     * then (PostgreSQL re-evaluates the SET on the newest version), so each gets its own
+     * completion, a later completed_at, and writes its own callback.
      */
     async completeIncomingRequest(
       tx: DbExecutor,
       tenantId: string,
       id: string,
-      expectedCompletedAt: Date | null,
+      expectedCompletedAt: Date | null | 'any',
       values: Pick<
         IncomingRequestRow,
         | 'plateNumber'
@@ -164,9 +168,11 @@ export function createWebhooksRepository() {
           and(
             eq(incomingRequests.tenantId, tenantId),
             eq(incomingRequests.id, id),
-            expectedCompletedAt
-              ? sql`date_trunc('milliseconds', ${incomingRequests.completedAt}) = ${expectedCompletedAt.toISOString()}::timestamptz`
-              : isNull(incomingRequests.completedAt),
+            expectedCompletedAt === 'any'
+              ? undefined
+              : expectedCompletedAt
+                ? sql`date_trunc('milliseconds', ${incomingRequests.completedAt}) = ${expectedCompletedAt.toISOString()}::timestamptz`
+                : isNull(incomingRequests.completedAt),
           ),
         )
         .returning();

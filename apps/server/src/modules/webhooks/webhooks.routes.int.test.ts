@@ -236,7 +236,7 @@ describe('incoming feed and integrations routes', () => {
           [tenantId],
         );
 
-      it('completes an entry once when ten users process it at the same time: one 200, nine 409', async () => {
+      it('completes an entry once when ten users process it at the same time with expectedCompletedAt null: one 200, nine 409', async () => {
         const tenant = await aTenantWithSecret(t);
         const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
         const users = await Promise.all(
@@ -247,7 +247,7 @@ describe('incoming feed and integrations routes', () => {
           users.map((user, index) =>
             user.post(
               `/api/webhook/process-request/${id}`,
-              aCompletion({ driverName: `Driver ${index}` }),
+              aCompletion({ driverName: `Driver ${index}`, expectedCompletedAt: null }),
             ),
           ),
         );
@@ -270,7 +270,7 @@ describe('incoming feed and integrations routes', () => {
         ).toEqual([{ driver_name: winnerName }]);
       });
 
-      it('edits a processed entry from the completion it names, and refuses a stale or missing one', async () => {
+      it('edits a processed entry from the completion it names, and refuses a stale one or an explicit null', async () => {
         const tenant = await aTenantWithSecret(t);
         const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
         const first = await tenant.admin.post(`/api/webhook/process-request/${id}`, aCompletion());
@@ -286,7 +286,7 @@ describe('incoming feed and integrations routes', () => {
         );
         const asIfNew = await tenant.admin.post(
           `/api/webhook/process-request/${id}`,
-          aCompletion({ driverName: 'Double submit' }),
+          aCompletion({ driverName: 'Double submit', expectedCompletedAt: null }),
         );
 
         expect([first.statusCode, edit.statusCode, stale.statusCode, asIfNew.statusCode]).toEqual([
@@ -295,11 +295,84 @@ describe('incoming feed and integrations routes', () => {
         // The clock of the test stands still; the edit still moves completedAt forward.
         expect(edit.json<{ completedAt: string }>().completedAt > firstCompletedAt).toBe(true);
         expect(stale.json()).toEqual(CONFLICT);
+        expect(asIfNew.json()).toEqual(CONFLICT);
         expect(await callbacksOf(tenant.tenantId, id)).toEqual({
           deliveries: 2,
           jobs: 2,
           driverNames: ['Sipho', 'Thabo'],
         });
+      });
+
+      it('edits a processed entry for a caller that omits expectedCompletedAt (the payload before REL-04)', async () => {
+        const tenant = await aTenantWithSecret(t);
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const first = await tenant.admin.post(`/api/webhook/process-request/${id}`, aCompletion());
+        const firstCompletedAt = first.json<{ completedAt: string }>().completedAt;
+
+        const asIfNew = await tenant.admin.post(
+          `/api/webhook/process-request/${id}`,
+          aCompletion({ driverName: 'Old client' }),
+        );
+
+        expect([first.statusCode, asIfNew.statusCode]).toEqual([200, 200]);
+        expect(asIfNew.json()).toMatchObject({ driverName: 'Old client', status: 'Complete' });
+        expect(asIfNew.json<{ completedAt: string }>().completedAt > firstCompletedAt).toBe(true);
+        expect(await callbacksOf(tenant.tenantId, id)).toEqual({
+          deliveries: 2,
+          jobs: 2,
+          driverNames: ['Sipho', 'Old client'],
+        });
+      });
+
+      it('applies concurrent calls without expectedCompletedAt one after another, one callback each', async () => {
+        const tenant = await aTenantWithSecret(t);
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const users = await Promise.all(
+          Array.from({ length: 5 }, () => t.createSignedInUser(tenant.admin, 'security_guard')),
+        );
+
+        const responses = await Promise.all(
+          users.map((user, index) =>
+            user.post(
+              `/api/webhook/process-request/${id}`,
+              aCompletion({ driverName: `Driver ${index}` }),
+            ),
+          ),
+        );
+
+        expect(responses.map((response) => response.statusCode)).toEqual(
+          Array<number>(5).fill(200),
+        );
+        // Each call has its own completion (distinct completedAt, the clock standing still) and
+        // its own callback carrying what that call sent.
+        const completedAts = responses.map(
+          (response) => response.json<{ completedAt: string }>().completedAt,
+        );
+        expect(new Set(completedAts).size).toBe(5);
+        const callbacks = await callbacksOf(tenant.tenantId, id);
+        expect(callbacks.deliveries).toBe(5);
+        expect(callbacks.jobs).toBe(5);
+        expect([...callbacks.driverNames].sort()).toEqual(
+          users.map((_, index) => `Driver ${index}`),
+        );
+        const bodies = await t.ownerQuery<{ body: string }>(
+          'select body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2',
+          [tenant.tenantId, id],
+        );
+        expect(
+          bodies
+            .map(
+              (row) => (JSON.parse(row.body) as { data: { completedAt: string } }).data.completedAt,
+            )
+            .sort(),
+        ).toEqual([...completedAts].sort());
+        // The row holds the last completion applied.
+        const [latest] = [...completedAts].sort().reverse();
+        const [row] = await t.ownerQuery<{ completed_at: Date }>(
+          'select completed_at from incoming_requests where id = $1',
+          [id],
+        );
+        expect(row?.completed_at.toISOString()).toBe(latest);
       });
 
       it('lets one of two concurrent edits of the same completion through', async () => {

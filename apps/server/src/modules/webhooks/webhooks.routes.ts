@@ -145,10 +145,13 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
           description:
             'Completes (or edits) an entry with the captured data and queues the signed callback ' +
             '(`incoming-request.completed`) to the tenant’s callback URL in the same transaction. ' +
-            'Send the entry’s `completedAt` as `expectedCompletedAt` to edit a processed entry ' +
-            '(omit it, or null, for one not yet processed): when the entry was processed since, ' +
-            'the answer is 409 CONFLICT and no callback is sent, so two people processing the ' +
-            'same entry at once, or a double submit, queue one callback.',
+            'Optional `expectedCompletedAt` makes the call conditional: null for an entry not yet ' +
+            'processed, the entry’s `completedAt` to edit a processed one. When the entry is no ' +
+            'longer in that state the answer is 409 CONFLICT and no callback is sent, so two ' +
+            'people processing the same entry at once, or a double submit, queue one callback. ' +
+            'Omitted, the call completes or edits the entry as it is (the behaviour before the ' +
+            'field existed); concurrent calls are applied one after another, each with its own ' +
+            'completion time and its own callback.',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
           response: { 200: IncomingRequestEntrySchema },

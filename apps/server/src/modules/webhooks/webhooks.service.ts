@@ -219,8 +219,10 @@ export function createWebhooksService({
     /**
      * Completes (or edits) an entry and, in the same transaction, writes the callback to the
      * outbox and enqueues its delivery: the callback exists if and only if the completion does.
-     * REL-04: only one of several concurrent calls on the same state of the entry completes it
-     * (the body's `expectedCompletedAt` is that state); the others answer 409 and queue nothing.
+     * REL-04: with `expectedCompletedAt` (null or a timestamp) in the body, only one of several
+     * concurrent calls on that state of the entry completes it; the others answer 409 and queue
+     * nothing. Without it (callers written before REL-04), every call completes or edits the
+     * entry as it is then, one after another on the row lock, each with its own callback.
      */
     async processRequest(
       actor: Actor,
@@ -230,9 +232,13 @@ export function createWebhooksService({
     ) {
       const now = clock.now();
       return database.withTenant(actor.tenantId, async (tx) => {
-        const expectedCompletedAt = body.expectedCompletedAt
-          ? new Date(body.expectedCompletedAt)
-          : null;
+        // Omitted (undefined) is not null: it asks for no check at all.
+        const expectedCompletedAt: Date | null | 'any' =
+          body.expectedCompletedAt === undefined
+            ? 'any'
+            : body.expectedCompletedAt === null
+              ? null
+              : new Date(body.expectedCompletedAt);
         const row = await repository.completeIncomingRequest(
           tx,
           actor.tenantId,

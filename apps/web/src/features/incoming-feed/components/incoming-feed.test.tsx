@@ -460,6 +460,21 @@ describe('Incoming Feed', () => {
     });
   });
 
+  it('sends expectedCompletedAt null when it processes an entry for the first time', async () => {
+    // The sender posted every required field, so the row offers Edit; it was never processed.
+    const { user, api } = setUp([
+      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+    ]);
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Success', 'Entry processed and callback sent');
+    expect(api.processed).toHaveLength(1);
+    // Sent as JSON: an omitted field would be absent here, and the server would not check it.
+    expect(api.processed[0]!.body).toHaveProperty('expectedCompletedAt', null);
+  });
+
   it('edits a processed entry as it was shown, and shows the 409 when someone processed it since', async () => {
     const completedAt = '2026-01-01T07:05:00.123Z';
     const { user, api } = setUp([

@@ -3,6 +3,7 @@ import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 
 import { ThemeProvider } from '@/hooks/use-theme';
 import { useToasts } from '@/hooks/use-toast';
+import { cancelReauthentication, useIsReauthenticationPending } from '@/lib/reauth';
 
 import { AppErrorBoundary } from './error-boundary';
 
@@ -19,6 +20,7 @@ export function AppProvider({
         <ThemeProvider>
           {children}
           <DeferredToaster />
+          <DeferredConfirmPasswordDialog />
         </ThemeProvider>
       </QueryClientProvider>
     </AppErrorBoundary>
@@ -59,4 +61,31 @@ function DeferredToaster() {
     };
   }, [shouldLoad]);
   return Toaster ? <Toaster /> : null;
+}
+
+/**
+ * SEC-25: the confirm-password dialog, shown while a request answered 401 REAUTH_REQUIRED waits
+ * (lib/reauth.ts). Its code loads the first time it is needed; if it cannot load, the waiting
+ * requests fail rather than wait forever.
+ */
+function DeferredConfirmPasswordDialog() {
+  const isPending = useIsReauthenticationPending();
+  const [ConfirmPasswordDialog, setDialog] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    if (!isPending || ConfirmPasswordDialog) return;
+    let mounted = true;
+    import('@/components/confirm-password-dialog').then(
+      (module) => {
+        if (mounted) setDialog(() => module.ConfirmPasswordDialog);
+      },
+      (error: unknown) => {
+        console.error('The confirm-password dialog failed to load', error);
+        cancelReauthentication(error);
+      },
+    );
+    return () => {
+      mounted = false;
+    };
+  }, [isPending, ConfirmPasswordDialog]);
+  return isPending && ConfirmPasswordDialog ? <ConfirmPasswordDialog /> : null;
 }

@@ -6,6 +6,11 @@ import { apiError } from '@/testing/handlers';
 import { server } from '@/testing/server';
 
 import { getErrorMessage, HttpError, request, requestWithHeaders } from './api-client';
+import {
+  cancelReauthentication,
+  completeReauthentication,
+  isReauthenticationPending,
+} from './reauth';
 
 const OkSchema = z.object({ ok: z.literal(true) });
 
@@ -133,5 +138,99 @@ describe('getErrorMessage', () => {
 
   it('falls back for network failures', () => {
     expect(getErrorMessage(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
+  });
+});
+
+describe('request answered 401 REAUTH_REQUIRED (SEC-25)', () => {
+  const reauthRequired = () =>
+    apiError(401, 'REAUTH_REQUIRED', 'Confirm your password to continue.');
+  it('waits for the password, then sends the request once more', async () => {
+    let calls = 0;
+    server.use(
+      http.get('/api/things', () =>
+        ++calls === 1 ? reauthRequired() : HttpResponse.json({ ok: true }),
+      ),
+    );
+
+    const pending = request('GET', '/api/things', { schema: OkSchema });
+    await vi.waitFor(() => expect(calls).toBe(1));
+    completeReauthentication();
+
+    await expect(pending).resolves.toEqual({ ok: true });
+    expect(calls).toBe(2);
+  });
+
+  it('asks once for requests refused together, and retries each of them', async () => {
+    const seen: string[] = [];
+    let isConfirmed = false;
+    server.use(
+      http.get('/api/things/:id', ({ params }) => {
+        seen.push(String(params.id));
+        return isConfirmed ? HttpResponse.json({ ok: true }) : reauthRequired();
+      }),
+    );
+
+    const first = request('GET', '/api/things/1', { schema: OkSchema });
+    const second = request('GET', '/api/things/2', { schema: OkSchema });
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    isConfirmed = true;
+    completeReauthentication(); // one confirmation releases both
+
+    await expect(Promise.all([first, second])).resolves.toEqual([{ ok: true }, { ok: true }]);
+    expect(isReauthenticationPending()).toBe(false);
+    expect(seen.sort()).toEqual(['1', '1', '2', '2']);
+  });
+
+  it('rejects the request with a clear error when the password is not confirmed', async () => {
+    let calls = 0;
+    server.use(
+      http.get('/api/things', () => {
+        calls++;
+        return reauthRequired();
+      }),
+    );
+
+    const pending = request('GET', '/api/things', { schema: OkSchema }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    cancelReauthentication();
+    const error = await pending;
+
+    expect(error).toMatchObject({ name: 'ReauthCancelledError' });
+    expect(getErrorMessage(error, 'Fallback')).toBe(
+      'Password not confirmed: the request was cancelled.',
+    );
+    expect(calls).toBe(1);
+  });
+
+  it('retries only once: a second refusal is the error', async () => {
+    let calls = 0;
+    server.use(
+      http.get('/api/things', () => {
+        calls++;
+        return reauthRequired();
+      }),
+    );
+
+    const pending = request('GET', '/api/things', { schema: OkSchema }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    completeReauthentication();
+
+    expect(await pending).toMatchObject({
+      status: 401,
+      body: { error: { code: 'REAUTH_REQUIRED' } },
+    });
+    expect(calls).toBe(2);
+    expect(isReauthenticationPending()).toBe(false);
+  });
+
+  it('leaves an ordinary 401 alone: it fails straight away and asks for no password', async () => {
+    server.use(http.get('/api/things', () => apiError(401, 'UNAUTHENTICATED', 'Sign in.')));
+
+    const error = await request('GET', '/api/things', { schema: OkSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED' } } });
+    expect(isReauthenticationPending()).toBe(false);
   });
 });

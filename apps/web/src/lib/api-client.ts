@@ -4,6 +4,8 @@ import type { ApiError } from '@boomgate/contracts/api-error';
 
 import { env } from '@/config/env';
 
+import { ReauthCancelledError, waitForReauthentication } from './reauth';
+
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
@@ -55,6 +57,7 @@ export function isHttpError(error: unknown, status?: number): error is HttpError
  */
 export function getErrorMessage(error: unknown, fallback: string): string {
   if (error instanceof HttpError && error.body?.error.message) return error.body.error.message;
+  if (error instanceof ReauthCancelledError) return error.message;
   return fallback;
 }
 
@@ -70,7 +73,9 @@ type RequestOptions<S extends z.ZodType> = {
 /**
  * Every call to the API goes through here: cookies are always sent, a body (JSON, or multipart
  * for FormData) only when there is one, and every response is parsed with its contract so drift
- * fails loudly. A 401 throws like any other error; callers decide what "signed out" means.
+ * fails loudly. A 401 throws like any other error; callers decide what "signed out" means. The
+ * exception is 401 REAUTH_REQUIRED (SEC-25): the confirm-password dialog opens and, once the
+ * password is confirmed, the request is sent once more; Cancel rejects it with ReauthCancelledError.
  */
 export async function request<S extends z.ZodType>(
   method: Method,
@@ -101,8 +106,29 @@ export async function requestWithHeaders<S extends z.ZodType>(
   return { data: schema.parse(json), headers: response.headers };
 }
 
-/** Cookies always; FormData as multipart (the browser sets the boundary), anything else as JSON. */
+/**
+ * Cookies always; FormData as multipart (the browser sets the boundary), anything else as JSON.
+ * A 401 REAUTH_REQUIRED waits for the password to be confirmed, then is sent again, once.
+ */
 async function send(
+  method: Method,
+  url: URL,
+  options: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal },
+): Promise<Response> {
+  try {
+    return await sendOnce(method, url, options);
+  } catch (error) {
+    if (!isReauthRequired(error)) throw error;
+    await waitForReauthentication();
+    return sendOnce(method, url, options);
+  }
+}
+
+function isReauthRequired(error: unknown): boolean {
+  return isHttpError(error, 401) && error.body?.error.code === 'REAUTH_REQUIRED';
+}
+
+async function sendOnce(
   method: Method,
   url: URL,
   {
@@ -126,6 +152,15 @@ async function send(
   });
   if (!response.ok) throw await HttpError.from(response);
   return response;
+}
+
+/**
+ * POST /api/auth/reauth for the confirm-password dialog: sent without the REAUTH_REQUIRED retry
+ * (the dialog is what answers it). Resolves when the server issued the new session cookie.
+ */
+export async function reauthenticate(password: string): Promise<void> {
+  const url = new URL(`${env.API_ORIGIN}/api/auth/reauth`, window.location.origin);
+  await sendOnce('POST', url, { body: { password } });
 }
 
 /** A file the API answers (e.g. a CSV report), as a Blob; errors as in `request`. */

@@ -8,6 +8,7 @@ import { aSession, aUser } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
+import { createReauthApi } from '@/testing/reauth-api';
 import { createUsersApi } from '@/testing/users-api';
 
 function setUp({ role = 'tenant_admin' }: { role?: Role } = {}) {
@@ -264,5 +265,46 @@ describe('user management', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
 
     await expectToast('Update Failed', 'Enter a valid email address');
+  });
+
+  it("asks for the admin's password before setting another user's password; Cancel keeps the form", async () => {
+    const { user, api } = setUp();
+    const reauth = createReauthApi('admin-pass-1');
+    server.use(
+      ...reauth.handlers,
+      // SEC-25 as the server does it: a password (or new email) needs a recent sign-in.
+      http.patch('/api/users/:id', async ({ request }) => {
+        const body = (await request.clone().json()) as { password?: string };
+        return body.password === undefined ? undefined : reauth.refusal();
+      }),
+    );
+    await screen.findByText('3 registered user(s) in organization');
+
+    await user.click(within(row('guard1')).getByRole('button', { name: 'Edit guard1' }));
+    const editDialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    await user.type(within(editDialog).getByLabelText('New Password'), 'reset-pass-9');
+    await user.click(within(editDialog).getByRole('button', { name: 'Save Changes' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+
+    await expectToast('Update Failed', 'Password not confirmed: the request was cancelled.');
+    expect(screen.getByRole('dialog', { name: 'Edit User' })).toBeInTheDocument();
+    expect(api.requests).toEqual([]);
+
+    await user.click(within(editDialog).getByRole('button', { name: 'Save Changes' }));
+    const again = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.type(within(again).getByLabelText('Password'), 'admin-pass-1');
+    await user.click(within(again).getByRole('button', { name: 'Confirm' }));
+
+    await expectToast('User Updated');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(reauth.attempts).toEqual(['admin-pass-1']);
+    expect(api.requests).toEqual([
+      {
+        method: 'PATCH',
+        path: `/api/users/${api.list().find((u) => u.username === 'guard1')?.id ?? ''}`,
+        body: { fullName: 'Gift Guard', role: 'security_guard', password: 'reset-pass-9' },
+      },
+    ]);
   });
 });

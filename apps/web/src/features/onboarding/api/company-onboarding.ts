@@ -10,7 +10,6 @@ export const onboardingKeys = { drivers: ['drivers'] as const };
 
 export const TEMPLATE_CSV_URL = '/api/onboarding/template.csv';
 export const TEMPLATE_XLSX_URL = '/api/onboarding/template.xlsx';
-export const DRIVERS_EXPORT_URL = '/api/drivers/export.csv';
 
 const fileForm = (file: File) => {
   const form = new FormData();
@@ -55,6 +54,14 @@ export function useImportFile() {
 /** POST /api/onboarding/import/errors.csv: the rejected rows with their errors, as a CSV file. */
 export function downloadErrorReport(file: File): Promise<Blob> {
   return requestBlob('POST', '/api/onboarding/import/errors.csv', { body: fileForm(file) });
+}
+
+/**
+ * GET /api/drivers/export.csv: every driver as a CSV file. Fetched (not linked) so that the
+ * password can be confirmed when the server asks for it again (401 REAUTH_REQUIRED, SEC-25).
+ */
+export function downloadDriversExport(): Promise<Blob> {
+  return requestBlob('GET', '/api/drivers/export.csv');
 }
 
 /** POST /api/onboarding/drivers: one driver (and vehicle) from the individual tab. */

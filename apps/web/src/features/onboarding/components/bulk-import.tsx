@@ -30,6 +30,7 @@ import {
 } from '@/components/ui/table';
 import { toast } from '@/hooks/use-toast';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { saveBlob } from '@/lib/save-blob';
 
 import {
   downloadErrorReport,
@@ -56,15 +57,6 @@ export const describeError = (error: ImportRowError) => {
   const label = importFieldLabel(error.field);
   return label ? `${label}: ${error.message}` : error.message;
 };
-
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
 
 /**
  * Bulk tab of company onboarding: download the template, choose a filled-in file, see every row

@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { CreatedDriver, DriverRecordInput } from '@boomgate/contracts/drivers';
 import type { ImportPreview, ImportResult } from '@boomgate/contracts/onboarding';
 
 import { aSession } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
+import { createReauthApi } from '@/testing/reauth-api';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
@@ -263,5 +264,97 @@ describe('company onboarding: individual', { timeout: 20_000 }, () => {
       'Could Not Add Driver',
       'A driver with this ID number is already registered.',
     );
+  });
+});
+
+describe('company onboarding: drivers export', { timeout: 20_000 }, () => {
+  const EXPORT_CSV = 'Driver Name,Surname\nSipho,Nkosi\n';
+
+  /** jsdom has no object URLs and does not download: record what the app would save. */
+  function captureDownloads() {
+    const saved: { fileName: string; blob: Blob }[] = [];
+    const blobs = new Map<string, Blob>();
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => {
+        const url = `blob:test/${blobs.size}`;
+        blobs.set(url, blob);
+        return url;
+      },
+      revokeObjectURL: () => undefined,
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      const blob = blobs.get(this.href);
+      if (blob) saved.push({ fileName: this.download, blob });
+    });
+    return saved;
+  }
+
+  const urlStatics = ['createObjectURL', 'revokeObjectURL'].map(
+    (name) => [name, Object.getOwnPropertyDescriptor(URL, name)] as const,
+  );
+  afterEach(() => {
+    for (const [name, descriptor] of urlStatics) {
+      if (descriptor) Object.defineProperty(URL, name, descriptor);
+      else Reflect.deleteProperty(URL, name);
+    }
+    vi.restoreAllMocks();
+  });
+
+  function setUpExport() {
+    const reauth = createReauthApi('admin-pass-1');
+    let exportCalls = 0;
+    server.use(
+      signedIn(aSession()),
+      ...reauth.handlers,
+      http.get('/api/drivers/export.csv', () => {
+        exportCalls++;
+        return (
+          reauth.refusal() ??
+          new HttpResponse(EXPORT_CSV, { headers: { 'content-type': 'text/csv; charset=utf-8' } })
+        );
+      }),
+    );
+    const saved = captureDownloads();
+    return { ...renderApp('/onboard/company'), reauth, saved, exportCalls: () => exportCalls };
+  }
+
+  it('asks for the password when the server wants it, shows a wrong one, then saves the file', async () => {
+    const { user, reauth, saved, exportCalls } = setUpExport();
+
+    await user.click(await screen.findByRole('button', { name: 'Export Drivers' }, LOADED));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' }, LOADED);
+    expect(saved).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Password'), 'not-it');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('Password is incorrect')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(within(dialog).getByLabelText('Password'));
+    await user.type(within(dialog).getByLabelText('Password'), 'admin-pass-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(screen.queryByRole('dialog', { name: 'Confirm your password' })).toBeNull();
+    expect(saved[0]?.fileName).toBe('drivers.csv');
+    expect(await saved[0]?.blob.text()).toBe(EXPORT_CSV);
+    expect(reauth.attempts).toEqual(['not-it', 'admin-pass-1']);
+    expect(exportCalls()).toBe(2);
+  });
+
+  it('reports a cancelled confirmation once and saves nothing', async () => {
+    const { user, saved, exportCalls } = setUpExport();
+
+    await user.click(await screen.findByRole('button', { name: 'Export Drivers' }, LOADED));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' }, LOADED);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await expectToast('Export Failed', 'Password not confirmed: the request was cancelled.');
+    expect(screen.queryByRole('dialog', { name: 'Confirm your password' })).toBeNull();
+    expect(saved).toEqual([]);
+    expect(exportCalls()).toBe(1);
+    expect(screen.getByRole('button', { name: 'Export Drivers' })).toBeEnabled();
   });
 });

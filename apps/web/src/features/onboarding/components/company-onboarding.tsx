@@ -1,13 +1,17 @@
 import { ArrowLeftIcon, DownloadIcon } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { apiUrl } from '@/lib/api-client';
+import { toast } from '@/hooks/use-toast';
+import { getErrorMessage } from '@/lib/api-client';
+import { saveBlob } from '@/lib/save-blob';
 
-import { DRIVERS_EXPORT_URL } from '../api/company-onboarding';
+import { downloadDriversExport } from '../api/company-onboarding';
 
 import { BulkImport } from './bulk-import';
 import { IndividualDriverForm } from './individual-driver-form';
@@ -24,12 +28,7 @@ export function CompanyOnboarding({ backHref }: { backHref: string }) {
         description="Add your drivers and the vehicles they bring, in bulk or one at a time."
         actions={
           <>
-            <Button variant="outline" asChild>
-              <a href={apiUrl(DRIVERS_EXPORT_URL)} download>
-                <DownloadIcon aria-hidden />
-                Export Drivers
-              </a>
-            </Button>
+            <ExportDriversButton />
             <Button variant="outline" asChild>
               <Link href={backHref}>
                 <ArrowLeftIcon aria-hidden />
@@ -56,5 +55,35 @@ export function CompanyOnboarding({ backHref }: { backHref: string }) {
         </Card>
       </Tabs>
     </div>
+  );
+}
+
+/**
+ * Fetches the drivers CSV through the API client (so a 401 REAUTH_REQUIRED asks for the password
+ * and tries again) and saves it as drivers.csv.
+ */
+function ExportDriversButton() {
+  const [isExporting, setIsExporting] = useState(false);
+
+  const handleExport = async () => {
+    setIsExporting(true);
+    try {
+      saveBlob(await downloadDriversExport(), 'drivers.csv');
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: 'Export Failed',
+        description: getErrorMessage(error, 'The drivers could not be exported.'),
+      });
+    } finally {
+      setIsExporting(false);
+    }
+  };
+
+  return (
+    <Button variant="outline" disabled={isExporting} onClick={() => void handleExport()}>
+      {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
+      Export Drivers
+    </Button>
   );
 }

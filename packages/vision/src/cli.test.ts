@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import bwipjs from 'bwip-js';
+import bwipjs from 'bwip-js/node';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from './cli';

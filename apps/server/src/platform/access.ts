@@ -63,6 +63,8 @@ export type DeclaredRoute = {
   access: Access;
   schema: RouteOptions['schema'];
   bodyLimit: number | undefined;
+  /** The route's handler, so a test can see whether it reads the query string (SEC-66). */
+  handler: RouteOptions['handler'];
 };
 
 const declaredRoutesByApp = new WeakMap<FastifyInstance, DeclaredRoute[]>();
@@ -95,6 +97,7 @@ export function requireAccessDeclarations(
         access,
         schema: route.schema,
         bodyLimit: route.bodyLimit,
+        handler: route.handler,
       });
     }
   });

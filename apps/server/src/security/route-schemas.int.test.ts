@@ -1,8 +1,11 @@
 /**
- * SEC-66: every API route declares a zod response schema for its success status, so Fastify's
- * serializer drops fields the contract does not name and the OpenAPI document describes the
- * answer. Walks the routes registered on the app (`declaredRoutes`, as the authorization matrix
- * does); the success status of each is the matrix's `allowed` status when that is a 2xx.
+ * SEC-66: every API route declares zod schemas for what it reads and what it answers. A response
+ * schema for its success status, so Fastify's serializer drops fields the contract does not name
+ * and the OpenAPI document describes the answer; a params schema when its URL has parameters; a
+ * body schema for POST, PUT and PATCH (except the uploads and bodiless actions listed below); a
+ * querystring schema when its handler reads the query. Walks the routes registered on the app
+ * (`declaredRoutes`, as the authorization matrix does); the success status of each is the
+ * matrix's `allowed` status when that is a 2xx.
  */
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +29,40 @@ const FILE_ROUTES: Record<string, string> = {
     'the safety video, streamed, with single HTTP ranges (206)',
 };
 
+/**
+ * POST/PUT/PATCH routes without a body schema. An upload is parsed by its own code (multipart, or
+ * raw bytes checked by their magic numbers), which a JSON schema cannot describe; an action takes
+ * nothing but its URL, and its handler must not read a body. An entry that names no route, a
+ * route that has since got a body schema, or an action whose handler reads the body fails.
+ */
+const BODY_EXCEPTIONS: Record<string, { kind: 'upload' | 'action'; why: string }> = {
+  'POST /api/onboarding/import/preview': { kind: 'upload', why: 'a CSV/XLSX file, multipart' },
+  'POST /api/onboarding/import': { kind: 'upload', why: 'a CSV/XLSX file, multipart' },
+  'POST /api/onboarding/import/errors.csv': { kind: 'upload', why: 'a CSV/XLSX file, multipart' },
+  'POST /api/safety-videos/files': { kind: 'upload', why: 'raw video/mp4 or video/webm bytes' },
+  'POST /api/integrations/secret': { kind: 'action', why: 'creates or rotates the secret' },
+  'POST /api/integrations/deliveries/:id/replay': {
+    kind: 'action',
+    why: 'sends the delivery named in the URL again',
+  },
+};
+
+/**
+ * Whether a handler reads the query string (or the body), from its source text:
+ * `request.query`. Reliable for this codebase, where every handler names its argument `request`
+ * and reads the query itself; a handler that passed the whole request to a helper reading the
+ * query, or destructured it, would not be seen. (A bare `.query` would also match
+ * `pool.query(...)` in the health check.)
+ */
+const readsQuery = (route: DeclaredRoute) => /\brequest\.query\b/.test(String(route.handler));
+const readsBody = (route: DeclaredRoute) => /\brequest\.body\b/.test(String(route.handler));
+const schemaOf = (route: DeclaredRoute) =>
+  (route.schema ?? {}) as { params?: unknown; body?: unknown; querystring?: unknown };
+
 const keyOf = (route: DeclaredRoute) => `${route.method} ${route.url}`;
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
-describe('response schemas on every route (SEC-66)', () => {
+describe('request and response schemas on every route (SEC-66)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -61,6 +94,63 @@ describe('response schemas on every route (SEC-66)', () => {
     }
 
     expect(routes.length).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+
+  it('declares a zod params schema for every route whose URL has parameters', () => {
+    const routes = declaredRoutes(t.app).filter((route) => /[:*]/.test(route.url));
+
+    const problems = routes
+      .filter((route) => !(schemaOf(route).params instanceof z.ZodType))
+      .map(keyOf);
+
+    expect(routes.length).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+  });
+
+  it('declares a zod body schema for every POST, PUT and PATCH route but the listed uploads and actions', () => {
+    const routes = declaredRoutes(t.app).filter((route) =>
+      ['POST', 'PUT', 'PATCH'].includes(route.method),
+    );
+
+    const problems = routes
+      .filter((route) => !(keyOf(route) in BODY_EXCEPTIONS))
+      .filter((route) => !(schemaOf(route).body instanceof z.ZodType))
+      .map(keyOf);
+
+    expect(routes.length).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the body exceptions true: each names a route without a body schema, actions read no body', () => {
+    const routes = new Map(declaredRoutes(t.app).map((route) => [keyOf(route), route]));
+
+    const stale = Object.entries(BODY_EXCEPTIONS).filter(([key, { kind }]) => {
+      const route = routes.get(key);
+      if (!route || schemaOf(route).body !== undefined) return true;
+      return kind === 'action' && readsBody(route);
+    });
+
+    expect(stale.map(([key]) => key)).toEqual([]);
+  });
+
+  it('declares a zod querystring schema for every route whose handler reads the query', () => {
+    const routes = declaredRoutes(t.app);
+    const readers = routes.filter(readsQuery).map(keyOf);
+
+    const problems = routes
+      .filter(readsQuery)
+      .filter((route) => !(schemaOf(route).querystring instanceof z.ZodType))
+      .map(keyOf);
+
+    // The detection itself works: these handlers are known to read the query.
+    expect(readers).toEqual(
+      expect.arrayContaining([
+        'GET /api/entry-logs',
+        'GET /api/webhook/pending-requests',
+        'GET /api/integrations/deliveries',
+      ]),
+    );
     expect(problems).toEqual([]);
   });
 

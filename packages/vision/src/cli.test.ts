@@ -76,7 +76,7 @@ describe('runCli', () => {
         paddingwidth: 8,
         paddingheight: 8,
         backgroundcolor: 'FFFFFF',
-      } as Parameters<typeof bwipjs.toBuffer>[0]),
+      }),
     );
     const { io, out } = capture();
 

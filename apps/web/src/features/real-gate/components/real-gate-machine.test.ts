@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   canCorrectPlate,
+  canGrantEntry,
   canSkip,
   currentStep,
   initialRealGateState,
@@ -202,5 +203,47 @@ describe('real gate checklist (spec §4)', () => {
       expect(canCorrectPlate(state)).toBe(false);
       expect(run(state, { type: 'PLATE_CORRECTED', plate: corrected })).toBe(state);
     }
+  });
+
+  it('does not grant entry while a typed plate is being checked, and does once it is recorded', () => {
+    const ready = { ...at('complete'), data: { ...at('complete').data, plate: aPlate() } };
+    const checking = run(ready, { type: 'PLATE_CHECK_STARTED' });
+    const corrected = aPlate({ plateNumber: 'KP35XKGP', isTypedByGuard: true, approved: true });
+
+    const recorded = run(checking, { type: 'PLATE_CORRECTED', plate: corrected });
+
+    expect(checking.isCheckingPlate).toBe(true);
+    expect(canGrantEntry(checking)).toBe(false);
+    expect(run(checking, { type: 'STEP_STARTED', step: 'complete' })).toBe(checking);
+    expect(run(checking, { type: 'PLATE_CHECK_STARTED' })).toBe(checking);
+    expect(recorded.isCheckingPlate).toBe(false);
+    expect(recorded.data.plate).toEqual(corrected);
+    expect(canGrantEntry(recorded)).toBe(true);
+    expect(run(recorded, { type: 'STEP_STARTED', step: 'complete' }).statuses.complete).toBe(
+      'processing',
+    );
+  });
+
+  it('allows entry again when a plate check ends without a correction', () => {
+    const ready = { ...at('complete'), data: { ...at('complete').data, plate: aPlate() } };
+    const checking = run(ready, { type: 'PLATE_CHECK_STARTED' });
+
+    const ended = run(checking, { type: 'PLATE_CHECK_ENDED' });
+
+    expect(ended.isCheckingPlate).toBe(false);
+    expect(ended.data.plate).toEqual(aPlate());
+    expect(canGrantEntry(ended)).toBe(true);
+    expect(run(ended, { type: 'PLATE_CHECK_ENDED' })).toBe(ended);
+  });
+
+  it('does not start a plate check when the plate cannot be corrected', () => {
+    const ready = { ...at('complete'), data: { ...at('complete').data, plate: aPlate() } };
+    const granting = run(ready, { type: 'STEP_STARTED', step: 'complete' });
+
+    for (const state of [initialRealGateState, granting]) {
+      expect(run(state, { type: 'PLATE_CHECK_STARTED' })).toBe(state);
+    }
+    expect(canGrantEntry(granting)).toBe(false);
+    expect(canGrantEntry(at('ticket'))).toBe(false);
   });
 });

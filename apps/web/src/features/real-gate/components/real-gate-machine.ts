@@ -59,6 +59,11 @@ export type RealGateState = {
   statuses: Record<StepId, StepStatus>;
   errors: Partial<Record<StepId, string>>;
   skipped: StepId[];
+  /**
+   * A plate the guard typed to correct the recorded one is being checked. Entry is not granted
+   * meanwhile: it would be saved with the plate the guard is replacing.
+   */
+  isCheckingPlate: boolean;
   data: RealGateData;
 };
 
@@ -70,8 +75,12 @@ export type RealGateEvent =
   | { type: 'PERMIT_ADDED'; image: string }
   | { type: 'PERMIT_REMOVED'; index: number }
   | { type: 'PERMITS_CONFIRMED' }
+  /** The guard typed a correction of a misread plate; the vehicle is being checked again. */
+  | { type: 'PLATE_CHECK_STARTED' }
   /** The guard corrected a plate the camera misread; the vehicle was checked again. */
-  | { type: 'PLATE_CORRECTED'; plate: PlateData };
+  | { type: 'PLATE_CORRECTED'; plate: PlateData }
+  /** The correction's check ended without a plate to record (it failed, or was refused). */
+  | { type: 'PLATE_CHECK_ENDED' };
 
 export const initialRealGateState: RealGateState = {
   current: 0,
@@ -81,6 +90,7 @@ export const initialRealGateState: RealGateState = {
   >,
   errors: {},
   skipped: [],
+  isCheckingPlate: false,
   data: {
     plate: null,
     disc: null,
@@ -136,15 +146,27 @@ function succeed(state: RealGateState, step: StepId, data?: Partial<RealGateData
   };
 }
 
+/** Entry can be granted now: step 9 is current and idle, and no plate correction is pending. */
+export function canGrantEntry(state: RealGateState): boolean {
+  const status = state.statuses.complete;
+  return (
+    currentStep(state) === 'complete' &&
+    (status === 'pending' || status === 'failed') &&
+    !state.isCheckingPlate
+  );
+}
+
 /**
  * Spec §4 Real gate entry as a pure transition function. Only the current step can be acted on;
- * success moves to the next step; a failed step can be tried again.
+ * success moves to the next step; a failed step can be tried again. An event that does not apply
+ * returns the same state object, so a caller can tell a refused event from an accepted one.
  */
 export function realGateReducer(state: RealGateState, event: RealGateEvent): RealGateState {
   const step = currentStep(state);
   switch (event.type) {
     case 'STEP_STARTED': {
       if (event.step !== step) return state;
+      if (step === 'complete' && !canGrantEntry(state)) return state;
       const status = state.statuses[step];
       if (status !== 'pending' && status !== 'failed') return state;
       return { ...state, statuses: { ...state.statuses, [step]: 'processing' } };
@@ -184,8 +206,16 @@ export function realGateReducer(state: RealGateState, event: RealGateEvent): Rea
       if (step !== 'permits' || state.data.permits.length === 0) return state;
       return succeed(state, 'permits');
 
+    case 'PLATE_CHECK_STARTED':
+      if (!canCorrectPlate(state) || state.isCheckingPlate) return state;
+      return { ...state, isCheckingPlate: true };
+
     case 'PLATE_CORRECTED':
       if (!canCorrectPlate(state)) return state;
-      return { ...state, data: { ...state.data, plate: event.plate } };
+      return { ...state, isCheckingPlate: false, data: { ...state.data, plate: event.plate } };
+
+    case 'PLATE_CHECK_ENDED':
+      if (!state.isCheckingPlate) return state;
+      return { ...state, isCheckingPlate: false };
   }
 }

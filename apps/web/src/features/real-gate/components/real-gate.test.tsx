@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
@@ -11,13 +11,41 @@ import {
   anEntryLog,
   anOcrRead,
   createGateApi,
+  deferred,
 } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
-import { REAL_GATE_STEPS, type StepId } from './real-gate-machine';
+import {
+  REAL_GATE_STEPS,
+  type RealGateEvent,
+  type RealGateState,
+  type StepId,
+} from './real-gate-machine';
 import { STEP_META } from './real-gate-steps';
+
+/**
+ * The screen disables Grant Entry while a correction is checked, so the machine's refusal of a
+ * correction cannot be reached by clicking; this switch makes the machine refuse one, to show
+ * that the screen then says so instead of announcing a plate that was not recorded.
+ */
+const machine = vi.hoisted(() => ({ refusesCorrections: false }));
+vi.mock('./real-gate-machine', async (importOriginal) => {
+  const actual = await importOriginal<{
+    realGateReducer: (state: RealGateState, event: RealGateEvent) => RealGateState;
+  }>();
+  return {
+    ...actual,
+    realGateReducer: (state: RealGateState, event: RealGateEvent) =>
+      machine.refusesCorrections && event.type === 'PLATE_CORRECTED'
+        ? state
+        : actual.realGateReducer(state, event),
+  };
+});
+afterEach(() => {
+  machine.refusesCorrections = false;
+});
 
 const step = (id: StepId) => screen.getByTestId(`step-${id}`);
 const statusOf = (id: StepId) => step(id).getAttribute('data-status');
@@ -365,6 +393,72 @@ describe('Real Gate Entry', () => {
       extractedPlate: 'KP 35 XK GB',
       vehicleApproved: true,
     });
+  });
+
+  it('keeps Grant Entry disabled while a corrected plate is being checked', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr(
+      'plate',
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+    );
+    await completeUntil(user, 'complete');
+    const grant = within(step('complete')).getByRole('button', { name: 'Grant Entry' });
+    const verification = deferred();
+    const asked: string[] = [];
+    server.use(
+      http.get<{ plate: string }>('/api/verify-vehicle/:plate', async ({ params }) => {
+        asked.push(params.plate);
+        await verification.promise; // then answered by the gate API's handler
+      }),
+    );
+    await user.click(within(step('plate')).getByRole('button', { name: 'Correct Plate' }));
+    const input = within(step('plate')).getByLabelText('Plate number');
+    await user.clear(input);
+    await user.type(input, 'KP35XKGP');
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
+
+    await waitFor(() => expect(asked).toEqual(['KP35XKGP']));
+    expect(grant).toBeDisabled();
+    await user.click(grant);
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+    verification.resolve();
+    await expectToast('Vehicle Approved');
+    await waitFor(() => expect(grant).toBeEnabled());
+    await user.click(grant);
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP 35 XK GB',
+      vehicleApproved: true,
+    });
+  });
+
+  it('says a corrected plate was not recorded when the checklist refuses it, and keeps the input', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    api.onOcr(
+      'plate',
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+    );
+    await capture(user, 'plate');
+    await user.click(within(step('plate')).getByRole('button', { name: 'Correct Plate' }));
+    const input = within(step('plate')).getByLabelText('Plate number');
+    await user.clear(input);
+    await user.type(input, 'KP35XKGP');
+    machine.refusesCorrections = true;
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
+
+    await expectToast(
+      'Plate Not Recorded',
+      'KP 35 XK GP was not recorded: the entry keeps KP 35 XK GB.',
+    );
+    expect(screen.getByTestId('toast')).not.toHaveTextContent('Vehicle Approved');
+    expect(within(step('plate')).getByLabelText('Plate number')).toHaveValue('KP35XKGP');
+    expect(within(step('plate')).getByText('Vehicle Not Pre-Registered')).toBeInTheDocument();
+    expect(within(step('plate')).queryByText('Vehicle Approved')).not.toBeInTheDocument();
   });
 
   it("reports 'OCR Failed' with the server's message when the plate cannot be read at all", async () => {

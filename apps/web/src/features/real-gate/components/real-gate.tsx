@@ -12,7 +12,7 @@ import {
   TriangleAlertIcon,
   XIcon,
 } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useReducer, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 
 import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
@@ -37,6 +37,7 @@ import { crossCheckWarnings } from './cross-checks';
 import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
+  canGrantEntry,
   canSkip,
   currentStep,
   initialRealGateState,
@@ -44,6 +45,7 @@ import {
   MAX_PERMITS,
   REAL_GATE_STEPS,
   type RealGateData,
+  type RealGateEvent,
   type RealGateState,
   realGateReducer,
   type StepId,
@@ -409,9 +411,27 @@ function EntryGrantedPanel({ state, warnings }: { state: RealGateState; warnings
   );
 }
 
+/**
+ * The checklist's state, with a dispatch that says whether the machine accepted the event (the
+ * reducer returns the same state when it refuses one): an async step such as a typed plate's check
+ * must not announce a result that was never recorded.
+ */
+function useRealGateMachine() {
+  const [state, setState] = useState(initialRealGateState);
+  const latest = useRef(state);
+  const dispatch = (event: RealGateEvent): boolean => {
+    const previous = latest.current;
+    const next = realGateReducer(previous, event);
+    latest.current = next;
+    setState(next);
+    return next !== previous;
+  };
+  return [state, dispatch] as const;
+}
+
 /** Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel. */
 export function RealGate() {
-  const [state, dispatch] = useReducer(realGateReducer, initialRealGateState);
+  const [state, dispatch] = useRealGateMachine();
   const [cameraStep, setCameraStep] = useState<StepId | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   /** The photo of a plate the camera could not read, and any text it found on it. */
@@ -420,6 +440,8 @@ export function RealGate() {
     readText: string | null;
   } | null>(null);
   const [isTypingPlate, setIsTypingPlate] = useState(false);
+  /** A typed plate the machine refused to record: the form opens with it again, not lost. */
+  const [unrecordedPlate, setUnrecordedPlate] = useState<string | null>(null);
   const grantEntry = useGrantEntry();
   const warnings = entryWarnings(state.data);
   const step = currentStep(state);
@@ -459,8 +481,8 @@ export function RealGate() {
    */
   const handleTypedPlate = async (plateNumber: string) => {
     if (state.statuses.plate === 'failed' && unreadPlate) {
+      if (!dispatch({ type: 'STEP_STARTED', step: 'plate' })) return;
       setIsTypingPlate(false);
-      dispatch({ type: 'STEP_STARTED', step: 'plate' });
       const outcome = await checkTypedPlate(plateNumber, {
         image: unreadPlate.image,
         extractedPlate: unreadPlate.readText,
@@ -470,21 +492,46 @@ export function RealGate() {
       return;
     }
     const recorded = state.data.plate;
-    if (!recorded || !canCorrectPlate(state)) return;
-    const outcome = await checkTypedPlate(plateNumber, {
-      image: recorded.image,
-      extractedPlate: recorded.extractedPlate,
-    });
-    dispatch({ type: 'PLATE_CORRECTED', plate: outcome.plate });
+    if (!recorded) return;
+    // Grant Entry waits for the check (the machine refuses it meanwhile), so the entry is never
+    // saved with the plate being replaced.
+    let outcome: Awaited<ReturnType<typeof checkTypedPlate>> | null = null;
+    let isRecorded = false;
+    if (dispatch({ type: 'PLATE_CHECK_STARTED' })) {
+      try {
+        outcome = await checkTypedPlate(plateNumber, {
+          image: recorded.image,
+          extractedPlate: recorded.extractedPlate,
+        });
+        isRecorded = dispatch({ type: 'PLATE_CORRECTED', plate: outcome.plate });
+      } finally {
+        dispatch({ type: 'PLATE_CHECK_ENDED' });
+      }
+    }
+    if (!outcome || !isRecorded) {
+      // Kept for the form, which stays open: the guard sees the plate was not recorded and can
+      // try again while the entry can still change.
+      setUnrecordedPlate(plateNumber);
+      toast({
+        variant: 'destructive',
+        title: 'Plate Not Recorded',
+        description: `${formatPlate(plateNumber)} was not recorded: the entry keeps ${formatPlate(recorded.plateNumber)}.`,
+      });
+      return;
+    }
+    setUnrecordedPlate(null);
     setIsTypingPlate(false);
     toast(outcome.toast);
   };
 
   const plateForm = (
     <PlateEntryForm
-      initialPlate={state.data.plate ? formatPlate(state.data.plate.plateNumber) : ''}
+      initialPlate={formatPlate(unrecordedPlate ?? state.data.plate?.plateNumber ?? '')}
       onCheck={handleTypedPlate}
-      onCancel={() => setIsTypingPlate(false)}
+      onCancel={() => {
+        setUnrecordedPlate(null);
+        setIsTypingPlate(false);
+      }}
     />
   );
   const plateCorrection = canCorrectPlate(state) ? (
@@ -501,7 +548,7 @@ export function RealGate() {
   ) : null;
 
   const handleGrant = () => {
-    dispatch({ type: 'STEP_STARTED', step: 'complete' });
+    if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;
     grantEntry.mutate(
       { body: realGateEntry(state.data, warnings), idempotencyKey },
       {
@@ -539,7 +586,7 @@ export function RealGate() {
     if (id === 'complete') {
       return (
         <div className="flex flex-wrap gap-2">
-          <Button size="lg" onClick={handleGrant} disabled={isBusy}>
+          <Button size="lg" onClick={handleGrant} disabled={!canGrantEntry(state)}>
             {isBusy ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
             {status === 'failed' ? 'Retry Grant Entry' : 'Grant Entry'}
           </Button>

@@ -51,7 +51,12 @@ export const approvedVehicles = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
     // tenant_id is part of the key, so a vehicle can only name a driver of its own tenant.
-    // Migration 0026 narrows the action to SET NULL (driver_id): tenant_id is never nulled.
+    // NOT WHAT THE DATABASE HAS: the database says ON DELETE SET NULL ("driver_id"), hand-edited
+    // into migration 0026 because Drizzle cannot express a column list for SET NULL. A plain
+    // SET NULL, as declared here, would also null tenant_id (NOT NULL), so erasing a linked
+    // driver would fail. If drizzle-kit ever proposes to recreate this constraint, keep the
+    // column list in the SQL. driver-link.int.test.ts asserts the catalog
+    // (pg_constraint.confdelsetcols = {driver_id}).
     foreignKey({
       columns: [t.tenantId, t.driverId],
       foreignColumns: [drivers.tenantId, drivers.id],

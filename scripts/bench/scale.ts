@@ -7,20 +7,32 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 import { encodeCursor } from '@/platform/page-cursor';
-import { SCALE_PASSWORD } from '@/testing/scale-data';
+import { SCALE_PASSWORD, productionScalePlan } from '@/testing/scale-data';
 
-import { type BenchMeasurement, writeBenchResult } from '../lib/bench-result';
+import { type BenchMeasurement, mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
+import { percentile } from '../lib/latency';
 import { SCALE_DATA_DIR, ensureScaleData } from '../lib/scale-database';
 import { freePort, startServer } from '../lib/server-process';
 
 /**
  * `npm run bench:scale` (issues 5 and 9): the real server on the scale data set (seeded first
- * when missing: `npm run seed:scale`), 50 signed-in sessions (half in the tenant with 1,000,000
- * entries, half spread over other tenants), 50 autocannon connections, one session each, driving
- * the hot read routes. Target: p99 ≤ 50 ms per route on 2 cores. A missed target prints MISSED
- * and still exits 0; only a failure (errors, wrong answers, no server) exits non-zero.
- * BENCH_SECONDS (default 8) per route after a 2 s warm-up; BENCH_SCALE_HEADING names the section.
+ * when missing or from an older plan: `npm run seed:scale`), 50 signed-in sessions (half in the
+ * tenant with 1,000,000 entries, half spread over other tenants; or all 50 in the large tenant),
+ * driving the hot read routes. Target: p99 ≤ 50 ms per route on 2 cores at 50 concurrent sessions.
+ *
+ * The judged load is paced: a session is a person at a screen (the feed polls every 5 s, other
+ * screens load on a click), so each session sends its next request after a random pause, at
+ * BENCH_SESSION_RATE (default 2) requests a second, about ten times a busy guard. Reported beside
+ * it, not judged: the closed loop (every connection sends again as soon as it is answered: the
+ * saturation throughput) and a short ramp of the paced rate over a mix of the large tenant's
+ * routes (the highest rate at which p99 stays ≤ 50 ms).
+ *
+ * A missed target prints MISSED and still exits 0; only a failure (wrong answers, no server) exits
+ * non-zero. BENCH_SECONDS (default 6) per route and load after a 2 s warm-up; BENCH_ONLY (a
+ * substring of a route) reruns some; BENCH_SCALE_HEADING names the section; BENCH_WRITE_DOC=0
+ * leaves docs/benchmarks.md alone. `--paced-only`: the judged runs alone (`npm run bench` repeats
+ * those and measures the closed loop and the ramp in its first run only).
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_SECONDS = 2;
@@ -30,6 +42,12 @@ const TARGET_P99_MS = 50;
 const HEADING = process.env.BENCH_SCALE_HEADING ?? 'Scale';
 /** Paced runs: each session sends this many requests a second (a busy screen; the feed polls every 5 s). */
 const SESSION_RATE = Number(process.env.BENCH_SESSION_RATE ?? 2);
+const PACED_ONLY = process.argv.includes('--paced-only');
+/** The ramp: per-session rates tried in turn until p99 passes 50 ms (or requests fail). */
+const RAMP_RATES = [2, 3, 4, 6, 8, 12, 16, 24];
+const RAMP_SECONDS = Math.min(4, DURATION_SECONDS);
+/** The closed loop gives a throughput, which settles sooner than a p99. */
+const CLOSED_SECONDS = Math.min(4, DURATION_SECONDS);
 
 const load = () =>
   os
@@ -43,7 +61,8 @@ type Session = {
   tenantId: string;
   isLarge: boolean;
   plates: string[];
-  cursors: string[];
+  /** Page cursors at random depths of the tenant's lists (what X-Next-Cursor hands out). */
+  cursors: Record<'entries' | 'trucks' | 'feed', string[]>;
 };
 type Scenario = {
   route: string;
@@ -61,6 +80,49 @@ const pickOne = <T>(values: T[]): T => {
   return value;
 };
 
+const cursorOf = (list: keyof Session['cursors']) => (s: Session) =>
+  `?cursor=${pickOne(s.cursors[list])}`;
+/** The hot read routes (the issue's dashboard, entry-log list, truck list, feed, plate lookup). */
+const ROUTES: Omit<Scenario, 'sessions'>[] = [
+  { route: 'GET /api/dashboard', path: () => '/api/dashboard' },
+  { route: 'GET /api/entry-logs (first page)', path: () => '/api/entry-logs' },
+  {
+    route: 'GET /api/entry-logs?cursor= (deep pages)',
+    path: (s) => `/api/entry-logs${cursorOf('entries')(s)}`,
+  },
+  { route: 'GET /api/truck-list (first page)', path: () => '/api/truck-list' },
+  {
+    route: 'GET /api/truck-list?cursor= (deep pages)',
+    path: (s) => `/api/truck-list${cursorOf('trucks')(s)}`,
+  },
+  {
+    route: 'GET /api/webhook/pending-requests (first page)',
+    path: () => '/api/webhook/pending-requests',
+  },
+  {
+    route: 'GET /api/webhook/pending-requests?cursor= (deep pages)',
+    path: (s) => `/api/webhook/pending-requests${cursorOf('feed')(s)}`,
+  },
+  {
+    route: 'GET /api/approved-vehicles/plate/{plate}',
+    path: (s) => `/api/approved-vehicles/plate/${pickOne(s.plates)}`,
+    okStatuses: [200, 404],
+  },
+  {
+    route: 'GET /api/verify-vehicle/{plate}',
+    path: (s) => `/api/verify-vehicle/${pickOne(s.plates)}`,
+  },
+];
+/** Deep pages of the small tenants' short lists say little: those run in the large tenant only. */
+const MIXED_ROUTES = new Set([
+  'GET /api/dashboard',
+  'GET /api/entry-logs (first page)',
+  'GET /api/entry-logs?cursor= (deep pages)',
+  'GET /api/truck-list (first page)',
+  'GET /api/webhook/pending-requests (first page)',
+  'GET /api/approved-vehicles/plate/{plate}',
+  'GET /api/verify-vehicle/{plate}',
+]);
 const SCENARIOS: Scenario[] = [
   {
     route: 'GET /api/auth/me (reference)',
@@ -68,46 +130,19 @@ const SCENARIOS: Scenario[] = [
     path: () => '/api/auth/me',
     isReference: true,
   },
-  { route: 'GET /api/dashboard', sessions: 'mixed', path: () => '/api/dashboard' },
-  { route: 'GET /api/entry-logs (first page)', sessions: 'mixed', path: () => '/api/entry-logs' },
-  {
-    route: 'GET /api/entry-logs?cursor= (deep pages)',
-    sessions: 'mixed',
-    path: (s) => `/api/entry-logs?cursor=${pickOne(s.cursors)}`,
-  },
-  { route: 'GET /api/truck-list', sessions: 'mixed', path: () => '/api/truck-list' },
-  {
-    route: 'GET /api/webhook/pending-requests',
-    sessions: 'mixed',
-    path: () => '/api/webhook/pending-requests',
-  },
-  {
-    route: 'GET /api/approved-vehicles/plate/{plate}',
-    sessions: 'mixed',
-    path: (s) => `/api/approved-vehicles/plate/${pickOne(s.plates)}`,
-    okStatuses: [200, 404],
-  },
-  {
-    route: 'GET /api/verify-vehicle/{plate}',
-    sessions: 'mixed',
-    path: (s) => `/api/verify-vehicle/${pickOne(s.plates)}`,
-  },
-  { route: 'GET /api/dashboard', sessions: 'large', path: () => '/api/dashboard' },
-  { route: 'GET /api/entry-logs (first page)', sessions: 'large', path: () => '/api/entry-logs' },
-  {
-    route: 'GET /api/entry-logs?cursor= (deep pages)',
-    sessions: 'large',
-    path: (s) => `/api/entry-logs?cursor=${pickOne(s.cursors)}`,
-  },
+  ...ROUTES.filter((r) => MIXED_ROUTES.has(r.route)).map((r) => ({
+    ...r,
+    sessions: 'mixed' as const,
+  })),
+  ...ROUTES.map((r) => ({ ...r, sessions: 'large' as const })),
 ];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? NaN
-    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
+/** The ramp's traffic: every hot route of the large tenant, one drawn at random per request. */
+const RAMP_MIX = SCENARIOS.filter((s) => s.sessions === 'large');
 
 const loadAtStart = load();
 const startedAt = new Date();
+const since = (at: number) => `${((performance.now() - at) / 1000).toFixed(1)} s`;
+const preparing = performance.now();
 await ensureScaleData({ log });
 
 const pgPort = await freePort();
@@ -131,7 +166,8 @@ try {
   await client.connect();
   owner = client;
 
-  // 25 users of the large tenant and one user in each of the next 25 busiest tenants.
+  // 50 users of the large tenant (its sessions; the first 25 also in the mixed half) and one user
+  // in each of the next 25 busiest tenants.
   const users = await client.query<{ username: string; tenant_id: string; is_large: boolean }>(
     `with busiest as (
        select t.id, t.name like '%(large)' as is_large,
@@ -142,13 +178,14 @@ try {
               row_number() over (partition by u.tenant_id order by u.username) as n
        from users u join busiest b on b.id = u.tenant_id where u.is_active
      )
-     (select username, tenant_id, is_large from ranked where is_large and n <= 25)
+     (select username, tenant_id, is_large from ranked where is_large and n <= $1)
      union all
      (select username, tenant_id, is_large from ranked where not is_large and n = 1
-      order by entries desc limit 25)`,
+      order by entries desc limit $2)`,
+    [SESSIONS, SESSIONS / 2],
   );
-  if (users.rowCount !== SESSIONS)
-    throw new Error(`expected ${SESSIONS} users, found ${users.rowCount}`);
+  if (users.rowCount !== SESSIONS + SESSIONS / 2)
+    throw new Error(`expected ${SESSIONS + SESSIONS / 2} users, found ${users.rowCount}`);
   const tenantIds = [...new Set(users.rows.map((u) => u.tenant_id))];
   // Registered plates (found) and a few that are not (404 / "not registered").
   const plates = await client.query<{ tenant_id: string; plate_number: string }>(
@@ -159,15 +196,26 @@ try {
      where n <= 40`,
     [tenantIds],
   );
-  // Cursors at random depths of each tenant's list (the X-Next-Cursor the app would hand out).
-  const cursorRows = await client.query<{ tenant_id: string; timestamp: Date; id: string }>(
-    `select tenant_id, "timestamp", id from (
-       select tenant_id, "timestamp", id,
-              row_number() over (partition by tenant_id order by random()) as n
-       from entry_logs where tenant_id = any($1::uuid[])) as s
-     where n <= 40`,
-    [tenantIds],
-  );
+  // Cursors at random depths of each tenant's lists (the X-Next-Cursor the app would hand out).
+  const cursorsIn = async (table: string) => {
+    const { rows } = await client.query<{ tenant_id: string; timestamp: Date; id: string }>(
+      `select tenant_id, "timestamp", id from (
+         select tenant_id, "timestamp", id,
+                row_number() over (partition by tenant_id order by random()) as n
+         from ${table} where tenant_id = any($1::uuid[])) as s
+       where n <= 40`,
+      [tenantIds],
+    );
+    return (tenantId: string) => {
+      const own = rows
+        .filter((c) => c.tenant_id === tenantId)
+        .map((c) => encodeCursor({ timestamp: c.timestamp, id: c.id }));
+      return own.length ? own : [''];
+    };
+  };
+  const entryCursors = await cursorsIn('entry_logs');
+  const truckCursors = await cursorsIn('truck_list_entries');
+  const feedCursors = await cursorsIn('incoming_requests');
 
   const sessions: Session[] = [];
   for (const user of users.rows) {
@@ -182,25 +230,29 @@ try {
     const own = plates.rows
       .filter((p) => p.tenant_id === user.tenant_id)
       .map((p) => p.plate_number);
-    const cursors = cursorRows.rows
-      .filter((c) => c.tenant_id === user.tenant_id)
-      .map((c) => encodeCursor({ timestamp: c.timestamp, id: c.id }));
     sessions.push({
       cookie,
       tenantId: user.tenant_id,
       isLarge: user.is_large,
       plates: [...own, 'ZZ999ZZGP', 'CA000000', 'XYZ000NC'],
-      cursors: cursors.length ? cursors : [''],
+      cursors: {
+        entries: entryCursors(user.tenant_id),
+        trucks: truckCursors(user.tenant_id),
+        feed: feedCursors(user.tenant_id),
+      },
     });
   }
   const largeSessions = sessions.filter((s) => s.isLarge);
+  const otherSessions = sessions.filter((s) => !s.isLarge);
+  // Half and half: the large tenant's first 25 sessions and one in each of 25 other tenants.
+  const mixedSessions = [...largeSessions.slice(0, SESSIONS / 2), ...otherSessions];
   log(
     `signed in ${sessions.length} sessions (${largeSessions.length} in the large tenant, ` +
-      `${sessions.length - largeSessions.length} in ${new Set(sessions.filter((s) => !s.isLarge).map((s) => s.tenantId)).size} others); load average ${load()}`,
+      `${otherSessions.length} in ${new Set(otherSessions.map((s) => s.tenantId)).size} others), ${since(preparing)} after the start; load average ${load()}`,
   );
 
   const run = (scenario: Scenario, duration: number) => {
-    const pool = scenario.sessions === 'large' ? largeSessions : sessions;
+    const pool = scenario.sessions === 'large' ? largeSessions : mixedSessions;
     let next = 0;
     const latencies: number[] = [];
     let overloaded = 0;
@@ -262,27 +314,31 @@ try {
    * 50 people at their screens: each session sends its next request after a random pause
    * (exponential, mean 1 / SESSION_RATE s) on its own keep-alive connection, so arrivals are spread
    * out as they are in life rather than fired in step (autocannon's overallRate releases each
-   * second's budget at once, which measured its own burst, not the server).
+   * second's budget at once, which measured its own burst, not the server). `mix`: each request
+   * goes to one of these scenarios' routes, drawn at random (the ramp).
    */
-  const runSessions = async (scenario: Scenario, duration: number) => {
-    const pool = scenario.sessions === 'large' ? largeSessions : sessions;
+  const runSessions = async (
+    scenario: Scenario,
+    duration: number,
+    { rate = SESSION_RATE, mix }: { rate?: number; mix?: Scenario[] } = {},
+  ) => {
+    const pool = scenario.sessions === 'large' ? largeSessions : mixedSessions;
     const url = new URL(server.url);
     const latencies: number[] = [];
     let overloaded = 0;
     let wrong = 0;
     let answered = 0;
     const badStatuses = new Map<number, number>();
-    const okStatuses = scenario.okStatuses ?? [200];
     const endAt = performance.now() + duration * 1000;
-    const pause = () => -Math.log(1 - Math.random()) * (1000 / SESSION_RATE);
+    const pause = () => -Math.log(1 - Math.random()) * (1000 / rate);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const get = (agent: http.Agent, session: Session) =>
+    const get = (agent: http.Agent, session: Session, target: Scenario) =>
       new Promise<number>((resolve) => {
         const request = http.get(
           {
             host: url.hostname,
             port: url.port,
-            path: scenario.path(session),
+            path: target.path(session),
             agent,
             headers: { cookie: session.cookie },
             timeout: 10_000,
@@ -299,18 +355,21 @@ try {
       Array.from({ length: SESSIONS }, async (_, index) => {
         const session = pool[index % pool.length] as Session;
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-        await sleep(Math.random() * (1000 / SESSION_RATE));
+        await sleep(Math.random() * (1000 / rate));
         while (performance.now() < endAt) {
+          const target = mix ? pickOne(mix) : scenario;
           const sentAt = performance.now();
-          const status = await get(agent, session);
+          const status = await get(agent, session, target);
           latencies.push(performance.now() - sentAt);
           answered++;
-          if (!okStatuses.includes(status)) {
+          if (!(target.okStatuses ?? [200]).includes(status)) {
             if (status === 503 || status === 0) overloaded++;
             else wrong++;
             badStatuses.set(status, (badStatuses.get(status) ?? 0) + 1);
           }
-          await sleep(Math.max(0, pause() - (performance.now() - sentAt)));
+          // The pause counts from the send; no session sleeps past the end of the run.
+          const now = performance.now();
+          await sleep(Math.max(0, Math.min(pause() - (now - sentAt), endAt - now)));
         }
         agent.destroy();
       }),
@@ -324,93 +383,205 @@ try {
     };
   };
 
-  const rows: string[] = [];
   const missed: string[] = [];
-  const measurements: BenchMeasurement[] = [];
   // Requests autocannon gave up on keep running in the server: wait for the database to go quiet
   // so one route's backlog is not measured as the next route's latency.
   const settle = async () => {
-    for (let waited = 0; waited < 120; waited++) {
+    for (let waited = 0; waited < 1200; waited++) {
       const { rows: active } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
          where application_name = 'boomgate' and state = 'active' and pid <> pg_backend_pid()`,
       );
       if ((active[0]?.n ?? 0) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-
-  const only = process.env.BENCH_ONLY; // a substring of the route, to rerun one
-  // Two loads per route. Judged: 50 sessions, each a person at a screen sending about SESSION_RATE
-  // requests a second (the target's "50 concurrent sessions"). Reported for capacity: saturation,
-  // every connection sending again as soon as it is answered (latency is then 50 / throughput, so
-  // p99 ≤ 50 ms there would need well over 1,000 req/s per route on 2 cores).
-  const modes = [
-    { label: `${SESSIONS} sessions, ${SESSION_RATE} req/s each`, sessions: true, judged: true },
-    { label: `${CONNECTIONS} connections, closed loop`, sessions: false, judged: false },
-  ];
-  const selected = SCENARIOS.filter((s) => !only || s.route.includes(only));
-  for (const [scenario, mode] of selected.flatMap((s) => modes.map((m) => [s, m] as const))) {
+  type Run = Awaited<ReturnType<typeof runSessions>>;
+  type Figures = { rps: number; p50: number; p95: number; p99: number; errors: number };
+  /** Settle, warm up, settle, measure: the figures of the measured part. */
+  const measure = async (
+    go: (seconds: number) => Promise<Run>,
+    { warmUp = WARMUP_SECONDS, seconds = DURATION_SECONDS } = {},
+  ) => {
     await settle();
-    const measure = (seconds: number) =>
-      mode.sessions ? runSessions(scenario, seconds) : run(scenario, seconds);
-    await measure(WARMUP_SECONDS);
+    await go(warmUp);
     await settle();
-    const result = await measure(DURATION_SECONDS);
-    const sorted = result.latencies.sort((a, b) => a - b);
-    const [p50, p95, p99] = [50, 95, 99].map((p) =>
-      sorted.length ? percentile(sorted, p).toFixed(1) : '—',
-    );
-    const isMet = sorted.length > 0 && Number(p99) <= TARGET_P99_MS && result.overloaded === 0;
-    const isJudged = mode.judged && !scenario.isReference;
-    const verdict = !isJudged ? '—' : isMet ? 'met' : 'MISSED';
-    if (!isMet && isJudged) missed.push(`${scenario.route} [${scenario.sessions}, ${mode.label}]`);
+    const result = await go(seconds);
     // A wrong answer (4xx/5xx other than 503) is a failure of the app or of this bench.
     if (result.wrong > 0) failed = true;
-    const errors = result.overloaded + result.wrong;
-    const who = scenario.sessions === 'large' ? 'large tenant only' : '25 large + 25 others';
-    if (isJudged)
-      measurements.push({
-        id: `scale ${scenario.route} [${scenario.sessions}]`,
-        label: `${scenario.route} (${who}, ${mode.label})`,
-        p50Ms: percentile(sorted, 50),
-        p95Ms: percentile(sorted, 95),
-        p99Ms: percentile(sorted, 99),
-        throughputPerS: result.rps,
-        target: { metric: 'p99Ms', op: '<=', value: TARGET_P99_MS },
-      });
-    rows.push(
-      `| ${scenario.route} | ${who} | ${mode.label} | ${Math.round(result.rps)} | ${p50} | ${p95} | ${p99} | ${errors} | ${verdict === 'MISSED' ? '**MISSED**' : verdict} |`,
-    );
+    const sorted = result.latencies.sort((a, b) => a - b);
+    const figures: Figures = {
+      rps: result.rps,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
+      errors: result.overloaded + result.wrong,
+    };
+    // Timeouts and 503s (overloaded) miss the target; no answers at all cannot meet it.
+    const isMet = sorted.length > 0 && figures.p99 <= TARGET_P99_MS && result.overloaded === 0;
+    return { figures, isMet, detail: result.detail };
+  };
+  const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(1));
+  const describe = (f: Figures, detail: string) =>
+    `${Math.round(f.rps)} req/s, p50 ${ms(f.p50)} ms, p95 ${ms(f.p95)} ms, p99 ${ms(f.p99)} ms, ` +
+    `errors ${f.errors}${detail ? ` (${detail})` : ''}`;
+  const whoOf = (scenario: Scenario) =>
+    scenario.sessions === 'large' ? 'large tenant only' : '25 large + 25 others';
+  const pacedLabel = `${SESSIONS} sessions × ${SESSION_RATE} req/s`;
+
+  const only = process.env.BENCH_ONLY; // a substring of the route (or "ramp"), to rerun some
+  // Judged: 50 sessions, each a person at a screen sending about SESSION_RATE requests a second
+  // (the target's "50 concurrent sessions"). Beside it, for capacity: the closed loop, every
+  // connection sending again as soon as it is answered (the saturation throughput; its latency is
+  // queueing, 50 / throughput on average, so p99 ≤ 50 ms there would need over 1,000 req/s).
+  const results: {
+    scenario: Scenario;
+    paced: Figures;
+    verdict: string;
+    closed?: Figures;
+  }[] = [];
+  for (const scenario of SCENARIOS.filter((s) => !only || s.route.includes(only))) {
+    const who = whoOf(scenario);
+    const paced = await measure((seconds) => runSessions(scenario, seconds));
+    const isJudged = !scenario.isReference;
+    const verdict = !isJudged ? '—' : paced.isMet ? 'met' : 'MISSED';
+    if (isJudged && !paced.isMet) missed.push(`${scenario.route} [${who}]`);
     log(
-      `${scenario.route} [${who}; ${mode.label}]: ${Math.round(result.rps)} req/s, p50 ${p50} ms, p95 ${p95} ms, ` +
-        `p99 ${p99} ms, errors ${errors}${result.detail ? ` (${result.detail})` : ''} → ` +
-        `${verdict} (load ${load()})`,
+      `${scenario.route} [${who}; ${pacedLabel}]: ${describe(paced.figures, paced.detail)} → ${verdict} (load ${load()})`,
     );
+    let closed: Figures | undefined;
+    if (!PACED_ONLY) {
+      // The route is warm from the paced run; a shorter run is enough for a throughput.
+      const loop = await measure((seconds) => run(scenario, seconds), {
+        warmUp: 1,
+        seconds: CLOSED_SECONDS,
+      });
+      closed = loop.figures;
+      log(
+        `${scenario.route} [${who}; ${CONNECTIONS} connections, closed loop]: ${describe(loop.figures, loop.detail)} (load ${load()})`,
+      );
+    }
+    results.push({ scenario, paced: paced.figures, verdict, ...(closed ? { closed } : {}) });
   }
+
+  // The ramp: the paced rate per session raised step by step over a mix of the large tenant's
+  // routes, until p99 passes 50 ms or requests fail. Reported, not judged.
+  const ramp: { rate: number; figures: Figures; isMet: boolean }[] = [];
+  if (!PACED_ONLY && (!only || only === 'ramp')) {
+    const mixScenario: Scenario = { route: 'mix', sessions: 'large', path: () => '' };
+    for (const rate of RAMP_RATES) {
+      const step = await measure(
+        (seconds) => runSessions(mixScenario, seconds, { rate, mix: RAMP_MIX }),
+        { warmUp: 1, seconds: RAMP_SECONDS },
+      );
+      ramp.push({ rate, figures: step.figures, isMet: step.isMet });
+      log(
+        `ramp ${SESSIONS} sessions × ${rate} req/s (large tenant, route mix): ${describe(step.figures, step.detail)} → ` +
+          `${step.isMet ? `p99 ≤ ${TARGET_P99_MS} ms` : 'past the target, stopping'} (load ${load()})`,
+      );
+      if (!step.isMet) break;
+    }
+  }
+  const held = ramp.filter((step) => step.isMet).at(-1);
+  const peakRssMiB = mib(server.memory().peakRssBytes);
   const loadAtEnd = load();
 
-  if (process.env.BENCH_WRITE_DOC !== '0')
+  const measurements: BenchMeasurement[] = results
+    .filter((r) => !r.scenario.isReference)
+    .map((r) => ({
+      id: `scale ${r.scenario.route} [${r.scenario.sessions}]`,
+      label: `${r.scenario.route} (${whoOf(r.scenario)}, ${pacedLabel})`,
+      p50Ms: r.paced.p50,
+      p95Ms: r.paced.p95,
+      p99Ms: r.paced.p99,
+      // The saturation throughput (closed loop) beside the judged latencies; the paced runs
+      // serve the offered ~100 req/s by construction.
+      ...(r.closed ? { throughputPerS: r.closed.rps } : {}),
+      peakRssMiB,
+      target: { metric: 'p99Ms', op: '<=', value: TARGET_P99_MS },
+    }));
+  if (ramp.length > 0) {
+    const shown = held ?? ramp[0]!;
+    measurements.push({
+      id: 'scale ramp',
+      label: held
+        ? `highest paced rate with p99 ≤ ${TARGET_P99_MS} ms (large tenant, route mix, ${SESSIONS} sessions × ${held.rate} req/s${held === ramp.at(-1) ? ', the ramp’s last step' : ''})`
+        : `paced ramp: p99 over ${TARGET_P99_MS} ms from its first step (${SESSIONS} sessions × ${shown.rate} req/s)`,
+      p50Ms: shown.figures.p50,
+      p95Ms: shown.figures.p95,
+      p99Ms: shown.figures.p99,
+      throughputPerS: shown.figures.rps,
+      peakRssMiB,
+    });
+  }
+
+  if (process.env.BENCH_WRITE_DOC !== '0') {
+    const plan = productionScalePlan('');
+    const large = plan.tenants[0]!;
+    const sum = (key: 'approvedVehicles' | 'users') =>
+      plan.tenants.reduce((n, t) => n + t[key], 0).toLocaleString('en-US');
+    const { rows: feed } = await client.query<{ pending: number }>(
+      `select count(*)::int as pending from incoming_requests r join tenants t on t.id = r.tenant_id
+       where t.name like '%(large)' and r.completed_at is null`,
+    );
+    const closedCells = (f?: Figures) =>
+      f ? `${Math.round(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${f.errors}` : '— | — | — | —';
+    const rows = results.map(
+      (r) =>
+        `| ${r.scenario.route} | ${whoOf(r.scenario)} | ${Math.round(r.paced.rps)} | ${ms(r.paced.p50)} | ${ms(r.paced.p95)} | ${ms(r.paced.p99)} | ${r.paced.errors} | ${r.verdict === 'MISSED' ? '**MISSED**' : r.verdict} | ${closedCells(r.closed)} |`,
+    );
+    const rampRows = ramp.map(
+      (step) =>
+        `| ${step.rate} | ${step.rate * SESSIONS} | ${Math.round(step.figures.rps)} | ${ms(step.figures.p50)} | ${ms(step.figures.p95)} | ${ms(step.figures.p99)} | ${step.figures.errors} | ${step.isMet ? 'yes' : 'no'} |`,
+    );
+    const rampText = !ramp.length
+      ? 'The ramp did not run (`--paced-only` or `BENCH_ONLY`).'
+      : held
+        ? `Highest paced rate that held p99 ≤ ${TARGET_P99_MS} ms: **${Math.round(held.figures.rps)} req/s** (${SESSIONS} sessions × ${held.rate} req/s, p99 ${ms(held.figures.p99)} ms)${held === ramp.at(-1) ? ', the last step of the ramp: the limit is higher' : ''}, ${(held.figures.rps / (SESSION_RATE * SESSIONS)).toFixed(1)}× the judged load.`
+        : `Not even the first step held p99 ≤ ${TARGET_P99_MS} ms.`;
     await writeBenchmarkSection(
       HEADING,
-      `Command: \`npm run bench:scale\` (seeds \`./data-bench\` with \`npm run seed:scale\` first when it is missing).
-Data: 100 tenants; the largest has 1,000,000 entry logs over two years (denser in recent weeks), 20,000 approved
-vehicles, 150,000 truck-list reads and 30,000 incoming entries; 50,000 approved vehicles and 500 users in all.
-Load: the real server (embedded PostgreSQL, pool ${process.env.DATABASE_POOL_MAX ?? 20}, logs at warn) on loopback, 50 signed-in sessions,
-${CONNECTIONS} autocannon connections (one session each, one request in flight), ${DURATION_SECONDS} s per route and load after a ${WARMUP_SECONDS} s warm-up.
-Each route runs twice. Judged: ${SESSIONS} sessions, each on its own keep-alive connection sending its next request after a
-random pause (exponential, mean ${1000 / SESSION_RATE} ms, so about ${SESSION_RATE * SESSIONS} req/s in all, spread out as people at screens spread them; one
-request in flight per session). Reported for capacity, not judged: closed loop (each connection sends again as soon as
-it is answered, so the mean latency is ${CONNECTIONS} / throughput and p99 ≤ ${TARGET_P99_MS} ms would need well over ${Math.round((CONNECTIONS * 1000) / TARGET_P99_MS)} req/s).
-\`GET /api/auth/me\` (session check only; about 2,600 req/s at 20 connections on this machine when quiet, see API) is a
-yardstick for how much of the machine the run had. Deep pages use cursors at random depths of the tenant's list; plate lookups mix registered and unknown plates.
+      `Command: \`npm run bench:scale\` (seeds \`./data-bench\` with \`npm run seed:scale\` first when it is missing or
+was seeded by an older plan). \`npm run bench\` repeats it and gives the medians in the Summary (the closed loop and the
+ramp in its first run only); this section is from one run.
+Data: ${plan.tenants.length} tenants; the largest has ${large.entryLogs.toLocaleString('en-US')} entry logs over two years (denser in recent weeks),
+${large.approvedVehicles.toLocaleString('en-US')} approved vehicles, ${large.truckListEntries.toLocaleString('en-US')} truck-list reads and ${large.incomingRequests.toLocaleString('en-US')} incoming-feed entries over the last year
+(${(feed[0]?.pending ?? 0).toLocaleString('en-US')} of them pending: the last hours' and the 3 % never completed); ${sum('approvedVehicles')} approved vehicles and ${sum('users')} users in all.
+Server: the real one (embedded PostgreSQL, pool ${process.env.DATABASE_POOL_MAX ?? 20}, logs at warn) on loopback; ${largeSessions.length} signed-in users of
+the large tenant and one in each of the ${otherSessions.length} next busiest tenants. Every route: ${DURATION_SECONDS} s per load after a ${WARMUP_SECONDS} s
+warm-up. Deep pages use cursors at random depths of the tenant's list; plate lookups mix registered and unknown
+plates. Server peak RSS over the run: ${peakRssMiB} MiB.
+
+Judged (p99 ≤ ${TARGET_P99_MS} ms at ${SESSIONS} concurrent sessions on 2 cores): ${SESSIONS} sessions, each on its own keep-alive
+connection, one request in flight, sending its next request after a random pause (exponential, mean
+${1000 / SESSION_RATE} ms: about ${SESSION_RATE * SESSIONS} req/s in all). A session is a person at a screen: the app's only automatic request is the
+incoming feed's poll every 5 s (0.2 req/s) and every other screen loads on a click, a few a minute, so
+${SESSION_RATE} requests a second per session is about ${Math.round(SESSION_RATE / 0.2)} times what a busy guard's or clerk's screen sends; random pauses
+spread arrivals out as people do. Beside it, not judged: the closed loop (${CONNECTIONS} autocannon connections, each sending
+again the moment it is answered; ${CLOSED_SECONDS} s after a 1 s warm-up), the saturation throughput of the machine on that
+route. Its latency is queueing, not service time (mean latency = ${CONNECTIONS} / throughput), so p99 ≤ ${TARGET_P99_MS} ms
+there would need well over ${Math.round((CONNECTIONS * 1000) / TARGET_P99_MS).toLocaleString('en-US')} req/s on every route, a load no ${SESSIONS} people generate. \`GET /api/auth/me\`
+(session check only) is a yardstick for how much of the machine the run had.
 Machine: ${machineLine()}. Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average
 (1 / 5 / 15 min) at start ${loadAtStart}, at the end ${loadAtEnd}${Number(loadAtStart.split(' ')[0]) > 1.5 ? ' (the machine was shared with other work: the latencies are upper bounds)' : ''}.
 
-| route | sessions | load | req/s | p50 ms | p95 ms | p99 ms | errors | p99 ≤ ${TARGET_P99_MS} ms |
-|---|---|---|---|---|---|---|---|---|
-${rows.join('\n')}`,
+| route | sessions | paced req/s | p50 ms | p95 ms | p99 ms | errors | p99 ≤ ${TARGET_P99_MS} ms | closed loop req/s | p50 ms | p99 ms | errors |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Ramp (reported, not judged): the ${SESSIONS} large-tenant sessions, paced as above at a rising rate per session, each request
+to one of the ${RAMP_MIX.length} routes above drawn at random, ${RAMP_SECONDS} s a step after a 1 s warm-up, stopping at the first step whose
+p99 passes ${TARGET_P99_MS} ms or that has errors. ${rampText}
+${
+  rampRows.length
+    ? `
+| req/s per session | offered req/s | answered req/s | p50 ms | p95 ms | p99 ms | errors | p99 ≤ ${TARGET_P99_MS} ms |
+|---|---|---|---|---|---|---|---|
+${rampRows.join('\n')}`
+    : ''
+}`,
     );
+  }
   writeBenchResult({
     bench: 'scale',
     measurements,

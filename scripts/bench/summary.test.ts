@@ -88,4 +88,67 @@ describe('npm run bench summary', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
+
+  it('judges a Lighthouse score against its target, with no ratio to the CPU reference', () => {
+    const audit = (score: number): RunOutcome => ({
+      status: 'ok',
+      seconds: 90,
+      refMs: 40,
+      result: {
+        bench: 'lighthouse',
+        measurements: [
+          {
+            id: 'lighthouse /login performance',
+            label: 'login `/login`: performance score (mobile, median of 3)',
+            score,
+            target: { metric: 'score', op: '>=', value: 90 },
+          },
+        ],
+      },
+    });
+
+    const met = cells(summarize(new Map([['lighthouse', [audit(97)]]])).rows, 'performance score');
+    // … | RSS MiB | score | target | result | ÷ ref |
+    expect(met.slice(-4)).toEqual(['97', 'score ≥ 90', 'met', '']);
+    expect(met.slice(3, 9)).toEqual(['', '', '', '', '', '']);
+
+    const { rows, missed } = summarize(new Map([['lighthouse', [audit(84)]]]));
+    expect(cells(rows, 'performance score').at(-2)).toBe('**MISSED**');
+    expect(missed).toEqual([
+      'login `/login`: performance score (mobile, median of 3) (84 vs score ≥ 90)',
+    ]);
+  });
+
+  it('takes each figure’s median over the runs that have it (scale: saturation in its first run only)', () => {
+    const scaleRun = (p99Ms: number, saturation?: number): RunOutcome => ({
+      status: 'ok',
+      seconds: 200,
+      refMs: 40,
+      result: {
+        bench: 'scale',
+        measurements: [
+          {
+            id: 'scale GET /api/dashboard [large]',
+            label: 'GET /api/dashboard (large tenant only, 50 sessions × 2 req/s)',
+            p50Ms: 5,
+            p95Ms: 12,
+            p99Ms,
+            ...(saturation === undefined ? {} : { throughputPerS: saturation }),
+            peakRssMiB: 400,
+            target: { metric: 'p99Ms', op: '<=', value: 50 },
+          },
+        ],
+      },
+    });
+
+    const { rows } = summarize(
+      new Map([['scale', [scaleRun(30, 520), scaleRun(60), scaleRun(40)]]]),
+    );
+
+    const row = cells(rows, 'GET /api/dashboard');
+    // runs, p50, p95, p99 (median of 30, 60, 40), throughput (first run), peak RSS
+    expect(row.slice(2, 8)).toEqual(['3', '5', '12', '40', '520', '400']);
+    expect(row.at(-2)).toBe('met');
+    expect(row.at(-1)).toBe('1.00 (p99)'); // 40 ms ÷ 40 ms
+  });
 });

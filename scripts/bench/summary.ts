@@ -24,7 +24,11 @@ const METRIC_LABEL: Record<string, string> = {
 };
 /** The figure a ratio is given for: the targeted one, else the first time or throughput figure. */
 export function headline(m: BenchMeasurement): BenchMetric | undefined {
-  if (m.target && m.target.metric !== 'peakRssMiB' && m.target.metric !== 'rssMiB') {
+  // Memory and scores do not scale with the machine's CPU speed: no ratio for them.
+  if (
+    m.target &&
+    !(['peakRssMiB', 'rssMiB', 'score'] as const).includes(m.target.metric as never)
+  ) {
     return m.target.metric;
   }
   return (['p50Ms', 'valueMs', 'throughputPerS'] as const).find((k) => m[k] !== undefined);
@@ -56,7 +60,7 @@ export function summarize(outcomes: Map<string, RunOutcome[]>) {
     }
     if (withResults.length === 0) {
       rows.push(
-        `| ${name} | (no figures: ${runs.map((r) => r.status).join(', ') || 'not run'}) | ${runs.length} | | | | | | | | ${notOk.length ? '**FAILED**' : 'see its section'} | |`,
+        `| ${name} | (no figures: ${runs.map((r) => r.status).join(', ') || 'not run'}) | ${runs.length} | | | | | | | | | ${notOk.length ? '**FAILED**' : 'see its section'} | |`,
       );
       continue;
     }
@@ -85,6 +89,7 @@ export function summarize(outcomes: Map<string, RunOutcome[]>) {
               'throughputPerS',
               'peakRssMiB',
               'rssMiB',
+              'score',
             ] as const
           ).flatMap((k) => {
             const v = med(k);
@@ -101,8 +106,17 @@ export function summarize(outcomes: Map<string, RunOutcome[]>) {
       if (first.target) {
         const { metric, op, value } = first.target;
         const actual = agg[metric];
-        const unit = metric === 'throughputPerS' ? '/s' : metric.endsWith('MiB') ? ' MiB' : ' ms';
-        const label = ['p50Ms', 'p95Ms', 'p99Ms'].includes(metric) ? METRIC_LABEL[metric] : '';
+        const unit =
+          metric === 'throughputPerS'
+            ? '/s'
+            : metric.endsWith('MiB')
+              ? ' MiB'
+              : metric === 'score'
+                ? ''
+                : ' ms';
+        const label = ['p50Ms', 'p95Ms', 'p99Ms', 'score'].includes(metric)
+          ? (METRIC_LABEL[metric] ?? metric)
+          : '';
         targetText = `${label ? `${label} ` : ''}${op === '<=' ? '≤' : '≥'} ${value}${unit}`;
         const ok = typeof actual === 'number' && (op === '<=' ? actual <= value : actual >= value);
         verdict = ok ? 'met' : '**MISSED**';
@@ -114,7 +128,7 @@ export function summarize(outcomes: Map<string, RunOutcome[]>) {
         ? `${median(ratios).toFixed(ratioMetric === 'throughputPerS' ? 1 : 2)} (${METRIC_LABEL[ratioMetric ?? ''] ?? ''})`
         : '';
       rows.push(
-        `| ${name} | ${first.label} | ${perRun.length} | ${fmt(time)} | ${fmt(agg.p95Ms)} | ${fmt(agg.p99Ms)} | ${fmt(agg.throughputPerS, agg.throughputPerS !== undefined && agg.throughputPerS < 10 ? 2 : 0)} | ${fmt(agg.peakRssMiB)} | ${fmt(agg.rssMiB)} | ${targetText} | ${verdict} | ${ratioText} |`,
+        `| ${name} | ${first.label} | ${perRun.length} | ${fmt(time)} | ${fmt(agg.p95Ms)} | ${fmt(agg.p99Ms)} | ${fmt(agg.throughputPerS, agg.throughputPerS !== undefined && agg.throughputPerS < 10 ? 2 : 0)} | ${fmt(agg.peakRssMiB)} | ${fmt(agg.rssMiB)} | ${fmt(agg.score)} | ${targetText} | ${verdict} | ${ratioText} |`,
       );
     }
   }

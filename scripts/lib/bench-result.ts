@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
  * packages/vision's benches write the same shape without importing this file.
  */
 export type BenchMetric =
-  'p50Ms' | 'p95Ms' | 'p99Ms' | 'throughputPerS' | 'peakRssMiB' | 'rssMiB' | 'valueMs';
+  'p50Ms' | 'p95Ms' | 'p99Ms' | 'throughputPerS' | 'peakRssMiB' | 'rssMiB' | 'valueMs' | 'score';
 
 export type BenchMeasurement = {
   id: string;
@@ -21,6 +21,8 @@ export type BenchMeasurement = {
   rssMiB?: number;
   /** A single duration (cold start). */
   valueMs?: number;
+  /** A 0–100 score (Lighthouse categories). */
+  score?: number;
   /** The figure the product target applies to. */
   target?: { metric: BenchMetric; op: '<=' | '>='; value: number };
 };

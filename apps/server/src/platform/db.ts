@@ -53,6 +53,11 @@ export function createDatabase({
     connectionString: url,
     max: poolMax,
     connectionTimeoutMillis: 5_000,
+    // pg's default closes a connection idle for 10 s, so a load that rises and falls keeps opening
+    // new backends, whose first statements pay PostgreSQL's cold catalog caches and RLS policy
+    // loading (the scale bench saw p99 spikes at such openings with p95 near 10 ms). A minute keeps
+    // a burst's connections for the next one; the pool still shrinks when the site is quiet.
+    idleTimeoutMillis: 60_000,
     statement_timeout: statementTimeoutMs,
     idle_in_transaction_session_timeout: statementTimeoutMs,
     application_name: 'boomgate',

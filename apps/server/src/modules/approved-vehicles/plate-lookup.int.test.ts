@@ -113,11 +113,14 @@ describe("GET /api/approved-vehicles/plate/{plate}: the linked driver's inductio
       'select id from drivers where tenant_id = $1 and id_number = $2',
       [acme.body.tenant.id, idNumber],
     );
-    // The key includes tenant_id: a vehicle cannot even name another tenant's driver.
-    const crossLink = t.ownerQuery(
-      `update approved_vehicles set driver_id = $2 where tenant_id = $1 and plate_number = 'TN55ABGP'`,
-      [other.body.tenant.id, acmeDriver?.id],
-    );
+    // The key includes tenant_id: a vehicle cannot even name another tenant's driver. Awaited
+    // here, so its rejection is never left unhandled while the lookups below run.
+    await expect(
+      t.ownerQuery(
+        `update approved_vehicles set driver_id = $2 where tenant_id = $1 and plate_number = 'TN55ABGP'`,
+        [other.body.tenant.id, acmeDriver?.id],
+      ),
+    ).rejects.toMatchObject({ code: '23503' });
 
     expect((await acme.get('/api/approved-vehicles/plate/TN44ABGP')).json().induction.status).toBe(
       'valid',
@@ -128,7 +131,6 @@ describe("GET /api/approved-vehicles/plate/{plate}: the linked driver's inductio
       validUntil: null,
     });
     expect(acmePlate.statusCode).toBe(404);
-    await expect(crossLink).rejects.toMatchObject({ code: '23503' });
   });
 
   // Last in this file: a year later every session here has expired, so sign in again.

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { PasswordSchema, UsernameSchema } from '@boomgate/contracts/primitives';
 
 import { loadEnv } from '@/config/env';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '@/platform/common-passwords';
 
 import { openOperatorDatabase } from './operator-database';
 import { ensureTenant, upsertUser } from './provision';
@@ -42,6 +43,7 @@ async function createSuperAdmin(args: string[]) {
   const password = PasswordSchema.parse(
     values.password ?? (await ask('Password: ', { hidden: true })),
   );
+  if (isCommonPassword(password)) throw new Error(COMMON_PASSWORD_MESSAGE);
   const fullName = values['full-name'] ?? (await ask('Full name: '));
   const tenantName = values.tenant ?? 'Boomgate Platform';
 

@@ -22,7 +22,7 @@ describe('auth routes', () => {
           fullName: 'Lerato Dube',
           email: '',
           username,
-          password: 'secret1',
+          password: 'secret-1',
         },
       });
 
@@ -50,7 +50,7 @@ describe('auth routes', () => {
           organizationName: '',
           fullName: 'A',
           username: t.unique('u'),
-          password: 'secret1',
+          password: 'secret-1',
         },
       });
 
@@ -77,6 +77,36 @@ describe('auth routes', () => {
       expect(response.json().error.message).toContain('Password must be at least 6 characters');
     });
 
+    it('refuses a password from the breach lists wherever one is set (SEC-28), and creates nothing', async () => {
+      const username = t.unique('u');
+      const register = await t.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { organizationName: 'O', fullName: 'A', username, password: 'Password1' },
+      });
+      const admin = await t.registerTenant();
+      const guardName = t.unique('g');
+      const create = await admin.post('/api/users', { username: guardName, password: 'qwerty123' });
+      const change = await admin.post('/api/auth/change-password', {
+        currentPassword: admin.password,
+        newPassword: 'iloveyou',
+      });
+
+      for (const response of [register, create, change]) {
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.message).toBe(
+          'This password is one of the most common and easily guessed. Please choose another.',
+        );
+      }
+      const created = await t.ownerQuery('select 1 from users where username in ($1, $2)', [
+        username.toLowerCase(),
+        guardName.toLowerCase(),
+      ]);
+      expect(created).toHaveLength(0);
+      // The refused change left the old password in place (login throws otherwise).
+      await t.login(admin.body.user.username, admin.password);
+    });
+
     it('refuses a username that is taken in any organization, ignoring case', async () => {
       const first = await t.registerTenant();
 
@@ -87,7 +117,7 @@ describe('auth routes', () => {
           organizationName: 'Other',
           fullName: 'B',
           username: first.body.user.username.toUpperCase(),
-          password: 'secret1',
+          password: 'secret-1',
         },
       });
 
@@ -105,7 +135,7 @@ describe('auth routes', () => {
           organizationName: 'O',
           fullName: 'A',
           username: t.unique('u'),
-          password: 'secret1',
+          password: 'secret-1',
           tenantId: crypto.randomUUID(),
         },
       });

@@ -13,7 +13,7 @@ describe('users routes', () => {
     it("lists only the caller's organization", async () => {
       const acme = await t.registerTenant();
       const other = await t.registerTenant();
-      await other.post('/api/users', { username: t.unique('x'), password: 'secret1' });
+      await other.post('/api/users', { username: t.unique('x'), password: 'secret-1' });
 
       const response = await acme.get('/api/users');
 
@@ -47,7 +47,7 @@ describe('users routes', () => {
 
       const response = await admin.post('/api/users', {
         username,
-        password: 'secret1',
+        password: 'secret-1',
         fullName: 'Sipho Nkosi',
       });
 
@@ -58,7 +58,7 @@ describe('users routes', () => {
         role: 'security_guard',
         isActive: true,
       });
-      expect(response.body).not.toContain('secret1');
+      expect(response.body).not.toContain('secret-1');
       expect(response.body).not.toContain('argon2');
     });
 
@@ -66,7 +66,7 @@ describe('users routes', () => {
       const admin = await t.registerTenant();
       const response = await admin.post('/api/users', {
         username: t.unique('g'),
-        password: 'secret1',
+        password: 'secret-1',
       });
 
       const [row] = await t.ownerQuery<{ password_hash: string }>(
@@ -91,7 +91,7 @@ describe('users routes', () => {
 
       const response = await admin.post('/api/users', {
         username: t.unique('s'),
-        password: 'secret1',
+        password: 'secret-1',
         role: 'super_admin',
       });
 
@@ -106,7 +106,7 @@ describe('users routes', () => {
 
       const response = await admin.post('/api/users', {
         username: admin.body.user.username,
-        password: 'secret1',
+        password: 'secret-1',
       });
 
       expect(response.statusCode).toBe(409);

@@ -4,6 +4,7 @@ import type { AuditService } from '@/modules/audit';
 import type { Actor, SessionsService } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '@/platform/common-passwords';
 import { AppError, isUniqueViolation } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import { hashPassword } from '@/platform/passwords';
@@ -38,6 +39,7 @@ export function createUsersService({
     if (password.length < passwordMinLength) {
       throw new AppError('INVALID', `Password must be at least ${passwordMinLength} characters`);
     }
+    if (isCommonPassword(password)) throw new AppError('INVALID', COMMON_PASSWORD_MESSAGE);
   }
 
   function assertMayManage(actor: Actor, target: UserRow | undefined): asserts target is UserRow {

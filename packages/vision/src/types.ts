@@ -27,6 +27,14 @@ export type ReadSuccess = {
   /** Some expected fields are missing (e.g. a weighbridge ticket without a ticket number). */
   partial?: boolean;
   warnings?: string[];
+  /**
+   * Names of `fields` the engine could not confirm (no checksum covers them and no second,
+   * independent reading agreed). The guard must confirm or correct them; a field not listed here
+   * is claimed to be right. Empty or absent: every field is confirmed.
+   */
+  uncertain?: string[];
+  /** Per-field confidence 0..1, keyed like `fields`; a missing key falls back to `confidence`. */
+  fieldConfidence?: Record<string, number>;
 };
 
 /** The image was valid but nothing usable was found in it (no plate, no barcode, no MRZ...). */

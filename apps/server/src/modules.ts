@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import type { Env } from '@/config/env';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
@@ -16,7 +18,12 @@ import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
-import { type GateVisionEngine, createVisionModule } from '@/modules/vision';
+import {
+  type GateVisionEngine,
+  createVisionAdmission,
+  createVisionModule,
+  withVisionAdmission,
+} from '@/modules/vision';
 import { createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import { createSecretBox } from '@/platform/crypto';
@@ -45,6 +52,15 @@ export function createModules({
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
+  // starve another user's plate read.
+  const visionAdmission = createVisionAdmission({
+    readsPerUser: env.VISION_READS_PER_USER,
+    queuedPerUser: env.VISION_QUEUE_PER_USER,
+    // Two per worker thread: one running, one ready to start, the rest waiting in turn here.
+    readsInFlight: 2 * (env.VISION_THREADS ?? Math.max(1, availableParallelism() - 1)),
+  });
+  const visionWork = withVisionAdmission(visionEngine, visionAdmission);
   const tenants = createTenantsModule();
   const settings = createSettingsModule({ database, tenants: tenants.repository, audit });
   const sessions = createSessionsModule({
@@ -100,7 +116,7 @@ export function createModules({
     images: images.service,
     audit,
     clock,
-    faces: visionEngine,
+    faces: visionWork,
     // The plate lookup shows the linked driver's safety induction (issue 7).
     drivers: drivers.service,
     induction: induction.service,
@@ -114,12 +130,12 @@ export function createModules({
     images: images.service,
     audit,
     clock,
-    faces: visionEngine,
+    faces: visionWork,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  const vision = createVisionModule({ engine: visionEngine, database, audit });
+  const vision = createVisionModule({ engine: visionWork, database, audit });
   const faces = createFacesModule({
-    engine: visionEngine,
+    engine: visionWork,
     database,
     vehicles: approvedVehicles.service,
     images: images.service,
@@ -196,6 +212,7 @@ export function createModules({
     anpr,
     induction,
     vision,
+    visionAdmission,
     faces,
     privacy,
   };

@@ -49,6 +49,9 @@ const EnvSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
     VISION_THREADS: z.coerce.number().int().min(1).max(16).optional(),
     VISION_TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+    // Image reads (OCR, face checks and comparisons) one user may have running, and waiting.
+    VISION_READS_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+    VISION_QUEUE_PER_USER: z.coerce.number().int().min(0).max(256).default(8),
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),

@@ -2,7 +2,13 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 
 import { AppError } from './errors';
-import { MAX_IMAGE_BYTES, decodeImagePayload, sanitizeImage, sniffImageType } from './images';
+import {
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  decodeImagePayload,
+  sanitizeImage,
+  sniffImageType,
+} from './images';
 
 const solid = (format: 'png' | 'jpeg' | 'webp', width = 16, height = 16) =>
   sharp({ create: { width, height, channels: 3, background: '#3a6' } })
@@ -59,6 +65,46 @@ describe('decodeImagePayload', () => {
   it('refuses an empty image and text that is not base64', () => {
     expect(codeOf(() => decodeImagePayload('data:image/jpeg;base64,'))).toBe('INVALID');
     expect(codeOf(() => decodeImagePayload('hello, world!'))).toBe('INVALID');
+  });
+
+  it('gives the size from the header of PNG, JPEG and WebP', async () => {
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const image = await solid(format, 300, 120);
+
+      expect(decodeImagePayload(image.toString('base64'))).toMatchObject({
+        width: 300,
+        height: 120,
+      });
+    }
+  });
+
+  it('refuses more than 40 MP from the header, PNG and JPEG alike, and takes 40 MP', async () => {
+    // A one-colour 45 MP image compresses to a few hundred KB: far under the 10 MB limit.
+    const png45 = await solid('png', 7500, 6000);
+    const jpeg45 = await solid('jpeg', 7500, 6000);
+    const png40 = await solid('png', 8000, 5000);
+
+    expect(MAX_IMAGE_PIXELS).toBe(40_000_000);
+    expect(png45.length).toBeLessThan(MAX_IMAGE_BYTES);
+    for (const image of [png45, jpeg45]) {
+      expect(() => decodeImagePayload(image.toString('base64'))).toThrow(
+        expect.objectContaining({
+          code: 'PAYLOAD_TOO_LARGE',
+          message:
+            'The image has too many pixels (7500×6000, 45.0 MP; the limit is 40 MP). Please upload a smaller photo.',
+        }),
+      );
+    }
+    expect(decodeImagePayload(png40.toString('base64'))).toMatchObject({
+      width: 8000,
+      height: 5000,
+    });
+  });
+
+  it('refuses a JPEG whose header holds no size', () => {
+    const noFrame = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<html>')]);
+
+    expect(codeOf(() => decodeImagePayload(noFrame.toString('base64')))).toBe('INVALID');
   });
 });
 

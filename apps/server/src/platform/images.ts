@@ -1,11 +1,17 @@
+import { imageSize } from 'image-size';
 import sharp from 'sharp';
+
+import { MAX_IMAGE_PIXELS } from '@boomgate/vision';
 
 import { AppError } from './errors';
 
 /** Spec §5/§9: one image of at most 10 MB (10485760 bytes), png, jpg/jpeg or webp. */
 export const MAX_IMAGE_BYTES = 10_485_760;
-/** A 10 MB JPEG can decode to far more than 10 MB of pixels; this stops "pixel bombs". */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * A 10 MB file can decode to far more than 10 MB of pixels (a one-colour 45 MP PNG is a few KB).
+ * One budget for every image route, storage and the readers alike: the vision package's constant.
+ */
+export { MAX_IMAGE_PIXELS };
 /** Base64 adds a third, plus the data-URL prefix and the rest of the JSON body. */
 export const IMAGE_BODY_LIMIT_BYTES = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
 
@@ -25,7 +31,7 @@ export function sniffImageType(bytes: Uint8Array): ImageMime | undefined {
  * Reads an image sent in JSON: a data URL (`data:image/jpeg;base64,…`, as the camera produces) or
  * bare base64. Checks size and magic bytes; the declared type must agree with the bytes.
  */
-export function decodeImagePayload(payload: string): { bytes: Buffer; mime: ImageMime } {
+export function decodeImagePayload(payload: string): DecodedImagePayload {
   const match = /^data:([\w/+.-]+)?(;[\w=.-]+)*;base64,/.exec(payload.slice(0, 200));
   const declared = match?.[1];
   const base64 = match ? payload.slice(match[0].length) : payload;
@@ -53,7 +59,39 @@ export function decodeImagePayload(payload: string): { bytes: Buffer; mime: Imag
       `The image says it is ${declared} but its content is ${mime}.`,
     );
   }
-  return { bytes, mime };
+  return { bytes, mime, ...assertPixelBudget(bytes) };
+}
+
+const tooManyPixels = (size?: string) =>
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `The image has too many pixels (${size ? `${size}; ` : ''}the limit is ` +
+      `${MAX_IMAGE_PIXELS / 1e6} MP). Please upload a smaller photo.`,
+  );
+
+export type DecodedImagePayload = { bytes: Buffer; mime: ImageMime; width: number; height: number };
+
+/**
+ * The pixel budget, checked from the header alone (image-size reads the PNG IHDR, the JPEG SOF
+ * marker or the WebP VP8 header; nothing decodes), so a pixel bomb is refused before it reaches
+ * sharp, storage or a vision worker. Every image route goes through decodeImagePayload, so through
+ * here.
+ */
+export function assertPixelBudget(bytes: Uint8Array): { width: number; height: number } {
+  let width = 0;
+  let height = 0;
+  try {
+    ({ width, height } = imageSize(bytes));
+  } catch {
+    // An unreadable header: the decoder would fail on it too.
+  }
+  if (!(width > 0 && height > 0)) {
+    throw new AppError('INVALID', 'The image could not be read. It may be damaged or incomplete.');
+  }
+  if (width * height > MAX_IMAGE_PIXELS) {
+    throw tooManyPixels(`${width}×${height}, ${((width * height) / 1e6).toFixed(1)} MP`);
+  }
+  return { width, height };
 }
 
 /**
@@ -69,10 +107,7 @@ export async function sanitizeImage(bytes: Uint8Array): Promise<Buffer> {
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (/pixel limit/i.test(message)) {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        'The image has too many pixels. Please upload a smaller photo.',
-      );
+      throw tooManyPixels();
     }
     throw new AppError('INVALID', 'The image could not be read. It may be damaged or incomplete.');
   }

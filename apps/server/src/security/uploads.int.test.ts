@@ -138,7 +138,7 @@ describe('image uploads (SEC-42, SEC-44, SEC-45, SEC-46)', () => {
     expect(bomb.length).toBeLessThan(2048);
     expect(response.statusCode).toBe(413);
     expect(response.json().error.message).toBe(
-      'The image has too many pixels. Please upload a smaller photo.',
+      'The image has too many pixels (30000×30000, 900.0 MP; the limit is 40 MP). Please upload a smaller photo.',
     );
     expect(Date.now() - started).toBeLessThan(2000);
   });

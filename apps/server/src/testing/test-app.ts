@@ -15,7 +15,7 @@ import type { AuthResponse } from '@boomgate/contracts/auth';
 import { buildApp } from '@/app';
 import { type Env, loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
-import { createLazyVisionEngine } from '@/modules/vision';
+import { type GateVisionEngine, createLazyVisionEngine } from '@/modules/vision';
 import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
@@ -53,12 +53,15 @@ export async function createTestApp({
   env: envOverrides = {},
   queryLogger,
   storage: wrapStorage = (storage) => storage,
+  visionEngine: wrapVisionEngine = (engine) => engine,
 }: {
   env?: Record<string, string>;
   /** Receives every statement the app sends through Drizzle, with its parameters. */
   queryLogger?: Logger;
   /** Wraps the app's storage (a local folder), e.g. to make it fail on cue. */
   storage?: (storage: ObjectStorage) => ObjectStorage;
+  /** Wraps (or replaces) the vision engine under the app's admission queue, e.g. to count calls. */
+  visionEngine?: (engine: GateVisionEngine) => GateVisionEngine;
 } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
   const databaseName = unique('test_');
@@ -109,7 +112,7 @@ export async function createTestApp({
     sessionSecret: randomBytes(32).toString('base64url'),
     encryptionKey: randomBytes(32),
     storage: wrapStorage(files),
-    visionEngine,
+    visionEngine: wrapVisionEngine(visionEngine),
   });
   const app: FastifyInstance = await buildApp({ env, modules, database, logger });
   await app.ready();

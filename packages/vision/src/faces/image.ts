@@ -2,10 +2,12 @@
 
 import sharp from 'sharp';
 
+import { MAX_IMAGE_PIXELS } from '../image/decode-image';
+
 import { FaceError } from './errors';
 
-/** 50 MP: above a 48 MP phone photo, far below a decompression bomb. */
-export const MAX_INPUT_PIXELS = 50_000_000;
+/** The same pixel budget as every other reader. */
+export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 /** Photos are analysed at most this large on the long side (detectors work at 512 px anyway). */
 export const MAX_ANALYSIS_SIDE = 1024;
 

@@ -3,8 +3,12 @@ import sharp, { type Metadata, type Sharp } from 'sharp';
 import { VisionInputError } from '../errors';
 
 export const MAX_IMAGE_BYTES = 10_485_760;
-/** 50 MP: above a 48 MP phone photo, far below a decompression bomb. */
-export const MAX_IMAGE_PIXELS = 50_000_000;
+/**
+ * 40 MP, the one pixel budget of every image the product takes (the server checks it from the header
+ * before anything decodes; storage re-encodes under it): above a 12–16 MP phone photo and a 36 MP
+ * scan, far below a decompression bomb, and it bounds how long one image can hold a worker thread.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
 /** Images are processed at most this large on the long side (barcodes and MRZ need detail, not 48 MP). */
 export const MAX_WORKING_SIDE = 4096;
 

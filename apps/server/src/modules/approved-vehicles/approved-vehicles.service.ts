@@ -11,7 +11,7 @@ import type { DriversService } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
 import type { InductionService } from '@/modules/induction';
 import type { Actor } from '@/modules/sessions';
-import type { GateVisionEngine } from '@/modules/vision';
+import type { UserVisionEngine } from '@/modules/vision';
 import { siteDay } from '@/platform/calendar';
 import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
@@ -37,7 +37,7 @@ export type ApprovedVehiclesServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
-  faces: Pick<GateVisionEngine, 'embedFace'>;
+  faces: { forUser(userId: string): Pick<ReturnType<UserVisionEngine['forUser']>, 'embedFace'> };
   /** The plate lookup's induction status: the linked driver's ID number, then its validity. */
   drivers: Pick<DriversService, 'findIdNumber'>;
   induction: Pick<InductionService, 'validityWithin'>;
@@ -69,9 +69,9 @@ export function createApprovedVehiclesService({
     `face:${tenantId}:${vehicleId}`;
 
   /** Enrolment: the driver photo must show exactly one usable face; its descriptor is kept sealed. */
-  async function describeDriverFace(photo: string): Promise<number[]> {
+  async function describeDriverFace(actor: Actor, photo: string): Promise<number[]> {
     const { bytes } = decodeImagePayload(photo);
-    const embedding = await faces.embedFace(bytes);
+    const embedding = await faces.forUser(actor.userId).embedFace(bytes);
     if (!embedding.ok)
       throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
     return embedding.descriptor;
@@ -96,7 +96,9 @@ export function createApprovedVehiclesService({
           "Record the driver's consent before storing their photo for face verification.",
         );
       }
-      const descriptor = body.driverPhoto ? await describeDriverFace(body.driverPhoto) : null;
+      const descriptor = body.driverPhoto
+        ? await describeDriverFace(actor, body.driverPhoto)
+        : null;
       const vehicleId = newId();
       const driverPhotoKey = await images.storeOptional(
         actor.tenantId,

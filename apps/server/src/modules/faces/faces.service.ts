@@ -9,13 +9,15 @@ import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
-import { type GateVisionEngine, visionErrorToAppError } from '@/modules/vision';
+import { type UserVisionEngine, visionErrorToAppError } from '@/modules/vision';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { decodeImagePayload } from '@/platform/images';
 
 export type FacesServiceDeps = {
-  engine: Pick<GateVisionEngine, 'embedFace' | 'compareFaceToDescriptor'>;
+  engine: {
+    forUser(userId: string): Pick<UserEngine, 'embedFace' | 'compareFaceToDescriptor'>;
+  };
   database: Pick<Database, 'withTenant'>;
   vehicles: Pick<ApprovedVehiclesService, 'getDriverReference'>;
   images: Pick<ImagesService, 'readImage'>;
@@ -24,6 +26,9 @@ export type FacesServiceDeps = {
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
+
+type UserEngine = ReturnType<UserVisionEngine['forUser']>;
+type FaceEngine = Pick<UserEngine, 'embedFace' | 'compareFaceToDescriptor'>;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -42,10 +47,15 @@ export function createFacesService({
    * Compares with the approved vehicle's driver: against the enrolled descriptor when there is one
    * (only the live photo is analysed), else against the photo on file.
    */
-  async function compareWithEnrolled(actor: Actor, live: Uint8Array, approvedVehicleId: string) {
+  async function compareWithEnrolled(
+    faces: FaceEngine,
+    actor: Actor,
+    live: Uint8Array,
+    approvedVehicleId: string,
+  ) {
     const reference = await vehicles.getDriverReference(actor, approvedVehicleId);
     if (reference.descriptor) {
-      const result = await engine.compareFaceToDescriptor(live, reference.descriptor, {
+      const result = await faces.compareFaceToDescriptor(live, reference.descriptor, {
         antispoof: true,
       });
       if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
@@ -58,7 +68,7 @@ export function createFacesService({
     }
     if (!reference.photoKey)
       throw new AppError('UNPROCESSABLE', 'No driver photo on file for comparison.');
-    return compareTwoPhotos(live, await images.readImage(actor, reference.photoKey));
+    return compareTwoPhotos(faces, live, await images.readImage(actor, reference.photoKey));
   }
 
   /**
@@ -66,10 +76,10 @@ export function createFacesService({
    * the same two embeddings as a plain comparison, and the live face also gets its anti-spoofing
    * score (which only the live capture needs).
    */
-  async function compareTwoPhotos(live: Uint8Array, photo: Uint8Array) {
-    const reference = await engine.embedFace(photo);
+  async function compareTwoPhotos(faces: FaceEngine, live: Uint8Array, photo: Uint8Array) {
+    const reference = await faces.embedFace(photo);
     if (!reference.ok) throw new AppError('UNPROCESSABLE', reference.error.message);
-    const result = await engine.compareFaceToDescriptor(live, reference.descriptor, {
+    const result = await faces.compareFaceToDescriptor(live, reference.descriptor, {
       antispoof: true,
     });
     if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
@@ -98,10 +108,11 @@ export function createFacesService({
         actor.tenantId,
         (tx) => settings.settingsOf(tx, actor.tenantId),
       );
+      const faces = engine.forUser(actor.userId);
       const result = await (
         reference !== null
-          ? compareTwoPhotos(live, reference)
-          : compareWithEnrolled(actor, live, request.approvedVehicleId ?? '')
+          ? compareTwoPhotos(faces, live, reference)
+          : compareWithEnrolled(faces, actor, live, request.approvedVehicleId ?? '')
       ).catch((error: unknown) => {
         throw error instanceof AppError ? error : visionErrorToAppError(error);
       });

@@ -17,7 +17,7 @@ import type { AuditService } from '@/modules/audit';
 import type { DriversService, NewDriverRow } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
-import { type GateVisionEngine, visionErrorToAppError } from '@/modules/vision';
+import { type UserVisionEngine, visionErrorToAppError } from '@/modules/vision';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import { toCsv } from '@/platform/csv';
@@ -39,7 +39,7 @@ export type OnboardingServiceDeps = {
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
-  faces: Pick<GateVisionEngine, 'embedFace'>;
+  faces: { forUser(userId: string): Pick<ReturnType<UserVisionEngine['forUser']>, 'embedFace'> };
   /** How long a selfie is kept after consent (POPIA). */
   biometricRetentionDays: number;
 };
@@ -278,6 +278,9 @@ export function createOnboardingService({
         Pick<SelfOnboardingBody, 'licencePhoto' | 'selfie' | 'livenessConfidence'>,
       ip?: string,
     ) {
+      // Both images pass the size and pixel checks before anything decodes either of them.
+      const selfie = decodeImagePayload(body.selfie);
+      decodeImagePayload(body.licencePhoto);
       const record = await database.withTenant(actor.tenantId, async (tx) => {
         const [checked] = await check(tx, actor.tenantId, [
           { rowNumber: 1, values: stringValues(body) },
@@ -294,9 +297,9 @@ export function createOnboardingService({
         }
         return checked.record;
       });
-      let face: Awaited<ReturnType<typeof faces.embedFace>>;
+      let face: Awaited<ReturnType<ReturnType<typeof faces.forUser>['embedFace']>>;
       try {
-        face = await faces.embedFace(decodeImagePayload(body.selfie).bytes);
+        face = await faces.forUser(actor.userId).embedFace(selfie.bytes);
       } catch (error) {
         throw visionErrorToAppError(error);
       }

@@ -6,6 +6,12 @@ import { visionRoutes } from './vision.routes';
 import { type VisionServiceDeps, createVisionService } from './vision.service';
 
 export { createLazyVisionEngine, type GateVisionEngine } from './lazy-engine';
+export {
+  createVisionAdmission,
+  withVisionAdmission,
+  type UserVisionEngine,
+  type VisionAdmission,
+} from './vision-admission';
 export { toAppError as visionErrorToAppError } from './vision.service';
 export type { VisionService } from './vision.service';
 

@@ -7,10 +7,10 @@ import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { decodeImagePayload } from '@/platform/images';
 
-import type { GateVisionEngine } from './lazy-engine';
+import type { UserVisionEngine } from './vision-admission';
 
 export type VisionServiceDeps = {
-  engine: GateVisionEngine;
+  engine: UserVisionEngine;
   database: Pick<Database, 'withTenant'>;
   audit: Pick<AuditService, 'record'>;
 };
@@ -43,9 +43,10 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
     /** Reads one image. The image was fine but nothing was found → `ok: false` with a reason. */
     async readImage(actor: Actor, request: OcrRequest, ip?: string): Promise<OcrResponse> {
       const { bytes } = decodeImagePayload(request.image);
+      const reader = engine.forUser(actor.userId);
       try {
         if (request.type === 'face') {
-          const result = await engine.checkFaceQuality(bytes);
+          const result = await reader.checkFaceQuality(bytes);
           if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
           const fields = {
             faceFound: result.quality.metrics.faceCount === 1,
@@ -67,7 +68,7 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
           };
         }
 
-        const result = await engine.read(request.type, bytes);
+        const result = await reader.read(request.type, bytes);
         if (isIdentityDocument(request.type)) {
           // Reading an identity document is processing personal information: leave a trace (POPIA).
           await database.withTenant(actor.tenantId, (tx) =>

@@ -150,12 +150,41 @@ export const CreatedDriverSchema = z.object({
 });
 export type CreatedDriver = z.infer<typeof CreatedDriverSchema>;
 
-/** POST /api/drivers/self-onboarding: the four steps of spec §4 in one request. */
+/**
+ * One capture of the liveness check: the camera frame the browser judged for a prompt, as a JPEG
+ * data URL at most 640 px on the long side (tens of KB; the limit leaves room for any camera).
+ */
+export const LIVENESS_FRAME_MAX_CHARS = 2_000_000;
+const LivenessFramePayloadSchema = z
+  .string()
+  .min(1, 'Each liveness capture is required')
+  .max(LIVENESS_FRAME_MAX_CHARS, 'A liveness capture must be smaller than 1.5MB.');
+
+/** The four prompts' captures (look at the camera, blink, turn left, turn right). */
+export const LivenessFramesSchema = z
+  .object({
+    look: LivenessFramePayloadSchema,
+    blink: LivenessFramePayloadSchema,
+    turn_left: LivenessFramePayloadSchema,
+    turn_right: LivenessFramePayloadSchema,
+  })
+  .strict();
+export type LivenessFrames = z.infer<typeof LivenessFramesSchema>;
+
+/** POST /api/onboarding/self: the four steps of spec §4 in one request. */
 export const SelfOnboardingBodySchema = DriverFieldsSchema.extend({
   licencePhoto: ImagePayloadSchema,
   selfie: ImagePayloadSchema,
-  /** What the browser's liveness check measured (0–1). */
-  livenessConfidence: z.number().min(0).max(1),
+  /**
+   * The frames the liveness check judged. The server finds the face in each, checks it is the
+   * selfie's person, and judges blink and turns itself; its verdict is what is stored.
+   */
+  livenessFrames: LivenessFramesSchema,
+  /**
+   * What the browser's check claims (0–1, or a percentage). Accepted for older clients and
+   * ignored: the stored confidence is the server's.
+   */
+  livenessConfidence: z.number().min(0).max(100).optional(),
   /** The driver agreed to their selfie being kept for identity checks (POPIA). */
   biometricConsent: z.literal(true, {
     error: 'Agree to your selfie being kept for identity checks before you finish.',

@@ -695,7 +695,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
         phone: '082 123 4567',
         licencePhoto: fx.jpeg,
         selfie: `data:image/jpeg;base64,${Buffer.from('<html>x</html>').toString('base64')}`,
-        livenessConfidence: 0.9,
+        livenessFrames: { look: fx.jpeg, blink: fx.jpeg, turn_left: fx.jpeg, turn_right: fx.jpeg },
         biometricConsent: true,
       },
     }),

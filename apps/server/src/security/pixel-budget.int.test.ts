@@ -100,22 +100,25 @@ describe('pixel budget on every image route', () => {
     ['/api/auto-gate/grant-entry', () => ({ plateNumber: 'CA123456', plateImage: huge })],
     ['/api/auto-gate/grant-entry', () => ({ plateNumber: 'CA123456', driverFaceImage: huge })],
     ['/api/auto-gate/grant-entry', () => ({ plateNumber: 'CA123456', permitImages: [huge] })],
-    ...(['selfie', 'licencePhoto'] as const).map(
+    ...(['selfie', 'licencePhoto', 'look', 'blink', 'turn_left', 'turn_right'] as const).map(
       (field): [string, () => Record<string, unknown>] => [
         '/api/onboarding/self',
-        () => ({
-          name: 'Nomsa',
-          surname: 'Khumalo',
-          idNumber,
-          phone: '072 555 0101',
-          licenceNumber: 'ABC123',
-          licenceValidTo: '2030-01-31',
-          licencePhoto: small,
-          selfie: small,
-          livenessConfidence: 0.93,
-          biometricConsent: true,
-          [field]: huge,
-        }),
+        () => {
+          const frames = { look: small, blink: small, turn_left: small, turn_right: small };
+          const isFrame = field !== 'selfie' && field !== 'licencePhoto';
+          return {
+            name: 'Nomsa',
+            surname: 'Khumalo',
+            idNumber,
+            phone: '072 555 0101',
+            licenceNumber: 'ABC123',
+            licenceValidTo: '2030-01-31',
+            licencePhoto: field === 'licencePhoto' ? huge : small,
+            selfie: field === 'selfie' ? huge : small,
+            livenessFrames: isFrame ? { ...frames, [field]: huge } : frames,
+            biometricConsent: true,
+          };
+        },
       ],
     ),
   ];

@@ -7,7 +7,14 @@ import {
   layoutFor,
   type Point,
 } from './landmarks';
-import { type LandmarkFrame, detectBlinks, evaluateLiveness } from './liveness';
+import {
+  type LandmarkFrame,
+  type LivenessCaptures,
+  detectBlinks,
+  evaluateLiveness,
+  judgeLivenessCaptures,
+  livenessCaptureScore,
+} from './liveness';
 
 /**
  * A synthetic 68-point (iBUG) face. Head = cylinder of radius R: a point at angle phi on the face
@@ -305,5 +312,119 @@ describe('evaluateLiveness', () => {
     expect(result.prompts.blink.satisfied).toBe(true);
     expect(result.prompts.turn_left.satisfied).toBe(true);
     expect(result.passed).toBe(true);
+  });
+});
+
+describe("judgeLivenessCaptures (the server's verdict on the four captures)", () => {
+  const genuine = (): LivenessCaptures => ({
+    look: face68(),
+    blink: face68({ eyeOpen: 0.1, cx: 321 }),
+    turn_left: face68({ yawDeg: 26, cx: 318 }),
+    turn_right: face68({ yawDeg: -24, cx: 323 }),
+  });
+
+  it('passes a look, a blink facing the camera and a turn to each side', () => {
+    const result = judgeLivenessCaptures(genuine());
+
+    expect(result).toMatchObject({ passed: true, missing: [], reasons: [] });
+    expect(result.confidence).toBeGreaterThan(0.8);
+    expect(result.evidence.minEyeRatio).toBeLessThan(0.2);
+    expect(result.evidence.maxTurnLeftDeg).toBeGreaterThan(20);
+    expect(result.evidence.maxTurnRightDeg).toBeGreaterThan(20);
+  });
+
+  it('refuses the same still photo sent four times', () => {
+    const still = face68({ yawDeg: 4 });
+
+    const result = judgeLivenessCaptures({
+      look: still,
+      blink: still,
+      turn_left: still,
+      turn_right: still,
+    });
+
+    expect(result.passed).toBe(false);
+    expect(result.confidence).toBe(0);
+    expect(result.missing).toEqual(['blink', 'turn_left', 'turn_right']);
+    expect(result.reasons).toContain(
+      'The face did not move at all: this looks like a still photo.',
+    );
+  });
+
+  it('refuses a still photo moved, scaled and tilted between captures (no blink, no turn)', () => {
+    const result = judgeLivenessCaptures({
+      look: face68(),
+      blink: face68({ cx: 360, scale: 0.9 }),
+      turn_left: face68({ cx: 280, rollDeg: 15 }),
+      turn_right: face68({ cy: 200, rollDeg: -15, scale: 1.1 }),
+    });
+
+    expect(result.passed).toBe(false);
+    expect(result.missing).toEqual(['blink', 'turn_left', 'turn_right']);
+  });
+
+  it('needs the eyes well closed, and facing the camera, for a blink', () => {
+    expect(
+      judgeLivenessCaptures({ ...genuine(), blink: face68({ eyeOpen: 0.8 }) }).missing,
+    ).toEqual(['blink']);
+    expect(
+      judgeLivenessCaptures({ ...genuine(), blink: face68({ eyeOpen: 0.1, yawDeg: 25 }) }).missing,
+    ).toEqual(['blink']);
+  });
+
+  it('needs a turn of at least 18 degrees to each side, on the side asked', () => {
+    expect(
+      judgeLivenessCaptures({ ...genuine(), turn_left: face68({ yawDeg: 10 }) }).missing,
+    ).toEqual(['turn_left']);
+    const swapped = judgeLivenessCaptures({
+      ...genuine(),
+      turn_left: face68({ yawDeg: -25 }),
+      turn_right: face68({ yawDeg: 25 }),
+    });
+    expect(swapped.missing).toEqual(['turn_left', 'turn_right']);
+    expect(
+      judgeLivenessCaptures(
+        { ...genuine(), turn_left: face68({ yawDeg: -25 }), turn_right: face68({ yawDeg: 25 }) },
+        { mirrored: true },
+      ).passed,
+    ).toBe(true);
+  });
+
+  it('says which capture had no face', () => {
+    const result = judgeLivenessCaptures({ ...genuine(), turn_right: null });
+
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toContain('No face was found in the "turn right" capture.');
+  });
+});
+
+describe("livenessCaptureScore (which frame becomes a prompt's capture)", () => {
+  const best = (
+    step: Parameters<typeof livenessCaptureScore>[0],
+    poses: Parameters<typeof face68>[0][],
+  ) => {
+    const scored = poses.map((pose) => livenessCaptureScore(step, face68(pose)));
+    const top = Math.max(...scored.filter((score): score is number => score !== null));
+    return poses[scored.indexOf(top)];
+  };
+
+  it('keeps the most closed eyes facing the camera, and the largest turn to the side asked', () => {
+    expect(
+      best('blink', [
+        { eyeOpen: 1 },
+        { eyeOpen: 0.2 },
+        { eyeOpen: 0.05, yawDeg: 30 },
+        { eyeOpen: 0.6 },
+      ]),
+    ).toEqual({
+      eyeOpen: 0.2,
+    });
+    expect(best('turn_left', [{ yawDeg: 5 }, { yawDeg: 28 }, { yawDeg: -30 }])).toEqual({
+      yawDeg: 28,
+    });
+    expect(best('turn_right', [{ yawDeg: 5 }, { yawDeg: 28 }, { yawDeg: -30 }])).toEqual({
+      yawDeg: -30,
+    });
+    expect(best('look', [{ yawDeg: 12 }, { yawDeg: -2 }, { yawDeg: 8 }])).toEqual({ yawDeg: -2 });
   });
 });

@@ -18,6 +18,9 @@ import {
   toPoint,
 } from './landmarks';
 
+/** The measures the browser also uses to choose each prompt's capture. */
+export { estimateYawDeg, eyeAspectRatio } from './landmarks';
+
 export type LivenessPrompt = 'blink' | 'turn_left' | 'turn_right';
 export const LIVENESS_PROMPTS: readonly LivenessPrompt[] = ['blink', 'turn_left', 'turn_right'];
 
@@ -278,6 +281,134 @@ export function evaluateLiveness(
       minEyeRatio: Math.round(1000 * blink.minRatio) / 1000,
       maxTurnLeftDeg: Math.round(10 * maxLeft) / 10,
       maxTurnRightDeg: Math.round(10 * maxRight) / 10,
+      motion: Math.round(1000 * motion) / 1000,
+    },
+    reasons,
+  };
+}
+
+// ---- The four captures the server judges ---------------------------------------------------------
+
+/** The four prompts of the check, each with the capture that shows it best. */
+export type LivenessCaptureStep = 'look' | LivenessPrompt;
+export const LIVENESS_CAPTURE_STEPS: readonly LivenessCaptureStep[] = [
+  'look',
+  'blink',
+  'turn_left',
+  'turn_right',
+];
+
+/** The landmarks of each capture's one face (null: no face). */
+export type LivenessCaptures = Record<LivenessCaptureStep, readonly LandmarkPoint[] | null>;
+
+/**
+ * How well a sampled frame shows its step, higher is better; null when it cannot show it. The
+ * browser keeps the best-scoring frame of each prompt as that prompt's capture: the most closed eyes
+ * while facing the camera for `blink`, the largest turn away from the starting pose for the turns,
+ * and the most frontal face for `look`. `lookYawDeg` is the starting pose (0 before it is known).
+ */
+export function livenessCaptureScore(
+  step: LivenessCaptureStep,
+  landmarks: readonly LandmarkPoint[],
+  { lookYawDeg = 0, mirrored = false }: { lookYawDeg?: number; mirrored?: boolean } = {},
+): number | null {
+  const yaw = (mirrored ? -1 : 1) * estimateYawDeg(landmarks);
+  switch (step) {
+    case 'look':
+      return -Math.abs(yaw);
+    case 'blink':
+      return Math.abs(yaw - lookYawDeg) > BLINK_MAX_YAW_DEG
+        ? null
+        : -eyeAspectRatio(landmarks).mean;
+    case 'turn_left':
+      return yaw - lookYawDeg;
+    case 'turn_right':
+      return lookYawDeg - yaw;
+  }
+}
+
+/**
+ * The server's verdict on the four captures of a liveness check: the same landmark measures as
+ * `evaluateLiveness`, on one frame per prompt. The look capture is the reference: the blink capture's
+ * eyes must be closed to at most `blinkCloseRatio` of its eye opening while still facing the camera,
+ * and the turn captures must be at least `turnDeg` to each side of its pose. The same still photo
+ * sent four times shows no motion, no blink and no turn.
+ */
+export function judgeLivenessCaptures(
+  captures: LivenessCaptures,
+  options: Pick<LivenessOptions, 'mirrored' | 'blinkCloseRatio' | 'turnDeg'> = {},
+): LivenessResult {
+  const closeRatio = options.blinkCloseRatio ?? DEFAULTS.blinkCloseRatio;
+  const turnDeg = options.turnDeg ?? DEFAULTS.turnDeg;
+  const sign = options.mirrored ? -1 : 1;
+  const reasons: string[] = [];
+  const stepNames: Record<LivenessCaptureStep, string> = {
+    look: 'look at the camera',
+    blink: 'blink',
+    turn_left: 'turn left',
+    turn_right: 'turn right',
+  };
+  for (const step of LIVENESS_CAPTURE_STEPS) {
+    if (!captures[step]?.length)
+      reasons.push(`No face was found in the "${stepNames[step]}" capture.`);
+  }
+  const withFace = LIVENESS_CAPTURE_STEPS.filter((step) => captures[step]?.length);
+  const samples: Sample[] = withFace.map((step, t) => {
+    const points = captures[step]!;
+    return { t, ear: eyeAspectRatio(points).mean, yaw: sign * estimateYawDeg(points), points };
+  });
+  const motion = samples.length === LIVENESS_CAPTURE_STEPS.length ? landmarkMotion(samples) : 0;
+  const sampleOf = (step: LivenessCaptureStep) => samples[withFace.indexOf(step)];
+  const look = sampleOf('look');
+  const blink = sampleOf('blink');
+  const left = sampleOf('turn_left');
+  const right = sampleOf('turn_right');
+
+  const eyeRatio = look && blink && look.ear > 0 ? blink.ear / look.ear : 1;
+  const blinkFacing = !!look && !!blink && Math.abs(blink.yaw - look.yaw) <= BLINK_MAX_YAW_DEG;
+  const turnLeftDeg = look && left ? left.yaw - look.yaw : 0;
+  const turnRightDeg = look && right ? look.yaw - right.yaw : 0;
+  const prompts: Record<LivenessPrompt, PromptEvidence> = {
+    blink:
+      blinkFacing && eyeRatio <= closeRatio
+        ? { satisfied: true, confidence: clamp01((1 - eyeRatio) / 0.6) }
+        : { satisfied: false, confidence: 0 },
+    turn_left:
+      turnLeftDeg >= turnDeg
+        ? { satisfied: true, confidence: clamp01(turnLeftDeg / (1.5 * turnDeg)) }
+        : { satisfied: false, confidence: 0 },
+    turn_right:
+      turnRightDeg >= turnDeg
+        ? { satisfied: true, confidence: clamp01(turnRightDeg / (1.5 * turnDeg)) }
+        : { satisfied: false, confidence: 0 },
+  };
+  if (samples.length === LIVENESS_CAPTURE_STEPS.length && motion < STILL_MOTION_LIMIT) {
+    reasons.push('The face did not move at all: this looks like a still photo.');
+  }
+  const missing = LIVENESS_PROMPTS.filter((prompt) => !prompts[prompt].satisfied);
+  if (look) {
+    const why: Record<LivenessPrompt, string> = {
+      blink: 'No blink was seen.',
+      turn_left: 'No head turn to the left was seen.',
+      turn_right: 'No head turn to the right was seen.',
+    };
+    for (const prompt of missing) if (sampleOf(prompt)) reasons.push(why[prompt]);
+  }
+  const passed = reasons.length === 0;
+  return {
+    passed,
+    confidence: passed
+      ? Math.round(100 * Math.min(...LIVENESS_PROMPTS.map((p) => prompts[p].confidence))) / 100
+      : 0,
+    prompts,
+    missing,
+    evidence: {
+      frames: LIVENESS_CAPTURE_STEPS.length,
+      framesWithFace: samples.length,
+      blinks: prompts.blink.satisfied ? 1 : 0,
+      minEyeRatio: Math.round(1000 * eyeRatio) / 1000,
+      maxTurnLeftDeg: Math.round(10 * Math.max(0, turnLeftDeg)) / 10,
+      maxTurnRightDeg: Math.round(10 * Math.max(0, turnRightDeg)) / 10,
       motion: Math.round(1000 * motion) / 1000,
     },
     reasons,

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CreateDriverBodySchema,
   CreatedDriverSchema,
+  LIVENESS_FRAME_MAX_CHARS,
   SelfOnboardedSchema,
   SelfOnboardingBodySchema,
 } from '@boomgate/contracts/drivers';
@@ -203,8 +204,8 @@ export function onboardingRoutes(
       '/onboarding/self',
       {
         config: officeStaff,
-        // Two images (licence and selfie) as data URLs.
-        bodyLimit: IMAGE_BODY_LIMIT_BYTES * 2,
+        // Two images (licence and selfie) and the four liveness captures, as data URLs.
+        bodyLimit: IMAGE_BODY_LIMIT_BYTES * 2 + 4 * LIVENESS_FRAME_MAX_CHARS,
         schema: {
           tags: ['onboarding'],
           operationId: 'selfOnboard',

@@ -28,6 +28,7 @@ import { decodeImagePayload } from '@/platform/images';
 
 import { type ImportFile, type ImportFileRow, readImportFile } from './import-file';
 import { type CheckedRow, checkRows } from './import-rows';
+import { checkLivenessCaptures } from './liveness-check';
 
 /** The notice a self-registering driver agrees to before their selfie is kept; bump on change. */
 export const SELFIE_NOTICE_VERSION = 'driver-selfie-notice-2026-11';
@@ -39,7 +40,11 @@ export type OnboardingServiceDeps = {
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
-  faces: { forUser(userId: string): Pick<ReturnType<UserVisionEngine['forUser']>, 'embedFace'> };
+  faces: {
+    forUser(
+      userId: string,
+    ): Pick<ReturnType<UserVisionEngine['forUser']>, 'embedFace' | 'compareFaceToDescriptor'>;
+  };
   /** How long a selfie is kept after consent (POPIA). */
   biometricRetentionDays: number;
 };
@@ -275,12 +280,18 @@ export function createOnboardingService({
     async selfOnboard(
       actor: Actor,
       body: Record<string, unknown> &
-        Pick<SelfOnboardingBody, 'licencePhoto' | 'selfie' | 'livenessConfidence'>,
+        Pick<SelfOnboardingBody, 'licencePhoto' | 'selfie' | 'livenessFrames'>,
       ip?: string,
     ) {
-      // Both images pass the size and pixel checks before anything decodes either of them.
+      // Every image passes the size and pixel checks before anything decodes any of them.
       const selfie = decodeImagePayload(body.selfie);
       decodeImagePayload(body.licencePhoto);
+      const frames = {
+        look: decodeImagePayload(body.livenessFrames.look).bytes,
+        blink: decodeImagePayload(body.livenessFrames.blink).bytes,
+        turn_left: decodeImagePayload(body.livenessFrames.turn_left).bytes,
+        turn_right: decodeImagePayload(body.livenessFrames.turn_right).bytes,
+      };
       const record = await database.withTenant(actor.tenantId, async (tx) => {
         const [checked] = await check(tx, actor.tenantId, [
           { rowNumber: 1, values: stringValues(body) },
@@ -297,13 +308,17 @@ export function createOnboardingService({
         }
         return checked.record;
       });
-      let face: Awaited<ReturnType<ReturnType<typeof faces.forUser>['embedFace']>>;
+      const engine = faces.forUser(actor.userId);
+      let face: Awaited<ReturnType<typeof engine.embedFace>>;
+      let liveness: Awaited<ReturnType<typeof checkLivenessCaptures>>;
       try {
-        face = await faces.forUser(actor.userId).embedFace(selfie.bytes);
+        face = await engine.embedFace(selfie.bytes);
+        if (!face.ok) throw new AppError('UNPROCESSABLE', `Selfie: ${face.error.message}`);
+        // The server's verdict, from the frames; a confidence the browser sends is ignored.
+        liveness = await checkLivenessCaptures(engine, face.descriptor, frames);
       } catch (error) {
-        throw visionErrorToAppError(error);
+        throw error instanceof AppError ? error : visionErrorToAppError(error);
       }
-      if (!face.ok) throw new AppError('UNPROCESSABLE', `Selfie: ${face.error.message}`);
 
       const stored: string[] = [];
       try {
@@ -334,7 +349,7 @@ export function createOnboardingService({
               photoConsentBy: actor.userId,
               photoConsentNotice: SELFIE_NOTICE_VERSION,
               biometricsPurgeAfter: new Date(now.getTime() + biometricRetentionDays * 86_400_000),
-              livenessConfidence: body.livenessConfidence,
+              livenessConfidence: liveness.confidence,
               source: 'self',
               createdAt: now,
               createdBy: actor.userId,
@@ -349,7 +364,12 @@ export function createOnboardingService({
             targetType: 'driver',
             targetId: driver.id,
             ip,
-            details: { source: 'self', consentNotice: SELFIE_NOTICE_VERSION },
+            details: {
+              source: 'self',
+              consentNotice: SELFIE_NOTICE_VERSION,
+              // What the server saw in the four captures: the stored verdict's evidence.
+              liveness: { confidence: liveness.confidence, ...liveness.evidence },
+            },
           });
           return { driver, reference: drivers.referenceFor(driver) };
         });

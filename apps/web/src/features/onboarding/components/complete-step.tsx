@@ -65,7 +65,8 @@ export function CompleteStep({
         licenceValidTo: licence.validTo || null,
         licencePhoto: licence.photo,
         selfie: selfie.photo,
-        livenessConfidence: selfie.confidence,
+        // The server judges these captures itself; it takes no confidence from the browser.
+        livenessFrames: selfie.captures,
         biometricConsent: true,
       },
       {

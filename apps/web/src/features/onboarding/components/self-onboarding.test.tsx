@@ -51,6 +51,8 @@ vi.mock('../liveness/face-landmarks', async () => {
         if (!pose) return null;
         return faceModel.isNoisy ? jitter(face(pose), faceModel.frames) : face(pose);
       },
+      // The frame last looked at, named by its number (jsdom cannot encode a canvas).
+      captureDetectedFrame: () => `data:image/jpeg;base64,frame-${faceModel.frames}`,
     }),
   };
 });
@@ -414,7 +416,15 @@ describe('self onboarding', () => {
       licencePhoto: expect.stringMatching(/^data:image\//),
       biometricConsent: true,
     });
-    expect(saved[0]?.livenessConfidence).toBeGreaterThan(0.5);
+    // The four prompts' captures go to the server, which judges them; no confidence is claimed.
+    expect(saved[0]?.livenessFrames).toEqual({
+      look: expect.stringMatching(/^data:image\/jpeg;base64,frame-\d+$/),
+      blink: expect.stringMatching(/^data:image\/jpeg;base64,frame-\d+$/),
+      turn_left: expect.stringMatching(/^data:image\/jpeg;base64,frame-\d+$/),
+      turn_right: expect.stringMatching(/^data:image\/jpeg;base64,frame-\d+$/),
+    });
+    expect(new Set(Object.values(saved[0]?.livenessFrames ?? {})).size).toBe(4);
+    expect(saved[0]).not.toHaveProperty('livenessConfidence');
 
     await user.click(screen.getByRole('button', { name: 'Generate QR Code' }));
     const qr = await screen.findByRole('img', { name: 'Your driver QR code' });

@@ -9,6 +9,8 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
+import type { LivenessFrames } from '@boomgate/contracts/drivers';
+
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -18,8 +20,11 @@ import { cn } from '@/lib/cn';
 import { type LivenessCheckState, useLivenessCheck } from '../hooks/use-liveness-check';
 import { LIVENESS_STEPS, missedMovements, type StepsSeen } from '../liveness/liveness-check';
 
-/** The selfie of a passed liveness check, with the check's confidence (0–1). */
-export type Selfie = { photo: string; confidence: number };
+/**
+ * The selfie of a passed liveness check, with the check's confidence (0–1) and the four prompts'
+ * captures the server judges again.
+ */
+export type Selfie = { photo: string; confidence: number; captures: LivenessFrames };
 
 export function formatConfidence(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;
@@ -42,7 +47,9 @@ export function SelfieStep({
   const videoRef = useRef<HTMLVideoElement>(null);
   const { model, check, start, reset, retryModel } = useLivenessCheck(videoRef);
   const passed =
-    check.status === 'passed' ? { photo: check.photo, confidence: check.confidence } : null;
+    check.status === 'passed'
+      ? { photo: check.photo, confidence: check.confidence, captures: check.captures }
+      : null;
   const current = isRetaking ? passed : selfie;
   const isCameraOn = isRetaking && check.status !== 'passed';
   const camera = useCameraStream({ enabled: isCameraOn, facingMode: 'user' });

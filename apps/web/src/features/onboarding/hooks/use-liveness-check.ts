@@ -57,6 +57,7 @@ export function useLivenessCheck(videoRef: RefObject<HTMLVideoElement | null>) {
       source: {
         detectLandmarks: () => detector.detect(video),
         capturePhoto: () => captureFrame(video, null),
+        captureSampledFrame: () => detector.captureDetectedFrame(),
       },
       signal: controller.signal,
       timing: LIVENESS_TIMING,

@@ -48,6 +48,8 @@ function isSoftwareWebgl(): boolean {
  * landmark net's 112 px, and a 1080p frame is not copied into the model every time.
  */
 const MAX_FRAME_SIDE_PX = 640;
+/** The captures sent to the server: the face stays sharp enough for its landmarks, in tens of KB. */
+const CAPTURE_JPEG_QUALITY = 0.9;
 
 /** 256 px is a multiple of 32 that finds a selfie-sized face quickly on a phone. */
 const DETECTOR_OPTIONS = new faceapi.TinyFaceDetectorOptions({
@@ -59,6 +61,8 @@ export type FaceLandmarkDetector = {
   backend: FaceBackend;
   /** The 68 landmarks of the most confident face in the video's current frame, or null. */
   detect: (video: HTMLVideoElement) => Promise<Landmarks | null>;
+  /** The frame the last `detect` looked at (at most 640 px), as a JPEG data URL. */
+  captureDetectedFrame: () => string;
 };
 
 async function selectBackend(): Promise<FaceBackend> {
@@ -109,6 +113,10 @@ async function load(): Promise<FaceLandmarkDetector> {
       const face = await faceapi.detectSingleFace(frame, DETECTOR_OPTIONS).withFaceLandmarks();
       // In scaled-frame pixels: liveness measures movement relative to the eyes' distance.
       return face ? face.landmarks.positions.map(({ x, y }) => ({ x, y })) : null;
+    },
+    captureDetectedFrame() {
+      if (frame.width === 0 || frame.height === 0) throw new Error('No frame was looked at yet');
+      return frame.toDataURL('image/jpeg', CAPTURE_JPEG_QUALITY);
     },
   };
 }

@@ -44,12 +44,15 @@ function fakeSource(
   const startedAt = clock.now();
   let calls = 0;
   const photos: number[] = [];
+  /** The pose of each detection, so a capture names the frame it came from. */
+  const poses: (Pose | null)[] = [];
   const source: FaceFrameSource = {
     detectLandmarks: async () => {
       const fraction = (clock.now() - startedAt) / LIVENESS_TIMING.promptMs;
       clock.advance(detectionMs);
       calls += 1;
       const pose = script(fraction);
+      poses.push(pose);
       if (!pose) return null;
       const face = syntheticFace(pose);
       return isNoisy ? withJitter(face, calls) : face;
@@ -58,8 +61,11 @@ function fakeSource(
       photos.push(clock.now() - startedAt);
       return `data:image/jpeg;base64,photo-${photos.length}`;
     },
+    captureSampledFrame: () => `frame-${calls}`,
   };
-  return { source, photos, calls: () => calls };
+  /** The pose of the frame a capture (`frame-N`) was taken from. */
+  const poseOf = (capture: string) => poses[Number(capture.replace('frame-', '')) - 1];
+  return { source, photos, calls: () => calls, poseOf };
 }
 
 async function run(
@@ -91,6 +97,18 @@ describe('runLivenessCheck', () => {
     expect(outcome.result.evidence.blinks).toBeGreaterThanOrEqual(1);
     // ~10 fps over four 2 s prompts.
     expect(fake.calls()).toBe(80);
+  });
+
+  it('keeps the frame that shows each prompt best, for the server to judge again', async () => {
+    const { outcome, fake } = await run(livePerson, { isNoisy: false });
+
+    expect(outcome.status).toBe('passed');
+    if (outcome.status !== 'passed') return;
+    const { look, blink, turn_left: turnLeft, turn_right: turnRight } = outcome.captures;
+    expect(fake.poseOf(look)?.yawDeg ?? 0).toBe(0);
+    expect(fake.poseOf(blink)?.eyeOpen).toBeLessThan(0.3);
+    expect(fake.poseOf(turnLeft)?.yawDeg).toBeGreaterThanOrEqual(18);
+    expect(fake.poseOf(turnRight)?.yawDeg).toBeLessThanOrEqual(-18);
   });
 
   it('goes through the four prompts in order, then verifying, in 2 s steps', async () => {

@@ -4,12 +4,19 @@
  * about 10 fps for face landmarks; then "Verifying liveness" while the landmark sequence is judged
  * by `evaluateLiveness` (packages/vision). The confidence shown is what that judgement saw.
  *
+ * The browser's verdict is advice: for each prompt it keeps the frame that shows it best (the most
+ * frontal look, the most closed eyes, the largest turn each way; `livenessCaptureScore`) and sends
+ * those four captures. The server finds the face in each and judges them itself.
+ *
  * No React and no model here: the camera and the landmark model come in as a `FaceFrameSource`,
  * and time as a `Clock`, so tests drive the whole check with synthetic landmark sequences.
  */
+import type { LivenessFrames } from '@boomgate/contracts/drivers';
 import {
+  estimateYawDeg,
   evaluateLiveness,
   LIVENESS_PROMPTS,
+  livenessCaptureScore,
   STILL_MOTION_LIMIT,
   type LandmarkFrame,
   type LivenessPrompt,
@@ -48,6 +55,11 @@ export type FaceFrameSource = {
   detectLandmarks: () => Promise<Landmarks | null>;
   /** The current frame as a JPEG data URL (the selfie). Throws when it cannot be drawn. */
   capturePhoto: () => string;
+  /**
+   * The frame the last `detectLandmarks` looked at, as a JPEG data URL: a prompt's capture for the
+   * server, the very pixels these landmarks came from. Throws when there is none.
+   */
+  captureSampledFrame: () => string;
 };
 
 export type Clock = {
@@ -98,7 +110,14 @@ export type LivenessFailure = 'no-face' | 'still' | 'too-slow' | 'prompts-missed
 export const MIN_USEFUL_FPS = 4;
 
 export type LivenessOutcome =
-  | { status: 'passed'; confidence: number; photo: string; result: LivenessResult }
+  | {
+      status: 'passed';
+      confidence: number;
+      photo: string;
+      /** The four prompts' captures, which the server judges again. */
+      captures: LivenessFrames;
+      result: LivenessResult;
+    }
   | {
       status: 'failed';
       failure: LivenessFailure;
@@ -167,6 +186,8 @@ export async function runLivenessCheck({
   const seen: StepsSeen = { look: false, blink: false, turn_left: false, turn_right: false };
   let photo: string | null = null;
   let isPhotoSettled = false;
+  const best: Partial<Record<LivenessStep, { score: number; image: string }>> = {};
+  const lookYaws: number[] = [];
 
   for (const [stepIndex, { step }] of LIVENESS_STEPS.entries()) {
     const startedAt = clock.now();
@@ -179,6 +200,7 @@ export async function runLivenessCheck({
       const landmarks = await source.detectLandmarks();
       throwIfAborted(signal);
       frames.push({ t, landmarks });
+      if (landmarks) keepIfBest(step, landmarks);
 
       if (step === 'look' && landmarks) {
         seen.look = true;
@@ -202,6 +224,21 @@ export async function runLivenessCheck({
     }
   }
 
+  /** Keeps the sampled frame as the step's capture when it shows the step better than the last. */
+  function keepIfBest(step: LivenessStep, landmarks: Landmarks) {
+    if (step === 'look') lookYaws.push(estimateYawDeg(landmarks));
+    const sorted = [...lookYaws].sort((a, b) => a - b);
+    const lookYawDeg = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+    const score = livenessCaptureScore(step, landmarks, { lookYawDeg });
+    const current = best[step];
+    if (score === null || (current && current.score >= score)) return;
+    try {
+      best[step] = { score, image: source.captureSampledFrame() };
+    } catch {
+      // A frame that cannot be drawn is no capture; keep the earlier one.
+    }
+  }
+
   onProgress?.({ status: 'verifying', seen: { ...seen } });
   const verifyingFrom = clock.now();
   // The frames are of the raw (unmirrored) camera image; only the preview is mirrored.
@@ -210,8 +247,15 @@ export async function runLivenessCheck({
   if (remainingMs > 0) await clock.sleep(remainingMs, signal);
   throwIfAborted(signal);
 
-  if (result.passed && photo !== null) {
-    return { status: 'passed', confidence: result.confidence, photo, result };
+  const { look, blink, turn_left, turn_right } = best;
+  if (result.passed && photo !== null && look && blink && turn_left && turn_right) {
+    const captures = {
+      look: look.image,
+      blink: blink.image,
+      turn_left: turn_left.image,
+      turn_right: turn_right.image,
+    };
+    return { status: 'passed', confidence: result.confidence, photo, captures, result };
   }
   const failure = classifyFailure(result, {
     hasPhoto: photo !== null,

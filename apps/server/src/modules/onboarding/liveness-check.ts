@@ -34,14 +34,11 @@ export async function checkLivenessCaptures(
   selfieDescriptor: number[],
   frames: Record<keyof LivenessFrames, Uint8Array>,
 ): Promise<LivenessResult> {
-  const compared = await Promise.all(
-    LIVENESS_CAPTURE_STEPS.map((step) =>
-      faces.compareFaceToDescriptor(frames[step], selfieDescriptor),
-    ),
-  );
   const captures = {} as Record<LivenessCaptureStep, LivenessCaptures[LivenessCaptureStep]>;
-  for (const [index, step] of LIVENESS_CAPTURE_STEPS.entries()) {
-    const result = compared[index]!;
+  // One after another: the user's vision budget holds a few reads, and this stops at the first
+  // capture that fails, without reading the rest.
+  for (const step of LIVENESS_CAPTURE_STEPS) {
+    const result = await faces.compareFaceToDescriptor(frames[step], selfieDescriptor);
     const name = `the "${STEP_NAMES[step]}" capture`;
     if (!result.ok) {
       if (result.error.kind === 'no_face') {

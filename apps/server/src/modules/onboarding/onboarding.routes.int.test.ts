@@ -557,6 +557,17 @@ describe('self onboarding', () => {
     expect(driver.source).toBe('self');
     expect(driver.livenessConfidence).toBeGreaterThan(0.5);
     expect(driver.livenessConfidence).toBeLessThanOrEqual(1);
+    const [created] = await t.ownerQuery<{ details: { liveness: Record<string, number> } }>(
+      `select details from audit_events where action = 'driver.created' and target_id = $1`,
+      [driver.id],
+    );
+    expect(created?.details.liveness).toMatchObject({
+      confidence: driver.livenessConfidence,
+      framesWithFace: 4,
+      blinks: 1,
+    });
+    expect(created?.details.liveness.maxTurnLeftDeg).toBeGreaterThanOrEqual(18);
+    expect(created?.details.liveness.maxTurnRightDeg).toBeGreaterThanOrEqual(18);
     expect(driver.photo).toMatch(new RegExp(`^/api/images/${admin.body.tenant.id}/driver-photos/`));
     expect(driver.licenceImage).toMatch(/\/drivers-licences\//);
     expect((await admin.get(driver.photo)).headers['content-type']).toBe('image/jpeg');

@@ -40,6 +40,11 @@ import {
 
 type TabState = 'idle' | 'processing' | 'error';
 
+/** Spec §8, when the server queued the callback. */
+const CALLBACK_SENT = 'Entry processed and callback sent';
+/** The spec's toast would claim a callback; without a usable callback URL none is sent. */
+const NO_CALLBACK = 'Entry processed. No callback was sent: no active callback URL is set up.';
+
 function Fields({ fields }: { fields: LabelledField[] }) {
   return (
     <dl className="grid gap-1 text-sm">
@@ -185,8 +190,11 @@ export function ProcessEntryDialog({
       // answers 409 and this dialog shows its message instead of overwriting their work.
       { id: entry.id, body: { ...payload, expectedCompletedAt: entry.completedAt } },
       {
-        onSuccess: () => {
-          toast({ title: 'Success', description: 'Entry processed and callback sent' });
+        onSuccess: ({ callbackQueued }) => {
+          toast({
+            title: 'Success',
+            description: callbackQueued ? CALLBACK_SENT : NO_CALLBACK,
+          });
           onClose();
         },
         onError: (error) =>

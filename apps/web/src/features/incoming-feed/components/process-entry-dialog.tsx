@@ -226,12 +226,18 @@ export function ProcessEntryDialog({
             </DialogDescription>
           </DialogHeader>
           <Tabs value={activeTab} onValueChange={(value) => setActiveTab(value as TabKey)}>
-            <TabsList className="h-auto w-full flex-wrap">
+            {/* Five tabs do not fit one row on a phone, nor with their checks and "(optional)"
+                in the desktop dialog: they wrap onto rows of their own height, every tab in view. */}
+            <TabsList className="h-auto w-full flex-wrap justify-start gap-1">
               {TABS.map((tab) => {
                 const done =
                   Boolean(captures[tab.key]) || existingFields(entry, tab.key).length > 0;
                 return (
-                  <TabsTrigger key={tab.key} value={tab.key}>
+                  <TabsTrigger
+                    key={tab.key}
+                    value={tab.key}
+                    className="h-auto min-h-8 flex-auto whitespace-normal py-1.5"
+                  >
                     {done && (
                       <CheckCircle2Icon
                         className="text-success"

@@ -3,7 +3,8 @@
  * DATA_DIR, drives Debian's Chromium through the Foundation flow, then the Onboarding flow (its
  * fake camera shows a still face photo), company onboarding (template download, bulk import with a
  * bad row, individual), then the Gate flow (auto gate, pre-arrival, real gate; its fake camera
- * shows a rendered number plate, then the driver's face), each at desktop and mobile sizes, stops
+ * shows a rendered number plate, then the driver's face), the Incoming Feed's Process Vehicle Entry
+ * dialog (its five tabs reachable and visible; no CSP violation), each at desktop and mobile sizes, stops
  * the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
@@ -23,6 +24,7 @@ import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
 import { runGateFlow } from './gate-flows';
+import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
 import { runOnboardingFlow } from './onboarding-flow';
 import { createRunner } from './runner';
@@ -143,6 +145,12 @@ async function main(): Promise<number> {
         args: gateCameras[viewport.name].args,
         run: (context: Parameters<typeof runFoundationFlow>[0]) =>
           runGateFlow({ ...context, camera: gateCameras[viewport.name] }),
+      })),
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `incoming-feed-${viewport.name}`,
+        args: [] as string[],
+        run: runIncomingFeedFlow,
       })),
       ...viewports.map((viewport) => ({
         viewport,

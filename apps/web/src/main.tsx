@@ -1,4 +1,6 @@
 import './index.css';
+// First, before any module builds a zod schema (see the module).
+import '@/lib/zod-jitless';
 
 import { StrictMode, startTransition } from 'react';
 

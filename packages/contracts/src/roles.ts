@@ -14,4 +14,27 @@ export const ROLE_LABELS: Record<Role, string> = {
 
 export const DEFAULT_ROLE: Role = 'security_guard';
 
+/**
+ * Who may use each kind of action, as the server's routes declare it (`rolesAccess`). The web
+ * shows a screen's actions only to these roles, so a guard never sees a button that answers 403.
+ * apps/server/src/security/action-roles.test.ts checks each against the authorization matrix.
+ */
+export const ACTION_ROLES = {
+  /** User Management: list, create, edit, deactivate and reactivate users. */
+  manageUsers: ['super_admin', 'tenant_admin'],
+  /** Safety videos and induction assignments (adding, assigning, removing). */
+  manageInductions: ['super_admin', 'tenant_admin', 'back_office'],
+  /** Onboarding drivers: company (bulk and individual), self onboarding, the driver list. */
+  onboardDrivers: ['super_admin', 'tenant_admin', 'back_office'],
+  /** The integration secret, callback URL, deliveries and ANPR cameras. */
+  manageIntegrations: ['super_admin', 'tenant_admin'],
+  viewSettings: ['super_admin', 'tenant_admin', 'back_office'],
+  editSettings: ['super_admin', 'tenant_admin'],
+} as const satisfies Record<string, readonly Role[]>;
+export type RoleAction = keyof typeof ACTION_ROLES;
+
+export function roleMay(role: Role, action: RoleAction): boolean {
+  return (ACTION_ROLES[action] as readonly Role[]).includes(role);
+}
+
 export { afterPasswordChangePathFor, landingPathFor } from './role-paths';

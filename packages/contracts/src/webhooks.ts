@@ -147,6 +147,16 @@ export const ProcessRequestBodySchema = z
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
 
+/**
+ * The processed entry, and whether its `incoming-request.completed` callback was queued for a
+ * callback URL that can take it (set, not disabled after a 410, and a secret to sign with). When
+ * false the completion is saved all the same; no callback goes anywhere until an admin sets one up.
+ */
+export const ProcessRequestResponseSchema = IncomingRequestEntrySchema.extend({
+  callbackQueued: z.boolean(),
+});
+export type ProcessRequestResponse = z.infer<typeof ProcessRequestResponseSchema>;
+
 /** Spec §2 fallbacks for the feed table: transporter and visit id from the disc data. */
 export function parseExtractedDiskData(text: string | null): {
   transporterName: string | null;

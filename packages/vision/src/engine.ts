@@ -92,6 +92,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
       throw new VisionInputError(
         response.error.kind as VisionInputErrorKind,
         response.error.message,
+        response.error.detail,
       );
     }
     throw new Error(`Vision task ${task} failed: ${response.error.message}`);

@@ -19,6 +19,7 @@ export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './image/decode-image';
 
 export { parseDisc, type LicenceDisc } from './documents/disc';
 export { extractWeighbridgeTicket, type WeighbridgeTicket } from './documents/weighbridge';
+export { WEIGHBRIDGE_MASS_TOLERANCE_KG } from './documents/mass-tolerance';
 export {
   decryptSadl,
   parseSadlRecord,

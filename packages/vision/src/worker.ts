@@ -23,7 +23,7 @@ import type { DocumentType } from './types';
 
 export type WorkerInit = { intraOpThreads?: number; sadlKeys?: SadlKeys };
 export type TaskRequest = { task: string; payload: unknown };
-export type TaskError = { kind: string; message: string; isInputError: boolean };
+export type TaskError = { kind: string; message: string; isInputError: boolean; detail?: string };
 export type TaskResponse = { ok: true; value: unknown } | { ok: false; error: TaskError };
 
 const init = (workerData ?? {}) as WorkerInit;
@@ -69,7 +69,15 @@ export default async function dispatch({ task, payload }: TaskRequest): Promise<
     return { ok: true, value: await runNamedTask(task, payload) };
   } catch (error) {
     if (error instanceof VisionInputError) {
-      return { ok: false, error: { kind: error.kind, message: error.message, isInputError: true } };
+      return {
+        ok: false,
+        error: {
+          kind: error.kind,
+          message: error.message,
+          isInputError: true,
+          ...(error.detail ? { detail: error.detail } : {}),
+        },
+      };
     }
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, error: { kind: 'internal', message, isInputError: false } };

@@ -15,14 +15,17 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
-/** An error a person can read. The HTTP edge turns `code` into a status. */
+/**
+ * An error a person can read. The HTTP edge turns `code` into a status. `cause` (optional) is what
+ * went wrong underneath, for the logs only (a library's message the person must not see).
+ */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { retryAfterSeconds?: number } = {},
+    readonly details: { retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'AppError';
   }
 }

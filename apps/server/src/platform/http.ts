@@ -91,7 +91,12 @@ function isMalformedMultipart(error: unknown): boolean {
 
 /** One error format for every failure: `{ error: { code, message, issues? } }`, never a stack. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) return sendError(reply, error);
+  if (error instanceof AppError) {
+    if (error.cause !== undefined) {
+      request.log.warn({ err: error.cause, code: error.code }, `refused: ${error.message}`);
+    }
+    return sendError(reply, error);
+  }
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((issue) => ({

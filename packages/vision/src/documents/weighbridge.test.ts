@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { aWeighbridgeTicketText } from '../testing/weighbridge-fixture';
 
-import { extractWeighbridgeTicket, parseDateTime, parseMassKg } from './weighbridge';
+import { checkMasses, extractWeighbridgeTicket, parseDateTime, parseMassKg } from './weighbridge';
 
 describe('extractWeighbridgeTicket', () => {
   it('extracts every labelled field of a ticket', () => {
@@ -93,6 +93,19 @@ describe('extractWeighbridgeTicket', () => {
 
     expect(ticket.isPartial).toBe(true);
     expect(ticket.grossWeight).toBe(49880);
+  });
+});
+
+describe('checkMasses', () => {
+  // The bridge's resolution is 20 kg: these numbers are the requirement, not the constant.
+  it.each([
+    [49_500, 15_000, 34_500, 'ok'],
+    [49_500, 15_000, 34_520, 'ok'],
+    [49_500, 15_000, 34_480, 'ok'],
+    [49_500, 15_000, 34_521, 'mismatch'],
+    [49_500, 15_000, 34_479, 'mismatch'],
+  ] as const)('gross %i − tare %i vs net %i → %s', (grossWeight, tareWeight, netWeight, check) => {
+    expect(checkMasses({ grossWeight, tareWeight, netWeight }).massCheck).toBe(check);
   });
 });
 

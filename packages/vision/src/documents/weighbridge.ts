@@ -1,7 +1,9 @@
 /**
  * Weighbridge tickets: vendor-specific prints with no national standard (sa-documents §7), so fields
- * are found by their labels in OCR text. Masses are checked: gross − tare = net within 20 kg.
+ * are found by their labels in OCR text. Masses are checked: gross − tare = net within the
+ * bridge's resolution (WEIGHBRIDGE_MASS_TOLERANCE_KG).
  */
+import { WEIGHBRIDGE_MASS_TOLERANCE_KG } from './mass-tolerance';
 import { normalisePlate } from './plate';
 
 export type WeighbridgeTicket = {
@@ -340,7 +342,10 @@ export function extractWeighbridgeTicket(text: string): WeighbridgeTicket {
   return t;
 }
 
-/** gross − tare = net within 20 kg (`ok`), or net derived from gross − tare when it is missing. */
+/**
+ * gross − tare = net within WEIGHBRIDGE_MASS_TOLERANCE_KG (`ok`), or net derived from gross − tare
+ * when it is missing.
+ */
 export function checkMasses({
   tareWeight,
   grossWeight,
@@ -353,6 +358,9 @@ export function checkMasses({
   if (netWeight === null) return { netWeight: grossWeight - tareWeight, massCheck: 'derived' };
   return {
     netWeight,
-    massCheck: Math.abs(grossWeight - tareWeight - netWeight) <= 20 ? 'ok' : 'mismatch',
+    massCheck:
+      Math.abs(grossWeight - tareWeight - netWeight) <= WEIGHBRIDGE_MASS_TOLERANCE_KG
+        ? 'ok'
+        : 'mismatch',
   };
 }

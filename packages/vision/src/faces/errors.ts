@@ -21,6 +21,8 @@ export type FaceErrorData = {
   message: string;
   /** For `low_quality`: the failed quality checks, most important first. */
   issues?: string[];
+  /** For the logs only (the image library's words for an undecodable file); never shown. */
+  detail?: string;
 };
 
 export const FACE_ERROR_MESSAGES: Record<FaceErrorKind, string> = {
@@ -36,21 +38,31 @@ export class FaceError extends Error {
   override readonly name = 'FaceError';
   readonly kind: FaceErrorKind;
   readonly issues: string[] | undefined;
+  readonly detail: string | undefined;
 
-  constructor(kind: FaceErrorKind, message: string = FACE_ERROR_MESSAGES[kind], issues?: string[]) {
+  constructor(
+    kind: FaceErrorKind,
+    message: string = FACE_ERROR_MESSAGES[kind],
+    issues?: string[],
+    detail?: string,
+  ) {
     super(message);
     this.kind = kind;
     this.issues = issues;
+    this.detail = detail;
   }
 
   toData(): FaceErrorData {
-    return this.issues
-      ? { kind: this.kind, message: this.message, issues: this.issues }
-      : { kind: this.kind, message: this.message };
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.issues ? { issues: this.issues } : {}),
+      ...(this.detail ? { detail: this.detail } : {}),
+    };
   }
 
   static fromData(data: FaceErrorData): FaceError {
-    return new FaceError(data.kind, data.message, data.issues);
+    return new FaceError(data.kind, data.message, data.issues, data.detail);
   }
 }
 

@@ -2,6 +2,7 @@
 
 import sharp from 'sharp';
 
+import { DAMAGED_IMAGE_MESSAGE } from '../errors';
 import { MAX_IMAGE_PIXELS } from '../image/decode-image';
 
 import { FaceError } from './errors';
@@ -22,15 +23,17 @@ export type RgbImage = {
   originalHeight: number;
 };
 
-function invalid(detail: string): FaceError {
-  return new FaceError('invalid_image', `The file could not be read as an image: ${detail}`);
+/** `message` is for the person; `detail` (the image library's words) only for the logs. */
+function invalid(message: string, detail?: string): FaceError {
+  return new FaceError('invalid_image', message, undefined, detail);
 }
 
 export async function decodeForFaces(
   bytes: Uint8Array,
   { maxSide = MAX_ANALYSIS_SIDE }: { maxSide?: number } = {},
 ): Promise<RgbImage> {
-  if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw invalid('it is empty.');
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0)
+    throw invalid('The file could not be read as an image: it is empty.');
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     const meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -58,8 +61,13 @@ export async function decodeForFaces(
     };
   } catch (error) {
     if (error instanceof FaceError) throw error;
-    const detail = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    throw invalid(detail.endsWith('.') ? detail : `${detail}.`);
+    const detail = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    throw invalid(
+      /pixel limit/i.test(detail)
+        ? 'The image has too many pixels. Please upload a smaller photo.'
+        : DAMAGED_IMAGE_MESSAGE,
+      detail,
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 
-import { VisionInputError } from '../errors';
+import { DAMAGED_IMAGE_MESSAGE, VisionInputError } from '../errors';
 import { aPixelBombPng } from '../testing/bad-images';
 
 import { MAX_IMAGE_BYTES, decodeImage } from './decode-image';
@@ -75,10 +75,13 @@ describe('decodeImage', () => {
       .jpeg()
       .toBuffer();
 
-    await expectKind(
-      decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2))),
-      'unsupported_image',
-    );
+    const truncated = decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)));
+
+    await expectKind(truncated, 'unsupported_image');
+    // The person is told what happened in plain words; libvips's text is only for the logs.
+    const error = (await truncated.catch((thrown: unknown) => thrown)) as VisionInputError;
+    expect(error.message).toBe(DAMAGED_IMAGE_MESSAGE);
+    expect(error.detail).toMatch(/jpeg|vips|premature|corrupt/i);
   });
 
   it('rejects a pixel bomb from its header alone', async () => {

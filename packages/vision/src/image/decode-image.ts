@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 
-import { VisionInputError } from '../errors';
+import { DAMAGED_IMAGE_MESSAGE, VisionInputError } from '../errors';
 
 export const MAX_IMAGE_BYTES = 10_485_760;
 /**
@@ -76,11 +76,8 @@ export async function decodeImage(
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new VisionInputError(
-      'unsupported_image',
-      'The image could not be read (corrupt header).',
-    );
+  } catch (error) {
+    throw new VisionInputError('unsupported_image', DAMAGED_IMAGE_MESSAGE, libraryDetail(error));
   }
   const width = metadata.width ?? 0;
   const height = metadata.height ?? 0;
@@ -107,12 +104,13 @@ export async function decodeImage(
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 };
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new VisionInputError(
-      'unsupported_image',
-      `The image could not be decoded (truncated or corrupt): ${detail}`,
-    );
+    throw new VisionInputError('unsupported_image', DAMAGED_IMAGE_MESSAGE, libraryDetail(error));
   }
+}
+
+/** The first line of sharp's (libvips's) message, for the logs. */
+function libraryDetail(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 /** A sharp pipeline over already-decoded pixels. */

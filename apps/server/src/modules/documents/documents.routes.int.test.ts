@@ -84,6 +84,44 @@ describe('document routes', () => {
     expect(list[1]).toMatchObject({ trailerRegs: 'TRL1GP, TRL2GP', tareWeight: 15220 });
   });
 
+  it("stores the weight check at the bridge's 20 kg resolution: 20 kg apart agree, 21 kg do not", async () => {
+    const office = await t.registerTenant();
+    const ticket = (ticketNumber: string, netWeight: number) =>
+      office.post('/api/weighbridge-ticket', {
+        ticketNumber,
+        tareWeight: 15_000,
+        grossWeight: 49_500,
+        netWeight,
+      });
+    for (const [ticketNumber, netWeight] of [
+      ['WB-EXACT', 34_500],
+      ['WB-PLUS-20', 34_520],
+      ['WB-MINUS-20', 34_480],
+      ['WB-PLUS-21', 34_521],
+      ['WB-MINUS-21', 34_479],
+    ] as const) {
+      expect((await ticket(ticketNumber, netWeight)).statusCode).toBe(201);
+      t.clock.advanceMs(1000);
+    }
+
+    const list = (await office.get('/api/weighbridge-tickets')).json();
+
+    expect(
+      Object.fromEntries(
+        list.map((row: { ticketNumber: string; weightsConsistent: boolean }) => [
+          row.ticketNumber,
+          row.weightsConsistent,
+        ]),
+      ),
+    ).toEqual({
+      'WB-EXACT': true,
+      'WB-PLUS-20': true,
+      'WB-MINUS-20': true,
+      'WB-PLUS-21': false,
+      'WB-MINUS-21': false,
+    });
+  });
+
   it('refuses unknown fields instead of storing them', async () => {
     const guard = await t.registerTenant();
 

@@ -58,7 +58,9 @@ export function createFacesService({
       const result = await faces.compareFaceToDescriptor(live, reference.descriptor, {
         antispoof: true,
       });
-      if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+      if (!result.ok) {
+        throw new AppError('UNPROCESSABLE', result.error.message, { cause: result.error });
+      }
       return {
         matchScore: result.matchScore,
         live: result.face.box,
@@ -78,11 +80,15 @@ export function createFacesService({
    */
   async function compareTwoPhotos(faces: FaceEngine, live: Uint8Array, photo: Uint8Array) {
     const reference = await faces.embedFace(photo);
-    if (!reference.ok) throw new AppError('UNPROCESSABLE', reference.error.message);
+    if (!reference.ok) {
+      throw new AppError('UNPROCESSABLE', reference.error.message, { cause: reference.error });
+    }
     const result = await faces.compareFaceToDescriptor(live, reference.descriptor, {
       antispoof: true,
     });
-    if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+    if (!result.ok) {
+      throw new AppError('UNPROCESSABLE', result.error.message, { cause: result.error });
+    }
     return {
       matchScore: result.matchScore,
       live: result.face.box,

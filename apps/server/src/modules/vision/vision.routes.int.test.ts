@@ -82,6 +82,37 @@ describe('POST /api/ocr', () => {
     expect(stillWorks.json()).toMatchObject({ ok: true, plateNumber: 'CA123456' });
   }, 90_000);
 
+  it("answers a truncated JPEG in plain words, never the image library's, and logs the detail", async () => {
+    const guard = await t.registerTenant();
+    const sharp = (await import('sharp')).default;
+    const jpeg = await sharp({
+      create: { width: 640, height: 480, channels: 3, background: '#3a6' },
+    })
+      .jpeg()
+      .toBuffer();
+    // A real JPEG cut off half-way: 'VipsJpeg: premature end of JPEG image' in libvips's words.
+    const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 2));
+    const logsBefore = t.logLines.length;
+
+    const answers = [];
+    for (const type of ['plate', 'weighbridge', 'face'] as const) {
+      answers.push(await guard.post('/api/ocr', { type, image: dataUrl(truncated) }));
+    }
+
+    for (const answer of answers) {
+      expect(answer.statusCode).toBeGreaterThanOrEqual(400);
+      expect(answer.statusCode).toBeLessThan(500);
+      const { message } = answer.json<{ error: { message: string } }>().error;
+      expect(message).toBe(
+        'Failed to process image: the file is damaged or incomplete. Please try again.',
+      );
+      expect(message).not.toMatch(/vips|jpeg data|marker|0x|sharp|libjpeg|premature/i);
+    }
+    const logged = t.logLines.slice(logsBefore).join('\n');
+    expect(logged).toMatch(/refused: Failed to process image/);
+    expect(logged).toMatch(/vips|jpeg|premature|corrupt/i);
+  }, 60_000);
+
   it('accepts a face capture with one frontal, sharp face', async () => {
     const guard = await t.registerTenant();
     const face = await frontalSampleFace();

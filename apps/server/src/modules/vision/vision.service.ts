@@ -30,7 +30,10 @@ const INPUT_ERROR_CODES = {
  * becomes a generic 500 and never takes the worker thread or the process down.
  */
 export function toAppError(error: unknown): unknown {
-  if (isVisionInputError(error)) return new AppError(INPUT_ERROR_CODES[error.kind], error.message);
+  if (isVisionInputError(error)) {
+    // The message is the person's; the library's detail (if any) reaches the log as the cause.
+    return new AppError(INPUT_ERROR_CODES[error.kind], error.message, { cause: error });
+  }
   const message = error instanceof Error ? error.message : '';
   if (/queue is at limit|aborted|timed? ?out/i.test(message)) {
     return new AppError('UNAVAILABLE', 'The image reader is busy. Please try again in a moment.');
@@ -47,7 +50,9 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
       try {
         if (request.type === 'face') {
           const result = await reader.checkFaceQuality(bytes);
-          if (!result.ok) throw new AppError('UNPROCESSABLE', result.error.message);
+          if (!result.ok) {
+            throw new AppError('UNPROCESSABLE', result.error.message, { cause: result.error });
+          }
           const fields = {
             faceFound: result.quality.metrics.faceCount === 1,
             qualityOk: result.quality.ok,

@@ -165,6 +165,37 @@ describe('incoming feed and integrations routes', () => {
       ).toEqual([{ actor_user_id: guard.body.user.id }]);
     });
 
+    it('says whether the callback was queued: only with a callback URL set, enabled and signable', async () => {
+      const tenant = await aTenantWithSecret(t);
+      const guard = await t.createSignedInUser(tenant.admin, 'security_guard');
+      const processed = async () => {
+        const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });
+        const response = await guard.post(`/api/webhook/process-request/${id}`, aCompletion());
+        expect(response.statusCode).toBe(200);
+        return response.json<{ id: string; callbackQueued: boolean }>();
+      };
+
+      const withoutUrl = await processed();
+      await setCallback(tenant.admin, 'http://127.0.0.1:9/hooks');
+      const withUrl = await processed();
+      await t.ownerQuery(
+        'update webhook_integrations set callback_disabled_at = now() where tenant_id = $1',
+        [tenant.tenantId],
+      );
+      const disabled = await processed();
+
+      expect([withoutUrl, withUrl, disabled].map((entry) => entry.callbackQueued)).toEqual([
+        false,
+        true,
+        false,
+      ]);
+      expect(withoutUrl).toMatchObject({ status: 'Complete', completedAt: expect.any(String) });
+      // The completion and its outbox row are kept either way.
+      expect(
+        (await deliveriesOf(tenant.tenantId)).map((d) => d.incoming_request_id).sort(),
+      ).toEqual([withoutUrl.id, withUrl.id, disabled.id].sort());
+    });
+
     it('writes neither the completion nor the outbox row when the transaction fails', async () => {
       const tenant = await aTenantWithSecret(t);
       const id = await sendEntry(t, tenant, { plateNumber: 'ND123456' });

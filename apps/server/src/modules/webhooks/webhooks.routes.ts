@@ -7,7 +7,6 @@ import {
   INCOMING_REQUEST_BODY_LIMIT_BYTES,
   IncomingRequestAckSchema,
   type IncomingRequestEntry,
-  IncomingRequestEntrySchema,
   IncomingRequestIdParamsSchema,
   IncomingRequestListSchema,
   IncomingRequestParamsSchema,
@@ -17,6 +16,7 @@ import {
   IntegrationSecretSchema,
   ListDeliveriesQuerySchema,
   ProcessRequestBodySchema,
+  ProcessRequestResponseSchema,
   SetCallbackUrlBodySchema,
   type WebhookDelivery,
   WebhookDeliveryListSchema,
@@ -151,16 +151,23 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
             'people processing the same entry at once, or a double submit, queue one callback. ' +
             'Omitted, the call completes or edits the entry as it is (the behaviour before the ' +
             'field existed); concurrent calls are applied one after another, each with its own ' +
-            'completion time and its own callback.',
+            'completion time and its own callback. `callbackQueued` says whether the callback can ' +
+            'go out: false when the tenant has no callback URL, it is disabled (410) or there is ' +
+            'no secret to sign it (the outbox row is then dead-lettered with that reason).',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
-          response: { 200: IncomingRequestEntrySchema },
+          response: { 200: ProcessRequestResponseSchema },
         },
       },
-      async (request) =>
-        toIncomingRequestEntry(
-          await service.processRequest(request.actor, request.params.id, request.body, request.ip),
-        ),
+      async (request) => {
+        const { row, callbackQueued } = await service.processRequest(
+          request.actor,
+          request.params.id,
+          request.body,
+          request.ip,
+        );
+        return { ...toIncomingRequestEntry(row), callbackQueued };
+      },
     );
 
     app.get(

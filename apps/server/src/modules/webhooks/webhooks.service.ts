@@ -298,6 +298,14 @@ export function createWebhooksService({
           createdAt: now,
         });
         await enqueueDelivery(tx, actor.tenantId, delivery.id);
+        // The outbox row is written either way (an admin sees it dead-lettered with the reason
+        // and can replay it once a callback is set up); the caller is told whether it can go out.
+        const integration = await repository.findIntegration(tx, actor.tenantId);
+        const callbackQueued = Boolean(
+          integration?.callbackUrl &&
+          !integration.callbackDisabledAt &&
+          integration.secretCiphertext,
+        );
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
@@ -305,9 +313,9 @@ export function createWebhooksService({
           targetType: 'incoming_request',
           targetId: row.id,
           ip,
-          details: { deliveryId: delivery.id },
+          details: { deliveryId: delivery.id, callbackQueued },
         });
-        return row;
+        return { row, callbackQueued };
       });
     },
 

@@ -1,6 +1,15 @@
 import { paths } from '@/config/paths';
+import { RoleGate } from '@/features/auth/components/role-gate';
 import { CompanyOnboarding } from '@/features/onboarding/components/company-onboarding';
 
 export default function OnboardCompanyRoute() {
-  return <CompanyOnboarding backHref={paths.onboarding} />;
+  return (
+    <RoleGate
+      action="onboardDrivers"
+      title="Company Onboarding"
+      reason="Only administrators and back office onboard drivers."
+    >
+      <CompanyOnboarding backHref={paths.onboarding} />
+    </RoleGate>
+  );
 }

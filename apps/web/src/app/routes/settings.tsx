@@ -1,21 +1,18 @@
-import { Alert, AlertDescription } from '@/components/ui/alert';
-import { PageHeader } from '@/components/ui/page-header';
-import { useSession } from '@/features/auth/api/get-session';
-import { SettingsPage } from '@/features/settings/components/settings-form';
+import { roleMay } from '@boomgate/contracts/roles';
 
-const EDITORS = new Set(['super_admin', 'tenant_admin']);
+import { useSession } from '@/features/auth/api/get-session';
+import { RoleGate } from '@/features/auth/components/role-gate';
+import { SettingsPage } from '@/features/settings/components/settings-form';
 
 export default function SettingsRoute() {
   const { user } = useSession();
-  if (user.role === 'security_guard') {
-    return (
-      <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-        <PageHeader title="Settings" />
-        <Alert variant="destructive">
-          <AlertDescription>Only administrators and back office see the settings.</AlertDescription>
-        </Alert>
-      </div>
-    );
-  }
-  return <SettingsPage canEdit={EDITORS.has(user.role)} />;
+  return (
+    <RoleGate
+      action="viewSettings"
+      title="Settings"
+      reason="Only administrators and back office see the settings."
+    >
+      <SettingsPage canEdit={roleMay(user.role, 'editSettings')} />
+    </RoleGate>
+  );
 }

@@ -164,4 +164,48 @@ describe('camera capture overlay', () => {
     await expectToast('Unsupported Image', 'Please upload a PNG, JPG or WebP image.');
     expect(onCapture).not.toHaveBeenCalled();
   });
+
+  it("keeps toasts between the overlay's title bar and its controls, and back in place after", async () => {
+    // jsdom has no layout: the title bar ends 76 px down, the controls start 96 px from the
+    // bottom of an 844 px window (as measured in Chromium at 390×844).
+    const windowHeight = window.innerHeight;
+    window.innerHeight = 844;
+    const boxes: Record<string, DOMRectInit> = {
+      'camera-title-bar': { x: 0, y: 0, width: 390, height: 76 },
+      'camera-controls': { x: 0, y: 748, width: 390, height: 96 },
+    };
+    const measure = vi
+      .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
+      .mockImplementation(function (this: HTMLElement) {
+        return DOMRect.fromRect(boxes[this.dataset.testid ?? '']);
+      });
+    try {
+      const { rerender, onClose, onCapture } = renderCamera();
+      fireEvent.change(within(dialog()).getByLabelText('Upload Image'), {
+        target: { files: [new File(['GIF89a'], 'a.gif', { type: 'image/gif' })] },
+      });
+      await expectToast('Unsupported Image');
+
+      const viewport = screen.getByTestId('toast-viewport');
+      expect(viewport.style.top).toBe('76px');
+      expect(viewport.style.bottom).toBe('96px');
+
+      rerender(
+        <>
+          <CameraCaptureDialog
+            open={false}
+            onClose={onClose}
+            onCapture={onCapture}
+            title="Scan Licence Plate"
+          />
+          <Toaster />
+        </>,
+      );
+      await waitFor(() => expect(screen.getByTestId('toast-viewport').style.top).toBe(''));
+      expect(screen.getByTestId('toast-viewport').style.bottom).toBe('');
+    } finally {
+      measure.mockRestore();
+      window.innerHeight = windowHeight;
+    }
+  });
 });

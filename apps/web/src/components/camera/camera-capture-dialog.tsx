@@ -10,6 +10,7 @@ import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/cn';
 import { checkImageFile, IMAGE_FILE_ACCEPT, uploadedImageDataUrl } from '@/lib/image-file';
 
+import { setCameraOverlayInsets } from './camera-overlay-insets';
 import { captureFrame } from './capture-frame';
 import { type GuideShape, guideBox, guideRegionInFrame, type Size } from './guide';
 
@@ -71,6 +72,36 @@ function useElementSize<T extends HTMLElement>() {
   return { ref, size };
 }
 
+/**
+ * Publishes how much of the window the title bar (top) and the controls (bottom) take, while the
+ * overlay is open, so the toaster keeps toasts off them.
+ */
+function useOverlayInsets() {
+  const headerRef = useRef<HTMLDivElement>(null);
+  const controlsRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const header = headerRef.current;
+    const controls = controlsRef.current;
+    if (!header || !controls) return;
+    const measure = () =>
+      setCameraOverlayInsets({
+        top: Math.ceil(header.getBoundingClientRect().bottom),
+        bottom: Math.ceil(window.innerHeight - controls.getBoundingClientRect().top),
+      });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(header);
+    observer.observe(controls);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+      setCameraOverlayInsets(null);
+    };
+  }, []);
+  return { headerRef, controlsRef };
+}
+
 function CameraBody({
   onCapture,
   title,
@@ -86,6 +117,7 @@ function CameraBody({
   const [readyStream, setReadyStream] = useState<MediaStream | null>(null);
   const [isReadingUpload, setIsReadingUpload] = useState(false);
   const uploadId = useId();
+  const { headerRef, controlsRef } = useOverlayInsets();
 
   useEffect(() => {
     const video = videoRef.current;
@@ -158,7 +190,11 @@ function CameraBody({
 
   return (
     <>
-      <div className="flex shrink-0 items-start justify-between gap-4 bg-black/80 px-4 pb-3 pt-[max(0.75rem,env(safe-area-inset-top))]">
+      <div
+        ref={headerRef}
+        data-testid="camera-title-bar"
+        className="flex shrink-0 items-start justify-between gap-4 bg-black/80 px-4 pb-3 pt-[max(0.75rem,env(safe-area-inset-top))]"
+      >
         <div className="grid gap-1">
           <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description className="text-sm text-white/75">
@@ -222,7 +258,11 @@ function CameraBody({
         )}
       </div>
 
-      <div className="grid shrink-0 grid-cols-3 items-center gap-2 bg-black/80 px-4 pb-[max(1rem,env(safe-area-inset-bottom))] pt-4">
+      <div
+        ref={controlsRef}
+        data-testid="camera-controls"
+        className="grid shrink-0 grid-cols-3 items-center gap-2 bg-black/80 px-4 pb-[max(1rem,env(safe-area-inset-bottom))] pt-4"
+      >
         <div className="justify-self-start">
           <Button
             variant="ghost"

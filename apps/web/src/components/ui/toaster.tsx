@@ -1,3 +1,4 @@
+import { useCameraOverlayInsets } from '@/components/camera/camera-overlay-insets';
 import { dismissToast, useToasts } from '@/hooks/use-toast';
 
 import {
@@ -11,6 +12,8 @@ import {
 
 export function Toaster() {
   const toasts = useToasts();
+  // Over a camera overlay, toasts sit between its title bar and its controls (never on them).
+  const camera = useCameraOverlayInsets();
 
   return (
     <ToastProvider>
@@ -31,7 +34,14 @@ export function Toaster() {
           <ToastClose />
         </Toast>
       ))}
-      <ToastViewport />
+      <ToastViewport
+        data-testid="toast-viewport"
+        style={
+          camera
+            ? { top: camera.top, bottom: camera.bottom, maxHeight: 'none', height: 'auto' }
+            : undefined
+        }
+      />
     </ToastProvider>
   );
 }

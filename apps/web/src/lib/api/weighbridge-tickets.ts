@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { CreatedIdSchema, type WeighbridgeTicketBody } from '@boomgate/contracts/documents';
+import { WEIGHBRIDGE_MASS_TOLERANCE_KG } from '@boomgate/vision/mass-tolerance';
 
 import { request } from '@/lib/api-client';
 
@@ -50,9 +51,6 @@ export function ticketFromFields(fields: OcrFields, rawText = ''): TicketReading
   };
 }
 
-/** Bridges print to 10 or 20 kg, so gross − tare may differ from net by up to 20 kg. */
-export const WEIGHT_TOLERANCE_KG = 20;
-
 /** Whether gross − tare = net (within the tolerance); null when a weight is missing. */
 export function weightsAgree(ticket: {
   tareWeight: number | null;
@@ -61,7 +59,7 @@ export function weightsAgree(ticket: {
 }): boolean | null {
   const { tareWeight, grossWeight, netWeight } = ticket;
   if (tareWeight === null || grossWeight === null || netWeight === null) return null;
-  return Math.abs(grossWeight - tareWeight - netWeight) <= WEIGHT_TOLERANCE_KG;
+  return Math.abs(grossWeight - tareWeight - netWeight) <= WEIGHBRIDGE_MASS_TOLERANCE_KG;
 }
 
 export function ticketBody(reading: TicketReading, ticketImage: string): WeighbridgeTicketBody {

@@ -10,9 +10,9 @@ import {
   INCOMING_FEED_COUNT_HEADERS,
   type IncomingFeedSummary,
   type IncomingRequestEntry,
-  IncomingRequestEntrySchema,
   IncomingRequestListSchema,
   type ProcessRequestBody,
+  ProcessRequestResponseSchema,
 } from '@boomgate/contracts/webhooks';
 
 import { request, requestWithHeaders } from '@/lib/api-client';
@@ -72,7 +72,7 @@ export function useProcessRequest() {
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: ProcessRequestBody }) =>
       request('POST', `/api/webhook/process-request/${encodeURIComponent(id)}`, {
-        schema: IncomingRequestEntrySchema,
+        schema: ProcessRequestResponseSchema,
         body,
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: incomingRequestKeys.pending }),

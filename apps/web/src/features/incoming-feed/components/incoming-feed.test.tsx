@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
@@ -10,6 +10,7 @@ import {
   type IncomingRequestEntry,
   incomingRequestStatus,
   type ProcessRequestBody,
+  type ProcessRequestResponse,
 } from '@boomgate/contracts/webhooks';
 
 import { uploadThroughCamera } from '@/testing/camera';
@@ -18,6 +19,8 @@ import { anEmptyRead, anOcrRead } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
+
+import { incomingRequestKeys } from '../api/incoming-requests';
 
 function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequestEntry {
   const entry: IncomingRequestEntry = {
@@ -44,8 +47,16 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
  * answers pages of `pageSize` (the cursor `at-N` starts a page at entry N) with the cards counted
  * over every entry, or the `summary` given.
  */
-type FeedOptions = { pageSize?: number; summary?: IncomingFeedSummary };
-function createFeedApi(initial: IncomingRequestEntry[], { pageSize = 100, summary }: FeedOptions) {
+type FeedOptions = {
+  pageSize?: number;
+  summary?: IncomingFeedSummary;
+  /** What process-request answers: was the callback queued (default) or is none set up? */
+  callbackQueued?: boolean;
+};
+function createFeedApi(
+  initial: IncomingRequestEntry[],
+  { pageSize = 100, summary, callbackQueued = true }: FeedOptions,
+) {
   let entries = [...initial];
   let listCalls = 0;
   const cursors: (string | null)[] = [];
@@ -92,7 +103,10 @@ function createFeedApi(initial: IncomingRequestEntry[], { pageSize = 100, summar
               })
             : entry,
         );
-        return HttpResponse.json<IncomingRequestEntry>(entries.find((e) => e.id === params.id));
+        return HttpResponse.json<ProcessRequestResponse>({
+          ...entries.find((e) => e.id === params.id)!,
+          callbackQueued,
+        });
       },
     ),
     http.post<never, { type: OcrType }>('/api/ocr', async ({ request }) => {
@@ -265,11 +279,42 @@ describe('Incoming Feed', () => {
     expect(screen.getByTestId('total-count')).toHaveTextContent('0');
   });
 
-  it('refreshes the list every 5 seconds', async () => {
-    const { api } = setUp([]);
-    await screen.findByText('No pending requests');
-    const before = api.listCalls();
-    await waitFor(() => expect(api.listCalls()).toBeGreaterThan(before), { timeout: 10_000 });
+  it('refreshes the list every 5 seconds (spec §9: 5000 ms), on a fake clock', async () => {
+    // Only the interval clock is fake: the requests and Testing Library's waits run as usual.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { api, queryClient } = setUp([anEntry({ plateNumber: 'AAA111' })]);
+      expect(await rows()).toHaveLength(1);
+      const fetching = () =>
+        queryClient.getQueryState(incomingRequestKeys.pending)?.fetchStatus === 'fetching';
+      // Resolves when the poll's request has been answered (without moving the fake clock).
+      const answered = () =>
+        new Promise<void>((resolve) => {
+          const stop = queryClient.getQueryCache().subscribe(() => {
+            if (fetching()) return;
+            stop();
+            resolve();
+          });
+        });
+      const loads = api.listCalls();
+      expect(fetching()).toBe(false);
+
+      vi.advanceTimersByTime(4_999);
+      expect(fetching()).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(fetching()).toBe(true);
+      await answered();
+      expect(api.listCalls()).toBe(loads + 1);
+
+      vi.advanceTimersByTime(4_999);
+      expect(fetching()).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(fetching()).toBe(true);
+      await answered();
+      expect(api.listCalls()).toBe(loads + 2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens the first tab lacking data, shows webhook data and what is still required', async () => {
@@ -473,6 +518,24 @@ describe('Incoming Feed', () => {
     expect(api.processed).toHaveLength(1);
     // Sent as JSON: an omitted field would be absent here, and the server would not check it.
     expect(api.processed[0]!.body).toHaveProperty('expectedCompletedAt', null);
+  });
+
+  it('says no callback was sent when the server queued none, instead of claiming one', async () => {
+    const { user, api } = setUp(
+      [anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' })],
+      { callbackQueued: false },
+    );
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast(
+      'Success',
+      'Entry processed. No callback was sent: no active callback URL is set up.',
+    );
+    expect(screen.getByTestId('toast')).not.toHaveTextContent('callback sent');
+    expect(api.processed).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('edits a processed entry as it was shown, and shows the 409 when someone processed it since', async () => {

@@ -40,6 +40,11 @@ import {
 
 type TabState = 'idle' | 'processing' | 'error';
 
+/** Spec §8, when the server queued the callback. */
+const CALLBACK_SENT = 'Entry processed and callback sent';
+/** The spec's toast would claim a callback; without a usable callback URL none is sent. */
+const NO_CALLBACK = 'Entry processed. No callback was sent: no active callback URL is set up.';
+
 function Fields({ fields }: { fields: LabelledField[] }) {
   return (
     <dl className="grid gap-1 text-sm">
@@ -185,8 +190,11 @@ export function ProcessEntryDialog({
       // answers 409 and this dialog shows its message instead of overwriting their work.
       { id: entry.id, body: { ...payload, expectedCompletedAt: entry.completedAt } },
       {
-        onSuccess: () => {
-          toast({ title: 'Success', description: 'Entry processed and callback sent' });
+        onSuccess: ({ callbackQueued }) => {
+          toast({
+            title: 'Success',
+            description: callbackQueued ? CALLBACK_SENT : NO_CALLBACK,
+          });
           onClose();
         },
         onError: (error) =>
@@ -218,12 +226,18 @@ export function ProcessEntryDialog({
             </DialogDescription>
           </DialogHeader>
           <Tabs value={activeTab} onValueChange={(value) => setActiveTab(value as TabKey)}>
-            <TabsList className="h-auto w-full flex-wrap">
+            {/* Five tabs do not fit one row on a phone, nor with their checks and "(optional)"
+                in the desktop dialog: they wrap onto rows of their own height, every tab in view. */}
+            <TabsList className="h-auto w-full flex-wrap justify-start gap-1">
               {TABS.map((tab) => {
                 const done =
                   Boolean(captures[tab.key]) || existingFields(entry, tab.key).length > 0;
                 return (
-                  <TabsTrigger key={tab.key} value={tab.key}>
+                  <TabsTrigger
+                    key={tab.key}
+                    value={tab.key}
+                    className="h-auto min-h-8 flex-auto whitespace-normal py-1.5"
+                  >
                     {done && (
                       <CheckCircle2Icon
                         className="text-success"

@@ -21,7 +21,8 @@ export function SecurityOnboarding({
 }: {
   backHref: string;
   workflowHref: string;
-  usersHref: string;
+  /** User Management, for those who may create users; otherwise the step is only described. */
+  usersHref?: string;
   /** Absolute URL of this site's sign-in page, for the QR code. */
   signInUrl: string;
 }) {
@@ -41,13 +42,22 @@ export function SecurityOnboarding({
         }
       />
       <p className="text-sm text-muted-foreground">
-        First create the guard&apos;s account in{' '}
-        <Link
-          href={usersHref}
-          className="font-medium text-primary underline-offset-4 hover:underline"
-        >
-          User Management
-        </Link>{' '}
+        {usersHref ? (
+          <>
+            First create the guard&apos;s account in{' '}
+            <Link
+              href={usersHref}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              User Management
+            </Link>
+          </>
+        ) : (
+          <>
+            First an administrator creates the guard&apos;s account in{' '}
+            <span className="font-medium">User Management</span>
+          </>
+        )}{' '}
         with the Security Guard role and a temporary password; they choose their own password when
         they first sign in.
       </p>

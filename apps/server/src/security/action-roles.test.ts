@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+
+import { ACTION_ROLES, type RoleAction } from '@boomgate/contracts/roles';
+
+import { ACCESS_MATRIX } from './access-matrix';
+
+/** The routes behind each action the web shows or hides by role. */
+const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
+  manageUsers: [
+    'GET /api/users',
+    'POST /api/users',
+    'PATCH /api/users/:id',
+    'PATCH /api/users/:id/deactivate',
+    'PATCH /api/users/:id/reactivate',
+  ],
+  manageInductions: [
+    'GET /api/safety-videos',
+    'POST /api/safety-videos/files',
+    'POST /api/safety-videos',
+    'DELETE /api/safety-videos/:videoId',
+    'GET /api/induction/assignments',
+    'POST /api/induction/assignments',
+    'DELETE /api/induction/assignments/:assignmentId',
+  ],
+  onboardDrivers: [
+    'GET /api/onboarding/template.csv',
+    'POST /api/onboarding/import/preview',
+    'POST /api/onboarding/import',
+    'POST /api/onboarding/drivers',
+    'POST /api/onboarding/self',
+    'GET /api/drivers',
+    'GET /api/drivers/export.csv',
+  ],
+  manageIntegrations: [
+    'GET /api/integrations',
+    'PATCH /api/integrations',
+    'POST /api/integrations/secret',
+    'GET /api/integrations/deliveries',
+    'GET /api/anpr/cameras',
+    'POST /api/anpr/cameras',
+  ],
+  viewSettings: ['GET /api/settings'],
+  editSettings: ['PATCH /api/settings'],
+};
+
+describe('ACTION_ROLES (what the web shows to whom)', () => {
+  it.each(Object.entries(ROUTES_BY_ACTION))(
+    '%s names exactly the roles its routes allow',
+    (action, routes) => {
+      for (const route of routes) {
+        const entry = ACCESS_MATRIX[route];
+        expect(entry, route).toBeDefined();
+        expect({ route, roles: [...(entry?.access ?? [])].sort() }).toEqual({
+          route,
+          roles: [...ACTION_ROLES[action as RoleAction]].sort(),
+        });
+      }
+    },
+  );
+});

@@ -239,6 +239,26 @@ describe('POST /api/webhook/incoming/:tenantId', () => {
     expect(invalidEntry.statusCode).toBe(400);
   });
 
+  it('refuses a signed body with a key the entry does not have (SEC-10, strict)', async () => {
+    const tenant = await aTenantWithSecret(t);
+    const body = JSON.stringify({ ...entry, vehicleApproved: true });
+
+    const response = await postIncoming(
+      t,
+      tenant.tenantId,
+      body,
+      signedHeaders(tenant.secret, body, { at: t.clock.now() }),
+    );
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'INVALID', issues: expect.any(Array) });
+    expect(
+      await t.ownerQuery('select id from incoming_requests where tenant_id = $1', [
+        tenant.tenantId,
+      ]),
+    ).toHaveLength(0);
+  });
+
   it('is exempt from the cross-site guard (it is authenticated by signature, not a cookie)', async () => {
     const tenant = await aTenantWithSecret(t);
     const body = JSON.stringify(entry);

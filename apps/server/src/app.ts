@@ -151,6 +151,7 @@ export async function buildApp({
       registrationsPerHour: env.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
     },
     defaultBodyLimit: app.initialConfig.bodyLimit ?? 1024 * 1024,
+    counters: modules.rateLimits.store,
   });
 
   await app.register(fastifySwagger, {

@@ -11,6 +11,7 @@ import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createPrivacyModule } from '@/modules/privacy';
+import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
@@ -45,6 +46,7 @@ export function createModules({
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  const rateLimits = createRateLimitsModule({ db: database.db, clock });
   const tenants = createTenantsModule();
   const settings = createSettingsModule({ database, tenants: tenants.repository, audit });
   const sessions = createSessionsModule({
@@ -75,6 +77,7 @@ export function createModules({
       maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
     },
+    counters: rateLimits.store,
   });
   const images = createImagesModule({ storage, database, audit });
   const drivers = createDriversModule({
@@ -144,10 +147,7 @@ export function createModules({
     encryptionKey,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     rotationWindowMs: env.WEBHOOK_SECRET_ROTATION_HOURS * 3_600_000,
-    callbackPolicy: {
-      requireHttps: env.isProduction,
-      allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP,
-    },
+    callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
   });
   const anpr = createAnprModule({
     database,
@@ -180,6 +180,7 @@ export function createModules({
   });
   return {
     audit,
+    rateLimits,
     tenants,
     settings,
     sessions,

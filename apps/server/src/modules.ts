@@ -109,6 +109,7 @@ export function createModules({
     induction: induction.service,
     secretBox: createSecretBox(encryptionKey),
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+    settings: settings.service,
   });
   const onboarding = createOnboardingModule({
     database,

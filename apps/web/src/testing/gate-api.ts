@@ -31,6 +31,7 @@ export function anApprovedVehicle(overrides: Partial<ApprovedVehicle> = {}): App
     isActive: true,
     hasFaceEnrolment: true,
     createdAt: now(),
+    pendingApproval: null,
     ...overrides,
   };
 }

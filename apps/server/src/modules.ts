@@ -149,6 +149,7 @@ export function createModules({
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     rotationWindowMs: env.WEBHOOK_SECRET_ROTATION_HOURS * 3_600_000,
     callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
+    counters: rateLimits.store,
   });
   const anpr = createAnprModule({
     database,

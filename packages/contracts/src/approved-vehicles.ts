@@ -63,6 +63,8 @@ export const PlateLookupSchema = z.object({
   driverName: z.string(),
   company: z.string().nullable(),
   hasFaceEnrolment: z.boolean(),
+  /** A security guard's registration waiting for back office or an admin: not approved (isActive false). */
+  pendingApproval: z.boolean(),
   /**
    * The safety induction of the driver the vehicle was onboarded for (issue 7), computed on the
    * server like GET /api/induction/status; null when no driver record is linked. A warning for

@@ -273,6 +273,7 @@ export function createGateApi(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          pendingApproval: vehicle.pendingApproval === 'registration',
           induction: initial.inductions?.[vehicle.plateNumber] ?? null,
         };
         return HttpResponse.json(lookup);

@@ -174,6 +174,7 @@ export function approvedVehiclesRoutes(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          pendingApproval: vehicle.pendingApproval === 'registration',
           induction,
         };
       },

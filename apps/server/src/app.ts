@@ -22,9 +22,11 @@ import { CSP_REPORT_PATH, cspReportRoutes } from '@/platform/csp-reports';
 import type { Database } from '@/platform/db';
 import {
   errorBody,
+  handleClientError,
   handleError,
   handleFrameworkError,
   registerCrossSiteRequestGuard,
+  registerHostAllowlist,
 } from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
 import { registerRateLimits } from '@/platform/rate-limit';
@@ -64,6 +66,7 @@ export async function buildApp({
     connectionTimeout: 60_000,
     return503OnClosing: true,
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -139,6 +142,11 @@ export async function buildApp({
     }
   });
 
+  registerHostAllowlist(app, {
+    origins: [...(env.PUBLIC_ORIGIN ? [env.PUBLIC_ORIGIN] : []), ...env.allowedOrigins],
+    // The load balancer's health check uses whatever Host it likes (often the instance address).
+    isExempt: (url) => /^\/api\/health(?:\?|$)/.test(url),
+  });
   registerCrossSiteRequestGuard(app, {
     allowedOrigins: env.allowedOrigins,
     isExempt: (url) => CROSS_SITE_EXEMPT.some((pattern) => pattern.test(url)),
@@ -151,6 +159,7 @@ export async function buildApp({
       registrationsPerHour: env.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
     },
     defaultBodyLimit: app.initialConfig.bodyLimit ?? 1024 * 1024,
+    counters: modules.rateLimits.store,
   });
 
   await app.register(fastifySwagger, {
@@ -236,7 +245,9 @@ async function registerWebApp(app: FastifyInstance, env: Env) {
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPageRequest = request.method === 'GET' && !request.url.startsWith('/api');
+    // HEAD answers like GET, without the body (Node drops it), wherever GET works.
+    const isPageRequest =
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api');
     if (isPageRequest && hasWebApp) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { maxAge: 0 });
     }

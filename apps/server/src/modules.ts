@@ -13,6 +13,7 @@ import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createPrivacyModule } from '@/modules/privacy';
+import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createTenantsModule } from '@/modules/tenants';
@@ -52,6 +53,7 @@ export function createModules({
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.
   const visionAdmission = createVisionAdmission({
@@ -91,6 +93,7 @@ export function createModules({
       maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
     },
+    counters: rateLimits.store,
   });
   const images = createImagesModule({ storage, database, audit });
   const drivers = createDriversModule({
@@ -122,6 +125,7 @@ export function createModules({
     induction: induction.service,
     secretBox: createSecretBox(encryptionKey),
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+    settings: settings.service,
   });
   const onboarding = createOnboardingModule({
     database,
@@ -160,10 +164,8 @@ export function createModules({
     encryptionKey,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     rotationWindowMs: env.WEBHOOK_SECRET_ROTATION_HOURS * 3_600_000,
-    callbackPolicy: {
-      requireHttps: env.isProduction,
-      allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP,
-    },
+    callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
+    counters: rateLimits.store,
   });
   const anpr = createAnprModule({
     database,
@@ -196,6 +198,7 @@ export function createModules({
   });
   return {
     audit,
+    rateLimits,
     tenants,
     settings,
     sessions,

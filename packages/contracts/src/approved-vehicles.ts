@@ -25,10 +25,16 @@ export const ApprovedVehicleSchema = z.object({
   company: z.string().nullable(),
   driverPhoto: ImageUrlSchema.nullable(),
   approvedUntil: z.iso.date().nullable(),
-  /** False when switched off or when approvedUntil has passed. */
+  /** False when switched off, when approvedUntil has passed or while its registration is pending. */
   isActive: z.boolean(),
   hasFaceEnrolment: z.boolean(),
   createdAt: TimestampSchema,
+  /**
+   * A security guard's proposal waiting for back_office or an admin (separation of duties):
+   * 'registration' (the vehicle is not approved until confirmed) or 'deletion' (it stays as it
+   * is until confirmed); null when nothing is pending. Shown as "Pending approval".
+   */
+  pendingApproval: z.enum(['registration', 'deletion']).nullable(),
 });
 export type ApprovedVehicle = z.infer<typeof ApprovedVehicleSchema>;
 export const ApprovedVehicleListSchema = z.array(ApprovedVehicleSchema);
@@ -57,6 +63,8 @@ export const PlateLookupSchema = z.object({
   driverName: z.string(),
   company: z.string().nullable(),
   hasFaceEnrolment: z.boolean(),
+  /** A security guard's registration waiting for back office or an admin: not approved (isActive false). */
+  pendingApproval: z.boolean(),
   /**
    * The safety induction of the driver the vehicle was onboarded for (issue 7), computed on the
    * server like GET /api/induction/status; null when no driver record is linked. A warning for
@@ -70,10 +78,24 @@ export type PlateLookup = z.infer<typeof PlateLookupSchema>;
 export const VerifyVehicleSchema = z.object({
   approved: z.boolean(),
   plateNumber: z.string(),
-  reason: z.enum(['approved', 'not_registered', 'inactive', 'expired']),
+  reason: z.enum(['approved', 'not_registered', 'inactive', 'expired', 'pending_approval']),
   vehicle: ApprovedVehicleSchema.nullable(),
 });
 export type VerifyVehicle = z.infer<typeof VerifyVehicleSchema>;
+
+/** POST /api/approved-vehicles/{id}/confirm and /reject: an optional note for the audit trail. */
+export const ProposalDecisionBodySchema = z
+  .object({ note: z.string().trim().max(500).optional() })
+  .strict()
+  .default({});
+export type ProposalDecisionBody = z.input<typeof ProposalDecisionBodySchema>;
+
+/** What a confirmation or rejection did; `vehicle` is null once the vehicle is gone. */
+export const ProposalDecisionSchema = z.object({
+  outcome: z.enum(['approved', 'deleted', 'rejected']),
+  vehicle: ApprovedVehicleSchema.nullable(),
+});
+export type ProposalDecision = z.infer<typeof ProposalDecisionSchema>;
 
 export const PlateParamsSchema = z.object({ plate: z.string().max(40) });
 export const VehicleIdParamsSchema = z.object({ id: IdSchema });

@@ -24,6 +24,18 @@ export const TenantSettingsSchema = z.object({
     .number({ error: 'Enter a number between 0 and 1' })
     .min(0.05, 'At least 0.05')
     .max(0.99, 'At most 0.99'),
+  /**
+   * Separation of duties (on by default): a security_guard's new approved vehicle or deletion is
+   * a proposal that back_office or an admin confirms (POST /api/approved-vehicles/{id}/confirm or
+   * /reject), and a proposed vehicle needs a driver photo.
+   */
+  separationOfDuties: z.boolean(),
+  /** The longest approval a security_guard may register, in months from today (default 12). */
+  maxApprovalValidityMonths: z
+    .number({ error: 'Enter a number of months' })
+    .int('Enter a whole number of months')
+    .min(1, 'At least 1 month')
+    .max(120, 'At most 120 months'),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

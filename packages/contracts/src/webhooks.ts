@@ -52,7 +52,14 @@ export const IncomingRequestPayloadSchema = z
             : JSON.stringify(value),
       )
       .refine((value) => value === null || value.length <= 16_384, 'extractedDiskData is too long'),
+    /**
+     * The spec's incoming entry (§6) lists an id: a sender may echo its own, which is neither
+     * stored nor trusted (the entry's id is ours; the webhook-id header deduplicates).
+     */
+    id: z.union([z.string().max(100), z.number()]).optional(),
   })
+  // SEC-10: every body schema is strict, the signed one too; an unknown key is refused with 400.
+  .strict()
   .refine(
     (entry) =>
       Boolean(

@@ -38,6 +38,9 @@ const EnvSchema = z
     RATE_LIMIT_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     TRUST_PROXY: z.string().optional(),
     ALLOWED_ORIGINS: z.string().default(''),
+    // The origin users reach the app at (https://gate.example.com): its name is the Host the app
+    // answers for, with ALLOWED_ORIGINS' names, localhost and IP addresses (SEC-33, Host allowlist).
+    PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
     BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { publicAccess, requireAccessDeclarations } from './access';
 import { AppError } from './errors';
-import { handleError } from './http';
+import { handleError, hostnameOf, isAllowedHost } from './http';
 
 function appThatThrows(error: unknown) {
   const app = Fastify({ logger: false });
@@ -91,5 +91,36 @@ describe('requireAccessDeclarations', () => {
     expect(() =>
       app.get('/api/declared', { config: publicAccess() }, async () => 'x'),
     ).not.toThrow();
+  });
+});
+
+describe('isAllowedHost (Host allowlist)', () => {
+  const names = new Set(['gate.example.com', 'boomgate.mine.co.za']);
+
+  it.each([
+    'gate.example.com',
+    'gate.example.com:443',
+    'GATE.example.com.',
+    'boomgate.mine.co.za:8080',
+    'localhost:80',
+    'localhost',
+    'app.localhost:5173',
+    '127.0.0.1:5000',
+    '192.168.1.20:5000',
+    '[::1]:5000',
+  ])('answers for %s', (host) => {
+    expect(isAllowedHost(host, names)).toBe(true);
+  });
+
+  it.each(['evil.example', 'sub.gate.example.com', 'gate.example.com.evil.example', '', ':80'])(
+    'refuses %s',
+    (host) => {
+      expect(isAllowedHost(host, names)).toBe(false);
+    },
+  );
+
+  it('reads the name without the port or brackets', () => {
+    expect(hostnameOf('[::1]:80')).toBe('::1');
+    expect(hostnameOf('Gate.Example.com:443')).toBe('gate.example.com');
   });
 });

@@ -1,4 +1,8 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -169,6 +173,19 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
  * Errors Fastify raises while routing, before any hook runs (a malformed percent-encoding, a path
  * parameter over maxParamLength): the spec error format, and the headers helmet would have set.
  */
+/**
+ * The headers of answers the app writes before (or without) routing: router errors and the
+ * HTTP parser's refusals. No page is served, so the CSP forbids everything.
+ */
+const BARE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'none'; base-uri 'none'; frame-ancestors 'none'; object-src 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'cache-control': 'no-store',
+};
+
 export function handleFrameworkError(
   error: FastifyError,
   _request: FastifyRequest,
@@ -177,20 +194,42 @@ export function handleFrameworkError(
   const status = error.statusCode === 414 ? 414 : 400;
   void reply
     .code(status)
-    .header(
-      'content-security-policy',
-      "default-src 'none'; base-uri 'none'; frame-ancestors 'none'; object-src 'none'",
-    )
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('strict-transport-security', 'max-age=31536000; includeSubDomains')
-    .header('cache-control', 'no-store')
+    .headers(BARE_SECURITY_HEADERS)
     .send(
       errorBody(
         'INVALID',
         status === 414 ? 'The address is too long.' : 'The address is not valid.',
       ),
     );
+}
+
+/**
+ * Node's HTTP parser refused the request before Fastify saw it (headers over 16 KB: 431, a
+ * request that never finished arriving: 408, anything unreadable: 400). Fastify's default
+ * answer has neither the security headers nor the spec's error format; this one has both.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request could not be read.'];
+  const body = JSON.stringify(errorBody('INVALID', message));
+  const headers = Object.entries({
+    ...BARE_SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  if (socket.writable) {
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${headers}\r\n${body}`);
+  } else {
+    socket.destroy();
+  }
 }
 
 /** Fastify's own 4xx messages, reworded where they would confuse a person. */
@@ -231,5 +270,53 @@ export function registerCrossSiteRequestGuard(
     const ownOrigin = `${request.protocol}://${request.host}`;
     if (origin === ownOrigin || allowedOrigins.includes(origin)) return;
     return sendError(reply, new AppError('FORBIDDEN', 'Cross-site requests are not allowed.'));
+  });
+}
+
+/** A Host header's name: lower case, without the port or an IPv6 literal's brackets. */
+export function hostnameOf(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('['))
+    return value.slice(1, value.indexOf(']') > 0 ? value.indexOf(']') : undefined);
+  const colon = value.lastIndexOf(':');
+  return colon >= 0 ? value.slice(0, colon) : value;
+}
+
+/**
+ * Whether a Host names this app: a name of PUBLIC_ORIGIN or ALLOWED_ORIGINS (any port), this
+ * machine (localhost, *.localhost), or an IP address literal. An IP literal cannot be a DNS
+ * rebinding (the attacker's page would have to be served from that very address), and a guard's
+ * tablet on a site network often reaches the server by address; every other name is refused.
+ */
+export function isAllowedHost(host: string, allowedNames: ReadonlySet<string>): boolean {
+  const name = hostnameOf(host).replace(/\.$/, '');
+  if (name === '') return false;
+  if (allowedNames.has(name)) return true;
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  return ipaddr.isValid(name) && !/^\d+$/.test(name);
+}
+
+/**
+ * SEC-33 (Host allowlist): a request whose Host (X-Forwarded-Host behind a trusted proxy) is not
+ * one of the app's own names is refused with 400 in the error format, before anything else reads
+ * it: DNS rebinding, and links or redirects built from a forged Host, are stopped at the door.
+ * The load balancer's health check (`/api/health`) answers whatever Host it sends.
+ */
+export function registerHostAllowlist(
+  app: FastifyInstance,
+  { origins, isExempt }: { origins: readonly string[]; isExempt: (url: string) => boolean },
+) {
+  const allowedNames = new Set(
+    origins.flatMap((origin) => {
+      try {
+        return [new URL(origin).hostname.toLowerCase().replace(/^\[|\]$/g, '')];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    if (isExempt(request.url) || isAllowedHost(request.host, allowedNames)) return;
+    return sendError(reply, new AppError('INVALID', 'This server does not answer for that host.'));
   });
 }

@@ -25,7 +25,8 @@ function expectedStatus(entry: MatrixEntry, caller: Caller, object: ObjectCase |
   const isPublic = entry.access === 'public';
   if (caller === 'anonymous' && !isPublic) return 401;
   if (!isPublic && !(entry.access as readonly string[]).includes(caller)) return 403;
-  return object === 'own' || object === 'none' ? entry.allowed : (entry.missing ?? 404);
+  if (object !== 'own' && object !== 'none') return entry.missing ?? 404;
+  return (caller !== 'anonymous' && entry.allowedFor?.[caller]) || entry.allowed;
 }
 
 describe('the authorization matrix (SEC-13, SEC-14, SEC-16)', () => {
@@ -96,7 +97,11 @@ describe('the authorization matrix (SEC-13, SEC-14, SEC-16)', () => {
       await t.ownerQuery<{ tablename: string }>(
         `select tablename from pg_tables where schemaname = 'public' order by 1`,
       )
-    ).map((row) => row.tablename);
+    )
+      .map((row) => row.tablename)
+      // Rate-limit counters count calls whatever their answer, by design (an upload refused for
+      // another tenant's object, a webhook whose signature fails): not a change the call made.
+      .filter((table) => table !== 'rate_limit_counters');
   });
   afterAll(() => t.close());
 

@@ -72,6 +72,8 @@ export type MatrixEntry = {
     caller: { password: string },
   ) => MatrixRequest | Promise<MatrixRequest>;
   allowed: number;
+  /** A different status for some allowed roles on their own object (e.g. a guard's proposal). */
+  allowedFor?: Partial<Record<Role, number>>;
   /** Status for another tenant's object and for one that does not exist (default 404). */
   missing?: number;
   caller?: 'fresh';
@@ -109,6 +111,21 @@ async function aVehicle(fx: MatrixFixtures, tenant: MatrixTenant) {
   });
   await expectStatus(response, 201, 'vehicle');
   return response.json<{ id: string; plateNumber: string }>();
+}
+
+const guards = new Map<string, Promise<Session>>();
+
+/** A vehicle whose deletion a security guard of the tenant has proposed (separation of duties). */
+async function aDeletionProposal(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const vehicle = await aVehicle(fx, tenant);
+  let guard = guards.get(tenant.id);
+  if (!guard) {
+    guard = fx.t.createSignedInUser(tenant.admin, 'security_guard');
+    guards.set(tenant.id, guard);
+  }
+  const response = await (await guard).delete(`/api/approved-vehicles/${vehicle.id}`);
+  await expectStatus(response, 202, 'deletion proposal');
+  return vehicle;
 }
 
 async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
@@ -314,13 +331,32 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
       payload: { plateNumber: plate(fx), driverName: 'Matrix Driver' },
     }),
     allowed: 201,
+    allowedFor: { security_guard: 400 },
+    note: "separation of duties: a guard's proposal needs a driver photo (a real face: slow)",
   },
   'DELETE /api/approved-vehicles/:id': {
     access: ALL,
     object: async (fx, tenant) => (await aVehicle(fx, tenant)).id,
     request: (_fx, id) => ({ url: `/api/approved-vehicles/${id}` }),
     allowed: 204,
+    allowedFor: { security_guard: 202 },
+    note: "separation of duties: a guard's delete is a proposal (202)",
   },
+  ...Object.fromEntries(
+    (['confirm', 'reject'] as const).map((decision) => [
+      `POST /api/approved-vehicles/:id/${decision}`,
+      {
+        access: ['super_admin', 'tenant_admin', 'back_office'],
+        object: async (fx: MatrixFixtures, tenant: MatrixTenant) =>
+          (await aDeletionProposal(fx, tenant)).id,
+        request: (_fx: MatrixFixtures, id: string | undefined) => ({
+          url: `/api/approved-vehicles/${id}/${decision}`,
+          payload: {},
+        }),
+        allowed: 200,
+      } satisfies MatrixEntry,
+    ]),
+  ),
   'GET /api/approved-vehicles/plate/:plate': {
     access: ALL,
     object: async (fx, tenant) => (await aVehicle(fx, tenant)).plateNumber,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
@@ -168,6 +168,87 @@ describe('web and session hardening', () => {
       } finally {
         await t.ownerQuery(`grant select on entry_logs to ${APP_ROLE}`);
       }
+    });
+  });
+
+  describe('answers before routing', () => {
+    it('answers headers too large (431) in the error format, with the security headers', async () => {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = new URL(address);
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+          );
+        });
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+      });
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      const headers = new Map(
+        head
+          .split('\r\n')
+          .slice(1)
+          .map((line) => [
+            line.slice(0, line.indexOf(':')).toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ]),
+      );
+
+      expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(JSON.parse(body)).toEqual({
+        error: { code: 'INVALID', message: 'The request headers are too large.' },
+      });
+      expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('strict-transport-security')).toMatch(/^max-age=31536000/);
+      expect(headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(headers.get('referrer-policy')).toBe('no-referrer');
+    });
+
+    it('refuses a foreign Host, even with a matching Origin, in the error format', async () => {
+      const forged = { host: 'evil.example', origin: 'http://evil.example' };
+
+      const post = await admin.post('/api/users', { username: 'x' }, { headers: forged });
+      const page = await t.inject({ method: 'GET', url: '/', headers: { host: 'evil.example' } });
+
+      for (const response of [post, page]) {
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({
+          error: { code: 'INVALID', message: 'This server does not answer for that host.' },
+        });
+        expectSecurityHeaders(response, 'foreign host');
+      }
+    });
+
+    it('answers this machine, an address and the health check from any Host', async () => {
+      const responses = [
+        await t.inject({ method: 'GET', url: '/', headers: { host: 'localhost:5000' } }),
+        await t.inject({ method: 'GET', url: '/', headers: { host: '10.0.0.5:5000' } }),
+        await t.inject({ method: 'GET', url: '/api/health', headers: { host: 'evil.example' } }),
+      ];
+
+      expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200]);
+    });
+
+    it('answers HEAD like GET, without the body, wherever GET works', async () => {
+      const head = (url: string, headers: Record<string, string> = {}) =>
+        t.inject({ method: 'HEAD', url, headers });
+
+      const responses = [
+        await head('/'),
+        await head('/login'),
+        await head('/assets/app.js'),
+        await head('/api/health'),
+        await head('/api/auth/me', { cookie: admin.cookie }),
+      ];
+
+      expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(responses.map((response) => response.body)).toEqual(['', '', '', '', '']);
+      expect(responses[0]?.headers['content-type']).toMatch(/^text\/html/);
+      expectSecurityHeaders(responses[1] as LightMyRequestResponse, 'HEAD /login');
     });
   });
 

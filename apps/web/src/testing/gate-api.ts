@@ -31,6 +31,7 @@ export function anApprovedVehicle(overrides: Partial<ApprovedVehicle> = {}): App
     isActive: true,
     hasFaceEnrolment: true,
     createdAt: now(),
+    pendingApproval: null,
     ...overrides,
   };
 }
@@ -272,6 +273,7 @@ export function createGateApi(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          pendingApproval: vehicle.pendingApproval === 'registration',
           induction: initial.inductions?.[vehicle.plateNumber] ?? null,
         };
         return HttpResponse.json(lookup);

@@ -19,3 +19,17 @@ describe('approvalStatus', () => {
     expect(approvalStatus(undefined, '2026-11-22')).toBe('not_registered');
   });
 });
+
+describe('approvalStatus of a proposal (separation of duties)', () => {
+  it('approves nothing a security guard proposed until it is confirmed', () => {
+    expect(
+      approvalStatus({ isActive: true, approvedUntil: null, proposal: 'register' }, '2026-11-22'),
+    ).toBe('pending_approval');
+  });
+
+  it('keeps a vehicle whose deletion is proposed approved until the deletion is confirmed', () => {
+    expect(
+      approvalStatus({ isActive: true, approvedUntil: null, proposal: 'delete' }, '2026-11-22'),
+    ).toBe('approved');
+  });
+});

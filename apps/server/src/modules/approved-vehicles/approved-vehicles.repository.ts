@@ -103,6 +103,36 @@ export function createApprovedVehiclesRepository(db: Db) {
       return takeOne(await tx.insert(approvedVehicles).values(row).returning());
     },
 
+    async setProposal(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      proposal: Pick<NewApprovedVehicleRow, 'proposal' | 'proposedBy' | 'proposedAt'>,
+    ) {
+      const rows = await tx
+        .update(approvedVehicles)
+        .set(proposal)
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .returning();
+      return rows[0];
+    },
+
+    /** A confirmed registration: no longer pending, and switched on. */
+    async confirmRegistration(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .update(approvedVehicles)
+        .set({ proposal: null, proposedBy: null, proposedAt: null, isActive: true })
+        .where(
+          and(
+            eq(approvedVehicles.tenantId, tenantId),
+            eq(approvedVehicles.id, id),
+            eq(approvedVehicles.proposal, 'register'),
+          ),
+        )
+        .returning();
+      return rows[0];
+    },
+
     async delete(tx: DbExecutor, tenantId: string, id: string) {
       const rows = await tx
         .delete(approvedVehicles)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { noFaceImage, sampleFace } from '@boomgate/vision/testing';
 
+import { addMonths, siteDay } from '@/platform/calendar';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
 describe('approved vehicles routes', () => {
@@ -29,7 +30,12 @@ describe('approved vehicles routes', () => {
 
     const response = await guard.post(
       '/api/approved-vehicles',
-      aVehicle({ plateNumber: 'kp 35-xk gp', driverPhoto: photo, biometricConsent: true }),
+      aVehicle({
+        plateNumber: 'kp 35-xk gp',
+        driverPhoto: photo,
+        biometricConsent: true,
+        approvedUntil: undefined,
+      }),
     );
 
     expect(response.statusCode).toBe(201);
@@ -38,7 +44,9 @@ describe('approved vehicles routes', () => {
       driverName: 'Sipho Nkosi',
       driverLicense: null,
       company: 'Kumba Haulage',
-      isActive: true,
+      // A guard's registration waits for back office or an admin (separation of duties).
+      isActive: false,
+      pendingApproval: 'registration',
       driverPhoto: expect.stringMatching(
         new RegExp(`^/api/images/${admin.body.tenant.id}/driver-photos/[0-9a-f-]{36}\\.jpg$`),
       ),
@@ -283,5 +291,190 @@ describe('approved vehicles routes', () => {
     expect(foreign.body).toBe(random.body);
     expect(deleted.statusCode).toBe(204);
     expect((await acme.get('/api/approved-vehicles')).json()).toEqual([]);
+  });
+
+  describe('separation of duties', () => {
+    const actionsOf = async (tenantId: string, vehicleId: string) =>
+      (
+        await t.ownerQuery<{ action: string }>(
+          'select action from audit_events where tenant_id = $1 and target_id = $2 order by occurred_at',
+          [tenantId, vehicleId],
+        )
+      ).map((row) => row.action);
+
+    it("keeps a guard's approval pending until back office confirms it", async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const backOffice = await t.createSignedInUser(admin, 'back_office');
+
+      const proposed = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({ driverPhoto: photo, biometricConsent: true, approvedUntil: undefined }),
+      );
+      const plate = proposed.json().plateNumber as string;
+      const verifyPending = await guard.get(`/api/verify-vehicle/${plate}`);
+      const lookupPending = await guard.get(`/api/approved-vehicles/plate/${plate}`);
+      const confirmed = await backOffice.post(
+        `/api/approved-vehicles/${proposed.json().id}/confirm`,
+        {},
+      );
+      const verifyConfirmed = await guard.get(`/api/verify-vehicle/${plate}`);
+
+      expect(proposed.statusCode).toBe(201);
+      expect(proposed.json()).toMatchObject({
+        isActive: false,
+        pendingApproval: 'registration',
+        approvedUntil: addMonths(siteDay(t.clock.now()), 12),
+        hasFaceEnrolment: true,
+      });
+      expect(verifyPending.json()).toMatchObject({ approved: false, reason: 'pending_approval' });
+      expect(lookupPending.json()).toMatchObject({ isActive: false });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toMatchObject({
+        outcome: 'approved',
+        vehicle: { id: proposed.json().id, isActive: true, pendingApproval: null },
+      });
+      expect(verifyConfirmed.json()).toMatchObject({ approved: true, reason: 'approved' });
+      expect(await actionsOf(admin.body.tenant.id, proposed.json().id)).toEqual([
+        'approved-vehicle.proposed',
+        'approved-vehicle.proposal-confirmed',
+      ]);
+    });
+
+    it("makes a guard's delete a proposal that an admin confirms or rejects", async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const kept = (await admin.post('/api/approved-vehicles', aVehicle())).json();
+      const gone = (await admin.post('/api/approved-vehicles', aVehicle())).json();
+
+      const proposals = [
+        await guard.delete(`/api/approved-vehicles/${kept.id}`),
+        await guard.delete(`/api/approved-vehicles/${gone.id}`),
+      ];
+      const stillApproved = await guard.get(`/api/verify-vehicle/${gone.plateNumber}`);
+      const rejected = await admin.post(`/api/approved-vehicles/${kept.id}/reject`, {
+        note: 'Still contracted',
+      });
+      const confirmed = await admin.post(`/api/approved-vehicles/${gone.id}/confirm`, {});
+      const list = (await admin.get('/api/approved-vehicles')).json<{ id: string }[]>();
+
+      expect(proposals.map((response) => response.statusCode)).toEqual([202, 202]);
+      expect(proposals[0]?.json()).toMatchObject({ id: kept.id, pendingApproval: 'deletion' });
+      expect(stillApproved.json()).toMatchObject({ approved: true });
+      expect(rejected.json()).toMatchObject({
+        outcome: 'rejected',
+        vehicle: { id: kept.id, pendingApproval: null, isActive: true },
+      });
+      expect(confirmed.json()).toEqual({ outcome: 'deleted', vehicle: null });
+      expect(list.map((vehicle) => vehicle.id)).toEqual([kept.id]);
+      expect(await actionsOf(admin.body.tenant.id, gone.id)).toEqual([
+        'approved-vehicle.registered',
+        'approved-vehicle.deletion-proposed',
+        'approved-vehicle.deleted',
+      ]);
+      expect(await actionsOf(admin.body.tenant.id, kept.id)).toEqual([
+        'approved-vehicle.registered',
+        'approved-vehicle.deletion-proposed',
+        'approved-vehicle.proposal-rejected',
+      ]);
+    });
+
+    it("requires a driver photo for a guard's proposal", async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+
+      const response = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({ approvedUntil: undefined }),
+      );
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toMatch(/^Take a driver photo/);
+      expect((await admin.get('/api/approved-vehicles')).json()).toEqual([]);
+    });
+
+    it("caps a guard's validity at the tenant's maximum", async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      await admin.patch('/api/settings', { maxApprovalValidityMonths: 2 });
+      const today = siteDay(t.clock.now());
+
+      const to2099 = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({ driverPhoto: photo, biometricConsent: true, approvedUntil: '2099-12-31' }),
+      );
+      const threeMonths = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({
+          driverPhoto: photo,
+          biometricConsent: true,
+          approvedUntil: addMonths(today, 3),
+        }),
+      );
+      const twoMonths = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({
+          driverPhoto: photo,
+          biometricConsent: true,
+          approvedUntil: addMonths(today, 2),
+        }),
+      );
+
+      expect(to2099.statusCode).toBe(400);
+      expect(to2099.json().error.message).toBe(
+        `A security guard can approve a vehicle for at most 2 months (until ${addMonths(today, 2)}).`,
+      );
+      expect(threeMonths.statusCode).toBe(400);
+      expect(twoMonths.statusCode).toBe(201);
+    });
+
+    it('lets admins and back office approve directly, with or without a photo', async () => {
+      const admin = await t.registerTenant();
+      const backOffice = await t.createSignedInUser(admin, 'back_office');
+
+      const byBackOffice = await backOffice.post('/api/approved-vehicles', aVehicle());
+      const byAdmin = await admin.post(
+        '/api/approved-vehicles',
+        aVehicle({ driverPhoto: photo, biometricConsent: true }),
+      );
+
+      for (const response of [byBackOffice, byAdmin]) {
+        expect(response.statusCode).toBe(201);
+        expect(response.json()).toMatchObject({
+          isActive: true,
+          pendingApproval: null,
+          approvedUntil: '2099-12-31',
+        });
+      }
+      expect((await admin.delete(`/api/approved-vehicles/${byAdmin.json().id}`)).statusCode).toBe(
+        204,
+      );
+    });
+
+    it('lets a guard register and delete directly when the tenant turns the setting off', async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const settings = await admin.patch('/api/settings', { separationOfDuties: false });
+
+      const registered = await guard.post(
+        '/api/approved-vehicles',
+        aVehicle({ approvedUntil: undefined }),
+      );
+      const deleted = await guard.delete(`/api/approved-vehicles/${registered.json().id}`);
+
+      expect(settings.json()).toMatchObject({ separationOfDuties: false });
+      expect(registered.json()).toMatchObject({ isActive: true, pendingApproval: null });
+      expect(deleted.statusCode).toBe(204);
+    });
+
+    it('answers 409 when nothing waits for approval', async () => {
+      const admin = await t.registerTenant();
+      const vehicle = (await admin.post('/api/approved-vehicles', aVehicle())).json();
+
+      const response = await admin.post(`/api/approved-vehicles/${vehicle.id}/confirm`, {});
+
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('CONFLICT');
+    });
   });
 });

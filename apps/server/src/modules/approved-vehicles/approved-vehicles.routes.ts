@@ -7,6 +7,8 @@ import {
   CreateApprovedVehicleBodySchema,
   PlateLookupSchema,
   PlateParamsSchema,
+  ProposalDecisionBodySchema,
+  ProposalDecisionSchema,
   VehicleIdParamsSchema,
   VerifyVehicleSchema,
 } from '@boomgate/contracts/approved-vehicles';
@@ -22,6 +24,10 @@ import type { ApprovedVehicleRow } from './approved-vehicles.table';
 
 // Guards pre-register and check vehicles at the gate; every role works the gate.
 const gateStaff = rolesAccess(ALL_ROLES);
+// Separation of duties: a guard's proposal is confirmed or rejected by back_office or an admin.
+const approvers = rolesAccess(['super_admin', 'tenant_admin', 'back_office']);
+
+const PENDING_APPROVAL = { register: 'registration', delete: 'deletion' } as const;
 
 /** The response shape of a vehicle; `today` is the site's calendar day (for isActive). */
 export function toApprovedVehicleDto(
@@ -40,6 +46,7 @@ export function toApprovedVehicleDto(
     isActive: approvalStatus(row, today) === 'approved',
     hasFaceEnrolment: row.driverFaceDescriptor !== null,
     createdAt: row.createdAt.toISOString(),
+    pendingApproval: row.proposal ? PENDING_APPROVAL[row.proposal] : null,
   };
 }
 
@@ -89,15 +96,61 @@ export function approvedVehiclesRoutes(
         schema: {
           tags: ['approved-vehicles'],
           operationId: 'deleteApprovedVehicle',
+          description:
+            'Deletes the approval (204). A security_guard under separation of duties (the ' +
+            "tenant's separationOfDuties setting, on by default) proposes the deletion instead: " +
+            '202 with the vehicle, pendingApproval "deletion", until back_office or an admin ' +
+            'confirms or rejects it.',
           params: VehicleIdParamsSchema,
-          response: { 204: NoContentSchema },
+          response: { 202: ApprovedVehicleSchema, 204: NoContentSchema },
         },
       },
       async (request, reply) => {
-        await service.deleteVehicle(request.actor, request.params.id, request.ip);
+        const { proposed } = await service.deleteVehicle(
+          request.actor,
+          request.params.id,
+          request.ip,
+        );
+        if (proposed) return reply.code(202).send(toApprovedVehicle(proposed));
         return reply.code(204).send(null);
       },
     );
+
+    for (const decision of ['confirm', 'reject'] as const) {
+      app.post(
+        `/approved-vehicles/:id/${decision}`,
+        {
+          config: approvers,
+          schema: {
+            tags: ['approved-vehicles'],
+            operationId:
+              decision === 'confirm' ? 'confirmVehicleProposal' : 'rejectVehicleProposal',
+            summary:
+              decision === 'confirm'
+                ? "Confirm a security guard's proposed registration or deletion"
+                : "Reject a security guard's proposed registration or deletion",
+            description:
+              decision === 'confirm'
+                ? 'A proposed registration becomes an approval (outcome "approved"); a proposed ' +
+                  'deletion deletes the vehicle (outcome "deleted", vehicle null). 409 when ' +
+                  'nothing is pending. Audited.'
+                : 'A proposed registration is deleted with its photo (vehicle null); a proposed ' +
+                  'deletion is dropped and the vehicle stays. 409 when nothing is pending. Audited.',
+            params: VehicleIdParamsSchema,
+            body: ProposalDecisionBodySchema,
+            response: { 200: ProposalDecisionSchema },
+          },
+        },
+        async (request) => {
+          const input = [request.actor, request.params.id, request.body, request.ip] as const;
+          const { outcome, vehicle } =
+            decision === 'confirm'
+              ? await service.confirmProposal(...input)
+              : await service.rejectProposal(...input);
+          return { outcome, vehicle: vehicle ? toApprovedVehicle(vehicle) : null };
+        },
+      );
+    }
 
     app.get(
       '/approved-vehicles/plate/:plate',
@@ -121,6 +174,7 @@ export function approvedVehiclesRoutes(
           driverName: vehicle.driverName,
           company: vehicle.company,
           hasFaceEnrolment: vehicle.hasFaceEnrolment,
+          pendingApproval: vehicle.pendingApproval === 'registration',
           induction,
         };
       },

@@ -11,8 +11,9 @@ import type { DriversService } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
 import type { InductionService } from '@/modules/induction';
 import type { Actor } from '@/modules/sessions';
+import type { SettingsService } from '@/modules/settings';
 import type { UserVisionEngine } from '@/modules/vision';
-import { siteDay } from '@/platform/calendar';
+import { addMonths, siteDay } from '@/platform/calendar';
 import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
@@ -44,6 +45,8 @@ export type ApprovedVehiclesServiceDeps = {
   secretBox: SecretBox;
   /** How long a driver photo and its face descriptor are kept after enrolment (POPIA). */
   biometricRetentionDays: number;
+  /** Separation of duties and the longest approval a guard may register (tenant settings). */
+  settings: Pick<SettingsService, 'settingsOf'>;
 };
 
 export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesService>;
@@ -51,6 +54,11 @@ export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesSe
 /** Approvals purged per lookup. */
 const PURGE_BATCH = 500;
 const notFound = () => new AppError('NOT_FOUND', 'Vehicle not found.');
+const nothingPending = () =>
+  new AppError('CONFLICT', 'This vehicle has no change waiting for approval.');
+
+/** Security guards work the gate; their approvals are checked by back_office or an admin. */
+const isGuard = (actor: Actor) => actor.role === 'security_guard';
 
 export function createApprovedVehiclesService({
   database,
@@ -63,6 +71,7 @@ export function createApprovedVehiclesService({
   induction,
   secretBox,
   biometricRetentionDays,
+  settings,
 }: ApprovedVehiclesServiceDeps) {
   const today = () => siteDay(clock.now());
   const descriptorContext = (tenantId: string, vehicleId: string) =>
@@ -75,6 +84,24 @@ export function createApprovedVehiclesService({
     if (!embedding.ok)
       throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
     return embedding.descriptor;
+  }
+
+  async function removeVehicle(actor: Actor, id: string, action: string, ip?: string) {
+    const deleted = await database.withTenant(actor.tenantId, async (tx) => {
+      const row = await repository.delete(tx, actor.tenantId, id);
+      if (!row) throw notFound();
+      await audit.record(tx, {
+        tenantId: actor.tenantId,
+        actorUserId: actor.userId,
+        action,
+        targetType: 'approved_vehicle',
+        targetId: id,
+        ip,
+        ...(row.proposal === 'register' ? { details: { withdrawnProposal: true } } : {}),
+      });
+      return row;
+    });
+    if (deleted.driverPhotoKey) await images.deleteImage(deleted.driverPhotoKey);
   }
 
   return {
@@ -90,6 +117,31 @@ export function createApprovedVehiclesService({
       body: CreateApprovedVehicleBody & { plateNumber: string },
       ip?: string,
     ) {
+      // Separation of duties: a guard's approval is capped and, when the tenant asks for it (the
+      // default), only a proposal with a driver photo until back_office or an admin confirms it.
+      let approvedUntil = body.approvedUntil ?? null;
+      let isProposal = false;
+      if (isGuard(actor)) {
+        const tenant = await database.withTenant(actor.tenantId, (tx) =>
+          settings.settingsOf(tx, actor.tenantId),
+        );
+        const months = tenant.maxApprovalValidityMonths;
+        const latest = addMonths(today(), months);
+        if (approvedUntil === null) approvedUntil = latest;
+        if (approvedUntil > latest) {
+          throw new AppError(
+            'INVALID',
+            `A security guard can approve a vehicle for at most ${months} month${months === 1 ? '' : 's'} (until ${latest}).`,
+          );
+        }
+        isProposal = tenant.separationOfDuties;
+        if (isProposal && !body.driverPhoto) {
+          throw new AppError(
+            'INVALID',
+            'Take a driver photo: a vehicle registered by a security guard waits for approval with the photo.',
+          );
+        }
+      }
       if (body.driverPhoto && body.biometricConsent !== true) {
         throw new AppError(
           'INVALID',
@@ -129,19 +181,27 @@ export function createApprovedVehiclesService({
             biometricsPurgeAfter: driverPhotoKey
               ? new Date(now.getTime() + biometricRetentionDays * 86_400_000)
               : null,
-            approvedUntil: body.approvedUntil ?? null,
-            isActive: body.isActive ?? true,
+            approvedUntil,
+            // A proposal stays switched off (and out of the dashboard's counts) until confirmed.
+            isActive: isProposal ? false : (body.isActive ?? true),
             createdAt: now,
             createdBy: actor.userId,
+            proposal: isProposal ? 'register' : null,
+            proposedBy: isProposal ? actor.userId : null,
+            proposedAt: isProposal ? now : null,
           });
           await audit.record(tx, {
             tenantId: actor.tenantId,
             actorUserId: actor.userId,
-            action: 'approved-vehicle.registered',
+            action: isProposal ? 'approved-vehicle.proposed' : 'approved-vehicle.registered',
             targetType: 'approved_vehicle',
             targetId: vehicle.id,
             ip,
-            details: { hasDriverPhoto: driverPhotoKey !== null, faceEnrolled: descriptor !== null },
+            details: {
+              hasDriverPhoto: driverPhotoKey !== null,
+              faceEnrolled: descriptor !== null,
+              approvedUntil,
+            },
           });
           return vehicle;
         });
@@ -154,21 +214,129 @@ export function createApprovedVehiclesService({
       }
     },
 
-    async deleteVehicle(actor: Actor, id: string, ip?: string) {
-      const deleted = await database.withTenant(actor.tenantId, async (tx) => {
-        const row = await repository.delete(tx, actor.tenantId, id);
+    /**
+     * Deletes an approval, or, for a security guard under separation of duties, proposes its
+     * deletion (returned as `proposed`; the vehicle stays as it is until confirmed). A pending
+     * registration grants nothing, so anyone who may delete withdraws it at once.
+     */
+    async deleteVehicle(
+      actor: Actor,
+      id: string,
+      ip?: string,
+    ): Promise<{ proposed: ApprovedVehicleRow | null }> {
+      if (isGuard(actor)) {
+        const proposed = await database.withTenant(actor.tenantId, async (tx) => {
+          const { separationOfDuties } = await settings.settingsOf(tx, actor.tenantId);
+          if (!separationOfDuties) return null;
+          const row = await repository.find(tx, actor.tenantId, id);
+          if (!row) throw notFound();
+          if (row.proposal === 'register') return null;
+          const now = clock.now();
+          const updated = await repository.setProposal(tx, actor.tenantId, id, {
+            proposal: 'delete',
+            proposedBy: actor.userId,
+            proposedAt: now,
+          });
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'approved-vehicle.deletion-proposed',
+            targetType: 'approved_vehicle',
+            targetId: id,
+            ip,
+          });
+          return updated ?? null;
+        });
+        if (proposed) return { proposed };
+      }
+      await removeVehicle(actor, id, 'approved-vehicle.deleted', ip);
+      return { proposed: null };
+    },
+
+    /**
+     * Back office or an admin confirms a guard's proposal: a registration becomes an approval
+     * (switched on as the guard asked), a deletion deletes. Audited with who proposed it.
+     */
+    async confirmProposal(actor: Actor, id: string, body: { note?: string }, ip?: string) {
+      const decided = await database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.find(tx, actor.tenantId, id);
         if (!row) throw notFound();
+        if (!row.proposal) throw nothingPending();
+        const details = {
+          proposal: row.proposal,
+          proposedBy: row.proposedBy,
+          proposedAt: row.proposedAt?.toISOString() ?? null,
+          ...(body.note ? { note: body.note } : {}),
+        };
+        if (row.proposal === 'delete') {
+          await repository.delete(tx, actor.tenantId, id);
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'approved-vehicle.deleted',
+            targetType: 'approved_vehicle',
+            targetId: id,
+            ip,
+            details,
+          });
+          return { outcome: 'deleted' as const, row, vehicle: null };
+        }
+        const registered = await repository.confirmRegistration(tx, actor.tenantId, id);
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
-          action: 'approved-vehicle.deleted',
+          action: 'approved-vehicle.proposal-confirmed',
           targetType: 'approved_vehicle',
           targetId: id,
           ip,
+          details,
         });
-        return row;
+        return { outcome: 'approved' as const, row, vehicle: registered ?? null };
       });
-      if (deleted.driverPhotoKey) await images.deleteImage(deleted.driverPhotoKey);
+      if (decided.outcome === 'deleted' && decided.row.driverPhotoKey) {
+        await images.deleteImage(decided.row.driverPhotoKey);
+      }
+      return { outcome: decided.outcome, vehicle: decided.vehicle };
+    },
+
+    /**
+     * Back office or an admin turns a guard's proposal down: a proposed registration is deleted
+     * (with its photo), a proposed deletion is dropped and the vehicle stays as it was.
+     */
+    async rejectProposal(actor: Actor, id: string, body: { note?: string }, ip?: string) {
+      const decided = await database.withTenant(actor.tenantId, async (tx) => {
+        const row = await repository.find(tx, actor.tenantId, id);
+        if (!row) throw notFound();
+        if (!row.proposal) throw nothingPending();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'approved-vehicle.proposal-rejected',
+          targetType: 'approved_vehicle',
+          targetId: id,
+          ip,
+          details: {
+            proposal: row.proposal,
+            proposedBy: row.proposedBy,
+            proposedAt: row.proposedAt?.toISOString() ?? null,
+            ...(body.note ? { note: body.note } : {}),
+          },
+        });
+        if (row.proposal === 'register') {
+          await repository.delete(tx, actor.tenantId, id);
+          return { row, vehicle: null };
+        }
+        const kept = await repository.setProposal(tx, actor.tenantId, id, {
+          proposal: null,
+          proposedBy: null,
+          proposedAt: null,
+        });
+        return { row, vehicle: kept ?? null };
+      });
+      if (!decided.vehicle && decided.row.driverPhotoKey) {
+        await images.deleteImage(decided.row.driverPhotoKey);
+      }
+      return { outcome: 'rejected' as const, vehicle: decided.vehicle };
     },
 
     /**

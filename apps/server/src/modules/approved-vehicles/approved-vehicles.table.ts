@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   date,
   foreignKey,
   index,
@@ -46,8 +48,17 @@ export const approvedVehicles = pgTable(
     isActive: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdBy: uuid(),
+    /**
+     * Separation of duties: a security guard's proposal waiting for back_office or an admin.
+     * 'register': not approved until confirmed (is_active stays false, so the dashboard's counts
+     * leave it out); 'delete': the vehicle stays as it is until confirmed. Null: nothing pending.
+     */
+    proposal: text({ enum: ['register', 'delete'] }),
+    proposedBy: uuid(),
+    proposedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
+    check('approved_vehicles_proposal_kind', sql`${t.proposal} in ('register', 'delete')`),
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('approved_vehicles_one_per_plate').on(t.tenantId, t.plateNumber),
     // tenant_id is part of the key, so a vehicle can only name a driver of its own tenant.

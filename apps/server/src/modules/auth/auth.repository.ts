@@ -1,9 +1,6 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 
 import type { Db } from '@/platform/db';
-
-import { authThrottle } from './auth.table';
-import type { ThrottleState } from './login-throttle';
 
 export type LoginCandidate = {
   tenantId: string;
@@ -35,20 +32,9 @@ export function createAuthRepository(db: Db) {
       );
     },
 
-    async findThrottles(keys: string[]): Promise<Map<string, ThrottleState>> {
-      const rows = await db.select().from(authThrottle).where(inArray(authThrottle.key, keys));
-      return new Map(rows.map((row) => [row.key, row]));
-    },
-
-    async saveThrottle(key: string, state: ThrottleState) {
-      await db
-        .insert(authThrottle)
-        .values({ key, ...state })
-        .onConflictDoUpdate({ target: authThrottle.key, set: state });
-    },
-
+    /** Forgets a sign-in throttle key's failures (`account:…` or `ip:…`, see login-throttle.ts). */
     async clearThrottle(key: string) {
-      await db.delete(authThrottle).where(eq(authThrottle.key, key));
+      await db.execute(sql`delete from rate_limit_counters where key = ${`login:${key}`}`);
     },
   };
 }

@@ -237,6 +237,65 @@ describe('auth routes', () => {
       expect(response.statusCode).toBe(200);
     });
 
+    it('locks an account after exactly ten of 50 concurrent wrong passwords, until the lock ends', async () => {
+      const victim = await t.registerTenant();
+      const attempt = (password: string, i: number) =>
+        t.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: victim.body.user.username, password },
+          remoteAddress: `10.5.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+        });
+
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => attempt(`wrong-${i}`, i)),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+
+      expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(40);
+      const right = () => attempt(victim.password, 999);
+      const during = await right();
+      expect(during.statusCode).toBe(429);
+      expect(Number(during.headers['retry-after'])).toBeGreaterThan(0);
+      t.clock.advanceMs(59_000);
+      expect((await right()).statusCode).toBe(429);
+      t.clock.advanceMs(2_000);
+      expect((await right()).statusCode).toBe(200);
+    });
+
+    describe('per address', () => {
+      let small: TestApp;
+      beforeAll(async () => {
+        small = await createTestApp({ env: { LOGIN_MAX_FAILURES_PER_IP: '20' } });
+      });
+      afterAll(() => small.close());
+
+      it('locks an address after exactly its limit of 50 concurrent wrong passwords for many accounts', async () => {
+        const owner = await small.registerTenant();
+        const login = (username: string, password: string, remoteAddress: string) =>
+          small.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { username, password },
+            remoteAddress,
+          });
+
+        const responses = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => login(`nobody-${i}`, 'wrong-password', '10.6.0.1')),
+        );
+        const statuses = responses.map((response) => response.statusCode);
+
+        expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+        const username = owner.body.user.username;
+        expect((await login(username, owner.password, '10.6.0.1')).statusCode).toBe(429);
+        expect((await login(username, owner.password, '10.6.0.2')).statusCode).toBe(200);
+        small.clock.advanceMs(61_000);
+        expect((await login(username, owner.password, '10.6.0.1')).statusCode).toBe(200);
+      });
+    });
+
     it('never writes the password or the session token to the log', async () => {
       const admin = await t.registerTenant({ password: 'very-secret-password-42' });
 

@@ -7,6 +7,7 @@ import type {
 } from '@boomgate/contracts/auth';
 
 import type { AuditService } from '@/modules/audit';
+import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor, SessionsService } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
 import { type UserRow, type UsersService, toUser } from '@/modules/users';
@@ -22,7 +23,13 @@ import {
 } from '@/platform/passwords';
 
 import type { AuthRepository } from './auth.repository';
-import { type ThrottleState, afterFailure, retryAfterSeconds } from './login-throttle';
+import {
+  type ThrottleAttempt,
+  type ThrottleLimits,
+  accountThrottleKey,
+  createLoginThrottle,
+  ipThrottleKey,
+} from './login-throttle';
 
 export type AuthServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -32,7 +39,9 @@ export type AuthServiceDeps = {
   sessions: Pick<SessionsService, 'startSession' | 'endSession' | 'endAllSessionsOf'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
-  throttle: { maxFailuresPerAccount: number; maxFailuresPerIp: number };
+  throttle: ThrottleLimits;
+  /** The shared rate-limit counters (PostgreSQL) the sign-in throttle counts in. */
+  counters: RateLimitStore;
 };
 
 export type ClientInfo = { ip: string; userAgent?: string };
@@ -52,37 +61,28 @@ export function createAuthService({
   audit,
   clock,
   throttle,
+  counters,
 }: AuthServiceDeps) {
-  async function assertNotThrottled(keys: string[]) {
-    const states = await repository.findThrottles(keys);
-    const now = clock.now();
-    const wait = Math.max(0, ...keys.map((key) => retryAfterSeconds(states.get(key), now)));
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60);
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        { retryAfterSeconds: wait },
-      );
-    }
-    return states;
+  const loginThrottle = createLoginThrottle({ store: counters, limits: throttle });
+
+  /**
+   * Counts this attempt against the account and the client address before the secret is
+   * checked (one statement per key, race-free), or refuses it with 429 while either is locked.
+   * Every secret the throttle guards (password at sign-in and reauth) goes through here; the
+   * caller then reports the outcome: `countFailure` or `clearThrottle`.
+   */
+  async function assertNotThrottled(keys: string[]): Promise<ThrottleAttempt> {
+    return loginThrottle.begin(keys);
   }
 
-  /** A failed password counts against the account and the client address (sign-in and reauth). */
-  async function countFailure(
-    states: Map<string, ThrottleState>,
-    accountKey: string,
-    ipKey: string,
-  ) {
-    const now = clock.now();
-    await repository.saveThrottle(
-      accountKey,
-      afterFailure(states.get(accountKey), now, throttle.maxFailuresPerAccount),
-    );
-    await repository.saveThrottle(
-      ipKey,
-      afterFailure(states.get(ipKey), now, throttle.maxFailuresPerIp),
-    );
+  /** A wrong secret: already counted against the account and the address by assertNotThrottled. */
+  async function countFailure(states: ThrottleAttempt, _accountKey: string, _ipKey: string) {
+    await loginThrottle.failed(states);
+  }
+
+  /** A right secret: the account's failures are forgotten, the address gets its attempt back. */
+  async function clearThrottle(states: ThrottleAttempt, accountKey: string) {
+    await loginThrottle.succeeded(states, accountKey);
   }
 
   /** Starts a session for a user who just gave their password, audited as `action`. */
@@ -139,8 +139,8 @@ export function createAuthService({
     },
 
     async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
-      const accountKey = `account:${body.username.toLowerCase()}`;
-      const ipKey = `ip:${client.ip}`;
+      const accountKey = accountThrottleKey(body.username);
+      const ipKey = ipThrottleKey(client.ip);
       const states = await assertNotThrottled([accountKey, ipKey]);
 
       const candidate = await repository.findLoginCandidate(body.username);
@@ -162,13 +162,13 @@ export function createAuthService({
         }
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
+      await clearThrottle(states, accountKey);
       if (!candidate.isActive) {
         throw new AppError(
           'FORBIDDEN',
           'This account has been deactivated. Contact your administrator.',
         );
       }
-      await repository.clearThrottle(accountKey);
 
       return database.withTenant(candidate.tenantId, async (tx) => {
         const user = await users.findById(tx, candidate.tenantId, candidate.userId);
@@ -189,8 +189,8 @@ export function createAuthService({
      * the same throttle as a failed sign-in, and is audited.
      */
     async reauthenticate(actor: Actor, body: ReauthBody, client: ClientInfo): Promise<SignedIn> {
-      const accountKey = `account:${actor.username.toLowerCase()}`;
-      const ipKey = `ip:${client.ip}`;
+      const accountKey = accountThrottleKey(actor.username);
+      const ipKey = ipThrottleKey(client.ip);
       const states = await assertNotThrottled([accountKey, ipKey]);
       return database
         .withTenant(actor.tenantId, async (tx) => {
@@ -205,7 +205,7 @@ export function createAuthService({
             });
             return null;
           }
-          await repository.clearThrottle(accountKey);
+          await clearThrottle(states, accountKey);
           await sessions.endSession(tx, actor);
           const tenant = { id: actor.tenantId, name: actor.tenantName };
           return signIn(tx, user, tenant, 'auth.reauthenticated', client);

@@ -1,6 +1,7 @@
 /**
  * Auth: registration (a new tenant and its admin), sign-in with throttling, password changes,
- * sign-out, and the per-route access check every request passes. Owns: auth_throttle.
+ * sign-out, and the per-route access check every request passes. Owns no table: the sign-in
+ * throttle counts in rate_limit_counters (modules/rate-limits).
  */
 import type { SessionsService } from '@/modules/sessions';
 

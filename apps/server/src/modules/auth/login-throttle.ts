@@ -1,30 +1,87 @@
+import type { CounterRule, RateLimitStore } from '@/modules/rate-limits';
+import { AppError } from '@/platform/errors';
+
 /**
  * Sign-in throttling, counted per account and per client address (OWASP: a counter tied to the
- * account, with growing delays rather than a permanent lockout).
+ * account, with growing delays rather than a permanent lockout): the attempt that reaches the
+ * limit locks the key for a minute, each further failure in the window doubles the lock, up to
+ * fifteen minutes.
+ *
+ * Race-free: an attempt is counted as a failure *before* the password is checked, in one
+ * statement that also decides the lock (rate-limits.store.ts), and given back when the password
+ * was right. However many wrong passwords arrive at once, exactly the limit of them are checked;
+ * the rest are refused with 429 without being checked, and the lock holds across API processes.
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-const FIRST_LOCK_MS = 60_000;
-const MAX_LOCK_MS = 15 * 60_000;
+export const FIRST_LOCK_MS = 60_000;
+export const MAX_LOCK_MS = 15 * 60_000;
 
-export type ThrottleState = { failures: number; windowStartedAt: Date; lockedUntil: Date | null };
+export type ThrottleLimits = { maxFailuresPerAccount: number; maxFailuresPerIp: number };
 
-/** Seconds until the key may try again, or 0 when it may try now. */
-export function retryAfterSeconds(state: ThrottleState | undefined, now: Date): number {
-  if (!state?.lockedUntil || state.lockedUntil <= now) return 0;
-  return Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 1000);
-}
+/** The keys of one attempt: the account (lower-cased username) and the client address. */
+export const accountThrottleKey = (username: string) => `account:${username.toLowerCase()}`;
+export const ipThrottleKey = (ip: string) => `ip:${ip}`;
 
-/** The state after one more failure: the window restarts when old, the lock doubles per failure. */
-export function afterFailure(
-  state: ThrottleState | undefined,
-  now: Date,
-  maxFailures: number,
-): ThrottleState {
-  const isWindowOver =
-    !state || now.getTime() - state.windowStartedAt.getTime() > THROTTLE_WINDOW_MS;
-  const failures = isWindowOver ? 1 : state.failures + 1;
-  const windowStartedAt = isWindowOver ? now : state.windowStartedAt;
-  if (failures < maxFailures) return { failures, windowStartedAt, lockedUntil: null };
-  const lockMs = Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** (failures - maxFailures));
-  return { failures, windowStartedAt, lockedUntil: new Date(now.getTime() + lockMs) };
+/** An attempt counted against its keys; the caller reports how it ended. */
+export type ThrottleAttempt = { keys: readonly string[] };
+
+const STORE_PREFIX = 'login:';
+
+export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
+
+export function createLoginThrottle({
+  store,
+  limits,
+}: {
+  store: RateLimitStore;
+  limits: ThrottleLimits;
+}) {
+  const ruleFor = (key: string): CounterRule => ({
+    limit: key.startsWith('ip:') ? limits.maxFailuresPerIp : limits.maxFailuresPerAccount,
+    windowMs: THROTTLE_WINDOW_MS,
+    backoff: { firstMs: FIRST_LOCK_MS, maxMs: MAX_LOCK_MS },
+  });
+
+  return {
+    /**
+     * Counts an attempt against every key (as a failure until told otherwise), or refuses it with
+     * RATE_LIMITED (429, Retry-After) when a key is locked; a refused attempt counts nowhere.
+     */
+    async begin(keys: readonly string[]): Promise<ThrottleAttempt> {
+      const counted: string[] = [];
+      for (const key of keys) {
+        const hit = await store.hit(STORE_PREFIX + key, ruleFor(key));
+        if (!hit.allowed) {
+          for (const done of counted) await store.refund(STORE_PREFIX + done, ruleFor(done));
+          const minutes = Math.ceil(hit.retryAfterSeconds / 60);
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            { retryAfterSeconds: hit.retryAfterSeconds },
+          );
+        }
+        counted.push(key);
+      }
+      return { keys: counted };
+    },
+
+    /** The attempt failed: it is already counted. Kept so every failure path says so. */
+    async failed(_attempt: ThrottleAttempt) {},
+
+    /**
+     * The attempt succeeded: the account's failures are forgotten (`accountKey`), the attempt is
+     * given back on the other keys (the address keeps the failures of other accounts).
+     */
+    async succeeded(attempt: ThrottleAttempt, accountKey: string) {
+      for (const key of attempt.keys) {
+        if (key === accountKey) await store.clear(STORE_PREFIX + key);
+        else await store.refund(STORE_PREFIX + key, ruleFor(key));
+      }
+    },
+
+    /** Forgets a key's failures. */
+    async clear(key: string) {
+      await store.clear(STORE_PREFIX + key);
+    },
+  };
 }

@@ -22,6 +22,8 @@ describe('/api/settings', () => {
       inductionValidityDays: 365,
       antispoofGating: false,
       antispoofThreshold: 0.5,
+      separationOfDuties: true,
+      maxApprovalValidityMonths: 12,
     });
   });
 
@@ -84,6 +86,7 @@ describe('/api/settings', () => {
       documentRetentionDays: 1,
       inductionValidityDays: 3650,
       antispoofThreshold: 0.99,
+      maxApprovalValidityMonths: 120,
     };
 
     expect((await admin.patch('/api/settings', edges)).statusCode).toBe(200);
@@ -97,6 +100,7 @@ describe('/api/settings', () => {
       ['antispoof_threshold', 1.5],
       ['induction_validity_days', 0],
       ['document_retention_days', 4000],
+      ['max_approval_validity_months', 0],
     ] as const)
       await expect(
         t.ownerQuery(`update tenants set ${column} = $1 where id = $2`, [

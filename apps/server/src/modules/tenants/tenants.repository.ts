@@ -23,6 +23,8 @@ export function createTenantsRepository() {
           | 'inductionValidityDays'
           | 'antispoofGating'
           | 'antispoofThreshold'
+          | 'separationOfDuties'
+          | 'maxApprovalValidityMonths'
         >
       >,
     ): Promise<TenantRow | undefined> {

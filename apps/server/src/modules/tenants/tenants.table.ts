@@ -22,6 +22,10 @@ export const tenants = pgTable(
     antispoofGating: boolean().notNull().default(false),
     /** 0–1; only used when antispoofGating is on. */
     antispoofThreshold: real().notNull().default(0.5),
+    /** Separation of duties: a security_guard's approval or deletion waits for back_office or an admin. */
+    separationOfDuties: boolean().notNull().default(true),
+    /** The longest approval a security_guard may register, in months from today. */
+    maxApprovalValidityMonths: integer().notNull().default(12),
   },
   // The contract's ranges (contracts/settings.ts), held by the database too: a setting written by
   // any other path (a script, a future route) cannot turn a purge or the face gate into nonsense.
@@ -37,6 +41,10 @@ export const tenants = pgTable(
     check(
       'tenants_induction_validity_days_range',
       sql`${t.inductionValidityDays} between 1 and 3650`,
+    ),
+    check(
+      'tenants_max_approval_validity_months_range',
+      sql`${t.maxApprovalValidityMonths} between 1 and 120`,
     ),
     check(
       'tenants_antispoof_threshold_range',

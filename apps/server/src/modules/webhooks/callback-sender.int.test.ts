@@ -34,11 +34,11 @@ describe('createCallbackSender against DNS rebinding', () => {
   it('refuses to connect when the name re-resolves to loopback at connect time', async () => {
     const { lookup, calls } = rebindingLookup(2); // save-time check, pre-send check
     const sender = createCallbackSender({
-      policy: { requireHttps: false, allowLoopback: false },
+      policy: { allowLoopback: false },
       timeoutMs: 2_000,
       lookup,
     });
-    const url = `http://rebind.test:${sentinel.port}/hook`;
+    const url = 'https://rebind.test/hook';
 
     const saved = await sender.check(url);
     const result = await sender.send({ url, body: '{}', headers: {} });
@@ -54,11 +54,11 @@ describe('createCallbackSender against DNS rebinding', () => {
   it('refuses before connecting when the name already resolves to loopback', async () => {
     const { lookup } = rebindingLookup(1);
     const sender = createCallbackSender({
-      policy: { requireHttps: false, allowLoopback: false },
+      policy: { allowLoopback: false },
       timeoutMs: 2_000,
       lookup,
     });
-    const url = `http://rebind.test:${sentinel.port}/hook`;
+    const url = 'https://rebind.test/hook';
 
     await sender.check(url);
     const result = await sender.send({ url, body: '{}', headers: {} });
@@ -70,7 +70,7 @@ describe('createCallbackSender against DNS rebinding', () => {
 
   it('refuses an IP literal (lookup is skipped for literals) without connecting', async () => {
     const sender = createCallbackSender({
-      policy: { requireHttps: false, allowLoopback: false },
+      policy: { allowLoopback: false },
       timeoutMs: 2_000,
       lookup: () => {
         throw new Error('lookup must not be called for a literal');
@@ -90,7 +90,7 @@ describe('createCallbackSender against DNS rebinding', () => {
 
   it('reaches the loopback receiver when the development flag allows it', async () => {
     const sender = createCallbackSender({
-      policy: { requireHttps: true, allowLoopback: true },
+      policy: { allowLoopback: true },
       timeoutMs: 2_000,
     });
 

@@ -14,7 +14,7 @@ function stubResolver(table: Record<string, string[]>) {
   return { resolve, calls };
 }
 
-const production = { requireHttps: true, allowLoopback: false };
+const production = { allowLoopback: false };
 
 describe('checkCallbackUrl', () => {
   const { resolve } = stubResolver({
@@ -74,27 +74,30 @@ describe('checkCallbackUrl', () => {
     expect(result.ok).toBe(false);
   });
 
-  it('accepts a public https URL on 443 or 8443', async () => {
+  it('accepts a public https URL on port 443 only', async () => {
     expect(
       (await checkCallbackUrl('https://hooks.example.com/boomgate', production, resolve)).ok,
     ).toBe(true);
     expect(
-      (await checkCallbackUrl('https://hooks.example.com:8443/x', production, resolve)).ok,
+      (await checkCallbackUrl('https://hooks.example.com:443/x', production, resolve)).ok,
     ).toBe(true);
+    expect(await checkCallbackUrl('https://hooks.example.com:8443/x', production, resolve)).toEqual(
+      { ok: false, reason: 'The callback URL must use port 443.' },
+    );
   });
 
-  it('allows http outside production', async () => {
-    const result = await checkCallbackUrl(
-      'http://hooks.example.com:8080/x',
-      { requireHttps: false, allowLoopback: false },
-      resolve,
-    );
+  it('refuses http to a public host even with the loopback flag set (SEC-63)', async () => {
+    const development = { allowLoopback: true };
 
-    expect(result.ok).toBe(true);
+    expect(await checkCallbackUrl('http://hooks.example.com/x', development, resolve)).toEqual({
+      ok: false,
+      reason: 'The callback URL must use https.',
+    });
+    expect((await checkCallbackUrl('http://8.8.8.8/hook', development, resolve)).ok).toBe(false);
   });
 
   it('allows http on loopback only when the development flag is set', async () => {
-    const development = { requireHttps: true, allowLoopback: true };
+    const development = { allowLoopback: true };
 
     expect((await checkCallbackUrl('http://127.0.0.1:4000/x', development, resolve)).ok).toBe(true);
     expect((await checkCallbackUrl('http://10.0.0.1:4000/x', development, resolve)).ok).toBe(false);

@@ -4,14 +4,18 @@ export type ResolvedAddress = { address: string; family: number };
 /** DNS resolution of a host name to every address (dns.lookup with `all: true` in production). */
 export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/**
+ * SEC-63: a callback is https on port 443, whatever NODE_ENV says. The only loosening is
+ * WEBHOOKS_ALLOW_LOOPBACK_HTTP, for local development and tests: a URL whose every address is
+ * loopback (127.0.0.1 / ::1) may then use http and any port.
+ */
 export type CallbackUrlPolicy = {
-  /** Production: https only, on port 443 or 8443. */
-  requireHttps: boolean;
   /** WEBHOOKS_ALLOW_LOOPBACK_HTTP: local development and tests may call 127.0.0.1 / ::1 over http. */
   allowLoopback: boolean;
 };
 
-const HTTPS_PORTS = new Set(['', '443', '8443']);
+// WHATWG URL parsing leaves `port` empty for the scheme's default, so https://host:443/ reads ''.
+const HTTPS_PORT = '';
 
 /** Only ordinary public unicast addresses; IPv4-mapped IPv6 is judged as the IPv4 inside it. */
 export function isPublicAddress(address: string): boolean {
@@ -78,9 +82,9 @@ export async function checkCallbackUrl(
     return refuse('The callback URL points to a private, local or reserved network address.');
   }
   const isLoopbackOnly = addresses.every(isLoopbackAddress);
-  if (policy.requireHttps && !(policy.allowLoopback && isLoopbackOnly)) {
+  if (!(policy.allowLoopback && isLoopbackOnly)) {
     if (url.protocol !== 'https:') return refuse('The callback URL must use https.');
-    if (!HTTPS_PORTS.has(url.port)) return refuse('The callback URL must use port 443 or 8443.');
+    if (url.port !== HTTPS_PORT) return refuse('The callback URL must use port 443.');
   }
   return { ok: true, url };
 }

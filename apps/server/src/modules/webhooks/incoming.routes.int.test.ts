@@ -239,6 +239,60 @@ describe('POST /api/webhook/incoming/:tenantId', () => {
     expect(invalidEntry.statusCode).toBe(400);
   });
 
+  it('refuses a signed body with a key the entry does not have (SEC-10, strict)', async () => {
+    const tenant = await aTenantWithSecret(t);
+    const body = JSON.stringify({ ...entry, vehicleApproved: true });
+
+    const response = await postIncoming(
+      t,
+      tenant.tenantId,
+      body,
+      signedHeaders(tenant.secret, body, { at: t.clock.now() }),
+    );
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'INVALID', issues: expect.any(Array) });
+    expect(
+      await t.ownerQuery('select id from incoming_requests where tenant_id = $1', [
+        tenant.tenantId,
+      ]),
+    ).toHaveLength(0);
+  });
+
+  it('rate-limits 300 bad-signature calls in a row from one address, with Retry-After', async () => {
+    const tenant = await aTenantWithSecret(t);
+    const body = JSON.stringify(entry);
+    const forged = signedHeaders('whsec_' + 'A'.repeat(43), body, { at: t.clock.now() });
+    const post = (remoteAddress: string, headers: Record<string, string>) =>
+      t.inject({
+        method: 'POST',
+        url: `/api/webhook/incoming/${tenant.tenantId}`,
+        payload: body,
+        headers,
+        remoteAddress,
+      });
+
+    const statuses: number[] = [];
+    let last = await post('10.9.0.1', forged);
+    statuses.push(last.statusCode);
+    for (let i = 1; i < 300; i++) {
+      last = await post('10.9.0.1', forged);
+      statuses.push(last.statusCode);
+    }
+    const good = signedHeaders(tenant.secret, body, { at: t.clock.now() });
+    const fromElsewhere = await post('10.9.0.2', good);
+    const stillBlocked = await post('10.9.0.1', good);
+
+    expect(statuses.slice(0, 100).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(100).every((status) => status === 429)).toBe(true);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last.json().error.code).toBe('RATE_LIMITED');
+    expect(fromElsewhere.statusCode).toBe(202);
+    expect(stillBlocked.statusCode).toBe(429);
+    t.clock.advanceMs(10 * 60_000);
+    expect((await post('10.9.0.1', forged)).statusCode).toBe(401);
+  });
+
   it('is exempt from the cross-site guard (it is authenticated by signature, not a cookie)', async () => {
     const tenant = await aTenantWithSecret(t);
     const body = JSON.stringify(entry);

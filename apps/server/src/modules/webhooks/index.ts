@@ -34,7 +34,7 @@ export function createWebhooksModule({
   encryptionKey: Buffer;
   timeoutMs: number;
   rotationWindowMs: number;
-  callbackPolicy: { requireHttps: boolean; allowLoopback: boolean };
+  callbackPolicy: { allowLoopback: boolean };
   /** Tests replace DNS with a stub; production uses the system resolver. */
   lookup?: Lookup;
 }) {

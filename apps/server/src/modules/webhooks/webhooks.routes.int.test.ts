@@ -516,6 +516,23 @@ describe('incoming feed and integrations routes', () => {
       expect(response.json().error.code).toBe('INVALID');
     });
 
+    it('refuses http and any port but 443 whatever NODE_ENV says (SEC-63; this app runs as test)', async () => {
+      const tenant = await aTenantWithSecret(t);
+
+      const responses = await Promise.all(
+        ['http://8.8.8.8/hook', 'http://8.8.8.8:8080/hook', 'https://8.8.8.8:8443/hook'].map(
+          (callbackUrl) => tenant.admin.patch('/api/integrations', { callbackUrl }),
+        ),
+      );
+
+      expect(responses.map((response) => response.json().error?.message)).toEqual([
+        'The callback URL must use https.',
+        'The callback URL must use https.',
+        'The callback URL must use port 443.',
+      ]);
+      expect(responses.map((response) => response.statusCode)).toEqual([400, 400, 400]);
+    });
+
     it.each(['back_office', 'security_guard'])('is closed to %s', async (role) => {
       const tenant = await aTenantWithSecret(t);
       const user = await t.createSignedInUser(tenant.admin, role);
@@ -571,5 +588,26 @@ describe('incoming feed and integrations routes', () => {
         doc.tags.find((tag: { name: string }) => tag.name === 'integrations').description,
       ).toContain('Retry-After');
     });
+  });
+});
+
+describe('callback URL rules outside production (SEC-63)', () => {
+  it('refuses an http callback URL with NODE_ENV=development', async () => {
+    const t = await createTestApp({ env: { NODE_ENV: 'development' } });
+    try {
+      const tenant = await aTenantWithSecret(t);
+
+      const response = await tenant.admin.patch('/api/integrations', {
+        callbackUrl: 'http://8.8.8.8/hook',
+      });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'INVALID',
+        message: 'The callback URL must use https.',
+      });
+    } finally {
+      await t.close();
+    }
   });
 });

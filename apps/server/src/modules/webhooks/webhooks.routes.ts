@@ -308,7 +308,12 @@ export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAs
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
           const tenantId = (request.params as { tenantId?: string }).tenantId ?? '';
           try {
-            const { webhookId } = await service.verifyIncoming(tenantId, request.headers, raw);
+            const { webhookId } = await service.verifyIncoming(
+              tenantId,
+              request.headers,
+              raw,
+              request.ip,
+            );
             verifiedWebhookIds.set(request, webhookId);
             request.log.info({ tenantId, webhookId, result: 'verified' }, 'inbound webhook');
           } catch (error) {

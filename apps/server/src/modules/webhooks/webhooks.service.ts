@@ -9,6 +9,7 @@ import {
 } from '@boomgate/contracts/webhooks';
 
 import type { AuditService } from '@/modules/audit';
+import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
@@ -55,8 +56,18 @@ export type WebhooksServiceDeps = {
   rotationWindowMs: number;
   /** How long a claimed delivery stays locked; past it a sweep may send it again. */
   leaseMs: number;
+  /** The shared rate-limit counters (PostgreSQL): calls whose signature fails, per address. */
+  counters: Pick<RateLimitStore, 'hit' | 'refund'>;
   random?: () => number;
 };
+
+/**
+ * Signed calls from one address that fail verification: 100 in 10 minutes, then 429 with
+ * Retry-After until the window ends. A call counts until its signature verifies, so however many
+ * arrive at once no more than the limit are verified; a verified call is given back.
+ */
+export const BAD_SIGNATURE_RULE = { limit: 100, windowMs: 10 * 60_000 } as const;
+const badSignatureKey = (ip: string) => `webhook-signature:ip:${ip}`;
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
@@ -91,6 +102,7 @@ export function createWebhooksService({
   clock,
   rotationWindowMs,
   leaseMs,
+  counters,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /** The current secret first, then the previous one while its rotation window lasts. */
@@ -156,7 +168,17 @@ export function createWebhooksService({
       tenantId: string,
       headers: Record<string, string | string[] | undefined>,
       rawBody: Buffer,
+      ip = 'unknown',
     ): Promise<{ webhookId: string }> {
+      const attempt = await counters.hit(badSignatureKey(ip), BAD_SIGNATURE_RULE);
+      if (!attempt.allowed) {
+        const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many calls with a bad signature. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          { retryAfterSeconds: attempt.retryAfterSeconds },
+        );
+      }
       if (!UUID.test(tenantId)) throw new WebhookVerificationError('unknown-tenant');
       const now = clock.now();
       const result = verifyWebhook({
@@ -166,6 +188,7 @@ export function createWebhooksService({
         now,
       });
       if (!result.ok) throw new WebhookVerificationError(result.reason);
+      await counters.refund(badSignatureKey(ip), BAD_SIGNATURE_RULE);
       return { webhookId: result.webhookId };
     },
 

@@ -1,6 +1,14 @@
 import { paths } from '@/config/paths';
 import { RegisteredVehicles } from '@/features/approved-vehicles/components/registered-vehicles';
+import { useSession } from '@/features/auth/api/get-session';
 
 export default function RegisteredVehiclesRoute() {
-  return <RegisteredVehicles preArrivalHref={paths.preArrival()} />;
+  const { user } = useSession();
+  // Separation of duties: back office and admins confirm or reject a security guard's changes.
+  return (
+    <RegisteredVehicles
+      preArrivalHref={paths.preArrival()}
+      canDecide={user.role !== 'security_guard'}
+    />
+  );
 }

@@ -5,6 +5,7 @@ import {
   ApprovedVehicleListSchema,
   ApprovedVehicleSchema,
   type CreateApprovedVehicleBody,
+  ProposalDecisionSchema,
 } from '@boomgate/contracts/approved-vehicles';
 
 import { request } from '@/lib/api-client';
@@ -39,12 +40,30 @@ export function useRegisterVehicle() {
   });
 }
 
-/** DELETE /api/approved-vehicles/:id answers 204 without a body. */
+/**
+ * DELETE /api/approved-vehicles/:id answers 204 without a body, or, for a security guard under
+ * separation of duties, 202 with the vehicle whose deletion now waits for approval.
+ */
 export function useDeleteVehicle() {
   const invalidate = useInvalidateVehicles();
   return useMutation({
     mutationFn: (id: string) =>
-      request('DELETE', `/api/approved-vehicles/${encodeURIComponent(id)}`, { schema: z.null() }),
+      request('DELETE', `/api/approved-vehicles/${encodeURIComponent(id)}`, {
+        schema: z.union([z.null(), ApprovedVehicleSchema]),
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Back office or an admin confirms or rejects a security guard's proposal. */
+export function useDecideProposal() {
+  const invalidate = useInvalidateVehicles();
+  return useMutation({
+    mutationFn: ({ id, decision }: { id: string; decision: 'confirm' | 'reject' }) =>
+      request('POST', `/api/approved-vehicles/${encodeURIComponent(id)}/${decision}`, {
+        schema: ProposalDecisionSchema,
+        body: {},
+      }),
     onSuccess: invalidate,
   });
 }

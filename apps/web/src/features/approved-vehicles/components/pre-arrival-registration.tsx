@@ -117,10 +117,17 @@ export function PreArrivalRegistration({
     }
     registerVehicle.mutate(result.body, {
       onSuccess: (vehicle) => {
-        toast({
-          title: 'Vehicle Registered',
-          description: `${formatPlate(vehicle.plateNumber)} is approved for entry.`,
-        });
+        toast(
+          vehicle.pendingApproval
+            ? {
+                title: 'Vehicle Registered',
+                description: `${formatPlate(vehicle.plateNumber)} is pending approval by back office or an admin.`,
+              }
+            : {
+                title: 'Vehicle Registered',
+                description: `${formatPlate(vehicle.plateNumber)} is approved for entry.`,
+              },
+        );
         form.reset(emptyPreArrivalValues());
         navigate(pathAfterRegistration, { replace: true });
       },

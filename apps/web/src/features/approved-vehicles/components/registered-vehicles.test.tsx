@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+
+import type { Role } from '@boomgate/contracts/roles';
 
 import { aSession } from '@/testing/data';
 import { anApprovedVehicle, createGateApi } from '@/testing/gate-api';
@@ -23,9 +25,9 @@ const expired = anApprovedVehicle({
   isActive: false,
 });
 
-function setUp(vehicles = [withPhoto, expired]) {
+function setUp(vehicles = [withPhoto, expired], role: Role = 'tenant_admin') {
   const api = createGateApi({ vehicles });
-  server.use(signedIn(aSession()), ...api.handlers);
+  server.use(signedIn(aSession({ user: { role } })), ...api.handlers);
   const view = renderApp('/registered-vehicles');
   return { ...view, api };
 }
@@ -100,5 +102,66 @@ describe('Registered Vehicles', () => {
       'href',
       '/pre-arrival',
     );
+  });
+
+  describe('separation of duties', () => {
+    const proposed = anApprovedVehicle({
+      plateNumber: 'ND123456',
+      driverName: 'Thabo Mokoena',
+      isActive: false,
+      pendingApproval: 'registration',
+    });
+
+    it('shows a guard\'s proposal as "Pending approval", without confirm buttons for a guard', async () => {
+      setUp([proposed, withPhoto], 'security_guard');
+
+      const row = await screen.findByTestId('vehicle-ND123456');
+
+      expect(within(row).getByText('Pending approval')).toBeInTheDocument();
+      expect(within(row).queryByText('Active')).not.toBeInTheDocument();
+      expect(
+        within(row).getByText('Registered by a security guard: not approved until confirmed'),
+      ).toBeInTheDocument();
+      expect(within(row).queryByRole('button', { name: /^Confirm/ })).not.toBeInTheDocument();
+    });
+
+    it('lets back office confirm a proposal', async () => {
+      const decided: string[] = [];
+      const { user } = setUp([proposed], 'back_office');
+      server.use(
+        http.post('/api/approved-vehicles/:id/:decision', ({ params }) => {
+          decided.push(`${String(params.id)} ${String(params.decision)}`);
+          return HttpResponse.json({
+            outcome: 'approved',
+            vehicle: { ...proposed, isActive: true, pendingApproval: null },
+          });
+        }),
+      );
+
+      await user.click(await screen.findByRole('button', { name: 'Confirm ND 123 456' }));
+
+      await expectToast('Change Confirmed', 'ND 123 456 is approved for entry.');
+      expect(decided).toEqual([`${proposed.id} confirm`]);
+    });
+
+    it('tells a guard that a delete waits for approval (202)', async () => {
+      const { user } = setUp([withPhoto], 'security_guard');
+      server.use(
+        http.delete('/api/approved-vehicles/:id', () =>
+          HttpResponse.json({ ...withPhoto, pendingApproval: 'deletion' }, { status: 202 }),
+        ),
+      );
+      await screen.findByText('1 registered vehicle(s)');
+
+      await user.click(screen.getByRole('button', { name: 'Delete KP 35 XK GP' }));
+      await user.click(
+        within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+      );
+
+      await expectToast(
+        'Deletion Proposed',
+        'KP 35 XK GP stays registered until back office or an admin confirms.',
+      );
+    });
   });
 });

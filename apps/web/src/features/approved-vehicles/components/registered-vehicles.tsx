@@ -1,5 +1,5 @@
 import { parseISO } from 'date-fns';
-import { CarIcon, PlusIcon, Trash2Icon, UserRoundIcon } from 'lucide-react';
+import { CarIcon, CheckIcon, PlusIcon, Trash2Icon, UserRoundIcon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 
@@ -26,16 +26,28 @@ import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { formatPlate } from '@/lib/plates';
 
-import { useApprovedVehicles, useDeleteVehicle } from '../api/approved-vehicles';
+import { useApprovedVehicles, useDecideProposal, useDeleteVehicle } from '../api/approved-vehicles';
+
+const PENDING_TEXT = {
+  registration: 'Registered by a security guard: not approved until confirmed',
+  deletion: 'Deletion proposed by a security guard',
+} as const;
 
 function VehicleRow({
   vehicle,
   isDeleting,
   onDelete,
+  canDecide,
+  isDeciding,
+  onDecide,
 }: {
   vehicle: ApprovedVehicle;
   isDeleting: boolean;
   onDelete: () => void;
+  /** Back office and admins confirm or reject a guard's proposal (separation of duties). */
+  canDecide: boolean;
+  isDeciding: boolean;
+  onDecide: (decision: 'confirm' | 'reject') => void;
 }) {
   const plate = formatPlate(vehicle.plateNumber);
   return (
@@ -61,12 +73,17 @@ function VehicleRow({
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-mono text-base font-semibold">{plate}</span>
-          {vehicle.isActive ? (
+          {vehicle.pendingApproval ? (
+            <Badge variant="outline">Pending approval</Badge>
+          ) : vehicle.isActive ? (
             <Badge variant="success">Active</Badge>
           ) : (
             <Badge variant="secondary">Inactive</Badge>
           )}
         </div>
+        {vehicle.pendingApproval && (
+          <p className="text-xs text-muted-foreground">{PENDING_TEXT[vehicle.pendingApproval]}</p>
+        )}
         <p className="truncate text-sm">
           {vehicle.driverName}
           {vehicle.company && <span className="text-muted-foreground"> · {vehicle.company}</span>}
@@ -78,6 +95,30 @@ function VehicleRow({
           {vehicle.driverLicense && ` · Licence ${vehicle.driverLicense}`}
         </p>
       </div>
+      {canDecide && vehicle.pendingApproval && (
+        <div className="flex shrink-0 gap-1">
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`Confirm ${plate}`}
+            disabled={isDeciding}
+            onClick={() => onDecide('confirm')}
+          >
+            <CheckIcon aria-hidden />
+            Confirm
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            aria-label={`Reject ${plate}`}
+            disabled={isDeciding}
+            onClick={() => onDecide('reject')}
+          >
+            <XIcon aria-hidden />
+            Reject
+          </Button>
+        </div>
+      )}
       <Button
         variant="ghost"
         size="icon"
@@ -93,16 +134,56 @@ function VehicleRow({
 }
 
 /** Spec §2 Registered Vehicles: the approved vehicles in a scroll area, each with delete. */
-export function RegisteredVehicles({ preArrivalHref }: { preArrivalHref: string }) {
+export function RegisteredVehicles({
+  preArrivalHref,
+  canDecide = false,
+}: {
+  preArrivalHref: string;
+  /** Back office and admins may confirm or reject a security guard's proposal. */
+  canDecide?: boolean;
+}) {
   const vehicles = useApprovedVehicles();
   const deleteVehicle = useDeleteVehicle();
+  const decideProposal = useDecideProposal();
   const [confirming, setConfirming] = useState<ApprovedVehicle | null>(null);
+
+  const handleDecide = (vehicle: ApprovedVehicle, decision: 'confirm' | 'reject') => {
+    const plate = formatPlate(vehicle.plateNumber);
+    decideProposal.mutate(
+      { id: vehicle.id, decision },
+      {
+        onSuccess: ({ outcome }) =>
+          toast({
+            title: decision === 'confirm' ? 'Change Confirmed' : 'Change Rejected',
+            description:
+              outcome === 'approved'
+                ? `${plate} is approved for entry.`
+                : outcome === 'deleted'
+                  ? `${plate} is no longer registered.`
+                  : `The proposed change to ${plate} was rejected.`,
+          }),
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Approval Failed',
+            description: getErrorMessage(error, 'Failed to update vehicle'),
+          }),
+      },
+    );
+  };
 
   const handleConfirmDelete = (vehicle: ApprovedVehicle) => {
     const plate = formatPlate(vehicle.plateNumber);
     deleteVehicle.mutate(vehicle.id, {
-      onSuccess: () =>
-        toast({ title: 'Vehicle Deleted', description: `${plate} is no longer registered.` }),
+      onSuccess: (proposed) =>
+        toast(
+          proposed
+            ? {
+                title: 'Deletion Proposed',
+                description: `${plate} stays registered until back office or an admin confirms.`,
+              }
+            : { title: 'Vehicle Deleted', description: `${plate} is no longer registered.` },
+        ),
       onError: (error) =>
         toast({
           variant: 'destructive',
@@ -162,6 +243,11 @@ export function RegisteredVehicles({ preArrivalHref }: { preArrivalHref: string 
                     vehicle={vehicle}
                     isDeleting={deleteVehicle.isPending && deleteVehicle.variables === vehicle.id}
                     onDelete={() => setConfirming(vehicle)}
+                    canDecide={canDecide}
+                    isDeciding={
+                      decideProposal.isPending && decideProposal.variables.id === vehicle.id
+                    }
+                    onDecide={(decision) => handleDecide(vehicle, decision)}
                   />
                 ))}
               </ul>

@@ -19,6 +19,7 @@ const vehicle = (overrides: Partial<PlateLookup> = {}): PlateLookup => ({
   driverName: 'Sipho Nkosi',
   company: 'Kumba Haulage',
   hasFaceEnrolment: true,
+  pendingApproval: false,
   induction: null,
   ...overrides,
 });
@@ -81,6 +82,18 @@ describe('auto gate state machine (spec §4)', () => {
       phase: 'not_registered',
       status: 'Vehicle not pre-registered',
       plateNumber: 'KP35XKGP',
+    });
+  });
+
+  it("a guard's registration waiting for approval → not_registered, said as pending", () => {
+    expect(
+      run(started, plateCaptured, plateRead, {
+        type: 'VEHICLE_FOUND',
+        vehicle: vehicle({ isActive: false, pendingApproval: true }),
+      }),
+    ).toMatchObject({
+      phase: 'not_registered',
+      status: 'Vehicle registration pending approval',
     });
   });
 

@@ -24,6 +24,12 @@ export const AUTO_GATE_STATUS = {
   faceError: 'Face verification error',
 } as const;
 
+/**
+ * Not in the spec (separation of duties came later): a security guard's registration that back
+ * office or an admin has not confirmed yet. Said as it is rather than as "expired".
+ */
+export const PENDING_APPROVAL_STATUS = 'Vehicle registration pending approval';
+
 export type AutoGateCamera = 'plate' | 'face' | null;
 
 export type AutoGateState = {
@@ -149,7 +155,8 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       if (!isCheckingRegistration(state)) return state;
       const { vehicle } = event;
       if (!vehicle.isActive) {
-        return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.expired, vehicle };
+        const status = vehicle.pendingApproval ? PENDING_APPROVAL_STATUS : AUTO_GATE_STATUS.expired;
+        return { ...state, phase: 'not_registered', status, vehicle };
       }
       if (!vehicle.driverPhoto) {
         // No reference photo: the entry is granted directly, without face verification.

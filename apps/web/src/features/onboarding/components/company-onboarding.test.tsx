@@ -222,6 +222,7 @@ describe('company onboarding: individual', { timeout: 20_000 }, () => {
         isActive: true,
         hasFaceEnrolment: false,
         createdAt: new Date().toISOString(),
+        pendingApproval: null,
       },
     };
     const { user, bodies } = setUpIndividual(() => HttpResponse.json(created, { status: 201 }));

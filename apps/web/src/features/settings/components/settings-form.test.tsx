@@ -17,6 +17,8 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     inductionValidityDays: 365,
     antispoofGating: false,
     antispoofThreshold: 0.5,
+    separationOfDuties: true,
+    maxApprovalValidityMonths: 12,
   };
   const patches: UpdateTenantSettings[] = [];
   server.use(
@@ -60,6 +62,8 @@ describe('Settings', () => {
         inductionValidityDays: 180,
         antispoofGating: true,
         antispoofThreshold: 0.7,
+        separationOfDuties: true,
+        maxApprovalValidityMonths: 12,
       },
     ]);
   });
@@ -74,6 +78,24 @@ describe('Settings', () => {
 
     expect(await screen.findByText('At least 1 day')).toBeInTheDocument();
     expect(patches).toHaveLength(0);
+  });
+
+  it('saves the separation of duties and the longest approval a guard may register', async () => {
+    const { user, patches } = setUp('tenant_admin');
+
+    const months = await screen.findByLabelText('Longest approval by a security guard (months)');
+    expect(months).toHaveValue(12);
+    await user.click(
+      screen.getByLabelText("Security guards' approvals and deletions need confirmation"),
+    );
+    await user.clear(months);
+    await user.type(months, '6');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+
+    await expectToast('Settings Saved', 'The new settings apply from now on.');
+    expect(patches).toEqual([
+      expect.objectContaining({ separationOfDuties: false, maxApprovalValidityMonths: 6 }),
+    ]);
   });
 
   it("reports the server's message when saving fails", async () => {

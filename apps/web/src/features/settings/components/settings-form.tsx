@@ -36,6 +36,8 @@ const SettingsFormSchema = z
       .transform(Number)
       .pipe(z.number().int('Enter a whole percentage').min(5, 'At least 5%').max(99, 'At most 99%'))
       .transform((percent) => percent / 100),
+    separationOfDuties: z.boolean(),
+    maxApprovalValidityMonths: z.string().trim().transform(Number),
   })
   .pipe(TenantSettingsSchema);
 type SettingsFormInput = z.input<typeof SettingsFormSchema>;
@@ -46,6 +48,8 @@ const toForm = (settings: TenantSettings): SettingsFormInput => ({
   inductionValidityDays: settings.inductionValidityDays.toString(),
   antispoofGating: settings.antispoofGating,
   antispoofThreshold: Math.round(settings.antispoofThreshold * 100).toString(),
+  separationOfDuties: settings.separationOfDuties,
+  maxApprovalValidityMonths: settings.maxApprovalValidityMonths.toString(),
 });
 
 function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEdit: boolean }) {
@@ -140,6 +144,52 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
               disabled={!canEdit || !isGating}
               aria-invalid={errors.antispoofThreshold ? true : undefined}
               {...form.register('antispoofThreshold')}
+            />
+          </Field>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Vehicle approvals</CardTitle>
+          <CardDescription>
+            Separation of duties: a vehicle a security guard registers or deletes waits for back
+            office or an administrator to confirm it, and needs a driver photo.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <div className="flex items-center gap-3">
+            <Controller
+              control={form.control}
+              name="separationOfDuties"
+              render={({ field }) => (
+                <Checkbox
+                  id="settings-separation-of-duties"
+                  checked={field.value}
+                  disabled={!canEdit}
+                  onCheckedChange={(checked) => field.onChange(checked === true)}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
+            <Label htmlFor="settings-separation-of-duties">
+              Security guards' approvals and deletions need confirmation
+            </Label>
+          </div>
+          <Field
+            id="settings-max-approval-validity"
+            label="Longest approval by a security guard (months)"
+            error={errors.maxApprovalValidityMonths?.message}
+          >
+            <Input
+              id="settings-max-approval-validity"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={120}
+              disabled={!canEdit}
+              aria-invalid={errors.maxApprovalValidityMonths ? true : undefined}
+              {...form.register('maxApprovalValidityMonths')}
             />
           </Field>
         </CardContent>

@@ -125,6 +125,7 @@ export function createModules({
     images: images.service,
     audit,
     settings: settings.service,
+    clock,
   });
   const documents = createDocumentsModule({ database, images: images.service, audit, clock });
   const entryLogs = createEntryLogsModule({
@@ -133,7 +134,7 @@ export function createModules({
     vehicles: approvedVehicles.service,
     users: users.service,
     audit,
-    settings: settings.service,
+    faces: faces.service,
     clock,
   });
   const truckList = createTruckListModule({ database, clock });

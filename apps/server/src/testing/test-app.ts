@@ -15,7 +15,7 @@ import type { AuthResponse } from '@boomgate/contracts/auth';
 import { buildApp } from '@/app';
 import { type Env, loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
-import { createLazyVisionEngine } from '@/modules/vision';
+import { type GateVisionEngine, createLazyVisionEngine } from '@/modules/vision';
 import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
@@ -53,12 +53,18 @@ export async function createTestApp({
   env: envOverrides = {},
   queryLogger,
   storage: wrapStorage = (storage) => storage,
+  visionEngine: wrapVisionEngine = (engine) => engine,
 }: {
   env?: Record<string, string>;
   /** Receives every statement the app sends through Drizzle, with its parameters. */
   queryLogger?: Logger;
   /** Wraps the app's storage (a local folder), e.g. to make it fail on cue. */
   storage?: (storage: ObjectStorage) => ObjectStorage;
+  /**
+   * Wraps the real vision engine, e.g. to give a face comparison an exact score where the test is
+   * about the threshold, not the engine. Tests of the engine's verdicts use it unwrapped.
+   */
+  visionEngine?: (engine: GateVisionEngine) => GateVisionEngine;
 } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
   const databaseName = unique('test_');
@@ -99,7 +105,7 @@ export async function createTestApp({
   );
 
   // The real engine, started only by the tests that read an image (one worker thread).
-  const visionEngine = createLazyVisionEngine({ threads: 1 });
+  const visionEngine = wrapVisionEngine(createLazyVisionEngine({ threads: 1 }));
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const files = createLocalStorage(storageDir);
   const modules = createModules({

@@ -10,7 +10,6 @@ import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.
 import { createEntryLogsPersonalData } from './entry-logs.personal-data';
 
 export type { EntryLogsService } from './entry-logs.service';
-export { FACE_MATCH_THRESHOLD } from './entry-logs.service';
 
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {

@@ -1,5 +1,5 @@
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
-import { FACE_MATCH_THRESHOLD } from '@boomgate/contracts/faces';
+import { isFaceMatch } from '@boomgate/contracts/faces';
 
 /** Spec §4 Automated gate flow: the six states. */
 export type AutoGatePhase =
@@ -85,9 +85,8 @@ export const initialAutoGateState: AutoGateState = {
   faceVerified: false,
 };
 
-export function isFaceMatch(matchScore: number): boolean {
-  return matchScore >= FACE_MATCH_THRESHOLD;
-}
+/** The threshold and its comparison are defined once, in contracts (the server uses the same). */
+export { isFaceMatch };
 
 /** Whether the entry is being logged right now (the last step before `approved`). */
 export function isApprovingEntry(state: AutoGateState): boolean {

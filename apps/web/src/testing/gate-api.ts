@@ -310,6 +310,10 @@ export function createGateApi(
         plateNumber: normalisePlate(input.plateNumber),
         faceVerified: input.faceVerified ?? false,
         matchScore: input.matchScore ?? null,
+        vehicleApproved: input.vehicleApproved ?? false,
+        driverName: input.driverName ?? null,
+        driverSurname: input.driverSurname ?? null,
+        driverIdNumber: input.driverIdNumber ?? null,
         entryGranted: input.entryGranted ?? true,
         refusalReason:
           input.entryGranted === false ? (input.refusalReason ?? 'guard_refused') : null,

@@ -12,6 +12,7 @@ import { lazy, Suspense, useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+import type { RefusalReason } from '@boomgate/contracts/entry-checks';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
@@ -311,6 +312,46 @@ export function AutoGate() {
     }
   };
 
+  /**
+   * Every attempt is logged (issue 14): a refusal goes to grant-entry with its reason and the
+   * evidence the screen holds (the plate and face photos, the comparison), so the dashboard
+   * counts it. The panel shows the refusal at once; only a failure to log it is announced.
+   */
+  const logRefusal = async (
+    attemptId: string,
+    refusal: {
+      refusalReason: RefusalReason;
+      plateNumber: string;
+      plateImage: string | null;
+      faceImage?: string | null;
+      faceComparisonId?: string | null;
+    },
+  ) => {
+    try {
+      await grantEntry.mutateAsync({
+        idempotencyKey: attemptId,
+        body: {
+          category: 'contracted',
+          plateNumber: refusal.plateNumber,
+          plateImage: refusal.plateImage,
+          driverFaceImage: refusal.faceImage ?? null,
+          vehicleApproved: false,
+          faceVerified: false,
+          entryGranted: false,
+          refusalReason: refusal.refusalReason,
+          ...(refusal.faceComparisonId ? { faceComparisonId: refusal.faceComparisonId } : {}),
+        },
+      });
+    } catch (error) {
+      if (!isCurrent(attemptId)) return;
+      toast({
+        variant: 'destructive',
+        title: 'Entry Logging Failed',
+        description: getErrorMessage(error, 'Could not log entry'),
+      });
+    }
+  };
+
   const handlePlateCaptured = async (image: string) => {
     const { attemptId } = state;
     if (!attemptId) return;
@@ -350,11 +391,25 @@ export function AutoGate() {
       vehicle = await lookupPlate(plateNumber);
     } catch {
       // Not found (404) or the lookup failed: either way the vehicle is not cleared.
-      if (isCurrent(attemptId)) dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      if (!isCurrent(attemptId)) return;
+      dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      await logRefusal(attemptId, {
+        refusalReason: 'not_registered',
+        plateNumber,
+        plateImage: image,
+      });
       return;
     }
     if (!isCurrent(attemptId)) return;
     dispatch({ type: 'VEHICLE_FOUND', vehicle });
+    if (!vehicle.isActive) {
+      await logRefusal(attemptId, {
+        refusalReason: 'registration_expired',
+        plateNumber,
+        plateImage: image,
+      });
+      return;
+    }
     if (vehicle.isActive && !vehicle.driverPhoto) {
       await logEntry(attemptId, {
         plateNumber,
@@ -383,6 +438,12 @@ export function AutoGate() {
         description: getErrorMessage(error, 'Face comparison error'),
       });
       dispatch({ type: 'FACE_COMPARISON_FAILED' });
+      await logRefusal(attemptId, {
+        refusalReason: 'face_error',
+        plateNumber,
+        plateImage,
+        faceImage: image,
+      });
       return;
     }
     if (!isCurrent(attemptId)) return;
@@ -396,6 +457,13 @@ export function AutoGate() {
         description: spoofSuspected
           ? `Possible spoof (liveness ${formatLiveness(liveness)}). Manual verification required.`
           : `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
+      });
+      await logRefusal(attemptId, {
+        refusalReason: 'face_mismatch',
+        plateNumber,
+        plateImage,
+        faceImage: image,
+        faceComparisonId: comparisonId,
       });
       return;
     }

@@ -62,6 +62,23 @@ describe('grant-entry: the server decides', () => {
   const grant = (session: Session, body: Record<string, unknown>) =>
     session.post('/api/auto-gate/grant-entry', { category: 'contracted', ...body });
 
+  it('lists the changed routes in the OpenAPI document with the refusal and typed warnings', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+
+    const document = JSON.stringify(response.json());
+    const paths = response.json<{ paths: Record<string, unknown> }>().paths;
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auto-gate/grant-entry',
+        '/api/face-comparison',
+        '/api/entry-logs',
+        '/api/dashboard',
+      ]),
+    );
+    for (const name of ['refusalReason', 'face_claim_unbacked', 'guard_refused', 'grantedEntries'])
+      expect(document).toContain(name);
+  });
+
   describe('the face threshold (70, defined once in contracts) at its boundary', () => {
     it('matches at exactly 70.0 and not at 69.9 on the comparison route', async () => {
       const admin = await t.registerTenant();

@@ -6,7 +6,6 @@ CREATE TABLE "face_comparisons" (
 	"approved_vehicle_id" uuid,
 	"driver_id" uuid,
 	"reference" text NOT NULL,
-	"live_image_key" text,
 	"match_score" real NOT NULL,
 	"decision" text NOT NULL,
 	"liveness" real,

@@ -98,7 +98,6 @@ export function createEntryLogsService({
         driverFaceDescriptor: string | null;
       } | null;
       own: OwnComparison;
-      liveImageKey: string | null;
       ip?: string;
     },
   ): Promise<{ evidence: FaceEvidence | null; warnings: EntryWarning[] }> {
@@ -116,7 +115,6 @@ export function createEntryLogsService({
     if (own?.ok) {
       const comparisonId = await faces.record(tx, actor, own.result, {
         usedByEntryId: entryId,
-        liveImageKey: context.liveImageKey,
         ip: context.ip,
       });
       return {
@@ -199,7 +197,6 @@ export function createEntryLogsService({
             entryId,
             vehicle,
             own,
-            liveImageKey: stored.driverFaceImageKey,
             ip,
           });
           const cited = await readCited(tx, actor.tenantId, body);

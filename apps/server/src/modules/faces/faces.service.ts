@@ -179,11 +179,7 @@ export function createFacesService({
     tx: DbExecutor,
     actor: Actor,
     result: FaceComparisonResult,
-    {
-      usedByEntryId,
-      liveImageKey,
-      ip,
-    }: { usedByEntryId?: string; liveImageKey?: string | null; ip?: string },
+    { usedByEntryId, ip }: { usedByEntryId?: string; ip?: string },
   ): Promise<string> {
     const id = newId();
     await repository.insert(tx, {
@@ -194,7 +190,6 @@ export function createFacesService({
       approvedVehicleId: result.approvedVehicleId,
       driverId: result.driverId,
       reference: result.reference,
-      liveImageKey: liveImageKey ?? null,
       matchScore: result.matchScore,
       decision: result.decision,
       liveness: result.liveness,

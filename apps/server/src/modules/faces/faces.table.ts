@@ -16,7 +16,9 @@ import { tenants } from '@/modules/tenants/tenants.table';
 
 /**
  * Every face comparison the server made (POST /api/face-comparison, or grant-entry comparing the
- * face sent with an entry): the evidence behind an entry's face verdict. The audit keeps its
+ * face sent with an entry): the evidence behind an entry's face verdict. It keeps no image: the
+ * live photo of an entry is the entry's own face image (found by `used_by_entry_id`), purged on
+ * the entry's biometric period; the reference is the vehicle's enrolled driver. The audit keeps its
  * `face.compared` event; this row is what grant-entry reads. One comparison backs at most one
  * entry (`used_by_entry_id`, unique per tenant).
  */
@@ -36,8 +38,6 @@ export const faceComparisons = pgTable(
     driverId: uuid(),
     /** What the live face was compared with: the enrolled descriptor, the photo on file, or image2. */
     reference: text().notNull(),
-    /** Object-storage key of the live image when it is kept (the entry's face photo). */
-    liveImageKey: text(),
     /** Calibrated 0–100, rounded to one decimal as answered. */
     matchScore: real().notNull(),
     decision: text().notNull(),

@@ -1,12 +1,13 @@
 -- Row-level security for face_comparisons (same policy as 0001/0003) and the API role's privileges:
--- a comparison is written once and then only marked as backing an entry (used_by_entry_id).
+-- a comparison is written once, then only marked as backing an entry or unlinked from its driver.
 ALTER TABLE "face_comparisons" ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
 ALTER TABLE "face_comparisons" FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 CREATE POLICY "tenant_isolation" ON "face_comparisons" FOR ALL
   USING ("tenant_id" = (select nullif(current_setting('app.tenant_id', true), '')::uuid))
   WITH CHECK ("tenant_id" = (select nullif(current_setting('app.tenant_id', true), '')::uuid));--> statement-breakpoint
 GRANT SELECT, INSERT ON "face_comparisons" TO boomgate_app;--> statement-breakpoint
-GRANT UPDATE ("used_by_entry_id") ON "face_comparisons" TO boomgate_app;--> statement-breakpoint
+-- driver_id: a data-subject erasure unlinks the comparison from the driver (faces.personal-data.ts).
+GRANT UPDATE ("used_by_entry_id", "driver_id") ON "face_comparisons" TO boomgate_app;--> statement-breakpoint
 -- The dashboard's Approval Rate is granted ÷ total (issue 14: refused attempts are logged too), so
 -- the daily counters also count entry_granted. Same function as 0015, one more column.
 CREATE OR REPLACE FUNCTION entry_log_daily_counts_apply() RETURNS trigger

@@ -173,6 +173,7 @@ export function createModules({
       documents.personalData,
       webhooks.personalData,
       induction.personalData,
+      faces.personalData,
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,

@@ -244,6 +244,43 @@ describe('grant-entry: the server decides', () => {
     });
   });
 
+  it("exports a driver's face comparisons and unlinks them on erasure (POPIA)", async () => {
+    const admin = await t.registerTenant();
+    const idNumber = '8001015009087';
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Lerato',
+      surname: 'Mokoena',
+      idNumber,
+      phone: '0821234567',
+      plateNumber: 'PD10GP',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+    const vehicle = await enrol(admin, 'PD11GP');
+    const { comparisonId } = (
+      await admin.post('/api/face-comparison', { image1: photo, approvedVehicleId: vehicle.id })
+    ).json<{ comparisonId: string }>();
+    // A comparison against the driver's own record (the vehicle above has no link to it).
+    await t.ownerQuery(
+      `update face_comparisons set driver_id = (select id from drivers where tenant_id = $1)
+        where tenant_id = $1 and id = $2`,
+      [admin.body.tenant.id, comparisonId],
+    );
+
+    const exported = (await admin.post('/api/data-subjects/export', { idNumber })).json();
+    const erased = await admin.post('/api/data-subjects/erase', { idNumber });
+
+    expect(exported.records.faceComparisons).toEqual([
+      expect.objectContaining({ id: comparisonId, matchScore: 88, decision: 'match' }),
+    ]);
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json().erased).toMatchObject({ faceComparisons: 1 });
+    expect(
+      await t.ownerQuery(`select driver_id, match_score from face_comparisons where id = $1`, [
+        comparisonId,
+      ]),
+    ).toEqual([{ driver_id: null, match_score: 88 }]);
+  });
+
   describe('refused attempts', () => {
     it('are logged with their reason, listed, and lower the Approval Rate', async () => {
       const admin = await t.registerTenant();

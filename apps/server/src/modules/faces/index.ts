@@ -3,6 +3,7 @@
  * spec's threshold of 70. Every comparison is a record (the evidence an entry's face verdict
  * cites) and an audit event (biometric data, POPIA). Owns: face_comparisons.
  */
+import { createFacesPersonalData } from './faces.personal-data';
 import { createFacesRepository } from './faces.repository';
 import { facesRoutes } from './faces.routes';
 import { type FacesServiceDeps, createFacesService } from './faces.service';
@@ -17,5 +18,6 @@ export {
 
 export function createFacesModule(deps: Omit<FacesServiceDeps, 'repository'>) {
   const service = createFacesService({ ...deps, repository: createFacesRepository() });
-  return { service, routes: facesRoutes(service) };
+  // The subject's comparisons, by driver record (the privacy module runs it).
+  return { service, routes: facesRoutes(service), personalData: createFacesPersonalData() };
 }

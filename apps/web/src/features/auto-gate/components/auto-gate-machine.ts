@@ -65,7 +65,8 @@ export type AutoGateEvent =
       comparisonId?: string | null;
     }
   | { type: 'FACE_COMPARISON_FAILED' }
-  | { type: 'ENTRY_LOGGED' }
+  /** The entry as the server stored it: its face verdict is the one the panel shows. */
+  | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
   | { type: 'ENTRY_LOGGING_FAILED' }
   | { type: 'RESET' };
 
@@ -198,7 +199,13 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
 
     case 'ENTRY_LOGGED':
       if (!isApprovingEntry(state)) return state;
-      return { ...state, phase: 'approved', status: AUTO_GATE_STATUS.approved };
+      return {
+        ...state,
+        phase: 'approved',
+        status: AUTO_GATE_STATUS.approved,
+        faceVerified: event.faceVerified ?? state.faceVerified,
+        matchScore: event.matchScore !== undefined ? event.matchScore : state.matchScore,
+      };
 
     case 'ENTRY_LOGGING_FAILED':
       // Nothing was logged, so the gate stays shut: start again from idle.

@@ -10,6 +10,7 @@ import { aSession } from '@/testing/data';
 import {
   aFaceComparison,
   anApprovedVehicle,
+  anEntryLog,
   anEmptyRead,
   anOcrRead,
   createGateApi,
@@ -140,6 +141,24 @@ describe('Automated Gate Entry', () => {
     expect(
       await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
     ).toBeInTheDocument();
+  });
+
+  it("shows the face verdict the server stored, not the screen's own", async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(92.4));
+    api.onGrantEntry(anEntryLog({ faceVerified: false, matchScore: null }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Not verified')).toBeInTheDocument();
+    expect(within(panel).queryByText('92%')).not.toBeInTheDocument();
+    await expectToast(
+      'Face Verification Failed',
+      'The server did not verify the face. Manual verification required.',
+    );
   });
 
   it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {

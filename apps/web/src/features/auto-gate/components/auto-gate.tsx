@@ -13,6 +13,7 @@ import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import type { RefusalReason } from '@boomgate/contracts/entry-checks';
+import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
@@ -142,7 +143,9 @@ function ApprovedPanel({
             value={
               state.faceVerified && state.matchScore !== null
                 ? `${Math.round(state.matchScore)}%`
-                : 'Not verified (no reference photo)'
+                : state.faceImage
+                  ? 'Not verified'
+                  : 'Not verified (no reference photo)'
             }
           />
           {state.liveness !== null && (
@@ -278,8 +281,9 @@ export function AutoGate() {
     },
   ) => {
     const faceVerified = entry.matchScore !== null && isFaceMatch(entry.matchScore);
+    let stored: EntryLog;
     try {
-      await grantEntry.mutateAsync({
+      stored = await grantEntry.mutateAsync({
         idempotencyKey: attemptId,
         body: {
           category: 'contracted',
@@ -304,11 +308,22 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
-    dispatch({ type: 'ENTRY_LOGGED' });
-    if (faceVerified) {
+    // The server decides: the panel shows the face verdict it stored, not the screen's own.
+    dispatch({
+      type: 'ENTRY_LOGGED',
+      faceVerified: stored.faceVerified,
+      matchScore: stored.matchScore,
+    });
+    if (stored.faceVerified) {
       toast({ title: 'Entry Approved', description: `Welcome ${entry.vehicle.driverName}` });
-    } else {
+    } else if (entry.faceImage === null) {
       toast({ title: 'No Reference Photo', description: 'No driver photo on file for comparison' });
+    } else {
+      toast({
+        variant: 'destructive',
+        title: 'Face Verification Failed',
+        description: 'The server did not verify the face. Manual verification required.',
+      });
     }
   };
 

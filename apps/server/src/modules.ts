@@ -145,6 +145,7 @@ export function createModules({
     images: images.service,
     audit,
     settings: settings.service,
+    clock,
   });
   const documents = createDocumentsModule({ database, images: images.service, audit, clock });
   const entryLogs = createEntryLogsModule({
@@ -153,7 +154,7 @@ export function createModules({
     vehicles: approvedVehicles.service,
     users: users.service,
     audit,
-    settings: settings.service,
+    faces: faces.service,
     clock,
   });
   const truckList = createTruckListModule({ database, clock });
@@ -190,6 +191,7 @@ export function createModules({
       documents.personalData,
       webhooks.personalData,
       induction.personalData,
+      faces.personalData,
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,

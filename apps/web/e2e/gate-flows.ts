@@ -68,8 +68,8 @@ async function waitForStep(page: Page, step: string, status: 'success' | 'failed
 
 /**
  * The guard's day at the gate, on the real server and vision engine, with Chromium's fake camera:
- * (1) an unknown plate at the auto gate → 'Vehicle not pre-registered' → Pre-Register with the
- * plate carried over → registered with an uploaded driver photo and consent; (2) the same vehicle
+ * (1) an unknown plate at the auto gate → 'Vehicle not pre-registered' (the refused attempt is
+ * logged) → Pre-Register with the plate carried over → registered with an uploaded driver photo and consent; (2) the same vehicle
  * at the auto gate: plate by camera, then the driver's face by camera, matched against the
  * enrolled photo → approved; (3) the real gate's nine steps with uploaded documents; (4) a
  * weighbridge ticket read, checked and saved.
@@ -351,18 +351,35 @@ export async function runGateFlow({
       await row.getByText('Gross − Tare = Net').waitFor();
     });
 
-    await flow.step('the dashboard counts both entries', async () => {
-      await page.goto(`${baseUrl}/dashboard`);
-      await expectHeading(page, 'System Dashboard');
-      await page.getByText('Recent Entry Activity').waitFor();
-      const rows = page.getByTestId('recent-entry');
-      await rows.nth(1).waitFor();
-      const count = await rows.count();
-      assert(count === 2, `the dashboard lists ${count} entries, expected 2`);
-      const total = await page.getByTestId('stat-total-entries').textContent();
-      assert(total?.startsWith('Total Entries2'), `Total Entries reads "${total ?? ''}"`);
-      await screenshot('dashboard');
-    });
+    await flow.step(
+      'the dashboard counts every attempt: the refused one is listed and lowers the Approval Rate',
+      async () => {
+        await page.goto(`${baseUrl}/dashboard`);
+        await expectHeading(page, 'System Dashboard');
+        await page.getByText('Recent Entry Activity').waitFor();
+        const rows = page.getByTestId('recent-entry');
+        await rows.nth(2).waitFor();
+        const count = await rows.count();
+        assert(count === 3, `the dashboard lists ${count} entries, expected 3`);
+        const total = await page.getByTestId('stat-total-entries').textContent();
+        assert(total?.startsWith('Total Entries3'), `Total Entries reads "${total ?? ''}"`);
+        // Newest first: the real gate's entry, the approved auto-gate entry, then the refusal of
+        // the plate that was not pre-registered (logged by the auto gate, issue 14).
+        const refused = rows.nth(2);
+        await refused.getByText('PENDING').waitFor();
+        const mark = refused.getByTestId('refused-mark');
+        await mark.waitFor();
+        const reason = await mark.getAttribute('title');
+        assert(reason === 'Vehicle not pre-registered', `the refusal reads "${reason ?? ''}"`);
+        for (const granted of [rows.nth(0), rows.nth(1)]) {
+          const marks = await granted.getByTestId('refused-mark').count();
+          assert(marks === 0, 'a granted entry is marked Refused');
+        }
+        const rate = await page.getByTestId('stat-approval-rate').textContent();
+        assert(rate?.includes('66.7%'), `Approval Rate reads "${rate ?? ''}", expected 66.7%`);
+        await screenshot('dashboard');
+      },
+    );
 
     await flow.step('no uncaught errors in the page', async () => {
       assert(pageErrors.length === 0, `page errors:\n${pageErrors.join('\n')}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
 import { ImagePayloadSchema, ImageUrlSchema } from './images';
 import { PlateNumberSchema } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
@@ -45,20 +46,31 @@ export const GrantEntryBodySchema = z
     permitImages: z.array(ImagePayloadSchema).max(5, 'At most 5 permit images').default([]),
     transportName: Text(),
     weighbridgeTicketId: DocumentId,
+    /**
+     * The client's view of the verdicts (spec §3). Never stored as such: the server decides
+     * vehicleApproved from the register and faceVerified/matchScore from a comparison it made or
+     * holds; a claim its evidence does not back comes back as a warning.
+     */
     vehicleApproved: z.boolean().default(false),
     faceVerified: z.boolean().default(false),
     entryGranted: z.boolean().default(true),
     matchScore: z.number().min(0).max(100).nullish(),
+    /** Why the screen refused (`entryGranted: false`); guard_refused when not given. */
+    refusalReason: RefusalReasonSchema.nullish(),
     /**
-     * The face comparison behind faceVerified (from /api/face-comparison). When given, the server
-     * takes the verdict and score from its own record; required when the organization gates on
-     * anti-spoofing.
+     * The face comparison behind the face verdict (from /api/face-comparison): the server takes
+     * the verdict and score from its own record, which then backs this entry only. Without it,
+     * a `driverFaceImage` is compared by the server itself with the reference on file.
      */
     faceComparisonId: IdSchema.optional(),
-    /** Cross-checks the guard saw (disc vs plate, expiry dates…): warnings, recorded with the entry. */
+    /** Notes from the guard's screen, recorded with the entry as `guard_note` warnings. */
     warnings: z.array(z.string().max(300)).max(20).default([]),
   })
-  .strict();
+  .strict()
+  .refine((body) => !(body.entryGranted && body.refusalReason), {
+    message: 'A granted entry has no refusal reason',
+    path: ['refusalReason'],
+  });
 export type GrantEntryBody = z.input<typeof GrantEntryBodySchema>;
 
 export const EntryLogSchema = z.object({
@@ -71,6 +83,7 @@ export const EntryLogSchema = z.object({
   faceVerified: z.boolean(),
   entryGranted: z.boolean(),
   matchScore: z.number().nullable(),
+  refusalReason: RefusalReasonSchema.nullable(),
   driverName: z.string().nullable(),
   driverSurname: z.string().nullable(),
   driverIdNumber: z.string().nullable(),
@@ -90,7 +103,8 @@ export const EntryLogSchema = z.object({
   driverLicenseImage: ImageUrlSchema.nullable(),
   passportImage: ImageUrlSchema.nullable(),
   permitImages: z.array(ImageUrlSchema),
-  warnings: z.array(z.string()),
+  /** The server's checks of this entry (issue 14), in the order found. */
+  warnings: z.array(EntryWarningSchema),
   recordedBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
 });
 export type EntryLog = z.infer<typeof EntryLogSchema>;
@@ -101,9 +115,12 @@ export const ListEntryLogsQuerySchema = PageQuerySchema;
 export const DashboardSchema = z.object({
   totalEntries: z.number().int(),
   todayEntries: z.number().int(),
+  /** Entries whose vehicle the register approved (the recent table's APPROVED badge). */
   approvedEntries: z.number().int(),
+  /** Attempts that ended in an entry (`entryGranted`); every attempt counts in totalEntries. */
+  grantedEntries: z.number().int(),
   faceVerifiedEntries: z.number().int(),
-  /** Percent of entries approved, 0–100, one decimal. */
+  /** Percent of attempts granted (grantedEntries ÷ totalEntries), 0–100, one decimal. */
   approvalRate: z.number(),
   /** Percent of entries face-verified, 0–100, one decimal. */
   verificationRate: z.number(),

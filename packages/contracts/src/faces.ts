@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { ImagePayloadSchema } from './images';
 import { IdSchema } from './primitives';
 
-/** Spec §4/§9: a match needs at least 70. */
+/** Spec §4/§9: a match needs at least 70. The one definition the server and the web use. */
 export const FACE_MATCH_THRESHOLD = 70;
+
+/** The one comparison with the threshold: 70.0 is a match, 69.9 is not. */
+export const isFaceMatch = (matchScore: number): boolean => matchScore >= FACE_MATCH_THRESHOLD;
 
 /**
  * POST /api/face-comparison. image1 is the live face; the reference is either image2 (a photo)
@@ -48,8 +51,9 @@ export const FaceComparisonResponseSchema = z.object({
     .object({ gating: z.boolean(), threshold: z.number(), passed: z.boolean().nullable() })
     .optional(),
   /**
-   * The audited comparison. The gate sends it with grant-entry so the server takes the face
-   * verdict from its own record instead of the client's word.
+   * The comparison's record (face_comparisons). The gate cites it in grant-entry
+   * (`faceComparisonId`) so the server takes the face verdict from its own record; one
+   * comparison backs one entry.
    */
   comparisonId: z.string().optional(),
 });

@@ -393,7 +393,11 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/entry-logs': { access: ALL, request: () => ({ url: '/api/entry-logs' }), allowed: 200 },
   'POST /api/auto-gate/grant-entry': {
     access: ALL,
-    request: (fx) => ({ url: '/api/auto-gate/grant-entry', payload: { plateNumber: plate(fx) } }),
+    // A refused attempt (issue 14): logged like a granted one, by every gate role.
+    request: (fx) => ({
+      url: '/api/auto-gate/grant-entry',
+      payload: { plateNumber: plate(fx), entryGranted: false, refusalReason: 'not_registered' },
+    }),
     allowed: 201,
   },
   'GET /api/dashboard': { access: ALL, request: () => ({ url: '/api/dashboard' }), allowed: 200 },

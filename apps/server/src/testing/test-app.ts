@@ -60,7 +60,11 @@ export async function createTestApp({
   queryLogger?: Logger;
   /** Wraps the app's storage (a local folder), e.g. to make it fail on cue. */
   storage?: (storage: ObjectStorage) => ObjectStorage;
-  /** Wraps (or replaces) the vision engine under the app's admission queue, e.g. to count calls. */
+  /**
+   * Wraps (or replaces) the vision engine under the app's admission queue: to count calls, or to
+   * give a face comparison an exact score where the test is about the threshold, not the engine.
+   * Tests of the engine's verdicts use it unwrapped.
+   */
   visionEngine?: (engine: GateVisionEngine) => GateVisionEngine;
 } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
@@ -102,7 +106,7 @@ export async function createTestApp({
   );
 
   // The real engine, started only by the tests that read an image (one worker thread).
-  const visionEngine = createLazyVisionEngine({ threads: 1 });
+  const visionEngine = wrapVisionEngine(createLazyVisionEngine({ threads: 1 }));
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const files = createLocalStorage(storageDir);
   const modules = createModules({

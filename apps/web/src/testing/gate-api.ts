@@ -47,6 +47,7 @@ export function anEntryLog(overrides: Partial<EntryLog> = {}): EntryLog {
     faceVerified: true,
     entryGranted: true,
     matchScore: 91.5,
+    refusalReason: null,
     driverName: 'Sipho Nkosi',
     driverSurname: null,
     driverIdNumber: null,
@@ -77,6 +78,7 @@ export function aDashboard(overrides: Partial<Dashboard> = {}): Dashboard {
     totalEntries: 0,
     todayEntries: 0,
     approvedEntries: 0,
+    grantedEntries: 0,
     faceVerifiedEntries: 0,
     approvalRate: 0,
     verificationRate: 0,
@@ -310,7 +312,19 @@ export function createGateApi(
         plateNumber: normalisePlate(input.plateNumber),
         faceVerified: input.faceVerified ?? false,
         matchScore: input.matchScore ?? null,
-        warnings: input.warnings ?? [],
+        vehicleApproved: input.vehicleApproved ?? false,
+        driverName: input.driverName ?? null,
+        driverSurname: input.driverSurname ?? null,
+        driverIdNumber: input.driverIdNumber ?? null,
+        entryGranted: input.entryGranted ?? true,
+        refusalReason:
+          input.entryGranted === false ? (input.refusalReason ?? 'guard_refused') : null,
+        warnings: (input.warnings ?? []).map((message) => ({
+          code: 'guard_note' as const,
+          severity: 'info' as const,
+          message,
+          fields: [],
+        })),
       });
       entries.push(entry);
       return HttpResponse.json(entry, { status: 201 });

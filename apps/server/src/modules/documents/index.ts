@@ -22,3 +22,5 @@ export function createDocumentsModule(
   const personalData = createDocumentsPersonalData({ images: deps.images });
   return { service, routes: documentsRoutes(service, deps.images), personalData };
 }
+
+export { type CitedDocumentIds, type CitedReadings, citedReadings } from './document-readings';

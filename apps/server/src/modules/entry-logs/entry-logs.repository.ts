@@ -65,6 +65,7 @@ export function createEntryLogsRepository() {
             today: sql<number>`coalesce(sum(${c.total}) filter (where ${c.day} >= ${today}::date), 0)::int`,
             approved: sql<number>`coalesce(sum(${c.approved}), 0)::int`,
             faceVerified: sql<number>`coalesce(sum(${c.faceVerified}), 0)::int`,
+            granted: sql<number>`coalesce(sum(${c.granted}), 0)::int`,
             ...extra,
           })
           .from(c)

@@ -9,6 +9,7 @@ import {
   GrantEntryBodySchema,
   ListEntryLogsQuerySchema,
 } from '@boomgate/contracts/entry-logs';
+import { RefusalReasonSchema } from '@boomgate/contracts/entry-checks';
 import type { Role } from '@boomgate/contracts/roles';
 
 import type { ImagesService } from '@/modules/images';
@@ -47,6 +48,7 @@ export function entryLogsRoutes(
     faceVerified: row.faceVerified,
     entryGranted: row.entryGranted,
     matchScore: row.matchScore,
+    refusalReason: RefusalReasonSchema.nullable().catch(null).parse(row.refusalReason),
     driverName: row.driverName,
     driverSurname: row.driverSurname,
     driverIdNumber: row.driverIdNumber,

@@ -1,33 +1,32 @@
 import { createHash } from 'node:crypto';
 
+import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
-import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
-import { FACE_COMPARED_ACTION } from '@/modules/faces';
+import { citedReadings } from '@/modules/documents';
+import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
-import type { SettingsService } from '@/modules/settings';
 import type { UsersService } from '@/modules/users';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
 import { newId } from '@/platform/ids';
+import { decodeImagePayload } from '@/platform/images';
 
 import { readPageCursor, toPage } from '@/platform/page-cursor';
 import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
+import { crossCheckWarnings, driverDetails } from './entry-rules';
+import { faceClaimWarnings } from './entry-verdicts';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 
-/** Spec §4 and §9: a face match must be at least 70 percent. */
-export const FACE_MATCH_THRESHOLD = 70;
 const RECENT_ENTRIES = 10;
-/** A face comparison can back an entry for this long: the truck is at the gate, not tomorrow. */
-const FACE_COMPARISON_VALID_MS = 15 * 60_000;
 
 export type EntryLogsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -35,8 +34,10 @@ export type EntryLogsServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'storeImage' | 'deleteImage'>;
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate' | 'isApproved' | 'activeCountSql'>;
   users: Pick<UsersService, 'activeCountSql'>;
-  audit: Pick<AuditService, 'record' | 'find' | 'hasDetail'>;
-  settings: Pick<SettingsService, 'settingsOf'>;
+  audit: Pick<AuditService, 'record'>;
+  faces: Pick<FacesService, 'compareWithVehicle' | 'record' | 'claimForEntry'>;
+  /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
+  readings?: typeof citedReadings;
   clock: Clock;
 };
 
@@ -45,6 +46,10 @@ export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
 const percent = (part: number, whole: number) =>
   whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
 
+/** The outcome of grant-entry's own face comparison, made before the entry's transaction. */
+type OwnComparison =
+  { ok: true; result: FaceComparisonResult } | { ok: false; message: string } | null;
+
 export function createEntryLogsService({
   database,
   repository,
@@ -52,61 +57,88 @@ export function createEntryLogsService({
   vehicles,
   users,
   audit,
-  settings,
+  faces,
+  readings: readCited = citedReadings,
   clock,
 }: EntryLogsServiceDeps) {
   /**
-   * The face verdict of an entry. With `faceComparisonId` it is the server's own audited record of
-   * the comparison (same user, recent, same vehicle, not cited by an earlier entry), so a client
-   * cannot claim a match it did not get; without it the client's claim stands, unless the
-   * organization gates on anti-spoofing.
+   * With a face image, no cited comparison, and a driver on file for the plate's vehicle, the
+   * server compares the face itself (same engine and threshold as /api/face-comparison). Made
+   * outside the entry's transaction: the engine takes hundreds of milliseconds. A face the engine
+   * cannot compare (none, two) is no verdict, recorded as a warning; the attempt is still logged.
    */
-  async function faceVerdict(
+  async function ownComparison(actor: Actor, body: GrantEntry): Promise<OwnComparison> {
+    if (body.faceComparisonId || !body.driverFaceImage) return null;
+    const vehicle = await database.withTenant(actor.tenantId, (tx) =>
+      vehicles.findByPlate(tx, actor.tenantId, body.plateNumber),
+    );
+    if (!vehicle?.driverPhotoKey && !vehicle?.driverFaceDescriptor) return null;
+    try {
+      const live = decodeImagePayload(body.driverFaceImage).bytes;
+      return { ok: true, result: await faces.compareWithVehicle(actor, live, vehicle.id) };
+    } catch (error) {
+      // No face or two faces: no verdict. A bad image (415) or a busy engine (503) is the
+      // request's failure, answered as such.
+      if (error instanceof AppError && error.code === 'UNPROCESSABLE')
+        return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  /** The entry's face verdict: from a cited comparison, the server's own, or none. */
+  async function faceEvidence(
     tx: DbExecutor,
     actor: Actor,
     body: GrantEntry,
-    vehicle: { id: string; driverPhotoKey: string | null } | null,
-  ): Promise<{ faceVerified: boolean; matchScore: number | null }> {
-    if (!body.faceComparisonId) {
-      if (body.faceVerified && (await settings.settingsOf(tx, actor.tenantId)).antispoofGating)
-        throw new AppError(
-          'INVALID',
-          'This organization checks faces for spoofing: a verified face must cite its face comparison (faceComparisonId).',
-        );
-      return { faceVerified: body.faceVerified, matchScore: body.matchScore ?? null };
+    context: {
+      entryId: string;
+      vehicle: {
+        id: string;
+        driverPhotoKey: string | null;
+        driverFaceDescriptor: string | null;
+      } | null;
+      own: OwnComparison;
+      ip?: string;
+    },
+  ): Promise<{ evidence: FaceEvidence | null; warnings: EntryWarning[] }> {
+    const { entryId, vehicle, own } = context;
+    if (body.faceComparisonId) {
+      const evidence = await faces.claimForEntry(tx, actor, body.faceComparisonId, {
+        entryId,
+        vehicle: vehicle && {
+          id: vehicle.id,
+          hasReference: vehicle.driverPhotoKey !== null || vehicle.driverFaceDescriptor !== null,
+        },
+      });
+      return { evidence, warnings: [] };
     }
-    const record = await audit.find(tx, actor.tenantId, body.faceComparisonId);
-    const isUsable =
-      record !== undefined &&
-      record.action === FACE_COMPARED_ACTION &&
-      record.actorUserId === actor.userId &&
-      clock.now().getTime() - record.occurredAt.getTime() <= FACE_COMPARISON_VALID_MS;
-    if (!isUsable)
-      throw new AppError(
-        'INVALID',
-        'The face comparison was not found or has expired: compare the face again.',
-      );
-    // A vehicle with a driver on file must be verified against that driver, not against a photo
-    // the client chose (a two-photo comparison has no target).
-    const mustTargetVehicle = vehicle?.driverPhotoKey != null;
-    if ((record.targetId || mustTargetVehicle) && record.targetId !== vehicle?.id)
-      throw new AppError('INVALID', 'The face comparison was made for another vehicle.');
-    // One comparison backs one entry: the lock makes two concurrent citations queue, and the
-    // second then finds the first one's audit event.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${record.id}))`);
-    if (await audit.hasDetail(tx, actor.tenantId, 'faceComparisonId', record.id, record.occurredAt))
-      throw new AppError(
-        'INVALID',
-        'The face comparison already backs another entry: compare the face again.',
-      );
-    const details = (record.details ?? {}) as { matchScore?: number; decision?: string };
-    const faceVerified = details.decision === 'match';
-    if (body.faceVerified && !faceVerified)
-      throw new AppError(
-        'INVALID',
-        `The face comparison did not verify the face (${details.decision ?? 'no decision'}).`,
-      );
-    return { faceVerified, matchScore: details.matchScore ?? null };
+    if (own?.ok) {
+      const comparisonId = await faces.record(tx, actor, own.result, {
+        usedByEntryId: entryId,
+        ip: context.ip,
+      });
+      return {
+        evidence: {
+          comparisonId,
+          faceVerified: own.result.decision === 'match',
+          matchScore: own.result.matchScore,
+        },
+        warnings: [],
+      };
+    }
+    if (own && !own.ok)
+      return {
+        evidence: null,
+        warnings: [
+          {
+            code: 'face_comparison_failed',
+            severity: 'warning',
+            message: `The face sent with the entry could not be compared: ${own.message}`,
+            fields: ['driverFaceImage'],
+          },
+        ],
+      };
+    return { evidence: null, warnings: [] };
   }
 
   async function storeImages(actor: Actor, body: GrantEntry) {
@@ -144,12 +176,6 @@ export function createEntryLogsService({
       body: GrantEntry,
       { idempotencyKey, ip }: { idempotencyKey?: string; ip?: string },
     ): Promise<{ entry: EntryLogRow; isReplay: boolean }> {
-      if (body.faceVerified && body.matchScore != null && body.matchScore < FACE_MATCH_THRESHOLD) {
-        throw new AppError(
-          'INVALID',
-          `A face match of ${body.matchScore}% is below ${FACE_MATCH_THRESHOLD}%: the face is not verified.`,
-        );
-      }
       const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 
       if (idempotencyKey) {
@@ -159,34 +185,73 @@ export function createEntryLogsService({
         if (earlier) return { entry: assertSameRequest(earlier, requestHash), isReplay: true };
       }
 
+      const own = await ownComparison(actor, body);
       const stored = await storeImages(actor, body);
       try {
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
-          const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
-          const isApproved = vehicles.isApproved(vehicle);
-          const face = await faceVerdict(tx, actor, body, vehicle ?? null);
-          const warnings = [...body.warnings];
-          if (body.vehicleApproved && !isApproved)
-            warnings.push('The client reported the vehicle as approved; the register does not.');
-          const row = await repository.insert(tx, {
-            tenantId: actor.tenantId,
-            id: newId(),
-            timestamp: clock.now(),
-            category: body.category,
-            plateNumber: body.plateNumber,
-            extractedPlate: body.extractedPlate,
-            vehicleApproved: isApproved,
-            faceVerified: face.faceVerified,
-            entryGranted: body.entryGranted,
-            matchScore: face.matchScore,
-            driverName: body.driverName ?? vehicle?.driverName ?? null,
+          const entryId = newId();
+          const vehicle =
+            (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber)) ?? null;
+          const isApproved = vehicles.isApproved(vehicle ?? undefined);
+          const face = await faceEvidence(tx, actor, body, {
+            entryId,
+            vehicle,
+            own,
+            ip,
+          });
+          const cited = await readCited(tx, actor.tenantId, body);
+          const driver = driverDetails(cited, {
+            driverName: body.driverName,
             driverSurname: body.driverSurname,
             driverIdNumber: body.driverIdNumber,
             driverPhone1: body.driverPhone1,
             driverPhone2: body.driverPhone2,
             driverPhone3: body.driverPhone3,
             driverPassportNumber: body.driverPassportNumber,
-            transportName: body.transportName ?? vehicle?.company ?? null,
+          });
+          const warnings: EntryWarning[] = [
+            ...face.warnings,
+            ...faceClaimWarnings(body, face.evidence),
+            ...(body.vehicleApproved && !isApproved
+              ? [
+                  {
+                    code: 'vehicle_claim_contradicted' as const,
+                    severity: 'warning' as const,
+                    message: 'The client reported the vehicle as approved; the register does not.',
+                    fields: ['vehicleApproved'],
+                  },
+                ]
+              : []),
+            ...crossCheckWarnings({
+              plateNumber: body.plateNumber,
+              readings: cited,
+              registeredDriverName: vehicle?.driverName ?? null,
+              today: siteDay(clock.now()),
+            }),
+            ...driver.warnings,
+            ...body.warnings.map((message) => ({
+              code: 'guard_note' as const,
+              severity: 'info' as const,
+              message,
+              fields: [],
+            })),
+          ];
+          const row = await repository.insert(tx, {
+            tenantId: actor.tenantId,
+            id: entryId,
+            timestamp: clock.now(),
+            category: body.category,
+            plateNumber: body.plateNumber,
+            extractedPlate: body.extractedPlate,
+            vehicleApproved: isApproved,
+            faceVerified: face.evidence?.faceVerified ?? false,
+            entryGranted: body.entryGranted,
+            matchScore: face.evidence?.matchScore ?? null,
+            refusalReason: body.entryGranted ? null : (body.refusalReason ?? 'guard_refused'),
+            ...driver.details,
+            driverName: driver.details.driverName ?? vehicle?.driverName ?? null,
+            transportName:
+              cited.ticket?.transporter ?? body.transportName ?? vehicle?.company ?? null,
             vehicleLicenceDiscId: body.vehicleLicenceDiscId,
             identityDocumentId: body.identityDocumentId,
             driversLicenceId: body.driversLicenceId,
@@ -206,9 +271,11 @@ export function createEntryLogsService({
             targetType: 'entry_log',
             targetId: row.id,
             ip,
-            ...(body.faceComparisonId
-              ? { details: { faceComparisonId: body.faceComparisonId } }
-              : {}),
+            details: {
+              ...(face.evidence ? { faceComparisonId: face.evidence.comparisonId } : {}),
+              ...(row.refusalReason ? { refusalReason: row.refusalReason } : {}),
+              warnings: warnings.map((warning) => warning.code),
+            },
           });
           return row;
         });
@@ -251,8 +318,10 @@ export function createEntryLogsService({
           totalEntries: counts.total,
           todayEntries: counts.today,
           approvedEntries: counts.approved,
+          grantedEntries: counts.granted,
           faceVerifiedEntries: counts.faceVerified,
-          approvalRate: percent(counts.approved, counts.total),
+          // Every attempt counts (refusals are logged): Approval Rate = granted ÷ total.
+          approvalRate: percent(counts.granted, counts.total),
           verificationRate: percent(counts.faceVerified, counts.total),
           registeredVehicles: counts.registeredVehicles,
           activeUsers: counts.activeUsers,

@@ -5,6 +5,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -14,6 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 
 import {
   driversLicences,
@@ -44,6 +47,8 @@ export const entryLogs = pgTable(
     faceVerified: boolean().notNull(),
     entryGranted: boolean().notNull(),
     matchScore: real(),
+    /** Why the attempt did not end in an entry (RefusalReason); null when granted. */
+    refusalReason: text(),
     driverName: text(),
     driverSurname: text(),
     driverIdNumber: text(),
@@ -66,10 +71,11 @@ export const entryLogs = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    warnings: text()
-      .array()
+    /** The server's checks of the entry (EntryWarning[]), validated by the contract when read. */
+    warnings: jsonb()
+      .$type<EntryWarning[]>()
       .notNull()
-      .default(sql`'{}'::text[]`),
+      .default(sql`'[]'::jsonb`),
     recordedBy: uuid(),
     recordedByName: text(),
     /** A client's Idempotency-Key: a retried grant returns the first entry instead of logging twice. */
@@ -134,6 +140,8 @@ export const entryLogDailyCounts = pgTable(
     total: integer().notNull().default(0),
     approved: integer().notNull().default(0),
     faceVerified: integer().notNull().default(0),
+    /** Attempts that ended in an entry (entry_granted): the Approval Rate's numerator. */
+    granted: integer().notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );

@@ -1,6 +1,8 @@
 /**
- * Entry logs: every entry through the gate (auto gate and real gate), with the checks made, the
- * decision and who made it; the dashboard's figures. Owns: entry_logs.
+ * Entry logs: every attempt at the gate (auto gate and real gate), granted or refused with its
+ * reason, with the verdicts the server decided (register, face comparison records), the rules'
+ * typed warnings (entry-rules.ts) and who recorded it; the dashboard's figures.
+ * Owns: entry_logs, entry_log_daily_counts.
  */
 import type { ImagesService } from '@/modules/images';
 
@@ -10,7 +12,6 @@ import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.
 import { createEntryLogsPersonalData } from './entry-logs.personal-data';
 
 export type { EntryLogsService } from './entry-logs.service';
-export { FACE_MATCH_THRESHOLD } from './entry-logs.service';
 
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {

@@ -2,6 +2,7 @@ import {
   FACE_MATCH_THRESHOLD,
   type FaceComparisonRequest,
   type FaceComparisonResponse,
+  isFaceMatch,
 } from '@boomgate/contracts/faces';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
@@ -10,9 +11,13 @@ import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
 import { type UserVisionEngine, visionErrorToAppError } from '@/modules/vision';
-import type { Database } from '@/platform/db';
+import type { Clock } from '@/platform/clock';
+import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
+import { newId } from '@/platform/ids';
 import { decodeImagePayload } from '@/platform/images';
+
+import type { FacesRepository } from './faces.repository';
 
 export type FacesServiceDeps = {
   engine: {
@@ -23,6 +28,8 @@ export type FacesServiceDeps = {
   images: Pick<ImagesService, 'readImage'>;
   audit: Pick<AuditService, 'record'>;
   settings: Pick<SettingsService, 'settingsOf'>;
+  repository: FacesRepository;
+  clock: Clock;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -32,8 +39,50 @@ type FaceEngine = Pick<UserEngine, 'embedFace' | 'compareFaceToDescriptor'>;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-/** The audit action of a comparison; grant-entry reads these records back (`faceComparisonId`). */
+/** The audit action of a comparison (the record itself is a face_comparisons row). */
 export const FACE_COMPARED_ACTION = 'face.compared';
+/** A face comparison can back an entry for this long: the truck is at the gate, not tomorrow. */
+export const FACE_COMPARISON_VALID_MS = 15 * 60_000;
+
+type Decision = FaceComparisonResponse['decision'];
+type Antispoof = { gating: boolean; threshold: number; passed: boolean | null };
+
+/**
+ * The verdict of a comparison. Gating fails closed: a live photo whose anti-spoofing score could
+ * not be measured is not trusted; a score equal to the threshold passes, as 70.0 matches.
+ */
+export function decideComparison(
+  matchScore: number,
+  liveness: number | null,
+  { antispoofGating, antispoofThreshold }: { antispoofGating: boolean; antispoofThreshold: number },
+): { decision: Decision; antispoof: Antispoof } {
+  const passed = liveness === null ? null : liveness >= antispoofThreshold;
+  const decision: Decision =
+    antispoofGating && passed !== true
+      ? 'spoof_suspected'
+      : isFaceMatch(matchScore)
+        ? 'match'
+        : 'no_match';
+  return {
+    decision,
+    antispoof: { gating: antispoofGating, threshold: antispoofThreshold, passed },
+  };
+}
+
+/** A comparison made, not yet recorded: grant-entry records it in the entry's transaction. */
+export type FaceComparisonResult = {
+  matchScore: number;
+  decision: Decision;
+  liveness: number | null;
+  antispoof: Antispoof;
+  faces: FaceComparisonResponse['faces'];
+  reference: 'descriptor' | 'photo' | 'image';
+  approvedVehicleId: string | null;
+  driverId: string | null;
+};
+
+/** The face verdict an entry takes from a comparison record. */
+export type FaceEvidence = { comparisonId: string; faceVerified: boolean; matchScore: number };
 
 export function createFacesService({
   engine,
@@ -42,6 +91,8 @@ export function createFacesService({
   images,
   audit,
   settings,
+  repository,
+  clock,
 }: FacesServiceDeps) {
   /**
    * Compares with the approved vehicle's driver: against the enrolled descriptor when there is one
@@ -66,11 +117,17 @@ export function createFacesService({
         live: result.face.box,
         reference: null,
         liveness: result.face.antispoof?.real ?? null,
+        kind: 'descriptor' as const,
+        vehicle: reference.vehicle,
       };
     }
     if (!reference.photoKey)
       throw new AppError('UNPROCESSABLE', 'No driver photo on file for comparison.');
-    return compareTwoPhotos(faces, live, await images.readImage(actor, reference.photoKey));
+    return {
+      ...(await compareTwoPhotos(faces, live, await images.readImage(actor, reference.photoKey))),
+      kind: 'photo' as const,
+      vehicle: reference.vehicle,
+    };
   }
 
   /**
@@ -97,10 +154,90 @@ export function createFacesService({
     };
   }
 
+  /**
+   * Compares the live face with the reference (a photo, or the approved vehicle's enrolled
+   * driver) and decides, without recording anything. No face, or more than one, is a 422.
+   */
+  async function compare(
+    actor: Actor,
+    live: Uint8Array,
+    reference: { image: Uint8Array } | { approvedVehicleId: string },
+  ): Promise<FaceComparisonResult> {
+    const tenantSettings = await database.withTenant(actor.tenantId, (tx) =>
+      settings.settingsOf(tx, actor.tenantId),
+    );
+    const faces = engine.forUser(actor.userId);
+    const result = await (
+      'image' in reference
+        ? compareTwoPhotos(faces, live, reference.image).then((r) => ({
+            ...r,
+            kind: 'image' as const,
+            vehicle: null,
+          }))
+        : compareWithEnrolled(faces, actor, live, reference.approvedVehicleId)
+    ).catch((error: unknown) => {
+      throw error instanceof AppError ? error : visionErrorToAppError(error);
+    });
+    const matchScore = round1(result.matchScore);
+    const liveness = result.liveness === null ? null : Math.round(result.liveness * 1000) / 1000;
+    return {
+      matchScore,
+      liveness,
+      ...decideComparison(matchScore, liveness, tenantSettings),
+      faces: { live: result.live, reference: result.reference },
+      reference: result.kind,
+      approvedVehicleId: result.vehicle?.id ?? null,
+      driverId: result.vehicle?.driverId ?? null,
+    };
+  }
+
+  /** Writes the comparison's record and its audit event in the caller's transaction. */
+  async function record(
+    tx: DbExecutor,
+    actor: Actor,
+    result: FaceComparisonResult,
+    { usedByEntryId, ip }: { usedByEntryId?: string; ip?: string },
+  ): Promise<string> {
+    const id = newId();
+    await repository.insert(tx, {
+      tenantId: actor.tenantId,
+      id,
+      comparedAt: clock.now(),
+      comparedBy: actor.userId,
+      approvedVehicleId: result.approvedVehicleId,
+      driverId: result.driverId,
+      reference: result.reference,
+      matchScore: result.matchScore,
+      decision: result.decision,
+      liveness: result.liveness,
+      antispoofGating: result.antispoof.gating,
+      antispoofThreshold: result.antispoof.threshold,
+      antispoofPassed: result.antispoof.passed,
+      usedByEntryId: usedByEntryId ?? null,
+    });
+    await audit.record(tx, {
+      tenantId: actor.tenantId,
+      actorUserId: actor.userId,
+      action: FACE_COMPARED_ACTION,
+      targetType: result.approvedVehicleId ? 'approved_vehicle' : undefined,
+      targetId: result.approvedVehicleId ?? undefined,
+      ip,
+      details: {
+        comparisonId: id,
+        matchScore: result.matchScore,
+        decision: result.decision,
+        liveness: result.liveness,
+        antispoof: result.antispoof,
+        ...(usedByEntryId ? { entryId: usedByEntryId } : {}),
+      },
+    });
+    return id;
+  }
+
   return {
     /**
-     * Compares the live face with the reference. Never returns a score without a face in each
-     * photo: "no face" and "more than one face" are 422 errors, never a match.
+     * POST /api/face-comparison: compares and records. Never returns a score without a face in
+     * each photo: "no face" and "more than one face" are 422 errors, never a match.
      */
     async compareFaces(
       actor: Actor,
@@ -108,55 +245,71 @@ export function createFacesService({
       ip?: string,
     ): Promise<FaceComparisonResponse> {
       const live = decodeImagePayload(request.image1).bytes;
-      const reference =
-        request.image2 !== undefined ? decodeImagePayload(request.image2).bytes : null;
-      const { antispoofGating, antispoofThreshold } = await database.withTenant(
-        actor.tenantId,
-        (tx) => settings.settingsOf(tx, actor.tenantId),
+      const result = await compare(
+        actor,
+        live,
+        request.image2 !== undefined
+          ? { image: decodeImagePayload(request.image2).bytes }
+          : { approvedVehicleId: request.approvedVehicleId ?? '' },
       );
-      const faces = engine.forUser(actor.userId);
-      const result = await (
-        reference !== null
-          ? compareTwoPhotos(faces, live, reference)
-          : compareWithEnrolled(faces, actor, live, request.approvedVehicleId ?? '')
-      ).catch((error: unknown) => {
-        throw error instanceof AppError ? error : visionErrorToAppError(error);
-      });
-
-      const matchScore = round1(result.matchScore);
-      const liveness = result.liveness === null ? null : Math.round(result.liveness * 1000) / 1000;
-      // Gating fails closed: a live photo whose score could not be measured is not trusted.
-      const antispoofPassed = liveness === null ? null : liveness >= antispoofThreshold;
-      const decision =
-        antispoofGating && antispoofPassed !== true
-          ? 'spoof_suspected'
-          : matchScore >= FACE_MATCH_THRESHOLD
-            ? 'match'
-            : 'no_match';
-      const antispoof = {
-        gating: antispoofGating,
-        threshold: antispoofThreshold,
-        passed: antispoofPassed,
-      };
       const comparisonId = await database.withTenant(actor.tenantId, (tx) =>
-        audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: FACE_COMPARED_ACTION,
-          targetType: request.approvedVehicleId ? 'approved_vehicle' : undefined,
-          targetId: request.approvedVehicleId,
-          ip,
-          details: { matchScore, decision, liveness, antispoof },
-        }),
+        record(tx, actor, result, { ip }),
       );
       return {
-        matchScore,
+        matchScore: result.matchScore,
         threshold: FACE_MATCH_THRESHOLD,
-        decision,
-        faces: { live: result.live, reference: result.reference },
-        liveness,
-        antispoof,
+        decision: result.decision,
+        faces: result.faces,
+        liveness: result.liveness,
+        antispoof: result.antispoof,
         comparisonId,
+      };
+    },
+
+    /** grant-entry's own comparison of the face sent with an entry (recorded with `record`). */
+    compareWithVehicle: (actor: Actor, live: Uint8Array, approvedVehicleId: string) =>
+      compare(actor, live, { approvedVehicleId }),
+
+    record,
+
+    /**
+     * The face evidence a cited comparison gives an entry: the caller's own (same user), recent,
+     * made against the entry's vehicle when that vehicle has a driver on file, and backing no
+     * other entry (claimed here, in the entry's transaction, for `entryId`).
+     */
+    async claimForEntry(
+      tx: DbExecutor,
+      actor: Actor,
+      comparisonId: string,
+      {
+        entryId,
+        vehicle,
+      }: { entryId: string; vehicle: { id: string; hasReference: boolean } | null },
+    ): Promise<FaceEvidence> {
+      const row = await repository.find(tx, actor.tenantId, comparisonId);
+      const isUsable =
+        row !== undefined &&
+        row.comparedBy === actor.userId &&
+        clock.now().getTime() - row.comparedAt.getTime() <= FACE_COMPARISON_VALID_MS;
+      if (!isUsable)
+        throw new AppError(
+          'INVALID',
+          'The face comparison was not found or has expired: compare the face again.',
+        );
+      // A vehicle with a driver on file must be verified against that driver, not against a photo
+      // the client chose (a two-photo comparison has no target).
+      if ((row.approvedVehicleId || vehicle?.hasReference) && row.approvedVehicleId !== vehicle?.id)
+        throw new AppError('INVALID', 'The face comparison was made for another vehicle.');
+      const claimed = await repository.claim(tx, actor.tenantId, row.id, entryId);
+      if (!claimed)
+        throw new AppError(
+          'INVALID',
+          'The face comparison already backs another entry: compare the face again.',
+        );
+      return {
+        comparisonId: row.id,
+        faceVerified: row.decision === 'match',
+        matchScore: row.matchScore,
       };
     },
   };

@@ -1,5 +1,5 @@
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
-import { FACE_MATCH_THRESHOLD } from '@boomgate/contracts/faces';
+import { isFaceMatch } from '@boomgate/contracts/faces';
 
 /** Spec §4 Automated gate flow: the six states. */
 export type AutoGatePhase =
@@ -71,7 +71,8 @@ export type AutoGateEvent =
       comparisonId?: string | null;
     }
   | { type: 'FACE_COMPARISON_FAILED' }
-  | { type: 'ENTRY_LOGGED' }
+  /** The entry as the server stored it: its face verdict is the one the panel shows. */
+  | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
   | { type: 'ENTRY_LOGGING_FAILED' }
   | { type: 'RESET' };
 
@@ -91,9 +92,8 @@ export const initialAutoGateState: AutoGateState = {
   faceVerified: false,
 };
 
-export function isFaceMatch(matchScore: number): boolean {
-  return matchScore >= FACE_MATCH_THRESHOLD;
-}
+/** The threshold and its comparison are defined once, in contracts (the server uses the same). */
+export { isFaceMatch };
 
 /** Whether the entry is being logged right now (the last step before `approved`). */
 export function isApprovingEntry(state: AutoGateState): boolean {
@@ -206,7 +206,13 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
 
     case 'ENTRY_LOGGED':
       if (!isApprovingEntry(state)) return state;
-      return { ...state, phase: 'approved', status: AUTO_GATE_STATUS.approved };
+      return {
+        ...state,
+        phase: 'approved',
+        status: AUTO_GATE_STATUS.approved,
+        faceVerified: event.faceVerified ?? state.faceVerified,
+        matchScore: event.matchScore !== undefined ? event.matchScore : state.matchScore,
+      };
 
     case 'ENTRY_LOGGING_FAILED':
       // Nothing was logged, so the gate stays shut: start again from idle.

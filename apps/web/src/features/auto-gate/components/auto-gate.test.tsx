@@ -10,6 +10,7 @@ import { aSession } from '@/testing/data';
 import {
   aFaceComparison,
   anApprovedVehicle,
+  anEntryLog,
   anEmptyRead,
   anOcrRead,
   createGateApi,
@@ -142,6 +143,24 @@ describe('Automated Gate Entry', () => {
     ).toBeInTheDocument();
   });
 
+  it("shows the face verdict the server stored, not the screen's own", async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(92.4));
+    api.onGrantEntry(anEntryLog({ faceVerified: false, matchScore: null }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('approved-panel');
+    expect(within(panel).getByText('Not verified')).toBeInTheDocument();
+    expect(within(panel).queryByText('92%')).not.toBeInTheDocument();
+    await expectToast(
+      'Face Verification Failed',
+      'The server did not verify the face. Manual verification required.',
+    );
+  });
+
   it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {
     const { user, api } = setUp([]);
     api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
@@ -154,7 +173,15 @@ describe('Automated Gate Entry', () => {
     expect(within(panel).getByTestId('scanned-plate')).toHaveTextContent('CA 123 456');
     const preRegister = within(panel).getByRole('link', { name: 'Pre-Register Vehicle' });
     expect(preRegister).toHaveAttribute('href', '/pre-arrival?plate=CA123456');
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+    // The refused attempt is logged, so the dashboard counts it.
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      category: 'contracted',
+      plateNumber: 'CA123456',
+      entryGranted: false,
+      refusalReason: 'not_registered',
+      faceVerified: false,
+    });
 
     await user.click(preRegister);
 
@@ -182,13 +209,18 @@ describe('Automated Gate Entry', () => {
   });
 
   it("says 'Vehicle registration expired' for an inactive vehicle", async () => {
-    const { user } = setUp([{ ...registered, isActive: false }]);
+    const { user, api } = setUp([{ ...registered, isActive: false }]);
 
     await start(user);
     await uploadThroughCamera(user, 'Scan Licence Plate');
 
     const panel = await screen.findByTestId('not-registered-panel');
     expect(within(panel).getByText('Vehicle registration expired')).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'registration_expired',
+    });
   });
 
   it('grants a vehicle without a reference photo directly, not face-verified', async () => {
@@ -224,7 +256,13 @@ describe('Automated Gate Entry', () => {
       'Face Verification Failed',
       'Match score: 55%. Manual verification required.',
     );
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'face_mismatch',
+      driverFaceImage: expect.stringMatching(/^data:image\//),
+      faceComparisonId: expect.any(String),
+    });
   });
 
   it('refuses a suspected spoof even with a high match, showing the liveness score', async () => {
@@ -251,7 +289,11 @@ describe('Automated Gate Entry', () => {
       'Face Verification Failed',
       'Possible spoof (liveness 18%). Manual verification required.',
     );
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'face_mismatch',
+    });
   });
 
   it("reports a face comparison error as 'Face verification error'", async () => {
@@ -264,6 +306,11 @@ describe('Automated Gate Entry', () => {
 
     expect(await screen.findByText('Face verification error')).toBeInTheDocument();
     await expectToast('Verification Failed', 'No face found in the photo.');
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'face_error',
+    });
   });
 
   it("falls back to 'Face comparison error' without a server message", async () => {
@@ -338,6 +385,8 @@ describe('Automated Gate Entry', () => {
       await screen.findByRole('button', { name: 'Start Vehicle Verification' }),
     ).toBeInTheDocument();
     expect(api.sent('POST', '/api/face-comparison')).toHaveLength(0);
+    // An attempt abandoned before any verdict is not a refusal: nothing is logged.
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
   });
 
   it("shows the linked driver's induction on the approved panel, and still opens the gate", async () => {

@@ -12,6 +12,8 @@ import { lazy, Suspense, useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+import type { RefusalReason } from '@boomgate/contracts/entry-checks';
+import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
@@ -141,7 +143,9 @@ function ApprovedPanel({
             value={
               state.faceVerified && state.matchScore !== null
                 ? `${Math.round(state.matchScore)}%`
-                : 'Not verified (no reference photo)'
+                : state.faceImage
+                  ? 'Not verified'
+                  : 'Not verified (no reference photo)'
             }
           />
           {state.liveness !== null && (
@@ -277,8 +281,9 @@ export function AutoGate() {
     },
   ) => {
     const faceVerified = entry.matchScore !== null && isFaceMatch(entry.matchScore);
+    let stored: EntryLog;
     try {
-      await grantEntry.mutateAsync({
+      stored = await grantEntry.mutateAsync({
         idempotencyKey: attemptId,
         body: {
           category: 'contracted',
@@ -303,11 +308,62 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
-    dispatch({ type: 'ENTRY_LOGGED' });
-    if (faceVerified) {
+    // The server decides: the panel shows the face verdict it stored, not the screen's own.
+    dispatch({
+      type: 'ENTRY_LOGGED',
+      faceVerified: stored.faceVerified,
+      matchScore: stored.matchScore,
+    });
+    if (stored.faceVerified) {
       toast({ title: 'Entry Approved', description: `Welcome ${entry.vehicle.driverName}` });
-    } else {
+    } else if (entry.faceImage === null) {
       toast({ title: 'No Reference Photo', description: 'No driver photo on file for comparison' });
+    } else {
+      toast({
+        variant: 'destructive',
+        title: 'Face Verification Failed',
+        description: 'The server did not verify the face. Manual verification required.',
+      });
+    }
+  };
+
+  /**
+   * Every attempt is logged (issue 14): a refusal goes to grant-entry with its reason and the
+   * evidence the screen holds (the plate and face photos, the comparison), so the dashboard
+   * counts it. The panel shows the refusal at once; only a failure to log it is announced.
+   */
+  const logRefusal = async (
+    attemptId: string,
+    refusal: {
+      refusalReason: RefusalReason;
+      plateNumber: string;
+      plateImage: string | null;
+      faceImage?: string | null;
+      faceComparisonId?: string | null;
+    },
+  ) => {
+    try {
+      await grantEntry.mutateAsync({
+        idempotencyKey: attemptId,
+        body: {
+          category: 'contracted',
+          plateNumber: refusal.plateNumber,
+          plateImage: refusal.plateImage,
+          driverFaceImage: refusal.faceImage ?? null,
+          vehicleApproved: false,
+          faceVerified: false,
+          entryGranted: false,
+          refusalReason: refusal.refusalReason,
+          ...(refusal.faceComparisonId ? { faceComparisonId: refusal.faceComparisonId } : {}),
+        },
+      });
+    } catch (error) {
+      if (!isCurrent(attemptId)) return;
+      toast({
+        variant: 'destructive',
+        title: 'Entry Logging Failed',
+        description: getErrorMessage(error, 'Could not log entry'),
+      });
     }
   };
 
@@ -350,11 +406,25 @@ export function AutoGate() {
       vehicle = await lookupPlate(plateNumber);
     } catch {
       // Not found (404) or the lookup failed: either way the vehicle is not cleared.
-      if (isCurrent(attemptId)) dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      if (!isCurrent(attemptId)) return;
+      dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      await logRefusal(attemptId, {
+        refusalReason: 'not_registered',
+        plateNumber,
+        plateImage: image,
+      });
       return;
     }
     if (!isCurrent(attemptId)) return;
     dispatch({ type: 'VEHICLE_FOUND', vehicle });
+    if (!vehicle.isActive) {
+      await logRefusal(attemptId, {
+        refusalReason: 'registration_expired',
+        plateNumber,
+        plateImage: image,
+      });
+      return;
+    }
     if (vehicle.isActive && !vehicle.driverPhoto) {
       await logEntry(attemptId, {
         plateNumber,
@@ -383,6 +453,12 @@ export function AutoGate() {
         description: getErrorMessage(error, 'Face comparison error'),
       });
       dispatch({ type: 'FACE_COMPARISON_FAILED' });
+      await logRefusal(attemptId, {
+        refusalReason: 'face_error',
+        plateNumber,
+        plateImage,
+        faceImage: image,
+      });
       return;
     }
     if (!isCurrent(attemptId)) return;
@@ -396,6 +472,13 @@ export function AutoGate() {
         description: spoofSuspected
           ? `Possible spoof (liveness ${formatLiveness(liveness)}). Manual verification required.`
           : `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
+      });
+      await logRefusal(attemptId, {
+        refusalReason: 'face_mismatch',
+        plateNumber,
+        plateImage,
+        faceImage: image,
+        faceComparisonId: comparisonId,
       });
       return;
     }

@@ -23,7 +23,8 @@ describe('System Dashboard', () => {
       aDashboard({
         totalEntries: 40,
         todayEntries: 6,
-        approvedEntries: 30,
+        approvedEntries: 32,
+        grantedEntries: 30,
         faceVerifiedEntries: 25,
         approvalRate: 75,
         verificationRate: 62.5,
@@ -38,6 +39,7 @@ describe('System Dashboard', () => {
     expect(await screen.findByTestId('stat-total-entries')).toHaveTextContent('40');
     expect(card('Total Entries')).toHaveTextContent('6 today');
     expect(card('Approval Rate')).toHaveTextContent('75%');
+    expect(card('Approval Rate')).toHaveTextContent('30 of 40 attempts granted');
     expect(card('Verification Rate')).toHaveTextContent('62.5%');
     expect(card('Registered Vehicles')).toHaveTextContent('12');
     expect(card('Registered Vehicles')).toHaveTextContent('Pre-approved for entry');
@@ -88,6 +90,46 @@ describe('System Dashboard', () => {
     expect(within(rows[1]!).getByText('PENDING')).toBeInTheDocument();
     expect(within(rows[1]!).getByRole('img', { name: 'Not face verified' })).toBeInTheDocument();
     expect(rows[2]).toHaveTextContent('N/A');
+    for (const row of rows) expect(within(row).queryByText('Refused')).not.toBeInTheDocument();
+  });
+
+  it("marks a refused attempt 'Refused' beside its badge, and an expired document in red", async () => {
+    setUp(
+      aDashboard({
+        totalEntries: 2,
+        recentEntries: [
+          anEntryLog({
+            plateNumber: 'CA999999',
+            vehicleApproved: false,
+            entryGranted: false,
+            refusalReason: 'not_registered',
+          }),
+          anEntryLog({
+            plateNumber: 'KP35XKGP',
+            vehicleApproved: true,
+            entryGranted: true,
+            warnings: [
+              {
+                code: 'document_expired',
+                severity: 'critical',
+                message: 'Licence disc expired on 2020-01-31.',
+                fields: ['licenceDisc.dateOfExpiry'],
+              },
+            ],
+          }),
+        ],
+      }),
+    );
+
+    const rows = await screen.findAllByTestId('recent-entry');
+    expect(within(rows[0]!).getByText('PENDING')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('Refused')).toHaveAttribute(
+      'title',
+      'Vehicle not pre-registered',
+    );
+    expect(within(rows[1]!).getByText('APPROVED')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText('Refused')).not.toBeInTheDocument();
+    expect(within(rows[1]!).getByTestId('expired-document-mark')).toHaveClass('text-destructive');
   });
 
   it('shows at most the latest 10 entries', async () => {

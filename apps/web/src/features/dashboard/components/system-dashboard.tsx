@@ -13,6 +13,7 @@ import {
 
 import type { Dashboard, EntryLog } from '@boomgate/contracts/entry-logs';
 
+import { RefusedMark } from '@/components/entry-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -77,7 +78,7 @@ function StatCards({ data }: { data: Dashboard }) {
       <StatCard
         title="Approval Rate"
         value={percent(data.approvalRate)}
-        detail={`${data.approvedEntries} of ${data.totalEntries} entries approved`}
+        detail={`${data.grantedEntries} of ${data.totalEntries} attempts granted`}
         icon={CheckCircle2Icon}
       />
       <StatCard
@@ -140,11 +141,28 @@ function RecentEntries({ entries }: { entries: EntryLog[] }) {
             <TableCell className="font-mono font-medium">{entryPlate(entry)}</TableCell>
             <TableCell className="capitalize">{entry.category || 'visitor'}</TableCell>
             <TableCell>
-              {entry.vehicleApproved ? (
-                <Badge variant="success">APPROVED</Badge>
-              ) : (
-                <Badge variant="secondary">PENDING</Badge>
-              )}
+              {/* Spec §4: the badge follows vehicleApproved; a refused attempt is marked beside it. */}
+              <div className="flex flex-wrap items-center gap-1">
+                {entry.vehicleApproved ? (
+                  <Badge variant="success">APPROVED</Badge>
+                ) : (
+                  <Badge variant="secondary">PENDING</Badge>
+                )}
+                {!entry.entryGranted && <RefusedMark reason={entry.refusalReason} />}
+                {entry.warnings.some((warning) => warning.code === 'document_expired') && (
+                  <Badge
+                    variant="outline"
+                    className="border-destructive text-destructive"
+                    title={entry.warnings
+                      .filter((warning) => warning.code === 'document_expired')
+                      .map((warning) => warning.message)
+                      .join(' ')}
+                    data-testid="expired-document-mark"
+                  >
+                    Expired document
+                  </Badge>
+                )}
+              </div>
             </TableCell>
             <TableCell>
               {entry.faceVerified ? (

@@ -117,6 +117,7 @@ const EMPTY_DASHBOARD: Dashboard = {
   totalEntries: 0,
   todayEntries: 0,
   approvedEntries: 0,
+  grantedEntries: 0,
   faceVerifiedEntries: 0,
   approvalRate: 0,
   verificationRate: 0,

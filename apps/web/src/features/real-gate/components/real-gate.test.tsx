@@ -213,12 +213,40 @@ describe('Real Gate Entry', () => {
     await skip(user, 'ticket');
     expect(screen.getByText('Step 9 of 9')).toBeInTheDocument();
 
+    // The server checks the saved documents and answers its warnings with the entry.
+    api.onGrantEntry(() =>
+      anEntryLog({
+        category: 'visitor',
+        driverName: 'T MOKOENA',
+        warnings: [
+          {
+            code: 'plate_mismatch',
+            severity: 'warning',
+            message: 'The licence disc is for CA123456, but the plate reads KP35XKGP.',
+            fields: ['plateNumber', 'licenceDisc.licenceNumber'],
+          },
+          {
+            code: 'document_expired',
+            severity: 'critical',
+            message: 'Licence disc expired on 2020-01-31.',
+            fields: ['licenceDisc.dateOfExpiry'],
+          },
+        ],
+      }),
+    );
     await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
 
     const panel = await screen.findByTestId('entry-granted-panel');
     expect(within(panel).getByRole('heading', { name: 'Entry Granted' })).toBeInTheDocument();
     expect(within(panel).getByText('KP 35 XK GP')).toBeInTheDocument();
     expect(within(panel).getByText('T MOKOENA')).toBeInTheDocument();
+    // An expired document is flagged in red.
+    const expired = within(panel).getByText('Licence disc expired on 2020-01-31.');
+    expect(expired).toHaveAttribute('data-severity', 'critical');
+    expect(expired).toHaveClass('text-destructive');
+    expect(
+      within(panel).getByText('The licence disc is for CA123456, but the plate reads KP35XKGP.'),
+    ).toHaveAttribute('data-severity', 'warning');
     await expectToast('Entry Granted', 'KP 35 XK GP may enter.');
 
     // Each document was read with its type and saved through its endpoint.
@@ -258,12 +286,8 @@ describe('Real Gate Entry', () => {
       permitImages: [expect.stringMatching(/^data:image/), expect.stringMatching(/^data:image/)],
       passportRecordId: null,
       weighbridgeTicketId: null,
-      warnings: [
-        'Licence disc is for CA 123 456, but the plate reads KP 35 XK GP.',
-        'Licence disc expired on Jan 31, 2020.',
-        'Professional driving permit (PrDP) expired on Jun 30, 2021.',
-        'ID number on the driving licence (8001015009000) does not match the ID document (8001015009087).',
-      ],
+      // The cross-checks are the server's: only the guard's own notes are sent (none here).
+      warnings: [],
     });
     expect((grant!.body as { vehicleLicenceDiscId: string }).vehicleLicenceDiscId).toMatch(
       /^[0-9a-f-]{36}$/,
@@ -591,6 +615,24 @@ describe('Real Gate Entry', () => {
     expect(
       within(step('licence')).getByRole('button', { name: 'Capture Driver Licence' }),
     ).toBeInTheDocument();
+  });
+
+  it('logs a refusal when the guard refuses entry at the last step', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Refuse Entry' }));
+
+    const panel = await screen.findByTestId('entry-refused-panel');
+    expect(within(panel).getByRole('heading', { name: 'Entry Refused' })).toBeInTheDocument();
+    const [refusal] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({
+      category: 'visitor',
+      entryGranted: false,
+      refusalReason: 'guard_refused',
+    });
+    expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
   });
 
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {

@@ -8,15 +8,18 @@ import {
   PencilIcon,
   RotateCcwIcon,
   ShieldCheckIcon,
+  ShieldXIcon,
   SkipForwardIcon,
   TriangleAlertIcon,
   XIcon,
 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 
+import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { EntryWarningsPanel } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -76,7 +79,11 @@ function StatusIcon({ status }: { status: StepStatus }) {
   }
 }
 
-/** Warnings for the entry: the document cross-checks, plus a face photo the engine doubted. */
+/**
+ * What the guard sees while the checklist runs: the document cross-checks as a preview, plus the
+ * guard's own notes. The entry's recorded warnings are the server's (issue 14): it runs the same
+ * checks on the saved documents and answers them with the entry, shown once it is saved.
+ */
 export function entryWarnings(data: RealGateData, today: Date = new Date()): string[] {
   const warnings = crossCheckWarnings(
     {
@@ -92,6 +99,15 @@ export function entryWarnings(data: RealGateData, today: Date = new Date()): str
   if (typedPlate) warnings.unshift(typedPlate);
   if (data.face?.note) warnings.push(`Face photo: ${data.face.note}`);
   return warnings;
+}
+
+/** What only the guard's screen knows, sent with the entry as notes: a typed plate, a doubted face. */
+export function guardNotes(data: RealGateData): string[] {
+  const typedPlate = plateWarning(data.plate);
+  return [
+    ...(typedPlate ? [typedPlate] : []),
+    ...(data.face?.note ? [`Face photo: ${data.face.note}`] : []),
+  ];
 }
 
 function Fact({ label, value }: { label: string; value: ReactNode }) {
@@ -369,14 +385,27 @@ function WarningsPanel({ warnings }: { warnings: string[] }) {
   );
 }
 
-function EntryGrantedPanel({ state, warnings }: { state: RealGateState; warnings: string[] }) {
-  const driver = driverDetails(state.data);
-  const name = [driver.driverName, driver.driverSurname].filter(Boolean).join(' ');
+/**
+ * The saved entry as the server recorded it: driver details by the spec's precedence from the
+ * saved documents, and the server's checks (an expired document in red).
+ */
+function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: EntryLog }) {
+  const name = [entry.driverName, entry.driverSurname].filter(Boolean).join(' ');
+  const driver = { driverIdNumber: entry.driverIdNumber };
   return (
-    <Card className="border-success" data-testid="entry-granted-panel">
+    <Card
+      className={entry.entryGranted ? 'border-success' : 'border-destructive'}
+      data-testid={entry.entryGranted ? 'entry-granted-panel' : 'entry-refused-panel'}
+    >
       <CardHeader className="items-center text-center">
-        <ShieldCheckIcon aria-hidden className="size-14 text-success" />
-        <h2 className="text-2xl font-semibold leading-none">Entry Granted</h2>
+        {entry.entryGranted ? (
+          <ShieldCheckIcon aria-hidden className="size-14 text-success" />
+        ) : (
+          <ShieldXIcon aria-hidden className="size-14 text-destructive" />
+        )}
+        <h2 className="text-2xl font-semibold leading-none">
+          {entry.entryGranted ? 'Entry Granted' : 'Entry Refused'}
+        </h2>
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
@@ -397,11 +426,11 @@ function EntryGrantedPanel({ state, warnings }: { state: RealGateState; warnings
           <div>
             <dt className="text-muted-foreground">Pre-registration</dt>
             <dd className="font-semibold">
-              {state.data.plate?.approved ? 'Vehicle Approved' : 'Vehicle Not Pre-Registered'}
+              {entry.vehicleApproved ? 'Vehicle Approved' : 'Vehicle Not Pre-Registered'}
             </dd>
           </div>
         </dl>
-        <WarningsPanel warnings={warnings} />
+        <EntryWarningsPanel warnings={entry.warnings} />
         <Button size="lg" onClick={() => window.location.reload()}>
           <RotateCcwIcon aria-hidden />
           Process Next Vehicle
@@ -443,6 +472,8 @@ export function RealGate() {
   /** A typed plate the machine refused to record: the form opens with it again, not lost. */
   const [unrecordedPlate, setUnrecordedPlate] = useState<string | null>(null);
   const grantEntry = useGrantEntry();
+  /** The entry as the server saved it (granted or refused): the checklist is over. */
+  const [savedEntry, setSavedEntry] = useState<EntryLog | null>(null);
   const warnings = entryWarnings(state.data);
   const step = currentStep(state);
   const completed = REAL_GATE_STEPS.filter((id) => state.statuses[id] === 'success').length;
@@ -550,9 +581,10 @@ export function RealGate() {
   const handleGrant = () => {
     if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;
     grantEntry.mutate(
-      { body: realGateEntry(state.data, warnings), idempotencyKey },
+      { body: realGateEntry(state.data, guardNotes(state.data)), idempotencyKey },
       {
-        onSuccess: () => {
+        onSuccess: (entry) => {
+          setSavedEntry(entry);
           dispatch({ type: 'STEP_SUCCEEDED', step: 'complete' });
           toast({
             title: 'Entry Granted',
@@ -560,6 +592,39 @@ export function RealGate() {
               ? `${formatPlate(state.data.plate.plateNumber)} may enter.`
               : 'The entry has been logged.',
             duration: ENTRY_GRANTED_TOAST_MS,
+          });
+        },
+        onError: (error) => {
+          dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+          toast({
+            variant: 'destructive',
+            title: 'Error Saving Entry',
+            description: getErrorMessage(error, 'Failed to save entry log'),
+          });
+        },
+      },
+    );
+  };
+
+  /** The guard refuses the vehicle at the last step: the attempt is logged with its reason. */
+  const handleRefuse = () => {
+    if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;
+    grantEntry.mutate(
+      {
+        body: {
+          ...realGateEntry(state.data, guardNotes(state.data)),
+          entryGranted: false,
+          refusalReason: 'guard_refused',
+        },
+        idempotencyKey,
+      },
+      {
+        onSuccess: (entry) => {
+          setSavedEntry(entry);
+          toast({
+            variant: 'destructive',
+            title: 'Entry Refused',
+            description: 'The refusal has been logged.',
           });
         },
         onError: (error) => {
@@ -589,6 +654,15 @@ export function RealGate() {
           <Button size="lg" onClick={handleGrant} disabled={!canGrantEntry(state)}>
             {isBusy ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
             {status === 'failed' ? 'Retry Grant Entry' : 'Grant Entry'}
+          </Button>
+          <Button
+            size="lg"
+            variant="outline"
+            onClick={handleRefuse}
+            disabled={!canGrantEntry(state)}
+          >
+            <ShieldXIcon aria-hidden />
+            Refuse Entry
           </Button>
         </div>
       );
@@ -665,8 +739,8 @@ export function RealGate() {
         title="Real Gate Entry"
         description="Nine-step verification of vehicle, driver and documents before granting entry."
       />
-      {isEntryGranted(state) ? (
-        <EntryGrantedPanel state={state} warnings={warnings} />
+      {savedEntry && (isEntryGranted(state) || !savedEntry.entryGranted) ? (
+        <EntryDecidedPanel state={state} entry={savedEntry} />
       ) : (
         <>
           <div className="grid gap-2">

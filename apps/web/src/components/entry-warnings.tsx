@@ -1,0 +1,65 @@
+import { TriangleAlertIcon } from 'lucide-react';
+
+import type { EntryWarning, RefusalReason } from '@boomgate/contracts/entry-checks';
+
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/cn';
+
+/** How a refusal reason reads on the screens. */
+export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
+  not_registered: 'Vehicle not pre-registered',
+  registration_expired: 'Vehicle registration expired',
+  face_mismatch: 'Face verification failed',
+  face_error: 'Face verification error',
+  guard_refused: 'Refused by the guard',
+};
+
+/** A refused attempt's mark beside its APPROVED/PENDING badge, with the reason as its title. */
+export function RefusedMark({ reason }: { reason: RefusalReason | null }) {
+  const label = reason ? REFUSAL_REASON_LABELS[reason] : 'Refused';
+  return (
+    <Badge
+      variant="destructive"
+      title={label}
+      aria-label={`Refused: ${label}`}
+      data-testid="refused-mark"
+    >
+      Refused
+    </Badge>
+  );
+}
+
+/** An entry holding a critical warning (an expired document): flagged in red wherever it is listed. */
+export function hasCriticalWarning(warnings: EntryWarning[]): boolean {
+  return warnings.some((warning) => warning.severity === 'critical');
+}
+
+/**
+ * The server's checks of a saved entry (issue 14): critical ones (an expired document) in red,
+ * the rest as warnings to check by hand.
+ */
+export function EntryWarningsPanel({ warnings }: { warnings: EntryWarning[] }) {
+  if (warnings.length === 0) return null;
+  const isCritical = hasCriticalWarning(warnings);
+  return (
+    <Alert variant={isCritical ? 'destructive' : 'warning'} data-testid="verification-warnings">
+      <TriangleAlertIcon aria-hidden />
+      <AlertTitle>Verification Warnings</AlertTitle>
+      <AlertDescription className="text-current">
+        <ul className="list-disc pl-4">
+          {warnings.map((warning, index) => (
+            <li
+              key={`${warning.code}-${index}`}
+              data-severity={warning.severity}
+              className={cn(warning.severity === 'critical' && 'font-semibold text-destructive')}
+            >
+              {warning.message}
+            </li>
+          ))}
+        </ul>
+        <p className="text-xs">Check these by hand. They are recorded with the entry.</p>
+      </AlertDescription>
+    </Alert>
+  );
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Why an attempt at the gate did not end in an entry (issue 14). The screens send it with
+ * `entryGranted: false`; later issues (rules, watchlists) add reasons the server itself gives.
+ */
+export const REFUSAL_REASONS = [
+  'not_registered',
+  'registration_expired',
+  'face_mismatch',
+  'face_error',
+  'guard_refused',
+] as const;
+export const RefusalReasonSchema = z.enum(REFUSAL_REASONS);
+export type RefusalReason = z.infer<typeof RefusalReasonSchema>;
+
+/**
+ * What the server found when it saved an entry: its own cross-checks (plate, names, expiry,
+ * licence code), claims of the client its evidence does not back, and the guard's own notes.
+ */
+export const ENTRY_WARNING_CODES = [
+  /** The client said the face was verified (or sent a score) and the server holds no comparison. */
+  'face_claim_unbacked',
+  /** The client's face verdict or score differs from the server's comparison. */
+  'face_claim_contradicted',
+  /** The client said the vehicle was approved; the register does not. */
+  'vehicle_claim_contradicted',
+  /** The server tried to compare the face sent with the entry and the engine could not. */
+  'face_comparison_failed',
+  /** Plate, licence disc registration and weighbridge ticket vehicle disagree. */
+  'plate_mismatch',
+  /** Names on the licence, ID, passport and the registered driver disagree. */
+  'name_mismatch',
+  /** A cited document is past its expiry date. */
+  'document_expired',
+  /** The licence's vehicle codes do not cover the vehicle's mass (GVM on the disc). */
+  'licence_code_insufficient',
+  /** A driver detail sent by the client differs from the cited documents, which win (spec §5). */
+  'driver_detail_replaced',
+  /** A note the guard's screen sent with the entry. */
+  'guard_note',
+] as const;
+export const EntryWarningCodeSchema = z.enum(ENTRY_WARNING_CODES);
+export type EntryWarningCode = z.infer<typeof EntryWarningCodeSchema>;
+
+/** critical: shown in red (an expired document); warning: a mismatch to look at; info: a note. */
+export const EntryWarningSeveritySchema = z.enum(['info', 'warning', 'critical']);
+export type EntryWarningSeverity = z.infer<typeof EntryWarningSeveritySchema>;
+
+export const EntryWarningSchema = z.object({
+  code: EntryWarningCodeSchema,
+  severity: EntryWarningSeveritySchema,
+  message: z.string(),
+  /** The fields the warning is about, e.g. `plateNumber`, `licenceDisc.vehicleRegisterNo`. */
+  fields: z.array(z.string()),
+});
+export type EntryWarning = z.infer<typeof EntryWarningSchema>;

@@ -193,6 +193,7 @@ export async function buildApp({
       await api.register(modules.auth.routes);
       for (const routes of [
         modules.users.routes,
+        modules.mfa.routes,
         modules.images.routes,
         modules.approvedVehicles.routes,
         modules.drivers.routes,

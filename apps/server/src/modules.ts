@@ -9,6 +9,7 @@ import { createEntryLogsModule } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
+import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createSessionsModule } from '@/modules/sessions';
@@ -63,6 +64,17 @@ export function createModules({
     clock,
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
   });
+  const mfa = createMfaModule({
+    database,
+    users: users.service,
+    tenants: tenants.repository,
+    sessions: sessions.service,
+    audit,
+    clock,
+    secretBox: createSecretBox(encryptionKey),
+    encryptionKey,
+    publicOrigin: env.PUBLIC_ORIGIN,
+  });
   const auth = createAuthModule({
     db: database.db,
     database,
@@ -70,6 +82,8 @@ export function createModules({
     users: users.service,
     sessions: sessions.service,
     audit,
+    mfa: mfa.service,
+    relyingParty: mfa.relyingParty,
     clock,
     throttle: {
       maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -185,6 +199,7 @@ export function createModules({
     sessions,
     users,
     auth,
+    mfa,
     images,
     approvedVehicles,
     drivers,

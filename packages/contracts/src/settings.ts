@@ -24,6 +24,10 @@ export const TenantSettingsSchema = z.object({
     .number({ error: 'Enter a number between 0 and 1' })
     .min(0.05, 'At least 0.05')
     .max(0.99, 'At most 0.99'),
+  /** SEC-26: tenant_admin accounts sign in with a second factor (super_admin always does). */
+  requireMfaForAdmins: z.boolean(),
+  /** SEC-26: every account of the organization signs in with a second factor. */
+  requireMfaForEveryone: z.boolean(),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

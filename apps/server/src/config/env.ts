@@ -38,6 +38,9 @@ const EnvSchema = z
     RATE_LIMIT_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     TRUST_PROXY: z.string().optional(),
     ALLOWED_ORIGINS: z.string().default(''),
+    // The address people use, e.g. https://gate.example.com: passkeys are bound to its host name
+    // (WebAuthn relying party). Unset: taken from each request's own scheme and Host.
+    PUBLIC_ORIGIN: z.url().optional(),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),
     BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),

@@ -2,6 +2,7 @@
  * Auth: registration (a new tenant and its admin), sign-in with throttling, password changes,
  * sign-out, and the per-route access check every request passes. Owns: auth_throttle.
  */
+import type { MfaService } from '@/modules/mfa';
 import type { SessionsService } from '@/modules/sessions';
 
 import { createAuthRepository } from './auth.repository';
@@ -15,12 +16,15 @@ export function createAuthModule(
     db: Parameters<typeof createAuthRepository>[0];
     sessions: AuthServiceDeps['sessions'] &
       Pick<SessionsService, 'resolveActor' | 'assertRecentlyAuthenticated'>;
+    mfa: AuthServiceDeps['mfa'] &
+      Pick<MfaService, 'checkCode' | 'passkeyAuthenticationOptions' | 'checkPasskey'>;
+    relyingParty: Parameters<typeof authRoutes>[3];
   },
 ) {
   const service = createAuthService({ ...deps, repository: createAuthRepository(deps.db) });
   return {
     service,
-    routes: authRoutes(service, deps.sessions),
+    routes: authRoutes(service, deps.sessions, deps.mfa, deps.relyingParty),
     registerAuthentication: (app: Parameters<typeof registerAuthentication>[0]) =>
       registerAuthentication(app, deps.sessions, service),
   };

@@ -9,7 +9,7 @@ describe('/api/settings', () => {
   });
   afterAll(() => t.close());
 
-  it('starts with the defaults: server retention, 365-day inductions, anti-spoofing recorded only', async () => {
+  it('starts with the defaults: server retention, 365-day inductions, anti-spoofing recorded only, MFA not required', async () => {
     const admin = await t.registerTenant();
 
     const response = await admin.get('/api/settings');
@@ -22,6 +22,8 @@ describe('/api/settings', () => {
       inductionValidityDays: 365,
       antispoofGating: false,
       antispoofThreshold: 0.5,
+      requireMfaForAdmins: false,
+      requireMfaForEveryone: false,
     });
   });
 

@@ -20,6 +20,8 @@ const toSettings = (row: TenantRow): TenantSettings => ({
   inductionValidityDays: row.inductionValidityDays,
   antispoofGating: row.antispoofGating,
   antispoofThreshold: Math.round(row.antispoofThreshold * 100) / 100,
+  requireMfaForAdmins: row.requireMfaForAdmins,
+  requireMfaForEveryone: row.requireMfaForEveryone,
 });
 
 /** The organization's own settings: retention periods, induction validity, anti-spoofing gate. */

@@ -23,6 +23,8 @@ export function createTenantsRepository() {
           | 'inductionValidityDays'
           | 'antispoofGating'
           | 'antispoofThreshold'
+          | 'requireMfaForAdmins'
+          | 'requireMfaForEveryone'
         >
       >,
     ): Promise<TenantRow | undefined> {

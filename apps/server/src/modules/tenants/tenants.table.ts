@@ -22,6 +22,10 @@ export const tenants = pgTable(
     antispoofGating: boolean().notNull().default(false),
     /** 0–1; only used when antispoofGating is on. */
     antispoofThreshold: real().notNull().default(0.5),
+    /** SEC-26: tenant_admin accounts must sign in with a second factor (super_admin always must). */
+    requireMfaForAdmins: boolean().notNull().default(false),
+    /** SEC-26: every account of the organization must sign in with a second factor. */
+    requireMfaForEveryone: boolean().notNull().default(false),
   },
   // The contract's ranges (contracts/settings.ts), held by the database too: a setting written by
   // any other path (a script, a future route) cannot turn a purge or the face gate into nonsense.

@@ -17,6 +17,8 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     inductionValidityDays: 365,
     antispoofGating: false,
     antispoofThreshold: 0.5,
+    requireMfaForAdmins: false,
+    requireMfaForEveryone: false,
   };
   const patches: UpdateTenantSettings[] = [];
   server.use(

@@ -166,7 +166,7 @@ export async function buildApp({
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } },
         schemas: { ...modules.webhooks.openApi.schemas },
       },
-      tags: [...modules.webhooks.openApi.tags],
+      tags: [...modules.webhooks.openApi.tags, ...modules.mfa.openApi.tags],
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,

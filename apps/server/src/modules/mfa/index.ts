@@ -22,5 +22,18 @@ export function createMfaModule(
   const resolve = relyingPartyResolver(deps.publicOrigin);
   const relyingParty = (request: FastifyRequest) =>
     resolve({ protocol: request.protocol, host: request.host });
-  return { service, relyingParty, routes: mfaRoutes(service, relyingParty) };
+  return {
+    service,
+    relyingParty,
+    routes: mfaRoutes(service, relyingParty),
+    openApi: {
+      tags: [
+        {
+          name: 'mfa',
+          description:
+            "Two-step verification (SEC-26): the caller's authenticator app (TOTP, RFC 6238) with ten one-time recovery codes, and passkeys (WebAuthn). The sign-in's second step is under `auth`: `POST /api/auth/login` answers `{ mfaRequired: true, methods }` for an account with a factor, then `POST /api/auth/mfa/verify` or the passkey authentication pair answers the login body.",
+        },
+      ],
+    },
+  };
 }

@@ -52,6 +52,7 @@ describe('Settings', () => {
     await user.type(threshold, '70');
     await user.clear(validity);
     await user.type(validity, '180');
+    await user.click(screen.getByLabelText('Require two-step verification for admins'));
     await user.click(screen.getByRole('button', { name: 'Save Settings' }));
 
     await expectToast('Settings Saved', 'The new settings apply from now on.');
@@ -62,6 +63,8 @@ describe('Settings', () => {
         inductionValidityDays: 180,
         antispoofGating: true,
         antispoofThreshold: 0.7,
+        requireMfaForAdmins: true,
+        requireMfaForEveryone: false,
       },
     ]);
   });

@@ -270,6 +270,16 @@ describe('multi-factor sign-in (SEC-26)', () => {
       const again = await as(cookieOf(verified)).post('/api/auth/mfa/verify', { code: '123456' });
       expect(again.statusCode).toBe(409);
     });
+
+    it('lasts ten minutes, not the twelve hours of a complete sign-in', async () => {
+      const admin = await t.registerTenant();
+      const { secret } = await enrolTotp(admin);
+      const pending = await passwordStep(admin.body.user.username, admin.password);
+      t.clock.advanceMs(10 * 60_000 + 1000);
+      const late = await as(pending.cookie).post('/api/auth/mfa/verify', { code: codeFor(secret) });
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error.message).toBe('Please sign in to continue.');
+    });
   });
 
   describe('passkeys', () => {

@@ -14,6 +14,8 @@ export type Actor = ResolvedSessionRow & { sessionTokenHash: string };
 
 /** A WebAuthn ceremony must finish within this long of its options. */
 const CHALLENGE_TTL_MS = 5 * 60_000;
+/** A session that owes its second factor (SEC-26) lasts this long, not the full absolute timeout. */
+export const SECOND_STEP_TTL_MS = 10 * 60_000;
 
 // last_seen_at is written at most once a minute, so a busy client does not write on every call.
 const TOUCH_AFTER_SECONDS = 60;
@@ -53,7 +55,11 @@ export function createSessionsService({
     ): Promise<{ token: string; expiresAt: Date }> {
       const token = newToken();
       const now = clock.now();
-      const expiresAt = new Date(now.getTime() + policy.absoluteTimeoutHours * 3_600_000);
+      const lifetimeMs =
+        session.mfaPending === 'verify'
+          ? SECOND_STEP_TTL_MS
+          : policy.absoluteTimeoutHours * 3_600_000;
+      const expiresAt = new Date(now.getTime() + lifetimeMs);
       await repository.insert(tx, {
         tenantId: session.tenantId,
         userId: session.userId,

@@ -44,7 +44,7 @@ describe('multi-factor sign-in (SEC-26)', () => {
         method: 'POST',
         url,
         headers: { cookie },
-        payload: (payload ?? {}) as Record<string, unknown>,
+        payload: payload ?? {},
       }),
     delete: (url: string) => t.inject({ method: 'DELETE', url, headers: { cookie } }),
   });
@@ -252,7 +252,7 @@ describe('multi-factor sign-in (SEC-26)', () => {
         if (secondStep.has(key)) continue;
         const url = route.url.replace(/:[A-Za-z]+/g, randomUUID());
         const response = await t.inject({
-          method: route.method as 'GET',
+          method: route.method,
           url,
           headers: { cookie: pending.cookie },
           ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),

@@ -1,6 +1,4 @@
 import {
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
   generateAuthenticationOptions,
   generateRegistrationOptions,
   verifyAuthenticationResponse,
@@ -262,7 +260,7 @@ export function createMfaService({
         const challenge = await sessions.takeChallenge(tx, actor);
         if (!challenge) return { error: 'Start the passkey setup again: it expired.' };
         const verification = await verifyRegistrationResponse({
-          response: body.response as RegistrationResponseJSON,
+          response: body.response,
           expectedChallenge: challenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
@@ -354,7 +352,7 @@ export function createMfaService({
       const passkey = passkeys.find((row) => row.credentialId === body.response.id);
       if (!passkey) return null;
       const verification = await verifyAuthenticationResponse({
-        response: body.response as AuthenticationResponseJSON,
+        response: body.response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,

@@ -105,8 +105,18 @@ describe('the HTTP edge', () => {
         '/api/auth/register',
         '/api/users',
         '/api/users/{id}/deactivate',
+        '/api/auth/mfa/verify',
+        '/api/auth/mfa/totp/setup',
+        '/api/auth/mfa/totp/confirm',
+        '/api/auth/mfa/passkeys/registration/options',
+        '/api/auth/mfa/passkeys/registration/verify',
+        '/api/auth/mfa/passkeys/authentication/options',
+        '/api/auth/mfa/passkeys/authentication/verify',
+        '/api/users/{id}/mfa/reset',
       ]),
     );
     expect(document.paths['/api/auth/login']?.post?.requestBody).toBeDefined();
+    // The login's answer is either the second step's challenge or the signed-in body (SEC-26).
+    expect(JSON.stringify(document.paths['/api/auth/login']?.post)).toContain('mfaRequired');
   });
 });

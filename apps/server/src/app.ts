@@ -175,7 +175,7 @@ export async function buildApp({
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } },
         schemas: { ...modules.webhooks.openApi.schemas },
       },
-      tags: [...modules.webhooks.openApi.tags],
+      tags: [...modules.webhooks.openApi.tags, ...modules.mfa.openApi.tags],
       security: [{ session: [] }],
     },
     transform: jsonSchemaTransform,
@@ -202,6 +202,7 @@ export async function buildApp({
       await api.register(modules.auth.routes);
       for (const routes of [
         modules.users.routes,
+        modules.mfa.routes,
         modules.images.routes,
         modules.approvedVehicles.routes,
         modules.drivers.routes,

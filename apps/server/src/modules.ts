@@ -11,6 +11,7 @@ import { createEntryLogsModule } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
+import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
@@ -81,6 +82,17 @@ export function createModules({
     clock,
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
   });
+  const mfa = createMfaModule({
+    database,
+    users: users.service,
+    tenants: tenants.repository,
+    sessions: sessions.service,
+    audit,
+    clock,
+    secretBox: createSecretBox(encryptionKey),
+    encryptionKey,
+    publicOrigin: env.PUBLIC_ORIGIN,
+  });
   const auth = createAuthModule({
     db: database.db,
     database,
@@ -88,6 +100,8 @@ export function createModules({
     users: users.service,
     sessions: sessions.service,
     audit,
+    mfa: mfa.service,
+    relyingParty: mfa.relyingParty,
     clock,
     throttle: {
       maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -206,6 +220,7 @@ export function createModules({
     sessions,
     users,
     auth,
+    mfa,
     images,
     approvedVehicles,
     drivers,

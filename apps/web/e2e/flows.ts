@@ -10,7 +10,7 @@ export type Viewport = {
   height: number;
 };
 
-type FlowContext = {
+export type FlowContext = {
   flow: Flow;
   page: Page;
   context: BrowserContext;

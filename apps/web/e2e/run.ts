@@ -26,6 +26,7 @@ import { createFakeCamera } from './gate-camera';
 import { runGateFlow } from './gate-flows';
 import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
+import { runMfaFlow } from './mfa-flow';
 import { runOnboardingFlow } from './onboarding-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
@@ -158,6 +159,15 @@ async function main(): Promise<number> {
         args: [] as string[],
         run: runInductionFlow,
       })),
+      // Two-step verification (SEC-26): one viewport is enough for the server's half.
+      ...viewports
+        .filter((viewport) => viewport.name === 'desktop')
+        .map((viewport) => ({
+          viewport,
+          label: `mfa-${viewport.name}`,
+          args: [] as string[],
+          run: runMfaFlow,
+        })),
     ];
     const only = process.env.E2E_ONLY?.split(',').filter(Boolean);
     const runs = only

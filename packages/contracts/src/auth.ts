@@ -11,8 +11,34 @@ export const AuthResponseSchema = z.object({
   user: UserSchema,
   tenant: TenantSchema,
   requirePasswordChange: z.boolean().optional(),
+  /**
+   * SEC-26: the organization requires a second factor this account has not set up. The session
+   * reaches only enrolment (POST /api/auth/mfa/totp/setup, …) until one is set up.
+   */
+  requireMfaEnrolment: z.boolean().optional(),
 });
 export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+
+/** The second sign-in step's methods: an authenticator code, a passkey, a recovery code. */
+export const MfaMethodSchema = z.enum(['totp', 'passkey', 'recovery']);
+export type MfaMethod = z.infer<typeof MfaMethodSchema>;
+
+/**
+ * POST /api/auth/login for an account with a second factor: the password was right, and the
+ * session (cookie) can only complete the second step (POST /api/auth/mfa/verify or the passkey pair).
+ */
+export const MfaChallengeResponseSchema = z.object({
+  mfaRequired: z.literal(true),
+  methods: z.array(MfaMethodSchema),
+});
+export type MfaChallengeResponse = z.infer<typeof MfaChallengeResponseSchema>;
+
+/** POST /api/auth/login: signed in, or the second step is owed. */
+export const LoginResponseSchema = z.union([MfaChallengeResponseSchema, AuthResponseSchema]);
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+export const isMfaChallenge = (response: LoginResponse): response is MfaChallengeResponse =>
+  'mfaRequired' in response;
 
 // Login checks presence only: length rules belong to setting a password, not to typing one.
 export const LoginBodySchema = z

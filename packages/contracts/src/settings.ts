@@ -36,6 +36,10 @@ export const TenantSettingsSchema = z.object({
     .int('Enter a whole number of months')
     .min(1, 'At least 1 month')
     .max(120, 'At most 120 months'),
+  /** SEC-26: tenant_admin accounts sign in with a second factor (super_admin always does). */
+  requireMfaForAdmins: z.boolean(),
+  /** SEC-26: every account of the organization signs in with a second factor. */
+  requireMfaForEveryone: z.boolean(),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

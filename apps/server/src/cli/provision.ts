@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 
 import type { Role } from '@boomgate/contracts/roles';
 
+import { mfaPasskeys, mfaRecoveryCodes, mfaTotp } from '@/modules/mfa/mfa.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 import { users } from '@/modules/users/users.table';
 import type { Database } from '@/platform/db';
@@ -21,7 +22,11 @@ export async function ensureTenant(database: Database, name: string): Promise<st
   return id;
 }
 
-/** Creates the user, or resets role, password and active state when the username exists. */
+/**
+ * Creates the user, or resets role, password and active state when the username exists. A reset
+ * also removes the user's second factors (SEC-26): this is how an operator lets a super_admin who
+ * lost their phone and recovery codes back in; they set a new factor up at the next sign-in.
+ */
 export async function upsertUser(
   database: Database,
   user: { tenantId: string; username: string; password: string; fullName: string; role: Role },
@@ -47,6 +52,11 @@ export async function upsertUser(
         mustChangePassword: false,
       })
       .where(eq(users.id, existing.id));
+    for (const table of [mfaTotp, mfaRecoveryCodes, mfaPasskeys]) {
+      await database.db
+        .delete(table)
+        .where(and(eq(table.tenantId, existing.tenantId), eq(table.userId, existing.id)));
+    }
     return 'updated';
   }
   await database.db.insert(users).values({

@@ -39,7 +39,8 @@ const EnvSchema = z
     TRUST_PROXY: z.string().optional(),
     ALLOWED_ORIGINS: z.string().default(''),
     // The origin users reach the app at (https://gate.example.com): its name is the Host the app
-    // answers for, with ALLOWED_ORIGINS' names, localhost and IP addresses (SEC-33, Host allowlist).
+    // answers for, with ALLOWED_ORIGINS' names, localhost and IP addresses (SEC-33, Host allowlist),
+    // and passkeys are bound to it (WebAuthn relying party; unset: each request's scheme and Host).
     PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
     WEB_DIST_DIR: z.string().default('apps/web/dist'),
     STORAGE_DIR: z.string().optional(),

@@ -11,6 +11,10 @@ import type { Role } from '@boomgate/contracts/roles';
  * `recentAuthentication`: the password must have been given in the last REAUTHENTICATION_MINUTES
  * (sign-in or POST /api/auth/reauth), else 401 REAUTH_REQUIRED (SEC-25: bulk exports and erasure of
  * personal data).
+ * `allowPendingMfaEnrolment`: reachable while a required second factor is still to be set up
+ * (SEC-26; the sign-in is limited to enrolment, like a forced password change).
+ * `secondFactor`: the second sign-in step. Only these routes answer a session that still owes its
+ * second factor (every other route 401); a complete session gets 409 from them.
  */
 export type Access =
   | { public: true }
@@ -19,6 +23,8 @@ export type Access =
       allowPendingPasswordChange?: boolean;
       ownAccount?: boolean;
       recentAuthentication?: boolean;
+      allowPendingMfaEnrolment?: boolean;
+      secondFactor?: boolean;
     };
 
 /** How long a sign-in or re-authentication counts as recent for `recentAuthentication` routes. */
@@ -47,6 +53,8 @@ export const rolesAccess = (
     allowPendingPasswordChange?: boolean;
     ownAccount?: boolean;
     recentAuthentication?: boolean;
+    allowPendingMfaEnrolment?: boolean;
+    secondFactor?: boolean;
   } = {},
 ): { access: Access } => ({ access: { roles, ...options } });
 

@@ -29,6 +29,7 @@ import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
+import { createSoftwareAuthenticator } from '@/testing/webauthn';
 import { signedHeaders } from '@/testing/webhooks';
 
 export type Caller = Role | 'anonymous';
@@ -266,6 +267,77 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
       url: '/api/auth/change-password',
       payload: { currentPassword: caller.password, newPassword: 'matrix-new-pass-2' },
     }),
+    allowed: 200,
+  },
+
+  // ----- multi-factor sign-in (SEC-26; the paths themselves: mfa.routes.int.test.ts) ------
+  'POST /api/auth/mfa/verify': {
+    access: ALL,
+    request: () => ({ url: '/api/auth/mfa/verify', payload: { code: '123456' } }),
+    allowed: 409,
+    note: 'the second step answers only a session that owes it; a complete session gets 409',
+  },
+  'POST /api/auth/mfa/passkeys/authentication/options': {
+    access: ALL,
+    request: () => ({ url: '/api/auth/mfa/passkeys/authentication/options', payload: {} }),
+    allowed: 409,
+    note: 'the second step answers only a session that owes it; a complete session gets 409',
+  },
+  'POST /api/auth/mfa/passkeys/authentication/verify': {
+    access: ALL,
+    request: () => ({
+      url: '/api/auth/mfa/passkeys/authentication/verify',
+      payload: { response: createSoftwareAuthenticator().authenticate({ challenge: 'AAAA' }) },
+    }),
+    allowed: 409,
+    note: 'the second step answers only a session that owes it; a complete session gets 409',
+  },
+  'GET /api/auth/mfa': { access: ALL, request: () => ({ url: '/api/auth/mfa' }), allowed: 200 },
+  'POST /api/auth/mfa/totp/setup': {
+    access: ALL,
+    caller: 'fresh',
+    request: () => ({ url: '/api/auth/mfa/totp/setup', payload: {} }),
+    allowed: 200,
+  },
+  'POST /api/auth/mfa/totp/confirm': {
+    access: ALL,
+    caller: 'fresh',
+    request: () => ({ url: '/api/auth/mfa/totp/confirm', payload: { code: '123456' } }),
+    allowed: 409,
+    note: 'a fresh caller has started no setup (409); setup then confirm with a right code is in mfa.routes.int.test.ts',
+  },
+  'DELETE /api/auth/mfa/totp': {
+    access: ALL,
+    caller: 'fresh',
+    request: () => ({ url: '/api/auth/mfa/totp' }),
+    allowed: 404,
+    note: 'declared recentAuthentication; a fresh caller has no authenticator (404)',
+  },
+  'POST /api/auth/mfa/passkeys/registration/options': {
+    access: ALL,
+    request: () => ({ url: '/api/auth/mfa/passkeys/registration/options', payload: {} }),
+    allowed: 200,
+  },
+  'POST /api/auth/mfa/passkeys/registration/verify': {
+    access: ALL,
+    caller: 'fresh',
+    request: () => ({
+      url: '/api/auth/mfa/passkeys/registration/verify',
+      payload: { response: createSoftwareAuthenticator().register({ challenge: 'AAAA' }) },
+    }),
+    allowed: 400,
+    note: 'a fresh caller asked for no options, so no challenge is pending (400)',
+  },
+  'DELETE /api/auth/mfa/passkeys/:id': {
+    access: ALL,
+    request: () => ({ url: `/api/auth/mfa/passkeys/${randomUUID()}` }),
+    allowed: 404,
+    note: "only the caller's own passkeys: any other id is 404 (removal after a recent sign-in in mfa.routes.int.test.ts)",
+  },
+  'POST /api/users/:id/mfa/reset': {
+    access: ADMINS,
+    object: aUser,
+    request: (_fx, id) => ({ url: `/api/users/${id}/mfa/reset`, payload: {} }),
     allowed: 200,
   },
 

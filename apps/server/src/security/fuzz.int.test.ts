@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -65,6 +66,8 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
   let t: TestApp;
   let caller: Session & { username: string; password: string };
   let tenantAdmin: { username: string; password: string };
+  /** A session that has given its password and owes its second factor (SEC-26). */
+  let secondStepCookie: string;
   let own: { tenantId: string; secret: string };
   let cameraToken = '';
   const otherTenant = { id: '', ids: [] as string[], plate: '', imageKey: '' };
@@ -85,6 +88,14 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       username: ownTenant.admin.body.user.username,
       password: ownTenant.admin.password,
     };
+    // The second-step routes answer only a session that owes its second factor.
+    const mfaUser = await t.createSignedInUser(ownTenant.admin, 'back_office');
+    const setup = await mfaUser.post('/api/auth/mfa/totp/setup', {});
+    const secret = Secret.fromBase32(setup.json<{ secret: string }>().secret);
+    await mfaUser.post('/api/auth/mfa/totp/confirm', {
+      code: TOTP.generate({ secret, timestamp: t.clock.now().getTime() }),
+    });
+    secondStepCookie = (await t.login(mfaUser.username, mfaUser.password)).cookie;
     const camera = await ownTenant.admin.post('/api/anpr/cameras', { name: 'Fuzz gate' });
     cameraToken = camera.json<{ token: string }>().token;
 
@@ -293,10 +304,16 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
   const isSuperAdminRoute = (route: DeclaredRoute) =>
     !('roles' in route.access) || route.access.roles.includes('super_admin');
   async function cookieFor(route: DeclaredRoute): Promise<string> {
+    if ('secondFactor' in route.access && route.access.secondFactor) return secondStepCookie;
     if (isSuperAdminRoute(route)) return caller.cookie;
     if (!('roles' in route.access) || !route.access.roles.includes('tenant_admin')) {
       throw new Error(`${route.method} ${route.url}: no fuzz caller for its roles`);
     }
+    // A fuzzed PATCH /api/settings may have required MFA of admins, which would limit this
+    // sign-in to enrolment (SEC-26, tested in mfa.routes.int.test.ts).
+    await t.ownerQuery(
+      'update tenants set require_mfa_for_admins = false, require_mfa_for_everyone = false',
+    );
     return (await t.login(tenantAdmin.username, tenantAdmin.password)).cookie;
   }
 

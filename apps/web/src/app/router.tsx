@@ -26,6 +26,7 @@ const TruckListRoute = lazy(() => import('./routes/truck-list'));
 const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
 const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
+const AccountSecurityRoute = lazy(() => import('./routes/account-security'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
 
 /**
@@ -74,6 +75,7 @@ export function AppRouter() {
                   <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
                   <Route path={paths.integrations} component={IntegrationsRoute} />
                   <Route path={paths.settings} component={SettingsRoute} />
+                  <Route path={paths.accountSecurity} component={AccountSecurityRoute} />
                   <Route path={paths.workflow} component={WorkflowRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>

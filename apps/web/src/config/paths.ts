@@ -23,5 +23,7 @@ export const paths = {
   incomingFeed: '/incoming-feed',
   integrations: '/integrations',
   settings: '/settings',
+  /** The user's own two-step verification (SEC-26), from the account menu. */
+  accountSecurity: '/account/security',
   workflow: '/workflow',
 } as const;

@@ -22,6 +22,7 @@ export function aSession(
     user?: Partial<User>;
     tenant?: Partial<Tenant>;
     requirePasswordChange?: boolean;
+    requireMfaEnrolment?: boolean;
   } = {},
 ): AuthResponse {
   return {
@@ -30,5 +31,6 @@ export function aSession(
     ...(overrides.requirePasswordChange === undefined
       ? {}
       : { requirePasswordChange: overrides.requirePasswordChange }),
+    ...(overrides.requireMfaEnrolment ? { requireMfaEnrolment: true } : {}),
   };
 }

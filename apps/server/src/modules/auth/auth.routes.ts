@@ -5,12 +5,20 @@ import {
   AuthResponseSchema,
   ChangePasswordBodySchema,
   LoginBodySchema,
+  LoginResponseSchema,
   LogoutResponseSchema,
   ReauthBodySchema,
   RegisterBodySchema,
+  isMfaChallenge,
 } from '@boomgate/contracts/auth';
+import {
+  MfaCodeBodySchema,
+  PasskeyAuthenticationBodySchema,
+  PasskeyAuthenticationOptionsSchema,
+} from '@boomgate/contracts/mfa';
 import { EmptyBodySchema } from '@boomgate/contracts/primitives';
 
+import type { MfaService, RelyingParty } from '@/modules/mfa';
 import type { Actor, SessionsService } from '@/modules/sessions';
 import {
   ACT_FOR_TENANT_HEADER,
@@ -37,6 +45,8 @@ declare module 'fastify' {
   }
 }
 
+const targetTenant = (request: FastifyRequest) => request.headers[ACT_FOR_TENANT_HEADER];
+
 const clientOf = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'],
@@ -49,7 +59,7 @@ function readSessionToken(request: FastifyRequest): string | undefined {
 function setSessionCookie(
   request: FastifyRequest,
   reply: FastifyReply,
-  { token, expiresAt }: SignedIn,
+  { token, expiresAt }: Pick<SignedIn, 'token' | 'expiresAt'>,
 ) {
   const isSecure = request.protocol === 'https';
   void reply.setCookie(isSecure ? SECURE_COOKIE : PLAIN_COOKIE, token, {
@@ -69,6 +79,8 @@ function clearSessionCookies(reply: FastifyReply) {
 /**
  * Enforces each route's declared access before the body is even parsed: no session → 401,
  * wrong role → 403, admin-set password still unchanged → 403 except on the routes that fix it.
+ * SEC-26: a session owing its second factor reaches only the second-step routes (401 elsewhere);
+ * one limited to enrolment only the enrolment routes (403 elsewhere, like the password change).
  */
 export function registerAuthentication(
   app: FastifyInstance,
@@ -90,6 +102,34 @@ export function registerAuthentication(
       );
       return sendError(reply, new AppError('FORBIDDEN', 'You do not have permission to do this.'));
     }
+    if (actor.mfaPending === 'verify') {
+      if (!access.secondFactor) {
+        return sendError(
+          reply,
+          new AppError('UNAUTHENTICATED', 'Enter your verification code to finish signing in.'),
+        );
+      }
+      if (targetTenant(request) !== undefined) {
+        return sendError(
+          reply,
+          new AppError('FORBIDDEN', 'This request concerns your own account, not an organization.'),
+        );
+      }
+      request.actor = actor;
+      return;
+    }
+    if (access.secondFactor) {
+      return sendError(
+        reply,
+        new AppError('CONFLICT', 'You are already signed in: no verification code is needed.'),
+      );
+    }
+    if (actor.mfaPending === 'enrol' && !access.allowPendingMfaEnrolment) {
+      return sendError(
+        reply,
+        new AppError('FORBIDDEN', 'Please set up two-step verification to continue.'),
+      );
+    }
     if (actor.mustChangePassword && !access.allowPendingPasswordChange) {
       return sendError(
         reply,
@@ -104,13 +144,12 @@ export function registerAuthentication(
         throw error;
       }
     }
-    const targetTenant = request.headers[ACT_FOR_TENANT_HEADER];
-    if (targetTenant === undefined) {
+    if (targetTenant(request) === undefined) {
       request.actor = actor;
       return;
     }
     // The account's own routes (me, change-password) always concern the caller's own tenant.
-    if (access.allowPendingPasswordChange || access.ownAccount) {
+    if (access.allowPendingPasswordChange || access.ownAccount || access.allowPendingMfaEnrolment) {
       return sendError(
         reply,
         new AppError('FORBIDDEN', 'This request concerns your own account, not an organization.'),
@@ -120,7 +159,7 @@ export function registerAuthentication(
       request.actor = await service.actForTenant(
         actor,
         {
-          tenantId: String(targetTenant),
+          tenantId: String(targetTenant(request)),
           reason: String(request.headers[ACT_REASON_HEADER] ?? ''),
           method: request.method,
           route: request.routeOptions.url ?? request.url,
@@ -148,6 +187,8 @@ export function registerAuthentication(
 export function authRoutes(
   service: AuthService,
   sessions: Pick<SessionsService, 'resolveActor'>,
+  mfa: Pick<MfaService, 'checkCode' | 'passkeyAuthenticationOptions' | 'checkPasskey'>,
+  relyingParty: (request: FastifyRequest) => RelyingParty,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -175,23 +216,29 @@ export function authRoutes(
         schema: {
           tags: ['auth'],
           operationId: 'login',
+          description:
+            'The password step. For an account with a second factor: `{ mfaRequired: true, methods }` and a session that can only complete the second step (POST /api/auth/mfa/verify or the passkey pair); every other route answers it 401.',
           body: LoginBodySchema,
-          response: { 200: AuthResponseSchema },
+          response: { 200: LoginResponseSchema },
         },
       },
       async (request, reply) => {
         try {
           const signedIn = await service.login(request.body, clientOf(request));
-          request.log.info(
-            {
-              event: 'auth.login',
-              tenantId: signedIn.response.tenant.id,
-              userId: signedIn.response.user.id,
-            },
-            'signed in',
-          );
+          const { response } = signedIn;
+          if (isMfaChallenge(response)) {
+            request.log.info(
+              { event: 'auth.login_second_factor_pending', methods: response.methods },
+              'password accepted; second factor owed',
+            );
+          } else {
+            request.log.info(
+              { event: 'auth.login', tenantId: response.tenant.id, userId: response.user.id },
+              'signed in',
+            );
+          }
           setSessionCookie(request, reply, signedIn);
-          return signedIn.response;
+          return response;
         } catch (error) {
           if (error instanceof AppError) {
             request.log.info(
@@ -204,10 +251,97 @@ export function authRoutes(
       },
     );
 
+    // SEC-26, the second step. Failures count in the sign-in throttle; success replaces the
+    // pending session with a complete one (a new cookie) and answers the login body.
+    const completeSecondFactor = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      check: Parameters<AuthService['completeSecondFactor']>[2],
+    ) => {
+      try {
+        const signedIn = await service.completeSecondFactor(
+          request.actor,
+          clientOf(request),
+          check,
+        );
+        request.log.info(
+          { event: 'auth.login', tenantId: request.actor.tenantId, userId: request.actor.userId },
+          'signed in with a second factor',
+        );
+        setSessionCookie(request, reply, signedIn);
+        return signedIn.response;
+      } catch (error) {
+        if (error instanceof AppError) {
+          request.log.info(
+            { event: 'auth.second_factor_failed', status: STATUS_BY_CODE[error.code] },
+            'second factor refused',
+          );
+        }
+        throw error;
+      }
+    };
+
+    app.post(
+      '/auth/mfa/verify',
+      {
+        config: rolesAccess(ALL_ROLES, { secondFactor: true }),
+        schema: {
+          tags: ['auth'],
+          operationId: 'verifySecondFactor',
+          description:
+            'The second sign-in step with a code: six digits from the authenticator app (a time step already used is refused) or a recovery code (each works once). Answers the login body; wrong codes count in the sign-in throttle.',
+          body: MfaCodeBodySchema,
+          response: { 200: AuthResponseSchema },
+        },
+      },
+      async (request, reply) =>
+        completeSecondFactor(request, reply, (tx) =>
+          mfa.checkCode(tx, request.actor, request.body.code),
+        ),
+    );
+
+    app.post(
+      '/auth/mfa/passkeys/authentication/options',
+      {
+        config: rolesAccess(ALL_ROLES, { secondFactor: true }),
+        schema: {
+          tags: ['auth'],
+          operationId: 'passkeyAuthenticationOptions',
+          description:
+            'The second sign-in step with a passkey: options for navigator.credentials.get().',
+          body: EmptyBodySchema,
+          response: { 200: PasskeyAuthenticationOptionsSchema },
+        },
+      },
+      async (request) => mfa.passkeyAuthenticationOptions(request.actor, relyingParty(request)),
+    );
+
+    app.post(
+      '/auth/mfa/passkeys/authentication/verify',
+      {
+        config: rolesAccess(ALL_ROLES, { secondFactor: true }),
+        schema: {
+          tags: ['auth'],
+          operationId: 'passkeyAuthenticationVerify',
+          description:
+            "The passkey's signature over the session's challenge. Answers the login body; failures count in the sign-in throttle.",
+          body: PasskeyAuthenticationBodySchema,
+          response: { 200: AuthResponseSchema },
+        },
+      },
+      async (request, reply) =>
+        completeSecondFactor(request, reply, (tx) =>
+          mfa.checkPasskey(tx, request.actor, request.body, relyingParty(request)),
+        ),
+    );
+
     app.get(
       '/auth/me',
       {
-        config: rolesAccess(ALL_ROLES, { allowPendingPasswordChange: true }),
+        config: rolesAccess(ALL_ROLES, {
+          allowPendingPasswordChange: true,
+          allowPendingMfaEnrolment: true,
+        }),
         schema: {
           tags: ['auth'],
           operationId: 'getCurrentUser',
@@ -243,7 +377,10 @@ export function authRoutes(
     app.post(
       '/auth/change-password',
       {
-        config: rolesAccess(ALL_ROLES, { allowPendingPasswordChange: true }),
+        config: rolesAccess(ALL_ROLES, {
+          allowPendingPasswordChange: true,
+          allowPendingMfaEnrolment: true,
+        }),
         schema: {
           tags: ['auth'],
           operationId: 'changePassword',

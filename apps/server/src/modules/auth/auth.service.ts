@@ -2,13 +2,16 @@ import type {
   AuthResponse,
   ChangePasswordBody,
   LoginBody,
+  LoginResponse,
+  MfaMethod,
   ReauthBody,
   RegisterBody,
 } from '@boomgate/contracts/auth';
 
 import type { AuditService } from '@/modules/audit';
+import type { MfaService } from '@/modules/mfa';
 import type { RateLimitStore } from '@/modules/rate-limits';
-import type { Actor, SessionsService } from '@/modules/sessions';
+import type { Actor, MfaPending, SessionsService } from '@/modules/sessions';
 import type { TenantsRepository } from '@/modules/tenants';
 import { type UserRow, type UsersService, toUser } from '@/modules/users';
 import type { Clock } from '@/platform/clock';
@@ -38,6 +41,7 @@ export type AuthServiceDeps = {
   users: Pick<UsersService, 'insertUser' | 'findById' | 'updateById' | 'assertPasswordPolicy'>;
   sessions: Pick<SessionsService, 'startSession' | 'endSession' | 'endAllSessionsOf'>;
   audit: Pick<AuditService, 'record'>;
+  mfa: Pick<MfaService, 'signInState'>;
   clock: Clock;
   throttle: ThrottleLimits;
   /** The shared rate-limit counters (PostgreSQL) the sign-in throttle counts in. */
@@ -45,7 +49,11 @@ export type AuthServiceDeps = {
 };
 
 export type ClientInfo = { ip: string; userAgent?: string };
-export type SignedIn = { response: AuthResponse; token: string; expiresAt: Date };
+export type SignedIn<Response = AuthResponse> = {
+  response: Response;
+  token: string;
+  expiresAt: Date;
+};
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,6 +67,7 @@ export function createAuthService({
   users,
   sessions,
   audit,
+  mfa,
   clock,
   throttle,
   counters,
@@ -85,25 +94,40 @@ export function createAuthService({
     await loginThrottle.succeeded(states, accountKey);
   }
 
-  /** Starts a session for a user who just gave their password, audited as `action`. */
+  /**
+   * Starts a session for a user who just gave their password (and second factor, when they have
+   * one), audited as `action`. `mfaPending: 'enrol'`: a required second factor is not set up yet.
+   */
   async function signIn(
     tx: Tx,
     user: UserRow,
     tenant: { id: string; name: string },
     action: string,
     client: ClientInfo,
+    {
+      mfaPending = null,
+      details,
+    }: { mfaPending?: MfaPending; details?: Record<string, unknown> } = {},
   ): Promise<SignedIn> {
     const session = await sessions.startSession(tx, {
       tenantId: tenant.id,
       userId: user.id,
       ...client,
+      mfaPending,
     });
-    await audit.record(tx, { tenantId: tenant.id, actorUserId: user.id, action, ip: client.ip });
+    await audit.record(tx, {
+      tenantId: tenant.id,
+      actorUserId: user.id,
+      action,
+      ip: client.ip,
+      ...(details ? { details } : {}),
+    });
     return {
       response: {
         user: toUser(user),
         tenant: { id: tenant.id, name: tenant.name },
         requirePasswordChange: user.mustChangePassword,
+        ...(mfaPending === 'enrol' ? { requireMfaEnrolment: true } : {}),
       },
       ...session,
     };
@@ -138,7 +162,12 @@ export function createAuthService({
       });
     },
 
-    async login(body: LoginBody, client: ClientInfo): Promise<SignedIn> {
+    /**
+     * The password step. A user with a second factor gets `{ mfaRequired, methods }` and a session
+     * that can only complete the second step; the account's failure count is cleared only once
+     * that step succeeds, so a known password cannot reset the count between code guesses.
+     */
+    async login(body: LoginBody, client: ClientInfo): Promise<SignedIn<LoginResponse>> {
       const accountKey = accountThrottleKey(body.username);
       const ipKey = ipThrottleKey(client.ip);
       const states = await assertNotThrottled([accountKey, ipKey]);
@@ -162,7 +191,7 @@ export function createAuthService({
         }
         throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
       }
-      await clearThrottle(states, accountKey);
+      await loginThrottle.refund(states);
       if (!candidate.isActive) {
         throw new AppError(
           'FORBIDDEN',
@@ -179,8 +208,68 @@ export function createAuthService({
             passwordHash: await hashPassword(body.password),
           });
         }
-        return signIn(tx, user, tenant, 'auth.login', client);
+        const { methods, required } = await mfa.signInState(tx, user, tenant);
+        if (methods.length > 0) {
+          const session = await sessions.startSession(tx, {
+            tenantId: tenant.id,
+            userId: user.id,
+            ...client,
+            mfaPending: 'verify',
+          });
+          await audit.record(tx, {
+            tenantId: tenant.id,
+            actorUserId: user.id,
+            action: 'auth.login_second_factor_pending',
+            ip: client.ip,
+          });
+          return { response: { mfaRequired: true as const, methods }, ...session };
+        }
+        await repository.clearThrottle(accountKey);
+        return signIn(tx, user, tenant, 'auth.login', client, {
+          mfaPending: required ? 'enrol' : null,
+        });
       });
+    },
+
+    /**
+     * SEC-26, the second sign-in step: `check` verifies the code or passkey inside the tenant's
+     * transaction. Right: the pending session is replaced by a complete one. Wrong: it counts in
+     * the same throttle as a wrong password, and is audited.
+     */
+    async completeSecondFactor(
+      actor: Actor,
+      client: ClientInfo,
+      check: (tx: Tx) => Promise<MfaMethod | null>,
+    ): Promise<SignedIn> {
+      const accountKey = accountThrottleKey(actor.username);
+      const ipKey = ipThrottleKey(client.ip);
+      const states = await assertNotThrottled([accountKey, ipKey]);
+      return database
+        .withTenant(actor.tenantId, async (tx) => {
+          const user = await users.findById(tx, actor.tenantId, actor.userId);
+          const method = user ? await check(tx) : null;
+          if (!user || !method) {
+            await countFailure(states, accountKey, ipKey);
+            await audit.record(tx, {
+              tenantId: actor.tenantId,
+              actorUserId: actor.userId,
+              action: 'auth.second_factor_failed',
+              ip: client.ip,
+            });
+            return null;
+          }
+          await clearThrottle(states, accountKey);
+          await sessions.endSession(tx, actor);
+          const tenant = { id: actor.tenantId, name: actor.tenantName };
+          return signIn(tx, user, tenant, 'auth.login', client, {
+            details: { secondFactor: method },
+          });
+        })
+        .then((signedIn) => {
+          // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
+          if (!signedIn) throw new AppError('UNAUTHENTICATED', 'Invalid verification code');
+          return signedIn;
+        });
     },
 
     /**
@@ -208,7 +297,9 @@ export function createAuthService({
           await clearThrottle(states, accountKey);
           await sessions.endSession(tx, actor);
           const tenant = { id: actor.tenantId, name: actor.tenantName };
-          return signIn(tx, user, tenant, 'auth.reauthenticated', client);
+          return signIn(tx, user, tenant, 'auth.reauthenticated', client, {
+            mfaPending: actor.mfaPending,
+          });
         })
         .then((signedIn) => {
           // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
@@ -242,7 +333,10 @@ export function createAuthService({
         if (!updated) throw new AppError('NOT_FOUND', 'User not found.');
         await sessions.endAllSessionsOf(tx, actor.tenantId, actor.userId);
         const tenant = { id: actor.tenantId, name: actor.tenantName };
-        return signIn(tx, updated, tenant, 'auth.password_changed', client);
+        // A session limited to enrolment stays limited: the new password is not a second factor.
+        return signIn(tx, updated, tenant, 'auth.password_changed', client, {
+          mfaPending: actor.mfaPending,
+        });
       });
     },
 
@@ -316,6 +410,7 @@ export function createAuthService({
       },
       tenant: { id: actor.tenantId, name: actor.tenantName },
       requirePasswordChange: actor.mustChangePassword,
+      ...(actor.mfaPending === 'enrol' ? { requireMfaEnrolment: true } : {}),
     }),
   };
 }

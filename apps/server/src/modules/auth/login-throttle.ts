@@ -79,6 +79,15 @@ export function createLoginThrottle({
       }
     },
 
+    /**
+     * The password was right but a second factor is still owed: the attempt is given back on every
+     * key, and the account's earlier failures stay until the second step succeeds (`succeeded`),
+     * so a known password cannot reset the count between code guesses.
+     */
+    async refund(attempt: ThrottleAttempt) {
+      for (const key of attempt.keys) await store.refund(STORE_PREFIX + key, ruleFor(key));
+    },
+
     /** Forgets a key's failures. */
     async clear(key: string) {
       await store.clear(STORE_PREFIX + key);

@@ -9,6 +9,7 @@ import { createSessionsRepository } from './sessions.repository';
 import { type SessionPolicy, createSessionsService } from './sessions.service';
 
 export type { Actor, SessionPolicy, SessionsService } from './sessions.service';
+export type { MfaPending } from './sessions.repository';
 
 export function createSessionsModule(deps: {
   db: Db;

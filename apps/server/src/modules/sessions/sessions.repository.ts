@@ -17,7 +17,11 @@ export type ResolvedSessionRow = {
   mustChangePassword: boolean;
   /** When this session was started: by a sign-in, a password change or a re-authentication. */
   sessionCreatedAt: Date;
+  /** SEC-26: the second factor is still owed ('verify') or must be set up first ('enrol'). */
+  mfaPending: MfaPending;
 };
+
+export type MfaPending = 'verify' | 'enrol' | null;
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
 
@@ -39,6 +43,7 @@ export function createSessionsRepository(db: Db) {
         role: Role;
         must_change_password: boolean;
         session_created_at: Date | string;
+        mfa_pending: string | null;
       }>(
         sql`select * from auth_resolve_session(${tokenHash}, ${now.toISOString()}::timestamptz,
               make_interval(secs => ${idleSeconds}), make_interval(secs => ${touchAfterSeconds}))`,
@@ -55,6 +60,8 @@ export function createSessionsRepository(db: Db) {
         role: row.role,
         mustChangePassword: row.must_change_password,
         sessionCreatedAt: new Date(row.session_created_at),
+        mfaPending:
+          row.mfa_pending === 'verify' || row.mfa_pending === 'enrol' ? row.mfa_pending : null,
       } satisfies ResolvedSessionRow;
     },
 
@@ -62,6 +69,35 @@ export function createSessionsRepository(db: Db) {
       await tx
         .delete(sessions)
         .where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
+    },
+
+    async update(
+      tx: DbExecutor,
+      tenantId: string,
+      tokenHash: string,
+      set: Partial<
+        Pick<
+          typeof sessions.$inferInsert,
+          'mfaPending' | 'webauthnChallenge' | 'webauthnChallengeExpiresAt'
+        >
+      >,
+    ) {
+      await tx
+        .update(sessions)
+        .set(set)
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)));
+    },
+
+    async findChallenge(tx: DbExecutor, tenantId: string, tokenHash: string) {
+      const rows = await tx
+        .select({
+          challenge: sessions.webauthnChallenge,
+          expiresAt: sessions.webauthnChallengeExpiresAt,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.tokenHash, tokenHash)))
+        .for('update');
+      return rows[0];
     },
 
     async deleteAllForUser(tx: DbExecutor, tenantId: string, userId: string) {

@@ -5,12 +5,17 @@ import { AppError } from '@/platform/errors';
 import { newToken } from '@/platform/ids';
 
 import { hashSessionToken, isWellFormedToken } from './session-token';
-import type { ResolvedSessionRow, SessionsRepository } from './sessions.repository';
+import type { MfaPending, ResolvedSessionRow, SessionsRepository } from './sessions.repository';
 
 export type SessionPolicy = { idleTimeoutMinutes: number; absoluteTimeoutHours: number };
 
 /** A signed-in user as every route sees them, resolved from the session on each request. */
 export type Actor = ResolvedSessionRow & { sessionTokenHash: string };
+
+/** A WebAuthn ceremony must finish within this long of its options. */
+const CHALLENGE_TTL_MS = 5 * 60_000;
+/** A session that owes its second factor (SEC-26) lasts this long, not the full absolute timeout. */
+export const SECOND_STEP_TTL_MS = 10 * 60_000;
 
 // last_seen_at is written at most once a minute, so a busy client does not write on every call.
 const TOUCH_AFTER_SECONDS = 60;
@@ -39,11 +44,22 @@ export function createSessionsService({
     /** Issues a fresh random token (never reuses one) and stores its HMAC. */
     async startSession(
       tx: DbExecutor,
-      session: { tenantId: string; userId: string; ip?: string; userAgent?: string },
+      session: {
+        tenantId: string;
+        userId: string;
+        ip?: string;
+        userAgent?: string;
+        /** SEC-26: what the session still owes before it is a complete sign-in. */
+        mfaPending?: MfaPending;
+      },
     ): Promise<{ token: string; expiresAt: Date }> {
       const token = newToken();
       const now = clock.now();
-      const expiresAt = new Date(now.getTime() + policy.absoluteTimeoutHours * 3_600_000);
+      const lifetimeMs =
+        session.mfaPending === 'verify'
+          ? SECOND_STEP_TTL_MS
+          : policy.absoluteTimeoutHours * 3_600_000;
+      const expiresAt = new Date(now.getTime() + lifetimeMs);
       await repository.insert(tx, {
         tenantId: session.tenantId,
         userId: session.userId,
@@ -53,6 +69,7 @@ export function createSessionsService({
         expiresAt,
         ip: session.ip ?? null,
         userAgent: session.userAgent?.slice(0, 300) ?? null,
+        mfaPending: session.mfaPending ?? null,
       });
       return { token, expiresAt };
     },
@@ -82,6 +99,35 @@ export function createSessionsService({
         'REAUTH_REQUIRED',
         `Confirm your password to continue: this needs a sign-in within the last ${REAUTHENTICATION_MINUTES} minutes (POST /api/auth/reauth).`,
       );
+    },
+
+    /** The session has given its second factor or set one up: it becomes a complete sign-in. */
+    completeMfa: (tx: DbExecutor, actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>) =>
+      repository.update(tx, actor.tenantId, actor.sessionTokenHash, { mfaPending: null }),
+
+    /** Remembers the WebAuthn challenge just issued to this session (one at a time). */
+    storeChallenge: (
+      tx: DbExecutor,
+      actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>,
+      challenge: string,
+    ) =>
+      repository.update(tx, actor.tenantId, actor.sessionTokenHash, {
+        webauthnChallenge: challenge,
+        webauthnChallengeExpiresAt: new Date(clock.now().getTime() + CHALLENGE_TTL_MS),
+      }),
+
+    /** The session's pending WebAuthn challenge, cleared as it is read: each is used once. */
+    async takeChallenge(
+      tx: DbExecutor,
+      actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>,
+    ): Promise<string | undefined> {
+      const row = await repository.findChallenge(tx, actor.tenantId, actor.sessionTokenHash);
+      if (!row?.challenge) return undefined;
+      await repository.update(tx, actor.tenantId, actor.sessionTokenHash, {
+        webauthnChallenge: null,
+        webauthnChallengeExpiresAt: null,
+      });
+      return row.expiresAt && row.expiresAt > clock.now() ? row.challenge : undefined;
     },
 
     endSession: (tx: DbExecutor, actor: Pick<Actor, 'tenantId' | 'sessionTokenHash'>) =>

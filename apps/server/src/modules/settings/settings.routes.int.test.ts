@@ -9,7 +9,7 @@ describe('/api/settings', () => {
   });
   afterAll(() => t.close());
 
-  it('starts with the defaults: server retention, 365-day inductions, anti-spoofing recorded only', async () => {
+  it('starts with the defaults: server retention, 365-day inductions, anti-spoofing recorded only, MFA not required', async () => {
     const admin = await t.registerTenant();
 
     const response = await admin.get('/api/settings');
@@ -24,6 +24,8 @@ describe('/api/settings', () => {
       antispoofThreshold: 0.5,
       separationOfDuties: true,
       maxApprovalValidityMonths: 12,
+      requireMfaForAdmins: false,
+      requireMfaForEveryone: false,
     });
   });
 

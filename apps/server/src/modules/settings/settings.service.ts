@@ -22,6 +22,8 @@ const toSettings = (row: TenantRow): TenantSettings => ({
   antispoofThreshold: Math.round(row.antispoofThreshold * 100) / 100,
   separationOfDuties: row.separationOfDuties,
   maxApprovalValidityMonths: row.maxApprovalValidityMonths,
+  requireMfaForAdmins: row.requireMfaForAdmins,
+  requireMfaForEveryone: row.requireMfaForEveryone,
 });
 
 /** The organization's own settings: retention periods, induction validity, anti-spoofing gate. */

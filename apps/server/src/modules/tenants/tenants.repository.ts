@@ -25,6 +25,8 @@ export function createTenantsRepository() {
           | 'antispoofThreshold'
           | 'separationOfDuties'
           | 'maxApprovalValidityMonths'
+          | 'requireMfaForAdmins'
+          | 'requireMfaForEveryone'
         >
       >,
     ): Promise<TenantRow | undefined> {

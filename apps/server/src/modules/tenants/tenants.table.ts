@@ -26,6 +26,10 @@ export const tenants = pgTable(
     separationOfDuties: boolean().notNull().default(true),
     /** The longest approval a security_guard may register, in months from today. */
     maxApprovalValidityMonths: integer().notNull().default(12),
+    /** SEC-26: tenant_admin accounts must sign in with a second factor (super_admin always must). */
+    requireMfaForAdmins: boolean().notNull().default(false),
+    /** SEC-26: every account of the organization must sign in with a second factor. */
+    requireMfaForEveryone: boolean().notNull().default(false),
   },
   // The contract's ranges (contracts/settings.ts), held by the database too: a setting written by
   // any other path (a script, a future route) cannot turn a purge or the face gate into nonsense.

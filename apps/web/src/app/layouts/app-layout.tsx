@@ -30,6 +30,7 @@ import { displayName } from '@/lib/display-name';
 import {
   bottomNavItems,
   isCurrent,
+  accountItems,
   mobileMenuItems,
   type NavItem,
   sidebarItems,
@@ -159,6 +160,9 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
         <div className="group-data-[collapsible=icon]:hidden">
           <SessionSummary session={session} />
         </div>
+        <nav aria-label="Account">
+          <NavLinks items={accountItems} />
+        </nav>
         {isCollapsed ? (
           <Button
             variant="ghost"
@@ -199,7 +203,15 @@ function MobileHeader() {
         <BrandMark className="size-6" />
         <span className="truncate">Boomgate</span>
       </Link>
-      <div className="ml-auto">
+      <div className="ml-auto flex items-center gap-1">
+        {/* The account's own screen; the spec's Menu drawer keeps exactly its listed items. */}
+        {accountItems.map((item) => (
+          <Button key={item.href} asChild variant="ghost" size="icon" className="size-9">
+            <Link href={item.href} aria-label={item.title} title={item.title}>
+              <item.icon aria-hidden />
+            </Link>
+          </Button>
+        ))}
         <ThemeToggle />
       </div>
     </header>

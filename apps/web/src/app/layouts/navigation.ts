@@ -12,6 +12,7 @@ import {
   ScaleIcon,
   ScanLineIcon,
   ScanTextIcon,
+  ShieldCheckIcon,
   TruckIcon,
   UserRoundPlusIcon,
   UsersIcon,
@@ -105,6 +106,11 @@ export const sidebarItems: readonly NavItem[] = [
   userManagement,
   integrations,
   settings,
+];
+
+/** The user's own account, beside their name and Logout (desktop footer, mobile menu). */
+export const accountItems: readonly NavItem[] = [
+  { title: 'Two-Step Verification', href: paths.accountSecurity, icon: ShieldCheckIcon },
 ];
 
 /** Spec §2: the mobile bottom navigation (followed by the Menu button). */

@@ -38,11 +38,12 @@ export function useSessionQuery() {
 }
 
 /**
- * Whether the app may be used. A session still owing its forced password change is not usable:
- * the server refuses everything but the change, and only the login screen can complete it.
+ * Whether the app may be used. A session still owing its forced password change, or limited to
+ * setting up a required second factor, is not usable: the server refuses everything but that,
+ * and only the login screen can complete it.
  */
 export function isUsableSession(session: AuthResponse | null | undefined): session is AuthResponse {
-  return !!session && !session.requirePasswordChange;
+  return !!session && !session.requirePasswordChange && !session.requireMfaEnrolment;
 }
 
 /** The signed-in user and tenant. Only for components rendered inside <ProtectedRoute>. */

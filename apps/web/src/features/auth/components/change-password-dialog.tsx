@@ -30,10 +30,13 @@ export function ChangePasswordDialog({
   open,
   onOpenChange,
   currentPassword,
+  onEnrolmentRequired,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   currentPassword: string;
+  /** The organization requires two-step verification this account has not set up (SEC-26). */
+  onEnrolmentRequired?: () => void;
 }) {
   const [, navigate] = useLocation();
   const changePassword = useChangePassword();
@@ -50,11 +53,15 @@ export function ChangePasswordDialog({
       { currentPassword, newPassword },
       {
         onSuccess: (session) => {
-          setSession(queryClient, session);
           toast({
             title: 'Password Changed',
             description: 'Your password has been updated successfully',
           });
+          if (session.requireMfaEnrolment && onEnrolmentRequired) {
+            onEnrolmentRequired();
+            return;
+          }
+          setSession(queryClient, session);
           navigate(afterPasswordChangePathFor(session.user.role));
         },
         onError: (error) => {

@@ -4,7 +4,14 @@ import { lazy, Suspense, useState } from 'react';
 import { type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 
-import { type LoginForm, LoginFormSchema } from '@boomgate/contracts/auth';
+import {
+  type AuthResponse,
+  AuthResponseSchema,
+  type LoginForm,
+  LoginFormSchema,
+  type MfaMethod,
+  isMfaChallenge,
+} from '@boomgate/contracts/auth';
 import { landingPathFor } from '@boomgate/contracts/role-paths';
 
 import { Button } from '@/components/ui/button';
@@ -13,7 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage, request } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
 import { displayName } from '@/lib/display-name';
 
@@ -27,6 +34,14 @@ const ChangePasswordDialog = lazy(() =>
   import('./change-password-dialog').then((module) => ({ default: module.ChangePasswordDialog })),
 );
 
+// The second step and the required enrolment (SEC-26) load only for accounts that need them.
+const SecondStepForm = lazy(() =>
+  import('./second-step-form').then((module) => ({ default: module.SecondStepForm })),
+);
+const MfaEnrolmentDialog = lazy(() =>
+  import('./mfa-enrolment-dialog').then((module) => ({ default: module.MfaEnrolmentDialog })),
+);
+
 export function LoginScreen() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -34,6 +49,12 @@ export function LoginScreen() {
   const [hasFailed, setHasFailed] = useState(false);
   // Set when the server demands a new password: the one just typed is the current password.
   const [forcedChange, setForcedChange] = useState<{ currentPassword: string } | null>(null);
+  // Set when the password was right and a second factor is owed (the login body's methods).
+  const [secondStep, setSecondStep] = useState<{ methods: MfaMethod[]; password: string } | null>(
+    null,
+  );
+  // Set when the organization requires a second factor this account has not set up.
+  const [mustEnrol, setMustEnrol] = useState(false);
 
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginFormSchema),
@@ -41,24 +62,37 @@ export function LoginScreen() {
   });
   const { errors } = form.formState;
 
+  /** The spec's rules after a successful sign-in: forced change first, then the landing page. */
+  const finishSignIn = (session: AuthResponse, password: string) => {
+    if (session.requirePasswordChange) {
+      toast({
+        title: 'Password Change Required',
+        description: 'Please change your password to continue',
+      });
+      setForcedChange({ currentPassword: password });
+      return;
+    }
+    if (session.requireMfaEnrolment) {
+      setMustEnrol(true);
+      return;
+    }
+    setSession(queryClient, session);
+    toast({
+      title: 'Login Successful',
+      description: `Welcome back, ${displayName(session.user)}`,
+    });
+    navigate(landingPathFor(session.user.role));
+  };
+
   const handleValid = (values: LoginForm) => {
     setHasFailed(false);
     login.mutate(values, {
-      onSuccess: (session) => {
-        if (session.requirePasswordChange) {
-          toast({
-            title: 'Password Change Required',
-            description: 'Please change your password to continue',
-          });
-          setForcedChange({ currentPassword: values.password });
+      onSuccess: (result) => {
+        if (isMfaChallenge(result)) {
+          setSecondStep({ methods: result.methods, password: values.password });
           return;
         }
-        setSession(queryClient, session);
-        toast({
-          title: 'Login Successful',
-          description: `Welcome back, ${displayName(session.user)}`,
-        });
-        navigate(landingPathFor(session.user.role));
+        finishSignIn(result, values.password);
       },
       onError: (error) => {
         setHasFailed(true);
@@ -70,6 +104,49 @@ export function LoginScreen() {
       },
     });
   };
+
+  const handleEnrolled = () => {
+    setMustEnrol(false);
+    request('GET', '/api/auth/me', { schema: AuthResponseSchema }).then(
+      (session) => finishSignIn(session, ''),
+      (error: unknown) => {
+        toast({
+          variant: 'destructive',
+          title: 'Login Failed',
+          description: getErrorMessage(error, 'Please sign in again'),
+        });
+      },
+    );
+  };
+
+  if (secondStep) {
+    return (
+      <AuthLayout title="Two-Step Verification" description="One more step to sign in">
+        <Suspense fallback={<Spinner />}>
+          <SecondStepForm
+            methods={secondStep.methods}
+            onSignedIn={(session) => {
+              const { password } = secondStep;
+              setSecondStep(null);
+              finishSignIn(session, password);
+            }}
+            onCancel={() => setSecondStep(null)}
+          />
+        </Suspense>
+        {forcedChange && (
+          <Suspense fallback={null}>
+            <ChangePasswordDialog
+              open
+              currentPassword={forcedChange.currentPassword}
+              onOpenChange={(isOpen) => {
+                if (!isOpen) setForcedChange(null);
+              }}
+            />
+          </Suspense>
+        )}
+      </AuthLayout>
+    );
+  }
 
   const handleInvalid = (fieldErrors: FieldErrors<LoginForm>) => {
     toast({
@@ -137,7 +214,16 @@ export function LoginScreen() {
             onOpenChange={(isOpen) => {
               if (!isOpen) setForcedChange(null);
             }}
+            onEnrolmentRequired={() => {
+              setForcedChange(null);
+              setMustEnrol(true);
+            }}
           />
+        </Suspense>
+      )}
+      {mustEnrol && (
+        <Suspense fallback={null}>
+          <MfaEnrolmentDialog onEnrolled={handleEnrolled} onCancel={() => setMustEnrol(false)} />
         </Suspense>
       )}
     </AuthLayout>

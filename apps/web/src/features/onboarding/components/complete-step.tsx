@@ -14,7 +14,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useSelfOnboard } from '../api/self-onboarding';
 
 import type { LicenceDetails } from './licence-step';
-import { QrCodeImage } from './onboarding-qr-code';
+import { QrCodeImage } from '@/components/qr-code-image';
 import type { PersonalInfo } from './personal-info';
 import { formatConfidence, type Selfie } from './selfie-step';
 

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 
-import { QrCodeImage } from './onboarding-qr-code';
+import { QrCodeImage } from '@/components/qr-code-image';
 
 /**
  * Spec §2 security onboarding: a choice of QR or manual. The QR code opens this site's sign-in page

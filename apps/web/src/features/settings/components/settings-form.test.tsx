@@ -19,6 +19,8 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     antispoofThreshold: 0.5,
     separationOfDuties: true,
     maxApprovalValidityMonths: 12,
+    requireMfaForAdmins: false,
+    requireMfaForEveryone: false,
   };
   const patches: UpdateTenantSettings[] = [];
   server.use(
@@ -52,6 +54,7 @@ describe('Settings', () => {
     await user.type(threshold, '70');
     await user.clear(validity);
     await user.type(validity, '180');
+    await user.click(screen.getByLabelText('Require two-step verification for admins'));
     await user.click(screen.getByRole('button', { name: 'Save Settings' }));
 
     await expectToast('Settings Saved', 'The new settings apply from now on.');
@@ -64,6 +67,8 @@ describe('Settings', () => {
         antispoofThreshold: 0.7,
         separationOfDuties: true,
         maxApprovalValidityMonths: 12,
+        requireMfaForAdmins: true,
+        requireMfaForEveryone: false,
       },
     ]);
   });

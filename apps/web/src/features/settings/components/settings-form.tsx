@@ -38,6 +38,8 @@ const SettingsFormSchema = z
       .transform((percent) => percent / 100),
     separationOfDuties: z.boolean(),
     maxApprovalValidityMonths: z.string().trim().transform(Number),
+    requireMfaForAdmins: z.boolean(),
+    requireMfaForEveryone: z.boolean(),
   })
   .pipe(TenantSettingsSchema);
 type SettingsFormInput = z.input<typeof SettingsFormSchema>;
@@ -50,6 +52,8 @@ const toForm = (settings: TenantSettings): SettingsFormInput => ({
   antispoofThreshold: Math.round(settings.antispoofThreshold * 100).toString(),
   separationOfDuties: settings.separationOfDuties,
   maxApprovalValidityMonths: settings.maxApprovalValidityMonths.toString(),
+  requireMfaForAdmins: settings.requireMfaForAdmins,
+  requireMfaForEveryone: settings.requireMfaForEveryone,
 });
 
 function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEdit: boolean }) {
@@ -192,6 +196,50 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
               {...form.register('maxApprovalValidityMonths')}
             />
           </Field>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Two-step verification</CardTitle>
+          <CardDescription>
+            Ask for a code from an authenticator app or a passkey after the password. Super Admin
+            accounts always need one. Someone without one is asked to set it up at their next
+            sign-in.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {(
+            [
+              [
+                'requireMfaForAdmins',
+                'settings-mfa-admins',
+                'Require two-step verification for admins',
+              ],
+              [
+                'requireMfaForEveryone',
+                'settings-mfa-everyone',
+                'Require two-step verification for everyone',
+              ],
+            ] as const
+          ).map(([name, id, label]) => (
+            <div key={name} className="flex items-center gap-3">
+              <Controller
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <Checkbox
+                    id={id}
+                    checked={field.value}
+                    disabled={!canEdit}
+                    onCheckedChange={(checked) => field.onChange(checked === true)}
+                    onBlur={field.onBlur}
+                  />
+                )}
+              />
+              <Label htmlFor={id}>{label}</Label>
+            </div>
+          ))}
         </CardContent>
       </Card>
 

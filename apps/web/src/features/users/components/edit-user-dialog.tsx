@@ -27,6 +27,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 
+import { useResetUserMfa } from '../api/reset-user-mfa';
 import { useUpdateUser } from '../api/update-user';
 
 import { assignableRoles } from './role-options';
@@ -52,6 +53,7 @@ export function EditUserDialog({
   onClose: () => void;
 }) {
   const updateUser = useUpdateUser();
+  const resetMfa = useResetUserMfa();
   const form = useForm({
     resolver: zodResolver(EditUserFormSchema),
     defaultValues: {
@@ -155,6 +157,31 @@ export function EditUserDialog({
             />
           </Field>
           <DialogFooter>
+            <Button
+              type="button"
+              variant="ghost"
+              className="sm:mr-auto"
+              disabled={resetMfa.isPending}
+              onClick={() =>
+                resetMfa.mutate(user.id, {
+                  onSuccess: () =>
+                    toast({
+                      title: 'Two-Step Verification Reset',
+                      description:
+                        'The user signs in with the password only, or sets a new one up.',
+                    }),
+                  onError: (error) =>
+                    toast({
+                      variant: 'destructive',
+                      title: 'Reset Failed',
+                      description: getErrorMessage(error, 'Failed to reset two-step verification'),
+                    }),
+                })
+              }
+            >
+              {resetMfa.isPending && <Spinner />}
+              Reset Two-Step Verification
+            </Button>
             <Button type="button" variant="outline" onClick={onClose}>
               Cancel
             </Button>

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import type { Role } from '@boomgate/contracts/roles';
@@ -234,6 +234,25 @@ describe('user management', () => {
         body: { fullName: 'Charlotte Clerk', role: 'back_office' },
       },
     ]);
+  });
+
+  it("resets another user's two-step verification from the Edit User dialog", async () => {
+    const { user, guard } = setUp();
+    const resets: string[] = [];
+    server.use(
+      http.post('/api/users/:id/mfa/reset', ({ params }) => {
+        resets.push(String(params.id));
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    await screen.findByText('3 registered user(s) in organization');
+
+    await user.click(within(row('guard1')).getByRole('button', { name: 'Edit guard1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reset Two-Step Verification' }));
+
+    await expectToast('Two-Step Verification Reset');
+    expect(resets).toEqual([guard.id]);
   });
 
   it('sends a new password only when one is typed', async () => {

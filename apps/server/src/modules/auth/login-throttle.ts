@@ -1,4 +1,4 @@
-import type { CounterRule, RateLimitStore } from '@/modules/rate-limits';
+import type { CounterRule, Hit, RateLimitStore } from '@/modules/rate-limits';
 import { AppError } from '@/platform/errors';
 
 /**
@@ -23,7 +23,7 @@ export const accountThrottleKey = (username: string) => `account:${username.toLo
 export const ipThrottleKey = (ip: string) => `ip:${ip}`;
 
 /** An attempt counted against its keys; the caller reports how it ended. */
-export type ThrottleAttempt = { keys: readonly string[] };
+export type ThrottleAttempt = { keys: readonly string[]; hits: ReadonlyMap<string, Hit> };
 
 const STORE_PREFIX = 'login:';
 
@@ -49,10 +49,13 @@ export function createLoginThrottle({
      */
     async begin(keys: readonly string[]): Promise<ThrottleAttempt> {
       const counted: string[] = [];
+      const hits = new Map<string, Hit>();
       for (const key of keys) {
         const hit = await store.hit(STORE_PREFIX + key, ruleFor(key));
         if (!hit.allowed) {
-          for (const done of counted) await store.refund(STORE_PREFIX + done, ruleFor(done));
+          for (const done of counted) {
+            await store.refund(STORE_PREFIX + done, ruleFor(done), hits.get(done));
+          }
           const minutes = Math.ceil(hit.retryAfterSeconds / 60);
           throw new AppError(
             'RATE_LIMITED',
@@ -61,8 +64,9 @@ export function createLoginThrottle({
           );
         }
         counted.push(key);
+        hits.set(key, hit);
       }
-      return { keys: counted };
+      return { keys: counted, hits };
     },
 
     /** The attempt failed: it is already counted. Kept so every failure path says so. */
@@ -75,7 +79,7 @@ export function createLoginThrottle({
     async succeeded(attempt: ThrottleAttempt, accountKey: string) {
       for (const key of attempt.keys) {
         if (key === accountKey) await store.clear(STORE_PREFIX + key);
-        else await store.refund(STORE_PREFIX + key, ruleFor(key));
+        else await store.refund(STORE_PREFIX + key, ruleFor(key), attempt.hits.get(key));
       }
     },
 
@@ -85,7 +89,9 @@ export function createLoginThrottle({
      * so a known password cannot reset the count between code guesses.
      */
     async refund(attempt: ThrottleAttempt) {
-      for (const key of attempt.keys) await store.refund(STORE_PREFIX + key, ruleFor(key));
+      for (const key of attempt.keys) {
+        await store.refund(STORE_PREFIX + key, ruleFor(key), attempt.hits.get(key));
+      }
     },
 
     /** Forgets a key's failures. */

@@ -24,6 +24,8 @@ export type Hit = {
   retryAfterSeconds: number;
   /** Milliseconds until the count starts again (the window ends) or the block ends. */
   resetMs: number;
+  /** The block the key is under after this hit (set by this hit when it was allowed), or null. */
+  blockedUntil: Date | null;
 };
 
 export type RateLimitStore = ReturnType<typeof createRateLimitStore>;
@@ -106,18 +108,27 @@ export function createRateLimitStore({ db, clock }: { db: Db; clock: Clock }) {
         hits: row.hits,
         retryAfterSeconds: row.refused ? Math.max(1, Math.ceil(blockedMs / 1000)) : 0,
         resetMs: Math.max(0, blockedMs, windowEnd - now.getTime()),
+        blockedUntil: blockedUntilAt,
       };
     },
 
     /**
      * Takes back one counted hit (an attempt that was counted before it was judged, and then
-     * succeeded), lifting the block when the count falls under the limit again.
+     * succeeded), lifting the block when the count falls under the limit again, or when the block
+     * is the one this very hit set (`hit`): an allowed hit found no block in force, so a right
+     * password after a served lock does not start a new one. A block set since by another hit
+     * (a different `blocked_until`) stays.
      */
-    async refund(key: string, rule: Pick<CounterRule, 'limit'>) {
+    async refund(key: string, rule: Pick<CounterRule, 'limit'>, hit?: Pick<Hit, 'blockedUntil'>) {
+      const setByThisHit = hit?.blockedUntil
+        ? sql`blocked_until = ${hit.blockedUntil.toISOString()}::timestamptz`
+        : sql`false`;
       await db.execute(sql`
         update rate_limit_counters set
           hits = greatest(hits - 1, 0),
-          blocked_until = case when hits - 1 < ${rule.limit}::int then null else blocked_until end
+          blocked_until = case
+            when hits - 1 < ${rule.limit}::int or ${setByThisHit} then null
+            else blocked_until end
         where key = ${key}`);
     },
 

@@ -3,6 +3,7 @@ import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
+import { createCapturesModule } from '@/modules/captures';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -77,6 +78,8 @@ export function createModules({
     },
   });
   const images = createImagesModule({ storage, database, audit });
+  // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
+  const captures = createCapturesModule({ database, images: images.service, storage, clock });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -99,6 +102,7 @@ export function createModules({
     database,
     images: images.service,
     audit,
+    captures: captures.service,
     clock,
     faces: visionEngine,
     // The plate lookup shows the linked driver's safety induction (issue 7).
@@ -117,7 +121,12 @@ export function createModules({
     faces: visionEngine,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  const vision = createVisionModule({ engine: visionEngine, database, audit });
+  const vision = createVisionModule({
+    engine: visionEngine,
+    database,
+    audit,
+    captures: captures.service,
+  });
   const faces = createFacesModule({
     engine: visionEngine,
     database,
@@ -125,8 +134,15 @@ export function createModules({
     images: images.service,
     audit,
     settings: settings.service,
+    captures: captures.service,
   });
-  const documents = createDocumentsModule({ database, images: images.service, audit, clock });
+  const documents = createDocumentsModule({
+    database,
+    images: images.service,
+    audit,
+    captures: captures.service,
+    clock,
+  });
   const entryLogs = createEntryLogsModule({
     database,
     images: images.service,
@@ -134,6 +150,7 @@ export function createModules({
     users: users.service,
     audit,
     settings: settings.service,
+    captures: captures.service,
     clock,
   });
   const truckList = createTruckListModule({ database, clock });
@@ -162,6 +179,7 @@ export function createModules({
     database,
     audit,
     images: images.service,
+    captures: captures.service,
     clock,
     // Approved vehicles before drivers: they find the subject's vehicles by the driver link,
     // which deleting the driver record clears.
@@ -172,6 +190,8 @@ export function createModules({
       documents.personalData,
       webhooks.personalData,
       induction.personalData,
+      // Last: records above release their citations first, so erased captures can go at once.
+      captures.personalData,
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
@@ -186,6 +206,7 @@ export function createModules({
     users,
     auth,
     images,
+    captures,
     approvedVehicles,
     drivers,
     onboarding,

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
-import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import {
+  CaptureIdListSchema,
+  ImagePayloadSchema,
+  ImageUrlSchema,
+  OptionalCaptureIdSchema,
+  oneImageSourceEach,
+} from './images';
 import { PlateNumberSchema } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
@@ -27,9 +33,12 @@ export const GrantEntryBodySchema = z
     plateNumber: PlateNumberSchema,
     extractedPlate: Text(40),
     plateImage: Image,
+    plateImageCaptureId: OptionalCaptureIdSchema,
     vehicleDiskImage: Image,
+    vehicleDiskImageCaptureId: OptionalCaptureIdSchema,
     vehicleLicenceDiscId: DocumentId,
     driverFaceImage: Image,
+    driverFaceImageCaptureId: OptionalCaptureIdSchema,
     driverName: Text(),
     driverSurname: Text(),
     driverIdNumber: Text(20),
@@ -38,11 +47,15 @@ export const GrantEntryBodySchema = z
     driverPhone3: Text(30),
     identityDocumentId: DocumentId,
     driverLicenseImage: Image,
+    driverLicenseImageCaptureId: OptionalCaptureIdSchema,
     driversLicenceId: DocumentId,
     driverPassportNumber: Text(20),
     passportImage: Image,
+    passportImageCaptureId: OptionalCaptureIdSchema,
     passportRecordId: DocumentId,
     permitImages: z.array(ImagePayloadSchema).max(5, 'At most 5 permit images').default([]),
+    /** Permit images cited as captures (issue 14), kept after those sent in permitImages. */
+    permitImagesCaptureIds: CaptureIdListSchema,
     transportName: Text(),
     weighbridgeTicketId: DocumentId,
     vehicleApproved: z.boolean().default(false),
@@ -58,7 +71,16 @@ export const GrantEntryBodySchema = z
     /** Cross-checks the guard saw (disc vs plate, expiry dates…): warnings, recorded with the entry. */
     warnings: z.array(z.string().max(300)).max(20).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine(
+    oneImageSourceEach([
+      'plateImage',
+      'vehicleDiskImage',
+      'driverFaceImage',
+      'driverLicenseImage',
+      'passportImage',
+    ]),
+  );
 export type GrantEntryBody = z.input<typeof GrantEntryBodySchema>;
 
 export const EntryLogSchema = z.object({

@@ -27,6 +27,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '@boomgate/contracts/roles';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
+import type { Actor } from '@/modules/sessions';
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
 import { signedHeaders } from '@/testing/webhooks';
@@ -109,6 +110,16 @@ async function aVehicle(fx: MatrixFixtures, tenant: MatrixTenant) {
   });
   await expectStatus(response, 201, 'vehicle');
   return response.json<{ id: string; plateNumber: string }>();
+}
+
+/** A capture (issue 14) in `tenant`, made as POST /api/ocr would, without running the engine. */
+async function aCapture(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const { captureId } = await fx.t.modules.captures.service.create(
+    { tenantId: tenant.id, userId: tenant.admin.body.user.id } as Actor,
+    { image: fx.jpeg, type: 'plate' },
+    async () => ({ reading: null, result: null }),
+  );
+  return captureId;
 }
 
 async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
@@ -339,13 +350,25 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   },
 
   // ----- documents -------------------------------------------------------------------------
+  // Each cites a capture of the caller's tenant: another tenant's answers like an unknown one.
   ...Object.fromEntries(
-    ['licence-disc', 'identity-document', 'drivers-licence', 'passport', 'weighbridge-ticket'].map(
-      (path): [string, MatrixEntry] => [
-        `POST /api/${path}`,
-        { access: ALL, request: () => ({ url: `/api/${path}`, payload: {} }), allowed: 201 },
-      ],
-    ),
+    (
+      [
+        ['licence-disc', 'discImageCaptureId'],
+        ['identity-document', 'sourceImageFrontCaptureId'],
+        ['drivers-licence', 'sourceImageFrontCaptureId'],
+        ['passport', 'passportImageCaptureId'],
+        ['weighbridge-ticket', 'ticketImageCaptureId'],
+      ] as const
+    ).map(([path, field]): [string, MatrixEntry] => [
+      `POST /api/${path}`,
+      {
+        access: ALL,
+        object: aCapture,
+        request: (_fx, captureId) => ({ url: `/api/${path}`, payload: { [field]: captureId } }),
+        allowed: 201,
+      },
+    ]),
   ),
   'GET /api/weighbridge-tickets': {
     access: ALL,
@@ -357,7 +380,11 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/entry-logs': { access: ALL, request: () => ({ url: '/api/entry-logs' }), allowed: 200 },
   'POST /api/auto-gate/grant-entry': {
     access: ALL,
-    request: (fx) => ({ url: '/api/auto-gate/grant-entry', payload: { plateNumber: plate(fx) } }),
+    object: aCapture,
+    request: (fx, captureId) => ({
+      url: '/api/auto-gate/grant-entry',
+      payload: { plateNumber: plate(fx), plateImageCaptureId: captureId },
+    }),
     allowed: 201,
   },
   'GET /api/dashboard': { access: ALL, request: () => ({ url: '/api/dashboard' }), allowed: 200 },

@@ -124,6 +124,19 @@ export function aTicket(overrides: Partial<WeighbridgeTicket> = {}): Weighbridge
   };
 }
 
+export const A_CAPTURE_ID = '0b5c2f0e-7d5e-4c61-9a55-3c1f8c0de001';
+
+/** The typed reading the server would store for these fields (every field confirmed). */
+function aReading(type: OcrType, fields: Record<string, unknown>): OcrResponse['reading'] {
+  if (type === 'face') return null;
+  const typed: Record<string, { value: unknown; confidence: number; source: 'ocr' }> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value))
+      typed[name] = { value, confidence: 0.9, source: 'ocr' };
+  }
+  return { type, fields: typed, uncertain: [] };
+}
+
 /** A successful read of `type` with these fields, as POST /api/ocr answers it. */
 export function anOcrRead(
   type: OcrType,
@@ -138,6 +151,8 @@ export function anOcrRead(
     fields,
     source: 'ocr',
     confidence: 0.9,
+    captureId: A_CAPTURE_ID,
+    reading: aReading(type, fields),
     ...overrides,
   };
 }
@@ -153,6 +168,8 @@ export function anEmptyRead(type: OcrType, message = 'Nothing found.'): OcrRespo
     source: null,
     confidence: 0,
     message,
+    captureId: A_CAPTURE_ID,
+    reading: null,
   };
 }
 

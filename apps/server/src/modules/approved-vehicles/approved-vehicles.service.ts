@@ -7,6 +7,7 @@ import { normalisePlate } from '@boomgate/contracts/plates';
 import type { InductionValidity } from '@boomgate/contracts/induction';
 
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { DriversService } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
 import type { InductionService } from '@/modules/induction';
@@ -36,6 +37,7 @@ export type ApprovedVehiclesServiceDeps = {
   repository: ApprovedVehiclesRepository;
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
+  captures: Pick<CapturesService, 'readCapture' | 'resolveImage' | 'release'>;
   clock: Clock;
   faces: Pick<GateVisionEngine, 'embedFace'>;
   /** The plate lookup's induction status: the linked driver's ID number, then its validity. */
@@ -57,6 +59,7 @@ export function createApprovedVehiclesService({
   repository,
   images,
   audit,
+  captures,
   clock,
   faces,
   drivers,
@@ -69,8 +72,7 @@ export function createApprovedVehiclesService({
     `face:${tenantId}:${vehicleId}`;
 
   /** Enrolment: the driver photo must show exactly one usable face; its descriptor is kept sealed. */
-  async function describeDriverFace(photo: string): Promise<number[]> {
-    const { bytes } = decodeImagePayload(photo);
+  async function describeDriverFace(bytes: Uint8Array): Promise<number[]> {
     const embedding = await faces.embedFace(bytes);
     if (!embedding.ok)
       throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
@@ -90,15 +92,22 @@ export function createApprovedVehiclesService({
       body: CreateApprovedVehicleBody & { plateNumber: string },
       ip?: string,
     ) {
-      if (body.driverPhoto && body.biometricConsent !== true) {
+      const hasPhoto = Boolean(body.driverPhoto || body.driverPhotoCaptureId);
+      if (hasPhoto && body.biometricConsent !== true) {
         throw new AppError(
           'INVALID',
           "Record the driver's consent before storing their photo for face verification.",
         );
       }
-      const descriptor = body.driverPhoto ? await describeDriverFace(body.driverPhoto) : null;
+      // The photo sent, or its capture (issue 14: driverPhotoCaptureId, 404 when not citable).
+      const photo = body.driverPhoto
+        ? decodeImagePayload(body.driverPhoto).bytes
+        : body.driverPhotoCaptureId
+          ? await captures.readCapture(actor, body.driverPhotoCaptureId)
+          : null;
+      const descriptor = photo ? await describeDriverFace(photo) : null;
       const vehicleId = newId();
-      const driverPhotoKey = await images.storeOptional(
+      const storedPhotoKey = await images.storeOptional(
         actor.tenantId,
         'driver-photos',
         body.driverPhoto,
@@ -106,6 +115,10 @@ export function createApprovedVehiclesService({
       try {
         return await database.withTenant(actor.tenantId, async (tx) => {
           const now = clock.now();
+          const driverPhotoKey = await captures.resolveImage(tx, actor, {
+            image: storedPhotoKey,
+            captureId: body.driverPhotoCaptureId,
+          });
           const vehicle = await repository.insert(tx, {
             tenantId: actor.tenantId,
             id: vehicleId,
@@ -144,7 +157,7 @@ export function createApprovedVehiclesService({
           return vehicle;
         });
       } catch (error) {
-        if (driverPhotoKey) await images.deleteImage(driverPhotoKey);
+        if (storedPhotoKey) await images.deleteImage(storedPhotoKey);
         if (isUniqueViolation(error, 'approved_vehicles_one_per_plate')) {
           throw new AppError('CONFLICT', `Vehicle ${body.plateNumber} is already registered.`);
         }
@@ -164,6 +177,8 @@ export function createApprovedVehiclesService({
           targetId: id,
           ip,
         });
+        // A cited capture's photo is released (deleted once no record cites it), in this transaction.
+        if (row.driverPhotoKey) await captures.release(tx, actor.tenantId, [row.driverPhotoKey]);
         return row;
       });
       if (deleted.driverPhotoKey) await images.deleteImage(deleted.driverPhotoKey);
@@ -233,7 +248,10 @@ export function createApprovedVehiclesService({
             if (!row) return false;
             await repository.clearBiometrics(tx, tenantId, vehicleId);
             // Before the commit: a storage failure rolls the clearing back, so the key is found again.
-            if (row.driverPhotoKey) await images.deleteImage(row.driverPhotoKey);
+            if (row.driverPhotoKey) {
+              await captures.release(tx, tenantId, [row.driverPhotoKey]);
+              await images.deleteImage(row.driverPhotoKey);
+            }
             await audit.record(tx, {
               tenantId,
               actorUserId: null,

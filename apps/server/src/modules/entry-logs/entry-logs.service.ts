@@ -6,6 +6,7 @@ import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import { FACE_COMPARED_ACTION } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
@@ -37,6 +38,7 @@ export type EntryLogsServiceDeps = {
   users: Pick<UsersService, 'activeCountSql'>;
   audit: Pick<AuditService, 'record' | 'find' | 'hasDetail'>;
   settings: Pick<SettingsService, 'settingsOf'>;
+  captures: Pick<CapturesService, 'resolveImage' | 'resolveImages'>;
   clock: Clock;
 };
 
@@ -53,6 +55,7 @@ export function createEntryLogsService({
   users,
   audit,
   settings,
+  captures,
   clock,
 }: EntryLogsServiceDeps) {
   /**
@@ -124,6 +127,31 @@ export function createEntryLogsService({
     };
   }
 
+  /** Issue 14: image fields cited as captures (`<field>CaptureId`) become the captures' keys. */
+  async function resolveCaptures(
+    tx: DbExecutor,
+    actor: Actor,
+    body: GrantEntry,
+    stored: Awaited<ReturnType<typeof storeImages>>,
+  ): Promise<Awaited<ReturnType<typeof storeImages>>> {
+    const one = (image: string | null, captureId: string | null) =>
+      captures.resolveImage(tx, actor, { image, captureId });
+    return {
+      plateImageKey: await one(stored.plateImageKey, body.plateImageCaptureId),
+      vehicleDiskImageKey: await one(stored.vehicleDiskImageKey, body.vehicleDiskImageCaptureId),
+      driverFaceImageKey: await one(stored.driverFaceImageKey, body.driverFaceImageCaptureId),
+      driverLicenseImageKey: await one(
+        stored.driverLicenseImageKey,
+        body.driverLicenseImageCaptureId,
+      ),
+      passportImageKey: await one(stored.passportImageKey, body.passportImageCaptureId),
+      permitImageKeys: await captures.resolveImages(tx, actor, {
+        images: stored.permitImageKeys,
+        captureIds: body.permitImagesCaptureIds,
+      }),
+    };
+  }
+
   const keysOf = (stored: Awaited<ReturnType<typeof storeImages>>) =>
     [
       stored.plateImageKey,
@@ -162,6 +190,7 @@ export function createEntryLogsService({
       const stored = await storeImages(actor, body);
       try {
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
+          const imageKeys = await resolveCaptures(tx, actor, body, stored);
           const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
           const isApproved = vehicles.isApproved(vehicle);
           const face = await faceVerdict(tx, actor, body, vehicle ?? null);
@@ -192,7 +221,7 @@ export function createEntryLogsService({
             driversLicenceId: body.driversLicenceId,
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
-            ...stored,
+            ...imageKeys,
             warnings,
             recordedBy: actor.userId,
             recordedByName: actor.fullName ?? actor.username,

@@ -80,7 +80,11 @@ export const GrantEntryBodySchema = z
       'driverLicenseImage',
       'passportImage',
     ]),
-  );
+  )
+  .refine((body) => body.permitImages.length + body.permitImagesCaptureIds.length <= 5, {
+    message: 'At most 5 permit images',
+    path: ['permitImagesCaptureIds'],
+  });
 export type GrantEntryBody = z.input<typeof GrantEntryBodySchema>;
 
 export const EntryLogSchema = z.object({

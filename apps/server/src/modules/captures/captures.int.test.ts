@@ -236,6 +236,15 @@ describe('captures: an image is uploaded once (issue 14)', () => {
     expect(response.json().error.message).toContain(
       'Send either discImage or discImageCaptureId, not both',
     );
+    // Permit photos sent and cited count together: at most 5.
+    const jpeg = await aJpegDataUrl();
+    const tooMany = await guard.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA123456',
+      permitImages: [jpeg, jpeg, jpeg],
+      permitImagesCaptureIds: [captureId, captureId, captureId],
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.message).toContain('At most 5 permit images');
   });
 
   it('the retention job deletes uncited captures after 24 hours by the app clock, not cited ones', async () => {

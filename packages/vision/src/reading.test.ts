@@ -114,6 +114,17 @@ describe('toReading', () => {
     expect(fieldsOf(reading).ticketNumber?.value).toBe('12345');
   });
 
+  it('keeps list items in place, empty ones included (restrictions line up with codes)', () => {
+    const reading = toReading(
+      success({
+        type: 'license',
+        fields: { vehicleCodes: ['B', 'EB'], vehicleRestrictions: ['', '0'] },
+      }),
+    );
+    expect(fieldsOf(reading).vehicleCodes?.value).toEqual(['B', 'EB']);
+    expect(fieldsOf(reading).vehicleRestrictions?.value).toEqual(['', '0']);
+  });
+
   it('clamps confidences into 0..1 and the result always passes the contracts schema', () => {
     const reading = toReading(
       success({

@@ -27,18 +27,17 @@ function coerce(value: unknown, kind: ReadingValueKind): unknown {
       : undefined;
   }
   if (kind === 'texts') {
-    const items = Array.isArray(value)
-      ? value
-      : typeof value === 'string'
-        ? value.split(/,\s*/)
-        : [];
-    const strings = items
-      .filter(
-        (item): item is string | number => typeof item === 'string' || typeof item === 'number',
-      )
-      .map((item) => String(item).trim())
-      .filter((item) => item !== '');
-    return strings.length > 0 ? strings : undefined;
+    // A list keeps every item in place (a licence's restrictions line up with its codes).
+    if (Array.isArray(value)) {
+      const items = value.map((item) =>
+        typeof item === 'string' || typeof item === 'number' ? String(item).trim() : null,
+      );
+      if (items.some((item) => item === null)) return undefined;
+      return items.length > 0 && items.some((item) => item !== '') ? items : undefined;
+    }
+    if (typeof value !== 'string') return undefined;
+    const items = value.split(/,\s*/).map((item) => item.trim());
+    return items.some((item) => item !== '') ? items : undefined;
   }
   if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -114,6 +114,13 @@ describe('toReading', () => {
     expect(fieldsOf(reading).ticketNumber?.value).toBe('12345');
   });
 
+  it('leaves out a value too long for the contract rather than failing the read', () => {
+    const reading = toReading(
+      success({ type: 'id', fields: { surname: 'X'.repeat(5_000), sex: 'M' } }),
+    );
+    expect(Object.keys(fieldsOf(reading))).toEqual(['sex']);
+  });
+
   it('keeps list items in place, empty ones included (restrictions line up with codes)', () => {
     const reading = toReading(
       success({

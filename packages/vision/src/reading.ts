@@ -58,15 +58,21 @@ export function toReading(result: ReadResult): Reading | null {
     raw.plateNumber = plate || null;
     raw.displayPlate = plate ? formatPlate(plate) : null;
   }
+  const shape = READING_SCHEMAS[result.type].shape.fields.shape as Record<
+    string,
+    { safeParse(value: unknown): { success: boolean } }
+  >;
   const fields: Record<string, ReadingFieldValue> = {};
   for (const [name, kind] of Object.entries(kinds)) {
     const value = coerce(raw[name], kind);
     if (value === undefined) continue;
-    fields[name] = {
+    const field = {
       value,
       confidence: clamp01(result.fieldConfidence?.[name] ?? result.confidence),
       source: result.source,
     };
+    // A value the contract cannot hold (text past its length) is left out, never a failed read.
+    if (shape[name]?.safeParse(field).success) fields[name] = field;
   }
   // The display form is derived from the plate number: it is as (un)certain as the plate.
   const uncertain = new Set((result.uncertain ?? []).filter((name) => name in kinds));

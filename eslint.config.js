@@ -185,6 +185,9 @@ export default tseslint.config(
                 'fastify',
                 '@fastify/*',
                 '@boomgate/contracts/*',
+                // The typed readings and the plate normaliser/formatter are shared with vision.
+                '!@boomgate/contracts/readings',
+                '!@boomgate/contracts/plates',
               ],
               message: 'vision knows nothing of tenants, SQL or HTTP.',
             },

@@ -107,7 +107,8 @@ try {
       {
         category: 'contracted',
         plateNumber,
-        plateImage: platePhoto,
+        // The plate photo was stored by the read: cited, not uploaded again (issue 14).
+        plateImageCaptureId: read.json.captureId,
         driverFaceImage: face,
         vehicleApproved: true,
         faceVerified: true,
@@ -141,7 +142,8 @@ try {
     'Gate',
     `Command: \`npm run bench:gate\` (${ROUNDS} vehicles after ${WARM_UP} warm-up rounds, one at a time, real server with
 embedded PostgreSQL on loopback): 1080p plate JPEG → \`POST /api/ocr\` → \`GET /api/approved-vehicles/plate/{plate}\` →
-\`POST /api/face-comparison\` (live photo vs the enrolled descriptor) → \`POST /api/auto-gate/grant-entry\` (with both images).
+\`POST /api/face-comparison\` (live photo vs the enrolled descriptor) → \`POST /api/auto-gate/grant-entry\` (the plate cited
+as the read's capture, the face photo sent).
 Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the end: ${loadavg()
       .map((n) => n.toFixed(1))
       .join(' ')}.

@@ -118,5 +118,30 @@ describe('the HTTP edge', () => {
     expect(document.paths['/api/auth/login']?.post?.requestBody).toBeDefined();
     // The login's answer is either the second step's challenge or the signed-in body (SEC-26).
     expect(JSON.stringify(document.paths['/api/auth/login']?.post)).toContain('mfaRequired');
+    // Issue 14: every route taking an image documents its capture field; OCR answers captureId.
+    const capturesByRoute: Record<string, string[]> = {
+      '/api/auto-gate/grant-entry': [
+        'plateImageCaptureId',
+        'vehicleDiskImageCaptureId',
+        'driverFaceImageCaptureId',
+        'driverLicenseImageCaptureId',
+        'passportImageCaptureId',
+        'permitImagesCaptureIds',
+      ],
+      '/api/licence-disc': ['discImageCaptureId'],
+      '/api/identity-document': ['sourceImageFrontCaptureId'],
+      '/api/drivers-licence': ['sourceImageFrontCaptureId'],
+      '/api/passport': ['passportImageCaptureId'],
+      '/api/weighbridge-ticket': ['ticketImageCaptureId'],
+      '/api/approved-vehicles': ['driverPhotoCaptureId'],
+      '/api/face-comparison': ['image1CaptureId', 'image2CaptureId'],
+    };
+    for (const [path, fields] of Object.entries(capturesByRoute)) {
+      const body = JSON.stringify(document.paths[path]?.post?.requestBody ?? null);
+      for (const field of fields) expect(body, `${path} ${field}`).toContain(`"${field}"`);
+    }
+    const ocr = JSON.stringify(document.paths['/api/ocr']?.post ?? null);
+    expect(ocr).toContain('"captureId"');
+    expect(ocr).toContain('"reading"');
   });
 });

@@ -5,6 +5,7 @@ import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
+import { createCapturesModule } from '@/modules/captures';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -110,6 +111,8 @@ export function createModules({
     counters: rateLimits.store,
   });
   const images = createImagesModule({ storage, database, audit });
+  // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
+  const captures = createCapturesModule({ database, images: images.service, storage, clock });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -132,6 +135,7 @@ export function createModules({
     database,
     images: images.service,
     audit,
+    captures: captures.service,
     clock,
     faces: visionWork,
     // The plate lookup shows the linked driver's safety induction (issue 7).
@@ -151,7 +155,12 @@ export function createModules({
     faces: visionWork,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  const vision = createVisionModule({ engine: visionWork, database, audit });
+  const vision = createVisionModule({
+    engine: visionWork,
+    database,
+    audit,
+    captures: captures.service,
+  });
   const faces = createFacesModule({
     engine: visionWork,
     database,
@@ -159,9 +168,16 @@ export function createModules({
     images: images.service,
     audit,
     settings: settings.service,
+    captures: captures.service,
     clock,
   });
-  const documents = createDocumentsModule({ database, images: images.service, audit, clock });
+  const documents = createDocumentsModule({
+    database,
+    images: images.service,
+    audit,
+    captures: captures.service,
+    clock,
+  });
   const entryLogs = createEntryLogsModule({
     database,
     images: images.service,
@@ -169,6 +185,7 @@ export function createModules({
     users: users.service,
     audit,
     faces: faces.service,
+    captures: captures.service,
     clock,
   });
   const truckList = createTruckListModule({ database, clock });
@@ -195,6 +212,7 @@ export function createModules({
     database,
     audit,
     images: images.service,
+    captures: captures.service,
     clock,
     // Approved vehicles before drivers: they find the subject's vehicles by the driver link,
     // which deleting the driver record clears.
@@ -206,6 +224,8 @@ export function createModules({
       webhooks.personalData,
       induction.personalData,
       faces.personalData,
+      // Last: records above release their citations first, so erased captures can go at once.
+      captures.personalData,
     ],
     imageRetention: [documents.personalData, entryLogs.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
@@ -222,6 +242,7 @@ export function createModules({
     auth,
     mfa,
     images,
+    captures,
     approvedVehicles,
     drivers,
     onboarding,

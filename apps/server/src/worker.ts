@@ -11,6 +11,7 @@ export function jobsOf(modules: Modules) {
       ...modules.drivers.jobs,
       ...modules.privacy.jobs,
       ...modules.induction.jobs,
+      ...modules.captures.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -18,6 +19,7 @@ export function jobsOf(modules: Modules) {
       ...modules.drivers.schedules,
       ...modules.privacy.schedules,
       ...modules.induction.schedules,
+      ...modules.captures.schedules,
     ],
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
+import { normalisePlate } from '@boomgate/contracts/plates';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import { openMobileMenu, type Viewport } from './flows';
@@ -141,7 +142,7 @@ export async function runCompanyOnboardingFlow({
       await page.getByTestId('sidebar').getByRole('link', { name: 'Registered Vehicles' }).click();
     }
     await page.waitForURL((url) => url.pathname === '/registered-vehicles');
-    const stored = plate.replace(/[^A-Z0-9]/g, '');
+    const stored = normalisePlate(plate);
     const card = page.getByTestId(`vehicle-${stored}`);
     await card.waitFor();
     const text = (await card.textContent()) ?? '';

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import {
+  ImagePayloadSchema,
+  ImageUrlSchema,
+  OptionalCaptureIdSchema,
+  oneImageSourceEach,
+} from './images';
 import { InductionValiditySchema } from './induction';
 import { PlateNumberSchema } from './plates';
 import { IdSchema, TimestampSchema } from './primitives';
@@ -46,12 +51,15 @@ export const CreateApprovedVehicleBodySchema = z
     driverLicense: OptionalText,
     company: OptionalText,
     driverPhoto: ImagePayloadSchema.nullish(),
+    /** The driver photo's capture (POST /api/ocr with type face), instead of sending it again. */
+    driverPhotoCaptureId: OptionalCaptureIdSchema,
     approvedUntil: ApprovalDateSchema.nullish(),
     isActive: z.boolean().default(true),
     /** The driver agreed to their photo being used for face verification (POPIA). */
     biometricConsent: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['driverPhoto']));
 export type CreateApprovedVehicleBody = z.input<typeof CreateApprovedVehicleBodySchema>;
 
 /** GET /api/approved-vehicles/plate/{plate} (spec §7). */

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import {
+  ImagePayloadSchema,
+  ImageUrlSchema,
+  OptionalCaptureIdSchema,
+  oneImageSourceEach,
+} from './images';
 import { IdSchema, TimestampSchema } from './primitives';
 
 const Text = (max = 120) =>
@@ -39,8 +44,11 @@ export const LicenceDiscBodySchema = z
     persons: Text(40),
     dateOfExpiry: Text(40),
     discImage: Image,
+    /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
+    discImageCaptureId: OptionalCaptureIdSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['discImage']));
 export type LicenceDiscBody = z.input<typeof LicenceDiscBodySchema>;
 
 export const IdentityDocumentBodySchema = z
@@ -57,8 +65,11 @@ export const IdentityDocumentBodySchema = z
     phone1: Text(30),
     phone2: Text(30),
     sourceImageFront: Image,
+    /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
+    sourceImageFrontCaptureId: OptionalCaptureIdSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['sourceImageFront']));
 export type IdentityDocumentBody = z.input<typeof IdentityDocumentBodySchema>;
 
 export const DriversLicenceBodySchema = z
@@ -76,9 +87,12 @@ export const DriversLicenceBodySchema = z
     phone2: Text(30),
     phone3: Text(30),
     sourceImageFront: Image,
+    /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
+    sourceImageFrontCaptureId: OptionalCaptureIdSchema,
     barcodeType: z.literal('PDF417').default('PDF417'),
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['sourceImageFront']));
 export type DriversLicenceBody = z.input<typeof DriversLicenceBodySchema>;
 
 export const PassportBodySchema = z
@@ -92,8 +106,11 @@ export const PassportBodySchema = z
     expiryDate: Text(40),
     issuingCountry: Text(60),
     passportImage: Image,
+    /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
+    passportImageCaptureId: OptionalCaptureIdSchema,
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['passportImage']));
 export type PassportBody = z.input<typeof PassportBodySchema>;
 
 export const WeighbridgeTicketBodySchema = z
@@ -121,13 +138,16 @@ export const WeighbridgeTicketBodySchema = z
     tareDateTime: Text(40),
     grossDateTime: Text(40),
     ticketImage: Image,
+    /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
+    ticketImageCaptureId: OptionalCaptureIdSchema,
     rawOcrText: z
       .string()
       .max(20_000)
       .nullish()
       .transform((value) => value ?? null),
   })
-  .strict();
+  .strict()
+  .superRefine(oneImageSourceEach(['ticketImage']));
 export type WeighbridgeTicketBody = z.input<typeof WeighbridgeTicketBodySchema>;
 
 export const WeighbridgeTicketSchema = z.object({

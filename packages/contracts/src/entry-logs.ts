@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 import { EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
-import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import {
+  CaptureIdListSchema,
+  ImagePayloadSchema,
+  ImageUrlSchema,
+  OptionalCaptureIdSchema,
+  oneImageSourceEach,
+} from './images';
 import { PlateNumberSchema } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
@@ -28,9 +34,12 @@ export const GrantEntryBodySchema = z
     plateNumber: PlateNumberSchema,
     extractedPlate: Text(40),
     plateImage: Image,
+    plateImageCaptureId: OptionalCaptureIdSchema,
     vehicleDiskImage: Image,
+    vehicleDiskImageCaptureId: OptionalCaptureIdSchema,
     vehicleLicenceDiscId: DocumentId,
     driverFaceImage: Image,
+    driverFaceImageCaptureId: OptionalCaptureIdSchema,
     driverName: Text(),
     driverSurname: Text(),
     driverIdNumber: Text(20),
@@ -39,11 +48,15 @@ export const GrantEntryBodySchema = z
     driverPhone3: Text(30),
     identityDocumentId: DocumentId,
     driverLicenseImage: Image,
+    driverLicenseImageCaptureId: OptionalCaptureIdSchema,
     driversLicenceId: DocumentId,
     driverPassportNumber: Text(20),
     passportImage: Image,
+    passportImageCaptureId: OptionalCaptureIdSchema,
     passportRecordId: DocumentId,
     permitImages: z.array(ImagePayloadSchema).max(5, 'At most 5 permit images').default([]),
+    /** Permit images cited as captures (issue 14), kept after those sent in permitImages. */
+    permitImagesCaptureIds: CaptureIdListSchema,
     transportName: Text(),
     weighbridgeTicketId: DocumentId,
     /**
@@ -67,6 +80,19 @@ export const GrantEntryBodySchema = z
     warnings: z.array(z.string().max(300)).max(20).default([]),
   })
   .strict()
+  .superRefine(
+    oneImageSourceEach([
+      'plateImage',
+      'vehicleDiskImage',
+      'driverFaceImage',
+      'driverLicenseImage',
+      'passportImage',
+    ]),
+  )
+  .refine((body) => body.permitImages.length + body.permitImagesCaptureIds.length <= 5, {
+    message: 'At most 5 permit images',
+    path: ['permitImagesCaptureIds'],
+  })
   .refine((body) => !(body.entryGranted && body.refusalReason), {
     message: 'A granted entry has no refusal reason',
     path: ['refusalReason'],

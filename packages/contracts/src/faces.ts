@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { ImagePayloadSchema } from './images';
+import { CaptureIdSchema, ImagePayloadSchema } from './images';
 import { IdSchema } from './primitives';
 
 /** Spec §4/§9: a match needs at least 70. The one definition the server and the web use. */
@@ -12,19 +12,32 @@ export const isFaceMatch = (matchScore: number): boolean => matchScore >= FACE_M
 /**
  * POST /api/face-comparison. image1 is the live face; the reference is either image2 (a photo)
  * or the approved vehicle whose enrolled driver photo to compare with (faster: only the live
- * photo is analysed).
+ * photo is analysed). Either photo may be cited as a capture instead (image1CaptureId,
+ * image2CaptureId: POST /api/ocr's captureId).
  */
 export const FaceComparisonRequestSchema = z
   .object({
-    image1: ImagePayloadSchema,
+    image1: ImagePayloadSchema.optional(),
+    image1CaptureId: CaptureIdSchema.optional(),
     image2: ImagePayloadSchema.optional(),
+    image2CaptureId: CaptureIdSchema.optional(),
     approvedVehicleId: IdSchema.optional(),
   })
   .strict()
-  .refine((body) => (body.image2 === undefined) !== (body.approvedVehicleId === undefined), {
-    message: 'Send either image2 or approvedVehicleId',
-    path: ['image2'],
-  });
+  .refine((body) => (body.image1 === undefined) !== (body.image1CaptureId === undefined), {
+    message: 'Send either image1 or image1CaptureId',
+    path: ['image1'],
+  })
+  .refine(
+    (body) =>
+      [body.image2, body.image2CaptureId, body.approvedVehicleId].filter(
+        (value) => value !== undefined,
+      ).length === 1,
+    {
+      message: 'Send either image2 or approvedVehicleId (image2CaptureId in place of image2)',
+      path: ['image2'],
+    },
+  );
 export type FaceComparisonRequest = z.infer<typeof FaceComparisonRequestSchema>;
 
 export const FaceBoxSchema = z.object({

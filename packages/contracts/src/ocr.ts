@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { ImagePayloadSchema } from './images';
+import { CaptureIdSchema, ImagePayloadSchema } from './images';
+import { ReadingSchema } from './readings';
 
 /** Spec §3: the document types the camera reads. `face` checks a face capture's quality. */
 export const OCR_TYPES = [
@@ -45,5 +46,13 @@ export const OcrResponseSchema = z.object({
   /** Why nothing was read, or what to do better (a sentence for the guard). */
   message: z.string().optional(),
   warnings: z.array(z.string()).optional(),
+  /**
+   * The image, stored once as a capture (issue 14): cite it as `<imageField>CaptureId` on the
+   * document, face or entry route instead of sending the image again. Expires after 24 hours
+   * unless cited.
+   */
+  captureId: CaptureIdSchema,
+  /** The typed reading (fields with confidence and source, `uncertain`); null for faces and failed reads. */
+  reading: ReadingSchema.nullable(),
 });
 export type OcrResponse = z.infer<typeof OcrResponseSchema>;

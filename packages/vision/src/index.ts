@@ -37,13 +37,10 @@ export {
   type SmartIdCard,
 } from './documents/sa-id';
 export { parseMrz, extractMrzLines, mrzCheckDigit, type MrzReading } from './documents/mrz';
-export {
-  formatPlate,
-  normalisePlate,
-  matchPlatePatterns,
-  rankPlateCandidates,
-  type PlateCandidate,
-} from './documents/plate';
+// The one plate normaliser and display formatter live in packages/contracts (spec §5).
+export { formatPlate, normalisePlate } from '@boomgate/contracts/plates';
+export { toReading } from './reading';
+export { matchPlatePatterns, rankPlateCandidates, type PlateCandidate } from './documents/plate';
 export {
   createVisionEngine,
   type VisionEngine,

@@ -27,6 +27,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Role } from '@boomgate/contracts/roles';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
+import type { Actor } from '@/modules/sessions';
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
 import { createSoftwareAuthenticator } from '@/testing/webauthn';
@@ -127,6 +128,16 @@ async function aDeletionProposal(fx: MatrixFixtures, tenant: MatrixTenant) {
   const response = await (await guard).delete(`/api/approved-vehicles/${vehicle.id}`);
   await expectStatus(response, 202, 'deletion proposal');
   return vehicle;
+}
+
+/** A capture (issue 14) in `tenant`, made as POST /api/ocr would, without running the engine. */
+async function aCapture(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const { captureId } = await fx.t.modules.captures.service.create(
+    { tenantId: tenant.id, userId: tenant.admin.body.user.id } as Actor,
+    { image: fx.jpeg, type: 'plate' },
+    async () => ({ reading: null, result: null }),
+  );
+  return captureId;
 }
 
 async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
@@ -447,13 +458,25 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   },
 
   // ----- documents -------------------------------------------------------------------------
+  // Each cites a capture of the caller's tenant: another tenant's answers like an unknown one.
   ...Object.fromEntries(
-    ['licence-disc', 'identity-document', 'drivers-licence', 'passport', 'weighbridge-ticket'].map(
-      (path): [string, MatrixEntry] => [
-        `POST /api/${path}`,
-        { access: ALL, request: () => ({ url: `/api/${path}`, payload: {} }), allowed: 201 },
-      ],
-    ),
+    (
+      [
+        ['licence-disc', 'discImageCaptureId'],
+        ['identity-document', 'sourceImageFrontCaptureId'],
+        ['drivers-licence', 'sourceImageFrontCaptureId'],
+        ['passport', 'passportImageCaptureId'],
+        ['weighbridge-ticket', 'ticketImageCaptureId'],
+      ] as const
+    ).map(([path, field]): [string, MatrixEntry] => [
+      `POST /api/${path}`,
+      {
+        access: ALL,
+        object: aCapture,
+        request: (_fx, captureId) => ({ url: `/api/${path}`, payload: { [field]: captureId } }),
+        allowed: 201,
+      },
+    ]),
   ),
   'GET /api/weighbridge-tickets': {
     access: ALL,
@@ -465,10 +488,17 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/entry-logs': { access: ALL, request: () => ({ url: '/api/entry-logs' }), allowed: 200 },
   'POST /api/auto-gate/grant-entry': {
     access: ALL,
-    // A refused attempt (issue 14): logged like a granted one, by every gate role.
-    request: (fx) => ({
+    // A refused attempt (issue 14), citing its plate capture: logged like a granted one, by every
+    // gate role.
+    object: aCapture,
+    request: (fx, captureId) => ({
       url: '/api/auto-gate/grant-entry',
-      payload: { plateNumber: plate(fx), entryGranted: false, refusalReason: 'not_registered' },
+      payload: {
+        plateNumber: plate(fx),
+        plateImageCaptureId: captureId,
+        entryGranted: false,
+        refusalReason: 'not_registered',
+      },
     }),
     allowed: 201,
   },

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ApiErrorSchema } from '@boomgate/contracts/api-error';
 
+import type { Actor } from '@/modules/sessions';
 import { type DeclaredRoute, declaredRoutes } from '@/platform/access';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
@@ -138,6 +139,13 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     );
     const entryId = await sendEntry(t, other, { plateNumber: 'CNRY123', driverName: CANARY });
     otherTenant.ids.push(entryId);
+    // A capture (issue 14) the fuzzer may cite in every *CaptureId field: always a 404 here.
+    const capture = await t.modules.captures.service.create(
+      { tenantId: other.tenantId, userId: other.admin.body.user.id } as Actor,
+      { image: jpeg, type: 'plate' },
+      async () => ({ reading: null, result: null }),
+    );
+    otherTenant.ids.push(capture.captureId);
     await other.admin.post(`/api/webhook/process-request/${entryId}`, {
       plateNumber: 'CNRY123',
       driverName: CANARY,

@@ -157,6 +157,8 @@ export async function createTestApp({
     ownerUrl,
     /** The stored objects as they are (not through the test's storage wrapper): for assertions. */
     files,
+    /** The storage folder itself: tests count the objects in it. */
+    storageDir,
     logLines,
     inject: request,
     unique,

@@ -18,7 +18,8 @@ describe('formatPlate (spec §5 display form)', () => {
     ['kp 35 xk gp', 'KP 35 XK GP'],
     ['CA123456', 'CA 123 456'],
     ['ABC123GP', 'ABC 123 GP'],
-    ['CAA1234', 'CAA 123 4'],
+    ['CAA1234', 'CAA 1234'],
+    ['BCD123MP', 'BCD 123 MP'],
   ])('%s → %s', (input, expected) => {
     expect(formatPlate(input)).toBe(expected);
   });

@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import type { z } from 'zod';
 
 import type {
   ApprovedVehicle,
@@ -12,6 +13,7 @@ import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 import type { InductionValidity } from '@boomgate/contracts/induction';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { normalisePlate } from '@boomgate/contracts/plates';
+import { READING_SCHEMAS, ReadingSchema } from '@boomgate/contracts/readings';
 import { TRUCK_LIST_COUNT_HEADERS, type TruckListEntry } from '@boomgate/contracts/truck-list';
 
 import { apiError } from './handlers';
@@ -127,6 +129,21 @@ export function aTicket(overrides: Partial<WeighbridgeTicket> = {}): Weighbridge
   };
 }
 
+export const A_CAPTURE_ID = '0b5c2f0e-7d5e-4c61-9a55-3c1f8c0de001';
+
+/** The typed reading the server would store for these fields (every field confirmed). */
+function aReading(type: OcrType, fields: Record<string, unknown>): OcrResponse['reading'] {
+  if (type === 'face') return null;
+  const shape = READING_SCHEMAS[type].shape.fields.shape as Record<string, z.ZodType>;
+  const typed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const field = { value, confidence: 0.9, source: 'ocr' };
+    // What the converter on the server would keep: known fields of the right kind only.
+    if (shape[name]?.safeParse(field).success) typed[name] = field;
+  }
+  return ReadingSchema.parse({ type, fields: typed, uncertain: [] });
+}
+
 /** A successful read of `type` with these fields, as POST /api/ocr answers it. */
 export function anOcrRead(
   type: OcrType,
@@ -141,6 +158,8 @@ export function anOcrRead(
     fields,
     source: 'ocr',
     confidence: 0.9,
+    captureId: A_CAPTURE_ID,
+    reading: aReading(type, fields),
     ...overrides,
   };
 }
@@ -156,6 +175,8 @@ export function anEmptyRead(type: OcrType, message = 'Nothing found.'): OcrRespo
     source: null,
     confidence: 0,
     message,
+    captureId: A_CAPTURE_ID,
+    reading: null,
   };
 }
 

@@ -1,9 +1,11 @@
 /**
- * What the optional AI provider is asked to return, per document type: one JSON schema each, built
- * from the field lists below (the same field names the local readers use), sent as a strict
+ * What the optional AI provider is asked to return, per document type: one JSON schema each,
+ * generated from the contracts' typed readings (names and value kinds), sent as a strict
  * `response_format` and checked again on the answer. Strict structured outputs need every property
  * listed in `required` and `additionalProperties: false`; an unreadable field is `null`, never left out.
  */
+import { type ReadingValueKind, readingFieldKinds } from '@boomgate/contracts/readings';
+
 import type { DocumentType } from '../types';
 
 /** The subset of JSON Schema these schemas use (and the validator below understands). */
@@ -18,97 +20,152 @@ export type JsonSchema =
   | { type: 'string' | ['string', 'null']; pattern?: string; description?: string }
   | { type: 'number' | ['number', 'null']; description?: string };
 
-const text = (description?: string): JsonSchema => ({
-  type: ['string', 'null'],
-  ...(description ? { description } : {}),
-});
-const date = (): JsonSchema => ({
-  type: ['string', 'null'],
-  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-  description: 'YYYY-MM-DD',
-});
-const dateTime = (): JsonSchema => ({
-  type: ['string', 'null'],
+/**
+ * Fields the provider may fill per type (the printed or camera-readable ones of the README's
+ * table), in the order asked. Names and value kinds come from the contracts' typed readings
+ * (packages/contracts/src/readings.ts): a name the reading does not have fails at load.
+ */
+const AI_FIELD_NAMES: Record<DocumentType, readonly string[]> = {
+  plate: ['plateNumber'],
+  disk: [
+    'licenceNumber',
+    'vehicleRegisterNo',
+    'vin',
+    'engineNo',
+    'make',
+    'model',
+    'description',
+    'colour',
+    'dateOfExpiry',
+    'controlNumber',
+    'discNumber',
+    'tare',
+    'gvm',
+    'dateOfTest',
+    'fees',
+  ],
+  license: ['nameOnCard', 'idNumber', 'licenceNumber', 'validFrom', 'validTo', 'vehicleCodes'],
+  id: [
+    'surname',
+    'givenNames',
+    'sex',
+    'nationality',
+    'identityNumber',
+    'dateOfBirth',
+    'countryOfBirth',
+    'status',
+    'dateOfIssue',
+  ],
+  passport: [
+    'passportNumber',
+    'surname',
+    'givenNames',
+    'nationality',
+    'issuingCountry',
+    'dateOfBirth',
+    'sex',
+    'expiryDate',
+    'personalNumber',
+    'mrzLines',
+  ],
+  weighbridge: [
+    'ticketNumber',
+    'site',
+    'vehicleReg',
+    'trailerRegs',
+    'product',
+    'customer',
+    'transporter',
+    'supplier',
+    'tareWeight',
+    'grossWeight',
+    'netWeight',
+    'tareDateTime',
+    'grossDateTime',
+    'sealNumbers',
+    'tareOperator',
+    'grossOperator',
+  ],
+};
+
+const DATE = { pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
+const DATE_TIME = {
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2})?)?$',
   description: 'local time as printed, YYYY-MM-DDTHH:MM[:SS]',
-});
-const kg = (): JsonSchema => ({ type: ['number', 'null'], description: 'kilograms' });
-const texts = (description?: string): JsonSchema => ({
-  type: 'array',
-  items: { type: 'string' },
-  ...(description ? { description } : {}),
-});
+};
 
-/** Fields the provider may fill per type: the printed or camera-readable ones of the README's table. */
-export const AI_FIELDS: Record<DocumentType, Record<string, JsonSchema>> = {
-  plate: { plateNumber: text('the number plate, letters and digits as printed') },
+/** What the provider is told about a field beyond its kind: format and meaning. */
+const HINTS: Partial<
+  Record<DocumentType, Record<string, { pattern?: string; description?: string }>>
+> = {
+  plate: { plateNumber: { description: 'the number plate, letters and digits as printed' } },
   disk: {
-    licenceNumber: text('licence number (the vehicle plate)'),
-    vehicleRegisterNo: text(),
-    vin: text(),
-    engineNo: text(),
-    make: text(),
-    model: text(),
-    description: text(),
-    colour: text(),
-    dateOfExpiry: date(),
-    controlNumber: text(),
-    discNumber: text(),
-    tare: kg(),
-    gvm: kg(),
-    dateOfTest: date(),
-    fees: text(),
+    licenceNumber: { description: 'licence number (the vehicle plate)' },
+    dateOfExpiry: DATE,
+    dateOfTest: DATE,
   },
   license: {
-    nameOnCard: text(),
-    idNumber: text('13-digit SA ID number'),
-    licenceNumber: text(),
-    validFrom: date(),
-    validTo: date(),
-    vehicleCodes: texts('licence codes, e.g. B, EB, C1'),
+    idNumber: { description: '13-digit SA ID number' },
+    validFrom: DATE,
+    validTo: DATE,
+    vehicleCodes: { description: 'licence codes, e.g. B, EB, C1' },
   },
   id: {
-    surname: text(),
-    givenNames: text(),
-    sex: text('M or F'),
-    nationality: text(),
-    identityNumber: text('13-digit SA ID number'),
-    dateOfBirth: date(),
-    countryOfBirth: text(),
-    status: text(),
-    dateOfIssue: date(),
+    sex: { description: 'M or F' },
+    identityNumber: { description: '13-digit SA ID number' },
+    dateOfBirth: DATE,
+    dateOfIssue: DATE,
   },
   passport: {
-    passportNumber: text(),
-    surname: text(),
-    givenNames: text(),
-    nationality: text('ICAO 3-letter code'),
-    issuingCountry: text('ICAO 3-letter code'),
-    dateOfBirth: date(),
-    sex: text('M, F or X'),
-    expiryDate: date(),
-    personalNumber: text(),
-    mrzLines: texts('machine-readable zone lines exactly as printed, < fillers kept'),
+    nationality: { description: 'ICAO 3-letter code' },
+    issuingCountry: { description: 'ICAO 3-letter code' },
+    dateOfBirth: DATE,
+    sex: { description: 'M, F or X' },
+    expiryDate: DATE,
+    mrzLines: {
+      description: 'machine-readable zone lines exactly as printed, < fillers kept',
+    },
   },
-  weighbridge: {
-    ticketNumber: text(),
-    site: text(),
-    vehicleReg: text(),
-    trailerRegs: texts(),
-    product: text(),
-    customer: text(),
-    transporter: text(),
-    supplier: text(),
-    tareWeight: kg(),
-    grossWeight: kg(),
-    netWeight: kg(),
-    tareDateTime: dateTime(),
-    grossDateTime: dateTime(),
-    sealNumbers: texts(),
-    tareOperator: text(),
-    grossOperator: text(),
-  },
+  weighbridge: { tareDateTime: DATE_TIME, grossDateTime: DATE_TIME },
 };
+
+/** A field's JSON schema from its kind in the contracts reading (strict: null when unread). */
+function fieldSchema(
+  kind: ReadingValueKind | undefined,
+  type: DocumentType,
+  name: string,
+): JsonSchema {
+  if (kind === undefined)
+    throw new Error(`AI field ${type}.${name} is not a field of the contracts reading`);
+  const hint = HINTS[type]?.[name] ?? {};
+  const description = hint.description ?? (kind === 'number' ? 'kilograms' : undefined);
+  const described = description ? { description } : {};
+  switch (kind) {
+    case 'number':
+      return { type: ['number', 'null'], ...described };
+    case 'texts':
+      return { type: 'array', items: { type: 'string' }, ...described };
+    case 'text':
+      return {
+        type: ['string', 'null'],
+        ...(hint.pattern ? { pattern: hint.pattern } : {}),
+        ...described,
+      };
+  }
+}
+
+/** Per type: the JSON schema of each field the provider may fill, generated from the readings. */
+export const AI_FIELDS: Record<DocumentType, Record<string, JsonSchema>> = Object.fromEntries(
+  (Object.keys(AI_FIELD_NAMES) as DocumentType[]).map((type) => {
+    const kinds = readingFieldKinds(type);
+    return [
+      type,
+      Object.fromEntries(
+        AI_FIELD_NAMES[type].map((name) => [name, fieldSchema(kinds[name], type, name)]),
+      ),
+    ];
+  }),
+) as Record<DocumentType, Record<string, JsonSchema>>;
 
 export type JsonObjectSchema = Extract<JsonSchema, { type: 'object' }>;
 

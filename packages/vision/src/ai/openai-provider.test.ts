@@ -1,3 +1,4 @@
+import { readingFieldKinds } from '@boomgate/contracts/readings';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type FakeAiServer, startFakeAiServer } from '../testing/fake-ai-server';
@@ -201,4 +202,18 @@ describe('shouldAskAi', () => {
       ),
     ).toBe(true);
   });
+});
+
+describe('AI_FIELDS come from the contracts readings (issue 14)', () => {
+  it.each(Object.keys(AI_FIELDS) as Array<keyof typeof AI_FIELDS>)(
+    '%s: every field is a field of the typed reading, of the same kind',
+    (type) => {
+      const kinds = readingFieldKinds(type);
+      for (const [name, schema] of Object.entries(AI_FIELDS[type])) {
+        const expected =
+          schema.type === 'array' ? 'texts' : schema.type[0] === 'number' ? 'number' : 'text';
+        expect(kinds[name], `${type}.${name}`).toBe(expected);
+      }
+    },
+  );
 });

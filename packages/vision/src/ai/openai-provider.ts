@@ -5,7 +5,9 @@
  * over local OCR for the others. Barcode and check-valid MRZ readings always win over it. Runs on the
  * main thread (it is network I/O).
  */
-import { formatPlate, matchPlatePatterns, normalisePlate } from '../documents/plate';
+import { formatPlate, normalisePlate } from '@boomgate/contracts/plates';
+
+import { matchPlatePatterns } from '../documents/plate';
 import { checkMasses } from '../documents/weighbridge';
 import type { AiMode, AiProviderOptions, DocumentType, ReadResult } from '../types';
 

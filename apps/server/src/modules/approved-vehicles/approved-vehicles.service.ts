@@ -7,6 +7,7 @@ import { normalisePlate } from '@boomgate/contracts/plates';
 import type { InductionValidity } from '@boomgate/contracts/induction';
 
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { DriversService } from '@/modules/drivers';
 import type { ImagesService } from '@/modules/images';
 import type { InductionService } from '@/modules/induction';
@@ -37,6 +38,7 @@ export type ApprovedVehiclesServiceDeps = {
   repository: ApprovedVehiclesRepository;
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
+  captures: Pick<CapturesService, 'readCapture' | 'resolveImage' | 'release'>;
   clock: Clock;
   faces: { forUser(userId: string): Pick<ReturnType<UserVisionEngine['forUser']>, 'embedFace'> };
   /** The plate lookup's induction status: the linked driver's ID number, then its validity. */
@@ -65,6 +67,7 @@ export function createApprovedVehiclesService({
   repository,
   images,
   audit,
+  captures,
   clock,
   faces,
   drivers,
@@ -78,8 +81,7 @@ export function createApprovedVehiclesService({
     `face:${tenantId}:${vehicleId}`;
 
   /** Enrolment: the driver photo must show exactly one usable face; its descriptor is kept sealed. */
-  async function describeDriverFace(actor: Actor, photo: string): Promise<number[]> {
-    const { bytes } = decodeImagePayload(photo);
+  async function describeDriverFace(actor: Actor, bytes: Uint8Array): Promise<number[]> {
     const embedding = await faces.forUser(actor.userId).embedFace(bytes);
     if (!embedding.ok)
       throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
@@ -99,6 +101,8 @@ export function createApprovedVehiclesService({
         ip,
         ...(row.proposal === 'register' ? { details: { withdrawnProposal: true } } : {}),
       });
+      // A cited capture's photo is released (deleted once no record cites it), in this transaction.
+      if (row.driverPhotoKey) await captures.release(tx, actor.tenantId, [row.driverPhotoKey]);
       return row;
     });
     if (deleted.driverPhotoKey) await images.deleteImage(deleted.driverPhotoKey);
@@ -117,6 +121,7 @@ export function createApprovedVehiclesService({
       body: CreateApprovedVehicleBody & { plateNumber: string },
       ip?: string,
     ) {
+      const hasPhoto = Boolean(body.driverPhoto || body.driverPhotoCaptureId);
       // Separation of duties: a guard's approval is capped and, when the tenant asks for it (the
       // default), only a proposal with a driver photo until back_office or an admin confirms it.
       let approvedUntil = body.approvedUntil ?? null;
@@ -135,24 +140,28 @@ export function createApprovedVehiclesService({
           );
         }
         isProposal = tenant.separationOfDuties;
-        if (isProposal && !body.driverPhoto) {
+        if (isProposal && !hasPhoto) {
           throw new AppError(
             'INVALID',
             'Take a driver photo: a vehicle registered by a security guard waits for approval with the photo.',
           );
         }
       }
-      if (body.driverPhoto && body.biometricConsent !== true) {
+      if (hasPhoto && body.biometricConsent !== true) {
         throw new AppError(
           'INVALID',
           "Record the driver's consent before storing their photo for face verification.",
         );
       }
-      const descriptor = body.driverPhoto
-        ? await describeDriverFace(actor, body.driverPhoto)
-        : null;
+      // The photo sent, or its capture (issue 14: driverPhotoCaptureId, 404 when not citable).
+      const photo = body.driverPhoto
+        ? decodeImagePayload(body.driverPhoto).bytes
+        : body.driverPhotoCaptureId
+          ? await captures.readCapture(actor, body.driverPhotoCaptureId)
+          : null;
+      const descriptor = photo ? await describeDriverFace(actor, photo) : null;
       const vehicleId = newId();
-      const driverPhotoKey = await images.storeOptional(
+      const storedPhotoKey = await images.storeOptional(
         actor.tenantId,
         'driver-photos',
         body.driverPhoto,
@@ -160,6 +169,10 @@ export function createApprovedVehiclesService({
       try {
         return await database.withTenant(actor.tenantId, async (tx) => {
           const now = clock.now();
+          const driverPhotoKey = await captures.resolveImage(tx, actor, {
+            image: storedPhotoKey,
+            captureId: body.driverPhotoCaptureId,
+          });
           const vehicle = await repository.insert(tx, {
             tenantId: actor.tenantId,
             id: vehicleId,
@@ -206,7 +219,7 @@ export function createApprovedVehiclesService({
           return vehicle;
         });
       } catch (error) {
-        if (driverPhotoKey) await images.deleteImage(driverPhotoKey);
+        if (storedPhotoKey) await images.deleteImage(storedPhotoKey);
         if (isUniqueViolation(error, 'approved_vehicles_one_per_plate')) {
           throw new AppError('CONFLICT', `Vehicle ${body.plateNumber} is already registered.`);
         }
@@ -279,6 +292,7 @@ export function createApprovedVehiclesService({
             ip,
             details,
           });
+          if (row.driverPhotoKey) await captures.release(tx, actor.tenantId, [row.driverPhotoKey]);
           return { outcome: 'deleted' as const, row, vehicle: null };
         }
         const registered = await repository.confirmRegistration(tx, actor.tenantId, id);
@@ -403,7 +417,10 @@ export function createApprovedVehiclesService({
             if (!row) return false;
             await repository.clearBiometrics(tx, tenantId, vehicleId);
             // Before the commit: a storage failure rolls the clearing back, so the key is found again.
-            if (row.driverPhotoKey) await images.deleteImage(row.driverPhotoKey);
+            if (row.driverPhotoKey) {
+              await captures.release(tx, tenantId, [row.driverPhotoKey]);
+              await images.deleteImage(row.driverPhotoKey);
+            }
             await audit.record(tx, {
               tenantId,
               actorUserId: null,

@@ -8,6 +8,7 @@ import type {
 import type { z } from 'zod';
 
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { ImageKind, ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
@@ -28,17 +29,19 @@ export type DocumentsServiceDeps = {
   repository: DocumentsRepository;
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
+  captures: Pick<CapturesService, 'resolveImage'>;
   clock: Clock;
 };
 
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
 
-/** Drops the image payload from what is kept as the document's fields. */
-function fieldsOf<T extends Record<string, unknown>>(body: T, imageField: keyof T) {
+/** Drops the image payload and its capture id from what is kept as the document's fields. */
+function fieldsOf<T extends Record<string, unknown>>(body: T, imageField: keyof T & string) {
   const fields: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(body)) {
     if (
       key !== imageField &&
+      key !== `${imageField}CaptureId` &&
       (typeof value === 'string' || typeof value === 'number' || value === null)
     )
       fields[key] = value;
@@ -51,13 +54,17 @@ export function createDocumentsService({
   repository,
   images,
   audit,
+  captures,
   clock,
 }: DocumentsServiceDeps) {
-  /** Stores the image first; if the row cannot be written, the image is removed again. */
+  /**
+   * Stores the image first; if the row cannot be written, the image is removed again. A cited
+   * capture (`<image>CaptureId`) is resolved to its key in the row's transaction.
+   */
   async function save(
     actor: Actor,
     kind: ImageKind,
-    imagePayload: string | null,
+    { image: imagePayload, captureId }: { image: string | null; captureId: string | null },
     write: (
       tx: Tx,
       row: {
@@ -70,10 +77,11 @@ export function createDocumentsService({
     ) => Promise<void>,
     ip?: string,
   ): Promise<{ id: string }> {
-    const imageKey = await images.storeOptional(actor.tenantId, kind, imagePayload);
+    const storedKey = await images.storeOptional(actor.tenantId, kind, imagePayload);
     const id = newId();
     try {
       await database.withTenant(actor.tenantId, async (tx) => {
+        const imageKey = await captures.resolveImage(tx, actor, { image: storedKey, captureId });
         await write(tx, {
           tenantId: actor.tenantId,
           id,
@@ -91,7 +99,7 @@ export function createDocumentsService({
         });
       });
     } catch (error) {
-      if (imageKey) await images.deleteImage(imageKey);
+      if (storedKey) await images.deleteImage(storedKey);
       throw error;
     }
     return { id };
@@ -102,7 +110,7 @@ export function createDocumentsService({
       save(
         actor,
         'discs',
-        body.discImage,
+        { image: body.discImage, captureId: body.discImageCaptureId },
         (tx, base) =>
           repository.insertLicenceDisc(tx, {
             ...base,
@@ -118,7 +126,7 @@ export function createDocumentsService({
       save(
         actor,
         'identity-documents',
-        body.sourceImageFront,
+        { image: body.sourceImageFront, captureId: body.sourceImageFrontCaptureId },
         (tx, base) =>
           repository.insertIdentityDocument(tx, {
             ...base,
@@ -132,7 +140,7 @@ export function createDocumentsService({
       save(
         actor,
         'drivers-licences',
-        body.sourceImageFront,
+        { image: body.sourceImageFront, captureId: body.sourceImageFrontCaptureId },
         (tx, base) =>
           repository.insertDriversLicence(tx, {
             ...base,
@@ -147,7 +155,7 @@ export function createDocumentsService({
       save(
         actor,
         'passports',
-        body.passportImage,
+        { image: body.passportImage, captureId: body.passportImageCaptureId },
         (tx, base) =>
           repository.insertPassport(tx, {
             ...base,
@@ -161,7 +169,7 @@ export function createDocumentsService({
       save(
         actor,
         'weighbridge-tickets',
-        body.ticketImage,
+        { image: body.ticketImage, captureId: body.ticketImageCaptureId },
         (tx, base) =>
           repository.insertWeighbridgeTicket(tx, {
             ...base,

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import { citedReadings } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
@@ -38,6 +39,7 @@ export type EntryLogsServiceDeps = {
   faces: Pick<FacesService, 'compareWithVehicle' | 'record' | 'claimForEntry'>;
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
+  captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
   clock: Clock;
 };
 
@@ -59,6 +61,7 @@ export function createEntryLogsService({
   audit,
   faces,
   readings: readCited = citedReadings,
+  captures,
   clock,
 }: EntryLogsServiceDeps) {
   /**
@@ -68,13 +71,18 @@ export function createEntryLogsService({
    * cannot compare (none, two) is no verdict, recorded as a warning; the attempt is still logged.
    */
   async function ownComparison(actor: Actor, body: GrantEntry): Promise<OwnComparison> {
-    if (body.faceComparisonId || !body.driverFaceImage) return null;
+    if (body.faceComparisonId || !(body.driverFaceImage || body.driverFaceImageCaptureId)) {
+      return null;
+    }
     const vehicle = await database.withTenant(actor.tenantId, (tx) =>
       vehicles.findByPlate(tx, actor.tenantId, body.plateNumber),
     );
     if (!vehicle?.driverPhotoKey && !vehicle?.driverFaceDescriptor) return null;
     try {
-      const live = decodeImagePayload(body.driverFaceImage).bytes;
+      // The face sent, or the capture it cites (issue 14: an unknown or expired capture is a 404).
+      const live = body.driverFaceImage
+        ? decodeImagePayload(body.driverFaceImage).bytes
+        : await captures.readCapture(actor, body.driverFaceImageCaptureId ?? '');
       return { ok: true, result: await faces.compareWithVehicle(actor, live, vehicle.id) };
     } catch (error) {
       // No face or two faces: no verdict. A bad image (415) or a busy engine (503) is the
@@ -141,6 +149,31 @@ export function createEntryLogsService({
     return { evidence: null, warnings: [] };
   }
 
+  /** Issue 14: image fields cited as captures (`<field>CaptureId`) become the captures' keys. */
+  async function resolveCaptures(
+    tx: DbExecutor,
+    actor: Actor,
+    body: GrantEntry,
+    stored: Awaited<ReturnType<typeof storeImages>>,
+  ): Promise<Awaited<ReturnType<typeof storeImages>>> {
+    const one = (image: string | null, captureId: string | null) =>
+      captures.resolveImage(tx, actor, { image, captureId });
+    return {
+      plateImageKey: await one(stored.plateImageKey, body.plateImageCaptureId),
+      vehicleDiskImageKey: await one(stored.vehicleDiskImageKey, body.vehicleDiskImageCaptureId),
+      driverFaceImageKey: await one(stored.driverFaceImageKey, body.driverFaceImageCaptureId),
+      driverLicenseImageKey: await one(
+        stored.driverLicenseImageKey,
+        body.driverLicenseImageCaptureId,
+      ),
+      passportImageKey: await one(stored.passportImageKey, body.passportImageCaptureId),
+      permitImageKeys: await captures.resolveImages(tx, actor, {
+        images: stored.permitImageKeys,
+        captureIds: body.permitImagesCaptureIds,
+      }),
+    };
+  }
+
   async function storeImages(actor: Actor, body: GrantEntry) {
     const store = (kind: Parameters<ImagesService['storeOptional']>[1], payload: string | null) =>
       images.storeOptional(actor.tenantId, kind, payload);
@@ -189,6 +222,7 @@ export function createEntryLogsService({
       const stored = await storeImages(actor, body);
       try {
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
+          const imageKeys = await resolveCaptures(tx, actor, body, stored);
           const entryId = newId();
           const vehicle =
             (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber)) ?? null;
@@ -257,7 +291,7 @@ export function createEntryLogsService({
             driversLicenceId: body.driversLicenceId,
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
-            ...stored,
+            ...imageKeys,
             warnings,
             recordedBy: actor.userId,
             recordedByName: actor.fullName ?? actor.username,

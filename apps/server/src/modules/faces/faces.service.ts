@@ -7,6 +7,7 @@ import {
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
@@ -30,6 +31,7 @@ export type FacesServiceDeps = {
   settings: Pick<SettingsService, 'settingsOf'>;
   repository: FacesRepository;
   clock: Clock;
+  captures: Pick<CapturesService, 'readCapture'>;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -93,7 +95,16 @@ export function createFacesService({
   settings,
   repository,
   clock,
+  captures,
 }: FacesServiceDeps) {
+  /** A photo sent, or the capture cited for it (issue 14; 404 when not citable). */
+  const photoOf = async (actor: Actor, image?: string, captureId?: string) =>
+    image !== undefined
+      ? decodeImagePayload(image).bytes
+      : captureId !== undefined
+        ? await captures.readCapture(actor, captureId)
+        : null;
+
   /**
    * Compares with the approved vehicle's driver: against the enrolled descriptor when there is one
    * (only the live photo is analysed), else against the photo on file.
@@ -244,12 +255,14 @@ export function createFacesService({
       request: FaceComparisonRequest,
       ip?: string,
     ): Promise<FaceComparisonResponse> {
-      const live = decodeImagePayload(request.image1).bytes;
+      const live = await photoOf(actor, request.image1, request.image1CaptureId);
+      if (live === null) throw new AppError('INVALID', 'Send either image1 or image1CaptureId');
+      const reference = await photoOf(actor, request.image2, request.image2CaptureId);
       const result = await compare(
         actor,
         live,
-        request.image2 !== undefined
-          ? { image: decodeImagePayload(request.image2).bytes }
+        reference !== null
+          ? { image: reference }
           : { approvedVehicleId: request.approvedVehicleId ?? '' },
       );
       const comparisonId = await database.withTenant(actor.tenantId, (tx) =>

@@ -16,7 +16,12 @@ export type ImageKind =
   | 'passports'
   | 'permits'
   | 'weighbridge-tickets'
-  | 'truck-list';
+  | 'truck-list'
+  | typeof CAPTURE_KIND;
+
+/** Captures' objects (issue 14): owned by the captures module, shared by the records citing them. */
+export const CAPTURE_KIND = 'captures';
+export const isCaptureKey = (key: string): boolean => key.split('/')[1] === CAPTURE_KIND;
 
 const IMAGE_PATH_PREFIX = '/api/images/';
 
@@ -27,6 +32,8 @@ const AUDITED_KINDS = new Set([
   'identity-documents',
   'drivers-licences',
   'passports',
+  // A capture may be a face or an identity document.
+  CAPTURE_KIND,
 ]);
 
 export type ImagesService = ReturnType<typeof createImagesService>;
@@ -88,6 +95,13 @@ export function createImagesService({
       return bytes;
     },
 
-    deleteImage: (key: string) => storage.delete(key),
+    /**
+     * A record no longer needs its image. A capture's object is not the record's to delete (other
+     * records may cite it): the captures module deletes it once no record cites it
+     * (`captures.release`, the retention job).
+     */
+    deleteImage: async (key: string) => {
+      if (!isCaptureKey(key)) await storage.delete(key);
+    },
   };
 }

@@ -9,6 +9,7 @@ import type { ObjectStorage } from '@/platform/storage';
 import { imagesRoutes } from './images.routes';
 import { createImagesService } from './images.service';
 
+export { CAPTURE_KIND, isCaptureKey } from './images.service';
 export type { ImageKind, ImagesService } from './images.service';
 
 export function createImagesModule(deps: {

@@ -141,6 +141,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       incomingRequests: 1,
       inductions: 1,
       faceComparisons: 0, // the subject's vehicle has no driver record linked
+      captures: 0,
     });
     expect(exported.linkedIdentifiers).toEqual({
       licenceNumbers: ['L0001'],

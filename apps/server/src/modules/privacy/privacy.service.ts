@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { DataSubjectErasure, DataSubjectExport } from '@boomgate/contracts/privacy';
 
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import { drainInBatches } from '@/platform/batches';
@@ -21,6 +22,8 @@ export type PrivacyServiceDeps = {
   database: Pick<Database, 'withTenant' | 'db'>;
   audit: Pick<AuditService, 'record' | 'listAbout'>;
   images: Pick<ImagesService, 'deleteImage'>;
+  /** Capture keys on records are released, not deleted: other records may cite them (issue 14). */
+  captures: Pick<CapturesService, 'release'>;
   clock: Clock;
   /** Every module holding personal data about drivers (modules.ts wires them). */
   providers: readonly PersonalDataProvider[];
@@ -77,6 +80,7 @@ export function createPrivacyService({
   database,
   audit,
   images,
+  captures,
   clock,
   providers,
   imageRetention,
@@ -118,8 +122,13 @@ export function createPrivacyService({
     };
   }
 
-  async function deleteImages(keys: readonly string[]) {
-    for (const key of new Set(keys)) await images.deleteImage(key);
+  /**
+   * Deletes records' images inside the caller's transaction. Capture keys lose one citation per
+   * occurrence (a capture no record cites any more goes with its object); other keys are deleted.
+   */
+  async function deleteImages(tx: Tx, tenantId: string, keys: readonly string[]) {
+    const others = await captures.release(tx, tenantId, keys);
+    for (const key of new Set(others)) await images.deleteImage(key);
   }
 
   async function erase(
@@ -145,7 +154,7 @@ export function createPrivacyService({
       // still in the rows, so a retry finds and deletes them (storage deletes are idempotent). A
       // failed commit after this leaves rows pointing at deleted files, never files no row names.
       try {
-        await deleteImages(keys);
+        await deleteImages(tx, actor.tenantId, keys);
       } catch {
         throw new AppError(
           'UNAVAILABLE',
@@ -260,7 +269,7 @@ export function createPrivacyService({
           return database.withTenant(tenantId, async (tx) => {
             const keys = await provider.expireImages(tx, tenantId, type, id);
             if (keys.length === 0) return false;
-            await deleteImages(keys);
+            await deleteImages(tx, tenantId, keys);
             const biometricTable = provider.biometricTypes?.[type];
             await audit.record(tx, {
               tenantId,

@@ -1,7 +1,9 @@
 import type { OcrRequest, OcrResponse } from '@boomgate/contracts/ocr';
-import { isVisionInputError } from '@boomgate/vision';
+import type { Reading } from '@boomgate/contracts/readings';
+import { isVisionInputError, toReading } from '@boomgate/vision';
 
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { Actor } from '@/modules/sessions';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
@@ -13,6 +15,7 @@ export type VisionServiceDeps = {
   engine: UserVisionEngine;
   database: Pick<Database, 'withTenant'>;
   audit: Pick<AuditService, 'record'>;
+  captures: Pick<CapturesService, 'create'>;
 };
 
 export type VisionService = ReturnType<typeof createVisionService>;
@@ -41,27 +44,34 @@ export function toAppError(error: unknown): unknown {
   return error;
 }
 
-export function createVisionService({ engine, database, audit }: VisionServiceDeps) {
-  return {
-    /** Reads one image. The image was fine but nothing was found → `ok: false` with a reason. */
-    async readImage(actor: Actor, request: OcrRequest, ip?: string): Promise<OcrResponse> {
-      const { bytes } = decodeImagePayload(request.image);
-      const reader = engine.forUser(actor.userId);
-      try {
-        if (request.type === 'face') {
-          const result = await reader.checkFaceQuality(bytes);
-          if (!result.ok) {
-            throw new AppError('UNPROCESSABLE', result.error.message, { cause: result.error });
-          }
-          const fields = {
-            faceFound: result.quality.metrics.faceCount === 1,
-            qualityOk: result.quality.ok,
-            issues: result.quality.issues,
-            ...(result.antispoof
-              ? { antispoofReal: result.antispoof.real, antispoofLive: result.antispoof.live }
-              : {}),
-          };
-          return {
+type Read = Omit<OcrResponse, 'captureId' | 'reading'>;
+
+export function createVisionService({ engine, database, audit, captures }: VisionServiceDeps) {
+  /** Reads one image. The image was fine but nothing was found → `ok: false` with a reason. */
+  async function read(
+    actor: Actor,
+    request: OcrRequest,
+    ip?: string,
+  ): Promise<{ reading: Reading | null; result: Read }> {
+    const { bytes } = decodeImagePayload(request.image);
+    const reader = engine.forUser(actor.userId);
+    try {
+      if (request.type === 'face') {
+        const result = await reader.checkFaceQuality(bytes);
+        if (!result.ok) {
+          throw new AppError('UNPROCESSABLE', result.error.message, { cause: result.error });
+        }
+        const fields = {
+          faceFound: result.quality.metrics.faceCount === 1,
+          qualityOk: result.quality.ok,
+          issues: result.quality.issues,
+          ...(result.antispoof
+            ? { antispoofReal: result.antispoof.real, antispoofLive: result.antispoof.live }
+            : {}),
+        };
+        return {
+          reading: null,
+          result: {
             ok: result.quality.ok,
             type: 'face',
             extractedText: JSON.stringify(fields),
@@ -70,23 +80,26 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
             source: 'face',
             confidence: result.quality.ok ? 1 : 0,
             ...(result.quality.ok ? {} : { message: result.quality.message }),
-          };
-        }
+          },
+        };
+      }
 
-        const result = await reader.read(request.type, bytes);
-        if (isIdentityDocument(request.type)) {
-          // Reading an identity document is processing personal information: leave a trace (POPIA).
-          await database.withTenant(actor.tenantId, (tx) =>
-            audit.record(tx, {
-              tenantId: actor.tenantId,
-              actorUserId: actor.userId,
-              action: `vision.read.${request.type}`,
-              ip,
-            }),
-          );
-        }
-        if (!result.ok) {
-          return {
+      const result = await reader.read(request.type, bytes);
+      if (isIdentityDocument(request.type)) {
+        // Reading an identity document is processing personal information: leave a trace (POPIA).
+        await database.withTenant(actor.tenantId, (tx) =>
+          audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: `vision.read.${request.type}`,
+            ip,
+          }),
+        );
+      }
+      if (!result.ok) {
+        return {
+          reading: null,
+          result: {
             ok: false,
             type: request.type,
             extractedText: '',
@@ -95,20 +108,29 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
             source: null,
             confidence: 0,
             message: result.error,
-          };
-        }
-        const plateNumber =
-          typeof result.fields.plateNumber === 'string' ? result.fields.plateNumber : undefined;
-        const displayPlate =
-          typeof result.fields.displayPlate === 'string' ? result.fields.displayPlate : undefined;
-        return {
+          },
+        };
+      }
+      // The typed reading carries the one lookup and display form of the plate (contracts).
+      const reading = toReading(result);
+      const plateNumber = reading?.type === 'plate' ? reading.fields.plateNumber?.value : undefined;
+      const displayPlate =
+        reading?.type === 'plate' ? reading.fields.displayPlate?.value : undefined;
+      const fields = {
+        ...result.fields,
+        ...(plateNumber ? { plateNumber } : {}),
+        ...(displayPlate ? { displayPlate, extractedPlate: displayPlate } : {}),
+      };
+      return {
+        reading,
+        result: {
           ok: true,
           type: request.type,
-          extractedText: JSON.stringify(result.fields),
+          extractedText: JSON.stringify(fields),
           text: result.text,
           ...(plateNumber ? { plateNumber } : {}),
           ...(displayPlate ? { displayPlate } : {}),
-          fields: result.fields,
+          fields,
           source: result.source,
           confidence: result.confidence,
           ...(result.alternatives
@@ -121,10 +143,24 @@ export function createVisionService({ engine, database, audit }: VisionServiceDe
             : {}),
           ...(result.warnings?.length ? { warnings: result.warnings } : {}),
           ...(result.partial ? { message: 'Some fields could not be read.' } : {}),
-        };
-      } catch (error) {
-        throw toAppError(error);
-      }
+        },
+      };
+    } catch (error) {
+      throw toAppError(error);
+    }
+  }
+
+  return {
+    /**
+     * Reads one image and stores it once as a capture (issue 14) while it is read: the answer's
+     * `captureId` is cited by the document, face and entry routes instead of the image.
+     */
+    async readImage(actor: Actor, request: OcrRequest, ip?: string): Promise<OcrResponse> {
+      const { captureId, result } = await captures.create(actor, request, async () => {
+        const { reading, result } = await read(actor, request, ip);
+        return { reading, result: { ...result, reading } };
+      });
+      return { ...result, captureId };
     },
   };
 }

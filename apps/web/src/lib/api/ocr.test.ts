@@ -75,3 +75,40 @@ describe('plateFromOcr', () => {
     expect(plateFromOcr(anOcrRead('plate', {}, { text: '' }))).toBeNull();
   });
 });
+
+describe('the typed reading (issue 14)', () => {
+  it("ocrFields takes the reading's values over the loose fields", () => {
+    const response = anOcrRead(
+      'id',
+      { surname: 'RAW', status: 'CITIZEN', checks: { luhn: true } },
+      {
+        reading: {
+          type: 'id',
+          fields: { surname: { value: 'MOKOENA', confidence: 0.99, source: 'barcode' } },
+          uncertain: [],
+        },
+      },
+    );
+    expect(ocrFields(response)).toEqual({
+      surname: 'MOKOENA',
+      status: 'CITIZEN',
+      checks: { luhn: true },
+    });
+  });
+
+  it("plateFromOcr takes the reading's plate first", () => {
+    const response = anOcrRead(
+      'plate',
+      {},
+      {
+        plateNumber: 'XX11XXGP',
+        reading: {
+          type: 'plate',
+          fields: { plateNumber: { value: 'KP35XKGP', confidence: 0.9, source: 'ocr' } },
+          uncertain: [],
+        },
+      },
+    );
+    expect(plateFromOcr(response)).toBe('KP35XKGP');
+  });
+});

@@ -10,12 +10,28 @@ export function readDocument(image: string, type: OcrType, signal?: AbortSignal)
 
 export type OcrFields = Record<string, unknown>;
 
+/** The values of a typed reading (issue 14), by field name. */
+function readingValues(reading: OcrResponse['reading'] | undefined): OcrFields {
+  if (!reading) return {};
+  return Object.fromEntries(
+    Object.entries(reading.fields as Record<string, { value: unknown } | undefined>).map(
+      ([name, field]) => [name, field?.value],
+    ),
+  );
+}
+
 /**
- * The extracted fields of a read: `fields`, or else `extractedText` when it holds JSON (spec §3:
- * JSON text or plain text). Throws a SyntaxError when neither is a JSON object.
+ * The extracted fields of a read: the typed reading's values over `fields` (the reading is what
+ * the server validated and stored; `fields` keeps what it has no place for, e.g. check results),
+ * or else `extractedText` when it holds JSON (spec §3: JSON text or plain text). Throws a
+ * SyntaxError when none is a JSON object.
  */
-export function ocrFields(response: Pick<OcrResponse, 'fields' | 'extractedText'>): OcrFields {
-  if (Object.keys(response.fields).length > 0) return response.fields;
+export function ocrFields(
+  response: Pick<OcrResponse, 'fields' | 'extractedText'> & Partial<Pick<OcrResponse, 'reading'>>,
+): OcrFields {
+  const typed = readingValues(response.reading);
+  if (Object.keys(response.fields).length > 0 || Object.keys(typed).length > 0)
+    return { ...response.fields, ...typed };
   const text = response.extractedText.trim();
   if (text === '') return {};
   const parsed: unknown = JSON.parse(text);
@@ -59,15 +75,20 @@ export function numberField(fields: OcrFields, key: string): number | null {
 }
 
 /**
- * The plate a plate read found, normalised for lookup: `plateNumber`, else the plate fields of
+ * The plate a plate read found, normalised for lookup: the typed reading's plate, else
+ * `plateNumber`, else the plate fields of
  * spec §3 (plateNumber, extractedPlate, registrationNumber), else the first plate in the text
  * (spec §5). Null when nothing was read.
  */
 export function plateFromOcr(
-  response: Pick<OcrResponse, 'ok' | 'plateNumber' | 'fields' | 'text'>,
+  response: Pick<OcrResponse, 'ok' | 'plateNumber' | 'fields' | 'text'> &
+    Partial<Pick<OcrResponse, 'reading'>>,
 ): string | null {
   if (!response.ok) return null;
+  const typed =
+    response.reading?.type === 'plate' ? response.reading.fields.plateNumber : undefined;
   const candidate =
+    typed?.value ??
     response.plateNumber ??
     textField(response.fields, 'plateNumber', 'extractedPlate', 'registrationNumber');
   if (candidate) {

@@ -62,8 +62,13 @@ export function weightsAgree(ticket: {
   return Math.abs(grossWeight - tareWeight - netWeight) <= WEIGHBRIDGE_MASS_TOLERANCE_KG;
 }
 
-export function ticketBody(reading: TicketReading, ticketImage: string): WeighbridgeTicketBody {
-  return { ...reading, ticketImage };
+/** The ticket to save; with the capture the read stored, the image is cited, not sent again. */
+export function ticketBody(
+  reading: TicketReading,
+  ticketImage: string,
+  captureId?: string | null,
+): WeighbridgeTicketBody {
+  return captureId ? { ...reading, ticketImageCaptureId: captureId } : { ...reading, ticketImage };
 }
 
 /** POST /api/weighbridge-ticket → the saved ticket's id. */

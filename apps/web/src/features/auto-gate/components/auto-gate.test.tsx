@@ -8,6 +8,7 @@ import { setViewportWidth } from '@/testing/browser-shims';
 import { findCamera, installFakeCamera, uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
 import {
+  A_CAPTURE_ID,
   aFaceComparison,
   anApprovedVehicle,
   anEntryLog,
@@ -128,7 +129,8 @@ describe('Automated Gate Entry', () => {
     expect(grants[0]!.body).toEqual({
       category: 'contracted',
       plateNumber: 'KP35XKGP',
-      plateImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
+      // The plate photo was stored when it was read: the entry cites that capture (issue 14).
+      plateImageCaptureId: A_CAPTURE_ID,
       driverFaceImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
       vehicleApproved: true,
       faceVerified: true,

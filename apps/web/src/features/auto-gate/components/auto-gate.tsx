@@ -27,6 +27,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
 import { useGrantEntry } from '@/lib/api/grant-entry';
+import { imageOrCapture } from '@/lib/api/captures';
 import { plateFromOcr, readDocument } from '@/lib/api/ocr';
 import { cn } from '@/lib/cn';
 import { formatPlate } from '@/lib/plates';
@@ -248,6 +249,11 @@ export function AutoGate() {
   const isMobile = useIsMobile();
   const [state, dispatch] = useReducer(autoGateReducer, initialAutoGateState);
   const currentAttempt = useRef<string | null>(null);
+  // The capture POST /api/ocr stored the plate photo as (issue 14): the entry cites it instead of
+  // uploading the photo again. Kept per attempt, so a new attempt never cites an old plate.
+  const plateCapture = useRef<{ attemptId: string; captureId: string } | null>(null);
+  const plateCaptureOf = (attemptId: string) =>
+    plateCapture.current?.attemptId === attemptId ? plateCapture.current.captureId : null;
   const grantEntry = useGrantEntry();
 
   const isCurrent = (attemptId: string | null) =>
@@ -288,7 +294,7 @@ export function AutoGate() {
         body: {
           category: 'contracted',
           plateNumber: entry.plateNumber,
-          plateImage: entry.plateImage,
+          ...imageOrCapture('plateImage', entry.plateImage, plateCaptureOf(attemptId)),
           driverFaceImage: entry.faceImage,
           vehicleApproved: true,
           faceVerified,
@@ -374,7 +380,9 @@ export function AutoGate() {
 
     let plateNumber: string | null;
     try {
-      plateNumber = plateFromOcr(await readDocument(image, 'plate'));
+      const read = await readDocument(image, 'plate');
+      plateCapture.current = { attemptId, captureId: read.captureId };
+      plateNumber = plateFromOcr(read);
     } catch (error) {
       if (!isCurrent(attemptId)) return;
       if (isHttpError(error, 422)) {

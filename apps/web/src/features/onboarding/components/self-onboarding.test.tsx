@@ -109,6 +109,8 @@ function ocrResult(fields: Record<string, unknown>, ok = true): OcrResponse {
     fields,
     source: ok ? 'barcode' : null,
     confidence: ok ? 0.99 : 0,
+    captureId: '0b5c2f0e-7d5e-4c61-9a55-3c1f8c0de002',
+    reading: null,
     ...(ok ? {} : { message: 'No licence barcode or licence text found.' }),
   };
 }

@@ -123,6 +123,27 @@ describe('realGateEntry', () => {
     expect(GrantEntryBodySchema.safeParse(body).success).toBe(true);
   });
 
+  it('cites the captures the server stored when reading, instead of sending the images again', () => {
+    const plateCapture = crypto.randomUUID();
+    const faceCapture = crypto.randomUUID();
+    const body = realGateEntry(
+      {
+        ...data,
+        plate: { ...data.plate!, captureId: plateCapture },
+        face: { ...data.face!, captureId: faceCapture },
+      },
+      [],
+    );
+    expect(body).toMatchObject({
+      plateImageCaptureId: plateCapture,
+      driverFaceImageCaptureId: faceCapture,
+      driverLicenseImage: licenceCard.image,
+    });
+    expect(body).not.toHaveProperty('plateImage');
+    expect(body).not.toHaveProperty('driverFaceImage');
+    expect(GrantEntryBodySchema.safeParse(body).success).toBe(true);
+  });
+
   it('needs the plate step', () => {
     expect(() => realGateEntry({ ...data, plate: null }, [])).toThrow();
   });

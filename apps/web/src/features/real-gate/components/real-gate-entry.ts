@@ -1,6 +1,7 @@
 import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
+import { imageOrCapture } from '@/lib/api/captures';
 import { formatPlate } from '@/lib/plates';
 
 import type { PlateData, RealGateData } from './real-gate-machine';
@@ -69,16 +70,17 @@ export function realGateEntry(data: RealGateData, warnings: string[]): GrantEntr
     category: 'visitor',
     plateNumber: data.plate.plateNumber,
     extractedPlate: data.plate.extractedPlate,
-    plateImage: data.plate.image,
-    vehicleDiskImage: data.disc?.image ?? null,
+    // Images the server already holds (read by POST /api/ocr) are cited, not sent again.
+    ...imageOrCapture('plateImage', data.plate.image, data.plate.captureId),
+    ...imageOrCapture('vehicleDiskImage', data.disc?.image ?? null, data.disc?.captureId),
     vehicleLicenceDiscId: data.disc?.recordId ?? null,
-    driverFaceImage: data.face?.image ?? null,
+    ...imageOrCapture('driverFaceImage', data.face?.image ?? null, data.face?.captureId),
     ...driverDetails(data),
     identityDocumentId: data.identity?.recordId ?? null,
-    driverLicenseImage: data.licence?.image ?? null,
+    ...imageOrCapture('driverLicenseImage', data.licence?.image ?? null, data.licence?.captureId),
     driversLicenceId: data.licence?.recordId ?? null,
     driverPassportNumber: data.passport?.reading.passportNumber ?? null,
-    passportImage: data.passport?.image ?? null,
+    ...imageOrCapture('passportImage', data.passport?.image ?? null, data.passport?.captureId),
     passportRecordId: data.passport?.recordId ?? null,
     permitImages: data.permits,
     transportName: data.ticket?.transporter ?? null,

@@ -19,7 +19,12 @@ export type StepStatus = 'pending' | 'processing' | 'success' | 'failed';
 export const SKIPPABLE_STEPS: readonly StepId[] = ['passport', 'ticket'];
 export const MAX_PERMITS = 5;
 
-export type Saved<T> = { recordId: string; image: string; reading: T };
+/**
+ * `captureId`: the image as the server stored it when it was read (POST /api/ocr); the document
+ * and the entry cite it instead of uploading the image again (issue 14). Absent when the read
+ * failed before the image was stored: the image is then sent.
+ */
+export type Saved<T> = { recordId: string; image: string; captureId?: string | null; reading: T };
 
 export type PlateData = {
   /** The plate checked and recorded: the camera's reading, or what the guard typed. */
@@ -32,6 +37,8 @@ export type PlateData = {
   /** The guard typed the plate (the camera could not read it, or misread it). */
   isTypedByGuard: boolean;
   image: string;
+  /** The stored capture of `image` (see Saved). */
+  captureId?: string | null;
   approved: boolean;
   driverName: string | null;
   company: string | null;
@@ -40,7 +47,7 @@ export type PlateData = {
 export type RealGateData = {
   plate: PlateData | null;
   disc: Saved<Disc> | null;
-  face: { image: string; note: string | null } | null;
+  face: { image: string; captureId?: string | null; note: string | null } | null;
   identity: Saved<Identity> | null;
   licence: Saved<Licence> | null;
   passport: Saved<Passport> | null;

@@ -2,6 +2,7 @@ import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 
 import type { GuideShape } from '@/components/camera/guide';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
+import { imageOrCapture } from '@/lib/api/captures';
 import {
   hasExtractedData,
   type OcrFields,
@@ -132,13 +133,20 @@ const saveFailed = (error: unknown, what: string) =>
     description: getErrorMessage(error, `Failed to save the ${what}`),
   });
 
-/** Reads a document; null when the engine found nothing (ok: false, or 422). */
-async function read(image: string, type: OcrType, stepError: string): Promise<OcrResponse | null> {
+/**
+ * Reads a document: the response (null when the engine found nothing: ok false, or 422) and the
+ * capture the server stored the image as (null when it stored none).
+ */
+async function read(
+  image: string,
+  type: OcrType,
+  stepError: string,
+): Promise<{ response: OcrResponse | null; captureId: string | null }> {
   try {
     const response = await readDocument(image, type);
-    return response.ok ? response : null;
+    return { response: response.ok ? response : null, captureId: response.captureId };
   } catch (error) {
-    if (isHttpError(error, 422)) return null;
+    if (isHttpError(error, 422)) return { response: null, captureId: null };
     throw ocrFailed(error, stepError);
   }
 }
@@ -170,7 +178,7 @@ function asReadText(text: string | undefined): string | null {
 /** Checks the plate against the approved vehicles: spec §4 'Vehicle Approved' or not. */
 async function verifyPlate(
   plateNumber: string,
-  reading: Pick<PlateData, 'image' | 'extractedPlate' | 'isTypedByGuard'>,
+  reading: Pick<PlateData, 'image' | 'captureId' | 'extractedPlate' | 'isTypedByGuard'>,
 ): Promise<{ plate: PlateData; toast: StepToast }> {
   const verification = await verifyVehicle(plateNumber).catch(() => null);
   const vehicle = verification?.approved ? verification.vehicle : null;
@@ -197,7 +205,7 @@ async function verifyPlate(
 
 async function processPlate(image: string): Promise<StepOutcome> {
   const stepError = 'Could not read plate number';
-  const response = await read(image, 'plate', stepError);
+  const { response, captureId } = await read(image, 'plate', stepError);
   const plateNumber = response ? plateFromOcr(response) : null;
   if (!response || !plateNumber) {
     throw new StepFailure(
@@ -212,6 +220,7 @@ async function processPlate(image: string): Promise<StepOutcome> {
   }
   const { plate, toast } = await verifyPlate(plateNumber, {
     image,
+    captureId,
     extractedPlate:
       response.displayPlate ??
       textField(response.fields, 'displayPlate', 'extractedPlate') ??
@@ -227,7 +236,7 @@ async function processPlate(image: string): Promise<StepOutcome> {
  */
 export function checkTypedPlate(
   plateNumber: string,
-  photo: Pick<PlateData, 'image' | 'extractedPlate'>,
+  photo: Pick<PlateData, 'image' | 'captureId' | 'extractedPlate'>,
 ): Promise<{ plate: PlateData; toast: StepToast }> {
   return verifyPlate(plateNumber, { ...photo, isTypedByGuard: true });
 }
@@ -239,8 +248,9 @@ async function processDisc(image: string): Promise<StepOutcome> {
     description: 'Could not extract disc data; retry or skip',
   });
   let response: OcrResponse | null;
+  let captureId: string | null;
   try {
-    response = await read(image, 'disk', failure.stepError);
+    ({ response, captureId } = await read(image, 'disk', failure.stepError));
   } catch {
     throw failure;
   }
@@ -249,37 +259,43 @@ async function processDisc(image: string): Promise<StepOutcome> {
   const reading = discFromFields(fields);
   if (!hasExtractedData(reading)) throw failure;
   const recordId = await save(
-    () => saveLicenceDisc({ ...reading, discImage: image }),
+    () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
     'licence disc',
   );
-  return { data: { disc: { recordId, image, reading } }, toast: captured('disc') };
+  return { data: { disc: { recordId, image, captureId, reading } }, toast: captured('disc') };
 }
 
 async function processFace(image: string): Promise<StepOutcome> {
   // A quality check only: the step succeeds on capture, and a problem is noted for the guard.
   let note: string | null = null;
+  let captureId: string | null = null;
   try {
     const response = await readDocument(image, 'face');
+    captureId = response.captureId;
     if (!response.ok) note = response.message ?? 'No clear face was found in the photo.';
     else if (response.warnings?.length) note = response.warnings.join(' ');
   } catch (error) {
     if (isHttpError(error)) note = getErrorMessage(error, '') || null;
   }
   return {
-    data: { face: { image, note } },
+    data: { face: { image, captureId, note } },
     toast: note ? { title: 'Face Captured', description: note } : captured('face'),
   };
 }
 
 async function processIdentity(image: string): Promise<StepOutcome> {
-  const response = await read(image, 'id', 'Could not read the ID document');
+  const { response, captureId } = await read(image, 'id', 'Could not read the ID document');
   const reading = identityFromFields(fieldsOf(response));
   const recordId = await save(
-    () => saveIdentityDocument({ ...reading, sourceImageFront: image }),
+    () =>
+      saveIdentityDocument({
+        ...reading,
+        ...imageOrCapture('sourceImageFront', image, captureId),
+      }),
     'ID document',
   );
   return {
-    data: { identity: { recordId, image, reading } },
+    data: { identity: { recordId, image, captureId, reading } },
     toast: reading.identityNumber
       ? captured('id')
       : {
@@ -290,14 +306,23 @@ async function processIdentity(image: string): Promise<StepOutcome> {
 }
 
 async function processLicence(image: string): Promise<StepOutcome> {
-  const response = await read(image, 'license', "Could not read the driver's licence");
+  const { response, captureId } = await read(
+    image,
+    'license',
+    "Could not read the driver's licence",
+  );
   const reading = licenceFromFields(fieldsOf(response));
   const recordId = await save(
-    () => saveDriversLicence({ ...reading, sourceImageFront: image, barcodeType: 'PDF417' }),
+    () =>
+      saveDriversLicence({
+        ...reading,
+        ...imageOrCapture('sourceImageFront', image, captureId),
+        barcodeType: 'PDF417',
+      }),
     "driver's licence",
   );
   return {
-    data: { licence: { recordId, image, reading } },
+    data: { licence: { recordId, image, captureId, reading } },
     toast:
       reading.licenceNumber || reading.idNumber
         ? captured('licence')
@@ -309,11 +334,14 @@ async function processLicence(image: string): Promise<StepOutcome> {
 }
 
 async function processPassport(image: string): Promise<StepOutcome> {
-  const response = await read(image, 'passport', 'Could not read the passport');
+  const { response, captureId } = await read(image, 'passport', 'Could not read the passport');
   const reading = passportFromFields(fieldsOf(response));
-  const recordId = await save(() => savePassport({ ...reading, passportImage: image }), 'passport');
+  const recordId = await save(
+    () => savePassport({ ...reading, ...imageOrCapture('passportImage', image, captureId) }),
+    'passport',
+  );
   return {
-    data: { passport: { recordId, image, reading } },
+    data: { passport: { recordId, image, captureId, reading } },
     toast: reading.passportNumber
       ? captured('passport')
       : { title: 'MRZ extraction failed', description: 'Check the passport details by hand.' },
@@ -322,8 +350,9 @@ async function processPassport(image: string): Promise<StepOutcome> {
 
 async function processTicket(image: string): Promise<StepOutcome> {
   let response: OcrResponse | null;
+  let captureId: string | null;
   try {
-    response = await read(image, 'weighbridge', 'Ticket processing failed');
+    ({ response, captureId } = await read(image, 'weighbridge', 'Ticket processing failed'));
   } catch (error) {
     throw new StepFailure('Ticket processing failed', {
       variant: 'destructive',
@@ -340,7 +369,7 @@ async function processTicket(image: string): Promise<StepOutcome> {
     });
   }
   const recordId = await save(
-    () => saveWeighbridgeTicket(ticketBody(reading, image)),
+    () => saveWeighbridgeTicket(ticketBody(reading, image, captureId)),
     'weighbridge ticket',
   );
   return {

@@ -9,6 +9,7 @@ import {
   anApprovedVehicle,
   anEmptyRead,
   anEntryLog,
+  A_CAPTURE_ID,
   anOcrRead,
   createGateApi,
   deferred,
@@ -257,11 +258,13 @@ describe('Real Gate Entry', () => {
     expect(api.sent('POST', '/api/licence-disc')[0]!.body).toMatchObject({
       licenceNumber: 'CA 123-456',
       dateOfExpiry: '2020-01-31',
-      discImage: expect.stringMatching(/^data:image\/jpeg/),
+      // Read images are cited as the captures the server stored (issue 14), not sent again.
+      discImageCaptureId: A_CAPTURE_ID,
     });
+    expect(api.sent('POST', '/api/licence-disc')[0]!.body).not.toHaveProperty('discImage');
     expect(api.sent('POST', '/api/identity-document')[0]!.body).toMatchObject({
       identityNumber: '8001015009087',
-      sourceImageFront: expect.stringMatching(/^data:image\/jpeg/),
+      sourceImageFrontCaptureId: A_CAPTURE_ID,
     });
     expect(api.sent('POST', '/api/drivers-licence')[0]!.body).toMatchObject({
       licenceNumber: '40170000ABCD',
@@ -283,6 +286,10 @@ describe('Real Gate Entry', () => {
       vehicleApproved: true,
       faceVerified: false,
       entryGranted: true,
+      plateImageCaptureId: A_CAPTURE_ID,
+      vehicleDiskImageCaptureId: A_CAPTURE_ID,
+      driverFaceImageCaptureId: A_CAPTURE_ID,
+      driverLicenseImageCaptureId: A_CAPTURE_ID,
       permitImages: [expect.stringMatching(/^data:image/), expect.stringMatching(/^data:image/)],
       passportRecordId: null,
       weighbridgeTicketId: null,
@@ -546,7 +553,7 @@ describe('Real Gate Entry', () => {
 
     expect(api.sent('POST', '/api/identity-document')[0]!.body).toMatchObject({
       identityNumber: null,
-      sourceImageFront: expect.stringMatching(/^data:image/),
+      sourceImageFrontCaptureId: A_CAPTURE_ID,
     });
     expect(api.sent('POST', '/api/drivers-licence')).toHaveLength(1);
   });

@@ -34,24 +34,29 @@ import { useWeighbridgeTickets } from '../api/get-weighbridge-tickets';
 
 import { formatKg, WeightCheck } from './weights';
 
-type Scan = { image: string; reading: TicketReading };
+/** `captureId`: the image as the server stored it when reading it; the save cites it (issue 14). */
+type Scan = { image: string; captureId: string | null; reading: TicketReading };
 
 /** Thrown when /api/ocr answers something the screen cannot read as ticket fields. */
 class InvalidOcrResponse extends Error {}
 
-async function scanTicket(image: string): Promise<TicketReading | null> {
+async function scanTicket(
+  image: string,
+): Promise<{ reading: TicketReading; captureId: string } | null> {
   let fields;
   let text = '';
+  let captureId: string;
   try {
     const response = await readDocument(image, 'weighbridge');
     if (!response.ok) return null;
     fields = ocrFields(response);
     text = response.text;
+    captureId = response.captureId;
   } catch (error) {
     if (error instanceof ZodError || error instanceof SyntaxError) throw new InvalidOcrResponse();
     throw error;
   }
-  return hasExtractedData(fields) ? ticketFromFields(fields, text) : null;
+  return hasExtractedData(fields) ? { reading: ticketFromFields(fields, text), captureId } : null;
 }
 
 const TICKET_FIELDS: { key: keyof TicketReading; label: string; isWeight?: boolean }[] = [
@@ -213,8 +218,8 @@ export function WeighbridgeStation() {
     setIsCameraOpen(false);
     setScan(null);
     scanning.mutate(image, {
-      onSuccess: (reading) => {
-        if (!reading) {
+      onSuccess: (scanned) => {
+        if (!scanned) {
           toast({
             variant: 'destructive',
             title: 'No Data Found',
@@ -222,7 +227,8 @@ export function WeighbridgeStation() {
           });
           return;
         }
-        setScan({ image, reading });
+        const { reading, captureId } = scanned;
+        setScan({ image, captureId, reading });
         if (reading.ticketNumber === null) {
           toast({ title: 'Partial Extraction', description: 'No ticket number found.' });
         } else {
@@ -247,7 +253,7 @@ export function WeighbridgeStation() {
 
   const handleSave = () => {
     if (!scan) return;
-    saveTicket.mutate(ticketBody(scan.reading, scan.image), {
+    saveTicket.mutate(ticketBody(scan.reading, scan.image, scan.captureId), {
       onSuccess: () => {
         toast({
           title: 'Ticket Saved',

@@ -343,7 +343,16 @@ function scoreMrz(): Score[] {
     const yymmdd = (iso: unknown) =>
       typeof iso === 'string' ? iso.replace(/-/g, '').slice(2) : iso;
     const unfill = (v: unknown) => (typeof v === 'string' ? v.replace(/<+/g, ' ').trim() : v);
-    const name = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : v);
+    // Names in the MRZ alphabet (ICAO 9303 transliteration drops accents: Ñ is N): an MRZ reader
+    // can only ever return that form.
+    const name = (v: unknown) =>
+      typeof v === 'string'
+        ? v
+            .normalize('NFD')
+            .replace(/[\u0300-\u036f]/g, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+        : v;
     scoreFields(
       [fieldScore('mrz_passporteye', 'all'), fieldScore('mrz_passporteye', half(file))],
       file,

@@ -171,7 +171,9 @@ export function confirmMrzFields(
           sawCorrection(rule.spans));
       confidence = verified ? 0.98 : 0.2;
     } else {
-      confidence = agreed ? 0.95 : 0.5;
+      // A zone whose checks fail was misread somewhere (or misprinted): agreement on the rest is
+      // not enough to claim it.
+      confidence = agreed && reading.checksValid ? 0.95 : 0.5;
     }
     const confirmed = confidence >= 0.9;
     if (rule.fields.includes('surname') && !confirmed) {
@@ -181,7 +183,10 @@ export function confirmMrzFields(
         const value = reading[name].trim();
         const byViz =
           words !== null && (value === '' ? name === 'givenNames' : nameInViz(value, words));
-        const c = supported(same, (r) => r[name].trim(), value, byViz ? 1 : 0) ? 0.9 : 0.4;
+        const c =
+          reading.checksValid && supported(same, (r) => r[name].trim(), value, byViz ? 1 : 0)
+            ? 0.9
+            : 0.4;
         fieldConfidence[name] = c;
         if (c < 0.9) {
           uncertain.push(name);

@@ -4,6 +4,7 @@ import {
   bestPatternMatch,
   formatPlate,
   hasForbiddenLetters,
+  hasGlyphAmbiguity,
   isNearVariant,
   isPlateConfirmed,
   matchPlatePatterns,
@@ -166,5 +167,27 @@ describe('rivalRatio', () => {
       ]),
     ).toBeCloseTo(0.5);
     expect(rivalRatio(undefined)).toBeNull();
+  });
+});
+
+describe('hasGlyphAmbiguity', () => {
+  it.each([
+    ['HLOKTY1', true],
+    ['HL0KTY1', true],
+    ['6MDU097', false],
+    ['1868321', false],
+    ['KP35XKGP', false],
+  ])('%s -> %s', (plate, expected) => {
+    expect(hasGlyphAmbiguity(plate)).toBe(expected);
+  });
+
+  it('keeps a foreign plate with O/0 inside letters uncertain however many readings agree', () => {
+    const ranked = rankPlateCandidates([
+      { text: 'HLO KTY1', confidence: 0.9, source: 'detect' },
+      { text: 'HLO KTY1', confidence: 0.9, source: 'reread' },
+    ]);
+
+    expect(ranked[0]!.plateNumber).toBe('HLOKTY1');
+    expect(isPlateConfirmed(ranked)).toBe(false);
   });
 });

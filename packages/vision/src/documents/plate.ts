@@ -257,6 +257,11 @@ export type PlateCandidate = {
    * the engine gave no per-character scores.
    */
   rivalRatio: number | null;
+  /**
+   * An O/0 or I/1 inside a run of letters that no strict pattern or layout places: one glyph in many
+   * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
+   */
+  glyphAmbiguous: boolean;
   box?: PlateCandidateInput['box'];
 };
 
@@ -322,6 +327,8 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
       input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
+    glyphAmbiguous:
+      !match.pattern || PERSONALISED.has(match.pattern) ? hasGlyphAmbiguity(plate) : false,
     ...(input.box ? { box: input.box } : {}),
   };
 }
@@ -368,6 +375,21 @@ function sameGlyphs(a: string, b: string): boolean {
   return a.length === b.length && fold(a) === fold(b);
 }
 
+/** O/0 or I/1 with letters on both sides (or a letter and the plate's edge). */
+export function hasGlyphAmbiguity(plate: string): boolean {
+  const isLetter = (c: string | undefined) => c !== undefined && /[A-Z]/.test(c) && !/[OI]/.test(c);
+  return [...plate].some((c, i) => {
+    if (!/[O0I1]/.test(c)) return false;
+    const before = plate[i - 1];
+    const after = plate[i + 1];
+    return (
+      (isLetter(before) || before === undefined) &&
+      (isLetter(after) || after === undefined) &&
+      (before ?? after) !== undefined
+    );
+  });
+}
+
 /** A rival letter or digit closer than this to a plate's chosen one makes the reading unsure. */
 const CLEAR_RIVAL_RATIO = 0.15;
 
@@ -396,7 +418,7 @@ export function isNearVariant(a: string, b: string): boolean {
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
-  if (!best || best.directSources.size < 2) return false;
+  if (!best || best.directSources.size < 2 || best.glyphAmbiguous) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters
   // were clear-cut (no runner-up letter or digit came close in its clearest reading).
   const clear = best.rivalRatio !== null && best.rivalRatio < CLEAR_RIVAL_RATIO;

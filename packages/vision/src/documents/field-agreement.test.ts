@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { agreeFields, allCertain } from './field-agreement';
+import { agreeFields, allCertain, confirmedByAgreement } from './field-agreement';
 
 describe('agreeFields', () => {
   it('confirms the fields both readings extracted alike and lists the others', () => {
@@ -36,5 +36,17 @@ describe('allCertain', () => {
       uncertain: [],
       fieldConfidence: { plate: 0.99 },
     });
+  });
+});
+
+describe('confirmedByAgreement', () => {
+  it('drops from uncertain the fields another reading gave the same value', () => {
+    expect(
+      confirmedByAgreement(
+        ['plateNumber', 'displayPlate', 'pattern'],
+        { plateNumber: 'CA999111', displayPlate: 'CA 999-111', pattern: 'ZA-WC-TOWN' },
+        { plateNumber: 'CA999111', displayPlate: 'CA 999 111', pattern: null },
+      ),
+    ).toEqual(['displayPlate', 'pattern']);
   });
 });

@@ -43,3 +43,17 @@ export function allCertain(fields: Record<string, unknown>, confidence = 0.99): 
     if (!isEmpty(value)) fieldConfidence[name] = confidence;
   return { uncertain: [], fieldConfidence };
 }
+
+/**
+ * Two readings by different means (the AI provider and local OCR) that give a field the same value
+ * confirm it: the field leaves `uncertain`. Fields they disagree on stay listed.
+ */
+export function confirmedByAgreement(
+  uncertain: string[] | undefined,
+  fields: Record<string, unknown>,
+  other: Record<string, unknown>,
+): string[] {
+  return (uncertain ?? []).filter(
+    (name) => isEmpty(other[name]) || JSON.stringify(other[name]) !== JSON.stringify(fields[name]),
+  );
+}

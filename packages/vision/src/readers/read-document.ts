@@ -20,12 +20,12 @@ import type { ReaderContext } from './reader-context';
 
 /**
  * Document OCR: grey, at least ~1600 px wide so 10 pt print is ~30 px tall, LSTM engine. The
- * `confirming` reading is a second, independent preprocessing of the same page (another scale,
- * binarised): fields without a checksum are certain only when both readings extract the same value.
+ * `confirming` reading is a second, independent preprocessing of the same page (binarised, so
+ * tesseract's own thresholding sees other edges): fields without a checksum are certain only when
+ * both readings extract the same value.
  */
 async function ocrDocument(image: RawImage, { confirming = false } = {}): Promise<string> {
-  const base = Math.max(1600, Math.min(2400, image.width));
-  const width = confirming ? Math.round(base * 1.25) : base;
+  const width = Math.max(1600, Math.min(2400, image.width));
   let pipeline = fromRaw(image).greyscale().resize({ width }).normalise();
   if (confirming) pipeline = pipeline.threshold(150);
   const png = await pipeline.png().toBuffer();

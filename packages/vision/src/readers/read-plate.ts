@@ -267,11 +267,10 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   // another preprocessing (grey, contrast-stretched, another scale).
   const best = ranked[0];
   if (best?.box && !isPlateConfirmed(ranked)) {
-    const { crop } = await cropLine(image, { box: best.box }, { textHeight: 48, grey: true });
-    const confirmLines = await ocrWithPaddle(crop, {
-      maxSideLength: 960,
-      intraOpThreads: ctx.intraOpThreads,
-    });
+    // Recognition only, of the plate's box in the new crop: no second detection pass (measured:
+    // detection on the crop made SA plate reads ~1.8x slower).
+    const { crop, box } = await cropLine(image, { box: best.box }, { textHeight: 48, grey: true });
+    const confirmLines = await recognizeBoxes(crop, [box], { intraOpThreads: ctx.intraOpThreads });
     inputs.push(
       ...toInputs(confirmLines, crop.height, 'confirm', { box: best.box }).map((i) => ({
         ...i,

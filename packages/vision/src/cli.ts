@@ -68,7 +68,10 @@ async function runRead(args: string[], io: Io, ctx: ReaderContext): Promise<numb
     try {
       const result = await readDocument(type, await readFile(file), ctx);
       if (result.ok) {
-        io.out(JSON.stringify({ file, ...result, ms: ms(started) }));
+        // Every reading says which fields it could not confirm (an empty list: all confirmed).
+        io.out(
+          JSON.stringify({ file, ...result, uncertain: result.uncertain ?? [], ms: ms(started) }),
+        );
       } else {
         io.out(
           JSON.stringify({

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 
 import { type AiReader, OCR_ONLY_TYPES, createAiReader, shouldAskAi } from './ai/openai-provider';
+import { confirmedByAgreement } from './documents/field-agreement';
 import type { SadlKeys } from './documents/sadl-keys';
 import { VisionInputError, type VisionInputErrorKind } from './errors';
 import { assertDocumentType } from './document-type';
@@ -120,6 +121,10 @@ export function createVisionEngine(options: VisionEngineOptions = {}) {
       if (!remote || !remote.ok) return local;
       return {
         ...remote,
+        // What the local reading also read is confirmed by two independent readings.
+        uncertain: local.ok
+          ? confirmedByAgreement(remote.uncertain, remote.fields, local.fields)
+          : (remote.uncertain ?? []),
         alternatives: local.ok
           ? [{ value: JSON.stringify(local.fields), confidence: local.confidence }]
           : [],

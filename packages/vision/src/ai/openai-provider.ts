@@ -43,6 +43,22 @@ function parseAnswer(content: string): unknown {
 const isEmpty = (value: unknown) =>
   value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
+/**
+ * A model's answer is one reading that nothing confirms (it may invent a plausible value): every
+ * field it fills is returned uncertain, for the guard to confirm.
+ */
+function unconfirmed(result: ReadResult | null): ReadResult | null {
+  if (!result?.ok) return result;
+  const uncertain = Object.entries(result.fields)
+    .filter(([, v]) => !isEmpty(v) && v !== undefined && typeof v !== 'boolean')
+    .map(([k]) => k);
+  return {
+    ...result,
+    uncertain,
+    fieldConfidence: Object.fromEntries(uncertain.map((k) => [k, result.confidence])),
+  };
+}
+
 /** Schema-valid answer → the fields the local readers would give (derived fields included). */
 function toResult(
   type: DocumentType,
@@ -134,7 +150,7 @@ export function createAiReader(options: AiProviderOptions): AiReader {
       const content = message.content ?? '';
       const answer = parseAnswer(content);
       if (findSchemaViolation(answer, aiResponseSchema(type)) !== null) return null;
-      return toResult(type, answer as Record<string, unknown>, content);
+      return unconfirmed(toResult(type, answer as Record<string, unknown>, content));
     } catch {
       return null;
     }

@@ -503,6 +503,11 @@ export type MrzReading = {
   checks: MrzChecks;
   checksValid: boolean;
   corrected: boolean;
+  /**
+   * Positions changed by the check-digit-driven look-alike search. A check that chose its own
+   * correction no longer verifies that field independently.
+   */
+  checkCorrected: Array<[line: number, index: number]>;
   documentCode: string;
   issuingCountry: string;
   documentNumber: string;
@@ -581,9 +586,15 @@ export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading
     fixCountryCodes(applyCharClasses(rawLines, format), format),
     format,
   );
+  const beforeCorrection = lines;
   if (!Object.values(verifyMrzChecks(lines, format)).every(Boolean)) {
     lines = correctWithCheckDigits(lines, format);
   }
+  const checkCorrected: Array<[line: number, index: number]> = [];
+  lines.forEach((line, l) => {
+    for (let i = 0; i < line.length; i++)
+      if (line[i] !== beforeCorrection[l]![i]) checkCorrected.push([l, i]);
+  });
   const checks = verifyMrzChecks(lines, format);
   const checksValid = Object.values(checks).every(Boolean);
 
@@ -618,6 +629,7 @@ export function parseMrz(rawLines: string[], now: Date = new Date()): MrzReading
     checks,
     checksValid,
     corrected: lines.some((l, i) => l !== rawLines[i]),
+    checkCorrected,
     documentCode: unfill(l0.slice(0, 2)),
     issuingCountry: unfill(l0.slice(2, 5)),
     documentNumber: fields.documentNumber ?? unfill(documentNumber),

@@ -4,8 +4,12 @@ import {
   bestPatternMatch,
   formatPlate,
   hasForbiddenLetters,
+  hasGlyphAmbiguity,
+  isNearVariant,
+  isPlateConfirmed,
   matchPlatePatterns,
   rankPlateCandidates,
+  rivalRatio,
 } from './plate';
 
 describe('matchPlatePatterns', () => {
@@ -85,5 +89,105 @@ describe('rankPlateCandidates', () => {
 
     expect(ranked[0]?.plateNumber).toBe('KP35XKGP');
     expect(ranked.map((c) => c.plateNumber)).not.toContain('TOYOTA');
+  });
+});
+
+describe('isPlateConfirmed', () => {
+  const read = (text: string, source: string, confidence = 0.9) => ({ text, confidence, source });
+
+  it('confirms a plate two recognitions read letter for letter', () => {
+    expect(
+      isPlateConfirmed(rankPlateCandidates([read('7EAV033', 'detect'), read('7EAV033', 'reread')])),
+    ).toBe(true);
+  });
+
+  it('does not confirm a plate one recognition read, however sure', () => {
+    expect(isPlateConfirmed(rankPlateCandidates([read('7EAV033', 'detect', 1)]))).toBe(false);
+  });
+
+  const chars = (text: string, rival: number) =>
+    [...text].map((char) => ({ char, p: 0.9, alt: char === 'F' ? 'E' : 'X', altP: 0.9 * rival }));
+
+  it('does not confirm when another recognition read a look-alike variant and the choice was close', () => {
+    const ranked = rankPlateCandidates([
+      { ...read('7FAV033', 'detect'), chars: chars('7FAV033', 0.4) },
+      { ...read('7FAV033', 'reread'), chars: chars('7FAV033', 0.4) },
+      read('7EAV033', 'detect-full', 0.8),
+    ]);
+
+    expect(ranked[0]!.plateNumber).toBe('7FAV033');
+    expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+
+  it('lets clear-cut readings outvote a lone variant (an edge mark read as a letter)', () => {
+    const ranked = rankPlateCandidates([
+      { ...read('RK161AG', 'detect'), chars: chars('RK161AG', 0.01) },
+      { ...read('RK161AG', 'confirm'), chars: chars('RK161AG', 0.01) },
+      read('URK161AG', 'reread', 0.7),
+    ]);
+
+    expect(isPlateConfirmed(ranked)).toBe(true);
+  });
+
+  it('accepts O/0 settled by the position, which one glyph cannot settle', () => {
+    const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
+
+    expect(ranked[0]!.plateNumber).toBe('PP587AO');
+    expect(isPlateConfirmed(ranked)).toBe(true);
+  });
+
+  it('does not count readings whose look-alikes a grammar changed as confirming', () => {
+    // Both read `KP3S XK GP`; the SA pattern makes it KP35XKGP, which neither recognition saw.
+    const ranked = rankPlateCandidates([read('KP3S XK GP', 'detect'), read('KP3SXKGP', 'reread')]);
+
+    expect(ranked[0]!.plateNumber).toBe('KP35XKGP');
+    expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+});
+
+describe('isNearVariant', () => {
+  it.each([
+    ['7FAV033', '7EAV033', true],
+    ['2T480211', '2T40211', true],
+    ['ZDA0044', '2DAD044', true],
+    ['KP35XKGP', 'CA123456', false],
+    ['ABC123', 'ABC123', false],
+  ])('%s / %s -> %s', (a, b, expected) => {
+    expect(isNearVariant(a, b)).toBe(expected);
+  });
+});
+
+describe('rivalRatio', () => {
+  it('is the closest runner-up letter or digit relative to the chosen one', () => {
+    expect(
+      rivalRatio([
+        { char: 'H', p: 0.99, alt: 'M', altP: 0.005 },
+        { char: 'O', p: 0.6, alt: '0', altP: 0.3 },
+        { char: '-', p: 0.5, alt: '1', altP: 0.45 },
+      ]),
+    ).toBeCloseTo(0.5);
+    expect(rivalRatio(undefined)).toBeNull();
+  });
+});
+
+describe('hasGlyphAmbiguity', () => {
+  it.each([
+    ['HLOKTY1', true],
+    ['HL0KTY1', true],
+    ['6MDU097', false],
+    ['1868321', false],
+    ['KP35XKGP', false],
+  ])('%s -> %s', (plate, expected) => {
+    expect(hasGlyphAmbiguity(plate)).toBe(expected);
+  });
+
+  it('keeps a foreign plate with O/0 inside letters uncertain however many readings agree', () => {
+    const ranked = rankPlateCandidates([
+      { text: 'HLO KTY1', confidence: 0.9, source: 'detect' },
+      { text: 'HLO KTY1', confidence: 0.9, source: 'reread' },
+    ]);
+
+    expect(ranked[0]!.plateNumber).toBe('HLOKTY1');
+    expect(isPlateConfirmed(ranked)).toBe(false);
   });
 });

@@ -225,6 +225,15 @@ export type PlateCandidateInput = {
   confidence: number;
   /** Text height relative to the image height (plates are big text in a gate photo). */
   relativeHeight?: number;
+  /**
+   * Which recognition produced it (a detection pass, an enlarged re-read, another engine). Two
+   * sources reading the same plate confirm it; parts of one pass are one source.
+   */
+  source?: string;
+  /** Where in the image it was read (for a confirming re-read). */
+  box?: { x: number; y: number; width: number; height: number };
+  /** Per-character probabilities with the runner-up, when the engine gives them. */
+  chars?: Array<{ char: string; p: number; alt: string; altP: number }>;
 };
 
 export type PlateCandidate = {
@@ -234,9 +243,42 @@ export type PlateCandidate = {
   confidence: number;
   score: number;
   warnings: string[];
+  /** The recognitions that read exactly this plate. */
+  sources: Set<string>;
+  /**
+   * The recognitions that read it as it is, letter for letter: nothing changed by a grammar or group
+   * rule except O/0 and I/1, which many plate fonts print with one glyph (there the reading cannot
+   * decide and the position does). A prior may rank a candidate; only readings confirm one.
+   */
+  directSources: Set<string>;
+  /**
+   * How close the nearest other letter or digit came, at the plate's least sure character
+   * (runner-up probability / chosen probability, 0..1), in the clearest reading of it; null when
+   * the engine gave no per-character scores.
+   */
+  rivalRatio: number | null;
+  /**
+   * An O/0 or I/1 inside a run of letters that no strict pattern or layout places: one glyph in many
+   * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
+   */
+  glyphAmbiguous: boolean;
+  box?: PlateCandidateInput['box'];
 };
 
 const WORDS = /^(?:[A-Z]+)$/;
+
+/** The largest runner-up / chosen probability over the letters and digits of one reading. */
+export function rivalRatio(chars: PlateCandidateInput['chars']): number | null {
+  if (!chars?.length) return null;
+  let worst = 0;
+  for (const c of chars) {
+    if (!/^[A-Za-z0-9]$/.test(c.char)) continue;
+    const rival = c.alt.toUpperCase();
+    if (!/^[A-Z0-9]$/.test(rival) || rival === c.char.toUpperCase() || c.p <= 0) continue;
+    worst = Math.max(worst, c.altP / c.p);
+  }
+  return worst;
+}
 
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
@@ -280,6 +322,14 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     confidence,
     score,
     warnings,
+    sources: new Set(input.source ? [input.source] : []),
+    directSources: new Set(
+      input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
+    ),
+    rivalRatio: rivalRatio(input.chars),
+    glyphAmbiguous:
+      !match.pattern || PERSONALISED.has(match.pattern) ? hasGlyphAmbiguity(plate) : false,
+    ...(input.box ? { box: input.box } : {}),
   };
 }
 
@@ -292,8 +342,14 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
     const existing = byPlate.get(c.plateNumber);
     if (!existing) byPlate.set(c.plateNumber, c);
     else {
+      if (c.score > existing.score && c.box) existing.box = c.box;
       existing.score = Math.max(existing.score, c.score) + 0.1;
       existing.confidence = Math.max(existing.confidence, c.confidence);
+      for (const source of c.sources) existing.sources.add(source);
+      for (const source of c.directSources) existing.directSources.add(source);
+      if (c.rivalRatio !== null)
+        existing.rivalRatio =
+          existing.rivalRatio === null ? c.rivalRatio : Math.min(existing.rivalRatio, c.rivalRatio);
     }
   }
   const ranked = [...byPlate.values()];
@@ -310,4 +366,67 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
     }
   }
   return ranked.sort((a, b) => b.score - a.score);
+}
+
+const SAME_GLYPH: Record<string, string> = { O: '0', I: '1' };
+/** Equal, counting O/0 and I/1 as one glyph. */
+function sameGlyphs(a: string, b: string): boolean {
+  const fold = (s: string) => s.replace(/[OI]/g, (c) => SAME_GLYPH[c]!);
+  return a.length === b.length && fold(a) === fold(b);
+}
+
+/** O/0 or I/1 with letters on both sides (or a letter and the plate's edge). */
+export function hasGlyphAmbiguity(plate: string): boolean {
+  const isLetter = (c: string | undefined) => c !== undefined && /[A-Z]/.test(c) && !/[OI]/.test(c);
+  return [...plate].some((c, i) => {
+    if (!/[O0I1]/.test(c)) return false;
+    const before = plate[i - 1];
+    const after = plate[i + 1];
+    return (
+      (isLetter(before) || before === undefined) &&
+      (isLetter(after) || after === undefined) &&
+      (before ?? after) !== undefined
+    );
+  });
+}
+
+/** A rival letter or digit closer than this to a plate's chosen one makes the reading unsure. */
+const CLEAR_RIVAL_RATIO = 0.15;
+
+/** Two plate readings that a look-alike or a lost/extra character apart (`7FAV033` / `7EAV033`). */
+export function isNearVariant(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+    return diff <= 2;
+  }
+  if (Math.abs(a.length - b.length) !== 1) return false;
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  for (let i = 0; i < long.length; i++)
+    if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
+/**
+ * Whether the best plate can be shown without a warning: two recognitions (detection passes,
+ * enlarged re-reads, another preprocessing) read exactly it, letter for letter, and any recognition
+ * that read a near variant of it (a look-alike or one character more or less) is outvoted by
+ * clear-cut readings. The SA/SADC grammar and
+ * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
+ * truth, and a look-alike they changed was not read.
+ */
+export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
+  const best = ranked[0];
+  if (!best || best.directSources.size < 2 || best.glyphAmbiguous) return false;
+  // A near variant read by fewer recognitions is outvoted only when the best reading's characters
+  // were clear-cut (no runner-up letter or digit came close in its clearest reading).
+  const clear = best.rivalRatio !== null && best.rivalRatio < CLEAR_RIVAL_RATIO;
+  return !ranked
+    .slice(1)
+    .some(
+      (r) =>
+        isNearVariant(r.plateNumber, best.plateNumber) &&
+        (!clear || r.sources.size >= best.directSources.size),
+    );
 }

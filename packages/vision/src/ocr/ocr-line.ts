@@ -1,8 +1,13 @@
+/** One recognised character with its probability and the best other character at that step. */
+export type OcrChar = { char: string; p: number; alt: string; altP: number };
+
 /** One recognised line of text, in the pixel coordinates of the image given to the engine. */
 export type OcrLine = {
   text: string;
   /** 0..1 */
   confidence: number;
+  /** Per character (PaddleOCR recognition only). */
+  chars?: OcrChar[];
   box: { x: number; y: number; width: number; height: number };
 };
 

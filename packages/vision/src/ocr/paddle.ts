@@ -12,7 +12,7 @@ import { Image as PaddleImage, PaddleOcrService } from 'paddleocr';
 import type { RawImage } from '../image/decode-image';
 
 import { type DetectionInput, type DetectionOptions, detectionInput } from './detection-input';
-import type { OcrLine } from './ocr-line';
+import type { OcrChar, OcrLine } from './ocr-line';
 
 const require = createRequire(import.meta.url);
 
@@ -69,9 +69,90 @@ export function loadPaddle(intraOpThreads = 1): Promise<PaddleOcrService> {
       },
     });
     useFastDetectionInput(created);
+    keepCharacterScores(created);
     return created;
   })();
   return service;
+}
+
+type CtcDecode = (
+  logits: Float32Array,
+  sequenceLength: number,
+  numClasses: number,
+  options: { charactersDictionary: string[]; reverseText?: boolean },
+  charWhiteSet?: Set<string>,
+) => { text: string; confidence: number };
+type ProcessBox = (task: unknown, options: unknown) => Promise<Record<string, unknown> | null>;
+
+/**
+ * The runtime averages its per-character probabilities into one line confidence. Plates need them
+ * per character, with the runner-up (an `O` that was nearly a `0`): the decode is wrapped to keep
+ * them, and each recognised box carries them as `chars`. Boxes are recognised one after another
+ * (the runtime awaits each), so the last decode belongs to the box being returned.
+ */
+function keepCharacterScores(created: PaddleOcrService): void {
+  const recognition = created.recognitionService as unknown as {
+    ctcLabelDecode: CtcDecode;
+    processBox: ProcessBox;
+    lastChars?: OcrChar[];
+  };
+  const decode = recognition.ctcLabelDecode.bind(recognition);
+  recognition.ctcLabelDecode = (logits, sequenceLength, numClasses, options, charWhiteSet) => {
+    const result = decode(logits, sequenceLength, numClasses, options, charWhiteSet);
+    recognition.lastChars = options.reverseText
+      ? undefined
+      : characterScores(logits, sequenceLength, numClasses, options.charactersDictionary);
+    return result;
+  };
+  const processBox = recognition.processBox.bind(recognition);
+  recognition.processBox = async (task, options) => {
+    recognition.lastChars = undefined;
+    const result = await processBox(task, options);
+    return result ? { ...result, chars: recognition.lastChars } : result;
+  };
+}
+
+/** Greedy CTC decoding as the runtime does it, keeping each character's best non-blank rival. */
+export function characterScores(
+  logits: Float32Array,
+  sequenceLength: number,
+  numClasses: number,
+  dictionary: string[],
+): OcrChar[] {
+  const withBlank = dictionary[0] === '' || dictionary[0] === 'blank';
+  const charOf = (i: number) => dictionary[withBlank ? i : i - 1] ?? '';
+  const chars: OcrChar[] = [];
+  let last = -1;
+  for (let t = 0; t < sequenceLength; t++) {
+    const offset = t * numClasses;
+    // The two best non-blank classes; the blank (class 0) wins the step when it beats both.
+    let top = 1;
+    let second = -1;
+    for (let i = 2; i < numClasses; i++) {
+      const v = logits[offset + i]!;
+      if (v > logits[offset + top]!) {
+        second = top;
+        top = i;
+      } else if (second === -1 || v > logits[offset + second]!) second = i;
+    }
+    const best = logits[offset]! >= logits[offset + top]! ? 0 : top;
+    const step = {
+      char: charOf(best),
+      p: logits[offset + best]!,
+      alt: second > 0 ? charOf(second) : '',
+      altP: second > 0 ? logits[offset + second]! : 0,
+    };
+    // A character spans several steps: its peak step speaks for it.
+    if (best === last) {
+      const previous = chars[chars.length - 1];
+      if (best !== 0 && previous && step.p > previous.p) chars[chars.length - 1] = step;
+      continue;
+    }
+    last = best;
+    if (best === 0) continue;
+    chars.push(step);
+  }
+  return chars;
 }
 
 /** Swaps the package's detection preprocessing for detectionInput() (same tensor, one tight pass). */
@@ -114,6 +195,7 @@ export async function ocrWithPaddle(
       text: r.text.trim(),
       confidence: r.confidence,
       box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height },
+      ...charsOf(r),
     }));
 }
 
@@ -154,5 +236,11 @@ export async function recognizeBoxes(
       text: r.text.trim(),
       confidence: r.confidence,
       box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height },
+      ...charsOf(r),
     }));
+}
+
+function charsOf(result: object): { chars?: OcrChar[] } {
+  const chars = (result as { chars?: OcrChar[] }).chars;
+  return chars ? { chars } : {};
 }

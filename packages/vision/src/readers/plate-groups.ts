@@ -31,9 +31,11 @@ function union(parts: OcrLine[]): OcrLine {
   const x0 = Math.min(...parts.map((p) => p.box.x));
   const y0 = Math.min(...parts.map((p) => p.box.y));
   const x1 = Math.max(...parts.map((p) => p.box.x + p.box.width));
+  const chars = parts.every((p) => p.chars) ? parts.flatMap((p) => p.chars!) : undefined;
   return {
     text: parts.map((p) => p.text).join(' '),
     confidence: Math.min(...parts.map((p) => p.confidence)),
+    ...(chars ? { chars } : {}),
     // A plate's character height, not the height of the stacked block.
     box: { x: x0, y: y0, width: x1 - x0, height: Math.max(...parts.map((p) => p.box.height)) },
   };

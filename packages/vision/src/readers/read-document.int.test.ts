@@ -82,6 +82,28 @@ describe('readDocument', () => {
       fields: { checksValid: true, passportNumber: 'L898902C3', surname: 'ERIKSSON' },
     });
     expect(result.ok && result.fields.mrzLines).toEqual(ICAO_TD3);
+    // Two readings (or the visual zone) agree: nothing for the guard to confirm.
+    expect(result.ok && result.uncertain).toEqual([]);
+  });
+
+  it('returns an MRZ whose name line is damaged as uncertain, never as a confident wrong name', async () => {
+    // The top half of `ER` of ERIKSSON is worn away; the check digits do not cover the names.
+    const image = await renderPassportPhoto(ICAO_TD3, {
+      damage: [{ line: 0, from: 5, to: 6, coverTop: 0.55 }],
+    });
+
+    const result = await readDocument('passport', image, ctx);
+
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.fields).toMatchObject({ checksValid: true, passportNumber: 'L898902C3' });
+    const uncertain = result.uncertain ?? [];
+    expect(uncertain).toContain('surname');
+    // Whatever was read, a wrong value is never shown as confirmed.
+    if ((result.fields.mrzLines as string[])[0] !== ICAO_TD3[0])
+      expect(uncertain).toContain('mrzLines');
+    expect(uncertain).not.toContain('passportNumber');
+    expect(uncertain).not.toContain('dateOfBirth');
   });
 
   it('reads the MRZ of a small (380 px wide) scan of the page', async () => {

@@ -7,6 +7,7 @@ import { englishHalf, extractDiscPrintedFields, isDiscPayload, parseDisc } from 
 import { extractIdFront, extractLicenceFront } from '../documents/id-front';
 import { parseIdBookBarcode, parseSmartId } from '../documents/sa-id';
 import { SadlError, isSadlPayload, readSadl } from '../documents/sadl';
+import { agreeFields, allCertain } from '../documents/field-agreement';
 import { extractWeighbridgeTicket } from '../documents/weighbridge';
 import { type RawImage, decodeImage, fromRaw } from '../image/decode-image';
 import { PSM, ocrWithTesseract } from '../ocr/tesseract';
@@ -17,10 +18,17 @@ import { readPassport } from './read-passport';
 import { readPlate } from './read-plate';
 import type { ReaderContext } from './reader-context';
 
-/** Document OCR: grey, at least ~1600 px wide so 10 pt print is ~30 px tall, LSTM engine. */
-async function ocrDocument(image: RawImage): Promise<string> {
+/**
+ * Document OCR: grey, at least ~1600 px wide so 10 pt print is ~30 px tall, LSTM engine. The
+ * `confirming` reading is a second, independent preprocessing of the same page (binarised, so
+ * tesseract's own thresholding sees other edges): fields without a checksum are certain only when
+ * both readings extract the same value.
+ */
+async function ocrDocument(image: RawImage, { confirming = false } = {}): Promise<string> {
   const width = Math.max(1600, Math.min(2400, image.width));
-  const png = await fromRaw(image).greyscale().resize({ width }).normalise().png().toBuffer();
+  let pipeline = fromRaw(image).greyscale().resize({ width }).normalise();
+  if (confirming) pipeline = pipeline.threshold(150);
+  const png = await pipeline.png().toBuffer();
   const { text } = await ocrWithTesseract(png, { mode: 'document', psm: PSM.AUTO });
   return text;
 }
@@ -33,6 +41,19 @@ const failure = (type: DocumentType, error: string, text = ''): ReadResult => ({
   fields: {},
   confidence: 0,
 });
+
+/** A disc read from its printed text alone (no barcode). */
+function discTextFields(ocrText: string): Record<string, unknown> {
+  const plate = /(?:licence\s*no|lisensienr)[^A-Z0-9]{0,10}([A-Z0-9 -]{5,12})/i.exec(ocrText)?.[1];
+  const register = /\b([A-Z]{3}\d{3}[A-Z])\b/.exec(ocrText)?.[1];
+  const vin = /\b([A-HJ-NPR-Z0-9]{17})\b/.exec(ocrText)?.[1];
+  return {
+    licenceNumber: plate?.replace(/[^A-Z0-9]/gi, '').toUpperCase() ?? null,
+    vehicleRegisterNo: register ?? null,
+    vin: vin ?? null,
+    ...extractDiscPrintedFields(ocrText),
+  };
+}
 
 async function readDisc(image: RawImage): Promise<ReadResult> {
   const barcodes = await findBarcodes(image, {
@@ -51,15 +72,13 @@ async function readDisc(image: RawImage): Promise<ReadResult> {
     const vin = /\b([A-HJ-NPR-Z0-9]{17})\b/.exec(ocrText)?.[1];
     if (!plate && !register && !vin)
       return failure('disk', 'No licence disc barcode or disc text found.', ocrText);
+    const fields = discTextFields(ocrText);
+    const second = discTextFields(await ocrDocument(image, { confirming: true }));
     return {
       ok: true,
       type: 'disk',
-      fields: {
-        licenceNumber: plate?.replace(/[^A-Z0-9]/gi, '').toUpperCase() ?? null,
-        vehicleRegisterNo: register ?? null,
-        vin: vin ?? null,
-        ...printed,
-      },
+      fields,
+      ...agreeFields(fields, second),
       text: ocrText,
       source: 'ocr',
       confidence: 0.4,
@@ -67,9 +86,38 @@ async function readDisc(image: RawImage): Promise<ReadResult> {
       warnings: ['The disc barcode could not be read; fields come from printed text.'],
     };
   }
+  const barcodeFields = {
+    licenceNumber: disc.licenceNumber,
+    vehicleRegisterNo: disc.vehicleRegisterNumber,
+    vin: disc.vin,
+    engineNo: disc.engineNumber,
+    make: disc.make,
+    model: disc.model,
+    description: englishHalf(disc.description),
+    colour: englishHalf(disc.colour),
+    dateOfExpiry: disc.expiryDate,
+    controlNumber: disc.controlNumber,
+    formCode: disc.formCode,
+    isLengthValid: disc.isLengthValid,
+  };
+  // The printed-only fields come from one OCR reading: shown for the guard to confirm.
+  const printedOnly = agreeFields(
+    {
+      discNumber: printed.discNumber,
+      tare: printed.tare,
+      gvm: printed.gvm,
+      persons: printed.persons,
+      dateOfTest: printed.dateOfTest,
+      fees: printed.fees,
+    },
+    null,
+  );
+  const certain = allCertain(barcodeFields, disc.isLengthValid ? 0.99 : 0.8);
   return {
     ok: true,
     type: 'disk',
+    uncertain: printedOnly.uncertain,
+    fieldConfidence: { ...certain.fieldConfidence, ...printedOnly.fieldConfidence },
     fields: {
       licenceNumber: disc.licenceNumber,
       vehicleRegisterNo: disc.vehicleRegisterNumber,
@@ -109,14 +157,16 @@ async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadRes
   if (raw) {
     try {
       const record = readSadl(raw.bytes, ctx.sadlKeys);
+      const fields = {
+        ...record,
+        nameOnCard: `${record.initials} ${record.surname}`.trim(),
+        vehicleCode: record.vehicleCodes.join(', '),
+      };
       return {
         ok: true,
         type: 'license',
-        fields: {
-          ...record,
-          nameOnCard: `${record.initials} ${record.surname}`.trim(),
-          vehicleCode: record.vehicleCodes.join(', '),
-        },
+        fields,
+        ...allCertain(fields),
         text: Buffer.from(raw.bytes).toString('base64'),
         source: 'barcode',
         confidence: record.checks.isIdNumberValid ? 0.99 : 0.9,
@@ -130,15 +180,17 @@ async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadRes
   const temporary = barcodes.find((b) => /^%(TDL|LL)/.test(b.text));
   if (temporary) {
     const p = temporary.text.split('%');
+    const fields = {
+      licenceKind: p[1]?.startsWith('TDL') ? 'temporary' : 'learner',
+      licenceNumber: p[5] ?? null,
+      idNumber: p[7] ?? null,
+      nameOnCard: p[8] ?? null,
+    };
     return {
       ok: true,
       type: 'license',
-      fields: {
-        licenceKind: p[1]?.startsWith('TDL') ? 'temporary' : 'learner',
-        licenceNumber: p[5] ?? null,
-        idNumber: p[7] ?? null,
-        nameOnCard: p[8] ?? null,
-      },
+      fields,
+      ...allCertain(fields),
       text: temporary.text,
       source: 'barcode',
       confidence: 0.7,
@@ -149,10 +201,22 @@ async function readLicence(image: RawImage, ctx: ReaderContext): Promise<ReadRes
   if (!front.licenceNumber && !front.idNumber) {
     return failure('license', barcodeError ?? 'No licence barcode or licence text found.', text);
   }
+  const fields = { ...front, vehicleCode: front.vehicleCodes.join(', ') };
+  const again = extractLicenceFront(await ocrDocument(image, { confirming: true }), ctx.now);
+  // The Luhn digit settles the ID number, and the date of birth it encodes.
+  const idValid = front.idCheck?.isValid === true;
   return {
     ok: true,
     type: 'license',
-    fields: { ...front, vehicleCode: front.vehicleCodes.join(', ') },
+    fields,
+    ...agreeFields(
+      fields,
+      { ...again, vehicleCode: again.vehicleCodes.join(', ') },
+      {
+        verified: idValid ? ['idNumber', 'dateOfBirth'] : [],
+        ignore: ['idCheck'],
+      },
+    ),
     text,
     source: 'ocr',
     confidence: front.idCheck?.isValid && front.licenceNumber ? 0.75 : 0.5,
@@ -172,10 +236,12 @@ async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> 
   for (const b of barcodes) {
     const card = parseSmartId(b.text, ctx.now);
     if (card) {
+      const fields = { documentKind: 'smart-id-card', ...card };
       return {
         ok: true,
         type: 'id',
-        fields: { documentKind: 'smart-id-card', ...card },
+        fields,
+        ...allCertain(fields),
         text: b.text,
         source: 'barcode',
         confidence: card.idCheck.isValid ? 0.99 : 0.85,
@@ -183,10 +249,12 @@ async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> 
     }
     const book = parseIdBookBarcode(b.text, ctx.now);
     if (book) {
+      const fields = { documentKind: 'id-book', ...book };
       return {
         ok: true,
         type: 'id',
-        fields: { documentKind: 'id-book', ...book },
+        fields,
+        ...allCertain(fields),
         text: b.text,
         source: 'barcode',
         confidence: 0.95,
@@ -196,10 +264,29 @@ async function readId(image: RawImage, ctx: ReaderContext): Promise<ReadResult> 
   const text = await ocrDocument(image);
   const front = extractIdFront(text, ctx.now);
   if (!front.identityNumber) return failure('id', 'No ID barcode or valid ID number found.', text);
+  const fields = { documentKind: 'ocr', ...front };
+  const again = extractIdFront(await ocrDocument(image, { confirming: true }), ctx.now);
+  // The Luhn digit settles the ID number; a date of birth or sex equal to what it encodes too.
+  const id = front.idCheck;
+  const verified = id?.isValid
+    ? [
+        'identityNumber',
+        ...(front.dateOfBirth === id.dateOfBirth ? ['dateOfBirth'] : []),
+        ...(front.sex === id.sex ? ['sex'] : []),
+      ]
+    : [];
   return {
     ok: true,
     type: 'id',
-    fields: { documentKind: 'ocr', ...front },
+    fields,
+    ...agreeFields(
+      fields,
+      { documentKind: 'ocr', ...again },
+      {
+        verified,
+        ignore: ['idCheck', 'dates', 'documentKind'],
+      },
+    ),
     text,
     source: 'ocr',
     confidence: front.idCheck?.isValid ? 0.8 : 0.5,
@@ -216,10 +303,26 @@ async function readWeighbridge(image: RawImage): Promise<ReadResult> {
   const warnings: string[] = [];
   if (ticket.isPartial) warnings.push('No ticket number found.');
   if (ticket.massCheck === 'mismatch') warnings.push('Gross − tare does not equal net.');
+  const again = extractWeighbridgeTicket(await ocrDocument(image, { confirming: true }));
+  // gross − tare = net to the kilogram settles all three masses (any one misread digit breaks it).
+  const massesExact =
+    ticket.tareWeight !== null &&
+    ticket.grossWeight !== null &&
+    ticket.netWeight !== null &&
+    ticket.grossWeight - ticket.tareWeight === ticket.netWeight &&
+    ticket.massCheck === 'ok';
   return {
     ok: true,
     type: 'weighbridge',
     fields: { ...ticket, rawOcrText: text },
+    ...agreeFields(
+      { ...ticket },
+      { ...again },
+      {
+        verified: massesExact ? ['tareWeight', 'grossWeight', 'netWeight'] : [],
+        ignore: ['massCheck', 'isPartial'],
+      },
+    ),
     text,
     source: 'ocr',
     confidence: ticket.massCheck === 'ok' && !ticket.isPartial ? 0.85 : 0.6,

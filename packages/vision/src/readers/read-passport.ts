@@ -5,6 +5,7 @@ import {
   parseMrz,
   voteMrzLines,
 } from '../documents/mrz';
+import { type MrzEvidence, confirmMrzFields } from '../documents/mrz-confirm';
 import sharp from 'sharp';
 
 import { type RawImage, type Rect, clampRect, fromRaw, toRaw } from '../image/decode-image';
@@ -81,17 +82,25 @@ function agreement(a: MrzReading, others: MrzReading[]): number {
   return n;
 }
 
+/** What one pass over the image found: the chosen reading and every independent reading made. */
+type MrzScan = {
+  reading: MrzReading | null;
+  text: string;
+  /** Every engine reading of the zone (never a vote): the evidence that confirms uncovered fields. */
+  readings: MrzEvidence[];
+  /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
+  readViz: () => Promise<string>;
+};
+
 /**
  * Finds and reads the MRZ. PaddleOCR locates the zone; the enlarged crop is then read by three
  * engines (PaddleOCR, tesseract legacy, which reads `<` reliably, and tesseract combined), which also
  * vote per character. Check digits are weak against look-alike swaps, so a reading must pass its
  * checks and agree best with the other readings to win. A zone whose checks fail is returned with
- * `checksValid: false`, never as valid.
+ * `checksValid: false`, never as valid. Fields no check digit covers (names, countries, sex) are
+ * confirmed by a second reading or the visual zone, or listed as uncertain (`confirmMrzFields`).
  */
-export async function readMrzFromImage(
-  input: RawImage,
-  ctx: ReaderContext,
-): Promise<{ reading: MrzReading | null; text: string }> {
+export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Promise<MrzScan> {
   // Small scans: MRZ characters of a few pixels are unreadable; enlarge before anything else.
   const longSide = Math.max(input.width, input.height);
   const factor = longSide < 1200 ? 1600 / longSide : 1;
@@ -102,17 +111,23 @@ export async function readMrzFromImage(
   // scan reads right at 2-3x, wrong at 4x).
   const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx);
   const text = `${first.text}\n${second.text}`;
-  if (second.reading?.checksValid || !first.reading) return { reading: second.reading, text };
-  return { reading: first.reading, text };
+  const readings = [...first.readings, ...second.readings];
+  if (second.reading?.checksValid || !first.reading)
+    return { reading: second.reading, text, readings, readViz: second.readViz };
+  return { reading: first.reading, text, readings, readViz: first.readViz };
 }
 
 const MODERATE_UPSCALE = 2;
+
+/** Fields a second reading can confirm (no check digit covers them). */
+const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
+  confirmMrzFields(reading, readings).uncertain.length > 0;
 
 async function readMrzAtScale(
   input: RawImage,
   factor: number,
   ctx: ReaderContext,
-): Promise<{ reading: MrzReading | null; text: string }> {
+): Promise<MrzScan> {
   const image =
     factor !== 1
       ? await toRaw(
@@ -125,11 +140,16 @@ async function readMrzAtScale(
   const budgetMs = 4000;
   const texts: string[] = [];
   const all: MrzReading[] = [];
-  const readText = (text: string) => {
+  const independent: MrzEvidence[] = [];
+  /** `group`: the engine family and the image it read (see MrzEvidence). */
+  const readText = (text: string, group: string) => {
     texts.push(text);
     const lines = extractMrzLines(text);
     const reading = lines ? parseMrz(lines, ctx.now) : null;
-    if (reading) all.push(reading);
+    if (reading) {
+      all.push(reading);
+      independent.push({ reading, group: `${group}@${factor.toFixed(2)}` });
+    }
     return reading;
   };
   const choose = (readings: MrzReading[]) =>
@@ -151,7 +171,17 @@ async function readMrzAtScale(
   const started = performance.now();
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
-  const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n')) : null;
+  const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
+  // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
+  const readViz = async () => {
+    const top = band ? band.top : image.height;
+    const viz = boxes
+      .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
+      .sort((a, b) => b.height - a.height)
+      .slice(0, 40);
+    const read = await recognizeBoxes(image, viz, { intraOpThreads: ctx.intraOpThreads });
+    return read.map((l) => l.text).join('\n');
+  };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
   if (band) regions.push({ rect: band, lineCount: Math.max(2, Math.min(3, mrzLines.length)) });
@@ -168,32 +198,28 @@ async function readMrzAtScale(
       lineCount: 16,
     });
 
-  for (const { rect, lineCount } of regions) {
+  for (const [regionIndex, { rect, lineCount }] of regions.entries()) {
     if (performance.now() - started > budgetMs) break;
     const regionReadings: MrzReading[] = rect === band && firstPaddle ? [firstPaddle] : [];
     const png = await mrzCrop(image, rect, lineCount, lineCount > 3 ? 1600 : undefined);
-    const tess = async (mode: TesseractMode) => {
+    const ran = new Set<string>();
+    const tess = async (mode: TesseractMode, source = png, variant = '') => {
+      ran.add(mode);
       const r = readText(
-        (await ocrWithTesseract(png, { mode, psm: PSM.SINGLE_BLOCK, whitelist: MRZ_WHITELIST }))
-          .text,
+        (
+          await ocrWithTesseract(source, {
+            mode,
+            psm: PSM.SINGLE_BLOCK,
+            whitelist: MRZ_WHITELIST,
+          })
+        ).text,
+        `tesseract:region${regionIndex}${variant}`,
       );
       if (r) regionReadings.push(r);
       return r;
     };
-    // Two independent readings that agree on a check-valid zone are enough; where they differ only
-    // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.
-    const agreed = (r: MrzReading | null) =>
-      r?.checksValid === true &&
-      regionReadings.some(
-        (o) => o !== r && (o.mrzLines.join() === r.mrzLines.join() || confirmsByCheckDigits(r, o)),
-      );
-    const legacy = await tess('mrz');
-    if (agreed(legacy) || (rect !== band && legacy?.checksValid))
-      return { reading: legacy, text: texts.join('\n') };
-    if (firstPaddle && rect === band && agreed(firstPaddle))
-      return { reading: firstPaddle, text: texts.join('\n') };
-    // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
-    if (rect === band) {
+    const paddleOnCrop = async () => {
+      ran.add('paddle');
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
       const paddle = await ocrWithPaddle(crop, {
         maxSideLength: 960,
@@ -204,24 +230,57 @@ async function readMrzAtScale(
           .filter((l) => looksLikeMrzLine(l.text))
           .map((l) => l.text)
           .join('\n'),
+        `paddle:region${regionIndex}`,
       );
       if (r) regionReadings.push(r);
+      return r;
+    };
+    /**
+     * A check-valid reading whose names (or other uncovered fields) no second reading confirms yet
+     * gets the engines that have not read this crop; then the legacy engine on a binarised crop.
+     */
+    const finish = async (reading: MrzReading): Promise<MrzScan> => {
+      const second: Array<() => Promise<unknown>> = [];
+      if (!ran.has('paddle') && lineCount <= 3) second.push(paddleOnCrop);
+      if (!ran.has('mrz-combined')) second.push(() => tess('mrz-combined'));
+      second.push(async () =>
+        tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
+      );
+      for (const run of second) {
+        if (!needsSecondReading(reading, independent)) break;
+        await run();
+      }
+      return { reading, text: texts.join('\n'), readings: independent, readViz };
+    };
+    // Two independent readings that agree on a check-valid zone are enough; where they differ only
+    // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.
+    const agreed = (r: MrzReading | null) =>
+      r?.checksValid === true &&
+      regionReadings.some(
+        (o) => o !== r && (o.mrzLines.join() === r.mrzLines.join() || confirmsByCheckDigits(r, o)),
+      );
+    const legacy = await tess('mrz');
+    if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return finish(legacy!);
+    if (firstPaddle && rect === band && agreed(firstPaddle)) return finish(firstPaddle);
+    // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
+    if (rect === band) {
+      const r = await paddleOnCrop();
       const winner = [r, legacy, firstPaddle].find(agreed);
-      if (winner) return { reading: winner, text: texts.join('\n') };
+      if (winner) return finish(winner);
     }
     // The slower second tesseract reading is spent on the located zone only, within the budget.
     if (rect === band && performance.now() - started < budgetMs) {
       const combined = await tess('mrz-combined');
-      if (agreed(combined)) return { reading: combined, text: texts.join('\n') };
+      if (agreed(combined)) return finish(combined!);
     }
     const voted = voteMrzLines(regionReadings.map((r) => r.mrzLines));
     const votedReading = voted ? parseMrz(voted, ctx.now) : null;
     if (votedReading) regionReadings.push(votedReading);
     const pick = choose(regionReadings);
-    if (pick?.checksValid) return { reading: pick, text: texts.join('\n') };
+    if (pick?.checksValid) return finish(pick);
     if (votedReading) all.push(votedReading);
   }
-  return { reading: choose(all), text: texts.join('\n') };
+  return { reading: choose(all), text: texts.join('\n'), readings: independent, readViz };
 }
 
 export function mrzFields(r: MrzReading): Record<string, unknown> {
@@ -247,7 +306,7 @@ export function mrzFields(r: MrzReading): Record<string, unknown> {
 }
 
 export async function readPassport(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
-  const { reading, text } = await readMrzFromImage(image, ctx);
+  const { reading, text, readings, readViz } = await readMrzFromImage(image, ctx);
   if (!reading) {
     return {
       ok: false,
@@ -258,15 +317,28 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
       confidence: 0,
     };
   }
+  let confirmation = confirmMrzFields(reading, readings);
+  // Names no second MRZ reading confirms: the visual zone prints them in another font.
+  if (
+    reading.checksValid &&
+    confirmation.uncertain.some((f) => f === 'surname' || f === 'givenNames')
+  ) {
+    confirmation = confirmMrzFields(reading, readings, await readViz());
+  }
+  const { uncertain, fieldConfidence } = confirmation;
+  const warnings: string[] = [];
+  if (!reading.checksValid) warnings.push('MRZ check digits fail: verify the document by hand.');
+  else if (uncertain.length)
+    warnings.push(`Not confirmed by a second reading: ${uncertain.join(', ')}. Check them.`);
   return {
     ok: true,
     type: 'passport',
     fields: mrzFields(reading),
     text: reading.mrzLines.join('\n'),
     source: 'mrz',
-    confidence: reading.checksValid ? 0.98 : 0.3,
-    ...(reading.checksValid
-      ? {}
-      : { warnings: ['MRZ check digits fail: verify the document by hand.'] }),
+    confidence: reading.checksValid ? (uncertain.length ? 0.7 : 0.98) : 0.3,
+    uncertain,
+    fieldConfidence,
+    ...(warnings.length ? { warnings } : {}),
   };
 }

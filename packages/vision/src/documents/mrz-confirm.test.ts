@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseMrz } from './mrz';
+import { type MrzEvidence, confirmMrzFields, nameInViz, vizWords } from './mrz-confirm';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const TD3 = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
+/** The same zone with the name misread by a letter (M as N): every check still passes. */
+const MISREAD_NAME = [TD3[0]!.replace('MARIA', 'NARIA'), TD3[1]!];
+
+const reading = (lines: string[]) => parseMrz(lines, NOW)!;
+const evidence = (lines: string[], group: string): MrzEvidence => ({
+  reading: reading(lines),
+  group,
+});
+
+describe('confirmMrzFields', () => {
+  it('confirms every field when two independent readings agree on a check-valid zone', () => {
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    const b = evidence(TD3, 'paddle:page@1.00');
+
+    const result = confirmMrzFields(a.reading, [a, b]);
+
+    expect(result.uncertain).toEqual([]);
+    expect(result.linesConfirmed).toBe(true);
+  });
+
+  it('lists the names and the lines when only one reading has them, though every check passes', () => {
+    const a = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+
+    const result = confirmMrzFields(a.reading, [a]);
+
+    expect(a.reading.checksValid).toBe(true);
+    expect(result.uncertain).toEqual(expect.arrayContaining(['surname', 'givenNames', 'mrzLines']));
+    // Check digits cover these: certain on their own.
+    expect(result.uncertain).not.toContain('documentNumber');
+    expect(result.uncertain).not.toContain('dateOfBirth');
+    expect(result.uncertain).not.toContain('expiryDate');
+  });
+
+  it('does not count two engines of one family on one image as two readings', () => {
+    const legacy = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+    const combined = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+
+    expect(confirmMrzFields(legacy.reading, [legacy, combined]).uncertain).toContain('givenNames');
+  });
+
+  it('keeps a name uncertain when a rival reading has as much support', () => {
+    const a = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+    const b = evidence(MISREAD_NAME, 'paddle:region0@1.00');
+    const c = evidence(TD3, 'paddle:page@1.00');
+    const d = evidence(TD3, 'tesseract:region0-binarised@1.00');
+
+    const result = confirmMrzFields(a.reading, [a, b, c, d]);
+
+    expect(result.uncertain).toEqual(expect.arrayContaining(['givenNames', 'mrzLines']));
+    // The surname is read alike by all four.
+    expect(result.uncertain).not.toContain('surname');
+  });
+
+  it('accepts names the visual zone prints, and the lines when they hold exactly those names', () => {
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    // A second reading agrees on everything but garbles the name line.
+    const b = evidence(
+      [TD3[0]!.replace('ERIKSSON<<ANNA', 'ERIKSS0N<KANNA'), TD3[1]!],
+      'paddle:page@1.00',
+    );
+
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toContain('surname');
+    const result = confirmMrzFields(
+      a.reading,
+      [a, b],
+      'PASSPORT\nSurname\nEriksson\nGiven names\nAnna Maria',
+    );
+
+    expect(result.uncertain).toEqual([]);
+  });
+
+  it('does not accept a misread name that the visual zone does not print', () => {
+    const a = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+
+    const result = confirmMrzFields(a.reading, [a], 'Surname ERIKSSON Given names ANNA MARIA');
+
+    expect(result.uncertain).toContain('givenNames');
+    expect(result.uncertain).not.toContain('surname');
+  });
+
+  it('does not trust a check digit that chose its own correction when the composite fails', () => {
+    // TD1 with a document number whose check only passes after a look-alike swap, composite failing.
+    const td1 = [
+      'IDESPAAA1000014<00000023T<<<<<',
+      '7212018F1101236ESP<<<<<<<<<<<8',
+      'ESPANOLA<ESPANOLA<CARMEN<<<<<<',
+    ];
+    const r = reading(td1);
+    const a: MrzEvidence = { reading: r, group: 'tesseract:region0@1.00' };
+    const b: MrzEvidence = { reading: reading(td1), group: 'paddle:page@1.00' };
+
+    const result = confirmMrzFields(r, [a, b]);
+
+    expect(r.checkCorrected.length).toBeGreaterThan(0);
+    expect(r.checks.documentNumber).toBe(true);
+    expect(result.uncertain).toEqual(expect.arrayContaining(['documentNumber', 'mrzLines']));
+  });
+});
+
+describe('vizWords / nameInViz', () => {
+  it('transliterates printed names as the MRZ does (accents dropped)', () => {
+    const words = vizWords('Apellidos / Surname: Española García');
+
+    expect(nameInViz('ESPANOLA GARCIA', words)).toBe(true);
+    expect(nameInViz('ESPANOLA GARCIO', words)).toBe(false);
+  });
+});

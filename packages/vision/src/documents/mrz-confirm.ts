@@ -1,0 +1,210 @@
+/**
+ * Which MRZ fields can be claimed as right. ICAO check digits cover the document number, the dates,
+ * the personal number and (composite) the optional data; nothing covers the names, the document
+ * code, the countries or the sex. A covered field is certain when its check passes. An uncovered one
+ * is certain only when a second, independent reading of the zone (another engine or another
+ * preprocessing) has the very same characters there, or the visual zone prints the same name.
+ * Otherwise it is returned in `uncertain` and the guard confirms it: a misread name (M as N, W as U)
+ * passes every check, so agreement is the only evidence there is.
+ */
+import type { MrzFormat, MrzReading } from './mrz';
+
+type Span = [line: number, start: number, end: number];
+
+type FieldRule = {
+  /** Output field names this rule decides. */
+  fields: string[];
+  spans: Span[];
+  /** The check that covers the spans, when there is one. */
+  check?: string;
+};
+
+function rules(format: MrzFormat): FieldRule[] {
+  if (format === 'TD1') {
+    return [
+      { fields: ['documentCode'], spans: [[0, 0, 2]] },
+      { fields: ['issuingCountry'], spans: [[0, 2, 5]] },
+      {
+        fields: ['passportNumber', 'documentNumber'],
+        spans: [[0, 5, 15]],
+        check: 'documentNumber',
+      },
+      { fields: ['personalNumber'], spans: [[0, 15, 30]], check: 'composite' },
+      { fields: ['dateOfBirth'], spans: [[1, 0, 7]], check: 'birthDate' },
+      { fields: ['sex'], spans: [[1, 7, 8]] },
+      { fields: ['expiryDate'], spans: [[1, 8, 15]], check: 'expiryDate' },
+      { fields: ['nationality'], spans: [[1, 15, 18]] },
+      { fields: [], spans: [[1, 18, 30]], check: 'composite' },
+      { fields: ['surname', 'givenNames'], spans: [[2, 0, 30]] },
+    ];
+  }
+  const length = format === 'TD3' || format === 'MRVA' ? 44 : 36;
+  const personal: FieldRule =
+    format === 'TD3'
+      ? { fields: ['personalNumber'], spans: [[1, 28, 43]], check: 'personalNumber' }
+      : format === 'TD2'
+        ? { fields: ['personalNumber'], spans: [[1, 28, 36]], check: 'composite' }
+        : { fields: ['personalNumber'], spans: [[1, 28, length]] };
+  return [
+    { fields: ['documentCode'], spans: [[0, 0, 2]] },
+    { fields: ['issuingCountry'], spans: [[0, 2, 5]] },
+    { fields: ['surname', 'givenNames'], spans: [[0, 5, length]] },
+    { fields: ['passportNumber', 'documentNumber'], spans: [[1, 0, 10]], check: 'documentNumber' },
+    { fields: ['nationality'], spans: [[1, 10, 13]] },
+    { fields: ['dateOfBirth'], spans: [[1, 13, 20]], check: 'birthDate' },
+    { fields: ['sex'], spans: [[1, 20, 21]] },
+    { fields: ['expiryDate'], spans: [[1, 21, 28]], check: 'expiryDate' },
+    personal,
+    ...(format === 'TD3'
+      ? [{ fields: [], spans: [[1, 43, 44]] as Span[], check: 'composite' }]
+      : []),
+  ];
+}
+
+const spanText = (lines: string[], spans: Span[]) =>
+  spans.map(([l, s, e]) => lines[l]?.slice(s, e) ?? '').join('|');
+
+/** MRZ transliteration of printed text (ICAO 9303 part 3): upper case, accents dropped, words only. */
+export function vizWords(text: string): Set<string> {
+  const plain = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/Æ/g, 'AE')
+    .replace(/Ø/g, 'OE')
+    .replace(/ß/g, 'SS');
+  return new Set(plain.split(/[^A-Z]+/).filter((w) => w.length >= 2));
+}
+
+/** True when every word of an MRZ name (2+ letters) is printed as a whole word in the visual zone. */
+export function nameInViz(name: string, words: Set<string>): boolean {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return parts.length > 0 && parts.every((p) => p.length < 2 || words.has(p));
+}
+
+function nameField(surname: string, givenNames: string, length: number): string {
+  const part = (s: string) => s.trim().split(/\s+/).filter(Boolean).join('<');
+  const given = part(givenNames);
+  return `${part(surname)}${given ? `<<${given}` : ''}`.padEnd(length, '<').slice(0, length);
+}
+
+export type MrzConfirmation = {
+  /** Output field names that no check digit or second reading confirms. */
+  uncertain: string[];
+  fieldConfidence: Record<string, number>;
+  /** Every character of the lines is covered by a passing check or confirmed by a second reading. */
+  linesConfirmed: boolean;
+};
+
+/**
+ * One engine reading of the zone. Readings in one `group` are not independent of each other (the
+ * same image through tesseract's legacy and combined engines, which share the legacy classifier);
+ * another engine or another preprocessing of the image is another group.
+ */
+export type MrzEvidence = { reading: MrzReading; group: string };
+
+/**
+ * Support for the chosen value of one field: the groups that read exactly it, against the groups
+ * behind each other value. Confirmed when at least two groups read it and no rival has as many.
+ */
+function supported(
+  evidence: MrzEvidence[],
+  valueOf: (r: MrzReading) => string,
+  chosen: string,
+  extra = 0,
+): boolean {
+  const groups = new Map<string, Set<string>>();
+  for (const e of evidence) {
+    const v = valueOf(e.reading);
+    if (!groups.has(v)) groups.set(v, new Set());
+    groups.get(v)!.add(e.group);
+  }
+  const own = (groups.get(chosen)?.size ?? 0) + extra;
+  const rival = Math.max(0, ...[...groups].filter(([v]) => v !== chosen).map(([, g]) => g.size));
+  return own >= 2 && own > rival;
+}
+
+/**
+ * `evidence` holds every engine reading of the zone (the chosen one included when it is one; a vote
+ * derived from them is not evidence). `vizText` is OCR text of the rest of the page, if read: a
+ * name printed there is one more independent reading of that name.
+ */
+export function confirmMrzFields(
+  reading: MrzReading,
+  evidence: MrzEvidence[],
+  vizText?: string,
+): MrzConfirmation {
+  const same = evidence.filter(
+    (e) =>
+      e.reading.format === reading.format && e.reading.mrzLines.length === reading.mrzLines.length,
+  );
+  const words = vizText ? vizWords(vizText) : null;
+  const uncertain: string[] = [];
+  const fieldConfidence: Record<string, number> = {};
+  let linesConfirmed = reading.checksValid;
+  const touched = (spans: Span[]) =>
+    reading.checkCorrected.some(([l, i]) =>
+      spans.some(([sl, s, e]) => sl === l && i >= s && i < e),
+    );
+  const hasComposite = 'composite' in reading.checks;
+  const sawCorrection = (spans: Span[]) =>
+    same.some(
+      (e) =>
+        e.reading !== reading &&
+        reading.checkCorrected
+          .filter(([l, i]) => spans.some(([sl, s, end]) => sl === l && i >= s && i < end))
+          .every(([l, i]) => e.reading.rawLines[l]?.[i] === reading.mrzLines[l]![i]),
+    );
+  for (const rule of rules(reading.format)) {
+    const own = spanText(reading.mrzLines, rule.spans);
+    const agreed = supported(same, (r) => spanText(r.mrzLines, rule.spans), own);
+    let confidence: number;
+    if (rule.check) {
+      // A check that picked its own look-alike correction verifies nothing more: the composite check
+      // or a second reading must then agree.
+      // (Agreement of corrected readings proves nothing: the same misread gets the same correction;
+      // only a reading that saw the corrected characters itself counts.)
+      const verified =
+        reading.checks[rule.check] === true &&
+        (!touched(rule.spans) ||
+          (hasComposite && rule.check !== 'composite' && reading.checks.composite === true) ||
+          sawCorrection(rule.spans));
+      confidence = verified ? 0.98 : 0.2;
+    } else {
+      // A zone whose checks fail was misread somewhere (or misprinted): agreement on the rest is
+      // not enough to claim it.
+      confidence = agreed && reading.checksValid ? 0.95 : 0.5;
+    }
+    const confirmed = confidence >= 0.9;
+    if (rule.fields.includes('surname') && !confirmed) {
+      // Names may still be confirmed one by one: by other readings or by the visual zone.
+      let bothNames = true;
+      for (const name of ['surname', 'givenNames'] as const) {
+        const value = reading[name].trim();
+        const byViz =
+          words !== null && (value === '' ? name === 'givenNames' : nameInViz(value, words));
+        const c =
+          reading.checksValid && supported(same, (r) => r[name].trim(), value, byViz ? 1 : 0)
+            ? 0.9
+            : 0.4;
+        fieldConfidence[name] = c;
+        if (c < 0.9) {
+          uncertain.push(name);
+          bothNames = false;
+        }
+      }
+      // The lines are right too when the name field holds exactly the confirmed names and fillers.
+      if (!bothNames || own !== nameField(reading.surname, reading.givenNames, own.length))
+        linesConfirmed = false;
+      continue;
+    }
+    if (!confirmed) linesConfirmed = false;
+    for (const field of rule.fields) {
+      fieldConfidence[field] = confidence;
+      if (!confirmed) uncertain.push(field);
+    }
+  }
+  fieldConfidence.mrzLines = linesConfirmed ? 0.95 : 0.4;
+  if (!linesConfirmed) uncertain.push('mrzLines');
+  return { uncertain, fieldConfidence, linesConfirmed };
+}

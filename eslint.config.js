@@ -185,9 +185,11 @@ export default tseslint.config(
                 'fastify',
                 '@fastify/*',
                 '@boomgate/contracts/*',
-                // The typed readings and the plate normaliser/formatter are shared with vision.
+                // The typed readings, the plate normaliser/formatter and the face threshold are
+                // shared with vision (each defined once).
                 '!@boomgate/contracts/readings',
                 '!@boomgate/contracts/plates',
+                '!@boomgate/contracts/faces',
               ],
               message: 'vision knows nothing of tenants, SQL or HTTP.',
             },

@@ -19,9 +19,12 @@
  * the curve depends on them; the accept decision (distance <= 0.60) does not.
  */
 
+import { FACE_MATCH_THRESHOLD, isFaceMatch } from '@boomgate/contracts/faces';
+
 import { FaceError } from './errors';
 
-export const FACE_MATCH_THRESHOLD = 70;
+/** The product's threshold, defined once in contracts; re-exported for the engine's callers. */
+export { FACE_MATCH_THRESHOLD, isFaceMatch };
 export const DESCRIPTOR_LENGTH = 128;
 
 /** Distance that scores exactly FACE_MATCH_THRESHOLD: dlib's published operating point. */
@@ -98,10 +101,6 @@ export function matchScoreToDistance(score: number, mapping: ScoreMapping = SCOR
 }
 
 export type MatchDecision = 'match' | 'no_match';
-
-export function isFaceMatch(matchScore: number): boolean {
-  return matchScore >= FACE_MATCH_THRESHOLD;
-}
 
 export function matchDecision(matchScore: number): MatchDecision {
   return isFaceMatch(matchScore) ? 'match' : 'no_match';

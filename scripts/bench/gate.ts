@@ -102,14 +102,18 @@ try {
       { image1: face, approvedVehicleId: found.id },
       cookie,
     );
+    if (typeof compared.json.image1CaptureId !== 'string') {
+      throw new Error(`round ${round}: face comparison ${compared.response.status}, no capture`);
+    }
     const granted = await post(
       '/api/auto-gate/grant-entry',
       {
         category: 'contracted',
         plateNumber,
-        // The plate photo was stored by the read: cited, not uploaded again (issue 14).
+        // The plate photo was stored by the read, the face by the comparison: both cited, each
+        // image uploaded once (issue 14).
         plateImageCaptureId: read.json.captureId,
-        driverFaceImage: face,
+        driverFaceImageCaptureId: compared.json.image1CaptureId,
         vehicleApproved: true,
         faceVerified: true,
         matchScore: compared.json.matchScore,
@@ -143,7 +147,7 @@ try {
     `Command: \`npm run bench:gate\` (${ROUNDS} vehicles after ${WARM_UP} warm-up rounds, one at a time, real server with
 embedded PostgreSQL on loopback): 1080p plate JPEG → \`POST /api/ocr\` → \`GET /api/approved-vehicles/plate/{plate}\` →
 \`POST /api/face-comparison\` (live photo vs the enrolled descriptor) → \`POST /api/auto-gate/grant-entry\` (the plate cited
-as the read's capture, the face photo sent).
+as the read's capture, the face as the comparison's: each image uploaded once).
 Machine: ${machineLine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the end: ${loadavg()
       .map((n) => n.toFixed(1))
       .join(' ')}.

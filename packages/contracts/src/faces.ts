@@ -69,5 +69,11 @@ export const FaceComparisonResponseSchema = z.object({
    * comparison backs one entry.
    */
   comparisonId: z.string().optional(),
+  /**
+   * The live photo's capture: image1 sent inline is stored once as a capture (or the cited
+   * image1CaptureId is echoed). grant-entry cites it as `driverFaceImageCaptureId` instead of
+   * sending the face again.
+   */
+  image1CaptureId: z.string().optional(),
 });
 export type FaceComparisonResponse = z.infer<typeof FaceComparisonResponseSchema>;

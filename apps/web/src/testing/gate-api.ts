@@ -130,6 +130,8 @@ export function aTicket(overrides: Partial<WeighbridgeTicket> = {}): Weighbridge
 }
 
 export const A_CAPTURE_ID = '0b5c2f0e-7d5e-4c61-9a55-3c1f8c0de001';
+/** The capture POST /api/face-comparison stored the live face as. */
+export const A_FACE_CAPTURE_ID = '0b5c2f0e-7d5e-4c61-9a55-3c1f8c0de002';
 
 /** The typed reading the server would store for these fields (every field confirmed). */
 function aReading(type: OcrType, fields: Record<string, unknown>): OcrResponse['reading'] {
@@ -192,6 +194,7 @@ export function aFaceComparison(
     liveness: 0.91,
     antispoof: { gating: false, threshold: 0.5, passed: true },
     comparisonId: '5b0f3c1e-6a7d-4e2b-9c4f-0d1e2f3a4b5c',
+    image1CaptureId: A_FACE_CAPTURE_ID,
     ...overrides,
   };
 }

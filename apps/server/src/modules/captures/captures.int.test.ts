@@ -164,12 +164,65 @@ describe('captures: an image is uploaded once (issue 14)', () => {
     });
     expect(byVehicle.statusCode).toBe(200);
     expect(byVehicle.json().decision).toBe('match');
+    // A cited live photo is not stored again: its capture is echoed.
+    expect(byVehicle.json().image1CaptureId).toBe(liveCapture);
     const twoCaptures = await admin.post('/api/face-comparison', {
       image1CaptureId: liveCapture,
       image2CaptureId: photoCapture,
     });
     expect(twoCaptures.statusCode).toBe(200);
     expect(twoCaptures.json().matchScore).toBeGreaterThanOrEqual(70);
+  }, 120_000);
+
+  it('a face sent to the comparison and cited by grant-entry is one object; the verdict is the record’s', async () => {
+    const guard = await t.registerTenant();
+    const face = dataUrl(await frontalSampleFace());
+    const vehicle = await guard.post('/api/approved-vehicles', {
+      plateNumber: 'KP35XKGP',
+      driverName: 'Sipho',
+      driverPhoto: face,
+      biometricConsent: true,
+    });
+    expect(vehicle.statusCode).toBe(201);
+    const before = await objectsOf(guard);
+
+    // A photo without one face: 422, and nothing of it is left in storage.
+    const faceless = await guard.post('/api/face-comparison', {
+      image1: await aJpegDataUrl(),
+      approvedVehicleId: vehicle.json().id,
+    });
+    expect(faceless.statusCode).toBe(422);
+    expect(await objectsOf(guard)).toEqual(before);
+
+    const compared = await guard.post('/api/face-comparison', {
+      image1: face,
+      approvedVehicleId: vehicle.json().id,
+    });
+    expect(compared.statusCode).toBe(200);
+    const { image1CaptureId, comparisonId, matchScore, decision } = compared.json();
+    expect(decision).toBe('match');
+    expect(image1CaptureId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await objectsOf(guard)).toHaveLength(before.length + 1);
+
+    // The client's claim says no match: the server takes the verdict from the cited record.
+    const entry = await guard.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'KP35XKGP',
+      driverFaceImageCaptureId: image1CaptureId,
+      faceComparisonId: comparisonId,
+      faceVerified: false,
+      matchScore: 12,
+    });
+    expect(entry.statusCode).toBe(201);
+    expect(entry.json()).toMatchObject({ faceVerified: true, matchScore });
+    const capture = await keyOf(image1CaptureId);
+    expect(capture?.citations).toBe(1);
+    expect(entry.json().driverFaceImage).toBe(`/api/images/${capture?.image_key}`);
+    expect(await objectsOf(guard)).toHaveLength(before.length + 1);
+    const [record] = await t.ownerQuery<{ used_by_entry_id: string }>(
+      'select used_by_entry_id from face_comparisons where id = $1',
+      [comparisonId],
+    );
+    expect(record?.used_by_entry_id).toBe(entry.json().id);
   }, 120_000);
 
   it('answers 404 in the error format for an unknown, expired or other tenant’s capture', async () => {

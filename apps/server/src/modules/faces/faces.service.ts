@@ -31,7 +31,7 @@ export type FacesServiceDeps = {
   settings: Pick<SettingsService, 'settingsOf'>;
   repository: FacesRepository;
   clock: Clock;
-  captures: Pick<CapturesService, 'readCapture'>;
+  captures: Pick<CapturesService, 'readCapture' | 'create'>;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -245,6 +245,33 @@ export function createFacesService({
     return id;
   }
 
+  /**
+   * The live face sent inline is stored once, as a capture (issue 14), while it is compared:
+   * grant-entry cites it (`driverFaceImageCaptureId`) instead of uploading it again. A cited
+   * capture is read and its id echoed. The capture's object is removed again if the comparison
+   * fails (a photo without one face is a 422).
+   */
+  async function compareLiveCapture(
+    actor: Actor,
+    live: { image: string; bytes: Uint8Array } | { captureId: string | undefined },
+    compareLive: (live: Uint8Array) => Promise<FaceComparisonResult>,
+  ): Promise<{ image1CaptureId: string; result: FaceComparisonResult }> {
+    if ('image' in live) {
+      const { captureId, result } = await captures.create(
+        actor,
+        { image: live.image, type: 'face' },
+        async () => ({ reading: null, result: await compareLive(live.bytes) }),
+      );
+      return { image1CaptureId: captureId, result };
+    }
+    if (live.captureId === undefined)
+      throw new AppError('INVALID', 'Send either image1 or image1CaptureId');
+    return {
+      image1CaptureId: live.captureId,
+      result: await compareLive(await captures.readCapture(actor, live.captureId)),
+    };
+  }
+
   return {
     /**
      * POST /api/face-comparison: compares and records. Never returns a score without a face in
@@ -255,16 +282,22 @@ export function createFacesService({
       request: FaceComparisonRequest,
       ip?: string,
     ): Promise<FaceComparisonResponse> {
-      const live = await photoOf(actor, request.image1, request.image1CaptureId);
-      if (live === null) throw new AppError('INVALID', 'Send either image1 or image1CaptureId');
+      // The photos are checked (format, size, pixel budget) and the reference read before the
+      // live face is stored: a refused request leaves nothing behind.
+      const live =
+        request.image1 !== undefined
+          ? { image: request.image1, bytes: decodeImagePayload(request.image1).bytes }
+          : { captureId: request.image1CaptureId };
       const reference = await photoOf(actor, request.image2, request.image2CaptureId);
-      const result = await compare(
-        actor,
-        live,
-        reference !== null
-          ? { image: reference }
-          : { approvedVehicleId: request.approvedVehicleId ?? '' },
-      );
+      const compareLive = (liveBytes: Uint8Array) =>
+        compare(
+          actor,
+          liveBytes,
+          reference !== null
+            ? { image: reference }
+            : { approvedVehicleId: request.approvedVehicleId ?? '' },
+        );
+      const { image1CaptureId, result } = await compareLiveCapture(actor, live, compareLive);
       const comparisonId = await database.withTenant(actor.tenantId, (tx) =>
         record(tx, actor, result, { ip }),
       );
@@ -276,6 +309,7 @@ export function createFacesService({
         liveness: result.liveness,
         antispoof: result.antispoof,
         comparisonId,
+        image1CaptureId,
       };
     },
 

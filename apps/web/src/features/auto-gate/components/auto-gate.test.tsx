@@ -9,6 +9,7 @@ import { findCamera, installFakeCamera, uploadThroughCamera } from '@/testing/ca
 import { aSession } from '@/testing/data';
 import {
   A_CAPTURE_ID,
+  A_FACE_CAPTURE_ID,
   aFaceComparison,
   anApprovedVehicle,
   anEntryLog,
@@ -129,9 +130,10 @@ describe('Automated Gate Entry', () => {
     expect(grants[0]!.body).toEqual({
       category: 'contracted',
       plateNumber: 'KP35XKGP',
-      // The plate photo was stored when it was read: the entry cites that capture (issue 14).
+      // The plate photo was stored when it was read, the face when it was compared: the entry
+      // cites both captures, each image goes up once (issue 14).
       plateImageCaptureId: A_CAPTURE_ID,
-      driverFaceImage: expect.stringMatching(/^data:image\/jpeg;base64,/),
+      driverFaceImageCaptureId: A_FACE_CAPTURE_ID,
       vehicleApproved: true,
       faceVerified: true,
       matchScore: 92.4,
@@ -177,13 +179,16 @@ describe('Automated Gate Entry', () => {
     expect(preRegister).toHaveAttribute('href', '/pre-arrival?plate=CA123456');
     // The refused attempt is logged, so the dashboard counts it.
     await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+    const [refusal] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({
       category: 'contracted',
       plateNumber: 'CA123456',
+      plateImageCaptureId: A_CAPTURE_ID,
       entryGranted: false,
       refusalReason: 'not_registered',
       faceVerified: false,
     });
+    expect(refusal!.body).not.toHaveProperty('plateImage');
 
     await user.click(preRegister);
 
@@ -259,12 +264,16 @@ describe('Automated Gate Entry', () => {
       'Match score: 55%. Manual verification required.',
     );
     await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+    const [refusal] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({
       entryGranted: false,
       refusalReason: 'face_mismatch',
-      driverFaceImage: expect.stringMatching(/^data:image\//),
+      plateImageCaptureId: A_CAPTURE_ID,
+      // The face was stored by the comparison: cited, not sent again.
+      driverFaceImageCaptureId: A_FACE_CAPTURE_ID,
       faceComparisonId: expect.any(String),
     });
+    expect(refusal!.body).not.toHaveProperty('driverFaceImage');
   });
 
   it('refuses a suspected spoof even with a high match, showing the liveness score', async () => {
@@ -309,10 +318,14 @@ describe('Automated Gate Entry', () => {
     expect(await screen.findByText('Face verification error')).toBeInTheDocument();
     await expectToast('Verification Failed', 'No face found in the photo.');
     await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
-    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+    const [refusal] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({
       entryGranted: false,
       refusalReason: 'face_error',
+      // No comparison stored the face: it goes with the refusal.
+      driverFaceImage: expect.stringMatching(/^data:image\//),
     });
+    expect(refusal!.body).not.toHaveProperty('driverFaceImageCaptureId');
   });
 
   it("falls back to 'Face comparison error' without a server message", async () => {

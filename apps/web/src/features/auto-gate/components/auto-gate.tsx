@@ -282,6 +282,7 @@ export function AutoGate() {
       plateImage: string | null;
       vehicle: PlateLookup;
       faceImage: string | null;
+      faceCaptureId: string | null;
       matchScore: number | null;
       faceComparisonId: string | null;
     },
@@ -295,7 +296,7 @@ export function AutoGate() {
           category: 'contracted',
           plateNumber: entry.plateNumber,
           ...imageOrCapture('plateImage', entry.plateImage, plateCaptureOf(attemptId)),
-          driverFaceImage: entry.faceImage,
+          ...imageOrCapture('driverFaceImage', entry.faceImage, entry.faceCaptureId),
           vehicleApproved: true,
           faceVerified,
           matchScore: entry.matchScore,
@@ -345,6 +346,7 @@ export function AutoGate() {
       plateNumber: string;
       plateImage: string | null;
       faceImage?: string | null;
+      faceCaptureId?: string | null;
       faceComparisonId?: string | null;
     },
   ) => {
@@ -354,8 +356,8 @@ export function AutoGate() {
         body: {
           category: 'contracted',
           plateNumber: refusal.plateNumber,
-          plateImage: refusal.plateImage,
-          driverFaceImage: refusal.faceImage ?? null,
+          ...imageOrCapture('plateImage', refusal.plateImage, plateCaptureOf(attemptId)),
+          ...imageOrCapture('driverFaceImage', refusal.faceImage ?? null, refusal.faceCaptureId),
           vehicleApproved: false,
           faceVerified: false,
           entryGranted: false,
@@ -439,6 +441,7 @@ export function AutoGate() {
         plateImage: image,
         vehicle,
         faceImage: null,
+        faceCaptureId: null,
         matchScore: null,
         faceComparisonId: null,
       });
@@ -470,7 +473,9 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
+    // The comparison stored the face as a capture: the entry cites it, the face goes up once.
     const { matchScore, liveness = null, comparisonId = null } = comparison;
+    const faceCaptureId = comparison.image1CaptureId ?? null;
     const spoofSuspected = comparison.decision === 'spoof_suspected';
     dispatch({ type: 'FACE_COMPARED', matchScore, liveness, spoofSuspected, comparisonId });
     if (spoofSuspected || !isFaceMatch(matchScore)) {
@@ -486,6 +491,7 @@ export function AutoGate() {
         plateNumber,
         plateImage,
         faceImage: image,
+        faceCaptureId,
         faceComparisonId: comparisonId,
       });
       return;
@@ -495,6 +501,7 @@ export function AutoGate() {
       plateImage,
       vehicle,
       faceImage: image,
+      faceCaptureId,
       matchScore,
       faceComparisonId: comparisonId,
     });

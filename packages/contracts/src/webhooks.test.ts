@@ -200,14 +200,21 @@ describe('IncomingRequestPayloadSchema', () => {
     const parsed = IncomingRequestPayloadSchema.parse({
       plateNumber: 'ca 123-456',
       extractedDiskData: { transporterName: 'Haul Co' },
-      tenantId: 'ignored',
     });
 
     expect(parsed).toMatchObject({
       plateNumber: 'CA123456',
       extractedDiskData: '{"transporterName":"Haul Co"}',
     });
-    expect(parsed).not.toHaveProperty('tenantId');
+  });
+
+  it('refuses a key the entry does not have, such as a smuggled tenantId (SEC-10, strict)', () => {
+    const result = IncomingRequestPayloadSchema.safeParse({
+      plateNumber: 'CA123456',
+      tenantId: 'another-tenant',
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.code).toBe('unrecognized_keys');
   });
 
   it('refuses a payload with nothing to identify the vehicle or driver', () => {

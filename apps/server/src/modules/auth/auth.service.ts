@@ -199,7 +199,7 @@ export function createAuthService({
         );
       }
 
-      return database.withTenant(candidate.tenantId, async (tx) => {
+      const signedIn = await database.withTenant(candidate.tenantId, async (tx) => {
         const user = await users.findById(tx, candidate.tenantId, candidate.userId);
         const tenant = await tenants.find(tx, candidate.tenantId);
         if (!user || !tenant) throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
@@ -224,11 +224,14 @@ export function createAuthService({
           });
           return { response: { mfaRequired: true as const, methods }, ...session };
         }
-        await repository.clearThrottle(accountKey);
         return signIn(tx, user, tenant, 'auth.login', client, {
           mfaPending: required ? 'enrol' : null,
         });
       });
+      // After the commit, on its own connection: a transaction never waits for a second pooled
+      // connection (ten sign-ins at once would otherwise hold the pool while waiting for it).
+      if (!('mfaRequired' in signedIn.response)) await repository.clearThrottle(accountKey);
+      return signedIn;
     },
 
     /**
@@ -258,16 +261,17 @@ export function createAuthService({
             });
             return null;
           }
-          await clearThrottle(states, accountKey);
           await sessions.endSession(tx, actor);
           const tenant = { id: actor.tenantId, name: actor.tenantName };
           return signIn(tx, user, tenant, 'auth.login', client, {
             details: { secondFactor: method },
           });
         })
-        .then((signedIn) => {
+        .then(async (signedIn) => {
           // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
           if (!signedIn) throw new AppError('UNAUTHENTICATED', 'Invalid verification code');
+          // After the commit: a transaction never waits for a second pooled connection.
+          await clearThrottle(states, accountKey);
           return signedIn;
         });
     },
@@ -294,16 +298,17 @@ export function createAuthService({
             });
             return null;
           }
-          await clearThrottle(states, accountKey);
           await sessions.endSession(tx, actor);
           const tenant = { id: actor.tenantId, name: actor.tenantName };
           return signIn(tx, user, tenant, 'auth.reauthenticated', client, {
             mfaPending: actor.mfaPending,
           });
         })
-        .then((signedIn) => {
+        .then(async (signedIn) => {
           // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
           if (!signedIn) throw new AppError('INVALID', 'Password is incorrect');
+          // After the commit: a transaction never waits for a second pooled connection.
+          await clearThrottle(states, accountKey);
           return signedIn;
         });
     },

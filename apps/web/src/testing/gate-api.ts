@@ -161,7 +161,13 @@ export function anOcrRead(
     source: 'ocr',
     confidence: 0.9,
     captureId: A_CAPTURE_ID,
-    reading: aReading(type, fields),
+    // The server's reading and its top-level plate come from one read: a plate given as an
+    // override is in the reading too.
+    reading: aReading(type, {
+      ...fields,
+      ...(overrides.plateNumber !== undefined ? { plateNumber: overrides.plateNumber } : {}),
+      ...(overrides.displayPlate !== undefined ? { displayPlate: overrides.displayPlate } : {}),
+    }),
     ...overrides,
   };
 }

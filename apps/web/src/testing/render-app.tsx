@@ -20,9 +20,14 @@ export function currentPath() {
 
 /** Waits for the (single) toast on screen to show this title and, if given, description. */
 export async function expectToast(title: string, description?: string) {
-  await waitFor(() => {
-    const toast = screen.getByTestId('toast');
-    expect(toast).toHaveTextContent(title);
-    if (description !== undefined) expect(toast).toHaveTextContent(description);
-  });
+  // The toaster is lazy-loaded: its first toast in a test file waits for the chunk's import,
+  // which on a busy machine takes longer than waitFor's default second.
+  await waitFor(
+    () => {
+      const toast = screen.getByTestId('toast');
+      expect(toast).toHaveTextContent(title);
+      if (description !== undefined) expect(toast).toHaveTextContent(description);
+    },
+    { timeout: 5_000 },
+  );
 }

@@ -1,3 +1,4 @@
+import { formatPlate } from '@boomgate/contracts/plates';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -385,33 +386,33 @@ describe('Real Gate Entry', () => {
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
     api.onOcr(
       'plate',
-      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: formatPlate('KP35XKGB') }),
     );
     await capture(user, 'plate');
     await expectToast(
       'Vehicle Not Pre-Registered',
-      'KP 35 XK GB is not pre-registered. Continue with manual verification.',
+      'KP 35 XKGB is not pre-registered. Continue with manual verification.',
     );
     await capture(user, 'disc');
     expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
-      'Licence disc is for KP 35 XK GP, but the plate reads KP 35 XK GB.',
+      'Licence disc is for KP 35 XK GP, but the plate reads KP 35 XKGB.',
     );
 
     await user.click(within(step('plate')).getByRole('button', { name: 'Correct Plate' }));
     const input = within(step('plate')).getByLabelText('Plate number');
-    expect(input).toHaveValue('KP 35 XK GB');
+    expect(input).toHaveValue('KP 35 XKGB');
     await user.clear(input);
     await user.type(input, 'KP35XKGP');
     await user.click(within(step('plate')).getByRole('button', { name: 'Check Plate' }));
 
     await expectToast('Vehicle Approved');
     expect(within(step('plate')).getByText('Vehicle Approved')).toBeInTheDocument();
-    expect(within(step('plate')).getByText('KP 35 XK GB')).toBeInTheDocument(); // camera read
+    expect(within(step('plate')).getByText('KP 35 XKGB')).toBeInTheDocument(); // camera read
     expect(api.sent('GET', '/api/verify-vehicle/KP35XKGP')).toHaveLength(1);
     const warnings = screen.getByTestId('verification-warnings');
     expect(warnings).not.toHaveTextContent('Licence disc is for');
     expect(warnings).toHaveTextContent(
-      'Plate entered by the guard as KP 35 XK GP: the camera read "KP 35 XK GB".',
+      'Plate entered by the guard as KP 35 XK GP: the camera read "KP 35 XKGB".',
     );
     // Still on the face step: the correction re-ran no step.
     expect(screen.getByText('Step 3 of 9')).toBeInTheDocument();
@@ -421,7 +422,7 @@ describe('Real Gate Entry', () => {
     await screen.findByTestId('entry-granted-panel');
     expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
       plateNumber: 'KP35XKGP',
-      extractedPlate: 'KP 35 XK GB',
+      extractedPlate: 'KP 35 XKGB',
       vehicleApproved: true,
     });
   });
@@ -431,7 +432,7 @@ describe('Real Gate Entry', () => {
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
     api.onOcr(
       'plate',
-      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: formatPlate('KP35XKGB') }),
     );
     await completeUntil(user, 'complete');
     const grant = within(step('complete')).getByRole('button', { name: 'Grant Entry' });
@@ -461,7 +462,7 @@ describe('Real Gate Entry', () => {
     await screen.findByTestId('entry-granted-panel');
     expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
       plateNumber: 'KP35XKGP',
-      extractedPlate: 'KP 35 XK GB',
+      extractedPlate: 'KP 35 XKGB',
       vehicleApproved: true,
     });
   });
@@ -471,7 +472,7 @@ describe('Real Gate Entry', () => {
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
     api.onOcr(
       'plate',
-      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: 'KP 35 XK GB' }),
+      anOcrRead('plate', {}, { plateNumber: 'KP35XKGB', displayPlate: formatPlate('KP35XKGB') }),
     );
     await capture(user, 'plate');
     await user.click(within(step('plate')).getByRole('button', { name: 'Correct Plate' }));
@@ -484,7 +485,7 @@ describe('Real Gate Entry', () => {
 
     await expectToast(
       'Plate Not Recorded',
-      'KP 35 XK GP was not recorded: the entry keeps KP 35 XK GB.',
+      'KP 35 XK GP was not recorded: the entry keeps KP 35 XKGB.',
     );
     expect(screen.getByTestId('toast')).not.toHaveTextContent('Vehicle Approved');
     expect(within(step('plate')).getByLabelText('Plate number')).toHaveValue('KP35XKGP');

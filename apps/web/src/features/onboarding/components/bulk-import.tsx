@@ -130,8 +130,11 @@ export function BulkImport() {
   };
 
   return (
-    <div className="grid gap-6">
-      <section aria-labelledby="template-heading" className="grid gap-3 rounded-lg border p-4">
+    <div className="grid grid-cols-1 gap-6">
+      <section
+        aria-labelledby="template-heading"
+        className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
+      >
         <h3 id="template-heading" className="font-medium">
           1. Download the template
         </h3>
@@ -155,7 +158,10 @@ export function BulkImport() {
         </div>
       </section>
 
-      <section aria-labelledby="upload-heading" className="grid gap-3 rounded-lg border p-4">
+      <section
+        aria-labelledby="upload-heading"
+        className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
+      >
         <h3 id="upload-heading" className="font-medium">
           2. Upload your file
         </h3>
@@ -172,7 +178,7 @@ export function BulkImport() {
             id={inputId}
             type="file"
             accept={ACCEPT}
-            className="text-sm file:mr-3 file:rounded-md file:border file:bg-background file:px-3 file:py-1.5 file:text-sm"
+            className="w-full min-w-0 max-w-full text-sm file:mr-3 file:rounded-md file:border file:bg-background file:px-3 file:py-1.5 file:text-sm"
             disabled={preview.isPending || importFile.isPending}
             onChange={(event) => choose(event.currentTarget.files?.[0])}
           />
@@ -234,7 +240,10 @@ function PreviewSection({
     ...preview.rows.filter((row) => row.errors.length === 0),
   ].slice(0, PREVIEW_ROW_LIMIT);
   return (
-    <section aria-labelledby="preview-heading" className="grid gap-3 rounded-lg border p-4">
+    <section
+      aria-labelledby="preview-heading"
+      className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
+    >
       <h3 id="preview-heading" className="font-medium">
         3. Check and import
       </h3>

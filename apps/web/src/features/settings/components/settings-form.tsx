@@ -100,6 +100,31 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
     />
   );
 
+  /** One on/off setting: a checkbox bound to the form, with its label. */
+  const checkboxSetting = (
+    name:
+      'antispoofGating' | 'separationOfDuties' | 'requireMfaForAdmins' | 'requireMfaForEveryone',
+    id: string,
+    label: string,
+  ) => (
+    <div className="flex items-center gap-3">
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => (
+          <Checkbox
+            id={id}
+            checked={field.value}
+            disabled={!canEdit}
+            onCheckedChange={(checked) => field.onChange(checked === true)}
+            onBlur={field.onBlur}
+          />
+        )}
+      />
+      <Label htmlFor={id}>{label}</Label>
+    </div>
+  );
+
   return (
     <form
       noValidate
@@ -116,24 +141,11 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <div className="flex items-center gap-3">
-            <Controller
-              control={form.control}
-              name="antispoofGating"
-              render={({ field }) => (
-                <Checkbox
-                  id="settings-antispoof-gating"
-                  checked={field.value}
-                  disabled={!canEdit}
-                  onCheckedChange={(checked) => field.onChange(checked === true)}
-                  onBlur={field.onBlur}
-                />
-              )}
-            />
-            <Label htmlFor="settings-antispoof-gating">
-              Refuse faces that look like a photo or a screen
-            </Label>
-          </div>
+          {checkboxSetting(
+            'antispoofGating',
+            'settings-antispoof-gating',
+            'Refuse faces that look like a photo or a screen',
+          )}
           <Field
             id="settings-antispoof-threshold"
             label="Minimum liveness score (%)"
@@ -162,24 +174,11 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <div className="flex items-center gap-3">
-            <Controller
-              control={form.control}
-              name="separationOfDuties"
-              render={({ field }) => (
-                <Checkbox
-                  id="settings-separation-of-duties"
-                  checked={field.value}
-                  disabled={!canEdit}
-                  onCheckedChange={(checked) => field.onChange(checked === true)}
-                  onBlur={field.onBlur}
-                />
-              )}
-            />
-            <Label htmlFor="settings-separation-of-duties">
-              Security guards' approvals and deletions need confirmation
-            </Label>
-          </div>
+          {checkboxSetting(
+            'separationOfDuties',
+            'settings-separation-of-duties',
+            "Security guards' approvals and deletions need confirmation",
+          )}
           <Field
             id="settings-max-approval-validity"
             label="Longest approval by a security guard (months)"
@@ -209,37 +208,16 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {(
-            [
-              [
-                'requireMfaForAdmins',
-                'settings-mfa-admins',
-                'Require two-step verification for admins',
-              ],
-              [
-                'requireMfaForEveryone',
-                'settings-mfa-everyone',
-                'Require two-step verification for everyone',
-              ],
-            ] as const
-          ).map(([name, id, label]) => (
-            <div key={name} className="flex items-center gap-3">
-              <Controller
-                control={form.control}
-                name={name}
-                render={({ field }) => (
-                  <Checkbox
-                    id={id}
-                    checked={field.value}
-                    disabled={!canEdit}
-                    onCheckedChange={(checked) => field.onChange(checked === true)}
-                    onBlur={field.onBlur}
-                  />
-                )}
-              />
-              <Label htmlFor={id}>{label}</Label>
-            </div>
-          ))}
+          {checkboxSetting(
+            'requireMfaForAdmins',
+            'settings-mfa-admins',
+            'Require two-step verification for admins',
+          )}
+          {checkboxSetting(
+            'requireMfaForEveryone',
+            'settings-mfa-everyone',
+            'Require two-step verification for everyone',
+          )}
         </CardContent>
       </Card>
 

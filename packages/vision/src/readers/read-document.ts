@@ -100,44 +100,23 @@ async function readDisc(image: RawImage): Promise<ReadResult> {
     formCode: disc.formCode,
     isLengthValid: disc.isLengthValid,
   };
+  const printedFields = {
+    discNumber: printed.discNumber,
+    tare: printed.tare,
+    gvm: printed.gvm,
+    persons: printed.persons,
+    dateOfTest: printed.dateOfTest,
+    fees: printed.fees,
+  };
   // The printed-only fields come from one OCR reading: shown for the guard to confirm.
-  const printedOnly = agreeFields(
-    {
-      discNumber: printed.discNumber,
-      tare: printed.tare,
-      gvm: printed.gvm,
-      persons: printed.persons,
-      dateOfTest: printed.dateOfTest,
-      fees: printed.fees,
-    },
-    null,
-  );
+  const printedOnly = agreeFields(printedFields, null);
   const certain = allCertain(barcodeFields, disc.isLengthValid ? 0.99 : 0.8);
   return {
     ok: true,
     type: 'disk',
     uncertain: printedOnly.uncertain,
     fieldConfidence: { ...certain.fieldConfidence, ...printedOnly.fieldConfidence },
-    fields: {
-      licenceNumber: disc.licenceNumber,
-      vehicleRegisterNo: disc.vehicleRegisterNumber,
-      vin: disc.vin,
-      engineNo: disc.engineNumber,
-      make: disc.make,
-      model: disc.model,
-      description: englishHalf(disc.description),
-      colour: englishHalf(disc.colour),
-      dateOfExpiry: disc.expiryDate,
-      controlNumber: disc.controlNumber,
-      formCode: disc.formCode,
-      isLengthValid: disc.isLengthValid,
-      discNumber: printed.discNumber,
-      tare: printed.tare,
-      gvm: printed.gvm,
-      persons: printed.persons,
-      dateOfTest: printed.dateOfTest,
-      fees: printed.fees,
-    },
+    fields: { ...barcodeFields, ...printedFields },
     text: payload!.text,
     source: 'barcode',
     confidence: disc.isLengthValid ? 0.99 : 0.8,

@@ -133,6 +133,54 @@ export function createAuthService({
     };
   }
 
+  /**
+   * The signed-in user proves a secret again (a second factor, or the password for SEC-25), counted
+   * in the sign-in throttle. Right: this session is replaced by a fresh one. Wrong: the failure is
+   * audited and thrown after the transaction, so the throttle and the audit row are kept.
+   */
+  async function restartSessionAfterSecret<Proof>(
+    actor: Actor,
+    client: ClientInfo,
+    {
+      check,
+      failedAction,
+      failure,
+      signedInAction,
+      options,
+    }: {
+      check: (tx: Tx, user: UserRow) => Promise<Proof | null>;
+      failedAction: string;
+      failure: () => AppError;
+      signedInAction: string;
+      options: (proof: Proof) => Parameters<typeof signIn>[5];
+    },
+  ): Promise<SignedIn> {
+    const accountKey = accountThrottleKey(actor.username);
+    const ipKey = ipThrottleKey(client.ip);
+    const states = await assertNotThrottled([accountKey, ipKey]);
+    const signedIn = await database.withTenant(actor.tenantId, async (tx) => {
+      const user = await users.findById(tx, actor.tenantId, actor.userId);
+      const proof = user ? await check(tx, user) : null;
+      if (!user || proof === null) {
+        await countFailure(states, accountKey, ipKey);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: failedAction,
+          ip: client.ip,
+        });
+        return null;
+      }
+      await sessions.endSession(tx, actor);
+      const tenant = { id: actor.tenantId, name: actor.tenantName };
+      return signIn(tx, user, tenant, signedInAction, client, options(proof));
+    });
+    if (!signedIn) throw failure();
+    // After the commit: a transaction never waits for a second pooled connection.
+    await clearThrottle(states, accountKey);
+    return signedIn;
+  }
+
   return {
     /** Creates the organization and its first tenant_admin, and signs them in. */
     async register(body: RegisterBody, client: ClientInfo): Promise<SignedIn> {
@@ -244,36 +292,13 @@ export function createAuthService({
       client: ClientInfo,
       check: (tx: Tx) => Promise<MfaMethod | null>,
     ): Promise<SignedIn> {
-      const accountKey = accountThrottleKey(actor.username);
-      const ipKey = ipThrottleKey(client.ip);
-      const states = await assertNotThrottled([accountKey, ipKey]);
-      return database
-        .withTenant(actor.tenantId, async (tx) => {
-          const user = await users.findById(tx, actor.tenantId, actor.userId);
-          const method = user ? await check(tx) : null;
-          if (!user || !method) {
-            await countFailure(states, accountKey, ipKey);
-            await audit.record(tx, {
-              tenantId: actor.tenantId,
-              actorUserId: actor.userId,
-              action: 'auth.second_factor_failed',
-              ip: client.ip,
-            });
-            return null;
-          }
-          await sessions.endSession(tx, actor);
-          const tenant = { id: actor.tenantId, name: actor.tenantName };
-          return signIn(tx, user, tenant, 'auth.login', client, {
-            details: { secondFactor: method },
-          });
-        })
-        .then(async (signedIn) => {
-          // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
-          if (!signedIn) throw new AppError('UNAUTHENTICATED', 'Invalid verification code');
-          // After the commit: a transaction never waits for a second pooled connection.
-          await clearThrottle(states, accountKey);
-          return signedIn;
-        });
+      return restartSessionAfterSecret(actor, client, {
+        check,
+        failedAction: 'auth.second_factor_failed',
+        failure: () => new AppError('UNAUTHENTICATED', 'Invalid verification code'),
+        signedInAction: 'auth.login',
+        options: (method) => ({ details: { secondFactor: method } }),
+      });
     },
 
     /**
@@ -282,35 +307,14 @@ export function createAuthService({
      * the same throttle as a failed sign-in, and is audited.
      */
     async reauthenticate(actor: Actor, body: ReauthBody, client: ClientInfo): Promise<SignedIn> {
-      const accountKey = accountThrottleKey(actor.username);
-      const ipKey = ipThrottleKey(client.ip);
-      const states = await assertNotThrottled([accountKey, ipKey]);
-      return database
-        .withTenant(actor.tenantId, async (tx) => {
-          const user = await users.findById(tx, actor.tenantId, actor.userId);
-          if (!user || !(await verifyPassword(user.passwordHash, body.password))) {
-            await countFailure(states, accountKey, ipKey);
-            await audit.record(tx, {
-              tenantId: actor.tenantId,
-              actorUserId: actor.userId,
-              action: 'auth.reauth_failed',
-              ip: client.ip,
-            });
-            return null;
-          }
-          await sessions.endSession(tx, actor);
-          const tenant = { id: actor.tenantId, name: actor.tenantName };
-          return signIn(tx, user, tenant, 'auth.reauthenticated', client, {
-            mfaPending: actor.mfaPending,
-          });
-        })
-        .then(async (signedIn) => {
-          // Thrown after the transaction, so the throttle and the audit row of the failure are kept.
-          if (!signedIn) throw new AppError('INVALID', 'Password is incorrect');
-          // After the commit: a transaction never waits for a second pooled connection.
-          await clearThrottle(states, accountKey);
-          return signedIn;
-        });
+      return restartSessionAfterSecret(actor, client, {
+        check: async (_tx, user) =>
+          (await verifyPassword(user.passwordHash, body.password)) ? true : null,
+        failedAction: 'auth.reauth_failed',
+        failure: () => new AppError('INVALID', 'Password is incorrect'),
+        signedInAction: 'auth.reauthenticated',
+        options: () => ({ mfaPending: actor.mfaPending }),
+      });
     },
 
     /** Verifies the current password, ends every session of the user and starts a fresh one. */

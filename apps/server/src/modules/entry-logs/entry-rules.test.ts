@@ -105,6 +105,30 @@ describe('crossCheckWarnings', () => {
     ).toEqual([]);
   });
 
+  it('reads an accented surname as the MRZ writes it, and a licence ID after its country code', () => {
+    expect(
+      check(
+        {
+          licence: { ...licence, nameOnCard: 'T MÜLLER' },
+          identity: { ...identity, surname: 'Muller' },
+        },
+        'Thabo Müller',
+      ),
+    ).toEqual([]);
+    expect(
+      check({
+        licence: { ...licence, idNumber: '02/8001015009087' },
+        identity: { ...identity, identityNumber: '8001015009087' },
+      }),
+    ).toEqual([]);
+    expect(
+      check({
+        licence: { ...licence, idNumber: '02/8001015009087' },
+        identity: { ...identity, identityNumber: '8001015009095' },
+      }),
+    ).toEqual(['name_mismatch']);
+  });
+
   it('counts a document as valid through its expiry day', () => {
     expect(check({ disc: { ...disc, dateOfExpiry: '2026-11-26' } })).toEqual([]);
     expect(check({ disc: { ...disc, dateOfExpiry: '25/11/2026' } })).toEqual(['document_expired']);

@@ -1,5 +1,6 @@
 import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import { normalisePlate } from '@boomgate/contracts/plates';
+import { cleanReadIdNumber } from '@boomgate/contracts/sa-id-number';
 
 import type { CitedReadings } from '@/modules/documents';
 
@@ -41,6 +42,8 @@ const nameWords = (...parts: (string | null | undefined)[]) =>
     .join(' ')
     .toUpperCase()
     .normalize('NFD')
+    // Accents go before the letters are kept: "MÜLLER" is "MULLER", as the MRZ writes it.
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Z\s]/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
@@ -169,8 +172,9 @@ export function crossCheckWarnings({
         });
     }
   }
-  const licenceId = licence?.idNumber?.replace(/[\s/]/g, '');
-  const documentId = identity?.identityNumber?.replace(/[\s/]/g, '');
+  // Licence cards print the ID number after a two-digit country code ("02/8001015009087").
+  const licenceId = licence?.idNumber && cleanReadIdNumber(licence.idNumber);
+  const documentId = identity?.identityNumber && cleanReadIdNumber(identity.identityNumber);
   if (licenceId && documentId && licenceId !== documentId)
     warnings.push({
       code: 'name_mismatch',
@@ -245,7 +249,8 @@ export function driverDetails(
   else if (passport?.givenNames || passport?.surname)
     name = { driverName: passport.givenNames, driverSurname: passport.surname };
 
-  const idNumber = (identity?.identityNumber ?? licence?.idNumber)?.replace(/[\s/]/g, '') || null;
+  const readId = identity?.identityNumber ?? licence?.idNumber;
+  const idNumber = (readId && cleanReadIdNumber(readId)) || null;
   const phones = [
     ...new Set(
       [

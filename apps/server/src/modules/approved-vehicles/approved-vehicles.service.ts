@@ -338,6 +338,8 @@ export function createApprovedVehiclesService({
         });
         if (row.proposal === 'register') {
           await repository.delete(tx, actor.tenantId, id);
+          // Like every other delete: a cited capture's photo is released in this transaction.
+          if (row.driverPhotoKey) await captures.release(tx, actor.tenantId, [row.driverPhotoKey]);
           return { row, vehicle: null };
         }
         const kept = await repository.setProposal(tx, actor.tenantId, id, {

@@ -31,10 +31,5 @@ export function createAuthRepository(db: Db) {
         }
       );
     },
-
-    /** Forgets a sign-in throttle key's failures (`account:…` or `ip:…`, see login-throttle.ts). */
-    async clearThrottle(key: string) {
-      await db.execute(sql`delete from rate_limit_counters where key = ${`login:${key}`}`);
-    },
   };
 }

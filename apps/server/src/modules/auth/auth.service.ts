@@ -278,7 +278,7 @@ export function createAuthService({
       });
       // After the commit, on its own connection: a transaction never waits for a second pooled
       // connection (ten sign-ins at once would otherwise hold the pool while waiting for it).
-      if (!('mfaRequired' in signedIn.response)) await repository.clearThrottle(accountKey);
+      if (!('mfaRequired' in signedIn.response)) await loginThrottle.clear(accountKey);
       return signedIn;
     },
 

@@ -309,6 +309,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     caller: 'fresh',
     request: () => ({ url: '/api/auth/mfa/totp/setup', payload: {} }),
     allowed: 200,
+    note: 'declared recentAuthentication like every factor addition; mfa.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
   },
   'POST /api/auth/mfa/totp/confirm': {
     access: ALL,
@@ -328,6 +329,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ALL,
     request: () => ({ url: '/api/auth/mfa/passkeys/registration/options', payload: {} }),
     allowed: 200,
+    note: 'declared recentAuthentication like every factor addition (mfa.routes.int.test.ts)',
   },
   'POST /api/auth/mfa/passkeys/registration/verify': {
     access: ALL,

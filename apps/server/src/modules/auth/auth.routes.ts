@@ -354,7 +354,7 @@ export function authRoutes(
     app.post(
       '/auth/reauth',
       {
-        config: rolesAccess(ALL_ROLES, { ownAccount: true }),
+        config: rolesAccess(ALL_ROLES, { ownAccount: true, allowPendingMfaEnrolment: true }),
         schema: {
           tags: ['auth'],
           operationId: 'reauthenticate',

@@ -232,6 +232,25 @@ describe('multi-factor sign-in (SEC-26)', () => {
       const plain = await passwordStep(admin.body.user.username, admin.password);
       expect(plain.body).toMatchObject({ user: { id: admin.body.user.id } });
     });
+    it('adds an authenticator or a passkey only after a recent sign-in (SEC-25)', async () => {
+      const admin = await t.registerTenant();
+      t.clock.advanceMs(16 * 60_000);
+      for (const url of [
+        '/api/auth/mfa/totp/setup',
+        '/api/auth/mfa/totp/confirm',
+        '/api/auth/mfa/passkeys/registration/options',
+        '/api/auth/mfa/passkeys/registration/verify',
+      ]) {
+        const stale = await admin.post(url, url.endsWith('confirm') ? { code: '123456' } : {});
+        expect(stale.statusCode, url).toBe(401);
+        expect(stale.json().error.code, url).toBe('REAUTH_REQUIRED');
+      }
+
+      const reauth = await admin.post('/api/auth/reauth', { password: admin.password });
+      expect(reauth.statusCode).toBe(200);
+      const { secret } = await enrolTotp(as(cookieOf(reauth)));
+      expect(secret).toMatch(/^[A-Z2-7]+$/);
+    });
   });
 
   describe('the session before the second step', () => {

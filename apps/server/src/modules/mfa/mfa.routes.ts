@@ -23,6 +23,13 @@ import type { RelyingParty } from './relying-party';
 // Enrolment is reachable while a required factor is still to be set up (SEC-26), and always
 // concerns the caller's own account (never sent acting for another organization).
 const ENROLMENT = rolesAccess(ALL_ROLES, { ownAccount: true, allowPendingMfaEnrolment: true });
+// Adding a factor also needs a recent password (SEC-25): a session left open on a shared gate
+// tablet must not let someone bind their own authenticator or passkey to the account.
+const ADDITION = rolesAccess(ALL_ROLES, {
+  ownAccount: true,
+  allowPendingMfaEnrolment: true,
+  recentAuthentication: true,
+});
 const REMOVAL = rolesAccess(ALL_ROLES, { ownAccount: true, recentAuthentication: true });
 
 /** The signed-in user's own second factors, and an admin's reset of another user's. */
@@ -48,12 +55,11 @@ export function mfaRoutes(
     app.post(
       '/auth/mfa/totp/setup',
       {
-        config: ENROLMENT,
+        config: ADDITION,
         schema: {
           tags: ['mfa'],
           operationId: 'setupTotp',
-          description:
-            'A new authenticator secret (base32) and its otpauth:// URL for the QR code. Not in force until confirmed; 409 when an authenticator is already on.',
+          description: `A new authenticator secret (base32) and its otpauth:// URL for the QR code. Not in force until confirmed; 409 when an authenticator is already on. Needs a sign-in within ${REAUTHENTICATION_MINUTES} minutes (401 REAUTH_REQUIRED).`,
           body: EmptyBodySchema,
           response: { 200: TotpSetupResponseSchema },
         },
@@ -64,7 +70,7 @@ export function mfaRoutes(
     app.post(
       '/auth/mfa/totp/confirm',
       {
-        config: ENROLMENT,
+        config: ADDITION,
         schema: {
           tags: ['mfa'],
           operationId: 'confirmTotp',
@@ -97,7 +103,7 @@ export function mfaRoutes(
     app.post(
       '/auth/mfa/passkeys/registration/options',
       {
-        config: ENROLMENT,
+        config: ADDITION,
         schema: {
           tags: ['mfa'],
           operationId: 'passkeyRegistrationOptions',
@@ -113,7 +119,7 @@ export function mfaRoutes(
     app.post(
       '/auth/mfa/passkeys/registration/verify',
       {
-        config: ENROLMENT,
+        config: ADDITION,
         schema: {
           tags: ['mfa'],
           operationId: 'passkeyRegistrationVerify',

@@ -72,6 +72,20 @@ export function createApprovedVehiclesRepository(db: Db) {
       return rows[0];
     },
 
+    /**
+     * The row locked until the transaction ends: two people deciding one proposal at once are
+     * served one after the other, so the second sees it already decided (409), never both acting.
+     */
+    async findForDecision(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(approvedVehicles)
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .limit(1)
+        .for('update');
+      return rows[0];
+    },
+
     /** Which of these (normalised) plates are already registered for the tenant. */
     async existingPlates(
       tx: DbExecutor,

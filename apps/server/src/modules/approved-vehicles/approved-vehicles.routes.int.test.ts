@@ -379,6 +379,34 @@ describe('approved vehicles routes', () => {
       ]);
     });
 
+    it('lets only one of two people deciding one proposal at once act on it', async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const backOffice = await t.createSignedInUser(admin, 'back_office');
+      const vehicle = (await admin.post('/api/approved-vehicles', aVehicle())).json();
+      expect((await guard.delete(`/api/approved-vehicles/${vehicle.id}`)).statusCode).toBe(202);
+
+      const decisions = await Promise.all([
+        admin.post(`/api/approved-vehicles/${vehicle.id}/reject`, { note: 'Keep it' }),
+        backOffice.post(`/api/approved-vehicles/${vehicle.id}/confirm`, {}),
+      ]);
+
+      // The second finds it decided: 409 when the proposal was dropped, 404 when it was deleted.
+      const [first, second] = decisions.map((response) => response.statusCode).sort();
+      expect(first).toBe(200);
+      expect([404, 409]).toContain(second);
+      const actions = await actionsOf(admin.body.tenant.id, vehicle.id);
+      expect(actions.slice(0, 2)).toEqual([
+        'approved-vehicle.registered',
+        'approved-vehicle.deletion-proposed',
+      ]);
+      expect(actions.slice(2)).toHaveLength(1);
+      const stillListed = (await admin.get('/api/approved-vehicles'))
+        .json<{ id: string }[]>()
+        .some((row) => row.id === vehicle.id);
+      expect(stillListed).toBe(actions[2] === 'approved-vehicle.proposal-rejected');
+    });
+
     it("requires a driver photo for a guard's proposal", async () => {
       const admin = await t.registerTenant();
       const guard = await t.createSignedInUser(admin, 'security_guard');

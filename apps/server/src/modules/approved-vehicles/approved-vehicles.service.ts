@@ -272,7 +272,7 @@ export function createApprovedVehiclesService({
      */
     async confirmProposal(actor: Actor, id: string, body: { note?: string }, ip?: string) {
       const decided = await database.withTenant(actor.tenantId, async (tx) => {
-        const row = await repository.find(tx, actor.tenantId, id);
+        const row = await repository.findForDecision(tx, actor.tenantId, id);
         if (!row) throw notFound();
         if (!row.proposal) throw nothingPending();
         const details = {
@@ -319,7 +319,7 @@ export function createApprovedVehiclesService({
      */
     async rejectProposal(actor: Actor, id: string, body: { note?: string }, ip?: string) {
       const decided = await database.withTenant(actor.tenantId, async (tx) => {
-        const row = await repository.find(tx, actor.tenantId, id);
+        const row = await repository.findForDecision(tx, actor.tenantId, id);
         if (!row) throw notFound();
         if (!row.proposal) throw nothingPending();
         await audit.record(tx, {

@@ -77,16 +77,11 @@ export function createAuthService({
   /**
    * Counts this attempt against the account and the client address before the secret is
    * checked (one statement per key, race-free), or refuses it with 429 while either is locked.
-   * Every secret the throttle guards (password at sign-in and reauth) goes through here; the
-   * caller then reports the outcome: `countFailure` or `clearThrottle`.
+   * Every secret the throttle guards (password at sign-in and reauth) goes through here. A wrong
+   * secret needs nothing more (it is already counted); a right one calls `clearThrottle`.
    */
   async function assertNotThrottled(keys: string[]): Promise<ThrottleAttempt> {
     return loginThrottle.begin(keys);
-  }
-
-  /** A wrong secret: already counted against the account and the address by assertNotThrottled. */
-  async function countFailure(states: ThrottleAttempt, _accountKey: string, _ipKey: string) {
-    await loginThrottle.failed(states);
   }
 
   /** A right secret: the account's failures are forgotten, the address gets its attempt back. */
@@ -162,7 +157,6 @@ export function createAuthService({
       const user = await users.findById(tx, actor.tenantId, actor.userId);
       const proof = user ? await check(tx, user) : null;
       if (!user || proof === null) {
-        await countFailure(states, accountKey, ipKey);
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
@@ -226,7 +220,6 @@ export function createAuthService({
         : await verifyAgainstDummy(body.password);
 
       if (!candidate || !isPasswordRight) {
-        await countFailure(states, accountKey, ipKey);
         if (candidate) {
           await database.withTenant(candidate.tenantId, (tx) =>
             audit.record(tx, {

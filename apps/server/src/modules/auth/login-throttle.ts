@@ -69,9 +69,6 @@ export function createLoginThrottle({
       return { keys: counted, hits };
     },
 
-    /** The attempt failed: it is already counted. Kept so every failure path says so. */
-    async failed(_attempt: ThrottleAttempt) {},
-
     /**
      * The attempt succeeded: the account's failures are forgotten (`accountKey`), the attempt is
      * given back on the other keys (the address keeps the failures of other accounts).

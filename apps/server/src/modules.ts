@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 
 import type { Env } from '@/config/env';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
-import { createAuditService } from '@/modules/audit';
+import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createCapturesModule } from '@/modules/captures';
@@ -189,6 +189,11 @@ export function createModules({
     clock,
   });
   const truckList = createTruckListModule({ database, clock });
+  const auditEvents = createAuditEventsModule({
+    database,
+    audit,
+    actorNameSql: users.service.displayNameSql,
+  });
   const webhooks = createWebhooksModule({
     database,
     audit,
@@ -234,6 +239,7 @@ export function createModules({
   });
   return {
     audit,
+    auditEvents,
     rateLimits,
     tenants,
     settings,

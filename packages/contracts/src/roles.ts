@@ -30,6 +30,8 @@ export const ACTION_ROLES = {
   manageIntegrations: ['super_admin', 'tenant_admin'],
   viewSettings: ['super_admin', 'tenant_admin', 'back_office'],
   editSettings: ['super_admin', 'tenant_admin'],
+  /** The audit log viewer and its export (issue 23). */
+  viewAuditLog: ['super_admin', 'tenant_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type RoleAction = keyof typeof ACTION_ROLES;
 

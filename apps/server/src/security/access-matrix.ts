@@ -857,6 +857,17 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     note: 'declared recentAuthentication (SEC-25): the matrix callers signed in moments ago, so they pass; auth.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
   },
+  'GET /api/audit-events': {
+    access: ADMINS,
+    request: () => ({ url: '/api/audit-events?action=entry.' }),
+    allowed: 200,
+  },
+  'GET /api/audit-events/export': {
+    access: ADMINS,
+    request: () => ({ url: '/api/audit-events/export?format=csv' }),
+    allowed: 200,
+    note: 'declared recentAuthentication (SEC-25); audit-events.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
+  },
   'GET /api/drivers/:id': {
     access: ONBOARDING,
     object: aDriver,

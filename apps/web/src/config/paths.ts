@@ -26,4 +26,9 @@ export const paths = {
   /** The user's own two-step verification (SEC-26), from the account menu. */
   accountSecurity: '/account/security',
   workflow: '/workflow',
+  /** The audit log viewer (issue 23), optionally opened on one target's events. */
+  audit: '/audit',
+  auditAbout: (targetId: string) => `/audit?${new URLSearchParams({ targetId }).toString()}`,
+  /** One entry's decision and evidence (issue 15). */
+  entryLog: (id: string) => `/entry-logs/${encodeURIComponent(id)}`,
 } as const;

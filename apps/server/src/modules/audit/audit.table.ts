@@ -21,6 +21,9 @@ export const auditEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('audit_events_tenant_occurred_idx').on(t.tenantId, t.occurredAt),
+    // The audit viewer's filters by person and by target (and the entry detail's trail).
+    index('audit_events_tenant_actor_occurred_idx').on(t.tenantId, t.actorUserId, t.occurredAt),
+    index('audit_events_tenant_target_idx').on(t.tenantId, t.targetId),
   ],
 );
 

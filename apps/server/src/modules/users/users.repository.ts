@@ -1,4 +1,4 @@
-import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, and, asc, eq, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
@@ -28,6 +28,11 @@ export function createUsersRepository() {
     activeCountSql: (tenantId: string): SQL<number> =>
       sql<number>`(select count(*)::int from ${users}
         where ${users.tenantId} = ${tenantId} and ${users.isActive})`,
+
+    /** A user's name (full name, else username) by the caller's columns, as a scalar subquery. */
+    displayNameSql: (tenantId: AnyColumn, userId: AnyColumn): SQL<string | null> =>
+      sql<string | null>`(select coalesce(${users.fullName}, ${users.username}) from ${users}
+        where ${users.tenantId} = ${tenantId} and ${users.id} = ${userId})`,
 
     async insert(tx: DbExecutor, row: NewUserRow): Promise<UserRow> {
       return takeOne(await tx.insert(users).values(row).returning());

@@ -188,6 +188,10 @@ export function createUsersService({
     /** For the dashboard: a scalar subquery for its statement, in the caller's tenant transaction. */
     activeCountSql: (tenantId: string) => repository.activeCountSql(tenantId),
 
+    /** For lists that show who acted (the audit viewer): a scalar subquery over their columns. */
+    displayNameSql: (...args: Parameters<UsersRepository['displayNameSql']>) =>
+      repository.displayNameSql(...args),
+
     /** For sign-in and password changes, inside the caller's tenant transaction. */
     findById: (tx: DbExecutor, tenantId: string, userId: string) =>
       repository.find(tx, tenantId, userId),

@@ -12,6 +12,7 @@ import {
   ScaleIcon,
   ScanLineIcon,
   ScanTextIcon,
+  ScrollTextIcon,
   ShieldCheckIcon,
   TruckIcon,
   UserRoundPlusIcon,
@@ -83,6 +84,13 @@ const settings: NavItem = {
   icon: SettingsIcon,
   roles: ADMINS,
 };
+/** Issue 23: the audit log viewer. */
+const auditLog: NavItem = {
+  title: 'Audit Log',
+  href: paths.audit,
+  icon: ScrollTextIcon,
+  roles: ADMINS,
+};
 const userManagement: NavItem = {
   title: 'User Management',
   href: paths.users,
@@ -105,6 +113,7 @@ export const sidebarItems: readonly NavItem[] = [
   safetyVideos,
   userManagement,
   integrations,
+  auditLog,
   settings,
 ];
 

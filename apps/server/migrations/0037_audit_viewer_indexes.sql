@@ -1,0 +1,2 @@
+CREATE INDEX "audit_events_tenant_actor_occurred_idx" ON "audit_events" USING btree ("tenant_id","actor_user_id","occurred_at");--> statement-breakpoint
+CREATE INDEX "audit_events_tenant_target_idx" ON "audit_events" USING btree ("tenant_id","target_id");

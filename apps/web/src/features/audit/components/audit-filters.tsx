@@ -1,0 +1,147 @@
+import { FilterIcon, XIcon } from 'lucide-react';
+import { Controller, useForm } from 'react-hook-form';
+
+import { type AuditEventFilters, AuditEventFiltersSchema } from '@boomgate/contracts/audit';
+
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { usePeople } from '../api/get-people';
+
+import { AUDIT_TARGET_TYPES, targetTypeLabel } from './audit-target';
+
+/** Radix Select has no empty value: this one stands for "no filter". */
+const ANY = 'any';
+
+type FilterForm = Record<keyof AuditEventFilters, string>;
+
+const toForm = (filters: AuditEventFilters): FilterForm => ({
+  actorUserId: filters.actorUserId ?? ANY,
+  action: filters.action ?? '',
+  targetType: filters.targetType ?? ANY,
+  targetId: filters.targetId ?? '',
+  from: filters.from ?? '',
+  to: filters.to ?? '',
+});
+
+/** The form's values as filters: blanks and "any" are no filter. */
+const fromForm = (form: FilterForm) =>
+  Object.fromEntries(
+    Object.entries(form)
+      .map(([key, value]) => [key, value.trim()] as const)
+      .filter(([, value]) => value !== '' && value !== ANY),
+  );
+
+/** Person, action, target and date range; applied with Apply, cleared with Clear. */
+export function AuditFilters({
+  value,
+  onChange,
+}: {
+  value: AuditEventFilters;
+  onChange: (filters: AuditEventFilters) => void;
+}) {
+  const users = usePeople();
+  const form = useForm<FilterForm>({ values: toForm(value) });
+  const { errors } = form.formState;
+
+  const apply = (values: FilterForm) => {
+    const parsed = AuditEventFiltersSchema.safeParse(fromForm(values));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        form.setError(issue.path[0] as keyof FilterForm, { message: issue.message });
+      }
+      return;
+    }
+    onChange(parsed.data);
+  };
+
+  return (
+    <form
+      aria-label="Audit log filters"
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+      onSubmit={(event) => void form.handleSubmit(apply)(event)}
+    >
+      <Field id="audit-person" label="Person">
+        <Controller
+          control={form.control}
+          name="actorUserId"
+          render={({ field }) => (
+            <Select value={field.value} onValueChange={field.onChange}>
+              <SelectTrigger id="audit-person" onBlur={field.onBlur}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ANY}>Anyone</SelectItem>
+                {(users.data ?? []).map((user) => (
+                  <SelectItem key={user.id} value={user.id}>
+                    {user.fullName || user.username}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        />
+      </Field>
+      <Field id="audit-action" label="Action" error={errors.action?.message}>
+        <Input
+          id="audit-action"
+          placeholder="e.g. entry. or user.created"
+          aria-invalid={Boolean(errors.action)}
+          {...form.register('action')}
+        />
+      </Field>
+      <Field id="audit-target-type" label="Target">
+        <Controller
+          control={form.control}
+          name="targetType"
+          render={({ field }) => (
+            <Select value={field.value} onValueChange={field.onChange}>
+              <SelectTrigger id="audit-target-type" onBlur={field.onBlur}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ANY}>Anything</SelectItem>
+                {AUDIT_TARGET_TYPES.map((type) => (
+                  <SelectItem key={type} value={type}>
+                    {targetTypeLabel(type)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        />
+      </Field>
+      <Field id="audit-target-id" label="Target ID" error={errors.targetId?.message}>
+        <Input id="audit-target-id" {...form.register('targetId')} />
+      </Field>
+      <Field id="audit-from" label="From" error={errors.from?.message}>
+        <Input id="audit-from" type="date" {...form.register('from')} />
+      </Field>
+      <Field id="audit-to" label="To" error={errors.to?.message}>
+        <Input
+          id="audit-to"
+          type="date"
+          aria-invalid={Boolean(errors.to)}
+          {...form.register('to')}
+        />
+      </Field>
+      <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-3">
+        <Button type="submit">
+          <FilterIcon aria-hidden />
+          Apply Filters
+        </Button>
+        <Button type="button" variant="outline" onClick={() => onChange({})}>
+          <XIcon aria-hidden />
+          Clear
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -209,6 +209,7 @@ export async function buildApp({
         modules.onboarding.routes,
         modules.documents.routes,
         modules.entryLogs.routes,
+        modules.entryLogs.exportRoutes,
         modules.truckList.routes,
         modules.vision.routes,
         modules.faces.routes,

@@ -187,6 +187,7 @@ export function createModules({
     faces: faces.service,
     captures: captures.service,
     clock,
+    exportJoins: { ticketNumberSql: documents.service.ticketNumberSql },
   });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({

@@ -36,3 +36,44 @@ export function addMonths(day: string, months: number): string {
   const result = new Date(Date.UTC(year, month - 1 + months, date));
   return result.toISOString().slice(0, 10);
 }
+
+/**
+ * The instants bounding site days `from` to `to` (YYYY-MM-DD, both inclusive): from the start of
+ * `from` up to (not including) the start of the day after `to`. Noon is on its day at any offset.
+ */
+export function siteDayRange(
+  from: string,
+  to: string,
+  timeZone = DEFAULT_SITE_TIME_ZONE,
+): { from: Date; until: Date } {
+  const next = new Date(`${to}T12:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return {
+    from: startOfSiteDay(new Date(`${from}T12:00:00Z`), timeZone),
+    until: startOfSiteDay(next, timeZone),
+  };
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `instant` as ISO 8601 in the site's local time with its offset: 2026-11-26T10:15:00+02:00. */
+export function siteTimestamp(instant: Date, timeZone = DEFAULT_SITE_TIME_ZONE): string {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
+  const offset = (part.timeZoneName ?? 'GMT').replace('GMT', '') || '+00:00';
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
+}

@@ -14,8 +14,13 @@ export function neutraliseFormula(value: string): string {
  * ends and a UTF-8 byte-order mark so Excel reads accented names correctly.
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly (string | null)[])[]) {
-  const cells = [header, ...rows].map((row) => row.map((value) => neutraliseFormula(value ?? '')));
-  return `\uFEFF${stringify(cells, { record_delimiter: 'windows' })}`;
+  return `\uFEFF${csvLines([header, ...rows])}`;
+}
+
+/** Rows as CSV lines (no byte-order mark): a streamed export writes its file a batch at a time. */
+export function csvLines(rows: readonly (readonly (string | null)[])[]): string {
+  const cells = rows.map((row) => row.map((value) => neutraliseFormula(value ?? '')));
+  return stringify(cells, { record_delimiter: 'windows' });
 }
 
 /** `attachment; filename=…` with only safe characters in the name. */

@@ -25,6 +25,7 @@ const FILE_ROUTES: Record<string, string> = {
   'GET /api/onboarding/template.csv': 'the import template as a CSV download',
   'GET /api/onboarding/template.xlsx': 'the import template as an XLSX workbook',
   'POST /api/onboarding/import/errors.csv': 'the rejected rows of an upload as a CSV download',
+  'GET /api/exports/entry-logs': 'entries of a date range, streamed as CSV or an XLSX workbook',
   'GET /api/safety-videos/:videoId/file':
     'the safety video, streamed, with single HTTP ranges (206)',
 };

@@ -5,7 +5,7 @@ import {
 } from '@boomgate/contracts/audit';
 
 import type { Actor } from '@/modules/sessions';
-import { startOfSiteDay } from '@/platform/calendar';
+import { siteDayRange } from '@/platform/calendar';
 import { toCsv } from '@/platform/csv';
 import type { Database } from '@/platform/db';
 import { readPageCursor, toPage } from '@/platform/page-cursor';
@@ -31,20 +31,12 @@ const EXPORT_HEADER = [
   'Details',
 ] as const;
 
-/** The start of the site day `day` (YYYY-MM-DD) in SAST; noon is on that day whatever the offset. */
-const startOf = (day: string) => startOfSiteDay(new Date(`${day}T12:00:00Z`));
-const dayAfter = (day: string) => {
-  const next = new Date(`${day}T12:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return startOfSiteDay(next);
-};
-
 /** Filters as the repository takes them: days become the instants that bound them at the site. */
 function toQuery({ from, to, ...rest }: AuditEventFilters): AuditEventQuery {
   return {
     ...rest,
-    ...(from ? { from: startOf(from) } : {}),
-    ...(to ? { until: dayAfter(to) } : {}),
+    ...(from ? { from: siteDayRange(from, from).from } : {}),
+    ...(to ? { until: siteDayRange(to, to).until } : {}),
   };
 }
 

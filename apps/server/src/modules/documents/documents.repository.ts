@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { type AnyColumn, type SQL, and, desc, eq, sql } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 
@@ -14,6 +14,10 @@ export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;
 
 export function createDocumentsRepository() {
   return {
+    /** A weighbridge ticket's number by the caller's columns, as a scalar subquery (exports). */
+    ticketNumberSql: (tenantId: AnyColumn, ticketId: AnyColumn): SQL<string | null> =>
+      sql<string | null>`(select ${weighbridgeTickets.ticketNumber} from ${weighbridgeTickets}
+        where ${weighbridgeTickets.tenantId} = ${tenantId} and ${weighbridgeTickets.id} = ${ticketId})`,
     insertLicenceDisc: async (tx: DbExecutor, row: typeof licenceDiscs.$inferInsert) => {
       await tx.insert(licenceDiscs).values(row);
     },

@@ -106,6 +106,8 @@ export function createDocumentsService({
   }
 
   return {
+    /** For exports: the entry's weighbridge ticket number, in the caller's statement. */
+    ticketNumberSql: repository.ticketNumberSql,
     saveLicenceDisc: (actor: Actor, body: LicenceDisc, ip?: string) =>
       save(
         actor,

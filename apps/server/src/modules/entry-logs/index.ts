@@ -6,6 +6,9 @@
  */
 import type { ImagesService } from '@/modules/images';
 
+import { type ExportJoins, createEntryExportRepository } from './entry-export.repository';
+import { entryExportRoutes } from './entry-export.routes';
+import { createEntryExportService } from './entry-export.service';
 import { createEntryLogsRepository } from './entry-logs.repository';
 import { entryLogsRoutes } from './entry-logs.routes';
 import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
@@ -16,10 +19,22 @@ export type { EntryLogsService } from './entry-logs.service';
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {
     images: EntryLogsServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
+    /** Other modules' columns in the export (the weighbridge ticket's number). */
+    exportJoins: ExportJoins;
   },
 ) {
   const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
   // Personal data about drivers and image retention (the privacy module runs them).
   const personalData = createEntryLogsPersonalData({ images: deps.images });
-  return { service, routes: entryLogsRoutes(service, deps.images), personalData };
+  const exports = createEntryExportService({
+    database: deps.database,
+    audit: deps.audit,
+    repository: createEntryExportRepository(deps.exportJoins),
+  });
+  return {
+    service,
+    routes: entryLogsRoutes(service, deps.images),
+    exportRoutes: entryExportRoutes(exports),
+    personalData,
+  };
 }

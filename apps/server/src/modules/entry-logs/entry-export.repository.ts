@@ -1,0 +1,69 @@
+import { type AnyColumn, type SQL, and, asc, count, eq, gte, lt, sql } from 'drizzle-orm';
+
+import { type DbExecutor, takeOne } from '@/platform/db';
+import type { PageCursor } from '@/platform/page-cursor';
+
+import { entryLogs } from './entry-logs.table';
+
+/** Instants bounding the export: `from` inclusive, `until` exclusive. */
+export type ExportRange = { from: Date; until: Date };
+
+/** Other modules' columns the export shows, as SQL over the entry's own columns. */
+export type ExportJoins = {
+  ticketNumberSql: (tenantId: AnyColumn, ticketId: AnyColumn) => SQL<string | null>;
+};
+
+export type EntryExportRow = Awaited<
+  ReturnType<ReturnType<typeof createEntryExportRepository>['entryBatch']>
+>[number];
+
+export function createEntryExportRepository(joins: ExportJoins) {
+  const e = entryLogs;
+  const inRange = (tenantId: string, range: ExportRange) =>
+    and(eq(e.tenantId, tenantId), gte(e.timestamp, range.from), lt(e.timestamp, range.until));
+
+  return {
+    async countEntries(tx: DbExecutor, tenantId: string, range: ExportRange): Promise<number> {
+      return takeOne(await tx.select({ n: count() }).from(e).where(inRange(tenantId, range))).n;
+    },
+
+    /** Oldest first, keyset on (timestamp, id): each batch is one range scan of the index. */
+    entryBatch: (
+      tx: DbExecutor,
+      tenantId: string,
+      range: ExportRange,
+      limit: number,
+      after?: PageCursor,
+    ) =>
+      tx
+        .select({
+          id: e.id,
+          timestamp: e.timestamp,
+          plateNumber: e.plateNumber,
+          extractedPlate: e.extractedPlate,
+          category: e.category,
+          driverName: e.driverName,
+          driverSurname: e.driverSurname,
+          driverIdNumber: e.driverIdNumber,
+          driverPassportNumber: e.driverPassportNumber,
+          transportName: e.transportName,
+          reference: joins.ticketNumberSql(e.tenantId, e.weighbridgeTicketId),
+          vehicleApproved: e.vehicleApproved,
+          faceVerified: e.faceVerified,
+          entryGranted: e.entryGranted,
+          refusalReason: e.refusalReason,
+          warnings: e.warnings,
+        })
+        .from(e)
+        .where(
+          and(
+            inRange(tenantId, range),
+            after
+              ? sql`(${e.timestamp}, ${e.id}) > (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(e.timestamp), asc(e.id))
+        .limit(limit),
+  };
+}

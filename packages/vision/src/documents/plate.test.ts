@@ -7,6 +7,7 @@ import {
   hasGlyphAmbiguity,
   isNearVariant,
   isPlateConfirmed,
+  markRatio,
   matchPlatePatterns,
   rankPlateCandidates,
   rivalRatio,
@@ -129,6 +130,31 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(true);
   });
 
+  it('does not confirm a plate when a reading nearly took one of its characters for a mark', () => {
+    // A sticker between the groups read as `8` by both recognitions; one of them nearly read `:`.
+    const sure = [...'2T480211'].map((char) => ({ char, p: 0.98, alt: 'X', altP: 0.001 }));
+    const doubtful = sure.map((c, i) =>
+      i === 3 ? { char: '8', p: 0.56, alt: ':', altP: 0.26 } : c,
+    );
+    const ranked = rankPlateCandidates([
+      { ...read('2T480211', 'detect'), chars: sure },
+      { ...read('2T480211', 'reread'), chars: doubtful },
+    ]);
+
+    expect(ranked[0]!.markRatio).toBeCloseTo(0.26 / 0.56);
+    expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+
+  it('still confirms when no reading came close to a mark', () => {
+    const sure = [...'2T40211'].map((char) => ({ char, p: 0.98, alt: ':', altP: 0.01 }));
+    const ranked = rankPlateCandidates([
+      { ...read('2T40211', 'detect'), chars: sure },
+      { ...read('2T40211', 'reread'), chars: sure },
+    ]);
+
+    expect(isPlateConfirmed(ranked)).toBe(true);
+  });
+
   it('accepts O/0 settled by the position, which one glyph cannot settle', () => {
     const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
 
@@ -167,6 +193,20 @@ describe('rivalRatio', () => {
       ]),
     ).toBeCloseTo(0.5);
     expect(rivalRatio(undefined)).toBeNull();
+  });
+});
+
+describe('markRatio', () => {
+  it('is the closest non-character runner-up relative to the chosen letter or digit', () => {
+    expect(
+      markRatio([
+        { char: '8', p: 0.5, alt: ':', altP: 0.2 },
+        { char: 'O', p: 0.6, alt: '0', altP: 0.5 },
+        { char: '-', p: 0.5, alt: '.', altP: 0.45 },
+        { char: 'K', p: 0.9, alt: ' ', altP: 0.09 },
+      ]),
+    ).toBeCloseTo(0.4);
+    expect(markRatio(undefined)).toBe(0);
   });
 });
 

@@ -258,6 +258,14 @@ export type PlateCandidate = {
    */
   rivalRatio: number | null;
   /**
+   * How close a non-character (a separator, punctuation or symbol) came to one of the plate's letters
+   * or digits (runner-up probability / chosen probability), in the least sure reading of it: a mark
+   * on the plate (a sticker, a bolt, a separator dot) that a recognition turned into a character
+   * (`2T4●0211` read `2T480211`). Unlike a look-alike rival, a clear reading does not settle it: the
+   * mark is there in every reading, and a recognition that saw it as punctuation is the only tell.
+   */
+  markRatio: number;
+  /**
    * An O/0 or I/1 inside a run of letters that no strict pattern or layout places: one glyph in many
    * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
    */
@@ -275,6 +283,17 @@ export function rivalRatio(chars: PlateCandidateInput['chars']): number | null {
     if (!/^[A-Za-z0-9]$/.test(c.char)) continue;
     const rival = c.alt.toUpperCase();
     if (!/^[A-Z0-9]$/.test(rival) || rival === c.char.toUpperCase() || c.p <= 0) continue;
+    worst = Math.max(worst, c.altP / c.p);
+  }
+  return worst;
+}
+
+/** The largest non-character runner-up / chosen probability over the letters and digits of one reading. */
+export function markRatio(chars: PlateCandidateInput['chars']): number {
+  let worst = 0;
+  for (const c of chars ?? []) {
+    if (!/^[A-Za-z0-9]$/.test(c.char) || c.p <= 0 || !c.alt) continue;
+    if (/^[A-Za-z0-9]$/.test(c.alt)) continue;
     worst = Math.max(worst, c.altP / c.p);
   }
   return worst;
@@ -327,6 +346,7 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
       input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
+    markRatio: markRatio(input.chars),
     glyphAmbiguous:
       !match.pattern || PERSONALISED.has(match.pattern) ? hasGlyphAmbiguity(plate) : false,
     ...(input.box ? { box: input.box } : {}),
@@ -347,6 +367,7 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
       existing.confidence = Math.max(existing.confidence, c.confidence);
       for (const source of c.sources) existing.sources.add(source);
       for (const source of c.directSources) existing.directSources.add(source);
+      existing.markRatio = Math.max(existing.markRatio, c.markRatio);
       if (c.rivalRatio !== null)
         existing.rivalRatio =
           existing.rivalRatio === null ? c.rivalRatio : Math.min(existing.rivalRatio, c.rivalRatio);
@@ -410,7 +431,8 @@ export function isNearVariant(a: string, b: string): boolean {
 
 /**
  * Whether the best plate can be shown without a warning: two recognitions (detection passes,
- * enlarged re-reads, another preprocessing) read exactly it, letter for letter, and any recognition
+ * enlarged re-reads, another preprocessing) read exactly it, letter for letter, no reading took a
+ * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
  * clear-cut readings. The SA/SADC grammar and
  * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
@@ -419,6 +441,8 @@ export function isNearVariant(a: string, b: string): boolean {
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
   if (!best || best.directSources.size < 2 || best.glyphAmbiguous) return false;
+  // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
+  if (best.markRatio >= CLEAR_RIVAL_RATIO) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters
   // were clear-cut (no runner-up letter or digit came close in its clearest reading).
   const clear = best.rivalRatio !== null && best.rivalRatio < CLEAR_RIVAL_RATIO;

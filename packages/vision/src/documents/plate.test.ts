@@ -6,11 +6,13 @@ import {
   hasForbiddenLetters,
   hasGlyphAmbiguity,
   isNearVariant,
+  isCorrectionSupported,
   isPlateConfirmed,
   markRatio,
   matchPlatePatterns,
   rankPlateCandidates,
   rivalRatio,
+  scorePlateCandidate,
 } from './plate';
 
 describe('matchPlatePatterns', () => {
@@ -193,6 +195,48 @@ describe('rivalRatio', () => {
       ]),
     ).toBeCloseTo(0.5);
     expect(rivalRatio(undefined)).toBeNull();
+  });
+});
+
+describe('isCorrectionSupported', () => {
+  const chars = (text: string, at: number, alt: string, ratio: number) =>
+    [...text].map((char, i) =>
+      i === at ? { char, p: 0.9, alt, altP: 0.9 * ratio } : { char, p: 0.99, alt: '#', altP: 0 },
+    );
+
+  it('refuses a layout correction of a character the recogniser was sure of', () => {
+    const input = { text: '2DA0044', chars: chars('2DA0044', 0, 'Z', 0.001) };
+
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', input)).toBe(false);
+    expect(scorePlateCandidate({ ...input, confidence: 0.9 })?.plateNumber).toBe('2DA0044');
+  });
+
+  it('lets the layout break a tie the recogniser left open', () => {
+    const input = { text: '2DA0044', chars: chars('2DA0044', 0, 'Z', 0.4) };
+
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', input)).toBe(true);
+    expect(scorePlateCandidate({ ...input, confidence: 0.9 })?.plateNumber).toBe('ZDA0044');
+  });
+
+  it('lets the position settle O/0 and I/1, one glyph in many plate fonts', () => {
+    const input = { text: 'PP587A0', chars: chars('PP587A0', 6, 'O', 0.001) };
+
+    expect(isCorrectionSupported('PP587A0', 'PP587AO', input)).toBe(true);
+  });
+
+  it('keeps the correction when the reading has no per-character scores', () => {
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', { text: '2DA0044' })).toBe(true);
+  });
+
+  it('aligns a reading whose edge mark was trimmed', () => {
+    // `I` (a bolt) before an SA plate, `S` read for `5`: supported only when `5` was the runner-up.
+    const raw = 'IKP3SXKGP';
+    expect(
+      isCorrectionSupported(raw, 'KP35XKGP', { text: raw, chars: chars(raw, 4, '5', 0.3) }),
+    ).toBe(true);
+    expect(
+      isCorrectionSupported(raw, 'KP35XKGP', { text: raw, chars: chars(raw, 4, 'B', 0.3) }),
+    ).toBe(false);
   });
 });
 

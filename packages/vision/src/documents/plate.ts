@@ -299,11 +299,60 @@ export function markRatio(chars: PlateCandidateInput['chars']): number {
   return worst;
 }
 
+/** A look-alike the recogniser itself gave at least this much of the chosen character's probability. */
+const MIN_CORRECTION_SUPPORT = 0.01;
+
+/**
+ * Whether every character a pattern or layout changed (`2`→`Z` to fit `LLLDDDD`) was a runner-up of
+ * the recognition at that place: a prior breaks a tie the recogniser left open, it never overrides
+ * a character it was sure of (a foreign plate forced into a layout it does not have). O/0 and I/1
+ * are one glyph in many plate fonts, where no recogniser can tell: the position settles them. Without
+ * per-character scores (tesseract), or when they cannot be aligned, the correction stands.
+ */
+export function isCorrectionSupported(
+  raw: string,
+  corrected: string,
+  input: Pick<PlateCandidateInput, 'text' | 'chars'>,
+): boolean {
+  const read = (input.chars ?? []).filter((c) => /^[A-Za-z0-9]$/.test(c.char));
+  const seen = read.map((c) => c.char.toUpperCase()).join('');
+  if (!read.length || fold(seen) !== fold(raw)) return true;
+  // An edge mark trimmed by bestPatternMatch: align on the end that was kept.
+  const offset =
+    raw.length === corrected.length + 1 && !isSubstitutionOf(raw.slice(0, -1), corrected) ? 1 : 0;
+  if (raw.length - offset < corrected.length) return true;
+  for (let i = 0; i < corrected.length; i++) {
+    const was = raw[i + offset]!;
+    const now = corrected[i]!;
+    if (was === now || fold(was) === fold(now)) continue;
+    const c = read[i + offset]!;
+    const supported =
+      fold(c.alt.toUpperCase()) === fold(now) && c.p > 0 && c.altP / c.p >= MIN_CORRECTION_SUPPORT;
+    if (!supported) return false;
+  }
+  return true;
+}
+
+const SAME_GLYPH: Record<string, string> = { O: '0', I: '1' };
+/** O and I as 0 and 1: one glyph in many plate fonts. */
+const fold = (s: string) => s.replace(/[OI]/g, (c) => SAME_GLYPH[c]!);
+
+/** Same length and at most two characters changed (a pattern's corrections). */
+function isSubstitutionOf(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff <= 2;
+}
+
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
   const raw = normalisePlate(disambiguateByGroups(input.text));
   if (raw.length < 4 || raw.length > 10) return null;
-  const match = bestPatternMatch(raw);
+  let match = bestPatternMatch(raw);
+  if (match.fixes && !isCorrectionSupported(raw, match.plate, input)) {
+    match = { plate: raw, pattern: matchPlatePatterns(raw)[0] ?? null, fixes: 0 };
+  }
   const plate = match.plate;
   const hasDigit = /\d/.test(plate);
   const hasLetter = /[A-Z]/.test(plate);
@@ -389,10 +438,8 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
   return ranked.sort((a, b) => b.score - a.score);
 }
 
-const SAME_GLYPH: Record<string, string> = { O: '0', I: '1' };
 /** Equal, counting O/0 and I/1 as one glyph. */
 function sameGlyphs(a: string, b: string): boolean {
-  const fold = (s: string) => s.replace(/[OI]/g, (c) => SAME_GLYPH[c]!);
   return a.length === b.length && fold(a) === fold(b);
 }
 

@@ -6,10 +6,13 @@ import {
   hasForbiddenLetters,
   hasGlyphAmbiguity,
   isNearVariant,
+  isCorrectionSupported,
   isPlateConfirmed,
+  markRatio,
   matchPlatePatterns,
   rankPlateCandidates,
   rivalRatio,
+  scorePlateCandidate,
 } from './plate';
 
 describe('matchPlatePatterns', () => {
@@ -129,6 +132,31 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(true);
   });
 
+  it('does not confirm a plate when a reading nearly took one of its characters for a mark', () => {
+    // A sticker between the groups read as `8` by both recognitions; one of them nearly read `:`.
+    const sure = [...'2T480211'].map((char) => ({ char, p: 0.98, alt: 'X', altP: 0.001 }));
+    const doubtful = sure.map((c, i) =>
+      i === 3 ? { char: '8', p: 0.56, alt: ':', altP: 0.26 } : c,
+    );
+    const ranked = rankPlateCandidates([
+      { ...read('2T480211', 'detect'), chars: sure },
+      { ...read('2T480211', 'reread'), chars: doubtful },
+    ]);
+
+    expect(ranked[0]!.markRatio).toBeCloseTo(0.26 / 0.56);
+    expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+
+  it('still confirms when no reading came close to a mark', () => {
+    const sure = [...'2T40211'].map((char) => ({ char, p: 0.98, alt: ':', altP: 0.01 }));
+    const ranked = rankPlateCandidates([
+      { ...read('2T40211', 'detect'), chars: sure },
+      { ...read('2T40211', 'reread'), chars: sure },
+    ]);
+
+    expect(isPlateConfirmed(ranked)).toBe(true);
+  });
+
   it('accepts O/0 settled by the position, which one glyph cannot settle', () => {
     const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
 
@@ -167,6 +195,62 @@ describe('rivalRatio', () => {
       ]),
     ).toBeCloseTo(0.5);
     expect(rivalRatio(undefined)).toBeNull();
+  });
+});
+
+describe('isCorrectionSupported', () => {
+  const chars = (text: string, at: number, alt: string, ratio: number) =>
+    [...text].map((char, i) =>
+      i === at ? { char, p: 0.9, alt, altP: 0.9 * ratio } : { char, p: 0.99, alt: '#', altP: 0 },
+    );
+
+  it('refuses a layout correction of a character the recogniser was sure of', () => {
+    const input = { text: '2DA0044', chars: chars('2DA0044', 0, 'Z', 0.001) };
+
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', input)).toBe(false);
+    expect(scorePlateCandidate({ ...input, confidence: 0.9 })?.plateNumber).toBe('2DA0044');
+  });
+
+  it('lets the layout break a tie the recogniser left open', () => {
+    const input = { text: '2DA0044', chars: chars('2DA0044', 0, 'Z', 0.4) };
+
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', input)).toBe(true);
+    expect(scorePlateCandidate({ ...input, confidence: 0.9 })?.plateNumber).toBe('ZDA0044');
+  });
+
+  it('lets the position settle O/0 and I/1, one glyph in many plate fonts', () => {
+    const input = { text: 'PP587A0', chars: chars('PP587A0', 6, 'O', 0.001) };
+
+    expect(isCorrectionSupported('PP587A0', 'PP587AO', input)).toBe(true);
+  });
+
+  it('keeps the correction when the reading has no per-character scores', () => {
+    expect(isCorrectionSupported('2DA0044', 'ZDA0044', { text: '2DA0044' })).toBe(true);
+  });
+
+  it('aligns a reading whose edge mark was trimmed', () => {
+    // `I` (a bolt) before an SA plate, `S` read for `5`: supported only when `5` was the runner-up.
+    const raw = 'IKP3SXKGP';
+    expect(
+      isCorrectionSupported(raw, 'KP35XKGP', { text: raw, chars: chars(raw, 4, '5', 0.3) }),
+    ).toBe(true);
+    expect(
+      isCorrectionSupported(raw, 'KP35XKGP', { text: raw, chars: chars(raw, 4, 'B', 0.3) }),
+    ).toBe(false);
+  });
+});
+
+describe('markRatio', () => {
+  it('is the closest non-character runner-up relative to the chosen letter or digit', () => {
+    expect(
+      markRatio([
+        { char: '8', p: 0.5, alt: ':', altP: 0.2 },
+        { char: 'O', p: 0.6, alt: '0', altP: 0.5 },
+        { char: '-', p: 0.5, alt: '.', altP: 0.45 },
+        { char: 'K', p: 0.9, alt: ' ', altP: 0.09 },
+      ]),
+    ).toBeCloseTo(0.4);
+    expect(markRatio(undefined)).toBe(0);
   });
 });
 

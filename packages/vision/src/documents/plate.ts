@@ -258,6 +258,14 @@ export type PlateCandidate = {
    */
   rivalRatio: number | null;
   /**
+   * How close a non-character (a separator, punctuation or symbol) came to one of the plate's letters
+   * or digits (runner-up probability / chosen probability), in the least sure reading of it: a mark
+   * on the plate (a sticker, a bolt, a separator dot) that a recognition turned into a character
+   * (`2T4●0211` read `2T480211`). Unlike a look-alike rival, a clear reading does not settle it: the
+   * mark is there in every reading, and a recognition that saw it as punctuation is the only tell.
+   */
+  markRatio: number;
+  /**
    * An O/0 or I/1 inside a run of letters that no strict pattern or layout places: one glyph in many
    * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
    */
@@ -280,11 +288,71 @@ export function rivalRatio(chars: PlateCandidateInput['chars']): number | null {
   return worst;
 }
 
+/** The largest non-character runner-up / chosen probability over the letters and digits of one reading. */
+export function markRatio(chars: PlateCandidateInput['chars']): number {
+  let worst = 0;
+  for (const c of chars ?? []) {
+    if (!/^[A-Za-z0-9]$/.test(c.char) || c.p <= 0 || !c.alt) continue;
+    if (/^[A-Za-z0-9]$/.test(c.alt)) continue;
+    worst = Math.max(worst, c.altP / c.p);
+  }
+  return worst;
+}
+
+/** A look-alike the recogniser itself gave at least this much of the chosen character's probability. */
+const MIN_CORRECTION_SUPPORT = 0.01;
+
+/**
+ * Whether every character a pattern or layout changed (`2`→`Z` to fit `LLLDDDD`) was a runner-up of
+ * the recognition at that place: a prior breaks a tie the recogniser left open, it never overrides
+ * a character it was sure of (a foreign plate forced into a layout it does not have). O/0 and I/1
+ * are one glyph in many plate fonts, where no recogniser can tell: the position settles them. Without
+ * per-character scores (tesseract), or when they cannot be aligned, the correction stands.
+ */
+export function isCorrectionSupported(
+  raw: string,
+  corrected: string,
+  input: Pick<PlateCandidateInput, 'text' | 'chars'>,
+): boolean {
+  const read = (input.chars ?? []).filter((c) => /^[A-Za-z0-9]$/.test(c.char));
+  const seen = read.map((c) => c.char.toUpperCase()).join('');
+  if (!read.length || fold(seen) !== fold(raw)) return true;
+  // An edge mark trimmed by bestPatternMatch: align on the end that was kept.
+  const offset =
+    raw.length === corrected.length + 1 && !isSubstitutionOf(raw.slice(0, -1), corrected) ? 1 : 0;
+  if (raw.length - offset < corrected.length) return true;
+  for (let i = 0; i < corrected.length; i++) {
+    const was = raw[i + offset]!;
+    const now = corrected[i]!;
+    if (was === now || fold(was) === fold(now)) continue;
+    const c = read[i + offset]!;
+    const supported =
+      fold(c.alt.toUpperCase()) === fold(now) && c.p > 0 && c.altP / c.p >= MIN_CORRECTION_SUPPORT;
+    if (!supported) return false;
+  }
+  return true;
+}
+
+const SAME_GLYPH: Record<string, string> = { O: '0', I: '1' };
+/** O and I as 0 and 1: one glyph in many plate fonts. */
+const fold = (s: string) => s.replace(/[OI]/g, (c) => SAME_GLYPH[c]!);
+
+/** Same length and at most two characters changed (a pattern's corrections). */
+function isSubstitutionOf(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff <= 2;
+}
+
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
   const raw = normalisePlate(disambiguateByGroups(input.text));
   if (raw.length < 4 || raw.length > 10) return null;
-  const match = bestPatternMatch(raw);
+  let match = bestPatternMatch(raw);
+  if (match.fixes && !isCorrectionSupported(raw, match.plate, input)) {
+    match = { plate: raw, pattern: matchPlatePatterns(raw)[0] ?? null, fixes: 0 };
+  }
   const plate = match.plate;
   const hasDigit = /\d/.test(plate);
   const hasLetter = /[A-Z]/.test(plate);
@@ -327,6 +395,7 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
       input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
+    markRatio: markRatio(input.chars),
     glyphAmbiguous:
       !match.pattern || PERSONALISED.has(match.pattern) ? hasGlyphAmbiguity(plate) : false,
     ...(input.box ? { box: input.box } : {}),
@@ -347,6 +416,7 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
       existing.confidence = Math.max(existing.confidence, c.confidence);
       for (const source of c.sources) existing.sources.add(source);
       for (const source of c.directSources) existing.directSources.add(source);
+      existing.markRatio = Math.max(existing.markRatio, c.markRatio);
       if (c.rivalRatio !== null)
         existing.rivalRatio =
           existing.rivalRatio === null ? c.rivalRatio : Math.min(existing.rivalRatio, c.rivalRatio);
@@ -368,10 +438,8 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
   return ranked.sort((a, b) => b.score - a.score);
 }
 
-const SAME_GLYPH: Record<string, string> = { O: '0', I: '1' };
 /** Equal, counting O/0 and I/1 as one glyph. */
 function sameGlyphs(a: string, b: string): boolean {
-  const fold = (s: string) => s.replace(/[OI]/g, (c) => SAME_GLYPH[c]!);
   return a.length === b.length && fold(a) === fold(b);
 }
 
@@ -410,7 +478,8 @@ export function isNearVariant(a: string, b: string): boolean {
 
 /**
  * Whether the best plate can be shown without a warning: two recognitions (detection passes,
- * enlarged re-reads, another preprocessing) read exactly it, letter for letter, and any recognition
+ * enlarged re-reads, another preprocessing) read exactly it, letter for letter, no reading took a
+ * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
  * clear-cut readings. The SA/SADC grammar and
  * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
@@ -419,6 +488,8 @@ export function isNearVariant(a: string, b: string): boolean {
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
   if (!best || best.directSources.size < 2 || best.glyphAmbiguous) return false;
+  // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
+  if (best.markRatio >= CLEAR_RIVAL_RATIO) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters
   // were clear-cut (no runner-up letter or digit came close in its clearest reading).
   const clear = best.rivalRatio !== null && best.rivalRatio < CLEAR_RIVAL_RATIO;

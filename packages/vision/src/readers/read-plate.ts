@@ -7,7 +7,6 @@ import {
 import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
 import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
-import { PSM, ocrWithTesseract } from '../ocr/tesseract';
 import type { ReadResult } from '../types';
 
 import { joinNeighbours } from './plate-groups';
@@ -226,7 +225,9 @@ async function reReadPlateLike(
 /**
  * Plates: PaddleOCR detects text at 960 px and reads plate-shaped boxes; the most plate-like lines are
  * cropped from the full-resolution image, enlarged and read again. When nothing convincing is found,
- * detection runs again at full resolution (small, distant plates), then tesseract as a last resort.
+ * detection runs again at full resolution (small, distant plates). No tesseract last resort: on the
+ * 142 development plates (street photos and generated SA/SADC) it never gave the plate read, and it
+ * cost about 3 s of CPU on each photo it ran on, the slowest reads (issue 20, speed).
  * Candidates are ranked with the SA/SADC patterns (sa-documents §5).
  */
 export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
@@ -246,23 +247,6 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     text = [text, ...more.map((l) => l.text)].join('\n');
   }
 
-  if (!ranked.length || ranked[0]!.confidence < 0.5) {
-    const png = await fromRaw(image)
-      .greyscale()
-      .resize({ width: Math.min(1600, image.width * 2), withoutEnlargement: false })
-      .normalise()
-      .png()
-      .toBuffer();
-    const tess = await ocrWithTesseract(png, { mode: 'document', psm: PSM.SPARSE_TEXT });
-    inputs.push(
-      ...toInputs(tess.lines, image.height * 2, 'tesseract', { bonus: -0.1 }).map((i) => ({
-        ...i,
-        box: undefined,
-      })),
-    );
-    ranked = rankPlateCandidates(inputs);
-    text = `${text}\n${tess.text}`.trim();
-  }
   // Not confirmed by two recognitions yet: one more read of the best plate's region through
   // another preprocessing (grey, contrast-stretched, another scale).
   const best = ranked[0];

@@ -30,6 +30,8 @@ export const ACTION_ROLES = {
   manageIntegrations: ['super_admin', 'tenant_admin'],
   viewSettings: ['super_admin', 'tenant_admin', 'back_office'],
   editSettings: ['super_admin', 'tenant_admin'],
+  /** Reports and exports of entries (issue 23): the office, not the gate. */
+  viewReports: ['super_admin', 'tenant_admin', 'back_office'],
   /** The audit log viewer and its export (issue 23). */
   viewAuditLog: ['super_admin', 'tenant_admin'],
 } as const satisfies Record<string, readonly Role[]>;

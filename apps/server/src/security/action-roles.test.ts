@@ -41,6 +41,7 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
   ],
   viewSettings: ['GET /api/settings'],
   editSettings: ['PATCH /api/settings'],
+  viewReports: ['GET /api/exports/entry-logs'],
   viewAuditLog: ['GET /api/audit-events', 'GET /api/audit-events/export'],
 };
 

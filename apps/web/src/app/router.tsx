@@ -29,6 +29,7 @@ const SettingsRoute = lazy(() => import('./routes/settings'));
 const AccountSecurityRoute = lazy(() => import('./routes/account-security'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
 const AuditRoute = lazy(() => import('./routes/audit'));
+const ReportsRoute = lazy(() => import('./routes/reports'));
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -79,6 +80,7 @@ export function AppRouter() {
                   <Route path={paths.accountSecurity} component={AccountSecurityRoute} />
                   <Route path={paths.workflow} component={WorkflowRoute} />
                   <Route path={paths.audit} component={AuditRoute} />
+                  <Route path={paths.reports} component={ReportsRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

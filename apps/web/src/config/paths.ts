@@ -26,6 +26,8 @@ export const paths = {
   /** The user's own two-step verification (SEC-26), from the account menu. */
   accountSecurity: '/account/security',
   workflow: '/workflow',
+  /** Reports and exports (issue 23). */
+  reports: '/reports',
   /** The audit log viewer (issue 23), optionally opened on one target's events. */
   audit: '/audit',
   auditAbout: (targetId: string) => `/audit?${new URLSearchParams({ targetId }).toString()}`,

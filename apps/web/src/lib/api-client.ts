@@ -173,6 +173,37 @@ export async function requestBlob(
   return (await send(method, url, { body, signal })).blob();
 }
 
+/** How far a download has come: bytes received, and the response's headers (e.g. a row count). */
+export type DownloadProgress = { bytes: number; headers: Headers; chunk: Uint8Array };
+
+/**
+ * A large file the API streams (an export): read chunk by chunk so the screen can show progress,
+ * then handed over as one Blob. Errors, and a 401 REAUTH_REQUIRED, as in `requestBlob`.
+ */
+export async function requestDownload(
+  path: string,
+  {
+    onProgress,
+    signal,
+  }: { onProgress?: (progress: DownloadProgress) => void; signal?: AbortSignal } = {},
+): Promise<Blob> {
+  const url = new URL(`${env.API_ORIGIN}${path}`, window.location.origin);
+  const response = await send('GET', url, { signal });
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.byteLength;
+    onProgress?.({ bytes, headers: response.headers, chunk: value });
+  }
+  return new Blob(chunks as BlobPart[], { type });
+}
+
 /** An API path as a URL the browser can load, e.g. an `/api/images/…` image for an <img>. */
 export function apiUrl(path: string): string {
   return `${env.API_ORIGIN}${path}`;

@@ -1,4 +1,5 @@
 import {
+  ChartColumnIcon,
   CarIcon,
   ClapperboardIcon,
   ClipboardPlusIcon,
@@ -84,6 +85,13 @@ const settings: NavItem = {
   icon: SettingsIcon,
   roles: ADMINS,
 };
+/** Issue 23: reports and exports, for the office. */
+const reports: NavItem = {
+  title: 'Reports',
+  href: paths.reports,
+  icon: ChartColumnIcon,
+  roles: ONBOARDING_ROLES,
+};
 /** Issue 23: the audit log viewer. */
 const auditLog: NavItem = {
   title: 'Audit Log',
@@ -109,6 +117,7 @@ export const sidebarItems: readonly NavItem[] = [
   scanStation,
   incomingFeed,
   truckList,
+  reports,
   onboarding,
   safetyVideos,
   userManagement,

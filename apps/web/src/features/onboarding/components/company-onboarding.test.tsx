@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { CreatedDriver, DriverRecordInput } from '@boomgate/contracts/drivers';
 import type { ImportPreview, ImportResult } from '@boomgate/contracts/onboarding';
 
 import { aSession } from '@/testing/data';
+import { captureDownloads, restoreDownloadsAfterEach } from '@/testing/downloads';
 import { apiError, signedIn } from '@/testing/handlers';
 import { createReauthApi } from '@/testing/reauth-api';
 import { expectToast, renderApp } from '@/testing/render-app';
@@ -271,37 +272,7 @@ describe('company onboarding: individual', { timeout: 20_000 }, () => {
 describe('company onboarding: drivers export', { timeout: 20_000 }, () => {
   const EXPORT_CSV = 'Driver Name,Surname\nSipho,Nkosi\n';
 
-  /** jsdom has no object URLs and does not download: record what the app would save. */
-  function captureDownloads() {
-    const saved: { fileName: string; blob: Blob }[] = [];
-    const blobs = new Map<string, Blob>();
-    Object.assign(URL, {
-      createObjectURL: (blob: Blob) => {
-        const url = `blob:test/${blobs.size}`;
-        blobs.set(url, blob);
-        return url;
-      },
-      revokeObjectURL: () => undefined,
-    });
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      const blob = blobs.get(this.href);
-      if (blob) saved.push({ fileName: this.download, blob });
-    });
-    return saved;
-  }
-
-  const urlStatics = ['createObjectURL', 'revokeObjectURL'].map(
-    (name) => [name, Object.getOwnPropertyDescriptor(URL, name)] as const,
-  );
-  afterEach(() => {
-    for (const [name, descriptor] of urlStatics) {
-      if (descriptor) Object.defineProperty(URL, name, descriptor);
-      else Reflect.deleteProperty(URL, name);
-    }
-    vi.restoreAllMocks();
-  });
+  restoreDownloadsAfterEach();
 
   function setUpExport() {
     const reauth = createReauthApi('admin-pass-1');

@@ -219,6 +219,7 @@ export async function buildApp({
         modules.induction.routes,
         modules.settings.routes,
         modules.privacy.routes,
+        modules.alerts.routes,
       ]) {
         await api.register(routes);
       }

@@ -41,6 +41,14 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
   ],
   viewSettings: ['GET /api/settings'],
   editSettings: ['PATCH /api/settings'],
+  viewAlerts: ['GET /api/alerts', 'POST /api/alerts/:id/acknowledge', 'GET /api/alerts/stream'],
+  manageAlerts: [
+    'GET /api/settings/alerts',
+    'PATCH /api/settings/alerts',
+    'GET /api/alerts/push-key',
+    'POST /api/alerts/push-subscriptions',
+    'DELETE /api/alerts/push-subscriptions',
+  ],
 };
 
 describe('ACTION_ROLES (what the web shows to whom)', () => {

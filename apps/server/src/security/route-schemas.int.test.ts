@@ -27,6 +27,7 @@ const FILE_ROUTES: Record<string, string> = {
   'POST /api/onboarding/import/errors.csv': 'the rejected rows of an upload as a CSV download',
   'GET /api/safety-videos/:videoId/file':
     'the safety video, streamed, with single HTTP ranges (206)',
+  'GET /api/alerts/stream': 'server-sent events (text/event-stream): the bell’s unread count',
 };
 
 /**

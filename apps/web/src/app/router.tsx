@@ -28,6 +28,7 @@ const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
 const AccountSecurityRoute = lazy(() => import('./routes/account-security'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
+const AlertsRoute = lazy(() => import('./routes/alerts'));
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -77,6 +78,7 @@ export function AppRouter() {
                   <Route path={paths.settings} component={SettingsRoute} />
                   <Route path={paths.accountSecurity} component={AccountSecurityRoute} />
                   <Route path={paths.workflow} component={WorkflowRoute} />
+                  <Route path={paths.alerts} component={AlertsRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

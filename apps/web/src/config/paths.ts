@@ -26,4 +26,6 @@ export const paths = {
   /** The user's own two-step verification (SEC-26), from the account menu. */
   accountSecurity: '/account/security',
   workflow: '/workflow',
+  /** The notification centre (issue 22): the header's bell opens it. */
+  alerts: '/alerts',
 } as const;

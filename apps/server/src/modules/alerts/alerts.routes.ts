@@ -26,13 +26,16 @@ import { type AlertsService, toAlertDto } from './alerts.service';
 /** A comment line keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
-export function alertsRoutes(service: AlertsService, hub: AlertStreamHub): FastifyPluginAsyncZod {
+export function alertsRoutes(
+  service: AlertsService,
+  { hub, close }: { hub: AlertStreamHub; close: () => Promise<void> },
+): FastifyPluginAsyncZod {
   return async (app) => {
     const streams = new Set<() => void>();
     // Open streams would hold app.close() (and a graceful shutdown) until they end by themselves.
     app.addHook('preClose', async () => {
       for (const end of streams) end();
-      await hub.close();
+      await close();
     });
 
     app.get(

@@ -6,7 +6,7 @@
  * retries; the in-app bell is live over server-sent events (LISTEN/NOTIFY across processes).
  * Owns: alerts, alert_settings, alert_push_subscriptions.
  */
-import type { DeliveryFailure } from '@/modules/webhooks';
+import type { CallbackSender, DeliveryFailure } from '@/modules/webhooks';
 import type { Database } from '@/platform/db';
 import { ALERT_RAISED_EVENT } from '@boomgate/contracts/alerts';
 
@@ -38,7 +38,8 @@ export function createAlertsModule({
 }: Omit<AlertsServiceDeps, 'repository' | 'email' | 'push' | 'database'> & {
   database: Pick<Database, 'withTenant' | 'withoutTenant' | 'pool'>;
   smtp: { url: string | undefined; from: string };
-  pushSender: Parameters<typeof createPushChannel>[0]['sender'];
+  /** Sends push requests (the webhooks' guarded sender). */
+  pushSender: Pick<CallbackSender, 'send'>;
   vapidSubject: string;
   log: (message: string) => void;
 }) {
@@ -64,9 +65,13 @@ export function createAlertsModule({
     },
   });
 
+  // With the app (its preClose): open streams end and the LISTEN connection goes back to the
+  // pool. The channels stay open: the worker may still be finishing jobs (main.ts stops it after).
+  const close = () => hub.close();
+
   return {
     service,
-    routes: alertsRoutes(service, hub),
+    routes: alertsRoutes(service, { hub, close }),
     ...createAlertJobs(service),
     /** The hooks other modules call; the merger wires each feature with one of these calls. */
     hooks: {
@@ -93,9 +98,10 @@ export function createAlertsModule({
         });
       },
     },
-    close: () => {
+    /** Everything, for a process that is ending (streams, LISTEN, the SMTP transport). */
+    close: async () => {
       email.close();
-      return hub.close();
+      await close();
     },
   };
 }

@@ -221,6 +221,7 @@ export async function buildApp({
         modules.settings.routes,
         modules.privacy.routes,
         modules.auditEvents.routes,
+        modules.alerts.routes,
       ]) {
         await api.register(routes);
       }

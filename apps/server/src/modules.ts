@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 
 import type { Env } from '@/config/env';
+import { createAlertsModule } from '@/modules/alerts';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
@@ -27,7 +28,7 @@ import {
   createVisionModule,
   withVisionAdmission,
 } from '@/modules/vision';
-import { createWebhooksModule } from '@/modules/webhooks';
+import { createCallbackSender, createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import { createSecretBox } from '@/platform/crypto';
 import type { Database } from '@/platform/db';
@@ -178,7 +179,26 @@ export function createModules({
     captures: captures.service,
     clock,
   });
+  // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
+  // webhooks module's, made below, reached only when a job routes an alert to it.
+  const alerts = createAlertsModule({
+    database,
+    audit,
+    clock,
+    encryptionKey,
+    smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
+    // Push endpoints come from browsers: the callbacks' SSRF checks apply to them too.
+    pushSender: createCallbackSender({
+      policy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    }),
+    vapidSubject: env.ALERTS_VAPID_SUBJECT ?? `mailto:${emailAddressOf(env.SMTP_FROM)}`,
+    webhookOutbox: { queueEvent: (...args) => webhooks.service.queueEvent(...args) },
+    publicOrigin: env.PUBLIC_ORIGIN,
+    log: (message) => console.warn(message),
+  });
   const entryLogs = createEntryLogsModule({
+    alerts: alerts.hooks,
     database,
     images: images.service,
     vehicles: approvedVehicles.service,
@@ -204,6 +224,7 @@ export function createModules({
     rotationWindowMs: env.WEBHOOK_SECRET_ROTATION_HOURS * 3_600_000,
     callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
     counters: rateLimits.store,
+    onDeliveryFailed: alerts.hooks.callbackFailed,
   });
   const anpr = createAnprModule({
     database,
@@ -263,6 +284,12 @@ export function createModules({
     visionAdmission,
     faces,
     privacy,
+    alerts,
   };
+}
+
+/** `Name <address>` or a bare address: the address. */
+function emailAddressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 export type Modules = ReturnType<typeof createModules>;

@@ -12,6 +12,7 @@ export function jobsOf(modules: Modules) {
       ...modules.privacy.jobs,
       ...modules.induction.jobs,
       ...modules.captures.jobs,
+      ...modules.alerts.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -20,6 +21,7 @@ export function jobsOf(modules: Modules) {
       ...modules.privacy.schedules,
       ...modules.induction.schedules,
       ...modules.captures.schedules,
+      ...modules.alerts.schedules,
     ],
   };
 }

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { runAlertsFlow } from './alerts-flow';
 import { runCompanyOnboardingFlow } from './company-onboarding-flow';
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
@@ -158,6 +159,13 @@ async function main(): Promise<number> {
         label: `induction-${viewport.name}`,
         args: [] as string[],
         run: runInductionFlow,
+      })),
+      // Alerts (issue 22): entry_refused → the bell (live) → acknowledge.
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `alerts-${viewport.name}`,
+        args: [] as string[],
+        run: runAlertsFlow,
       })),
       // Two-step verification (SEC-26): one viewport is enough for the server's half.
       ...viewports

@@ -34,6 +34,10 @@ export const ACTION_ROLES = {
   viewReports: ['super_admin', 'tenant_admin', 'back_office'],
   /** The audit log viewer and its export (issue 23). */
   viewAuditLog: ['super_admin', 'tenant_admin'],
+  /** The alerts bell and list: see and acknowledge alerts (issue 22). */
+  viewAlerts: ['super_admin', 'tenant_admin', 'back_office'],
+  /** Alert routing and Web Push subscriptions. */
+  manageAlerts: ['super_admin', 'tenant_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type RoleAction = keyof typeof ACTION_ROLES;
 

@@ -77,6 +77,16 @@ const EnvSchema = z
     WEBHOOK_SECRET_ROTATION_HOURS: z.coerce.number().int().min(0).max(720).default(24),
     // Local development and tests only: lets callbacks go to http://127.0.0.1 / localhost.
     WEBHOOKS_ALLOW_LOOPBACK_HTTP: z.stringbool().default(false),
+    // Alerts (issue 22): alert e-mails over SMTP (none without SMTP_URL), and the Web Push contact.
+    SMTP_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^smtps?$/ }).optional(),
+    ),
+    SMTP_FROM: z.string().min(3).default('Boomgate <alerts@boomgate.invalid>'),
+    ALERTS_VAPID_SUBJECT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^(mailto|https)$/ }).optional(),
+    ),
   })
   .transform((env) => ({
     ...env,

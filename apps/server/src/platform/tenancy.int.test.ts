@@ -142,6 +142,8 @@ describe('tenant isolation in the database', () => {
       where n.nspname = 'public' and p.prosecdef order by 1`);
 
     expect(definers.map((d) => d.proname)).toEqual([
+      'alerts_due_feed_unprocessed',
+      'alerts_due_repeat',
       'anpr_find_camera',
       'approved_vehicles_due_biometric_purge',
       'auth_find_login',

@@ -658,6 +658,89 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
   },
 
+  // ----- alerts (issue 22) -----------------------------------------------------------------
+  'GET /api/alerts': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    request: () => ({ url: '/api/alerts?state=open' }),
+    allowed: 200,
+  },
+  'POST /api/alerts/:id/acknowledge': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    // A refused entry raises entry_refused: that alert is the object.
+    object: async (fx, tenant) => {
+      const refused = await tenant.admin.post('/api/auto-gate/grant-entry', {
+        plateNumber: plate(fx),
+        entryGranted: false,
+      });
+      const entryId = (await expectStatus(refused, 201, 'refused entry')).json<{ id: string }>().id;
+      const [row] = await fx.t.ownerQuery<{ id: string }>(
+        'select id from alerts where tenant_id = $1 and entry_id = $2',
+        [tenant.id, entryId],
+      );
+      if (!row) throw new Error('fixture alert: no row');
+      return row.id;
+    },
+    request: (_fx, id) => ({ url: `/api/alerts/${id}/acknowledge`, payload: {} }),
+    allowed: 200,
+  },
+  'GET /api/alerts/stream': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    // Without Accept: text/event-stream the stream is refused after the access check (400), so
+    // the suite's in-process calls end; the stream itself is tested in alerts.channels.int.test.ts.
+    request: () => ({ url: '/api/alerts/stream' }),
+    allowed: 400,
+  },
+  'GET /api/alerts/push-key': {
+    access: ADMINS,
+    request: () => ({ url: '/api/alerts/push-key' }),
+    allowed: 200,
+  },
+  'POST /api/alerts/push-subscriptions': {
+    access: ADMINS,
+    request: (fx) => ({
+      url: '/api/alerts/push-subscriptions',
+      payload: {
+        endpoint: `https://push.example.com/${fx.unique('sub')}`,
+        keys: {
+          p256dh: Buffer.alloc(65, 4).toString('base64url'),
+          auth: Buffer.alloc(16, 7).toString('base64url'),
+        },
+      },
+    }),
+    allowed: 201,
+  },
+  'DELETE /api/alerts/push-subscriptions': {
+    access: ADMINS,
+    object: async (fx, tenant) => {
+      const endpoint = `https://push.example.com/${fx.unique('sub')}`;
+      const created = await tenant.admin.post('/api/alerts/push-subscriptions', {
+        endpoint,
+        keys: {
+          p256dh: Buffer.alloc(65, 4).toString('base64url'),
+          auth: Buffer.alloc(16, 7).toString('base64url'),
+        },
+      });
+      await expectStatus(created, 201, 'push subscription');
+      return endpoint;
+    },
+    randomObject: () => `https://push.example.com/${randomUUID()}`,
+    request: (_fx, endpoint) => ({
+      url: '/api/alerts/push-subscriptions',
+      payload: { endpoint: endpoint ?? '' },
+    }),
+    allowed: 204,
+  },
+  'GET /api/settings/alerts': {
+    access: ADMINS,
+    request: () => ({ url: '/api/settings/alerts' }),
+    allowed: 200,
+  },
+  'PATCH /api/settings/alerts': {
+    access: ADMINS,
+    request: () => ({ url: '/api/settings/alerts', payload: { repeatEveryMinutes: 15 } }),
+    allowed: 200,
+  },
+
   // ----- ANPR ------------------------------------------------------------------------------
   'POST /api/anpr/cameras': {
     access: ADMINS,

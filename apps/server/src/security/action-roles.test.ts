@@ -43,6 +43,14 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
   editSettings: ['PATCH /api/settings'],
   viewReports: ['GET /api/exports/entry-logs'],
   viewAuditLog: ['GET /api/audit-events', 'GET /api/audit-events/export'],
+  viewAlerts: ['GET /api/alerts', 'POST /api/alerts/:id/acknowledge', 'GET /api/alerts/stream'],
+  manageAlerts: [
+    'GET /api/settings/alerts',
+    'PATCH /api/settings/alerts',
+    'GET /api/alerts/push-key',
+    'POST /api/alerts/push-subscriptions',
+    'DELETE /api/alerts/push-subscriptions',
+  ],
 };
 
 describe('ACTION_ROLES (what the web shows to whom)', () => {

@@ -28,6 +28,7 @@ const FILE_ROUTES: Record<string, string> = {
   'GET /api/exports/entry-logs': 'entries of a date range, streamed as CSV or an XLSX workbook',
   'GET /api/safety-videos/:videoId/file':
     'the safety video, streamed, with single HTTP ranges (206)',
+  'GET /api/alerts/stream': 'server-sent events (text/event-stream): the bell’s unread count',
 };
 
 /**

@@ -30,6 +30,7 @@ const AccountSecurityRoute = lazy(() => import('./routes/account-security'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
 const AuditRoute = lazy(() => import('./routes/audit'));
 const ReportsRoute = lazy(() => import('./routes/reports'));
+const AlertsRoute = lazy(() => import('./routes/alerts'));
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -81,6 +82,7 @@ export function AppRouter() {
                   <Route path={paths.workflow} component={WorkflowRoute} />
                   <Route path={paths.audit} component={AuditRoute} />
                   <Route path={paths.reports} component={ReportsRoute} />
+                  <Route path={paths.alerts} component={AlertsRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

@@ -33,4 +33,6 @@ export const paths = {
   auditAbout: (targetId: string) => `/audit?${new URLSearchParams({ targetId }).toString()}`,
   /** One entry's decision and evidence (issue 15). */
   entryLog: (id: string) => `/entry-logs/${encodeURIComponent(id)}`,
+  /** The notification centre (issue 22): the header's bell opens it. */
+  alerts: '/alerts',
 } as const;

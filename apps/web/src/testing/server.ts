@@ -1,12 +1,14 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
+import { DEFAULT_ALERT_SETTINGS } from '@boomgate/contracts/alerts';
+
 import { apiError, signedOut } from './handlers';
 
 /**
  * The default world: nobody is signed in, the organization has no safety videos or assignments,
- * and no driver has a safety induction (the gate screens ask whenever they know an ID number).
- * Tests add handlers with server.use().
+ * no driver has a safety induction (the gate screens ask whenever they know an ID number), and
+ * the alert routing is the default (Settings shows it to admins). Tests add handlers with server.use().
  */
 export const server = setupServer(
   signedOut(),
@@ -18,4 +20,5 @@ export const server = setupServer(
   http.get('/api/induction/assignment/:id', () =>
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),
   ),
+  http.get('/api/settings/alerts', () => HttpResponse.json(DEFAULT_ALERT_SETTINGS)),
 );

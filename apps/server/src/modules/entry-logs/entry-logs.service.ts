@@ -4,6 +4,7 @@ import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 import type { z } from 'zod';
 
+import type { AlertsModule } from '@/modules/alerts';
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
@@ -41,6 +42,8 @@ export type EntryLogsServiceDeps = {
   readings?: typeof citedReadings;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
   clock: Clock;
+  /** Issue 22: a refused entry raises entry_refused in the entry's own transaction. */
+  alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
 };
 
 export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
@@ -63,6 +66,7 @@ export function createEntryLogsService({
   readings: readCited = citedReadings,
   captures,
   clock,
+  alerts,
 }: EntryLogsServiceDeps) {
   /**
    * With a face image, no cited comparison, and a driver on file for the plate's vehicle, the
@@ -311,6 +315,7 @@ export function createEntryLogsService({
               warnings: warnings.map((warning) => warning.code),
             },
           });
+          if (!row.entryGranted) await alerts?.entryRefused(tx, row);
           return row;
         });
         return { entry, isReplay: false };

@@ -34,7 +34,12 @@ export type SendResult = {
 export type CallbackSender = {
   /** Resolves and checks a URL without connecting (used when a URL is saved). */
   check(url: string): ReturnType<typeof checkCallbackUrl>;
-  send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
+  send(input: {
+    url: string;
+    /** JSON text for callbacks; bytes for an encrypted Web Push message (alerts). */
+    body: string | Uint8Array;
+    headers: Record<string, string>;
+  }): Promise<SendResult>;
   close(): Promise<void>;
 };
 

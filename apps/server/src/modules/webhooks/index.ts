@@ -11,14 +11,16 @@ import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhook
 import { createSecretBox } from '@/platform/crypto';
 
 import { type Lookup, createCallbackSender } from './callback-sender';
-import { createWebhookJobs } from './webhooks.jobs';
+import { type DeliveryFailure, createWebhookJobs } from './webhooks.jobs';
 import { createWebhooksRepository } from './webhooks.repository';
 import { SIGNATURE_HELP, incomingWebhookRoutes, webhooksRoutes } from './webhooks.routes';
 import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
 import { createWebhooksPersonalData } from './webhooks.personal-data';
 
 export type { WebhooksService } from './webhooks.service';
+export { type CallbackSender, createCallbackSender } from './callback-sender';
 export { incomingUrlFor } from './webhooks.routes';
+export type { DeliveryFailure } from './webhooks.jobs';
 
 export function createWebhooksModule({
   encryptionKey,
@@ -26,6 +28,7 @@ export function createWebhooksModule({
   rotationWindowMs,
   callbackPolicy,
   lookup,
+  onDeliveryFailed,
   ...deps
 }: Omit<
   WebhooksServiceDeps,
@@ -37,6 +40,8 @@ export function createWebhooksModule({
   callbackPolicy: { allowLoopback: boolean };
   /** Tests replace DNS with a stub; production uses the system resolver. */
   lookup?: Lookup;
+  /** Called after a callback is dead-lettered (alerts: callback_failed). */
+  onDeliveryFailed?: (failure: DeliveryFailure) => Promise<void>;
 }) {
   const sender = createCallbackSender({ policy: callbackPolicy, timeoutMs, lookup });
   const service = createWebhooksService({
@@ -52,7 +57,7 @@ export function createWebhooksModule({
     service,
     routes: webhooksRoutes(service),
     incomingRoutes: incomingWebhookRoutes(service),
-    ...createWebhookJobs(service),
+    ...createWebhookJobs(service, onDeliveryFailed),
     personalData: createWebhooksPersonalData(),
     openApi: {
       tags: [

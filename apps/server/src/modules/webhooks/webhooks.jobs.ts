@@ -5,7 +5,18 @@ import { type ScheduledJob, defineJob } from '@/platform/jobs';
 import { DeliverJob, type WebhooksService } from './webhooks.service';
 
 /** The jobs this module hands to the worker: one delivery attempt, and the periodic sweep. */
-export function createWebhookJobs(service: Pick<WebhooksService, 'deliver' | 'sweep'>) {
+export type DeliveryFailure = {
+  tenantId: string;
+  deliveryId: string;
+  eventType: string | undefined;
+  error: string;
+};
+
+export function createWebhookJobs(
+  service: Pick<WebhooksService, 'deliver' | 'sweep'>,
+  /** Told about every dead letter (the alerts module raises callback_failed). */
+  onDeliveryFailed?: (failure: DeliveryFailure) => Promise<void>,
+) {
   const deliver = defineJob({
     ...DeliverJob,
     async run({ tenantId, deliveryId }, { log }) {
@@ -16,6 +27,12 @@ export function createWebhookJobs(service: Pick<WebhooksService, 'deliver' | 'sw
           'error',
           `webhook delivery ${deliveryId} of tenant ${tenantId} failed permanently: ${outcome.error}`,
         );
+        await onDeliveryFailed?.({
+          tenantId,
+          deliveryId,
+          eventType: outcome.eventType,
+          error: outcome.error,
+        });
       } else if (outcome.kind === 'retry') {
         log(
           'warn',

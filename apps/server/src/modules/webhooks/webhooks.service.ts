@@ -75,7 +75,14 @@ export type DeliveryOutcome =
   | { kind: 'skipped' }
   | { kind: 'delivered'; status: number }
   | { kind: 'retry'; at: Date; status: number | null; error: string | null }
-  | { kind: 'failed'; status: number | null; error: string; isEndpointDisabled: boolean }
+  | {
+      kind: 'failed';
+      status: number | null;
+      error: string;
+      isEndpointDisabled: boolean;
+      /** The event the dead letter carried (alerts leave their own out of callback_failed). */
+      eventType?: string;
+    }
   | { kind: 'stale' };
 
 export class WebhookVerificationError extends AppError {
@@ -342,6 +349,29 @@ export function createWebhooksService({
       });
     },
 
+    /**
+     * Another module's event into the signed outbox, in the caller's transaction (alerts): it is
+     * sent like a callback, with the same signature, retries and delivery log.
+     */
+    async queueEvent(
+      tx: DbExecutor,
+      tenantId: string,
+      { eventType, body, now }: { eventType: string; body: string; now: Date },
+    ): Promise<{ deliveryId: string }> {
+      const delivery = await repository.insertDelivery(tx, {
+        tenantId,
+        id: newId(),
+        webhookId: `msg_${newId().replaceAll('-', '')}`,
+        eventType,
+        body,
+        incomingRequestId: null,
+        nextAttemptAt: now,
+        createdAt: now,
+      });
+      await enqueueDelivery(tx, tenantId, delivery.id);
+      return { deliveryId: delivery.id };
+    },
+
     // ----- Integration settings (tenant_admin) ------------------------------------------------
 
     getIntegration: (actor: Actor) =>
@@ -518,13 +548,25 @@ export function createWebhooksService({
               callbackDisabledReason: '410 Gone',
               updatedAt: now,
             });
-            return { kind: 'failed', status: result.status, error, isEndpointDisabled: true };
+            return {
+              kind: 'failed',
+              status: result.status,
+              error,
+              isEndpointDisabled: true,
+              eventType: delivery.eventType,
+            };
           }
           case 'dead-letter': {
             const error = result.error ?? `The receiver answered ${result.status ?? 'nothing'}.`;
             if (!(await record({ ...base, status: 'failed', lastError: error })))
               return { kind: 'stale' };
-            return { kind: 'failed', status: result.status, error, isEndpointDisabled: false };
+            return {
+              kind: 'failed',
+              status: result.status,
+              error,
+              isEndpointDisabled: false,
+              eventType: delivery.eventType,
+            };
           }
           case 'retry':
             if (!(await record({ ...base, status: 'pending', nextAttemptAt: decision.at }))) {

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 
 import type { AuthResponse } from '@boomgate/contracts/auth';
+import { roleMay } from '@boomgate/contracts/roles';
 
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
@@ -23,6 +24,8 @@ import {
 } from '@/components/ui/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { paths } from '@/config/paths';
+import { AlertsBell } from '@/features/alerts/components/alerts-bell';
 import { useSession } from '@/features/auth/api/get-session';
 import { cn } from '@/lib/cn';
 import { displayName } from '@/lib/display-name';
@@ -65,7 +68,7 @@ function Shell({ children }: { children: ReactNode }) {
             : 'relative flex w-full min-w-0 flex-1 flex-col bg-background'
         }
       >
-        {isMobile ? <MobileHeader /> : <DesktopHeader session={session} />}
+        {isMobile ? <MobileHeader session={session} /> : <DesktopHeader session={session} />}
         <main
           className={
             isMobile
@@ -189,14 +192,15 @@ function DesktopHeader({ session }: { session: AuthResponse }) {
       <SidebarTrigger className="-ml-1" />
       <Separator orientation="vertical" className="mr-2 h-4!" />
       <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
-      <div className="ml-auto">
+      <div className="ml-auto flex items-center gap-1">
+        {roleMay(session.user.role, 'viewAlerts') && <AlertsBell href={paths.alerts} />}
         <ThemeToggle />
       </div>
     </header>
   );
 }
 
-function MobileHeader() {
+function MobileHeader({ session }: { session: AuthResponse }) {
   return (
     <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
       <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
@@ -204,6 +208,7 @@ function MobileHeader() {
         <span className="truncate">Boomgate</span>
       </Link>
       <div className="ml-auto flex items-center gap-1">
+        {roleMay(session.user.role, 'viewAlerts') && <AlertsBell href={paths.alerts} />}
         {/* The account's own screen; the spec's Menu drawer keeps exactly its listed items. */}
         {accountItems.map((item) => (
           <Button key={item.href} asChild variant="ghost" size="icon" className="size-9">

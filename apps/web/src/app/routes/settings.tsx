@@ -1,5 +1,6 @@
 import { roleMay } from '@boomgate/contracts/roles';
 
+import { AlertSettingsSection } from '@/features/alerts/components/alert-settings-section';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SettingsPage } from '@/features/settings/components/settings-form';
@@ -13,6 +14,11 @@ export default function SettingsRoute() {
       reason="Only administrators and back office see the settings."
     >
       <SettingsPage canEdit={roleMay(user.role, 'editSettings')} />
+      {roleMay(user.role, 'manageAlerts') && (
+        <div className="mx-auto mt-6 w-full max-w-3xl">
+          <AlertSettingsSection />
+        </div>
+      )}
     </RoleGate>
   );
 }

@@ -216,7 +216,8 @@ describe('captures: an image is uploaded once (issue 14)', () => {
     expect(entry.statusCode).toBe(201);
     expect(entry.json()).toMatchObject({ faceVerified: true, matchScore });
     const capture = await keyOf(image1CaptureId);
-    expect(capture?.citations).toBe(1);
+    // Cited by the comparison (its live face) and by the entry: still one object.
+    expect(capture?.citations).toBe(2);
     expect(entry.json().driverFaceImage).toBe(`/api/images/${capture?.image_key}`);
     expect(await objectsOf(guard)).toHaveLength(before.length + 1);
     const [record] = await t.ownerQuery<{ used_by_entry_id: string }>(

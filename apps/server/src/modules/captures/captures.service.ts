@@ -124,6 +124,13 @@ export function createCapturesService({
     },
 
     /**
+     * The keys of captures a record cites by id (face comparisons), for `release` when the
+     * record lets them go: one key per id.
+     */
+    imageKeysOf: (tx: DbExecutor, tenantId: string, captureIds: readonly string[]) =>
+      repository.imageKeys(tx, tenantId, captureIds),
+
+    /**
      * The bytes of a citable capture (a face to compare, a driver photo to enrol). Reading does
      * not cite: the record that keeps the image cites it with `resolveImage`.
      */

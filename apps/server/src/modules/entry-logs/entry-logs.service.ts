@@ -141,6 +141,8 @@ export function createEntryLogsService({
     if (own?.ok) {
       const comparisonId = await faces.record(tx, actor, own.result, {
         usedByEntryId: entryId,
+        // The face cited as a capture: the comparison cites it too (an inline face is the entry's).
+        liveCaptureId: body.driverFaceImageCaptureId,
         ip: context.ip,
       });
       return {

@@ -31,7 +31,7 @@ export type FacesServiceDeps = {
   settings: Pick<SettingsService, 'settingsOf'>;
   repository: FacesRepository;
   clock: Clock;
-  captures: Pick<CapturesService, 'readCapture' | 'create'>;
+  captures: Pick<CapturesService, 'readCapture' | 'create' | 'resolveImage'>;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -202,14 +202,24 @@ export function createFacesService({
     };
   }
 
-  /** Writes the comparison's record and its audit event in the caller's transaction. */
+  /**
+   * Writes the comparison's record and its audit event in the caller's transaction. The live
+   * face's capture, when there is one, is cited by the record (kept while the comparison cites it;
+   * released on retention or erasure, faces.personal-data.ts).
+   */
   async function record(
     tx: DbExecutor,
     actor: Actor,
     result: FaceComparisonResult,
-    { usedByEntryId, ip }: { usedByEntryId?: string; ip?: string },
+    {
+      usedByEntryId,
+      liveCaptureId,
+      ip,
+    }: { usedByEntryId?: string; liveCaptureId?: string | null; ip?: string },
   ): Promise<string> {
     const id = newId();
+    if (liveCaptureId)
+      await captures.resolveImage(tx, actor, { image: null, captureId: liveCaptureId });
     await repository.insert(tx, {
       tenantId: actor.tenantId,
       id,
@@ -225,6 +235,7 @@ export function createFacesService({
       antispoofThreshold: result.antispoof.threshold,
       antispoofPassed: result.antispoof.passed,
       usedByEntryId: usedByEntryId ?? null,
+      liveCaptureId: liveCaptureId ?? null,
     });
     await audit.record(tx, {
       tenantId: actor.tenantId,
@@ -299,7 +310,7 @@ export function createFacesService({
         );
       const { image1CaptureId, result } = await compareLiveCapture(actor, live, compareLive);
       const comparisonId = await database.withTenant(actor.tenantId, (tx) =>
-        record(tx, actor, result, { ip }),
+        record(tx, actor, result, { ip, liveCaptureId: image1CaptureId }),
       );
       return {
         matchScore: result.matchScore,

@@ -174,11 +174,13 @@ export function createFacesService({
     live: Uint8Array,
     reference: { image: Uint8Array } | { approvedVehicleId: string },
   ): Promise<FaceComparisonResult> {
-    const tenantSettings = await database.withTenant(actor.tenantId, (tx) =>
+    // The tenant's anti-spoofing settings are read while the engine compares (the gate waits on
+    // the comparison, not on one more round trip before it).
+    const settingsRead = database.withTenant(actor.tenantId, (tx) =>
       settings.settingsOf(tx, actor.tenantId),
     );
     const faces = engine.forUser(actor.userId);
-    const result = await (
+    const comparing = (
       'image' in reference
         ? compareTwoPhotos(faces, live, reference.image).then((r) => ({
             ...r,
@@ -189,6 +191,7 @@ export function createFacesService({
     ).catch((error: unknown) => {
       throw error instanceof AppError ? error : visionErrorToAppError(error);
     });
+    const [tenantSettings, result] = await Promise.all([settingsRead, comparing]);
     const matchScore = round1(result.matchScore);
     const liveness = result.liveness === null ? null : Math.round(result.liveness * 1000) / 1000;
     return {

@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,6 +6,7 @@ import path from 'node:path';
 
 import type { BenchResult } from '../lib/bench-result';
 import { writeBenchmarkSection } from '../lib/benchmarks-doc';
+import { referenceMs } from '../lib/cpu-reference';
 import { REPO_ROOT } from '../lib/server-process';
 
 import { fitsTimeBox } from './schedule';
@@ -124,33 +124,6 @@ const scripts = (
     scripts: Record<string, string>;
   }
 ).scripts;
-
-/**
- * The reference: a fixed single-thread workload (JSON round trips and SHA-256 over the text, the
- * kind of work a request does), median of 5 timings, in ms.
- */
-function referenceMs(): number {
-  const record = {
-    id: '6f1d6c0e-8a51-4c1e-9d0a-1b5b1f0c2d3e',
-    plateNumber: 'CA 123-456',
-    driverName: 'Reference Driver',
-    entries: Array.from({ length: 40 }, (_, i) => ({ i, at: '2026-11-22T08:00:00Z', ok: true })),
-  };
-  const once = () => {
-    const started = performance.now();
-    const hash = createHash('sha256');
-    for (let i = 0; i < 2_000; i++) {
-      const text = JSON.stringify({ ...record, n: i });
-      hash.update(text);
-      JSON.parse(text);
-    }
-    hash.digest();
-    return performance.now() - started;
-  };
-  once(); // JIT warm-up
-  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
-  return times[2]!;
-}
 
 const loadLine = () =>
   os
@@ -364,7 +337,7 @@ accessibility ≥ 95. CI (\`.ci/run\`) asserts accessibility only: performance i
 machine and moves by several points when the CPU is shared, so it is judged on this run on a quiet machine.
 
 Reference for noisy machines: a fixed single-thread CPU workload (2,000 JSON round trips + SHA-256,
-\`referenceMs()\` in scripts/bench/all.ts) timed before and after every bench run: median **${refMedian.toFixed(1)} ms**
+\`referenceMs()\` in scripts/lib/cpu-reference.ts) timed before and after every bench run: median **${refMedian.toFixed(1)} ms**
 this run (${refRange}; a quiet core is the low end). "÷ ref" is the bench's time figure divided by the reference
 measured around that same run (median over runs); for throughput it is requests per reference time
 (req/s × ref s). Regressions show as a change of "÷ ref" between runs, which cancels most of the machine's speed and load.

@@ -254,7 +254,7 @@ export function createModules({
       // Last: records above release their citations first, so erased captures can go at once.
       captures.personalData,
     ],
-    imageRetention: [documents.personalData, entryLogs.personalData],
+    imageRetention: [documents.personalData, entryLogs.personalData, faces.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     encryptionKey,

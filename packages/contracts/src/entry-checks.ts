@@ -39,6 +39,14 @@ export const ENTRY_WARNING_CODES = [
   'driver_detail_replaced',
   /** A note the guard's screen sent with the entry. */
   'guard_note',
+  /** The client asked to grant the entry; the server's evidence refused it (entry-decision.ts). */
+  'grant_claim_contradicted',
+  /** The client's refusal reason is not what the server's evidence shows. */
+  'refusal_reason_contradicted',
+  /** A rule (watchlist, document rules…) refused the entry: every refusing rule is listed. */
+  'rule_refusal',
+  /** A rule let the entry through with a warning. */
+  'rule_warning',
 ] as const;
 export const EntryWarningCodeSchema = z.enum(ENTRY_WARNING_CODES);
 export type EntryWarningCode = z.infer<typeof EntryWarningCodeSchema>;
@@ -53,5 +61,8 @@ export const EntryWarningSchema = z.object({
   message: z.string(),
   /** The fields the warning is about, e.g. `plateNumber`, `licenceDisc.vehicleRegisterNo`. */
   fields: z.array(z.string()),
+  /** rule_refusal / rule_warning: the rule's source (e.g. `watchlist`) and its own code. */
+  source: z.string().optional(),
+  rule: z.string().optional(),
 });
 export type EntryWarning = z.infer<typeof EntryWarningSchema>;

@@ -18,10 +18,12 @@ export type DataSubject = {
   documentIds: string[];
   /** The subject's driver records (approved vehicles onboarded for a driver link to these). */
   driverIds: string[];
+  /** The subject's gate entries (face comparisons that backed them name the driver through them). */
+  entryIds: string[];
 };
 
 export type SubjectLinks = Partial<
-  Pick<DataSubject, 'licenceNumbers' | 'passportNumbers' | 'documentIds' | 'driverIds'>
+  Pick<DataSubject, 'licenceNumbers' | 'passportNumbers' | 'documentIds' | 'driverIds' | 'entryIds'>
 >;
 
 /** Rows as held (personal fields included); images as links to the authorised image route. */

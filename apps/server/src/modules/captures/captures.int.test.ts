@@ -1,7 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import { SA_PLATES, frontalSampleFace, renderPlatePhoto } from '@boomgate/vision/testing';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Actor } from '@/modules/sessions';
@@ -215,7 +216,8 @@ describe('captures: an image is uploaded once (issue 14)', () => {
     expect(entry.statusCode).toBe(201);
     expect(entry.json()).toMatchObject({ faceVerified: true, matchScore });
     const capture = await keyOf(image1CaptureId);
-    expect(capture?.citations).toBe(1);
+    // Cited by the comparison (its live face) and by the entry: still one object.
+    expect(capture?.citations).toBe(2);
     expect(entry.json().driverFaceImage).toBe(`/api/images/${capture?.image_key}`);
     expect(await objectsOf(guard)).toHaveLength(before.length + 1);
     const [record] = await t.ownerQuery<{ used_by_entry_id: string }>(
@@ -298,6 +300,28 @@ describe('captures: an image is uploaded once (issue 14)', () => {
     });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error.message).toContain('At most 5 permit images');
+  });
+
+  it('keeps a camera JPEG as sent and strips a photo carrying EXIF before storing it', async () => {
+    const guard = await t.registerTenant();
+    const stored = async (captureId: string) =>
+      readFile(path.join(t.storageDir, (await keyOf(captureId))!.image_key));
+    const camera = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: '#4a7' },
+    })
+      .jpeg()
+      .toBuffer();
+    // Nothing to strip: the reader decodes these bytes anyway, so no second decode and encode.
+    expect((await stored(await aCapture(guard, dataUrl(camera)))).equals(camera)).toBe(true);
+
+    const phone = await sharp(camera)
+      .withExif({ IFD0: { Make: 'SecretCam' } })
+      .jpeg()
+      .toBuffer();
+    const kept = await stored(await aCapture(guard, dataUrl(phone)));
+    expect(kept.equals(phone)).toBe(false);
+    expect(kept.includes('SecretCam')).toBe(false);
+    expect((await sharp(kept).metadata()).exif).toBeUndefined();
   });
 
   it('the retention job deletes uncited captures after 24 hours by the app clock, not cited ones', async () => {

@@ -49,6 +49,17 @@ export function createCapturesRepository() {
           .returning({ imageKey: captures.imageKey })
       )[0]?.imageKey,
 
+    /** The image keys of captures, by id (unknown ids give nothing). */
+    imageKeys: async (tx: DbExecutor, tenantId: string, ids: readonly string[]) =>
+      ids.length === 0
+        ? []
+        : (
+            await tx
+              .select({ imageKey: captures.imageKey })
+              .from(captures)
+              .where(and(eq(captures.tenantId, tenantId), inArray(captures.id, [...ids])))
+          ).map((row) => row.imageKey),
+
     /** Takes `count` citations off the capture holding the key; returns its row after. */
     release: async (tx: DbExecutor, tenantId: string, imageKey: string, count: number) =>
       (

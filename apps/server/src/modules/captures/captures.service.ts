@@ -57,9 +57,9 @@ export function createCapturesService({
 
   return {
     /**
-     * Stores an uploaded image as a capture (checked and re-encoded like every upload) while
-     * `read` runs on the original bytes, then records it with the reading. The object is removed
-     * again if the read or the row fails.
+     * Stores an uploaded image as a capture (checked like every upload; re-encoded unless it is a
+     * JPEG with no metadata, which `read` decodes anyway) while `read` runs on the original bytes,
+     * then records it with the reading. The object is removed again if the read or the row fails.
      */
     async create<Result>(
       actor: Actor,
@@ -67,7 +67,7 @@ export function createCapturesService({
       read: () => Promise<{ reading: Reading | null; result: Result }>,
     ): Promise<{ captureId: string; result: Result }> {
       const [stored, outcome] = await Promise.allSettled([
-        images.storeImage(actor.tenantId, CAPTURE_KIND, image),
+        images.storeImage(actor.tenantId, CAPTURE_KIND, image, { decodedByReader: true }),
         read(),
       ]);
       if (outcome.status === 'rejected' || stored.status === 'rejected') {
@@ -122,6 +122,13 @@ export function createCapturesService({
     ): Promise<string[]> {
       return [...stored, ...(await cite(tx, actor, captureIds))];
     },
+
+    /**
+     * The keys of captures a record cites by id (face comparisons), for `release` when the
+     * record lets them go: one key per id.
+     */
+    imageKeysOf: (tx: DbExecutor, tenantId: string, captureIds: readonly string[]) =>
+      repository.imageKeys(tx, tenantId, captureIds),
 
     /**
      * The bytes of a citable capture (a face to compare, a driver photo to enrol). Reading does

@@ -89,6 +89,7 @@ export function createEntryLogsPersonalData({
     async link(tx, tenantId, idNumber) {
       const rows = await tx
         .select({
+          id: entryLogs.id,
           passport: entryLogs.driverPassportNumber,
           documents: sql<
             (string | null)[]
@@ -99,6 +100,7 @@ export function createEntryLogsPersonalData({
       return {
         passportNumbers: rows.map((row) => row.passport).filter((n): n is string => Boolean(n)),
         documentIds: rows.flatMap((row) => row.documents).filter((id): id is string => Boolean(id)),
+        entryIds: rows.map((row) => row.id),
       };
     },
 

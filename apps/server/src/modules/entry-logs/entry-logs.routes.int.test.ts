@@ -67,8 +67,11 @@ describe('entry logs routes', () => {
         autoGateEntry('KP35XKGP', { faceVerified: true, matchScore: 99.9 }),
       );
 
+      // The auto gate refuses an unregistered vehicle whatever the client asked (entry-decision.ts).
       expect(notRegistered.json()).toMatchObject({
         vehicleApproved: false,
+        entryGranted: false,
+        refusalReason: 'not_registered',
         warnings: [
           {
             code: 'vehicle_claim_contradicted',
@@ -76,6 +79,7 @@ describe('entry logs routes', () => {
             message: expect.stringContaining('register does not'),
             fields: ['vehicleApproved'],
           },
+          { code: 'grant_claim_contradicted', fields: ['entryGranted'] },
         ],
       });
       expect(claimedFace.statusCode).toBe(201);
@@ -354,7 +358,9 @@ describe('grant-entry with faceComparisonId', () => {
     expect(claimed.json()).toMatchObject({
       faceVerified: false,
       matchScore: mismatch.matchScore,
-      warnings: [{ code: 'face_claim_contradicted' }],
+      entryGranted: false,
+      refusalReason: 'face_mismatch',
+      warnings: [{ code: 'face_claim_contradicted' }, { code: 'grant_claim_contradicted' }],
     });
     expect(otherVehicle.json().error.message).toContain('another vehicle');
     for (const refused of [otherVehicle, otherUser, notAComparison, expired])
@@ -388,8 +394,11 @@ describe('grant-entry with faceComparisonId', () => {
     expect(stranger.statusCode).toBe(201);
     expect(stranger.json()).toMatchObject({
       faceVerified: false,
-      warnings: [{ code: 'face_claim_contradicted' }],
+      entryGranted: false,
+      refusalReason: 'face_mismatch',
+      warnings: [{ code: 'face_claim_contradicted' }, { code: 'grant_claim_contradicted' }],
     });
+    expect(own.json()).toMatchObject({ entryGranted: true, refusalReason: null });
     expect(stranger.json().matchScore).toBeLessThan(70);
     const records = await t.ownerQuery<{ used_by_entry_id: string; decision: string }>(
       `select used_by_entry_id, decision from face_comparisons where tenant_id = $1
@@ -490,7 +499,9 @@ describe('grant-entry with faceComparisonId', () => {
     expect(bare.statusCode).toBe(201);
     expect(bare.json()).toMatchObject({
       faceVerified: false,
-      warnings: [{ code: 'face_claim_unbacked' }],
+      entryGranted: false,
+      refusalReason: 'face_error',
+      warnings: [{ code: 'face_claim_unbacked' }, { code: 'grant_claim_contradicted' }],
     });
     expect(comparison.decision).toBe('match');
     expect(cited.json()).toMatchObject({ faceVerified: true });

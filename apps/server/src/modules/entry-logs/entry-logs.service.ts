@@ -23,10 +23,25 @@ import { decodeImagePayload } from '@/platform/images';
 import { readPageCursor, toPage } from '@/platform/page-cursor';
 import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
+import { type EntryEvidence, type RuleOutcome, decideEntry, flowOf } from './entry-decision';
 import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
+
+/**
+ * A source of rule outcomes about an attempt (watchlists, document rules…), run in the entry's
+ * transaction; decideEntry turns its blocks into the refusal and its warnings into the entry's.
+ */
+export type EntryRuleSource = (
+  tx: DbExecutor,
+  actor: Actor,
+  attempt: {
+    body: GrantEntry;
+    vehicle: { id: string; driverId: string | null } | null;
+    driver: ReturnType<typeof driverDetails>['details'];
+  },
+) => Promise<RuleOutcome[]>;
 
 const RECENT_ENTRIES = 10;
 
@@ -44,6 +59,8 @@ export type EntryLogsServiceDeps = {
   clock: Clock;
   /** Issue 22: a refused entry raises entry_refused in the entry's own transaction. */
   alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
+  /** Further refusal sources (issue 21's watchlist and document rules plug in here). */
+  ruleSources?: readonly EntryRuleSource[];
 };
 
 export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
@@ -67,6 +84,7 @@ export function createEntryLogsService({
   captures,
   clock,
   alerts,
+  ruleSources = [],
 }: EntryLogsServiceDeps) {
   /**
    * With a face image, no cited comparison, and a driver on file for the plate's vehicle, the
@@ -127,6 +145,8 @@ export function createEntryLogsService({
     if (own?.ok) {
       const comparisonId = await faces.record(tx, actor, own.result, {
         usedByEntryId: entryId,
+        // The face cited as a capture: the comparison cites it too (an inline face is the entry's).
+        liveCaptureId: body.driverFaceImageCaptureId,
         ip: context.ip,
       });
       return {
@@ -247,6 +267,23 @@ export function createEntryLogsService({
             driverPhone3: body.driverPhone3,
             driverPassportNumber: body.driverPassportNumber,
           });
+          const rules: RuleOutcome[] = [];
+          for (const source of ruleSources)
+            rules.push(...(await source(tx, actor, { body, vehicle, driver: driver.details })));
+          // The server derives grant or refusal from what it holds (entry-decision.ts).
+          const decision = decideEntry(
+            {
+              flow: flowOf(body.category),
+              vehicle: vehicle && {
+                approved: isApproved,
+                hasFaceReference:
+                  vehicle.driverPhotoKey !== null || vehicle.driverFaceDescriptor !== null,
+              },
+              face: faceOf(face.evidence, own),
+            },
+            body,
+            rules,
+          );
           const warnings: EntryWarning[] = [
             ...face.warnings,
             ...faceClaimWarnings(body, face.evidence),
@@ -260,6 +297,7 @@ export function createEntryLogsService({
                   },
                 ]
               : []),
+            ...decision.warnings,
             ...crossCheckWarnings({
               plateNumber: body.plateNumber,
               readings: cited,
@@ -283,9 +321,9 @@ export function createEntryLogsService({
             extractedPlate: body.extractedPlate,
             vehicleApproved: isApproved,
             faceVerified: face.evidence?.faceVerified ?? false,
-            entryGranted: body.entryGranted,
+            entryGranted: decision.entryGranted,
             matchScore: face.evidence?.matchScore ?? null,
-            refusalReason: body.entryGranted ? null : (body.refusalReason ?? 'guard_refused'),
+            refusalReason: decision.refusalReason,
             ...driver.details,
             driverName: driver.details.driverName ?? vehicle?.driverName ?? null,
             transportName:
@@ -369,6 +407,14 @@ export function createEntryLogsService({
       });
     },
   };
+}
+
+/** The face as the decision sees it: a comparison's verdict, an engine failure, or nothing. */
+function faceOf(evidence: FaceEvidence | null, own: OwnComparison): EntryEvidence['face'] {
+  if (evidence)
+    return { kind: 'compared', verified: evidence.faceVerified, matchScore: evidence.matchScore };
+  if (own && !own.ok) return { kind: 'error', message: own.message };
+  return { kind: 'none' };
 }
 
 function assertSameRequest(entry: EntryLogRow, requestHash: string): EntryLogRow {

@@ -206,6 +206,21 @@ describe('grant-entry: the server decides', () => {
       expect(codes.includes('vehicle_claim_contradicted'), JSON.stringify(claim)).toBe(
         claim.vehicleApproved && !registered,
       );
+      // The auto gate's refusals come from the evidence, whatever the client claimed.
+      const reason = !registered
+        ? 'not_registered'
+        : claim.evidence === 'match'
+          ? null
+          : claim.evidence === 'no_match'
+            ? 'face_mismatch'
+            : 'face_error';
+      expect(
+        response.json<{ entryGranted: boolean; refusalReason: string | null }>(),
+        JSON.stringify(claim),
+      ).toMatchObject({ entryGranted: reason === null, refusalReason: reason });
+      expect(codes.includes('grant_claim_contradicted'), JSON.stringify(claim)).toBe(
+        reason !== null,
+      );
     }
     const [stored] = await t.ownerQuery<{ total: string; verified: string }>(
       `select count(*) as total, count(*) filter (where face_verified) as verified
@@ -286,8 +301,8 @@ describe('grant-entry: the server decides', () => {
       const admin = await t.registerTenant();
       const guard = await t.createSignedInUser(admin, 'security_guard');
       await enrol(admin, 'RF10GP');
-      await grant(guard, { plateNumber: 'RF10GP' });
-      await grant(guard, { plateNumber: 'RF10GP' });
+      await grant(guard, { plateNumber: 'RF10GP', driverFaceImage: photo });
+      await grant(guard, { plateNumber: 'RF10GP', driverFaceImage: photo });
       expect((await admin.get('/api/dashboard')).json()).toMatchObject({
         totalEntries: 2,
         approvalRate: 100,
@@ -299,6 +314,7 @@ describe('grant-entry: the server decides', () => {
         entryGranted: false,
         refusalReason: 'not_registered',
       });
+      faceEngine.matchScore = 41.5;
       const faceMismatch = await grant(guard, {
         plateNumber: 'RF10GP',
         driverFaceImage: photo,
@@ -345,7 +361,12 @@ describe('grant-entry: the server decides', () => {
     it('default to guard_refused, and a granted entry takes no reason', async () => {
       const admin = await t.registerTenant();
 
-      const refused = await grant(admin, { plateNumber: 'GR10GP', entryGranted: false });
+      // The real gate refuses nothing itself: the refusal is the guard's.
+      const refused = await grant(admin, {
+        category: 'visitor',
+        plateNumber: 'GR10GP',
+        entryGranted: false,
+      });
       const contradictory = await grant(admin, {
         plateNumber: 'GR10GP',
         entryGranted: true,
@@ -361,6 +382,145 @@ describe('grant-entry: the server decides', () => {
       expect(contradictory.statusCode).toBe(400);
       expect(contradictory.json().error.message).toContain('A granted entry has no refusal reason');
       expect(unknownReason.statusCode).toBe(400);
+    });
+  });
+
+  describe('the server derives the refusal from its evidence (entry-decision.ts)', () => {
+    const expire = async (admin: Session, plateNumber: string) => {
+      const created = await admin.post('/api/approved-vehicles', {
+        plateNumber,
+        driverName: 'Sipho Nkosi',
+        approvedUntil: '2020-01-31',
+      });
+      expect(created.statusCode).toBe(201);
+    };
+
+    it('refuses an auto-gate grant the register or the face contradicts, with a warning', async () => {
+      const admin = await t.registerTenant();
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      await enrol(admin, 'DR10GP');
+      await expire(admin, 'DR11GP');
+      const claim = { vehicleApproved: true, faceVerified: true, matchScore: 99.9 };
+
+      const unregistered = await grant(guard, { plateNumber: 'DR99GP', ...claim });
+      const expired = await grant(guard, { plateNumber: 'DR11GP', ...claim });
+      const noFace = await grant(guard, { plateNumber: 'DR10GP', ...claim });
+      faceEngine.matchScore = 52;
+      const stranger = await grant(guard, {
+        plateNumber: 'DR10GP',
+        driverFaceImage: photo,
+        ...claim,
+      });
+      faceEngine.error = 'No face found in the image.';
+      const noFaceFound = await grant(guard, {
+        plateNumber: 'DR10GP',
+        driverFaceImage: photo,
+        ...claim,
+      });
+
+      for (const [response, reason] of [
+        [unregistered, 'not_registered'],
+        [expired, 'registration_expired'],
+        [noFace, 'face_error'],
+        [stranger, 'face_mismatch'],
+        [noFaceFound, 'face_error'],
+      ] as const) {
+        expect(response.statusCode).toBe(201);
+        expect(response.json(), reason).toMatchObject({
+          entryGranted: false,
+          refusalReason: reason,
+          warnings: expect.arrayContaining([
+            expect.objectContaining({ code: 'grant_claim_contradicted', fields: ['entryGranted'] }),
+          ]),
+        });
+      }
+      const listed = (await admin.get('/api/entry-logs')).json<{ entryGranted: boolean }[]>();
+      expect(listed.filter((entry) => !entry.entryGranted)).toHaveLength(5);
+      expect((await admin.get('/api/dashboard')).json()).toMatchObject({
+        totalEntries: 5,
+        grantedEntries: 0,
+        approvalRate: 0,
+      });
+      const audited = await t.ownerQuery<{ reason: string }>(
+        `select details->>'refusalReason' as reason from audit_events
+          where tenant_id = $1 and action = 'entry.refused'`,
+        [admin.body.tenant.id],
+      );
+      expect(audited.map((row) => row.reason).sort()).toEqual([
+        'face_error',
+        'face_error',
+        'face_mismatch',
+        'not_registered',
+        'registration_expired',
+      ]);
+    });
+
+    it('grants a vehicle with no driver photo without a face, and logs the real gate’s unregistered vehicles', async () => {
+      const admin = await t.registerTenant();
+      await admin.post('/api/approved-vehicles', { plateNumber: 'DR20GP', driverName: 'Ann Dube' });
+      await expire(admin, 'DR21GP');
+
+      const noPhoto = await grant(admin, { plateNumber: 'DR20GP', vehicleApproved: true });
+      const realGate = await grant(admin, { category: 'visitor', plateNumber: 'DR29GP' });
+      const realGateExpired = await grant(admin, { category: 'visitor', plateNumber: 'DR21GP' });
+
+      for (const response of [noPhoto, realGate, realGateExpired])
+        expect(response.json()).toMatchObject({
+          entryGranted: true,
+          refusalReason: null,
+          faceVerified: false,
+        });
+      expect(realGate.json().vehicleApproved).toBe(false);
+    });
+
+    it('stores the evidence’s reason and warns when the client’s reason contradicts it', async () => {
+      const admin = await t.registerTenant();
+      await enrol(admin, 'DR30GP');
+
+      // The face matched (88): the screen's face_mismatch is not what the server saw.
+      const matched = await grant(admin, {
+        plateNumber: 'DR30GP',
+        driverFaceImage: photo,
+        entryGranted: false,
+        refusalReason: 'face_mismatch',
+      });
+      const registered = await grant(admin, {
+        plateNumber: 'DR30GP',
+        driverFaceImage: photo,
+        entryGranted: false,
+        refusalReason: 'not_registered',
+      });
+      const unregistered = await grant(admin, {
+        plateNumber: 'DR39GP',
+        entryGranted: false,
+        refusalReason: 'face_error',
+      });
+
+      expect(matched.json()).toMatchObject({
+        entryGranted: false,
+        faceVerified: true,
+        refusalReason: 'guard_refused',
+        warnings: [
+          expect.objectContaining({
+            code: 'refusal_reason_contradicted',
+            fields: ['refusalReason'],
+            message: expect.stringContaining('face_mismatch'),
+          }),
+        ],
+      });
+      expect(registered.json()).toMatchObject({
+        refusalReason: 'guard_refused',
+        warnings: [expect.objectContaining({ code: 'refusal_reason_contradicted' })],
+      });
+      expect(unregistered.json()).toMatchObject({
+        refusalReason: 'not_registered',
+        warnings: [
+          expect.objectContaining({
+            code: 'refusal_reason_contradicted',
+            message: expect.stringContaining('shows not_registered'),
+          }),
+        ],
+      });
     });
   });
 

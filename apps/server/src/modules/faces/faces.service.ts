@@ -31,7 +31,7 @@ export type FacesServiceDeps = {
   settings: Pick<SettingsService, 'settingsOf'>;
   repository: FacesRepository;
   clock: Clock;
-  captures: Pick<CapturesService, 'readCapture' | 'create'>;
+  captures: Pick<CapturesService, 'readCapture' | 'create' | 'resolveImage'>;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -174,11 +174,13 @@ export function createFacesService({
     live: Uint8Array,
     reference: { image: Uint8Array } | { approvedVehicleId: string },
   ): Promise<FaceComparisonResult> {
-    const tenantSettings = await database.withTenant(actor.tenantId, (tx) =>
+    // The tenant's anti-spoofing settings are read while the engine compares (the gate waits on
+    // the comparison, not on one more round trip before it).
+    const settingsRead = database.withTenant(actor.tenantId, (tx) =>
       settings.settingsOf(tx, actor.tenantId),
     );
     const faces = engine.forUser(actor.userId);
-    const result = await (
+    const comparing = (
       'image' in reference
         ? compareTwoPhotos(faces, live, reference.image).then((r) => ({
             ...r,
@@ -189,6 +191,7 @@ export function createFacesService({
     ).catch((error: unknown) => {
       throw error instanceof AppError ? error : visionErrorToAppError(error);
     });
+    const [tenantSettings, result] = await Promise.all([settingsRead, comparing]);
     const matchScore = round1(result.matchScore);
     const liveness = result.liveness === null ? null : Math.round(result.liveness * 1000) / 1000;
     return {
@@ -202,14 +205,24 @@ export function createFacesService({
     };
   }
 
-  /** Writes the comparison's record and its audit event in the caller's transaction. */
+  /**
+   * Writes the comparison's record and its audit event in the caller's transaction. The live
+   * face's capture, when there is one, is cited by the record (kept while the comparison cites it;
+   * released on retention or erasure, faces.personal-data.ts).
+   */
   async function record(
     tx: DbExecutor,
     actor: Actor,
     result: FaceComparisonResult,
-    { usedByEntryId, ip }: { usedByEntryId?: string; ip?: string },
+    {
+      usedByEntryId,
+      liveCaptureId,
+      ip,
+    }: { usedByEntryId?: string; liveCaptureId?: string | null; ip?: string },
   ): Promise<string> {
     const id = newId();
+    if (liveCaptureId)
+      await captures.resolveImage(tx, actor, { image: null, captureId: liveCaptureId });
     await repository.insert(tx, {
       tenantId: actor.tenantId,
       id,
@@ -225,6 +238,7 @@ export function createFacesService({
       antispoofThreshold: result.antispoof.threshold,
       antispoofPassed: result.antispoof.passed,
       usedByEntryId: usedByEntryId ?? null,
+      liveCaptureId: liveCaptureId ?? null,
     });
     await audit.record(tx, {
       tenantId: actor.tenantId,
@@ -299,7 +313,7 @@ export function createFacesService({
         );
       const { image1CaptureId, result } = await compareLiveCapture(actor, live, compareLive);
       const comparisonId = await database.withTenant(actor.tenantId, (tx) =>
-        record(tx, actor, result, { ip }),
+        record(tx, actor, result, { ip, liveCaptureId: image1CaptureId }),
       );
       return {
         matchScore: result.matchScore,

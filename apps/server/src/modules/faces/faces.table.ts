@@ -16,11 +16,12 @@ import { tenants } from '@/modules/tenants/tenants.table';
 
 /**
  * Every face comparison the server made (POST /api/face-comparison, or grant-entry comparing the
- * face sent with an entry): the evidence behind an entry's face verdict. It keeps no image: the
- * live photo of an entry is the entry's own face image (found by `used_by_entry_id`), purged on
- * the entry's biometric period; the reference is the vehicle's enrolled driver. The audit keeps its
- * `face.compared` event; this row is what grant-entry reads. One comparison backs at most one
- * entry (`used_by_entry_id`, unique per tenant).
+ * face sent with an entry): the evidence behind an entry's face verdict. The live photo is cited
+ * as a capture (`live_capture_id`, one citation, so the photo is kept while the comparison cites
+ * it) and released after the tenant's biometric period or on the driver's erasure; a face sent
+ * inline to grant-entry is the entry's own image. The reference is the vehicle's enrolled driver.
+ * The audit keeps its `face.compared` event; this row is what grant-entry reads. One comparison
+ * backs at most one entry (`used_by_entry_id`, unique per tenant).
  */
 export const faceComparisons = pgTable(
   'face_comparisons',
@@ -48,6 +49,8 @@ export const faceComparisons = pgTable(
     antispoofPassed: boolean(),
     /** The entry this comparison backs; set once, when an entry cites or makes it. */
     usedByEntryId: uuid(),
+    /** The capture of the live face (cited); null when none, or once released (retention, erasure). */
+    liveCaptureId: uuid(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

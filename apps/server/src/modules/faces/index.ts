@@ -3,6 +3,8 @@
  * spec's threshold of 70. Every comparison is a record (the evidence an entry's face verdict
  * cites) and an audit event (biometric data, POPIA). Owns: face_comparisons.
  */
+import type { CapturesService } from '@/modules/captures';
+
 import { createFacesPersonalData } from './faces.personal-data';
 import { createFacesRepository } from './faces.repository';
 import { facesRoutes } from './faces.routes';
@@ -16,8 +18,13 @@ export {
   decideComparison,
 } from './faces.service';
 
-export function createFacesModule(deps: Omit<FacesServiceDeps, 'repository'>) {
+export function createFacesModule(
+  deps: Omit<FacesServiceDeps, 'repository'> & {
+    captures: FacesServiceDeps['captures'] & Pick<CapturesService, 'imageKeysOf'>;
+  },
+) {
   const service = createFacesService({ ...deps, repository: createFacesRepository() });
-  // The subject's comparisons, by driver record (the privacy module runs it).
-  return { service, routes: facesRoutes(service), personalData: createFacesPersonalData() };
+  // The subject's comparisons and their live faces' retention (the privacy module runs them).
+  const personalData = createFacesPersonalData({ captures: deps.captures });
+  return { service, routes: facesRoutes(service), personalData };
 }

@@ -4,6 +4,7 @@ import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import { decodeImagePayload, sanitizeImage } from '@/platform/images';
+import { isMetadataFreeJpeg } from '@/platform/jpeg-segments';
 import type { ObjectStorage } from '@/platform/storage';
 
 export type ImageKind =
@@ -53,9 +54,20 @@ export function createImagesService({
   audit: Pick<AuditService, 'record'>;
 }) {
   return {
-    async storeImage(tenantId: string, kind: ImageKind, payload: string): Promise<string> {
+    /**
+     * `decodedByReader`: the caller has the same bytes decoded (a capture being read or
+     * compared, and removed again when that fails), so a JPEG with nothing but its pixels is kept
+     * as sent: re-encoding it would strip nothing and cost the gate a decode and an encode.
+     */
+    async storeImage(
+      tenantId: string,
+      kind: ImageKind,
+      payload: string,
+      { decodedByReader = false }: { decodedByReader?: boolean } = {},
+    ): Promise<string> {
       const { bytes } = decodeImagePayload(payload);
-      const clean = await sanitizeImage(bytes);
+      const clean =
+        decodedByReader && isMetadataFreeJpeg(bytes) ? bytes : await sanitizeImage(bytes);
       const key = `${tenantId}/${kind}/${newId()}.jpg`;
       await storage.put(key, clean);
       return key;

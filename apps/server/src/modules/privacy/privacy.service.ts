@@ -104,6 +104,7 @@ export function createPrivacyService({
       passportNumbers: [],
       documentIds: [],
       driverIds: [],
+      entryIds: [],
     };
     for (const provider of providers) {
       const links = await provider.link?.(tx, tenantId, idNumber);
@@ -111,6 +112,7 @@ export function createPrivacyService({
       subject.passportNumbers.push(...(links?.passportNumbers ?? []));
       subject.documentIds.push(...(links?.documentIds ?? []));
       subject.driverIds.push(...(links?.driverIds ?? []));
+      subject.entryIds.push(...(links?.entryIds ?? []));
     }
     const unique = (values: string[]) => [...new Set(values)].sort();
     return {
@@ -119,6 +121,7 @@ export function createPrivacyService({
       passportNumbers: unique(subject.passportNumbers),
       documentIds: unique(subject.documentIds),
       driverIds: unique(subject.driverIds),
+      entryIds: unique(subject.entryIds),
     };
   }
 

@@ -4,6 +4,7 @@ import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 
 import {
   AUTO_GATE_STATUS,
+  REFUSED_STATUS,
   type AutoGateEvent,
   type AutoGateState,
   autoGateReducer,
@@ -273,5 +274,62 @@ describe('auto gate state machine (spec §4)', () => {
   it('puts the face match threshold at 70 (spec §9)', () => {
     expect(isFaceMatch(70)).toBe(true);
     expect(isFaceMatch(69.99)).toBe(false);
+  });
+});
+
+describe('auto gate: the server’s decision (issue 14)', () => {
+  const approving = () => autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 92 });
+  const warning = {
+    code: 'grant_claim_contradicted' as const,
+    severity: 'warning' as const,
+    message: 'refused',
+    fields: ['entryGranted'],
+  };
+
+  it('shows the refusal the server stored instead of approving', () => {
+    const refused = autoGateReducer(approving(), {
+      type: 'ENTRY_LOGGED',
+      entryGranted: false,
+      refusalReason: 'face_error',
+      faceVerified: false,
+      warnings: [warning],
+    });
+    expect(refused).toMatchObject({
+      phase: 'not_registered',
+      status: AUTO_GATE_STATUS.faceError,
+      faceVerified: false,
+      warnings: [warning],
+    });
+    const byRule = autoGateReducer(approving(), {
+      type: 'ENTRY_LOGGED',
+      entryGranted: false,
+      refusalReason: 'guard_refused',
+    });
+    expect(byRule.status).toBe(REFUSED_STATUS);
+  });
+
+  it('approves with the server’s warnings when it granted', () => {
+    expect(
+      autoGateReducer(approving(), {
+        type: 'ENTRY_LOGGED',
+        entryGranted: true,
+        warnings: [warning],
+      }),
+    ).toMatchObject({ phase: 'approved', status: AUTO_GATE_STATUS.approved, warnings: [warning] });
+  });
+
+  it('takes the server’s reason for a refusal it logged, keeping the screen’s for one it cannot word', () => {
+    const mismatch = autoGateReducer(comparing(), { type: 'FACE_COMPARED', matchScore: 40 });
+    expect(
+      autoGateReducer(mismatch, { type: 'REFUSAL_LOGGED', refusalReason: 'face_error' }).status,
+    ).toBe(AUTO_GATE_STATUS.faceError);
+    expect(
+      autoGateReducer(mismatch, {
+        type: 'REFUSAL_LOGGED',
+        refusalReason: 'guard_refused',
+        warnings: [warning],
+      }),
+    ).toMatchObject({ status: AUTO_GATE_STATUS.faceMismatch, warnings: [warning] });
+    expectUnchanged(approving(), { type: 'REFUSAL_LOGGED', refusalReason: 'face_error' });
   });
 });

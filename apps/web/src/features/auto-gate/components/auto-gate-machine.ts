@@ -1,4 +1,5 @@
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
+import type { EntryWarning, RefusalReason } from '@boomgate/contracts/entry-checks';
 import { isFaceMatch } from '@boomgate/contracts/faces';
 
 /** Spec §4 Automated gate flow: the six states. */
@@ -23,6 +24,19 @@ export const AUTO_GATE_STATUS = {
   faceMismatch: 'Face verification failed - manual check required',
   faceError: 'Face verification error',
 } as const;
+
+/**
+ * The not-registered panel's status for the server's refusal reason: the spec's own wording for
+ * the reasons its screen knew; other reasons (rules added later) ask for a manual check.
+ */
+export const REFUSAL_STATUS: Partial<Record<RefusalReason, string>> = {
+  not_registered: AUTO_GATE_STATUS.notRegistered,
+  registration_expired: AUTO_GATE_STATUS.expired,
+  face_mismatch: AUTO_GATE_STATUS.faceMismatch,
+  face_error: AUTO_GATE_STATUS.faceError,
+};
+/** Not in the spec: a refusal by a reason its screen did not know. */
+export const REFUSED_STATUS = 'Entry refused - manual check required';
 
 /**
  * Not in the spec (separation of duties came later): a security guard's registration that back
@@ -51,6 +65,17 @@ export type AutoGateState = {
   /** The server's audited comparison, cited when the entry is logged. */
   faceComparisonId: string | null;
   faceVerified: boolean;
+  /** The server's warnings about the stored entry (issue 14). */
+  warnings: EntryWarning[];
+};
+
+/** The entry as the server stored it (grant-entry's answer). */
+export type StoredEntry = {
+  entryGranted?: boolean;
+  refusalReason?: RefusalReason | null;
+  faceVerified?: boolean;
+  matchScore?: number | null;
+  warnings?: EntryWarning[];
 };
 
 export type AutoGateEvent =
@@ -71,8 +96,13 @@ export type AutoGateEvent =
       comparisonId?: string | null;
     }
   | { type: 'FACE_COMPARISON_FAILED' }
-  /** The entry as the server stored it: its face verdict is the one the panel shows. */
-  | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
+  /**
+   * The entry as the server stored it: its decision and face verdict are the ones the panels
+   * show (the server may refuse what the screen would have granted).
+   */
+  | ({ type: 'ENTRY_LOGGED' } & StoredEntry)
+  /** The refusal as the server stored it (its reason may differ from the screen's). */
+  | ({ type: 'REFUSAL_LOGGED' } & StoredEntry)
   | { type: 'ENTRY_LOGGING_FAILED' }
   | { type: 'RESET' };
 
@@ -90,6 +120,7 @@ export const initialAutoGateState: AutoGateState = {
   spoofSuspected: false,
   faceComparisonId: null,
   faceVerified: false,
+  warnings: [],
 };
 
 /** The threshold and its comparison are defined once, in contracts (the server uses the same). */
@@ -204,15 +235,29 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       }
       return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.faceError };
 
-    case 'ENTRY_LOGGED':
+    case 'ENTRY_LOGGED': {
       if (!isApprovingEntry(state)) return state;
-      return {
+      const stored = {
         ...state,
-        phase: 'approved',
-        status: AUTO_GATE_STATUS.approved,
         faceVerified: event.faceVerified ?? state.faceVerified,
         matchScore: event.matchScore !== undefined ? event.matchScore : state.matchScore,
+        warnings: event.warnings ?? [],
       };
+      if (event.entryGranted === false)
+        return { ...stored, phase: 'not_registered', status: refusalStatus(event.refusalReason) };
+      return { ...stored, phase: 'approved', status: AUTO_GATE_STATUS.approved };
+    }
+
+    case 'REFUSAL_LOGGED': {
+      if (state.phase !== 'not_registered') return state;
+      // The server's reason when the screen has wording for it; else the screen's stays.
+      const serverStatus = event.refusalReason ? REFUSAL_STATUS[event.refusalReason] : undefined;
+      return {
+        ...state,
+        status: serverStatus ?? state.status,
+        warnings: event.warnings ?? [],
+      };
+    }
 
     case 'ENTRY_LOGGING_FAILED':
       // Nothing was logged, so the gate stays shut: start again from idle.
@@ -222,6 +267,10 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
     case 'RESET':
       return initialAutoGateState;
   }
+}
+
+function refusalStatus(reason: RefusalReason | null | undefined): string {
+  return (reason ? REFUSAL_STATUS[reason] : undefined) ?? REFUSED_STATUS;
 }
 
 function isCheckingRegistration(state: AutoGateState) {

@@ -165,6 +165,43 @@ describe('Automated Gate Entry', () => {
     );
   });
 
+  it('shows the refusal the server decided when it refuses what the screen would grant', async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(aFaceComparison(92.4));
+    api.onGrantEntry(
+      anEntryLog({
+        entryGranted: false,
+        refusalReason: 'face_mismatch',
+        faceVerified: false,
+        warnings: [
+          {
+            code: 'grant_claim_contradicted',
+            severity: 'warning',
+            message: 'The client asked to grant the entry; the server refused it.',
+            fields: ['entryGranted'],
+          },
+        ],
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(
+      within(panel).getByText('Face verification failed - manual check required'),
+    ).toBeInTheDocument();
+    expect(within(panel).getByTestId('verification-warnings')).toHaveTextContent(
+      'the server refused it',
+    );
+    expect(screen.queryByTestId('approved-panel')).not.toBeInTheDocument();
+    await expectToast(
+      'Entry Refused',
+      'The server refused the entry. Manual verification required.',
+    );
+  });
+
   it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {
     const { user, api } = setUp([]);
     api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));

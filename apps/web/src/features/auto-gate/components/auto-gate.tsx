@@ -16,6 +16,7 @@ import type { RefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
+import { EntryWarningsPanel } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -155,6 +156,7 @@ function ApprovedPanel({
         </dl>
         {/* Known only for vehicles onboarded for a driver record; a warning, never a refusal. */}
         <InductionValidityNotice validity={state.vehicle?.induction} />
+        <EntryWarningsPanel warnings={state.warnings} />
         <Button size="lg" className="w-full" onClick={onNext}>
           <RotateCcwIcon aria-hidden />
           {isMobile ? 'Next Vehicle' : 'Process Next Vehicle'}
@@ -192,6 +194,7 @@ function NotRegisteredPanel({
       </CardHeader>
       <CardContent className="grid gap-4">
         <InductionValidityNotice validity={state.vehicle?.induction} />
+        <EntryWarningsPanel warnings={state.warnings} />
         <div className="rounded-lg bg-muted p-4 text-center">
           <p className="text-xs uppercase text-muted-foreground">Scanned plate</p>
           <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">
@@ -315,13 +318,23 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
-    // The server decides: the panel shows the face verdict it stored, not the screen's own.
+    // The server decides: the panels show the decision and face verdict it stored, not the
+    // screen's own (it refuses what its evidence does not back).
     dispatch({
       type: 'ENTRY_LOGGED',
+      entryGranted: stored.entryGranted,
+      refusalReason: stored.refusalReason,
       faceVerified: stored.faceVerified,
       matchScore: stored.matchScore,
+      warnings: stored.warnings,
     });
-    if (stored.faceVerified) {
+    if (!stored.entryGranted) {
+      toast({
+        variant: 'destructive',
+        title: 'Entry Refused',
+        description: 'The server refused the entry. Manual verification required.',
+      });
+    } else if (stored.faceVerified) {
       toast({ title: 'Entry Approved', description: `Welcome ${entry.vehicle.driverName}` });
     } else if (entry.faceImage === null) {
       toast({ title: 'No Reference Photo', description: 'No driver photo on file for comparison' });
@@ -351,7 +364,7 @@ export function AutoGate() {
     },
   ) => {
     try {
-      await grantEntry.mutateAsync({
+      const stored = await grantEntry.mutateAsync({
         idempotencyKey: attemptId,
         body: {
           category: 'contracted',
@@ -365,6 +378,12 @@ export function AutoGate() {
           ...(refusal.faceComparisonId ? { faceComparisonId: refusal.faceComparisonId } : {}),
         },
       });
+      if (isCurrent(attemptId))
+        dispatch({
+          type: 'REFUSAL_LOGGED',
+          refusalReason: stored.refusalReason,
+          warnings: stored.warnings,
+        });
     } catch (error) {
       if (!isCurrent(attemptId)) return;
       toast({

@@ -643,6 +643,42 @@ describe('Real Gate Entry', () => {
     expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
   });
 
+  it('shows the refusal the server decided when it refuses the entry the guard granted', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    api.onGrantEntry(
+      anEntryLog({
+        category: 'visitor',
+        entryGranted: false,
+        refusalReason: 'registration_expired',
+        warnings: [
+          {
+            code: 'grant_claim_contradicted',
+            severity: 'warning',
+            message: 'The client asked to grant the entry; the server refused it.',
+            fields: ['entryGranted'],
+          },
+        ],
+      }),
+    );
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    const panel = await screen.findByTestId('entry-refused-panel');
+    expect(within(panel).getByTestId('refusal-reason')).toHaveTextContent(
+      'Vehicle registration expired',
+    );
+    expect(within(panel).getByTestId('verification-warnings')).toHaveTextContent(
+      'the server refused it',
+    );
+    await expectToast(
+      'Entry Refused',
+      'Vehicle registration expired. The refusal has been logged.',
+    );
+    expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
+  });
+
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

@@ -19,7 +19,7 @@ import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
-import { EntryWarningsPanel } from '@/components/entry-warnings';
+import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -406,6 +406,11 @@ function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: Entr
         <h2 className="text-2xl font-semibold leading-none">
           {entry.entryGranted ? 'Entry Granted' : 'Entry Refused'}
         </h2>
+        {!entry.entryGranted && (
+          <p className="text-sm text-muted-foreground" data-testid="refusal-reason">
+            {refusalLabel(entry.refusalReason)}
+          </p>
+        )}
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
@@ -457,6 +462,10 @@ function useRealGateMachine() {
   };
   return [state, dispatch] as const;
 }
+
+/** How the server's refusal reason reads on the panel and its toast. */
+const refusalLabel = (reason: EntryLog['refusalReason']) =>
+  (reason ? REFUSAL_REASON_LABELS[reason] : undefined) ?? 'Refused';
 
 /** Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel. */
 export function RealGate() {
@@ -585,6 +594,15 @@ export function RealGate() {
       {
         onSuccess: (entry) => {
           setSavedEntry(entry);
+          // The server decides (issue 14): a rule may refuse what the guard granted.
+          if (!entry.entryGranted) {
+            toast({
+              variant: 'destructive',
+              title: 'Entry Refused',
+              description: `${refusalLabel(entry.refusalReason)}. The refusal has been logged.`,
+            });
+            return;
+          }
           dispatch({ type: 'STEP_SUCCEEDED', step: 'complete' });
           toast({
             title: 'Entry Granted',

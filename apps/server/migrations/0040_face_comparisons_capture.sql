@@ -1,0 +1,1 @@
+ALTER TABLE "face_comparisons" ADD COLUMN "live_capture_id" uuid;

@@ -219,6 +219,8 @@ export async function buildApp({
         modules.induction.routes,
         modules.settings.routes,
         modules.privacy.routes,
+        modules.watchlist.routes,
+        modules.documentRules.routes,
       ]) {
         await api.register(routes);
       }

@@ -6,6 +6,7 @@ import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createCapturesModule } from '@/modules/captures';
+import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -27,6 +28,7 @@ import {
   createVisionModule,
   withVisionAdmission,
 } from '@/modules/vision';
+import { createWatchlistModule } from '@/modules/watchlist';
 import { createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import { createSecretBox } from '@/platform/crypto';
@@ -178,7 +180,13 @@ export function createModules({
     captures: captures.service,
     clock,
   });
+  // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
+  const watchlist = createWatchlistModule({ database, audit, clock });
+  const documentRules = createDocumentRulesModule({ database, audit, clock });
   const entryLogs = createEntryLogsModule({
+    watchlist: watchlist.service,
+    documentRules: documentRules.service,
+    induction: induction.service,
     database,
     images: images.service,
     vehicles: approvedVehicles.service,
@@ -190,6 +198,7 @@ export function createModules({
   });
   const truckList = createTruckListModule({ database, clock });
   const webhooks = createWebhooksModule({
+    watchlist: watchlist.service,
     database,
     audit,
     clock,
@@ -256,6 +265,8 @@ export function createModules({
     visionAdmission,
     faces,
     privacy,
+    watchlist,
+    documentRules,
   };
 }
 export type Modules = ReturnType<typeof createModules>;

@@ -30,6 +30,8 @@ export const ACTION_ROLES = {
   manageIntegrations: ['super_admin', 'tenant_admin'],
   viewSettings: ['super_admin', 'tenant_admin', 'back_office'],
   editSettings: ['super_admin', 'tenant_admin'],
+  /** Issue 21: a supervisor's override of a refused entry, with a reason. */
+  overrideEntries: ['tenant_admin', 'back_office'],
 } as const satisfies Record<string, readonly Role[]>;
 export type RoleAction = keyof typeof ACTION_ROLES;
 

@@ -39,8 +39,15 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
     'GET /api/anpr/cameras',
     'POST /api/anpr/cameras',
   ],
-  viewSettings: ['GET /api/settings'],
-  editSettings: ['PATCH /api/settings'],
+  viewSettings: ['GET /api/settings', 'GET /api/settings/rules', 'GET /api/watchlist'],
+  editSettings: [
+    'PATCH /api/settings',
+    'PATCH /api/settings/rules',
+    'POST /api/watchlist',
+    'PATCH /api/watchlist/:id',
+    'DELETE /api/watchlist/:id',
+  ],
+  overrideEntries: ['POST /api/entry-logs/:id/override'],
 };
 
 describe('ACTION_ROLES (what the web shows to whom)', () => {

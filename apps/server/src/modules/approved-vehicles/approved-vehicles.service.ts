@@ -195,6 +195,12 @@ export function createApprovedVehiclesService({
               ? new Date(now.getTime() + biometricRetentionDays * 86_400_000)
               : null,
             approvedUntil,
+            // Issue 21: validated and normalised by the route's schema (TrailersSchema).
+            trailers: (body.trailers ?? []).map((trailer) => ({
+              plateNumber: trailer.plateNumber,
+              discNumber: trailer.discNumber ?? null,
+              discExpiry: trailer.discExpiry ?? null,
+            })),
             // A proposal stays switched off (and out of the dashboard's counts) until confirmed.
             isActive: isProposal ? false : (body.isActive ?? true),
             createdAt: now,

@@ -12,6 +12,14 @@ import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { UsersService } from '@/modules/users';
+import { type RuleOutcome, type WatchlistService, watchlistWarnings } from '@/modules/watchlist';
+import {
+  type DocumentRulesService,
+  documentRuleWarnings,
+  evaluateDocumentRules,
+  gvmKilograms,
+} from '@/modules/document-rules';
+import type { InductionService } from '@/modules/induction';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -24,6 +32,8 @@ import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
 import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
+import { withOverrides } from './entry-overrides';
+import { checkRig, rigWarnings } from './rig-check';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 
@@ -40,6 +50,11 @@ export type EntryLogsServiceDeps = {
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
+  /** Issue 21: the tenant's watchlist, screened on every entry. */
+  watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
+  /** Issue 21: the tenant's document rules, and the driver's induction one of them reads. */
+  documentRules: Pick<DocumentRulesService, 'rulesOf'>;
+  induction: Pick<InductionService, 'validityWithin'>;
   clock: Clock;
 };
 
@@ -62,6 +77,9 @@ export function createEntryLogsService({
   faces,
   readings: readCited = citedReadings,
   captures,
+  watchlist,
+  documentRules,
+  induction,
   clock,
 }: EntryLogsServiceDeps) {
   /**
@@ -243,7 +261,58 @@ export function createEntryLogsService({
             driverPhone3: body.driverPhone3,
             driverPassportNumber: body.driverPassportNumber,
           });
+          // ----- Issue 21: rule outcomes (watchlist, rig, document rules). A `block` outcome refuses the entry with
+          // its refusalReason, whatever the client decided. The merger routes these outcomes
+          // through entry-decision.ts; until then they are applied here. -----
+          const screening = await watchlist.screen(tx, actor.tenantId, {
+            plateNumbers: [body.plateNumber, ...body.trailerPlates],
+            idNumber: driver.details.driverIdNumber ?? body.driverIdNumber,
+            company: cited.ticket?.transporter ?? body.transportName ?? vehicle?.company ?? null,
+          });
+          const crossChecks = crossCheckWarnings({
+            plateNumber: body.plateNumber,
+            readings: cited,
+            registeredDriverName: vehicle?.driverName ?? null,
+            today: siteDay(clock.now()),
+          });
+          const rules = await documentRules.rulesOf(tx, actor.tenantId);
+          const driverIdNumber = driver.details.driverIdNumber ?? body.driverIdNumber ?? null;
+          const inductionStatus =
+            rules.induction_missing_or_expired !== 'off' && driverIdNumber
+              ? (await induction.validityWithin(tx, actor.tenantId, driverIdNumber)).status
+              : null;
+          const ruleOutcomes: RuleOutcome[] = [
+            ...screening.outcomes,
+            ...checkRig({
+              rig: vehicle?.trailers ?? null,
+              trailerPlates: body.trailerPlates,
+              ticketTrailerRegs: cited.ticket?.trailerRegs ?? null,
+              today: siteDay(clock.now()),
+            }),
+            ...evaluateDocumentRules(
+              {
+                crossChecks,
+                gvmKg: gvmKilograms(cited.disc?.gvm ?? null),
+                licenceCited: cited.licence !== null,
+                prdpExpiry: cited.licence?.prdpExpiry ?? null,
+                driverIdNumber,
+                induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
+              },
+              rules,
+            ),
+          ];
+          const blocking = ruleOutcomes.find((outcome) => outcome.verdict === 'block');
+          const entryGranted = body.entryGranted && !blocking;
+          const refusalReason = blocking
+            ? blocking.refusalReason
+            : body.entryGranted
+              ? null
+              : (body.refusalReason ?? 'guard_refused');
+          // ----- end of issue 21's rule outcomes -----
           const warnings: EntryWarning[] = [
+            ...watchlistWarnings(ruleOutcomes),
+            ...documentRuleWarnings(ruleOutcomes),
+            ...rigWarnings(ruleOutcomes),
             ...face.warnings,
             ...faceClaimWarnings(body, face.evidence),
             ...(body.vehicleApproved && !isApproved
@@ -256,12 +325,7 @@ export function createEntryLogsService({
                   },
                 ]
               : []),
-            ...crossCheckWarnings({
-              plateNumber: body.plateNumber,
-              readings: cited,
-              registeredDriverName: vehicle?.driverName ?? null,
-              today: siteDay(clock.now()),
-            }),
+            ...crossChecks,
             ...driver.warnings,
             ...body.warnings.map((message) => ({
               code: 'guard_note' as const,
@@ -279,9 +343,9 @@ export function createEntryLogsService({
             extractedPlate: body.extractedPlate,
             vehicleApproved: isApproved,
             faceVerified: face.evidence?.faceVerified ?? false,
-            entryGranted: body.entryGranted,
+            entryGranted,
             matchScore: face.evidence?.matchScore ?? null,
-            refusalReason: body.entryGranted ? null : (body.refusalReason ?? 'guard_refused'),
+            refusalReason,
             ...driver.details,
             driverName: driver.details.driverName ?? vehicle?.driverName ?? null,
             transportName:
@@ -291,6 +355,7 @@ export function createEntryLogsService({
             driversLicenceId: body.driversLicenceId,
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
+            trailerPlates: body.trailerPlates,
             ...imageKeys,
             warnings,
             recordedBy: actor.userId,
@@ -309,7 +374,18 @@ export function createEntryLogsService({
               ...(face.evidence ? { faceComparisonId: face.evidence.comparisonId } : {}),
               ...(row.refusalReason ? { refusalReason: row.refusalReason } : {}),
               warnings: warnings.map((warning) => warning.code),
+              // Issue 21: the rule outcomes the decision took (the alerts module's hook, with
+              // the `watchlist.hit` events recorded below).
+              ruleOutcomes,
+              ...(screening.hits.length > 0 ? { watchlistHits: screening.hits } : {}),
             },
+          });
+          await watchlist.recordHits(tx, actor, screening, {
+            gatePath: 'grant-entry',
+            targetType: 'entry_log',
+            targetId: row.id,
+            decision: row.entryGranted ? 'granted' : 'refused',
+            ip,
           });
           return row;
         });
@@ -335,8 +411,13 @@ export function createEntryLogsService({
 
     async listEntries(actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) {
       const after = readPageCursor(cursor);
-      const rows = await database.withTenant(actor.tenantId, (tx) =>
-        repository.list(tx, actor.tenantId, limit + 1, after),
+      // Issue 21: each entry with its supervisor's override, if any.
+      const rows = await database.withTenant(actor.tenantId, async (tx) =>
+        withOverrides(
+          tx,
+          actor.tenantId,
+          await repository.list(tx, actor.tenantId, limit + 1, after),
+        ),
       );
       return toPage(rows, limit);
     },
@@ -347,7 +428,11 @@ export function createEntryLogsService({
           registeredVehicles: vehicles.activeCountSql(actor.tenantId),
           activeUsers: users.activeCountSql(actor.tenantId),
         });
-        const recent = await repository.list(tx, actor.tenantId, RECENT_ENTRIES);
+        const recent = await withOverrides(
+          tx,
+          actor.tenantId,
+          await repository.list(tx, actor.tenantId, RECENT_ENTRIES),
+        );
         return {
           totalEntries: counts.total,
           todayEntries: counts.today,

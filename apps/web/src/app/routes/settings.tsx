@@ -3,6 +3,7 @@ import { roleMay } from '@boomgate/contracts/roles';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SettingsPage } from '@/features/settings/components/settings-form';
+import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
 
 export default function SettingsRoute() {
   const { user } = useSession();
@@ -13,6 +14,10 @@ export default function SettingsRoute() {
       reason="Only administrators and back office see the settings."
     >
       <SettingsPage canEdit={roleMay(user.role, 'editSettings')} />
+      {/* Issue 21: who may enter — the watchlist. */}
+      <div className="mx-auto mt-6 w-full max-w-3xl">
+        <WatchlistSection canEdit={roleMay(user.role, 'editSettings')} />
+      </div>
     </RoleGate>
   );
 }

@@ -51,6 +51,13 @@ export type AutoGateState = {
   /** The server's audited comparison, cited when the entry is logged. */
   faceComparisonId: string | null;
   faceVerified: boolean;
+  /**
+   * Issue 21: the server refused the entry by its own rules (watchlist, document rules): the
+   * panel shows why and never offers to pre-register the vehicle.
+   */
+  refusedByRules: boolean;
+  /** The rule's message, when the guard may see it (a covert watchlist hit has none). */
+  refusalDetail: string | null;
 };
 
 export type AutoGateEvent =
@@ -74,6 +81,8 @@ export type AutoGateEvent =
   /** The entry as the server stored it: its face verdict is the one the panel shows. */
   | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
   | { type: 'ENTRY_LOGGING_FAILED' }
+  /** Issue 21: the entry as stored was refused by the server's rules (after a grant or refusal). */
+  | { type: 'RULES_REFUSED'; status: string; detail: string | null }
   | { type: 'RESET' };
 
 export const initialAutoGateState: AutoGateState = {
@@ -90,6 +99,8 @@ export const initialAutoGateState: AutoGateState = {
   spoofSuspected: false,
   faceComparisonId: null,
   faceVerified: false,
+  refusedByRules: false,
+  refusalDetail: null,
 };
 
 /** The threshold and its comparison are defined once, in contracts (the server uses the same). */
@@ -218,6 +229,17 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       // Nothing was logged, so the gate stays shut: start again from idle.
       if (!isApprovingEntry(state)) return state;
       return initialAutoGateState;
+
+    case 'RULES_REFUSED':
+      // The server's refusal outranks the screen's own verdict, granted or refused.
+      if (!isApprovingEntry(state) && state.phase !== 'not_registered') return state;
+      return {
+        ...state,
+        phase: 'not_registered',
+        status: event.status,
+        refusedByRules: true,
+        refusalDetail: event.detail,
+      };
 
     case 'RESET':
       return initialAutoGateState;

@@ -1,5 +1,6 @@
 import type {
   CreateApprovedVehicleBody,
+  Trailer,
   VerifyVehicle,
 } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
@@ -472,6 +473,8 @@ export function createApprovedVehiclesService({
         driverLicense: string | null;
         company: string | null;
         approvedUntil: string | null;
+        /** Issue 21: the rig's trailers from the bulk file (none for a rigid vehicle). */
+        trailers?: Trailer[];
         /** The driver record the vehicle is onboarded for, of the same tenant (foreign key). */
         driverId: string | null;
       }[],

@@ -58,7 +58,7 @@ export async function runWatchlistFlow({
     await section.getByLabel('Reason').fill(reason);
     await section.getByLabel('At the gate').selectOption('block');
     await section.getByRole('button', { name: 'Add to Watchlist' }).click();
-    await section.getByRole('cell', { name: plate.display }).waitFor();
+    await section.getByRole('cell', { name: plate.display, exact: true }).waitFor();
     await section.getByText(reason).waitFor();
     await screenshot('watchlist-added');
   });

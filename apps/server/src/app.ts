@@ -222,6 +222,8 @@ export async function buildApp({
         modules.privacy.routes,
         modules.auditEvents.routes,
         modules.alerts.routes,
+        modules.watchlist.routes,
+        modules.documentRules.routes,
       ]) {
         await api.register(routes);
       }

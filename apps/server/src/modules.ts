@@ -7,6 +7,7 @@ import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createCapturesModule } from '@/modules/captures';
+import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -28,6 +29,7 @@ import {
   createVisionModule,
   withVisionAdmission,
 } from '@/modules/vision';
+import { createWatchlistModule } from '@/modules/watchlist';
 import { createCallbackSender, createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
 import { createSecretBox } from '@/platform/crypto';
@@ -197,8 +199,14 @@ export function createModules({
     publicOrigin: env.PUBLIC_ORIGIN,
     log: (message) => console.warn(message),
   });
+  // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
+  const watchlist = createWatchlistModule({ database, audit, clock });
+  const documentRules = createDocumentRulesModule({ database, audit, clock });
   const entryLogs = createEntryLogsModule({
     alerts: alerts.hooks,
+    watchlist: watchlist.service,
+    documentRules: documentRules.service,
+    induction: induction.service,
     database,
     images: images.service,
     vehicles: approvedVehicles.service,
@@ -216,6 +224,7 @@ export function createModules({
     actorNameSql: users.service.displayNameSql,
   });
   const webhooks = createWebhooksModule({
+    watchlist: watchlist.service,
     database,
     audit,
     clock,
@@ -285,6 +294,8 @@ export function createModules({
     faces,
     privacy,
     alerts,
+    watchlist,
+    documentRules,
   };
 }
 

@@ -29,6 +29,7 @@ import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
 import { runMfaFlow } from './mfa-flow';
 import { runOnboardingFlow } from './onboarding-flow';
+import { runWatchlistFlow } from './watchlist-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
 
@@ -167,6 +168,16 @@ async function main(): Promise<number> {
         args: [] as string[],
         run: runAlertsFlow,
       })),
+      // Issue 21: watchlist refusal at the auto gate and a supervisor's override (desktop).
+      ...viewports
+        .filter((viewport) => viewport.name === 'desktop')
+        .map((viewport) => ({
+          viewport,
+          label: `watchlist-${viewport.name}`,
+          args: gateCameras[viewport.name].args,
+          run: (context: Parameters<typeof runFoundationFlow>[0]) =>
+            runWatchlistFlow({ ...context, camera: gateCameras[viewport.name] }),
+        })),
       // Two-step verification (SEC-26): one viewport is enough for the server's half.
       ...viewports
         .filter((viewport) => viewport.name === 'desktop')

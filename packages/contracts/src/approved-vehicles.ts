@@ -22,6 +22,30 @@ export const ApprovalDateSchema = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
   .transform((value) => value.slice(0, 10));
 
+/**
+ * Issue 21: a trailer of a rig (a truck-tractor with up to two trailers): its own plate, licence
+ * disc number and disc expiry (YYYY-MM-DD, valid through that day).
+ */
+export const TrailerSchema = z
+  .object({
+    plateNumber: PlateNumberSchema,
+    discNumber: OptionalText,
+    discExpiry: z.iso
+      .date()
+      .nullish()
+      .transform((value) => value ?? null),
+  })
+  .strict();
+export type Trailer = z.output<typeof TrailerSchema>;
+export const MAX_TRAILERS = 2;
+export const TrailersSchema = z
+  .array(TrailerSchema)
+  .max(MAX_TRAILERS, `A rig has at most ${MAX_TRAILERS} trailers`)
+  .refine(
+    (trailers) => new Set(trailers.map((trailer) => trailer.plateNumber)).size === trailers.length,
+    { message: 'Each trailer has its own plate' },
+  );
+
 export const ApprovedVehicleSchema = z.object({
   id: IdSchema,
   plateNumber: z.string(),
@@ -40,6 +64,16 @@ export const ApprovedVehicleSchema = z.object({
    * is until confirmed); null when nothing is pending. Shown as "Pending approval".
    */
   pendingApproval: z.enum(['registration', 'deletion']).nullable(),
+  /** Issue 21: the rig's trailers (at most 2); empty for a rigid vehicle. */
+  trailers: z
+    .array(
+      z.object({
+        plateNumber: z.string(),
+        discNumber: z.string().nullable(),
+        discExpiry: z.iso.date().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type ApprovedVehicle = z.infer<typeof ApprovedVehicleSchema>;
 export const ApprovedVehicleListSchema = z.array(ApprovedVehicleSchema);
@@ -57,6 +91,8 @@ export const CreateApprovedVehicleBodySchema = z
     isActive: z.boolean().default(true),
     /** The driver agreed to their photo being used for face verification (POPIA). */
     biometricConsent: z.boolean().optional(),
+    /** Issue 21: the trailers of a rig, each with its own plate and disc (at most 2). */
+    trailers: TrailersSchema.default([]),
   })
   .strict()
   .superRefine(oneImageSourceEach(['driverPhoto']));

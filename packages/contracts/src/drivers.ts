@@ -109,6 +109,13 @@ export const DriverFieldsSchema = z.object({
 export const DriverRecordSchema = DriverFieldsSchema.extend({
   plateNumber: optionalPlate,
   approvedUntil: optionalDate('Approved until'),
+  // Issue 21: a rig's trailers (the bulk file's "Trailer 1 Plate" … "Trailer 2 Disc Expiry").
+  trailer1Plate: optionalPlate,
+  trailer1DiscNumber: optionalText('Trailer 1 disc number', 40),
+  trailer1DiscExpiry: optionalDate('Trailer 1 disc expiry'),
+  trailer2Plate: optionalPlate,
+  trailer2DiscNumber: optionalText('Trailer 2 disc number', 40),
+  trailer2DiscExpiry: optionalDate('Trailer 2 disc expiry'),
 }).superRefine((record, context) => {
   if (record.approvedUntil !== null && record.plateNumber === null) {
     context.addIssue({
@@ -117,7 +124,47 @@ export const DriverRecordSchema = DriverFieldsSchema.extend({
       message: 'Approved until needs a plate number.',
     });
   }
+  for (const n of [1, 2] as const) {
+    const plate = record[`trailer${n}Plate`];
+    if (plate !== null && record.plateNumber === null)
+      context.addIssue({
+        code: 'custom',
+        path: [`trailer${n}Plate`],
+        message: `Trailer ${n} needs the truck's plate number.`,
+      });
+    if (
+      plate === null &&
+      (record[`trailer${n}DiscNumber`] !== null || record[`trailer${n}DiscExpiry`] !== null)
+    )
+      context.addIssue({
+        code: 'custom',
+        path: [`trailer${n}Plate`],
+        message: `Trailer ${n}'s disc needs the trailer's plate.`,
+      });
+  }
+  if (record.trailer1Plate !== null && record.trailer1Plate === record.trailer2Plate)
+    context.addIssue({
+      code: 'custom',
+      path: ['trailer2Plate'],
+      message: 'Each trailer has its own plate.',
+    });
 });
+
+/** Issue 21: the record's trailers, as an approved vehicle holds them. */
+export function trailersOf(record: DriverRecord) {
+  return ([1, 2] as const).flatMap((n) => {
+    const plateNumber = record[`trailer${n}Plate`];
+    return plateNumber === null
+      ? []
+      : [
+          {
+            plateNumber,
+            discNumber: record[`trailer${n}DiscNumber`],
+            discExpiry: record[`trailer${n}DiscExpiry`],
+          },
+        ];
+  });
+}
 export type DriverRecordInput = z.input<typeof DriverRecordSchema>;
 export type DriverRecord = z.output<typeof DriverRecordSchema>;
 export type DriverRecordField = keyof DriverRecordInput;

@@ -10,8 +10,26 @@ export const REFUSAL_REASONS = [
   'face_mismatch',
   'face_error',
   'guard_refused',
+  /** Issue 21: a `block` entry of the tenant's watchlist matched the plate, ID number or company. */
+  'watchlist',
+  /** Issue 21: a document rule set to `block` failed (the rule's code is in the entry's warnings). */
+  'document_rule',
+  /** Issue 21: a trailer presented with the rig is not on it, or its licence disc has expired. */
+  'rig_mismatch',
 ] as const;
 export const RefusalReasonSchema = z.enum(REFUSAL_REASONS);
+/**
+ * The reasons a screen may send (issue 14). The rules' reasons (watchlist, document_rule,
+ * rig_mismatch) are the server's alone: a client cannot claim them.
+ */
+export const ClientRefusalReasonSchema = z.enum([
+  'not_registered',
+  'registration_expired',
+  'face_mismatch',
+  'face_error',
+  'guard_refused',
+]);
+export type ClientRefusalReason = z.infer<typeof ClientRefusalReasonSchema>;
 export type RefusalReason = z.infer<typeof RefusalReasonSchema>;
 
 /**
@@ -47,6 +65,22 @@ export const ENTRY_WARNING_CODES = [
   'rule_refusal',
   /** A rule let the entry through with a warning. */
   'rule_warning',
+  /**
+   * Issue 21: a watchlist entry matched. Critical for a block, warning for an alert; a covert
+   * block reads only "Manual check required" and a covert alert is not shown at all.
+   */
+  'watchlist_hit',
+  /**
+   * Issue 21: a document rule failed; `fields` holds `rules.<ruleCode>`. Critical when the rule
+   * blocks (the entry is refused, `refusalReason: 'document_rule'`), a warning when it warns.
+   */
+  'document_rule',
+  /**
+   * Issue 21: a rig check — a trailer not on the approved vehicle's rig or with an expired disc
+   * (critical, the entry is refused), or a weighbridge ticket naming a trailer the rig does not
+   * have (a warning).
+   */
+  'rig_check',
 ] as const;
 export const EntryWarningCodeSchema = z.enum(ENTRY_WARNING_CODES);
 export type EntryWarningCode = z.infer<typeof EntryWarningCodeSchema>;
@@ -66,3 +100,16 @@ export const EntryWarningSchema = z.object({
   rule: z.string().optional(),
 });
 export type EntryWarning = z.infer<typeof EntryWarningSchema>;
+
+/**
+ * Issue 21: a rule's outcome as the gate's decision takes it (the server's entry-decision): a
+ * `block` refuses the entry with `refusalReason`, a `warn` grants it with a warning. Every rule
+ * source (`watchlist`, `document_rules`) answers in this shape.
+ */
+export type RuleOutcome = {
+  source: string;
+  verdict: 'block' | 'warn';
+  refusalReason: string;
+  code: string;
+  message: string;
+};

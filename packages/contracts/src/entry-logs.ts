@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
+import { ClientRefusalReasonSchema, EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
 import {
   CaptureIdListSchema,
   ImagePayloadSchema,
@@ -60,6 +60,11 @@ export const GrantEntryBodySchema = z
     transportName: Text(),
     weighbridgeTicketId: DocumentId,
     /**
+     * Issue 21: the plates of the trailers the truck-tractor pulls (at most 2). Each is checked
+     * against the approved vehicle's rig (plate and disc) and screened by the watchlist.
+     */
+    trailerPlates: z.array(PlateNumberSchema).max(2, 'A rig has at most 2 trailers').default([]),
+    /**
      * The client's view of the verdicts (spec §3). Never stored as such: the server decides
      * vehicleApproved from the register and faceVerified/matchScore from a comparison it made or
      * holds; a claim its evidence does not back comes back as a warning.
@@ -69,7 +74,7 @@ export const GrantEntryBodySchema = z
     entryGranted: z.boolean().default(true),
     matchScore: z.number().min(0).max(100).nullish(),
     /** Why the screen refused (`entryGranted: false`); guard_refused when not given. */
-    refusalReason: RefusalReasonSchema.nullish(),
+    refusalReason: ClientRefusalReasonSchema.nullish(),
     /**
      * The face comparison behind the face verdict (from /api/face-comparison): the server takes
      * the verdict and score from its own record, which then backs this entry only. Without it,
@@ -98,6 +103,28 @@ export const GrantEntryBodySchema = z
     path: ['refusalReason'],
   });
 export type GrantEntryBody = z.input<typeof GrantEntryBodySchema>;
+
+/**
+ * Issue 21: POST /api/entry-logs/{id}/override — a tenant_admin or back_office user grants one
+ * refused entry, with a reason. The entry keeps its refusal; the override is shown beside it.
+ */
+export const OverrideEntryBodySchema = z
+  .object({
+    reason: z
+      .string()
+      .trim()
+      .min(3, 'Say why the entry is overridden')
+      .max(500, 'At most 500 characters'),
+  })
+  .strict();
+export const EntryLogParamsSchema = z.object({ id: IdSchema });
+
+export const EntryOverrideSchema = z.object({
+  reason: z.string(),
+  overriddenAt: TimestampSchema,
+  overriddenBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
+});
+export type EntryOverride = z.infer<typeof EntryOverrideSchema>;
 
 export const EntryLogSchema = z.object({
   id: IdSchema,
@@ -132,6 +159,10 @@ export const EntryLogSchema = z.object({
   /** The server's checks of this entry (issue 14), in the order found. */
   warnings: z.array(EntryWarningSchema),
   recordedBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
+  /** Issue 21: the trailers' plates presented with the truck-tractor (a rig). */
+  trailerPlates: z.array(z.string()).optional(),
+  /** Issue 21: a supervisor's override of this refused entry (who, why, when); null when none. */
+  override: EntryOverrideSchema.nullish(),
 });
 export type EntryLog = z.infer<typeof EntryLogSchema>;
 export const EntryLogListSchema = z.array(EntryLogSchema);

@@ -47,6 +47,33 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
     required: false,
     help: 'Last day of the approval; three months from today if blank',
   },
+  // Issue 21: a truck-tractor's trailers (a rig), each with its own plate and licence disc.
+  { field: 'trailer1Plate', header: 'Trailer 1 Plate', required: false, help: 'First trailer' },
+  {
+    field: 'trailer1DiscNumber',
+    header: 'Trailer 1 Disc Number',
+    required: false,
+    help: "First trailer's licence disc number",
+  },
+  {
+    field: 'trailer1DiscExpiry',
+    header: 'Trailer 1 Disc Expiry',
+    required: false,
+    help: 'YYYY-MM-DD or DD/MM/YYYY',
+  },
+  { field: 'trailer2Plate', header: 'Trailer 2 Plate', required: false, help: 'Second trailer' },
+  {
+    field: 'trailer2DiscNumber',
+    header: 'Trailer 2 Disc Number',
+    required: false,
+    help: "Second trailer's licence disc number",
+  },
+  {
+    field: 'trailer2DiscExpiry',
+    header: 'Trailer 2 Disc Expiry',
+    required: false,
+    help: 'YYYY-MM-DD or DD/MM/YYYY',
+  },
 ];
 
 /** The header as the template writes it: required columns end with *. */

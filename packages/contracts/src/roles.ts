@@ -38,6 +38,8 @@ export const ACTION_ROLES = {
   viewAlerts: ['super_admin', 'tenant_admin', 'back_office'],
   /** Alert routing and Web Push subscriptions. */
   manageAlerts: ['super_admin', 'tenant_admin'],
+  /** Issue 21: a supervisor's override of a refused entry, with a reason. */
+  overrideEntries: ['tenant_admin', 'back_office'],
 } as const satisfies Record<string, readonly Role[]>;
 export type RoleAction = keyof typeof ACTION_ROLES;
 

@@ -115,6 +115,17 @@ async function aVehicle(fx: MatrixFixtures, tenant: MatrixTenant) {
   return response.json<{ id: string; plateNumber: string }>();
 }
 
+/** A watchlist entry (issue 21) of `tenant`: an alert, so no gate path in the suite is refused. */
+async function aWatchlistEntry(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const created = await tenant.admin.post('/api/watchlist', {
+    kind: 'plate',
+    value: plate(fx),
+    reason: 'Matrix',
+    severity: 'alert',
+  });
+  return (await expectStatus(created, 201, 'watchlist entry')).json<{ id: string }>().id;
+}
+
 const guards = new Map<string, Promise<Session>>();
 
 /** A vehicle whose deletion a security guard of the tenant has proposed (separation of duties). */
@@ -505,6 +516,23 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 201,
   },
   'GET /api/dashboard': { access: ALL, request: () => ({ url: '/api/dashboard' }), allowed: 200 },
+  // Issue 21: a supervisor's override of a refused entry (a fresh refusal each call).
+  'POST /api/entry-logs/:id/override': {
+    access: ['tenant_admin', 'back_office'],
+    object: async (fx, tenant) => {
+      const refused = await tenant.admin.post('/api/auto-gate/grant-entry', {
+        plateNumber: plate(fx),
+        entryGranted: false,
+        refusalReason: 'guard_refused',
+      });
+      return (await expectStatus(refused, 201, 'refused entry')).json<{ id: string }>().id;
+    },
+    request: (_fx, id) => ({
+      url: `/api/entry-logs/${id}/override`,
+      payload: { reason: 'Matrix supervisor checked the driver' },
+    }),
+    allowed: 200,
+  },
   'GET /api/truck-list': { access: ALL, request: () => ({ url: '/api/truck-list' }), allowed: 200 },
 
   // ----- vision and faces (refused after the access check, so no model loads) ---------------
@@ -739,6 +767,44 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ADMINS,
     request: () => ({ url: '/api/settings/alerts', payload: { repeatEveryMinutes: 15 } }),
     allowed: 200,
+  },
+
+  'GET /api/settings/rules': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    request: () => ({ url: '/api/settings/rules' }),
+    allowed: 200,
+  },
+  'PATCH /api/settings/rules': {
+    access: ADMINS,
+    request: () => ({ url: '/api/settings/rules', payload: { rules: { disc_expired: 'warn' } } }),
+    allowed: 200,
+  },
+
+  // ----- watchlist (issue 21) ----------------------------------------------------------------
+  'GET /api/watchlist': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    request: () => ({ url: '/api/watchlist' }),
+    allowed: 200,
+  },
+  'POST /api/watchlist': {
+    access: ADMINS,
+    request: (fx) => ({
+      url: '/api/watchlist',
+      payload: { kind: 'plate', value: plate(fx), reason: 'Matrix', severity: 'alert' },
+    }),
+    allowed: 201,
+  },
+  'PATCH /api/watchlist/:id': {
+    access: ADMINS,
+    object: aWatchlistEntry,
+    request: (_fx, id) => ({ url: `/api/watchlist/${id}`, payload: { reason: 'Matrix changed' } }),
+    allowed: 200,
+  },
+  'DELETE /api/watchlist/:id': {
+    access: ADMINS,
+    object: aWatchlistEntry,
+    request: (_fx, id) => ({ url: `/api/watchlist/${id}` }),
+    allowed: 204,
   },
 
   // ----- ANPR ------------------------------------------------------------------------------

@@ -13,6 +13,9 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   face_mismatch: 'Face verification failed',
   face_error: 'Face verification error',
   guard_refused: 'Refused by the guard',
+  watchlist: 'On the watchlist',
+  document_rule: 'A document rule failed',
+  rig_mismatch: 'Trailer not on the rig or its disc expired',
 };
 
 /** A refused attempt's mark beside its APPROVED/PENDING badge, with the reason as its title. */

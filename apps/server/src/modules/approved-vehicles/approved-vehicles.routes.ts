@@ -47,6 +47,7 @@ export function toApprovedVehicleDto(
     hasFaceEnrolment: row.driverFaceDescriptor !== null,
     createdAt: row.createdAt.toISOString(),
     pendingApproval: row.proposal ? PENDING_APPROVAL[row.proposal] : null,
+    trailers: row.trailers,
   };
 }
 

@@ -1,5 +1,6 @@
 import type {
   CreateApprovedVehicleBody,
+  Trailer,
   VerifyVehicle,
 } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
@@ -195,6 +196,12 @@ export function createApprovedVehiclesService({
               ? new Date(now.getTime() + biometricRetentionDays * 86_400_000)
               : null,
             approvedUntil,
+            // Issue 21: validated and normalised by the route's schema (TrailersSchema).
+            trailers: (body.trailers ?? []).map((trailer) => ({
+              plateNumber: trailer.plateNumber,
+              discNumber: trailer.discNumber ?? null,
+              discExpiry: trailer.discExpiry ?? null,
+            })),
             // A proposal stays switched off (and out of the dashboard's counts) until confirmed.
             isActive: isProposal ? false : (body.isActive ?? true),
             createdAt: now,
@@ -466,6 +473,8 @@ export function createApprovedVehiclesService({
         driverLicense: string | null;
         company: string | null;
         approvedUntil: string | null;
+        /** Issue 21: the rig's trailers from the bulk file (none for a rigid vehicle). */
+        trailers?: Trailer[];
         /** The driver record the vehicle is onboarded for, of the same tenant (foreign key). */
         driverId: string | null;
       }[],

@@ -6,6 +6,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -13,6 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import type { Trailer } from '@boomgate/contracts/approved-vehicles';
 
 import { drivers } from '@/modules/drivers/drivers.table';
 import { tenants } from '@/modules/tenants/tenants.table';
@@ -45,6 +48,11 @@ export const approvedVehicles = pgTable(
     /** When the retention period ends: the photo and descriptor are then purged. */
     biometricsPurgeAfter: timestamp({ withTimezone: true }),
     approvedUntil: date({ mode: 'string' }),
+    /** Issue 21: a rig's trailers (at most 2), each with its own plate and licence disc. */
+    trailers: jsonb()
+      .$type<Trailer[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isActive: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdBy: uuid(),

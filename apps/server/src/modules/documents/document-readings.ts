@@ -48,7 +48,8 @@ export type CitedReadings = {
     phone3: Text;
   } | null;
   passport: { passportNumber: Text; givenNames: Text; surname: Text; expiryDate: Text } | null;
-  ticket: { vehicleReg: Text; transporter: Text } | null;
+  /** `trailerRegs`: the ticket's trailer registrations as written ("ABC123GP, DEF456GP"). */
+  ticket: { vehicleReg: Text; transporter: Text; trailerRegs: Text } | null;
 };
 
 type Fields = Record<string, string | number | null>;
@@ -166,6 +167,7 @@ export async function citedReadings(
     ticket: ticket && {
       vehicleReg: read(ticket, 'vehicleReg'),
       transporter: read(ticket, 'transporter'),
+      trailerRegs: read(ticket, 'trailerRegs'),
     },
   };
 }

@@ -172,8 +172,8 @@ describe('decideEntry: rule outcomes from other sources', () => {
     for (const evidence of [autoGate(), realGate()]) {
       const decision = decideEntry(evidence, grant, [expiringLicence, watchlist]);
       expect(decision).toMatchObject({ entryGranted: false, refusalReason: 'watchlist' });
+      // A rule the screen cannot know refuses without a grant_claim_contradicted warning.
       expect(decision.warnings).toEqual([
-        expect.objectContaining({ code: 'grant_claim_contradicted' }),
         {
           code: 'rule_warning',
           severity: 'warning',
@@ -192,6 +192,22 @@ describe('decideEntry: rule outcomes from other sources', () => {
         },
       ]);
     }
+  });
+
+  it('blames the client only for evidence it holds too (the register, the face)', () => {
+    const unregistered = autoGate({ vehicle: null, face: { kind: 'none' } });
+    expect(decideEntry(unregistered, grant, [watchlist]).warnings[0]).toMatchObject({
+      code: 'grant_claim_contradicted',
+      message: expect.stringContaining('not pre-registered'),
+    });
+  });
+
+  it('leaves out the warnings of sources that write their own (a covert hit says nothing)', () => {
+    const decision = decideEntry(realGate(), grant, [expiringLicence, watchlist], {
+      typedSources: new Set(['watchlist']),
+    });
+    expect(decision.refusalReason).toBe('watchlist');
+    expect(decision.warnings.map((warning) => warning.rule)).toEqual(['licence_expiring']);
   });
 
   it('grants with a warning when every rule only warns', () => {

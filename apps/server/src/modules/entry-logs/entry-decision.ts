@@ -1,18 +1,12 @@
-import type { EntryWarning } from '@boomgate/contracts/entry-checks';
+import type { EntryWarning, RuleOutcome } from '@boomgate/contracts/entry-checks';
 import type { EntryCategory } from '@boomgate/contracts/entry-logs';
 
 /**
- * The outcome of one rule about an attempt (watchlist, document rules, …). Rule sources are pure
- * functions returning these; decideEntry combines them with the register and the face evidence.
- * `refusalReason` must be one of the contracts' REFUSAL_REASONS (a source adds its own there).
+ * The outcome of one rule about an attempt (watchlist, document rules, rigs…), from contracts.
+ * Rule sources are pure functions returning these; decideEntry combines them with the register and
+ * the face evidence. `refusalReason` must be one of the contracts' REFUSAL_REASONS.
  */
-export type RuleOutcome = {
-  source: string;
-  verdict: 'block' | 'warn';
-  refusalReason: string;
-  code: string;
-  message: string;
-};
+export type { RuleOutcome };
 
 /**
  * Which screen's flow the attempt follows. Spec §4: the auto gate (category `contracted`) refuses
@@ -85,11 +79,21 @@ export function decideEntry(
   evidence: EntryEvidence,
   request: EntryRequest,
   rules: readonly RuleOutcome[] = [],
+  {
+    typedSources = new Set<string>(),
+  }: {
+    /**
+     * Sources that write their own typed warnings (watchlist_hit, document_rule, rig_check: a
+     * covert watchlist hit must not be described): their outcomes decide but are not restated.
+     */
+    typedSources?: ReadonlySet<string>;
+  } = {},
 ): EntryDecision {
   const outcomes = [...rules, ...evidenceOutcomes(evidence)];
   const blocks = outcomes.filter((outcome) => outcome.verdict === 'block');
   const first = blocks[0];
-  const warnings: EntryWarning[] = rules.map((rule) => ({
+  const described = rules.filter((rule) => !typedSources.has(rule.source));
+  const warnings: EntryWarning[] = described.map((rule) => ({
     code: rule.verdict === 'block' ? 'rule_refusal' : 'rule_warning',
     severity: rule.verdict === 'block' ? 'critical' : 'warning',
     message: rule.message,
@@ -100,18 +104,23 @@ export function decideEntry(
 
   if (request.entryGranted) {
     if (!first) return { entryGranted: true, refusalReason: null, warnings };
+    // Only evidence the screen holds too (register, face) contradicts its claim; a rule the
+    // screen cannot know (a watchlist) refuses without blaming the client.
+    const evidenceBlock = evidenceOutcomes(evidence).find((outcome) => outcome.verdict === 'block');
     return {
       entryGranted: false,
       refusalReason: first.refusalReason,
-      warnings: [
-        {
-          code: 'grant_claim_contradicted',
-          severity: 'warning',
-          message: `The client asked to grant the entry; the server refused it: ${first.message}`,
-          fields: ['entryGranted'],
-        },
-        ...warnings,
-      ],
+      warnings: evidenceBlock
+        ? [
+            {
+              code: 'grant_claim_contradicted',
+              severity: 'warning',
+              message: `The client asked to grant the entry; the server refused it: ${evidenceBlock.message}`,
+              fields: ['entryGranted'],
+            },
+            ...warnings,
+          ]
+        : warnings,
     };
   }
 

@@ -6,8 +6,10 @@ import {
   type EntryLog,
   EntryLogListSchema,
   EntryLogSchema,
+  EntryLogParamsSchema,
   GrantEntryBodySchema,
   ListEntryLogsQuerySchema,
+  OverrideEntryBodySchema,
 } from '@boomgate/contracts/entry-logs';
 import { RefusalReasonSchema } from '@boomgate/contracts/entry-checks';
 import type { Role } from '@boomgate/contracts/roles';
@@ -20,6 +22,7 @@ import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
 
 import type { EntryLogsService } from './entry-logs.service';
 import type { EntryLogRow } from './entry-logs.table';
+import type { EntryWithOverride, createEntryOverrides } from './entry-overrides';
 
 const gateStaff = rolesAccess(ALL_ROLES);
 // A grant carries up to ten images (plate, disc, face, licence, passport, five permits).
@@ -37,8 +40,11 @@ const GrantHeadersSchema = z.object({
 export function entryLogsRoutes(
   service: EntryLogsService,
   images: Pick<ImagesService, 'urlFor'>,
+  overrides: ReturnType<typeof createEntryOverrides>,
 ): FastifyPluginAsyncZod {
-  const toEntryLog = (row: EntryLogRow): EntryLog => ({
+  const toEntryLog = (
+    row: EntryLogRow & { override?: EntryWithOverride['override'] },
+  ): EntryLog => ({
     id: row.id,
     timestamp: row.timestamp.toISOString(),
     category: row.category,
@@ -46,7 +52,8 @@ export function entryLogsRoutes(
     extractedPlate: row.extractedPlate,
     vehicleApproved: row.vehicleApproved,
     faceVerified: row.faceVerified,
-    entryGranted: row.entryGranted,
+    // Issue 21: an overridden refusal is an entry; the refusal and the override both show.
+    entryGranted: row.entryGranted || Boolean(row.override),
     matchScore: row.matchScore,
     refusalReason: RefusalReasonSchema.nullable().catch(null).parse(row.refusalReason),
     driverName: row.driverName,
@@ -62,6 +69,7 @@ export function entryLogsRoutes(
     driversLicenceId: row.driversLicenceId,
     passportRecordId: row.passportRecordId,
     weighbridgeTicketId: row.weighbridgeTicketId,
+    trailerPlates: row.trailerPlates,
     plateImage: images.urlFor(row.plateImageKey),
     vehicleDiskImage: images.urlFor(row.vehicleDiskImageKey),
     driverFaceImage: images.urlFor(row.driverFaceImageKey),
@@ -70,6 +78,13 @@ export function entryLogsRoutes(
     permitImages: row.permitImageKeys.map((key) => images.urlFor(key) ?? key),
     warnings: row.warnings,
     recordedBy: { id: row.recordedBy, name: row.recordedByName },
+    override: row.override
+      ? {
+          reason: row.override.reason,
+          overriddenAt: row.override.overriddenAt.toISOString(),
+          overriddenBy: { id: row.override.overriddenBy, name: row.override.overriddenByName },
+        }
+      : null,
   });
 
   /**
@@ -132,6 +147,32 @@ export function entryLogsRoutes(
         });
         return reply.code(isReplay ? 200 : 201).send(toEntryLog(entry));
       },
+    );
+
+    app.post(
+      '/entry-logs/:id/override',
+      {
+        // Supervisors only; a guard's override with a supervisor's PIN is not built yet.
+        config: rolesAccess(['tenant_admin', 'back_office']),
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'overrideEntry',
+          description:
+            'Grants one refused entry with a reason (issue 21). Audited as `entry.overridden`; the entry keeps its refusalReason and shows the override (who, why, when). 409 for a granted or already overridden entry.',
+          params: EntryLogParamsSchema,
+          body: OverrideEntryBodySchema,
+          response: { 200: EntryLogSchema },
+        },
+      },
+      async (request) =>
+        toEntryLog(
+          await overrides.override(
+            request.actor,
+            request.params.id,
+            request.body.reason,
+            request.ip,
+          ),
+        ),
     );
 
     app.get(

@@ -13,6 +13,15 @@ import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { UsersService } from '@/modules/users';
+import { WATCHLIST_SOURCE, type WatchlistService, watchlistWarnings } from '@/modules/watchlist';
+import {
+  DOCUMENT_RULES_SOURCE,
+  type DocumentRulesService,
+  documentRuleWarnings,
+  evaluateDocumentRules,
+  gvmKilograms,
+} from '@/modules/document-rules';
+import type { InductionService } from '@/modules/induction';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -24,8 +33,17 @@ import { readPageCursor, toPage } from '@/platform/page-cursor';
 import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
 import { type EntryEvidence, type RuleOutcome, decideEntry, flowOf } from './entry-decision';
+
+/** Rule sources whose modules write typed warnings for their outcomes (see decideEntry). */
+const TYPED_RULE_SOURCES: ReadonlySet<string> = new Set([
+  WATCHLIST_SOURCE,
+  DOCUMENT_RULES_SOURCE,
+  RIG_SOURCE,
+]);
 import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
+import { withOverrides } from './entry-overrides';
+import { RIG_SOURCE, checkRig, rigWarnings } from './rig-check';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 
@@ -56,6 +74,11 @@ export type EntryLogsServiceDeps = {
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
+  /** Issue 21: the tenant's watchlist, screened on every entry. */
+  watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
+  /** Issue 21: the tenant's document rules, and the driver's induction one of them reads. */
+  documentRules: Pick<DocumentRulesService, 'rulesOf'>;
+  induction: Pick<InductionService, 'validityWithin'>;
   clock: Clock;
   /** Issue 22: a refused entry raises entry_refused in the entry's own transaction. */
   alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
@@ -82,6 +105,9 @@ export function createEntryLogsService({
   faces,
   readings: readCited = citedReadings,
   captures,
+  watchlist,
+  documentRules,
+  induction,
   clock,
   alerts,
   ruleSources = [],
@@ -267,7 +293,46 @@ export function createEntryLogsService({
             driverPhone3: body.driverPhone3,
             driverPassportNumber: body.driverPassportNumber,
           });
-          const rules: RuleOutcome[] = [];
+          // Issue 21's rule outcomes (watchlist, rig, document rules): a `block` refuses the entry
+          // with its refusalReason whatever the client asked, through decideEntry below.
+          const screening = await watchlist.screen(tx, actor.tenantId, {
+            plateNumbers: [body.plateNumber, ...body.trailerPlates],
+            idNumber: driver.details.driverIdNumber ?? body.driverIdNumber,
+            company: cited.ticket?.transporter ?? body.transportName ?? vehicle?.company ?? null,
+          });
+          const crossChecks = crossCheckWarnings({
+            plateNumber: body.plateNumber,
+            readings: cited,
+            registeredDriverName: vehicle?.driverName ?? null,
+            today: siteDay(clock.now()),
+          });
+          const ruleModes = await documentRules.rulesOf(tx, actor.tenantId);
+          const driverIdNumber = driver.details.driverIdNumber ?? body.driverIdNumber ?? null;
+          const inductionStatus =
+            ruleModes.induction_missing_or_expired !== 'off' && driverIdNumber
+              ? (await induction.validityWithin(tx, actor.tenantId, driverIdNumber)).status
+              : null;
+          const ruleOutcomes: RuleOutcome[] = [
+            ...screening.outcomes,
+            ...checkRig({
+              rig: vehicle?.trailers ?? null,
+              trailerPlates: body.trailerPlates,
+              ticketTrailerRegs: cited.ticket?.trailerRegs ?? null,
+              today: siteDay(clock.now()),
+            }),
+            ...evaluateDocumentRules(
+              {
+                crossChecks,
+                gvmKg: gvmKilograms(cited.disc?.gvm ?? null),
+                licenceCited: cited.licence !== null,
+                prdpExpiry: cited.licence?.prdpExpiry ?? null,
+                driverIdNumber,
+                induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
+              },
+              ruleModes,
+            ),
+          ];
+          const rules: RuleOutcome[] = [...ruleOutcomes];
           for (const source of ruleSources)
             rules.push(...(await source(tx, actor, { body, vehicle, driver: driver.details })));
           // The server derives grant or refusal from what it holds (entry-decision.ts).
@@ -283,8 +348,12 @@ export function createEntryLogsService({
             },
             body,
             rules,
+            { typedSources: TYPED_RULE_SOURCES },
           );
           const warnings: EntryWarning[] = [
+            ...watchlistWarnings(ruleOutcomes),
+            ...documentRuleWarnings(ruleOutcomes),
+            ...rigWarnings(ruleOutcomes),
             ...face.warnings,
             ...faceClaimWarnings(body, face.evidence),
             ...(body.vehicleApproved && !isApproved
@@ -298,12 +367,7 @@ export function createEntryLogsService({
                 ]
               : []),
             ...decision.warnings,
-            ...crossCheckWarnings({
-              plateNumber: body.plateNumber,
-              readings: cited,
-              registeredDriverName: vehicle?.driverName ?? null,
-              today: siteDay(clock.now()),
-            }),
+            ...crossChecks,
             ...driver.warnings,
             ...body.warnings.map((message) => ({
               code: 'guard_note' as const,
@@ -333,6 +397,7 @@ export function createEntryLogsService({
             driversLicenceId: body.driversLicenceId,
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
+            trailerPlates: body.trailerPlates,
             ...imageKeys,
             warnings,
             recordedBy: actor.userId,
@@ -351,9 +416,20 @@ export function createEntryLogsService({
               ...(face.evidence ? { faceComparisonId: face.evidence.comparisonId } : {}),
               ...(row.refusalReason ? { refusalReason: row.refusalReason } : {}),
               warnings: warnings.map((warning) => warning.code),
+              // Issue 21: the rule outcomes the decision took (the alerts module's hook, with
+              // the `watchlist.hit` events recorded below).
+              ruleOutcomes,
+              ...(screening.hits.length > 0 ? { watchlistHits: screening.hits } : {}),
             },
           });
           if (!row.entryGranted) await alerts?.entryRefused(tx, row);
+          await watchlist.recordHits(tx, actor, screening, {
+            gatePath: 'grant-entry',
+            targetType: 'entry_log',
+            targetId: row.id,
+            decision: row.entryGranted ? 'granted' : 'refused',
+            ip,
+          });
           return row;
         });
         return { entry, isReplay: false };
@@ -378,8 +454,13 @@ export function createEntryLogsService({
 
     async listEntries(actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) {
       const after = readPageCursor(cursor);
-      const rows = await database.withTenant(actor.tenantId, (tx) =>
-        repository.list(tx, actor.tenantId, limit + 1, after),
+      // Issue 21: each entry with its supervisor's override, if any.
+      const rows = await database.withTenant(actor.tenantId, async (tx) =>
+        withOverrides(
+          tx,
+          actor.tenantId,
+          await repository.list(tx, actor.tenantId, limit + 1, after),
+        ),
       );
       return toPage(rows, limit);
     },
@@ -390,7 +471,11 @@ export function createEntryLogsService({
           registeredVehicles: vehicles.activeCountSql(actor.tenantId),
           activeUsers: users.activeCountSql(actor.tenantId),
         });
-        const recent = await repository.list(tx, actor.tenantId, RECENT_ENTRIES);
+        const recent = await withOverrides(
+          tx,
+          actor.tenantId,
+          await repository.list(tx, actor.tenantId, RECENT_ENTRIES),
+        );
         return {
           totalEntries: counts.total,
           todayEntries: counts.today,

@@ -76,6 +76,11 @@ export const entryLogs = pgTable(
       .$type<EntryWarning[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** Issue 21: the trailers' plates presented with the truck-tractor (a rig), in order. */
+    trailerPlates: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     recordedBy: uuid(),
     recordedByName: text(),
     /** A client's Idempotency-Key: a retried grant returns the first entry instead of logging twice. */

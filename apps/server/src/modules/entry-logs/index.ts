@@ -2,7 +2,7 @@
  * Entry logs: every attempt at the gate (auto gate and real gate), granted or refused with its
  * reason, with the verdicts the server decided (register, face comparison records), the rules'
  * typed warnings (entry-rules.ts) and who recorded it; the dashboard's figures.
- * Owns: entry_logs, entry_log_daily_counts.
+ * Owns: entry_logs, entry_log_daily_counts, entry_overrides (issue 21).
  */
 import type { ImagesService } from '@/modules/images';
 
@@ -13,6 +13,7 @@ import { createEntryLogsRepository } from './entry-logs.repository';
 import { entryLogsRoutes } from './entry-logs.routes';
 import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
 import { createEntryLogsPersonalData } from './entry-logs.personal-data';
+import { createEntryOverrides } from './entry-overrides';
 
 export type { EntryLogsService } from './entry-logs.service';
 
@@ -24,6 +25,8 @@ export function createEntryLogsModule(
   },
 ) {
   const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
+  // Issue 21: POST /api/entry-logs/{id}/override.
+  const overrides = createEntryOverrides(deps);
   // Personal data about drivers and image retention (the privacy module runs them).
   const personalData = createEntryLogsPersonalData({ images: deps.images });
   const exports = createEntryExportService({
@@ -33,7 +36,7 @@ export function createEntryLogsModule(
   });
   return {
     service,
-    routes: entryLogsRoutes(service, deps.images),
+    routes: entryLogsRoutes(service, deps.images, overrides),
     exportRoutes: entryExportRoutes(exports),
     personalData,
   };

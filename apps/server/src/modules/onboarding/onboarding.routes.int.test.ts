@@ -146,6 +146,48 @@ describe('company onboarding', () => {
     expect(audit[0]?.details).toMatchObject({ drivers: 3, vehicles: 2, rejected: 0 });
   });
 
+  it("imports a rig: the trailer columns become the vehicle's trailers (issue 21)", async () => {
+    const admin = await t.registerTenant();
+    const file = csvOf([
+      driver({
+        plateNumber: 'HORSE 7 GP',
+        trailer1Plate: 'tr 71 gp',
+        trailer1DiscNumber: 'D-71',
+        trailer1DiscExpiry: '31/12/2099',
+        trailer2Plate: 'TR72GP',
+      }),
+      driver({ plateNumber: '', trailer1Plate: 'TR73GP' }),
+      driver({ plateNumber: aPlate(), trailer1DiscNumber: 'D-74' }),
+    ]);
+
+    const imported = await send(admin, '/api/onboarding/import', 'rigs.csv', file);
+
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toMatchObject({ driversImported: 1, vehiclesImported: 1 });
+    expect(imported.json().rejected.map((row: { errors: unknown }) => row.errors)).toEqual([
+      [
+        expect.objectContaining({
+          field: 'trailer1Plate',
+          message: expect.stringContaining("truck's plate"),
+        }),
+      ],
+      [
+        expect.objectContaining({
+          field: 'trailer1Plate',
+          message: expect.stringContaining('disc'),
+        }),
+      ],
+    ]);
+    const vehicles = (await admin.get('/api/approved-vehicles')).json();
+    expect(vehicles[0]).toMatchObject({
+      plateNumber: 'HORSE7GP',
+      trailers: [
+        { plateNumber: 'TR71GP', discNumber: 'D-71', discExpiry: '2099-12-31' },
+        { plateNumber: 'TR72GP', discNumber: null, discExpiry: null },
+      ],
+    });
+  });
+
   it('links each imported or individually added vehicle to the driver it was onboarded for', async () => {
     const admin = await t.registerTenant();
     const first = driver();

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
 
-import type { DriverRecord, DriverSource, SelfOnboardingBody } from '@boomgate/contracts/drivers';
+import {
+  type DriverRecord,
+  type DriverSource,
+  type SelfOnboardingBody,
+  trailersOf,
+} from '@boomgate/contracts/drivers';
 import {
   IMPORT_COLUMNS,
   type ImportPreview,
@@ -125,6 +130,7 @@ export function createOnboardingService({
                 driverLicense: record.licenceNumber,
                 company: record.transportCompany,
                 approvedUntil: record.approvedUntil,
+                trailers: trailersOf(record),
                 driverId,
               },
             ],

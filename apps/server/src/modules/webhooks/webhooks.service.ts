@@ -9,6 +9,7 @@ import {
 } from '@boomgate/contracts/webhooks';
 
 import type { AuditService } from '@/modules/audit';
+import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
@@ -58,6 +59,8 @@ export type WebhooksServiceDeps = {
   leaseMs: number;
   /** The shared rate-limit counters (PostgreSQL): calls whose signature fails, per address. */
   counters: Pick<RateLimitStore, 'hit' | 'refund'>;
+  /** Issue 21: completing an incoming entry is a gate path; the watchlist screens it. */
+  watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
   random?: () => number;
 };
 
@@ -110,6 +113,7 @@ export function createWebhooksService({
   rotationWindowMs,
   leaseMs,
   counters,
+  watchlist,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /** The current secret first, then the previous one while its rotation window lasts. */
@@ -261,6 +265,43 @@ export function createWebhooksService({
       ip?: string,
     ) {
       const now = clock.now();
+      // ----- Issue 21: the watchlist screens the completion. A `block` hit refuses it (422, the
+      // outcome's message; "Manual check required" for a covert entry); the refusal and its hits
+      // are logged in their own transaction, so they stay when the request is refused. -----
+      const subject = {
+        plateNumbers: [body.plateNumber],
+        idNumber: body.driverIdNumber,
+        company: body.transportName,
+      };
+      const refusal = await database.withTenant(actor.tenantId, async (tx) => {
+        const screening = await watchlist.screen(tx, actor.tenantId, subject);
+        const blocking = screening.outcomes.find((outcome) => outcome.verdict === 'block');
+        if (!blocking) return null;
+        if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'incoming-request.refused',
+          targetType: 'incoming_request',
+          targetId: id,
+          ip,
+          details: {
+            refusalReason: blocking.refusalReason,
+            ruleOutcomes: screening.outcomes,
+            watchlistHits: screening.hits,
+          },
+        });
+        await watchlist.recordHits(tx, actor, screening, {
+          gatePath: 'incoming-feed',
+          targetType: 'incoming_request',
+          targetId: id,
+          decision: 'refused',
+          ip,
+        });
+        return blocking;
+      });
+      if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
+      // ----- end of issue 21's screening -----
       return database.withTenant(actor.tenantId, async (tx) => {
         // Omitted (undefined) is not null: it asks for no check at all.
         const expectedCompletedAt: Date | null | 'any' =
@@ -344,6 +385,15 @@ export function createWebhooksService({
           targetId: row.id,
           ip,
           details: { deliveryId: delivery.id, callbackQueued },
+        });
+        // Issue 21: alert hits grant; they are logged as hits like the refused ones.
+        const screening = await watchlist.screen(tx, actor.tenantId, subject);
+        await watchlist.recordHits(tx, actor, screening, {
+          gatePath: 'incoming-feed',
+          targetType: 'incoming_request',
+          targetId: row.id,
+          decision: 'granted',
+          ip,
         });
         return { row, callbackQueued };
       });

@@ -1,5 +1,10 @@
+import { roleMay } from '@boomgate/contracts/roles';
+
+import { useSession } from '@/features/auth/api/get-session';
 import { SystemDashboard } from '@/features/dashboard/components/system-dashboard';
 
 export default function DashboardRoute() {
-  return <SystemDashboard />;
+  const { user } = useSession();
+  // Issue 21: supervisors override refused entries from the recent activity.
+  return <SystemDashboard canOverride={roleMay(user.role, 'overrideEntries')} />;
 }

@@ -4,6 +4,7 @@ import { AlertSettingsSection } from '@/features/alerts/components/alert-setting
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SettingsPage } from '@/features/settings/components/settings-form';
+import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
 
 export default function SettingsRoute() {
   const { user } = useSession();
@@ -19,6 +20,10 @@ export default function SettingsRoute() {
           <AlertSettingsSection />
         </div>
       )}
+      {/* Issue 21: who may enter — the watchlist. */}
+      <div className="mx-auto mt-6 w-full max-w-3xl">
+        <WatchlistSection canEdit={roleMay(user.role, 'editSettings')} />
+      </div>
     </RoleGate>
   );
 }

@@ -67,6 +67,13 @@ export type AutoGateState = {
   faceVerified: boolean;
   /** The server's warnings about the stored entry (issue 14). */
   warnings: EntryWarning[];
+  /**
+   * Issue 21: the server refused the entry by its own rules (watchlist, document rules): the
+   * panel shows why and never offers to pre-register the vehicle.
+   */
+  refusedByRules: boolean;
+  /** The rule's message, when the guard may see it (a covert watchlist hit has none). */
+  refusalDetail: string | null;
 };
 
 /** The entry as the server stored it (grant-entry's answer). */
@@ -104,6 +111,8 @@ export type AutoGateEvent =
   /** The refusal as the server stored it (its reason may differ from the screen's). */
   | ({ type: 'REFUSAL_LOGGED' } & StoredEntry)
   | { type: 'ENTRY_LOGGING_FAILED' }
+  /** Issue 21: the entry as stored was refused by the server's rules (after a grant or refusal). */
+  | { type: 'RULES_REFUSED'; status: string; detail: string | null }
   | { type: 'RESET' };
 
 export const initialAutoGateState: AutoGateState = {
@@ -121,6 +130,8 @@ export const initialAutoGateState: AutoGateState = {
   faceComparisonId: null,
   faceVerified: false,
   warnings: [],
+  refusedByRules: false,
+  refusalDetail: null,
 };
 
 /** The threshold and its comparison are defined once, in contracts (the server uses the same). */
@@ -263,6 +274,17 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       // Nothing was logged, so the gate stays shut: start again from idle.
       if (!isApprovingEntry(state)) return state;
       return initialAutoGateState;
+
+    case 'RULES_REFUSED':
+      // The server's refusal outranks the screen's own verdict, granted or refused.
+      if (!isApprovingEntry(state) && state.phase !== 'not_registered') return state;
+      return {
+        ...state,
+        phase: 'not_registered',
+        status: event.status,
+        refusedByRules: true,
+        refusalDetail: event.detail,
+      };
 
     case 'RESET':
       return initialAutoGateState;

@@ -202,6 +202,62 @@ describe('Automated Gate Entry', () => {
     );
   });
 
+  it('never offers Pre-Register for a plate the server refuses by its watchlist (issue 21)', async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+    api.onGrantEntry(
+      anEntryLog({
+        plateNumber: 'CA123456',
+        entryGranted: false,
+        refusalReason: 'watchlist',
+        warnings: [
+          {
+            code: 'watchlist_hit',
+            severity: 'critical',
+            message: 'Plate CA123456 is on the watchlist (block): Reported stolen',
+            fields: ['plateNumber'],
+          },
+        ],
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('Entry refused - watchlist')).toBeInTheDocument();
+    expect(within(panel).getByTestId('refusal-detail')).toHaveTextContent('Reported stolen');
+    expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+  });
+
+  it('shows a covert watchlist refusal only as "Manual check required" (issue 21)', async () => {
+    const { user, api } = setUp();
+    api.onGrantEntry(
+      anEntryLog({
+        entryGranted: false,
+        refusalReason: 'watchlist',
+        warnings: [
+          {
+            code: 'watchlist_hit',
+            severity: 'critical',
+            message: 'Manual check required',
+            fields: [],
+          },
+        ],
+      }),
+    );
+    api.onFaceComparison(aFaceComparison(92.4));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('Manual check required')).toBeInTheDocument();
+    expect(within(panel).queryByTestId('refusal-detail')).toBeNull();
+    expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+  });
+
   it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {
     const { user, api } = setUp([]);
     api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));

@@ -12,7 +12,7 @@ import { lazy, Suspense, useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
-import type { RefusalReason } from '@boomgate/contracts/entry-checks';
+import type { ClientRefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
@@ -34,6 +34,7 @@ import { cn } from '@/lib/cn';
 import { formatPlate } from '@/lib/plates';
 
 import { compareFaces, lookupPlate } from '../api/auto-gate';
+import { rulesRefusal } from './rules-refusal';
 
 import {
   AUTO_GATE_STATUS,
@@ -186,6 +187,11 @@ function NotRegisteredPanel({
             {state.liveness !== null && <> · Liveness: {formatLiveness(state.liveness)}</>}
           </CardDescription>
         )}
+        {state.refusalDetail && (
+          <CardDescription className="font-medium text-destructive" data-testid="refusal-detail">
+            {state.refusalDetail}
+          </CardDescription>
+        )}
         {state.spoofSuspected && (
           <CardDescription className="font-medium text-destructive" data-testid="spoof-warning">
             Possible spoof: the face may be a photo or a screen. Check the driver in person.
@@ -201,13 +207,16 @@ function NotRegisteredPanel({
             {state.plateNumber ? formatPlate(state.plateNumber) : 'No plate read'}
           </p>
         </div>
-        <div className="grid gap-2 sm:grid-cols-2">
-          <Button size="lg" asChild>
-            <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
-              <UserPlusIcon aria-hidden />
-              Pre-Register Vehicle
-            </Link>
-          </Button>
+        <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
+          {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
+          {!state.refusedByRules && (
+            <Button size="lg" asChild>
+              <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
+                <UserPlusIcon aria-hidden />
+                Pre-Register Vehicle
+              </Link>
+            </Button>
+          )}
           <Button size="lg" variant="outline" onClick={onScanAgain}>
             <ScanLineIcon aria-hidden />
             Scan Again
@@ -318,6 +327,13 @@ export function AutoGate() {
       return;
     }
     if (!isCurrent(attemptId)) return;
+    // Issue 21: the server's rules (watchlist) may refuse what the screen would grant.
+    const refused = rulesRefusal(stored);
+    if (refused) {
+      dispatch({ type: 'RULES_REFUSED', ...refused });
+      toast({ variant: 'destructive', title: 'Entry Refused', description: refused.status });
+      return;
+    }
     // The server decides: the panels show the decision and face verdict it stored, not the
     // screen's own (it refuses what its evidence does not back).
     dispatch({
@@ -355,7 +371,7 @@ export function AutoGate() {
   const logRefusal = async (
     attemptId: string,
     refusal: {
-      refusalReason: RefusalReason;
+      refusalReason: ClientRefusalReason;
       plateNumber: string;
       plateImage: string | null;
       faceImage?: string | null;
@@ -384,14 +400,23 @@ export function AutoGate() {
           refusalReason: stored.refusalReason,
           warnings: stored.warnings,
         });
+      // Issue 21: a watched plate is refused by the server's rules, never offered pre-registration.
+      return rulesRefusal(stored);
     } catch (error) {
-      if (!isCurrent(attemptId)) return;
+      if (!isCurrent(attemptId)) return null;
       toast({
         variant: 'destructive',
         title: 'Entry Logging Failed',
         description: getErrorMessage(error, 'Could not log entry'),
       });
+      return null;
     }
+  };
+
+  /** A refusal logged after its panel is shown: the server's rules may still change the panel. */
+  const logRefusalShown = async (attemptId: string, refusal: Parameters<typeof logRefusal>[1]) => {
+    const refused = await logRefusal(attemptId, refusal);
+    if (refused && isCurrent(attemptId)) dispatch({ type: 'RULES_REFUSED', ...refused });
   };
 
   const handlePlateCaptured = async (image: string) => {
@@ -434,20 +459,24 @@ export function AutoGate() {
     try {
       vehicle = await lookupPlate(plateNumber);
     } catch {
-      // Not found (404) or the lookup failed: either way the vehicle is not cleared.
+      // Not found (404) or the lookup failed: either way the vehicle is not cleared. The refusal
+      // is logged before the panel shows: a watched plate (issue 21) must never show, even for a
+      // moment, the panel that offers to pre-register it.
       if (!isCurrent(attemptId)) return;
-      dispatch({ type: 'VEHICLE_NOT_FOUND' });
-      await logRefusal(attemptId, {
+      const refused = await logRefusal(attemptId, {
         refusalReason: 'not_registered',
         plateNumber,
         plateImage: image,
       });
+      if (!isCurrent(attemptId)) return;
+      dispatch({ type: 'VEHICLE_NOT_FOUND' });
+      if (refused) dispatch({ type: 'RULES_REFUSED', ...refused });
       return;
     }
     if (!isCurrent(attemptId)) return;
     dispatch({ type: 'VEHICLE_FOUND', vehicle });
     if (!vehicle.isActive) {
-      await logRefusal(attemptId, {
+      await logRefusalShown(attemptId, {
         refusalReason: 'registration_expired',
         plateNumber,
         plateImage: image,
@@ -483,7 +512,7 @@ export function AutoGate() {
         description: getErrorMessage(error, 'Face comparison error'),
       });
       dispatch({ type: 'FACE_COMPARISON_FAILED' });
-      await logRefusal(attemptId, {
+      await logRefusalShown(attemptId, {
         refusalReason: 'face_error',
         plateNumber,
         plateImage,
@@ -505,7 +534,7 @@ export function AutoGate() {
           ? `Possible spoof (liveness ${formatLiveness(liveness)}). Manual verification required.`
           : `Match score: ${Math.round(matchScore)}%. Manual verification required.`,
       });
-      await logRefusal(attemptId, {
+      await logRefusalShown(attemptId, {
         refusalReason: 'face_mismatch',
         plateNumber,
         plateImage,

@@ -13,6 +13,7 @@ import {
 
 import type { Dashboard, EntryLog } from '@boomgate/contracts/entry-logs';
 
+import { OverrideEntryButton, OverrideNote } from '@/components/entry-override';
 import { RefusedMark } from '@/components/entry-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -115,7 +116,7 @@ function StatCards({ data }: { data: Dashboard }) {
   );
 }
 
-function RecentEntries({ entries }: { entries: EntryLog[] }) {
+function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverride: boolean }) {
   if (entries.length === 0) {
     return (
       <p className="py-8 text-center text-sm text-muted-foreground">No entry logs available</p>
@@ -162,7 +163,10 @@ function RecentEntries({ entries }: { entries: EntryLog[] }) {
                     Expired document
                   </Badge>
                 )}
+                {/* Issue 21: a supervisor's override of a refusal, and who gave it and why. */}
+                {canOverride && <OverrideEntryButton entry={entry} />}
               </div>
+              <OverrideNote entry={entry} />
             </TableCell>
             <TableCell>
               {entry.faceVerified ? (
@@ -186,8 +190,11 @@ function RecentEntries({ entries }: { entries: EntryLog[] }) {
   );
 }
 
-/** Spec §2 'System Dashboard': entry statistics and the latest ten entries. */
-export function SystemDashboard() {
+/**
+ * Spec §2 'System Dashboard': entry statistics and the latest ten entries. `canOverride`: the
+ * user may override a refused entry (issue 21).
+ */
+export function SystemDashboard({ canOverride = false }: { canOverride?: boolean }) {
   const dashboard = useDashboard();
 
   return (
@@ -214,7 +221,10 @@ export function SystemDashboard() {
               <CardDescription>The latest 10 entries at the gate.</CardDescription>
             </CardHeader>
             <CardContent>
-              <RecentEntries entries={dashboard.data.recentEntries.slice(0, 10)} />
+              <RecentEntries
+                entries={dashboard.data.recentEntries.slice(0, 10)}
+                canOverride={canOverride}
+              />
             </CardContent>
           </Card>
         </>

@@ -248,6 +248,13 @@ describe('company onboarding: individual', { timeout: 20_000 }, () => {
         transportCompany: 'Kumba Haulage',
         plateNumber: 'CA123456',
         approvedUntil: null,
+        // Issue 21: no trailers (a rigid vehicle).
+        trailer1Plate: null,
+        trailer1DiscNumber: null,
+        trailer1DiscExpiry: null,
+        trailer2Plate: null,
+        trailer2DiscNumber: null,
+        trailer2DiscExpiry: null,
       },
     ]);
     await waitFor(() => expect(screen.getByLabelText('Driver Name *')).toHaveValue(''));

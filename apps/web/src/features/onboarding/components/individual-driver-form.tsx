@@ -31,6 +31,12 @@ const EMPTY: Record<RecordField, string> = {
   transportCompany: '',
   plateNumber: '',
   approvedUntil: '',
+  trailer1Plate: '',
+  trailer1DiscNumber: '',
+  trailer1DiscExpiry: '',
+  trailer2Plate: '',
+  trailer2DiscNumber: '',
+  trailer2DiscExpiry: '',
 };
 
 /** Per-field input details; labels and the required * come from the bulk template's columns. */
@@ -49,6 +55,13 @@ const INPUTS: Record<RecordField, Partial<ComponentProps<'input'>>> = {
   transportCompany: {},
   plateNumber: { className: 'font-mono uppercase', maxLength: 40, placeholder: 'CA 123-456' },
   approvedUntil: { type: 'date' },
+  // Issue 21: a rig's trailers.
+  trailer1Plate: { className: 'font-mono uppercase', maxLength: 40 },
+  trailer1DiscNumber: { className: 'font-mono uppercase', maxLength: 40 },
+  trailer1DiscExpiry: { type: 'date' },
+  trailer2Plate: { className: 'font-mono uppercase', maxLength: 40 },
+  trailer2DiscNumber: { className: 'font-mono uppercase', maxLength: 40 },
+  trailer2DiscExpiry: { type: 'date' },
 };
 
 /**

@@ -1,0 +1,96 @@
+import { and, eq, inArray } from 'drizzle-orm';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor } from '@/modules/sessions';
+import type { Clock } from '@/platform/clock';
+import type { Database, DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+
+import type { EntryLogRow } from './entry-logs.table';
+import { entryLogs } from './entry-logs.table';
+import { type EntryOverrideRow, entryOverrides } from './entry-overrides.table';
+
+/** An entry as the API shows it: the row with its override, if any (issue 21). */
+export type EntryWithOverride = EntryLogRow & { override: EntryOverrideRow | null };
+
+/** The overrides of these entries, by entry id (one query for a page of entries). */
+export async function overridesOf(
+  tx: DbExecutor,
+  tenantId: string,
+  entryIds: readonly string[],
+): Promise<Map<string, EntryOverrideRow>> {
+  if (entryIds.length === 0) return new Map();
+  const rows = await tx
+    .select()
+    .from(entryOverrides)
+    .where(
+      and(eq(entryOverrides.tenantId, tenantId), inArray(entryOverrides.entryId, [...entryIds])),
+    );
+  return new Map(rows.map((row) => [row.entryId, row]));
+}
+
+export async function withOverrides(
+  tx: DbExecutor,
+  tenantId: string,
+  rows: readonly EntryLogRow[],
+): Promise<EntryWithOverride[]> {
+  const overrides = await overridesOf(
+    tx,
+    tenantId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, override: overrides.get(row.id) ?? null }));
+}
+
+/**
+ * Issue 21: a supervisor (tenant_admin, back_office) grants one refused entry with a reason, so
+ * nobody opens the barrier by hand around the system. Audited (`entry.overridden`, with the
+ * refusal it overrode); an entry is overridden at most once; a granted entry cannot be.
+ */
+export function createEntryOverrides({
+  database,
+  audit,
+  clock,
+}: {
+  database: Pick<Database, 'withTenant'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+}) {
+  return {
+    override: (actor: Actor, entryId: string, reason: string, ip?: string) =>
+      database.withTenant(actor.tenantId, async (tx): Promise<EntryWithOverride> => {
+        // The row lock makes two concurrent overrides one after the other; the key makes one win.
+        const [entry] = await tx
+          .select()
+          .from(entryLogs)
+          .where(and(eq(entryLogs.tenantId, actor.tenantId), eq(entryLogs.id, entryId)))
+          .limit(1);
+        if (!entry) throw new AppError('NOT_FOUND', 'Entry not found');
+        if (entry.entryGranted)
+          throw new AppError('CONFLICT', 'This entry was granted: there is nothing to override.');
+        const [override] = await tx
+          .insert(entryOverrides)
+          .values({
+            tenantId: actor.tenantId,
+            entryId,
+            reason,
+            overriddenAt: clock.now(),
+            overriddenBy: actor.userId,
+            overriddenByName: actor.fullName ?? actor.username,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!override) throw new AppError('CONFLICT', 'This entry was already overridden.');
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'entry.overridden',
+          targetType: 'entry_log',
+          targetId: entryId,
+          ip,
+          details: { reason, refusalReason: entry.refusalReason, plateNumber: entry.plateNumber },
+        });
+        return { ...entry, override };
+      }),
+  };
+}

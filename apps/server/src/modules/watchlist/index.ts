@@ -1,0 +1,26 @@
+/**
+ * Watchlist (issue 21): each tenant's own list of plates, driver ID numbers and transport
+ * companies that a gate path refuses (`block`) or grants with a warning (`alert`). Every gate path
+ * (grant-entry, the incoming feed's completion) screens with `screen` and records hits with
+ * `recordHits` (audit action `watchlist.hit`, the alerts module's hook).
+ * Owns: watchlist_entries.
+ */
+import { createWatchlistRepository } from './watchlist.repository';
+import { watchlistRoutes } from './watchlist.routes';
+import { type WatchlistServiceDeps, createWatchlistService } from './watchlist.service';
+
+export type { WatchlistService } from './watchlist.service';
+export { WATCHLIST_HIT_ACTION } from './watchlist.service';
+export {
+  type RuleOutcome,
+  type WatchlistHit,
+  type WatchlistScreening,
+  WATCHLIST_SOURCE,
+  screenWatchlist,
+  watchlistWarnings,
+} from './watchlist-screening';
+
+export function createWatchlistModule(deps: Omit<WatchlistServiceDeps, 'repository'>) {
+  const service = createWatchlistService({ ...deps, repository: createWatchlistRepository() });
+  return { service, routes: watchlistRoutes(service) };
+}

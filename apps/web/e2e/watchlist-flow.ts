@@ -1,0 +1,118 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+import type { Viewport } from './flows';
+import type { FakeCamera } from './gate-camera';
+import { assert, type Flow } from './runner';
+
+type WatchlistFlowContext = {
+  flow: Flow;
+  page: Page;
+  context: BrowserContext;
+  baseUrl: string;
+  viewport: Viewport;
+  screenshot: (name: string) => Promise<void>;
+  pageErrors: string[];
+  camera: FakeCamera;
+};
+
+/** The real vision engine reads the plate; its first use loads the OCR model. */
+const ENGINE_TIMEOUT_MS = 120_000;
+
+/**
+ * Issue 21, "who may enter": an admin puts a plate on the watchlist under Settings; the plate is
+ * scanned at the auto gate and refused by the server (no Pre-Register button for a watched
+ * plate); the admin overrides the refusal from the dashboard with a reason, and the entry shows
+ * who overrode it and why. The scan is made by the admin's own session: the server's decision is
+ * the same for every role at the gate.
+ */
+export async function runWatchlistFlow({
+  flow,
+  page,
+  baseUrl,
+  viewport,
+  screenshot,
+  camera,
+}: WatchlistFlowContext) {
+  const suffix = `${viewport.name}-${Date.now().toString(36)}`;
+  const plate = { display: 'KP 35 XK GP', stored: 'KP35XKGP' };
+  const reason = 'Reported stolen, case 4711';
+  const overrideReason = 'Owner showed the police clearance';
+
+  await flow.step('registers an organization', async () => {
+    await page.goto(`${baseUrl}/register`);
+    await page.getByLabel('Organization Name').fill(`Watch Mine (${viewport.name})`);
+    await page.getByLabel('Full Name').fill('Wanda Admin');
+    await page.getByLabel('Username').fill(`watch-${suffix}`);
+    await page.getByLabel('Password', { exact: true }).fill('Watch-pass-1');
+    await page.getByLabel('Confirm Password').fill('Watch-pass-1');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL((url) => url.pathname === '/onboarding');
+  });
+
+  await flow.step('the admin adds the plate to the watchlist under Settings', async () => {
+    await page.goto(`${baseUrl}/settings`);
+    const section = page.getByTestId('watchlist-section');
+    await section.waitFor();
+    await section.getByLabel('Kind').selectOption('plate');
+    await section.getByLabel('Plate', { exact: true }).fill(plate.display);
+    await section.getByLabel('Reason').fill(reason);
+    await section.getByLabel('At the gate').selectOption('block');
+    await section.getByRole('button', { name: 'Add to Watchlist' }).click();
+    await section.getByRole('cell', { name: plate.display, exact: true }).waitFor();
+    await section.getByText(reason).waitFor();
+    await screenshot('watchlist-added');
+  });
+
+  await flow.step(
+    'the auto gate refuses the watched plate without a Pre-Register button',
+    async () => {
+      await camera.showPlate(plate.display);
+      await page.goto(`${baseUrl}/auto-gate`);
+      await page
+        .getByRole('button', {
+          name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
+        })
+        .click();
+      await page.waitForFunction(
+        () => {
+          const button = document.querySelector<HTMLButtonElement>(
+            'button[aria-label="Capture plate"]',
+          );
+          const video = document.querySelector<HTMLVideoElement>('[data-testid=camera-preview]');
+          return button !== null && !button.disabled && video !== null && video.videoWidth > 0;
+        },
+        undefined,
+        { timeout: 20_000 },
+      );
+      await page.getByRole('button', { name: 'Capture plate' }).click();
+      const panel = page.getByTestId('not-registered-panel');
+      await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
+      await panel.getByText('Entry refused - watchlist').waitFor();
+      await panel.getByText(reason, { exact: false }).waitFor();
+      const preRegister = await panel.getByRole('link', { name: 'Pre-Register Vehicle' }).count();
+      assert(preRegister === 0, 'the refused panel offers to pre-register a watched plate');
+      await screenshot('auto-gate-watchlist-refused');
+    },
+  );
+
+  await flow.step(
+    'the admin overrides the refusal with a reason; the entry shows who and why',
+    async () => {
+      await page.goto(`${baseUrl}/dashboard`);
+      const row = page.getByTestId('recent-entry').filter({ hasText: plate.stored }).first();
+      await row.getByTestId('refused-mark').waitFor();
+      await row.getByRole('button', { name: 'Override' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Override refused entry' });
+      await dialog.getByLabel('Reason').fill(overrideReason);
+      await dialog.getByRole('button', { name: 'Override Entry' }).click();
+      const note = row.getByTestId('entry-override');
+      await note.waitFor();
+      const text = (await note.textContent()) ?? '';
+      assert(
+        text.includes('Wanda Admin') && text.includes(overrideReason),
+        `the entry reads "${text}", not who overrode it and why`,
+      );
+      await screenshot('dashboard-overridden');
+    },
+  );
+}

@@ -219,6 +219,8 @@ export async function buildApp({
         modules.induction.routes,
         modules.settings.routes,
         modules.privacy.routes,
+        modules.sites.routes,
+        modules.visits.routes,
       ]) {
         await api.register(routes);
       }

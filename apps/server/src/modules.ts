@@ -18,9 +18,11 @@ import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
+import { createSitesModule } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
+import { createVisitsModule } from '@/modules/visits';
 import {
   type GateVisionEngine,
   createVisionAdmission,
@@ -76,12 +78,15 @@ export function createModules({
       absoluteTimeoutHours: env.SESSION_ABSOLUTE_TIMEOUT_HOURS,
     },
   });
+  // Issue 16: sites, gates and lanes; the sites each user works at.
+  const sites = createSitesModule({ database, audit });
   const users = createUsersModule({
     database,
     sessions: sessions.service,
     audit,
     clock,
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
+    siteAssignments: sites.service,
   });
   const mfa = createMfaModule({
     database,
@@ -178,6 +183,8 @@ export function createModules({
     captures: captures.service,
     clock,
   });
+  // Issue 16: a granted entry opens its visit; the exit closes it.
+  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
   const entryLogs = createEntryLogsModule({
     database,
     images: images.service,
@@ -187,6 +194,11 @@ export function createModules({
     faces: faces.service,
     captures: captures.service,
     clock,
+    places: {
+      ...sites.service.inTransaction,
+      onEntryLogged: (...args) => visits.service.openForEntry(...args),
+      onSiteCountSql: visits.service.onSiteCountSql,
+    },
   });
   const truckList = createTruckListModule({ database, clock });
   const webhooks = createWebhooksModule({
@@ -238,6 +250,8 @@ export function createModules({
     tenants,
     settings,
     sessions,
+    sites,
+    visits,
     users,
     auth,
     mfa,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import {
+  DashboardQuerySchema,
   DashboardSchema,
   type EntryLog,
   EntryLogListSchema,
@@ -70,6 +71,8 @@ export function entryLogsRoutes(
     permitImages: row.permitImageKeys.map((key) => images.urlFor(key) ?? key),
     warnings: row.warnings,
     recordedBy: { id: row.recordedBy, name: row.recordedByName },
+    siteId: row.siteId,
+    gateId: row.gateId,
   });
 
   /**
@@ -141,11 +144,12 @@ export function entryLogsRoutes(
         schema: {
           tags: ['entry-logs'],
           operationId: 'getDashboard',
+          querystring: DashboardQuerySchema,
           response: { 200: DashboardSchema },
         },
       },
       async (request) => {
-        const { recent, ...stats } = await service.dashboard(request.actor);
+        const { recent, ...stats } = await service.dashboard(request.actor, request.query);
         return {
           ...stats,
           recentEntries: recent.map((row) => asSeenBy(request.actor.role, toEntryLog(row))),

@@ -232,6 +232,7 @@ export function createModules({
       approvedVehicles.personalData,
       drivers.personalData,
       entryLogs.personalData,
+      visits.personalData,
       documents.personalData,
       webhooks.personalData,
       induction.personalData,

@@ -28,6 +28,9 @@ const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
 const AccountSecurityRoute = lazy(() => import('./routes/account-security'));
 const WorkflowRoute = lazy(() => import('./routes/workflow'));
+const OnSiteRoute = lazy(() => import('./routes/on-site'));
+const RollCallRoute = lazy(() => import('./routes/roll-call'));
+const SitesSettingsRoute = lazy(() => import('./routes/sites-settings'));
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -77,6 +80,9 @@ export function AppRouter() {
                   <Route path={paths.settings} component={SettingsRoute} />
                   <Route path={paths.accountSecurity} component={AccountSecurityRoute} />
                   <Route path={paths.workflow} component={WorkflowRoute} />
+                  <Route path={paths.onSite} component={OnSiteRoute} />
+                  <Route path={paths.rollCall()} component={RollCallRoute} />
+                  <Route path={paths.sitesSettings} component={SitesSettingsRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

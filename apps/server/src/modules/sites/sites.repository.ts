@@ -41,6 +41,11 @@ export function createSitesRepository() {
         )
         .orderBy(asc(sites.createdAt), asc(sites.id)),
 
+    listSiteIds: async (tx: DbExecutor, tenantId: string) =>
+      (await tx.select({ id: sites.id }).from(sites).where(eq(sites.tenantId, tenantId))).map(
+        (row) => row.id,
+      ),
+
     findSite: async (tx: DbExecutor, tenantId: string, siteId: string) =>
       (
         await tx

@@ -37,9 +37,13 @@ export function createSitesService({ database, repository, audit }: SitesService
    */
   async function scopeOf(tx: DbExecutor, actor: Actor): Promise<SiteScope> {
     const assigned = await repository.siteIdsOfUser(tx, actor.tenantId, actor.userId);
-    if (assigned.length > 0) return assigned;
-    if (actor.role !== 'security_guard') return null;
-    return [(await repository.defaultSite(tx, actor.tenantId)).site.id];
+    if (assigned.length === 0 && actor.role !== 'security_guard') return null;
+    const scope =
+      assigned.length > 0 ? assigned : [(await repository.defaultSite(tx, actor.tenantId)).site.id];
+    // Every site of the tenant (most tenants have one): no limit, so lists and the dashboard
+    // read the tenant-wide indexes and day counters.
+    const all = await repository.listSiteIds(tx, actor.tenantId);
+    return all.every((id) => scope.includes(id)) ? null : scope;
   }
 
   async function visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<SiteRow> {

@@ -6,6 +6,7 @@
 import type { SitesService } from '@/modules/sites';
 import { createSitesRepository } from '@/modules/sites';
 
+import { createVisitsPersonalData } from './visits.personal-data';
 import { createVisitsRepository } from './visits.repository';
 import { visitsRoutes } from './visits.routes';
 import { type VisitsServiceDeps, createVisitsService } from './visits.service';
@@ -23,5 +24,6 @@ export function createVisitsModule(
     siteRows: createSitesRepository(),
     repository: createVisitsRepository(),
   });
-  return { service, routes: visitsRoutes(service) };
+  // POPIA: names and ID numbers of people signed in, drivers' names (the privacy module runs it).
+  return { service, routes: visitsRoutes(service), personalData: createVisitsPersonalData() };
 }

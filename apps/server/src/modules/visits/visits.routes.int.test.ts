@@ -305,4 +305,25 @@ describe('sites, gates and visits (issue 16)', () => {
     const overstays = await t.modules.visits.service.overstays(admin.body.tenant.id);
     expect(overstays.map((visit) => visit.plateNumber)).toEqual([plates[0], plates[1]]);
   });
+
+  it("erases a person's name and ID number from their visits on request (POPIA)", async () => {
+    const admin = await t.registerTenant();
+    const idNumber = '8001015009087';
+    const visitor = await admin.post('/api/visits/people', {
+      name: 'Sipho Dlamini',
+      idNumber,
+      company: 'Acme',
+    });
+    expect(visitor.statusCode).toBe(201);
+    const erased = await admin.post('/api/data-subjects/erase', { idNumber });
+    expect(erased.statusCode).toBe(200);
+    const [row] = await t.ownerQuery<{
+      person_name: string | null;
+      person_id_number: string | null;
+      company: string;
+    }>('select person_name, person_id_number, company from visits where id = $1', [
+      visitor.json().id,
+    ]);
+    expect(row).toEqual({ person_name: null, person_id_number: null, company: 'Acme' });
+  });
 });

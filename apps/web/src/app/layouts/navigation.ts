@@ -6,6 +6,7 @@ import {
   HouseIcon,
   InboxIcon,
   LayoutDashboardIcon,
+  ListChecksIcon,
   type LucideIcon,
   PlugIcon,
   SettingsIcon,
@@ -58,6 +59,13 @@ const weighbridge: NavItem = { title: 'Weighbridge', href: paths.weighbridge, ic
 const scanStation: NavItem = { title: 'Scan Station', href: paths.scanStation, icon: ScanTextIcon };
 const incomingFeed: NavItem = { title: 'Incoming Feed', href: paths.incomingFeed, icon: InboxIcon };
 const truckList: NavItem = { title: 'Truck List', href: paths.truckList, icon: TruckIcon };
+/** Issue 16: vehicles and people inside now, and the roll-call. */
+const onSite: NavItem = {
+  title: 'On Site',
+  href: paths.onSite,
+  icon: ListChecksIcon,
+  aliases: [paths.rollCall()],
+};
 const onboarding: NavItem = {
   title: 'Onboarding',
   href: paths.onboarding,
@@ -101,6 +109,7 @@ export const sidebarItems: readonly NavItem[] = [
   scanStation,
   incomingFeed,
   truckList,
+  onSite,
   onboarding,
   safetyVideos,
   userManagement,

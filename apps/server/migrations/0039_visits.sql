@@ -1,5 +1,12 @@
 CREATE TYPE "public"."visit_exit_source" AS ENUM('guard', 'anpr', 'webhook');--> statement-breakpoint
 CREATE TYPE "public"."visit_kind" AS ENUM('vehicle', 'person');--> statement-breakpoint
+CREATE TABLE "visit_open_counts" (
+	"tenant_id" uuid NOT NULL,
+	"site_id" uuid NOT NULL,
+	"open" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "visit_open_counts_tenant_id_site_id_pk" PRIMARY KEY("tenant_id","site_id")
+);
+--> statement-breakpoint
 CREATE TABLE "visits" (
 	"tenant_id" uuid NOT NULL,
 	"id" uuid NOT NULL,
@@ -26,6 +33,7 @@ CREATE TABLE "visits" (
 	CONSTRAINT "visits_tenant_id_id_pk" PRIMARY KEY("tenant_id","id")
 );
 --> statement-breakpoint
+ALTER TABLE "visit_open_counts" ADD CONSTRAINT "visit_open_counts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "visits" ADD CONSTRAINT "visits_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "visits" ADD CONSTRAINT "visits_tenant_id_site_id_sites_tenant_id_id_fk" FOREIGN KEY ("tenant_id","site_id") REFERENCES "public"."sites"("tenant_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "visits" ADD CONSTRAINT "visits_tenant_id_gate_id_gates_tenant_id_id_fk" FOREIGN KEY ("tenant_id","gate_id") REFERENCES "public"."gates"("tenant_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

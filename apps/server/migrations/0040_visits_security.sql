@@ -36,3 +36,36 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER tenants_default_site AFTER INSERT ON "tenants" FOR EACH ROW
   EXECUTE FUNCTION tenants_default_site();
+--> statement-breakpoint
+-- The On Site card's counts per site, kept by statement-level triggers on visits in the writer's
+-- transaction (as 0015 does for entries): one grouped upsert per statement. As the invoker, so
+-- row-level security applies to the counts like everywhere else.
+ALTER TABLE "visit_open_counts" ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
+ALTER TABLE "visit_open_counts" FORCE ROW LEVEL SECURITY;--> statement-breakpoint
+CREATE POLICY "tenant_isolation" ON "visit_open_counts" FOR ALL
+  USING ("tenant_id" = (select nullif(current_setting('app.tenant_id', true), '')::uuid))
+  WITH CHECK ("tenant_id" = (select nullif(current_setting('app.tenant_id', true), '')::uuid));--> statement-breakpoint
+GRANT SELECT, INSERT, UPDATE ON "visit_open_counts" TO boomgate_app;--> statement-breakpoint
+CREATE FUNCTION visit_open_counts_apply() RETURNS trigger
+LANGUAGE plpgsql SECURITY INVOKER SET search_path = public, pg_temp AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    INSERT INTO visit_open_counts AS c (tenant_id, site_id, open)
+    SELECT tenant_id, site_id, -count(*) FROM old_rows WHERE exited_at IS NULL
+    GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (tenant_id, site_id) DO UPDATE SET open = c.open + excluded.open;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO visit_open_counts AS c (tenant_id, site_id, open)
+    SELECT tenant_id, site_id, count(*) FROM new_rows WHERE exited_at IS NULL
+    GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (tenant_id, site_id) DO UPDATE SET open = c.open + excluded.open;
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER visits_count_inserts AFTER INSERT ON "visits"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION visit_open_counts_apply();--> statement-breakpoint
+CREATE TRIGGER visits_count_updates AFTER UPDATE ON "visits"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION visit_open_counts_apply();--> statement-breakpoint
+CREATE TRIGGER visits_count_deletes AFTER DELETE ON "visits"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION visit_open_counts_apply();

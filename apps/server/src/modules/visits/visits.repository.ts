@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbExecutor } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
-import { type VisitRow, visits } from './visits.table';
+import { type VisitRow, visitOpenCounts, visits } from './visits.table';
 
 export type VisitsRepository = ReturnType<typeof createVisitsRepository>;
 
@@ -21,14 +21,17 @@ export type VisitExit = Pick<
 
 export function createVisitsRepository() {
   return {
-    /** How many are inside now, as a scalar subquery for another statement (the dashboard). */
+    /**
+     * How many are inside now, as a scalar subquery for another statement (the dashboard): the
+     * per-site counts the visits triggers keep (migration 0040), not a count of open visits.
+     */
     openCountSql: (tenantId: string, siteIds: readonly string[] | null) =>
-      sql<number>`(select count(*)::int from ${visits} where ${visits.tenantId} = ${tenantId}::uuid and ${visits.exitedAt} is null${
+      sql<number>`(select coalesce(sum(${visitOpenCounts.open}), 0)::int from ${visitOpenCounts} where ${visitOpenCounts.tenantId} = ${tenantId}::uuid${
         siteIds === null
           ? sql``
           : siteIds.length === 0
             ? sql` and false`
-            : sql` and ${visits.siteId} in (${sql.join(
+            : sql` and ${visitOpenCounts.siteId} in (${sql.join(
                 siteIds.map((id) => sql`${id}::uuid`),
                 sql`, `,
               )})`

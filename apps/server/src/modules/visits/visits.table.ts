@@ -3,6 +3,7 @@ import {
   boolean,
   foreignKey,
   index,
+  integer,
   pgEnum,
   pgTable,
   primaryKey,
@@ -84,6 +85,23 @@ export const visits = pgTable(
       .on(t.tenantId, t.plateNumber)
       .where(sql`exited_at is null and plate_number is not null`),
   ],
+);
+
+/**
+ * How many are inside each site now, kept by statement-level triggers on visits in the writer's
+ * transaction (as entry_log_daily_counts): the dashboard's On Site card reads a row per site
+ * instead of counting 100,000 open visits on every request.
+ */
+export const visitOpenCounts = pgTable(
+  'visit_open_counts',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    open: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.siteId] })],
 );
 
 export type VisitRow = typeof visits.$inferSelect;

@@ -7,24 +7,19 @@ import {
 } from '@tanstack/react-query';
 
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
-import { SiteListSchema } from '@boomgate/contracts/sites';
 import { type Visit, VisitListSchema, VisitSchema } from '@boomgate/contracts/visits';
 
 import { request, requestWithHeaders } from '@/lib/api-client';
 import { gateKeys } from '@/lib/api/query-keys';
+import { sitesKey } from '@/lib/api/sites';
 
 export const siteKeys = {
-  sites: ['sites'] as const,
+  sites: sitesKey,
   onSite: (siteId: string | undefined) => ['on-site', siteId ?? 'all'] as const,
   rollCall: (siteId: string | undefined) => ['on-site', 'roll-call', siteId ?? 'all'] as const,
 };
 
-export function useSites() {
-  return useQuery({
-    queryKey: siteKeys.sites,
-    queryFn: ({ signal }) => request('GET', '/api/sites', { schema: SiteListSchema, signal }),
-  });
-}
+export { useSites } from '@/lib/api/sites';
 
 async function getOnSitePage(
   siteId: string | undefined,

@@ -20,13 +20,13 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { SitePicker } from '@/components/site-picker';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatPlate } from '@/lib/plates';
 
 import { useOnSite, useRecordExit, useSignInPerson, useSites } from '../api/on-site';
-import { SitePicker } from './site-picker';
 
 const DASH = '-';
 

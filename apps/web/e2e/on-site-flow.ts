@@ -13,6 +13,10 @@ type OnSiteFlowContext = {
   pageErrors: string[];
 };
 
+// The screens show plates formatted (ONS 1 GP).
+const LEAVING = /ONS\s*1\s*GP/;
+const STAYING = /ONS\s*2\s*GP/;
+
 /** A JSON call from the page (same origin, the page's session cookie). */
 async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
   const { status, json } = await page.evaluate(
@@ -103,18 +107,18 @@ export async function runOnSiteFlow({
     await page.getByTestId('sidebar').getByRole('link', { name: 'On Site' }).click();
     await page.waitForURL((url) => url.pathname === '/on-site');
     const rows = page.getByTestId('on-site-row');
-    await rows.filter({ hasText: 'ONS1' }).waitFor();
+    await rows.filter({ hasText: LEAVING }).waitFor();
     assert((await rows.count()) === 2, `expected 2 on site, saw ${await rows.count()}`);
     await screenshot('on-site');
-    await rows.filter({ hasText: 'ONS1' }).getByRole('button', { name: 'Record Exit' }).click();
-    await rows.filter({ hasText: 'ONS1' }).waitFor({ state: 'detached' });
+    await rows.filter({ hasText: LEAVING }).getByRole('button', { name: 'Record Exit' }).click();
+    await rows.filter({ hasText: LEAVING }).waitFor({ state: 'detached' });
     assert((await rows.count()) === 1, 'the exited vehicle is still listed');
   });
 
   await flow.step('the roll-call lists who is inside and prints', async () => {
     await page.getByRole('link', { name: 'Roll-Call' }).click();
     await page.waitForURL((url) => url.pathname === '/on-site/roll-call');
-    await page.getByTestId('roll-call-row').filter({ hasText: 'ONS2' }).waitFor();
+    await page.getByTestId('roll-call-row').filter({ hasText: STAYING }).waitFor();
     // window.print() opens no dialog in headless Chromium; record that it was called.
     await page.evaluate(() => {
       (window as unknown as { printed: number }).printed = 0;
@@ -136,7 +140,7 @@ export async function runOnSiteFlow({
       await context.route('**/api/**', (route) => route.abort('connectionrefused'));
       await page.getByRole('link', { name: 'Roll-Call' }).click();
       await page.getByTestId('roll-call-offline').waitFor();
-      await page.getByTestId('roll-call-row').filter({ hasText: 'ONS2' }).waitFor();
+      await page.getByTestId('roll-call-row').filter({ hasText: STAYING }).waitFor();
       await screenshot('roll-call-offline');
       await context.unroute('**/api/**');
     },

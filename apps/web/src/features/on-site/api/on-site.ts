@@ -114,6 +114,9 @@ function saveRollCall(siteId: string | undefined, visits: Visit[]): SavedRollCal
 export function useRollCall(siteId: string | undefined) {
   return useQuery({
     queryKey: siteKeys.rollCall(siteId),
+    // Always asked again on opening: the list on screen says whether it is live or the saved one.
+    staleTime: 0,
+    refetchOnMount: 'always',
     retry: false,
     queryFn: async ({ signal }): Promise<SavedRollCall & { offline: boolean }> => {
       try {

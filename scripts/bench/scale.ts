@@ -92,6 +92,8 @@ const ROUTES: Omit<Scenario, 'sessions'>[] = [
     path: (s) => `/api/entry-logs${cursorOf('entries')(s)}`,
   },
   { route: 'GET /api/truck-list (first page)', path: () => '/api/truck-list' },
+  // Issue 16: who is on site, with 100,000 open visits in the large tenant.
+  { route: 'GET /api/on-site (first page)', path: () => '/api/on-site' },
   {
     route: 'GET /api/truck-list?cursor= (deep pages)',
     path: (s) => `/api/truck-list${cursorOf('trucks')(s)}`,

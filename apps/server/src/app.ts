@@ -224,6 +224,8 @@ export async function buildApp({
         modules.alerts.routes,
         modules.watchlist.routes,
         modules.documentRules.routes,
+        modules.sites.routes,
+        modules.visits.routes,
       ]) {
         await api.register(routes);
       }

@@ -27,6 +27,7 @@ type PlanNode = {
 /** Tables that grow with traffic: a sequential scan on them is a bug on the hot path. */
 const LARGE_TABLES = [
   'entry_logs',
+  'visits',
   'entry_log_daily_counts',
   'approved_vehicles',
   'approved_vehicle_expiry_counts',
@@ -63,6 +64,7 @@ describe('hot queries at scale', () => {
           users: 8,
           truckListEntries: 6_000,
           incomingRequests: 4_000,
+          openVisits: 3_000,
         },
         ...Array.from({ length: 30 }, (_, i) => ({
           number: i + 2,
@@ -161,6 +163,11 @@ describe('hot queries at scale', () => {
     );
     expect(initPlans.length).toBeGreaterThan(0);
   }
+
+  it('on-site (issue 16): the first page walks the partial index of open visits', async () => {
+    const [visits] = await plansOf('/api/on-site', 'visits');
+    expectIndexed(visits ?? [], 'visits_open_idx', { ordered: true });
+  });
 
   it('dashboard: counts from the per-day counters, recent entries and vehicles by index', async () => {
     const [counts] = await plansOf('/api/dashboard', 'entry_log_daily_counts');

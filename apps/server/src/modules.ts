@@ -20,9 +20,11 @@ import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
+import { createSitesModule } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
+import { createVisitsModule } from '@/modules/visits';
 import {
   type GateVisionEngine,
   createVisionAdmission,
@@ -79,12 +81,15 @@ export function createModules({
       absoluteTimeoutHours: env.SESSION_ABSOLUTE_TIMEOUT_HOURS,
     },
   });
+  // Issue 16: sites, gates and lanes; the sites each user works at.
+  const sites = createSitesModule({ database, audit });
   const users = createUsersModule({
     database,
     sessions: sessions.service,
     audit,
     clock,
     passwordMinLength: env.PASSWORD_MIN_LENGTH,
+    siteAssignments: sites.service,
   });
   const mfa = createMfaModule({
     database,
@@ -202,6 +207,8 @@ export function createModules({
   // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
   const watchlist = createWatchlistModule({ database, audit, clock });
   const documentRules = createDocumentRulesModule({ database, audit, clock });
+  // Issue 16: a granted entry opens its visit; the exit closes it.
+  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
   const entryLogs = createEntryLogsModule({
     alerts: alerts.hooks,
     watchlist: watchlist.service,
@@ -216,6 +223,11 @@ export function createModules({
     captures: captures.service,
     clock,
     exportJoins: { ticketNumberSql: documents.service.ticketNumberSql },
+    places: {
+      ...sites.service.inTransaction,
+      onEntryLogged: (...args) => visits.service.openForEntry(...args),
+      onSiteCountSql: visits.service.onSiteCountSql,
+    },
   });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
@@ -256,6 +268,7 @@ export function createModules({
       approvedVehicles.personalData,
       drivers.personalData,
       entryLogs.personalData,
+      visits.personalData,
       documents.personalData,
       webhooks.personalData,
       induction.personalData,
@@ -275,6 +288,8 @@ export function createModules({
     tenants,
     settings,
     sessions,
+    sites,
+    visits,
     users,
     auth,
     mfa,

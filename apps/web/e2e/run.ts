@@ -28,6 +28,7 @@ import { runGateFlow } from './gate-flows';
 import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
 import { runMfaFlow } from './mfa-flow';
+import { runOnSiteFlow } from './on-site-flow';
 import { runOnboardingFlow } from './onboarding-flow';
 import { runWatchlistFlow } from './watchlist-flow';
 import { createRunner } from './runner';
@@ -177,6 +178,15 @@ async function main(): Promise<number> {
           args: gateCameras[viewport.name].args,
           run: (context: Parameters<typeof runFoundationFlow>[0]) =>
             runWatchlistFlow({ ...context, camera: gateCameras[viewport.name] }),
+        })),
+      // Issue 16: exits, On Site and the roll-call kept offline; the desktop sidebar is enough.
+      ...viewports
+        .filter((viewport) => viewport.name === 'desktop')
+        .map((viewport) => ({
+          viewport,
+          label: `on-site-${viewport.name}`,
+          args: [] as string[],
+          run: runOnSiteFlow,
         })),
       // Two-step verification (SEC-26): one viewport is enough for the server's half.
       ...viewports

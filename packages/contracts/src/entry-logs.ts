@@ -83,6 +83,11 @@ export const GrantEntryBodySchema = z
     faceComparisonId: IdSchema.optional(),
     /** Notes from the guard's screen, recorded with the entry as `guard_note` warnings. */
     warnings: z.array(z.string().max(300)).max(20).default([]),
+    /** Issue 16: where the entry happened (default: the guard's site, or the default site). */
+    siteId: IdSchema.optional(),
+    gateId: IdSchema.optional(),
+    /** When the camera saw the vehicle (turnaround runs from it); default the entry's time. */
+    capturedAt: TimestampSchema.optional(),
   })
   .strict()
   .superRefine(
@@ -163,11 +168,19 @@ export const EntryLogSchema = z.object({
   trailerPlates: z.array(z.string()).optional(),
   /** Issue 21: a supervisor's override of this refused entry (who, why, when); null when none. */
   override: EntryOverrideSchema.nullish(),
+  /** Issue 16: the site and gate of the entry (null only for entries of no site). */
+  siteId: IdSchema.nullable().optional(),
+  gateId: IdSchema.nullable().optional(),
 });
 export type EntryLog = z.infer<typeof EntryLogSchema>;
 export const EntryLogListSchema = z.array(EntryLogSchema);
 
-export const ListEntryLogsQuerySchema = PageQuerySchema;
+export const ListEntryLogsQuerySchema = PageQuerySchema.extend({
+  /** Issue 16: one site's entries (within the caller's sites). */
+  siteId: IdSchema.optional(),
+});
+/** Issue 16: the dashboard of one site (within the caller's sites). */
+export const DashboardQuerySchema = z.object({ siteId: IdSchema.optional() });
 
 export const DashboardSchema = z.object({
   totalEntries: z.number().int(),
@@ -184,5 +197,7 @@ export const DashboardSchema = z.object({
   registeredVehicles: z.number().int(),
   activeUsers: z.number().int(),
   recentEntries: EntryLogListSchema,
+  /** Issue 16: vehicles and people on site now (the On Site card). */
+  onSiteNow: z.number().int().optional(),
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;

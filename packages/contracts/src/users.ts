@@ -13,6 +13,8 @@ export const UserSchema = z.object({
   email: z.string().nullable(),
   role: RoleSchema,
   isActive: z.boolean(),
+  /** Issue 16: the sites the user works at (empty: a guard works at the default site). */
+  siteIds: z.array(IdSchema).optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 
@@ -28,6 +30,7 @@ export const CreateUserBodySchema = z
       .optional()
       .transform((value) => value || undefined),
     role: RoleSchema.default(DEFAULT_ROLE),
+    siteIds: z.array(IdSchema).max(100).optional(),
   })
   .strict();
 export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
@@ -39,6 +42,8 @@ export const UpdateUserBodySchema = z
     email: EmailSchema.optional(),
     role: RoleSchema.optional(),
     password: PasswordSchema.optional(),
+    /** Replaces the user's site assignments. */
+    siteIds: z.array(IdSchema).max(100).optional(),
   })
   .strict();
 export type UpdateUserBody = z.infer<typeof UpdateUserBodySchema>;

@@ -161,6 +161,41 @@ async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
   return response.json<{ id: string }>().id;
 }
 
+/** The tenant's default site (issue 16): every role works there unless assigned elsewhere. */
+async function theDefaultSite(_fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await expectStatus(await tenant.admin.get('/api/sites'), 200, 'sites');
+  const site = response.json<{ id: string; isDefault: boolean }[]>().find((s) => s.isDefault);
+  if (!site) throw new Error('fixture default site: none');
+  return site.id;
+}
+
+async function aSite(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/sites', { name: fx.unique('Matrix site ') });
+  return (await expectStatus(response, 201, 'site')).json<{ id: string }>().id;
+}
+
+async function aGate(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const siteId = await theDefaultSite(fx, tenant);
+  const response = await tenant.admin.post(`/api/sites/${siteId}/gates`, {
+    name: fx.unique('Matrix gate '),
+    lanes: [{ name: 'In', direction: 'in' }],
+  });
+  return (await expectStatus(response, 201, 'gate')).json<{ id: string }>().id;
+}
+
+/** A granted entry at the default site: its vehicle is on site until the exit. */
+async function anEntryOnSite(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/auto-gate/grant-entry', {
+    plateNumber: plate(fx),
+  });
+  return (await expectStatus(response, 201, 'entry')).json<{ id: string }>().id;
+}
+
+async function aPersonOnSite(_fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/visits/people', { name: 'Matrix Visitor' });
+  return (await expectStatus(response, 201, 'person on site')).json<{ id: string }>().id;
+}
+
 const INDUCTION_MANAGERS = ['super_admin', 'tenant_admin', 'back_office'] as const;
 
 /** A safety video hosted elsewhere (no upload needed), with a one-question quiz. */
@@ -1044,4 +1079,59 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     note: "another tenant's signed reference is 404; an unsigned code is 422 (see the onboarding tests)",
   },
+  // ----- sites, gates and visits (issue 16) --------------------------------------------------
+  'GET /api/sites': { access: ALL, request: () => ({ url: '/api/sites' }), allowed: 200 },
+  'POST /api/sites': {
+    access: ADMINS,
+    request: (fx) => ({ url: '/api/sites', payload: { name: fx.unique('Matrix new site ') } }),
+    allowed: 201,
+  },
+  'PATCH /api/sites/:id': {
+    access: ADMINS,
+    object: aSite,
+    request: (_fx, id) => ({ url: `/api/sites/${id}`, payload: { overstayMinutes: 90 } }),
+    allowed: 200,
+  },
+  'GET /api/sites/:siteId/gates': {
+    access: ALL,
+    object: theDefaultSite,
+    request: (_fx, id) => ({ url: `/api/sites/${id}/gates` }),
+    allowed: 200,
+  },
+  'POST /api/sites/:siteId/gates': {
+    access: ADMINS,
+    object: aSite,
+    request: (fx, id) => ({
+      url: `/api/sites/${id}/gates`,
+      payload: { name: fx.unique('Matrix gate '), lanes: [{ name: 'Out', direction: 'out' }] },
+    }),
+    allowed: 201,
+  },
+  'PATCH /api/gates/:id': {
+    access: ADMINS,
+    object: aGate,
+    request: (_fx, id) => ({ url: `/api/gates/${id}`, payload: { isActive: false } }),
+    allowed: 200,
+  },
+  'POST /api/entry-logs/:id/exit': {
+    access: ALL,
+    object: anEntryOnSite,
+    request: (_fx, id) => ({ url: `/api/entry-logs/${id}/exit`, payload: {} }),
+    allowed: 200,
+  },
+  'POST /api/visits/:id/exit': {
+    access: ALL,
+    object: aPersonOnSite,
+    request: (_fx, id) => ({ url: `/api/visits/${id}/exit`, payload: {} }),
+    allowed: 200,
+  },
+  'POST /api/visits/people': {
+    access: ALL,
+    request: () => ({
+      url: '/api/visits/people',
+      payload: { name: 'Matrix Walker', company: 'Matrix Co' },
+    }),
+    allowed: 201,
+  },
+  'GET /api/on-site': { access: ALL, request: () => ({ url: '/api/on-site' }), allowed: 200 },
 };

@@ -17,6 +17,8 @@ export type ScaleTenantPlan = {
   users: number;
   truckListEntries: number;
   incomingRequests: number;
+  /** Issue 16: vehicles on site now (open visits of the newest granted entries); none if absent. */
+  openVisits?: number;
 };
 
 export type ScalePlan = {
@@ -47,6 +49,8 @@ export function productionScalePlan(passwordHash: string): ScalePlan {
       // feed); 3 % of them never come (no-shows nobody closes) and the last hours' wait, so the
       // feed carries a pending backlog of several thousand, as a busy site's would.
       incomingRequests: 250_000,
+      // Issue 16: the On Site list's first page with 100,000 open visits.
+      openVisits: 100_000,
     },
   ];
   const others = 99;
@@ -348,7 +352,34 @@ async function seedTenant(
   await run(`incoming requests (${tenant.incomingRequests})`, () =>
     insertIncomingRequests(client, tenantId, tenant.number, tenant.incomingRequests, plan),
   );
+  if (tenant.openVisits)
+    await run(`open visits (${tenant.openVisits})`, () =>
+      insertOpenVisits(client, tenantId, tenant.openVisits ?? 0),
+    );
   return tenantId;
+}
+
+/**
+ * Issue 16: `count` vehicles on site, the newest granted entries without a visit, at the tenant's
+ * default site (which the tenants trigger made) and placed there with their entries.
+ */
+async function insertOpenVisits(client: pg.ClientBase, tenantId: string, count: number) {
+  await client.query(
+    `insert into visits (tenant_id, id, kind, site_id, gate_id, entry_log_id, plate_number,
+       person_name, company, entered_at, entered_by, entered_by_name)
+     select e.tenant_id, gen_random_uuid(), 'vehicle', s.id, g.id, e.id, e.plate_number,
+       nullif(concat_ws(' ', e.driver_name, e.driver_surname), ''), e.transport_name, e."timestamp",
+       e.recorded_by, e.recorded_by_name
+     from entry_logs e
+     join sites s on s.tenant_id = e.tenant_id and s.is_default
+     join lateral (select id from gates where tenant_id = s.tenant_id and site_id = s.id
+                   order by created_at limit 1) g on true
+     where e.tenant_id = $1 and e.entry_granted
+       and not exists (select 1 from visits v where v.tenant_id = e.tenant_id and v.entry_log_id = e.id)
+     order by e."timestamp" desc
+     limit $2`,
+    [tenantId, count],
+  );
 }
 
 /**
@@ -387,21 +418,31 @@ export async function seedScaleData(
 
 const vacuumAnalyze = (client: pg.ClientBase) =>
   client.query(
-    'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries, entry_log_daily_counts, truck_list_daily_counts, incoming_request_daily_counts, approved_vehicle_expiry_counts',
+    'vacuum (analyze) tenants, users, approved_vehicles, entry_logs, truck_list_entries, incoming_requests, webhook_deliveries, entry_log_daily_counts, truck_list_daily_counts, incoming_request_daily_counts, approved_vehicle_expiry_counts, visits, visit_open_counts',
   );
 
 /** The kinds of rows a plan counts per tenant. */
 export type ScaleRowKind =
-  'users' | 'approvedVehicles' | 'entryLogs' | 'truckListEntries' | 'incomingRequests';
+  | 'users'
+  | 'approvedVehicles'
+  | 'entryLogs'
+  | 'truckListEntries'
+  | 'incomingRequests'
+  | 'openVisits';
 const TABLE_OF: Record<ScaleRowKind, string> = {
   users: 'users',
   approvedVehicles: 'approved_vehicles',
   entryLogs: 'entry_logs',
   truckListEntries: 'truck_list_entries',
   incomingRequests: 'incoming_requests',
+  openVisits: 'visits',
 };
 /** Rows a newer plan can append to data seeded by an older one (same distributions, nothing refers to them). */
-export const APPENDABLE: readonly ScaleRowKind[] = ['truckListEntries', 'incomingRequests'];
+export const APPENDABLE: readonly ScaleRowKind[] = [
+  'truckListEntries',
+  'incomingRequests',
+  'openVisits',
+];
 
 export type ScaleDifference = {
   tenant: string;
@@ -440,8 +481,8 @@ export async function compareWithPlan(
     }
     for (const kind of Object.keys(TABLE_OF) as ScaleRowKind[]) {
       const present = counts.get(id)?.[kind] ?? 0;
-      if (present !== tenant[kind])
-        differences.push({ tenant: tenant.name, kind, planned: tenant[kind], present });
+      const planned = tenant[kind] ?? 0;
+      if (present !== planned) differences.push({ tenant: tenant.name, kind, planned, present });
     }
   }
   const planned = new Set(plan.tenants.map((t) => t.name));
@@ -482,6 +523,7 @@ export async function topUpScaleData(
       const missing = d.planned - d.present;
       if (d.kind === 'truckListEntries')
         await insertTruckList(client, tenantId, tenant.number, missing, plan);
+      else if (d.kind === 'openVisits') await insertOpenVisits(client, tenantId, missing);
       else await insertIncomingRequests(client, tenantId, tenant.number, missing, plan);
       log(
         `  ${d.tenant}: ${missing} more ${d.kind} (${d.present} → ${d.planned}): ` +

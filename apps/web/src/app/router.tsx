@@ -31,6 +31,9 @@ const WorkflowRoute = lazy(() => import('./routes/workflow'));
 const AuditRoute = lazy(() => import('./routes/audit'));
 const ReportsRoute = lazy(() => import('./routes/reports'));
 const AlertsRoute = lazy(() => import('./routes/alerts'));
+const OnSiteRoute = lazy(() => import('./routes/on-site'));
+const RollCallRoute = lazy(() => import('./routes/roll-call'));
+const SitesSettingsRoute = lazy(() => import('./routes/sites-settings'));
 
 /**
  * Spec §2 routing. Signed out: /login and /register; any other path redirects to /login.
@@ -83,6 +86,9 @@ export function AppRouter() {
                   <Route path={paths.audit} component={AuditRoute} />
                   <Route path={paths.reports} component={ReportsRoute} />
                   <Route path={paths.alerts} component={AlertsRoute} />
+                  <Route path={paths.onSite} component={OnSiteRoute} />
+                  <Route path={paths.rollCall()} component={RollCallRoute} />
+                  <Route path={paths.sitesSettings} component={SitesSettingsRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

@@ -20,6 +20,14 @@ export const paths = {
   safetyVideos: '/safety-videos',
   users: '/users',
   truckList: '/truck-list',
+  /** Issue 16: who is inside a site now, and its printable evacuation roll-call. */
+  onSite: '/on-site',
+  rollCall: (siteId?: string) =>
+    siteId
+      ? `/on-site/roll-call?${new URLSearchParams({ siteId }).toString()}`
+      : '/on-site/roll-call',
+  /** Issue 16: an admin's sites, gates and lanes (under Settings). */
+  sitesSettings: '/settings/sites',
   incomingFeed: '/incoming-feed',
   integrations: '/integrations',
   settings: '/settings',

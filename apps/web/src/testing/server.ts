@@ -16,6 +16,8 @@ export const server = setupServer(
     HttpResponse.json({ status: 'none', passedAt: null, validUntil: null }),
   ),
   http.get('/api/safety-videos', () => HttpResponse.json([])),
+  // Issue 16: one site (the default) is the same as none for the site pickers.
+  http.get('/api/sites', () => HttpResponse.json([])),
   http.get('/api/induction/assignments', () => HttpResponse.json([])),
   http.get('/api/induction/assignment/:id', () =>
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),

@@ -1,4 +1,4 @@
-import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
@@ -27,14 +27,28 @@ export function createEntryLogsRepository() {
       return rows[0];
     },
 
-    /** Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans. */
-    list: (tx: DbExecutor, tenantId: string, limit: number, after?: PageCursor) =>
+    /**
+     * Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans; `siteIds`
+     * limits it to those sites (issue 16; null: every site).
+     */
+    list: (
+      tx: DbExecutor,
+      tenantId: string,
+      limit: number,
+      after?: PageCursor,
+      siteIds: readonly string[] | null = null,
+    ) =>
       tx
         .select()
         .from(entryLogs)
         .where(
           and(
             eq(entryLogs.tenantId, tenantId),
+            siteIds === null
+              ? undefined
+              : siteIds.length === 1
+                ? eq(entryLogs.siteId, siteIds[0]!)
+                : inArray(entryLogs.siteId, [...siteIds]),
             after
               ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
               : undefined,
@@ -70,6 +84,38 @@ export function createEntryLogsRepository() {
           })
           .from(c)
           .where(eq(c.tenantId, tenantId)),
+      );
+    },
+
+    /**
+     * Issue 16: the dashboard's counts for some sites, counted from their entries (the per-day
+     * counters have no site). `today` as in counts().
+     */
+    async countsForSites<Extra extends Record<string, SQL<number>>>(
+      tx: DbExecutor,
+      tenantId: string,
+      siteIds: readonly string[],
+      today: string,
+      extra: Extra,
+    ) {
+      const e = entryLogs;
+      return takeOne(
+        await tx
+          .select({
+            total: sql<number>`count(*)::int`,
+            today: sql<number>`(count(*) filter (where (${e.timestamp} at time zone 'Africa/Johannesburg')::date >= ${today}::date))::int`,
+            approved: sql<number>`(count(*) filter (where ${e.vehicleApproved}))::int`,
+            faceVerified: sql<number>`(count(*) filter (where ${e.faceVerified}))::int`,
+            granted: sql<number>`(count(*) filter (where ${e.entryGranted}))::int`,
+            ...extra,
+          })
+          .from(e)
+          .where(
+            and(
+              eq(e.tenantId, tenantId),
+              siteIds.length === 0 ? sql`false` : inArray(e.siteId, [...siteIds]),
+            ),
+          ),
       );
     },
   };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 import {
+  DashboardQuerySchema,
   DashboardSchema,
   type EntryLog,
   EntryLogListSchema,
@@ -85,6 +86,8 @@ export function entryLogsRoutes(
           overriddenBy: { id: row.override.overriddenBy, name: row.override.overriddenByName },
         }
       : null,
+    siteId: row.siteId,
+    gateId: row.gateId,
   });
 
   /**
@@ -182,11 +185,12 @@ export function entryLogsRoutes(
         schema: {
           tags: ['entry-logs'],
           operationId: 'getDashboard',
+          querystring: DashboardQuerySchema,
           response: { 200: DashboardSchema },
         },
       },
       async (request) => {
-        const { recent, ...stats } = await service.dashboard(request.actor);
+        const { recent, ...stats } = await service.dashboard(request.actor, request.query);
         return {
           ...stats,
           recentEntries: recent.map((row) => asSeenBy(request.actor.role, toEntryLog(row))),

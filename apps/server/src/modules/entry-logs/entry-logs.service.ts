@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
+import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 
 import type { AlertsModule } from '@/modules/alerts';
@@ -84,6 +85,32 @@ export type EntryLogsServiceDeps = {
   alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
   /** Further refusal sources (issue 21's watchlist and document rules plug in here). */
   ruleSources?: readonly EntryRuleSource[];
+  /** Issue 16: sites and visits (see GatePlaces); without it entries have no site. */
+  places?: GatePlaces;
+};
+
+/**
+ * Issue 16, wired in modules.ts: where an entry is recorded (the site and gate, checked against
+ * the caller's sites), which sites the caller's lists show, and the visit a granted entry opens.
+ */
+export type GatePlaces = {
+  placeOf(
+    tx: DbExecutor,
+    actor: Actor,
+    where: { siteId?: string | null; gateId?: string | null },
+  ): Promise<{ siteId: string; gateId: string | null }>;
+  /** The caller's sites; null for every site. */
+  scopeOf(tx: DbExecutor, actor: Actor): Promise<readonly string[] | null>;
+  /** A site the caller may see (else a 404). */
+  visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown>;
+  onEntryLogged(
+    tx: DbExecutor,
+    actor: Actor,
+    entry: EntryLogRow,
+    capturedAt?: Date,
+  ): Promise<unknown>;
+  /** The dashboard's On Site card: a scalar subquery for its statement. */
+  onSiteCountSql(tenantId: string, siteIds: readonly string[] | null): SQL<number>;
 };
 
 export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
@@ -111,7 +138,22 @@ export function createEntryLogsService({
   clock,
   alerts,
   ruleSources = [],
+  places,
 }: EntryLogsServiceDeps) {
+  /** The sites a list shows: the one asked for (if the caller may see it), else the caller's. */
+  async function listedSites(
+    tx: DbExecutor,
+    actor: Actor,
+    siteId: string | undefined,
+  ): Promise<readonly string[] | null> {
+    if (!places) return null;
+    if (siteId) {
+      await places.visibleSite(tx, actor, siteId);
+      return [siteId];
+    }
+    return places.scopeOf(tx, actor);
+  }
+
   /**
    * With a face image, no cited comparison, and a driver on file for the plate's vehicle, the
    * server compares the face itself (same engine and threshold as /api/face-comparison). Made
@@ -272,6 +314,10 @@ export function createEntryLogsService({
       const stored = await storeImages(actor, body);
       try {
         const entry = await database.withTenant(actor.tenantId, async (tx) => {
+          // Issue 16: the site and gate first, so a place outside the guard's sites writes nothing.
+          const place = places
+            ? await places.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId })
+            : null;
           const imageKeys = await resolveCaptures(tx, actor, body, stored);
           const entryId = newId();
           const vehicle =
@@ -404,7 +450,13 @@ export function createEntryLogsService({
             recordedByName: actor.fullName ?? actor.username,
             idempotencyKey: idempotencyKey ?? null,
             requestHash,
+            siteId: place?.siteId ?? null,
+            gateId: place?.gateId ?? null,
           });
+          if (places) {
+            const capturedAt = body.capturedAt ? new Date(body.capturedAt) : undefined;
+            await places.onEntryLogged(tx, actor, row, capturedAt);
+          }
           await audit.record(tx, {
             tenantId: actor.tenantId,
             actorUserId: actor.userId,
@@ -452,29 +504,52 @@ export function createEntryLogsService({
       }
     },
 
-    async listEntries(actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) {
+    async listEntries(
+      actor: Actor,
+      { limit, cursor, siteId }: { limit: number; cursor?: string; siteId?: string },
+    ) {
       const after = readPageCursor(cursor);
-      // Issue 21: each entry with its supervisor's override, if any.
+      // Issue 21: each entry with its supervisor's override, if any; issue 16: the caller's sites.
       const rows = await database.withTenant(actor.tenantId, async (tx) =>
         withOverrides(
           tx,
           actor.tenantId,
-          await repository.list(tx, actor.tenantId, limit + 1, after),
+          await repository.list(
+            tx,
+            actor.tenantId,
+            limit + 1,
+            after,
+            await listedSites(tx, actor, siteId),
+          ),
         ),
       );
       return toPage(rows, limit);
     },
 
-    async dashboard(actor: Actor) {
+    async dashboard(actor: Actor, { siteId }: { siteId?: string } = {}) {
       return database.withTenant(actor.tenantId, async (tx) => {
-        const counts = await repository.counts(tx, actor.tenantId, siteDay(clock.now()), {
+        const siteIds = await listedSites(tx, actor, siteId);
+        const extra = {
           registeredVehicles: vehicles.activeCountSql(actor.tenantId),
           activeUsers: users.activeCountSql(actor.tenantId),
-        });
+          ...(places && { onSiteNow: places.onSiteCountSql(actor.tenantId, siteIds) }),
+        };
+        // Issue 16: one site's (or a guard's sites') figures are counted from its entries; the
+        // per-day counters are the whole tenant's.
+        const counts =
+          siteIds === null
+            ? await repository.counts(tx, actor.tenantId, siteDay(clock.now()), extra)
+            : await repository.countsForSites(
+                tx,
+                actor.tenantId,
+                siteIds,
+                siteDay(clock.now()),
+                extra,
+              );
         const recent = await withOverrides(
           tx,
           actor.tenantId,
-          await repository.list(tx, actor.tenantId, RECENT_ENTRIES),
+          await repository.list(tx, actor.tenantId, RECENT_ENTRIES, undefined, siteIds),
         );
         return {
           totalEntries: counts.total,
@@ -487,6 +562,7 @@ export function createEntryLogsService({
           verificationRate: percent(counts.faceVerified, counts.total),
           registeredVehicles: counts.registeredVehicles,
           activeUsers: counts.activeUsers,
+          ...('onSiteNow' in counts && { onSiteNow: counts.onSiteNow }),
           recent,
         };
       });

@@ -26,6 +26,8 @@ describe('users routes', () => {
           email: null,
           role: 'tenant_admin',
           isActive: true,
+          // Issue 16: no site assignments (an admin sees every site).
+          siteIds: [],
         },
       ]);
     });

@@ -98,7 +98,7 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
 }
 
 /** The wire format: never the password hash or internal flags. */
-export function toUser(row: UserRow): User {
+export function toUser(row: UserRow & { siteIds?: string[] }): User {
   return {
     id: row.id,
     username: row.username,
@@ -106,5 +106,6 @@ export function toUser(row: UserRow): User {
     email: row.email,
     role: row.role,
     isActive: row.isActive,
+    ...(row.siteIds && { siteIds: row.siteIds }),
   };
 }

@@ -19,6 +19,20 @@ export type UsersServiceDeps = {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   passwordMinLength: number;
+  /** Issue 16: the sites each user works at (the sites module). */
+  siteAssignments?: {
+    assignUserSites(
+      tx: DbExecutor,
+      tenantId: string,
+      userId: string,
+      siteIds: string[],
+    ): Promise<void>;
+    siteIdsOfUsers(
+      tx: DbExecutor,
+      tenantId: string,
+      userIds: readonly string[],
+    ): Promise<Map<string, string[]>>;
+  };
 };
 
 export type UsersService = ReturnType<typeof createUsersService>;
@@ -34,7 +48,21 @@ export function createUsersService({
   audit,
   clock,
   passwordMinLength,
+  siteAssignments,
 }: UsersServiceDeps) {
+  /** The user with their site ids, when the sites module is wired. */
+  async function withSites<Row extends UserRow>(tx: DbExecutor, row: Row) {
+    if (!siteAssignments) return row;
+    const byUser = await siteAssignments.siteIdsOfUsers(tx, row.tenantId, [row.id]);
+    return { ...row, siteIds: byUser.get(row.id) ?? [] };
+  }
+
+  async function assignSites(tx: DbExecutor, user: UserRow, siteIds: string[] | undefined) {
+    if (siteIds === undefined) return;
+    if (!siteAssignments) throw new AppError('INVALID', 'Sites are not available.');
+    await siteAssignments.assignUserSites(tx, user.tenantId, user.id, siteIds);
+  }
+
   function assertPasswordPolicy(password: string) {
     if (password.length < passwordMinLength) {
       throw new AppError('INVALID', `Password must be at least ${passwordMinLength} characters`);
@@ -104,7 +132,16 @@ export function createUsersService({
     insertUser,
 
     listUsers: (actor: Actor) =>
-      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+      database.withTenant(actor.tenantId, async (tx) => {
+        const rows = await repository.list(tx, actor.tenantId);
+        if (!siteAssignments) return rows;
+        const byUser = await siteAssignments.siteIdsOfUsers(
+          tx,
+          actor.tenantId,
+          rows.map((row) => row.id),
+        );
+        return rows.map((row) => ({ ...row, siteIds: byUser.get(row.id) ?? [] }));
+      }),
 
     async createUser(actor: Actor, body: CreateUserBody, ip?: string) {
       if (body.role === 'super_admin' && actor.role !== 'super_admin') {
@@ -121,6 +158,7 @@ export function createUsersService({
           // The admin chose this password: the user must replace it at first sign-in.
           mustChangePassword: true,
         });
+        await assignSites(tx, user, body.siteIds);
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
@@ -128,9 +166,9 @@ export function createUsersService({
           targetType: 'user',
           targetId: user.id,
           ip,
-          details: { role: user.role },
+          details: { role: user.role, ...(body.siteIds && { siteIds: body.siteIds }) },
         });
-        return user;
+        return withSites(tx, user);
       });
     },
 
@@ -168,6 +206,7 @@ export function createUsersService({
           updatedAt: now,
         });
         if (!updated) throw notFound();
+        await assignSites(tx, updated, body.siteIds);
         if (passwordHash !== undefined) await sessions.endAllSessionsOf(tx, actor.tenantId, id);
         await audit.record(tx, {
           tenantId: actor.tenantId,
@@ -176,9 +215,12 @@ export function createUsersService({
           targetType: 'user',
           targetId: id,
           ip,
-          details: { fields: Object.keys(body) },
+          details: {
+            fields: Object.keys(body),
+            ...(body.siteIds && { siteIds: body.siteIds }),
+          },
         });
-        return updated;
+        return withSites(tx, updated);
       });
     },
 

@@ -7,6 +7,7 @@ import {
   HouseIcon,
   InboxIcon,
   LayoutDashboardIcon,
+  ListChecksIcon,
   type LucideIcon,
   PlugIcon,
   SettingsIcon,
@@ -60,6 +61,13 @@ const weighbridge: NavItem = { title: 'Weighbridge', href: paths.weighbridge, ic
 const scanStation: NavItem = { title: 'Scan Station', href: paths.scanStation, icon: ScanTextIcon };
 const incomingFeed: NavItem = { title: 'Incoming Feed', href: paths.incomingFeed, icon: InboxIcon };
 const truckList: NavItem = { title: 'Truck List', href: paths.truckList, icon: TruckIcon };
+/** Issue 16: vehicles and people inside now, and the roll-call. */
+const onSite: NavItem = {
+  title: 'On Site',
+  href: paths.onSite,
+  icon: ListChecksIcon,
+  aliases: [paths.rollCall()],
+};
 const onboarding: NavItem = {
   title: 'Onboarding',
   href: paths.onboarding,
@@ -117,6 +125,7 @@ export const sidebarItems: readonly NavItem[] = [
   scanStation,
   incomingFeed,
   truckList,
+  onSite,
   reports,
   onboarding,
   safetyVideos,

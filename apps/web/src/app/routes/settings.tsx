@@ -1,6 +1,9 @@
+import { Link } from 'wouter';
+
 import { roleMay } from '@boomgate/contracts/roles';
 
 import { AlertSettingsSection } from '@/features/alerts/components/alert-settings-section';
+import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SettingsPage } from '@/features/settings/components/settings-form';
@@ -8,13 +11,21 @@ import { WatchlistSection } from '@/features/watchlist/components/watchlist-sect
 
 export default function SettingsRoute() {
   const { user } = useSession();
+  const canEdit = roleMay(user.role, 'editSettings');
   return (
     <RoleGate
       action="viewSettings"
       title="Settings"
       reason="Only administrators and back office see the settings."
     >
-      <SettingsPage canEdit={roleMay(user.role, 'editSettings')} />
+      {canEdit ? (
+        <p className="mx-auto w-full max-w-4xl text-sm">
+          <Link className="underline" href={paths.sitesSettings}>
+            Sites and Gates
+          </Link>
+        </p>
+      ) : null}
+      <SettingsPage canEdit={canEdit} />
       {roleMay(user.role, 'manageAlerts') && (
         <div className="mx-auto mt-6 w-full max-w-3xl">
           <AlertSettingsSection />
@@ -22,7 +33,7 @@ export default function SettingsRoute() {
       )}
       {/* Issue 21: who may enter — the watchlist. */}
       <div className="mx-auto mt-6 w-full max-w-3xl">
-        <WatchlistSection canEdit={roleMay(user.role, 'editSettings')} />
+        <WatchlistSection canEdit={canEdit} />
       </div>
     </RoleGate>
   );

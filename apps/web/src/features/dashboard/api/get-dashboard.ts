@@ -5,12 +5,18 @@ import { DashboardSchema } from '@boomgate/contracts/entry-logs';
 import { request } from '@/lib/api-client';
 import { gateKeys } from '@/lib/api/query-keys';
 
-export const dashboardQuery = () =>
+/** Issue 16: `siteId` narrows it to one site (under gateKeys.dashboard, so grants refresh it). */
+export const dashboardQuery = (siteId?: string) =>
   queryOptions({
-    queryKey: gateKeys.dashboard,
-    queryFn: ({ signal }) => request('GET', '/api/dashboard', { schema: DashboardSchema, signal }),
+    queryKey: siteId ? [...gateKeys.dashboard, siteId] : gateKeys.dashboard,
+    queryFn: ({ signal }) =>
+      request('GET', '/api/dashboard', {
+        schema: DashboardSchema,
+        query: { siteId },
+        signal,
+      }),
   });
 
-export function useDashboard() {
-  return useQuery(dashboardQuery());
+export function useDashboard(siteId?: string) {
+  return useQuery(dashboardQuery(siteId));
 }

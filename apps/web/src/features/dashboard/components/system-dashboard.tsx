@@ -4,6 +4,7 @@ import {
   CheckCircle2Icon,
   ClipboardListIcon,
   GaugeIcon,
+  ListChecksIcon,
   type LucideIcon,
   MinusIcon,
   ScanFaceIcon,
@@ -11,12 +12,15 @@ import {
   UsersIcon,
 } from 'lucide-react';
 
+import { useState } from 'react';
+
 import type { Dashboard, EntryLog } from '@boomgate/contracts/entry-logs';
 
 import { OverrideEntryButton, OverrideNote } from '@/components/entry-override';
 import { RefusedMark } from '@/components/entry-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { SitePicker } from '@/components/site-picker';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import {
@@ -28,6 +32,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
+import { useSites } from '@/lib/api/sites';
 import { formatDate, formatTime } from '@/lib/format';
 
 import { useDashboard } from '../api/get-dashboard';
@@ -112,6 +117,14 @@ function StatCards({ data }: { data: Dashboard }) {
         detail="Recognition accuracy"
         icon={GaugeIcon}
       />
+      {data.onSiteNow === undefined ? null : (
+        <StatCard
+          title="On Site"
+          value={String(data.onSiteNow)}
+          detail="Vehicles and people inside now"
+          icon={ListChecksIcon}
+        />
+      )}
     </div>
   );
 }
@@ -195,13 +208,21 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
  * user may override a refused entry (issue 21).
  */
 export function SystemDashboard({ canOverride = false }: { canOverride?: boolean }) {
-  const dashboard = useDashboard();
+  const sites = useSites();
+  const [siteId, setSiteId] = useState<string | undefined>();
+  const dashboard = useDashboard(siteId);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader
         title="System Dashboard"
         description="Entry statistics and recent gate activity."
+      />
+      <SitePicker
+        id="dashboard-site"
+        sites={sites.data ?? []}
+        value={siteId}
+        onChange={setSiteId}
       />
       {dashboard.isPending ? (
         <LoadingScreen label="Loading dashboard..." />

@@ -33,7 +33,15 @@ import { useCreateUser } from '../api/create-user';
 
 import { assignableRoles } from './role-options';
 
-const emptyForm = { username: '', password: '', fullName: '', email: '', role: DEFAULT_ROLE };
+const emptyForm = {
+  username: '',
+  password: '',
+  fullName: '',
+  email: '',
+  role: DEFAULT_ROLE,
+  // Issue 16: site assignments are made on the user's edit (none: a guard works at the default site).
+  siteIds: undefined as string[] | undefined,
+};
 
 export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
   const [open, setOpen] = useState(false);

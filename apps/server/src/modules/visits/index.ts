@@ -1,0 +1,29 @@
+/**
+ * Visits (issue 16): stays on site. A granted entry opens its vehicle's visit; a person on foot
+ * is signed in; the exit closes the visit once, with gate, capture time and who. On Site lists
+ * the open ones; `overstays` is the hook for alerts. Owns: visits.
+ */
+import type { SitesService } from '@/modules/sites';
+import { createSitesRepository } from '@/modules/sites';
+
+import { createVisitsPersonalData } from './visits.personal-data';
+import { createVisitsRepository } from './visits.repository';
+import { visitsRoutes } from './visits.routes';
+import { type VisitsServiceDeps, createVisitsService } from './visits.service';
+
+export type { EntryForVisit, VisitView, VisitsService } from './visits.service';
+
+export function createVisitsModule(
+  deps: Omit<VisitsServiceDeps, 'repository' | 'sites' | 'siteRows'> & {
+    sites: Pick<SitesService, 'inTransaction'>;
+  },
+) {
+  const service = createVisitsService({
+    ...deps,
+    sites: deps.sites.inTransaction,
+    siteRows: createSitesRepository(),
+    repository: createVisitsRepository(),
+  });
+  // POPIA: names and ID numbers of people signed in, drivers' names (the privacy module runs it).
+  return { service, routes: visitsRoutes(service), personalData: createVisitsPersonalData() };
+}

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+import { IdSchema } from '@boomgate/contracts/primitives';
+import type { Role } from '@boomgate/contracts/roles';
+import {
+  OnSiteQuerySchema,
+  RecordExitBodySchema,
+  SignInPersonBodySchema,
+  type Visit,
+  VisitListSchema,
+  VisitSchema,
+} from '@boomgate/contracts/visits';
+
+import { ALL_ROLES, rolesAccess } from '@/platform/access';
+import { encodeCursor, setPageHeaders } from '@/platform/page-cursor';
+import { maskIdentifier } from '@/platform/personal-data';
+
+import type { VisitView, VisitsService } from './visits.service';
+
+const gateStaff = rolesAccess(ALL_ROLES);
+const IdParamsSchema = z.object({ id: IdSchema });
+
+/** The wire format; a guard sees ID numbers masked, as in the entry lists (SEC-15). */
+export function toVisit(row: VisitView, role: Role): Visit {
+  return {
+    id: row.id,
+    kind: row.kind,
+    siteId: row.siteId,
+    gateId: row.gateId,
+    entryLogId: row.entryLogId,
+    plateNumber: row.plateNumber,
+    personName: row.personName,
+    personIdNumber:
+      role === 'security_guard' ? maskIdentifier(row.personIdNumber) : row.personIdNumber,
+    company: row.company,
+    enteredAt: row.enteredAt.toISOString(),
+    enteredBy: { id: row.enteredBy, name: row.enteredByName },
+    reEntry: row.reEntry,
+    overstay: row.overstay,
+    exitedAt: row.exitedAt?.toISOString() ?? null,
+    exitGateId: row.exitGateId,
+    exitSource: row.exitSource,
+    exitedBy: row.exitedAt ? { id: row.exitedBy, name: row.exitedByName } : null,
+    exitTicketNumber: row.exitTicketNumber,
+    exitSealNumbers: row.exitSealNumbers,
+    turnaroundMinutes: row.exitedAt
+      ? Math.round((row.exitedAt.getTime() - row.enteredAt.getTime()) / 60_000)
+      : null,
+  };
+}
+
+export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/entry-logs/:id/exit',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'recordEntryExit',
+          description:
+            "Records the vehicle's exit: 404 for an unknown entry, 409 when it has already exited (or never came in).",
+          params: IdParamsSchema,
+          body: RecordExitBodySchema,
+          response: { 200: VisitSchema },
+        },
+      },
+      async (request) =>
+        toVisit(
+          await service.recordEntryExit(request.actor, request.params.id, request.body, request.ip),
+          request.actor.role,
+        ),
+    );
+
+    app.post(
+      '/visits/:id/exit',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'recordVisitExit',
+          description: 'Records the exit of a visit (a person on foot, or a vehicle by its visit).',
+          params: IdParamsSchema,
+          body: RecordExitBodySchema,
+          response: { 200: VisitSchema },
+        },
+      },
+      async (request) =>
+        toVisit(
+          await service.recordVisitExit(request.actor, request.params.id, request.body, request.ip),
+          request.actor.role,
+        ),
+    );
+
+    app.post(
+      '/visits/people',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'signInPerson',
+          description: 'Signs in a visitor, contractor or passenger on foot at a gate.',
+          body: SignInPersonBodySchema,
+          response: { 201: VisitSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(
+            toVisit(
+              await service.signInPerson(request.actor, request.body, request.ip),
+              request.actor.role,
+            ),
+          ),
+    );
+
+    app.get(
+      '/on-site',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'listOnSite',
+          description:
+            'Vehicles and people inside now, newest first (one site, or every site of the caller). When more exist, the X-Next-Cursor header holds the `cursor` of the next page.',
+          querystring: OnSiteQuerySchema,
+          response: { 200: VisitListSchema },
+        },
+      },
+      async (request, reply) => {
+        const page = await service.onSite(request.actor, request.query);
+        setPageHeaders(reply, page.next ? encodeCursor(page.next) : null);
+        return page.rows.map((row) => toVisit(row, request.actor.role));
+      },
+    );
+  };
+}

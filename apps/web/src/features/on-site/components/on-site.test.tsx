@@ -1,0 +1,113 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { Visit } from '@boomgate/contracts/visits';
+
+import { aSession } from '@/testing/data';
+import { signedIn } from '@/testing/handlers';
+import { renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+const SITE = '00000000-0000-4000-8000-0000000000a1';
+
+function aVisit(overrides: Partial<Visit> = {}): Visit {
+  return {
+    id: crypto.randomUUID(),
+    kind: 'vehicle',
+    siteId: SITE,
+    gateId: null,
+    entryLogId: crypto.randomUUID(),
+    plateNumber: 'CA123456',
+    personName: 'Thabo Nkosi',
+    personIdNumber: null,
+    company: 'Haulage Co',
+    enteredAt: '2026-11-26T08:00:00.000Z',
+    enteredBy: { id: null, name: 'Guard One' },
+    reEntry: false,
+    overstay: false,
+    exitedAt: null,
+    exitGateId: null,
+    exitSource: null,
+    exitedBy: null,
+    exitTicketNumber: null,
+    exitSealNumbers: null,
+    turnaroundMinutes: null,
+    ...overrides,
+  };
+}
+
+const sites = http.get('/api/sites', () =>
+  HttpResponse.json([
+    {
+      id: SITE,
+      name: 'Main site',
+      timezone: 'Africa/Johannesburg',
+      overstayMinutes: 720,
+      isDefault: true,
+      isActive: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
+  ]),
+);
+
+describe('On Site', () => {
+  it('highlights overstays and records an exit, after which the vehicle leaves the list', async () => {
+    const inside = [
+      aVisit({ overstay: true }),
+      aVisit({ plateNumber: 'GP77XYGP', personName: 'Lerato' }),
+    ];
+    let exited: string | null = null;
+    server.use(
+      signedIn(aSession()),
+      sites,
+      http.get('/api/on-site', () =>
+        HttpResponse.json(inside.filter((visit) => visit.entryLogId !== exited)),
+      ),
+      http.post('/api/entry-logs/:id/exit', ({ params }) => {
+        exited = String(params.id);
+        const visit = inside.find((v) => v.entryLogId === exited)!;
+        return HttpResponse.json({
+          ...visit,
+          exitedAt: '2026-11-26T09:00:00.000Z',
+          exitedBy: { id: null, name: 'x' },
+          turnaroundMinutes: 60,
+        });
+      }),
+    );
+    renderApp('/on-site');
+
+    const rows = await screen.findAllByTestId('on-site-row');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveAttribute('data-overstay', 'true');
+    expect(within(rows[0]!).getByText('Overstay')).toBeInTheDocument();
+    expect(rows[1]).not.toHaveAttribute('data-overstay');
+
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Record Exit' }));
+    await waitFor(() => expect(screen.getAllByTestId('on-site-row')).toHaveLength(1));
+    expect(screen.getByText('Lerato')).toBeInTheDocument();
+  });
+});
+
+describe('Roll-call', () => {
+  it('keeps the last list in the browser and shows it when the server cannot be reached', async () => {
+    window.localStorage.clear();
+    server.use(
+      signedIn(aSession()),
+      sites,
+      http.get('/api/on-site', () => HttpResponse.json([aVisit({ personName: 'Sipho Dube' })])),
+    );
+    const first = renderApp('/on-site/roll-call');
+    expect(await screen.findByText('Sipho Dube')).toBeInTheDocument();
+    expect(screen.queryByTestId('roll-call-offline')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Print Roll-Call' })).toBeInTheDocument();
+    first.unmount();
+
+    server.use(http.get('/api/on-site', () => HttpResponse.error()));
+    renderApp('/on-site/roll-call');
+    expect(await screen.findByTestId('roll-call-offline')).toBeInTheDocument();
+    expect(screen.getByText('Sipho Dube')).toBeInTheDocument();
+    expect(screen.getAllByRole('checkbox', { name: /Accounted for/ })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,185 @@
+import { useState } from 'react';
+
+import type { LaneDirection, Site } from '@boomgate/contracts/sites';
+
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { LoadingScreen } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+
+import { useSites } from '../api/on-site';
+import { useCreateGate, useCreateSite, useGates, useUpdateSite } from '../api/sites-admin';
+
+const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
+
+function SiteGates({ site }: { site: Site }) {
+  const gates = useGates(site.id);
+  const createGate = useCreateGate(site.id);
+  const updateSite = useUpdateSite();
+  const [gateName, setGateName] = useState('');
+  const [laneName, setLaneName] = useState('Lane 1');
+  const [direction, setDirection] = useState<LaneDirection>('both');
+  const [overstay, setOverstay] = useState(String(site.overstayMinutes));
+
+  return (
+    <Card data-testid="site-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          {site.name}
+          {site.isDefault ? <Badge variant="secondary">Default</Badge> : null}
+        </CardTitle>
+        <CardDescription>{site.timezone}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            updateSite.mutate({ id: site.id, overstayMinutes: Number(overstay) });
+          }}
+        >
+          <div className="grid gap-1">
+            <Label htmlFor={`overstay-${site.id}`}>Overstay limit (minutes)</Label>
+            <Input
+              id={`overstay-${site.id}`}
+              type="number"
+              min={1}
+              value={overstay}
+              onChange={(e) => setOverstay(e.target.value)}
+            />
+          </div>
+          <Button type="submit" variant="outline" disabled={updateSite.isPending}>
+            Save
+          </Button>
+        </form>
+        <ul className="flex flex-col gap-1 text-sm">
+          {(gates.data ?? []).map((gate) => (
+            <li key={gate.id} data-testid="gate-row">
+              <span className="font-medium">{gate.name}</span>{' '}
+              <span className="text-muted-foreground">
+                {gate.lanes.map((lane) => `${lane.name} (${lane.direction})`).join(', ') ||
+                  'no lanes'}
+              </span>
+            </li>
+          ))}
+        </ul>
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            createGate.mutate(
+              { name: gateName, lanes: laneName.trim() ? [{ name: laneName, direction }] : [] },
+              { onSuccess: () => setGateName('') },
+            );
+          }}
+        >
+          <div className="grid gap-1">
+            <Label htmlFor={`gate-${site.id}`}>New gate</Label>
+            <Input
+              id={`gate-${site.id}`}
+              required
+              value={gateName}
+              onChange={(e) => setGateName(e.target.value)}
+            />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor={`lane-${site.id}`}>Lane</Label>
+            <Input
+              id={`lane-${site.id}`}
+              value={laneName}
+              onChange={(e) => setLaneName(e.target.value)}
+            />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor={`direction-${site.id}`}>Direction</Label>
+            <select
+              id={`direction-${site.id}`}
+              className={selectClass}
+              value={direction}
+              onChange={(e) => setDirection(e.target.value as LaneDirection)}
+            >
+              <option value="in">In</option>
+              <option value="out">Out</option>
+              <option value="both">Both</option>
+            </select>
+          </div>
+          <Button type="submit" disabled={createGate.isPending || !gateName.trim()}>
+            Add Gate
+          </Button>
+        </form>
+        {createGate.isError || updateSite.isError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {getErrorMessage(createGate.error ?? updateSite.error, 'Failed to save')}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Issue 16, under Settings: the tenant's sites, their gates and lanes. */
+export function SitesSettings() {
+  const sites = useSites();
+  const createSite = useCreateSite();
+  const [name, setName] = useState('');
+  const [timezone, setTimezone] = useState('Africa/Johannesburg');
+
+  return (
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
+      <PageHeader title="Sites and Gates" description="Sites, their gates and lanes." />
+      <Card>
+        <CardHeader>
+          <CardTitle>Add a Site</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <form
+            className="flex flex-wrap items-end gap-2"
+            onSubmit={(event) => {
+              event.preventDefault();
+              createSite.mutate({ name, timezone }, { onSuccess: () => setName('') });
+            }}
+          >
+            <div className="grid gap-1">
+              <Label htmlFor="site-name">Name</Label>
+              <Input
+                id="site-name"
+                required
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
+            </div>
+            <div className="grid gap-1">
+              <Label htmlFor="site-timezone">Time zone</Label>
+              <Input
+                id="site-timezone"
+                value={timezone}
+                onChange={(e) => setTimezone(e.target.value)}
+              />
+            </div>
+            <Button type="submit" disabled={createSite.isPending || !name.trim()}>
+              Add Site
+            </Button>
+          </form>
+          {createSite.isError ? (
+            <p role="alert" className="text-sm text-destructive">
+              {getErrorMessage(createSite.error, 'Failed to add the site')}
+            </p>
+          ) : null}
+        </CardContent>
+      </Card>
+      {sites.isPending ? (
+        <LoadingScreen label="Loading sites..." />
+      ) : sites.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {getErrorMessage(sites.error, 'Failed to load sites')}
+        </p>
+      ) : (
+        sites.data.map((site) => <SiteGates key={site.id} site={site} />)
+      )}
+    </div>
+  );
+}

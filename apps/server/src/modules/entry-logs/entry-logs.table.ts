@@ -25,6 +25,7 @@ import {
   passports,
   weighbridgeTickets,
 } from '@/modules/documents/documents.table';
+import { gates, sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
 export const entryCategory = pgEnum('entry_category', ['visitor', 'contracted']);
@@ -81,6 +82,9 @@ export const entryLogs = pgTable(
     /** A client's Idempotency-Key: a retried grant returns the first entry instead of logging twice. */
     idempotencyKey: text(),
     requestHash: text(),
+    /** Issue 16: where the attempt happened (the tenant's default site when none was named). */
+    siteId: uuid(),
+    gateId: uuid(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
@@ -110,6 +114,10 @@ export const entryLogs = pgTable(
       columns: [t.tenantId, t.weighbridgeTicketId],
       foreignColumns: [weighbridgeTickets.tenantId, weighbridgeTickets.id],
     }),
+    foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
+    foreignKey({ columns: [t.tenantId, t.gateId], foreignColumns: [gates.tenantId, gates.id] }),
+    // A site's entries newest first (site-scoped lists), read backwards like the tenant index.
+    index('entry_logs_tenant_site_timestamp_idx').on(t.tenantId, t.siteId, t.timestamp, t.id),
     index('entry_logs_tenant_disc_idx').on(t.tenantId, t.vehicleLicenceDiscId),
     index('entry_logs_tenant_identity_idx').on(t.tenantId, t.identityDocumentId),
     index('entry_logs_tenant_licence_idx').on(t.tenantId, t.driversLicenceId),

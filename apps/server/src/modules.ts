@@ -5,6 +5,7 @@ import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
+import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
@@ -18,6 +19,7 @@ import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
+import { createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
@@ -178,6 +180,17 @@ export function createModules({
     captures: captures.service,
     clock,
   });
+  // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
+  const barriers = createBarriersModule({
+    database,
+    sites: createSitesRepository(),
+    audit,
+    clock,
+    settings: {
+      heartbeatIntervalMs: env.BARRIER_HEARTBEAT_INTERVAL_MS,
+      resultTimeoutMs: env.BARRIER_RESULT_TIMEOUT_MS,
+    },
+  });
   const entryLogs = createEntryLogsModule({
     database,
     images: images.service,
@@ -187,6 +200,7 @@ export function createModules({
     faces: faces.service,
     captures: captures.service,
     clock,
+    barriers: barriers.service,
   });
   const truckList = createTruckListModule({ database, clock });
   const webhooks = createWebhooksModule({
@@ -248,6 +262,7 @@ export function createModules({
     onboarding,
     documents,
     entryLogs,
+    barriers,
     truckList,
     webhooks,
     anpr,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { EntryLogSchema } from './entry-logs';
 import { IdSchema, TimestampSchema } from './primitives';
 
 /**
@@ -118,3 +119,12 @@ export const GateBarrierStatusSchema = z.object({
   hasToken: z.boolean(),
 });
 export type GateBarrierStatus = z.infer<typeof GateBarrierStatusSchema>;
+
+/**
+ * grant-entry's 201: the entry, and what its gate's barrier did (null: the entry names no gate with
+ * a barrier, or was refused). The result panel shows it under 'Entry approved - gate opening'.
+ */
+export const EntryWithBarrierSchema = EntryLogSchema.extend({
+  barrier: GateOpenOutcomeSchema.nullable(),
+});
+export type EntryWithBarrier = z.infer<typeof EntryWithBarrierSchema>;

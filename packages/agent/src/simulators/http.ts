@@ -8,7 +8,11 @@ export async function startHttpSimulator({
   host = '127.0.0.1',
   log = () => {},
   fail = false,
-}: SimulatorOptions): Promise<Simulator> {
+  answerAfterMs = 0,
+}: SimulatorOptions & {
+  /** Hold each answer this long (a slow controller; the fault test kills the agent meanwhile). */
+  answerAfterMs?: number;
+}): Promise<Simulator> {
   const commands: string[] = [];
   let failing = fail;
   let pulses = 0;
@@ -17,6 +21,7 @@ export async function startHttpSimulator({
     const line = `${request.method} ${request.url}${body ? ` ${body}` : ''}`;
     commands.push(line);
     log(`[http] ${line}`);
+    if (answerAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
     if (failing) {
       response.writeHead(500, { 'content-type': 'application/json' });
       return response.end('{"ok":false,"error":"relay fault"}');

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 
+import type { GateOpenOutcome } from '@boomgate/contracts/barriers';
 import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 import type { z } from 'zod';
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { BarriersService } from '@/modules/barriers';
 import type { CapturesService } from '@/modules/captures';
 import { citedReadings } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
@@ -41,6 +43,8 @@ export type EntryLogsServiceDeps = {
   readings?: typeof citedReadings;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
   clock: Clock;
+  /** Issue 17: opens the barrier of the entry's gate when the entry is granted. */
+  barriers?: Pick<BarriersService, 'openForEntry'>;
 };
 
 export type EntryLogsService = ReturnType<typeof createEntryLogsService>;
@@ -63,6 +67,7 @@ export function createEntryLogsService({
   readings: readCited = citedReadings,
   captures,
   clock,
+  barriers,
 }: EntryLogsServiceDeps) {
   /**
    * With a face image, no cited comparison, and a driver on file for the plate's vehicle, the
@@ -208,7 +213,7 @@ export function createEntryLogsService({
       actor: Actor,
       body: GrantEntry,
       { idempotencyKey, ip }: { idempotencyKey?: string; ip?: string },
-    ): Promise<{ entry: EntryLogRow; isReplay: boolean }> {
+    ): Promise<{ entry: EntryLogRow; isReplay: boolean; barrier?: GateOpenOutcome | null }> {
       const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 
       if (idempotencyKey) {
@@ -313,7 +318,18 @@ export function createEntryLogsService({
           });
           return row;
         });
-        return { entry, isReplay: false };
+        // Issue 17: once the entry is logged, a grant at a gate with a barrier opens it (never throws).
+        const barrier =
+          entry.entryGranted && barriers
+            ? await barriers.openForEntry({
+                tenantId: actor.tenantId,
+                actorUserId: actor.userId,
+                entryId: entry.id,
+                gateId: entry.gateId,
+                ip,
+              })
+            : null;
+        return { entry, isReplay: false, barrier };
       } catch (error) {
         await Promise.all(keysOf(stored).map((key) => images.deleteImage(key)));
         if (idempotencyKey && isUniqueViolation(error, 'entry_logs_one_per_idempotency_key')) {

@@ -1,3 +1,4 @@
+import type { GateOpenResult } from '@boomgate/contracts/barriers';
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import { isFaceMatch } from '@boomgate/contracts/faces';
 
@@ -51,6 +52,8 @@ export type AutoGateState = {
   /** The server's audited comparison, cited when the entry is logged. */
   faceComparisonId: string | null;
   faceVerified: boolean;
+  /** What the gate's barrier did once the entry was logged (issue 17); null: no barrier. */
+  barrier: GateOpenResult | null;
 };
 
 export type AutoGateEvent =
@@ -72,7 +75,12 @@ export type AutoGateEvent =
     }
   | { type: 'FACE_COMPARISON_FAILED' }
   /** The entry as the server stored it: its face verdict is the one the panel shows. */
-  | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
+  | {
+      type: 'ENTRY_LOGGED';
+      faceVerified?: boolean;
+      matchScore?: number | null;
+      barrier?: GateOpenResult | null;
+    }
   | { type: 'ENTRY_LOGGING_FAILED' }
   | { type: 'RESET' };
 
@@ -90,6 +98,7 @@ export const initialAutoGateState: AutoGateState = {
   spoofSuspected: false,
   faceComparisonId: null,
   faceVerified: false,
+  barrier: null,
 };
 
 /** The threshold and its comparison are defined once, in contracts (the server uses the same). */
@@ -212,6 +221,7 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
         status: AUTO_GATE_STATUS.approved,
         faceVerified: event.faceVerified ?? state.faceVerified,
         matchScore: event.matchScore !== undefined ? event.matchScore : state.matchScore,
+        barrier: event.barrier ?? null,
       };
 
     case 'ENTRY_LOGGING_FAILED':

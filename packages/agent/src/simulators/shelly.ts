@@ -25,7 +25,8 @@ export async function startShellySimulator({
     : null;
   const commands: string[] = [];
   const output = new Map<number, boolean>();
-  const timers = new Set<NodeJS.Timeout>();
+  // One pending toggle per switch: a new Switch.Set replaces it, as on the device.
+  const timers = new Map<number, NodeJS.Timeout>();
   let failing = fail;
   let pulses = 0;
 
@@ -62,13 +63,15 @@ export async function startShellySimulator({
         output.set(id, call.params?.on === true);
         if (call.params?.on === true) pulses += 1;
         const after = Number(call.params?.toggle_after);
+        clearTimeout(timers.get(id));
+        timers.delete(id);
         if (Number.isFinite(after) && after > 0) {
           const timer = setTimeout(() => {
-            timers.delete(timer);
+            timers.delete(id);
             output.set(id, !(call.params?.on === true));
             log(`[shelly] switch ${id} toggled back after ${after}s`);
           }, after * 1000);
-          timers.add(timer);
+          timers.set(id, timer);
         }
         return reply(200, { id: call.id, src: 'shellyplus1-sim', result: { was_on: wasOn } });
       }
@@ -103,7 +106,7 @@ export async function startShellySimulator({
       failing = value;
     },
     close: async () => {
-      timers.forEach(clearTimeout);
+      timers.forEach((timer) => clearTimeout(timer));
       await closeServer(server);
     },
   };

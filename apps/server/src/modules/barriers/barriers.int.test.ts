@@ -32,7 +32,7 @@ const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   t = await createTestApp({
-    env: { BARRIER_HEARTBEAT_INTERVAL_MS: '200', BARRIER_RESULT_TIMEOUT_MS: '4000' },
+    env: { BARRIER_HEARTBEAT_INTERVAL_MS: '1000', BARRIER_RESULT_TIMEOUT_MS: '4000' },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -297,7 +297,7 @@ describe.each(Object.keys(DEVICES) as DeviceSettings['kind'][])(
       runAgent(gate, device, { via: link.url, maxCommandAgeMs: 100 });
       await online(gate);
 
-      // Late, but short of the agent giving up on a silent server (three heartbeats, 600 ms).
+      // Late, but well short of the agent giving up on a silent server (three heartbeats, 3 s).
       link.state.delayMs = 300;
       const outcome = await openByHand(gate);
       expect(outcome).toMatchObject({ opened: false, result: 'not_opened' });

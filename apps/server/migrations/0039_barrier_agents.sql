@@ -11,4 +11,4 @@ CREATE TABLE "gate_agents" (
 --> statement-breakpoint
 ALTER TABLE "gate_agents" ADD CONSTRAINT "gate_agents_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "gate_agents" ADD CONSTRAINT "gate_agents_tenant_id_gate_id_gates_tenant_id_id_fk" FOREIGN KEY ("tenant_id","gate_id") REFERENCES "public"."gates"("tenant_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "gate_agents_token_hash_unique" ON "gate_agents" USING btree ("token_hash");
+CREATE INDEX "gate_agents_token_hash_idx" ON "gate_agents" USING btree ("token_hash");

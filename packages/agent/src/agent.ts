@@ -169,7 +169,10 @@ export function startAgent({
       }
       if (!parsed.success) return;
       const message = parsed.data;
-      if (message.type === 'hello') {
+      if (message.type === 'time') {
+        guard.setServerTime(message.serverTime);
+      } else if (message.type === 'hello') {
+        guard.resetClock();
         guard.setServerTime(message.serverTime);
         clearInterval(heartbeatTimer);
         const beat = () => {

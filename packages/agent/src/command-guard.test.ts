@@ -52,4 +52,18 @@ describe('createCommandGuard', () => {
     expect(guard.admit({ decisionId: 'b', issuedAt: 0 })).toBeNull();
     expect(guard.running).toBe('b');
   });
+
+  it('keeps the least delayed clock sample, so a slow hello does not hide a late command', () => {
+    const time = clock(100_000);
+    const guard = createCommandGuard({ maxAgeMs: 100, now: time.now });
+    // The hello took 400 ms to arrive; a later sample came through at once.
+    guard.setServerTime(100_000 - 400);
+    time.advance(1_000);
+    guard.setServerTime(101_000);
+    // Issued 300 ms ago by the server's clock: stale, although the hello alone would say 0 ms old.
+    expect(guard.admit({ decisionId: 'late', issuedAt: 100_700 })).toBe('stale');
+    guard.resetClock();
+    guard.setServerTime(101_000 - 400);
+    expect(guard.admit({ decisionId: 'late-again', issuedAt: 100_700 })).toBeNull();
+  });
 });

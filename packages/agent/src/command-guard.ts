@@ -31,6 +31,7 @@ export function createCommandGuard({
   const decisions = new Set<string>();
   let running: string | null = null;
   let serverOffsetMs = 0;
+  let samples = 0;
 
   const remember = (decisionId: string) => {
     decisions.add(decisionId);
@@ -41,9 +42,20 @@ export function createCommandGuard({
   };
 
   return {
-    /** From the server's hello: server time minus ours. */
+    /**
+     * A clock sample from the server (hello, and the answer to each heartbeat). The offset is
+     * server time minus ours; every sample underestimates it by its delivery delay, so the largest
+     * (least delayed) sample of the connection is kept.
+     */
     setServerTime(serverTime: number) {
-      serverOffsetMs = serverTime - now();
+      const sample = serverTime - now();
+      serverOffsetMs = samples === 0 ? sample : Math.max(serverOffsetMs, sample);
+      samples += 1;
+    },
+    /** A new connection starts measuring afresh. */
+    resetClock() {
+      samples = 0;
+      serverOffsetMs = 0;
     },
     /** Admits a command (and marks it running) or says why not. */
     admit(command: Pick<AgentOpenCommand, 'decisionId' | 'issuedAt'>): Refusal | null {

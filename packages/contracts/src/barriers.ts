@@ -49,8 +49,15 @@ export const AgentOpenCommandSchema = z.object({
 });
 export type AgentOpenCommand = z.infer<typeof AgentOpenCommandSchema>;
 
+/**
+ * Server → agent, in answer to each heartbeat: another clock sample. The agent keeps the least
+ * delayed one, so a slow hello does not make a late command look fresh.
+ */
+export const AgentTimeSchema = z.object({ type: z.literal('time'), serverTime: z.number().int() });
+
 export const ServerToAgentMessageSchema = z.discriminatedUnion('type', [
   AgentHelloSchema,
+  AgentTimeSchema,
   AgentOpenCommandSchema,
 ]);
 export type ServerToAgentMessage = z.infer<typeof ServerToAgentMessageSchema>;

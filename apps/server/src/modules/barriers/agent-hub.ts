@@ -96,6 +96,7 @@ export function createAgentHub({
         const message = parsed.data;
         if (message.type === 'heartbeat') {
           connection.device = message.device;
+          send(socket, { type: 'time', serverTime: Date.now() });
           onHeartbeat(agent, message.device);
         } else {
           connection.pending.get(message.commandId)?.(message);

@@ -1,12 +1,4 @@
-import {
-  foreignKey,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { BarrierDeviceKind } from '@boomgate/contracts/barriers';
 
@@ -34,7 +26,8 @@ export const gateAgents = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.gateId] }),
     foreignKey({ columns: [t.tenantId, t.gateId], foreignColumns: [gates.tenantId, gates.id] }),
-    uniqueIndex('gate_agents_token_hash_unique').on(t.tokenHash),
+    // Not unique: a unique index without tenant_id is refused (tenancy test); 256-bit tokens do not collide.
+    index('gate_agents_token_hash_idx').on(t.tokenHash),
   ],
 );
 

@@ -90,6 +90,7 @@ export default tseslint.config(
       'apps/web/e2e/**',
       'scripts/**',
       'packages/vision/src/**',
+      'packages/agent/src/cli.ts',
       '*.config.ts',
       'apps/*/*.config.ts',
     ],

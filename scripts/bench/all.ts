@@ -69,6 +69,14 @@ const STEPS: Step[] = [
   },
   // ~40 s a run: server start, enrolment, 3 + 20 vehicles.
   { name: 'gate', script: 'bench:gate', repeats: REPEATS, timeLimitS: 240, takesResultArg: true },
+  // ~15 s a run: app start, agent process start, 45 openings (issue 17).
+  {
+    name: 'barrier',
+    script: 'bench:barrier',
+    repeats: REPEATS,
+    timeLimitS: 120,
+    takesResultArg: true,
+  },
   // ~20 s a run: cold-start child, then 2 × 10 comparisons.
   {
     name: 'faces',

@@ -217,6 +217,7 @@ export async function buildApp({
         modules.webhooks.incomingRoutes,
         modules.anpr.routes,
         modules.anpr.pushRoutes,
+        modules.barriers.routes,
         modules.induction.routes,
         modules.settings.routes,
         modules.privacy.routes,

@@ -6,6 +6,7 @@ import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
+import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
 import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
@@ -20,7 +21,7 @@ import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
-import { createSitesModule } from '@/modules/sites';
+import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
 import { createUsersModule } from '@/modules/users';
@@ -209,6 +210,17 @@ export function createModules({
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 16: a granted entry opens its visit; the exit closes it.
   const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
+  // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
+  const barriers = createBarriersModule({
+    database,
+    sites: createSitesRepository(),
+    audit,
+    clock,
+    settings: {
+      heartbeatIntervalMs: env.BARRIER_HEARTBEAT_INTERVAL_MS,
+      resultTimeoutMs: env.BARRIER_RESULT_TIMEOUT_MS,
+    },
+  });
   const entryLogs = createEntryLogsModule({
     alerts: alerts.hooks,
     watchlist: watchlist.service,
@@ -228,6 +240,7 @@ export function createModules({
       onEntryLogged: (...args) => visits.service.openForEntry(...args),
       onSiteCountSql: visits.service.onSiteCountSql,
     },
+    barriers: barriers.service,
   });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
@@ -300,6 +313,7 @@ export function createModules({
     onboarding,
     documents,
     entryLogs,
+    barriers,
     truckList,
     webhooks,
     anpr,

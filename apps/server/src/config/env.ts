@@ -56,6 +56,10 @@ const EnvSchema = z
     // Image reads (OCR, face checks and comparisons) one user may have running, and waiting.
     VISION_READS_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
     VISION_QUEUE_PER_USER: z.coerce.number().int().min(0).max(256).default(8),
+    // Barrier agents (issue 17): heartbeat interval (two missed: the gate is offline) and how long
+    // an open waits for the device's confirmation before it is reported not opened.
+    BARRIER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    BARRIER_RESULT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),

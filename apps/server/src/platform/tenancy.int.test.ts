@@ -148,6 +148,7 @@ describe('tenant isolation in the database', () => {
       'approved_vehicles_due_biometric_purge',
       'auth_find_login',
       'auth_resolve_session',
+      'barrier_find_agent',
       'captures_due_purge',
       'drivers_due_biometric_purge',
       'induction_assignments_due_photo_purge',

@@ -28,6 +28,7 @@ import type { Role } from '@boomgate/contracts/roles';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import type { Actor } from '@/modules/sessions';
+import { createSitesRepository } from '@/modules/sites';
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
 import { createSoftwareAuthenticator } from '@/testing/webauthn';
@@ -194,6 +195,14 @@ async function anEntryOnSite(fx: MatrixFixtures, tenant: MatrixTenant) {
 async function aPersonOnSite(_fx: MatrixFixtures, tenant: MatrixTenant) {
   const response = await tenant.admin.post('/api/visits/people', { name: 'Matrix Visitor' });
   return (await expectStatus(response, 201, 'person on site')).json<{ id: string }>().id;
+}
+
+/** The tenant's default gate (created on first use), for the barrier routes. */
+async function matrixGate(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const { gate } = await fx.t.database.withTenant(tenant.id, (tx) =>
+    createSitesRepository().defaultSite(tx, tenant.id),
+  );
+  return gate.id;
 }
 
 const INDUCTION_MANAGERS = ['super_admin', 'tenant_admin', 'back_office'] as const;
@@ -873,6 +882,43 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: (_fx, token) => ({ url: `/api/anpr/${token}`, payload: { plateNumber: 'CA123456' } }),
     allowed: 201,
     note: "the token is the camera's credential and names its tenant, so there is no other-tenant case",
+  },
+  // ----- barriers (issue 17) ---------------------------------------------------------------
+  'POST /api/gates/:id/agent-token': {
+    access: ['tenant_admin'],
+    object: (fx, tenant) => matrixGate(fx, tenant),
+    request: (_fx, id) => ({ url: `/api/gates/${id}/agent-token` }),
+    allowed: 201,
+  },
+  'POST /api/gates/:id/open': {
+    access: ['tenant_admin', 'security_guard'],
+    object: (fx, tenant) => matrixGate(fx, tenant),
+    request: (_fx, id) => ({ url: `/api/gates/${id}/open`, payload: { reason: 'test' } }),
+    allowed: 200,
+    note: 'no agent is connected, so the answer is `offline` (audited); barriers.int.test.ts opens real simulators',
+  },
+  'GET /api/gates/:id/barrier': {
+    access: ['tenant_admin', 'back_office', 'security_guard'],
+    object: (fx, tenant) => matrixGate(fx, tenant),
+    request: (_fx, id) => ({ url: `/api/gates/${id}/barrier` }),
+    allowed: 200,
+  },
+  'GET /api/agent/connect': {
+    access: 'public',
+    object: async (fx, tenant) => {
+      const gateId = await matrixGate(fx, tenant);
+      const created = await tenant.admin.post(`/api/gates/${gateId}/agent-token`);
+      return (await expectStatus(created, 201, 'agent token')).json<{ token: string }>().token;
+    },
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/agent/connect',
+      headers: { authorization: `Bearer ${token}` },
+    }),
+    allowed: 400,
+    missing: 401,
+    note: "the token is the agent's credential and names its gate; a plain HTTP request with a valid token is refused (400), agents upgrade to a WebSocket",
   },
   // ----- induction -------------------------------------------------------------------------
   'GET /api/safety-videos': {

@@ -436,11 +436,14 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     expect(failures).toEqual([]);
     // The tenant_admin-only routes were really fuzzed, not refused at the door every time.
     expect([...pastAccessCheck.keys()].sort()).toEqual([
+      'GET /api/gates/:id/barrier',
       'POST /api/data-subjects/erase',
       'POST /api/data-subjects/erase-biometrics',
       'POST /api/data-subjects/export',
       // Issue 21: a supervisor's override (tenant_admin, back_office).
       'POST /api/entry-logs/:id/override',
+      'POST /api/gates/:id/agent-token',
+      'POST /api/gates/:id/open',
     ]);
     expect([...pastAccessCheck].filter(([, reached]) => reached === 0)).toEqual([]);
   }, 600_000);

@@ -29,6 +29,8 @@ const FILE_ROUTES: Record<string, string> = {
   'GET /api/safety-videos/:videoId/file':
     'the safety video, streamed, with single HTTP ranges (206)',
   'GET /api/alerts/stream': 'server-sent events (text/event-stream): the bell’s unread count',
+  'GET /api/agent/connect':
+    "a site agent's WebSocket (JSON frames, packages/contracts/src/barriers.ts); plain HTTP gets a 400 error",
 };
 
 /**
@@ -43,6 +45,10 @@ const BODY_EXCEPTIONS: Record<string, { kind: 'upload' | 'action'; why: string }
   'POST /api/onboarding/import/errors.csv': { kind: 'upload', why: 'a CSV/XLSX file, multipart' },
   'POST /api/safety-videos/files': { kind: 'upload', why: 'raw video/mp4 or video/webm bytes' },
   'POST /api/integrations/secret': { kind: 'action', why: 'creates or rotates the secret' },
+  'POST /api/gates/:id/agent-token': {
+    kind: 'action',
+    why: "creates or rotates the gate's agent token",
+  },
   'POST /api/integrations/deliveries/:id/replay': {
     kind: 'action',
     why: 'sends the delivery named in the URL again',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+import { EntryWithBarrierSchema } from '@boomgate/contracts/barriers';
 import {
   DashboardQuerySchema,
   DashboardSchema,
@@ -140,15 +141,16 @@ export function entryLogsRoutes(
             'Logs an entry (auto gate or real gate). Send an Idempotency-Key header so a retry never logs twice: a replay answers 200 with the first entry.',
           headers: GrantHeadersSchema,
           body: GrantEntryBodySchema,
-          response: { 200: EntryLogSchema, 201: EntryLogSchema },
+          response: { 200: EntryLogSchema, 201: EntryWithBarrierSchema },
         },
       },
       async (request, reply) => {
-        const { entry, isReplay } = await service.grantEntry(request.actor, request.body, {
+        const { entry, isReplay, barrier } = await service.grantEntry(request.actor, request.body, {
           idempotencyKey: request.headers['idempotency-key'],
           ip: request.ip,
         });
-        return reply.code(isReplay ? 200 : 201).send(toEntryLog(entry));
+        if (isReplay) return reply.code(200).send(toEntryLog(entry));
+        return reply.code(201).send({ ...toEntryLog(entry), barrier: barrier ?? null });
       },
     );
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import type { GateOpenOutcome } from '@boomgate/contracts/barriers';
 import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import type { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 import type { SQL } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import type { z } from 'zod';
 import type { AlertsModule } from '@/modules/alerts';
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { BarriersService } from '@/modules/barriers';
 import type { CapturesService } from '@/modules/captures';
 import { citedReadings } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
@@ -87,6 +89,8 @@ export type EntryLogsServiceDeps = {
   ruleSources?: readonly EntryRuleSource[];
   /** Issue 16: sites and visits (see GatePlaces); without it entries have no site. */
   places?: GatePlaces;
+  /** Issue 17: opens the barrier of the entry's gate when the entry is granted. */
+  barriers?: Pick<BarriersService, 'openForEntry'>;
 };
 
 /**
@@ -139,6 +143,7 @@ export function createEntryLogsService({
   alerts,
   ruleSources = [],
   places,
+  barriers,
 }: EntryLogsServiceDeps) {
   /** The sites a list shows: the one asked for (if the caller may see it), else the caller's. */
   async function listedSites(
@@ -300,7 +305,7 @@ export function createEntryLogsService({
       actor: Actor,
       body: GrantEntry,
       { idempotencyKey, ip }: { idempotencyKey?: string; ip?: string },
-    ): Promise<{ entry: EntryLogRow; isReplay: boolean }> {
+    ): Promise<{ entry: EntryLogRow; isReplay: boolean; barrier?: GateOpenOutcome | null }> {
       const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 
       if (idempotencyKey) {
@@ -484,7 +489,18 @@ export function createEntryLogsService({
           });
           return row;
         });
-        return { entry, isReplay: false };
+        // Issue 17: once the entry is logged, a grant at a gate with a barrier opens it (never throws).
+        const barrier =
+          entry.entryGranted && barriers
+            ? await barriers.openForEntry({
+                tenantId: actor.tenantId,
+                actorUserId: actor.userId,
+                entryId: entry.id,
+                gateId: entry.gateId,
+                ip,
+              })
+            : null;
+        return { entry, isReplay: false, barrier };
       } catch (error) {
         await Promise.all(keysOf(stored).map((key) => images.deleteImage(key)));
         if (idempotencyKey && isUniqueViolation(error, 'entry_logs_one_per_idempotency_key')) {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { EntryLogSchema, type GrantEntryBody } from '@boomgate/contracts/entry-logs';
+import { EntryWithBarrierSchema } from '@boomgate/contracts/barriers';
+import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
 
 import { request } from '@/lib/api-client';
 
@@ -17,7 +18,8 @@ export function useGrantEntry() {
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: GrantEntryVariables) =>
       request('POST', '/api/auto-gate/grant-entry', {
-        schema: EntryLogSchema,
+        // A new entry says what its gate's barrier did; a replayed one (200) does not.
+        schema: EntryWithBarrierSchema.partial({ barrier: true }),
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),

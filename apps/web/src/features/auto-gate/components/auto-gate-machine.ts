@@ -1,3 +1,4 @@
+import type { GateOpenResult } from '@boomgate/contracts/barriers';
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import type { EntryWarning, RefusalReason } from '@boomgate/contracts/entry-checks';
 import { isFaceMatch } from '@boomgate/contracts/faces';
@@ -74,6 +75,8 @@ export type AutoGateState = {
   refusedByRules: boolean;
   /** The rule's message, when the guard may see it (a covert watchlist hit has none). */
   refusalDetail: string | null;
+  /** What the gate's barrier did once the entry was logged (issue 17); null: no barrier. */
+  barrier: GateOpenResult | null;
 };
 
 /** The entry as the server stored it (grant-entry's answer). */
@@ -83,6 +86,7 @@ export type StoredEntry = {
   faceVerified?: boolean;
   matchScore?: number | null;
   warnings?: EntryWarning[];
+  barrier?: GateOpenResult | null;
 };
 
 export type AutoGateEvent =
@@ -132,6 +136,7 @@ export const initialAutoGateState: AutoGateState = {
   warnings: [],
   refusedByRules: false,
   refusalDetail: null,
+  barrier: null,
 };
 
 /** The threshold and its comparison are defined once, in contracts (the server uses the same). */
@@ -253,6 +258,7 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
         faceVerified: event.faceVerified ?? state.faceVerified,
         matchScore: event.matchScore !== undefined ? event.matchScore : state.matchScore,
         warnings: event.warnings ?? [],
+        barrier: event.barrier ?? null,
       };
       if (event.entryGranted === false)
         return { ...stored, phase: 'not_registered', status: refusalStatus(event.refusalReason) };

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { InductionValidity } from '@boomgate/contracts/induction';
 
 import { setViewportWidth } from '@/testing/browser-shims';
@@ -594,4 +595,36 @@ describe('Automated Gate Entry', () => {
     await user.click(within(panel).getByRole('button', { name: 'Next Vehicle' }));
     expect(await screen.findByRole('button', { name: 'Start Verification' })).toBeInTheDocument();
   });
+  it.each([
+    ['opened', 'Gate opened'],
+    ['offline', 'Barrier offline — open by hand'],
+  ] as const)(
+    "shows the barrier's real outcome (%s) under 'Entry approved - gate opening'",
+    async (result, line) => {
+      const { user, api } = setUp();
+      api.onFaceComparison(aFaceComparison(92.4));
+      api.onGrantEntry(
+        async () =>
+          ({
+            ...anEntryLog({ plateNumber: 'KP35XKGP', faceVerified: true, matchScore: 92.4 }),
+            barrier: {
+              opened: result === 'opened',
+              result,
+              gateId: '00000000-0000-4000-8000-000000000017',
+              decisionId: '00000000-0000-4000-8000-000000000018',
+              detail: result === 'opened' ? 'relay 0 on for 1s' : 'No barrier agent is connected.',
+              latencyMs: result === 'opened' ? 40 : null,
+            },
+          }) as EntryLog,
+      );
+
+      await start(user);
+      await uploadThroughCamera(user, 'Scan Licence Plate');
+      await uploadThroughCamera(user, 'Verify driver identity');
+
+      const panel = await screen.findByTestId('approved-panel');
+      expect(within(panel).getByText('Entry approved - gate opening')).toBeInTheDocument();
+      expect(within(panel).getByTestId('barrier-outcome')).toHaveTextContent(line);
+    },
+  );
 });

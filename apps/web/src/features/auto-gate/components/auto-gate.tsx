@@ -12,7 +12,8 @@ import { lazy, Suspense, useReducer, useRef } from 'react';
 import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
-import type { ClientRefusalReason } from '@boomgate/contracts/entry-checks';
+import type { GateOpenOutcome, GateOpenResult } from '@boomgate/contracts/barriers';
+import type { ClientRefusalReason, RefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
@@ -116,6 +117,13 @@ function Detail({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The barrier's real outcome under 'Entry approved - gate opening' (issue 17). */
+const BARRIER_OUTCOME: Record<GateOpenResult, string> = {
+  opened: 'Gate opened',
+  offline: 'Barrier offline — open by hand',
+  not_opened: 'Barrier did not open — open by hand',
+};
+
 function ApprovedPanel({
   state,
   isMobile,
@@ -132,6 +140,14 @@ function ApprovedPanel({
         <CardTitle className="text-xl" role="status">
           {AUTO_GATE_STATUS.approved}
         </CardTitle>
+        {state.barrier && (
+          <p
+            data-testid="barrier-outcome"
+            className={state.barrier === 'opened' ? 'text-success' : 'font-medium text-destructive'}
+          >
+            {BARRIER_OUTCOME[state.barrier]}
+          </p>
+        )}
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="text-sm">
@@ -300,7 +316,7 @@ export function AutoGate() {
     },
   ) => {
     const faceVerified = entry.matchScore !== null && isFaceMatch(entry.matchScore);
-    let stored: EntryLog;
+    let stored: EntryLog & { barrier?: GateOpenOutcome | null };
     try {
       stored = await grantEntry.mutateAsync({
         idempotencyKey: attemptId,
@@ -343,6 +359,7 @@ export function AutoGate() {
       faceVerified: stored.faceVerified,
       matchScore: stored.matchScore,
       warnings: stored.warnings,
+      barrier: stored.barrier?.result ?? null,
     });
     if (!stored.entryGranted) {
       toast({

@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+
+import type {
+  BarrierDeviceKind,
+  GateBarrierStatus,
+  GateOpenOutcome,
+  GateOpenReason,
+} from '@boomgate/contracts/barriers';
+
+import type { AuditService } from '@/modules/audit';
+import type { Actor } from '@/modules/sessions';
+import { type GateRef, type SitesRepository, findGate } from '@/modules/sites';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId, newToken } from '@/platform/ids';
+
+import { type AgentHub, type AgentIdentity, type CommandReply, createAgentHub } from './agent-hub';
+import type { BarriersRepository } from './barriers.repository';
+
+export type BarrierSettings = {
+  /** How often agents send heartbeats; two missed ones make the gate offline. */
+  heartbeatIntervalMs: number;
+  /** How long an open waits for the device's confirmation before reporting `not_opened`. */
+  resultTimeoutMs: number;
+};
+
+export type BarriersServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  repository: BarriersRepository;
+  sites: Pick<SitesRepository, 'siteIdsOfUser' | 'findSite'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  settings: BarrierSettings;
+};
+
+export type BarriersService = ReturnType<typeof createBarriersService>;
+
+export const hashAgentToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Last contact is written at most this often per gate (heartbeats come every few seconds). */
+const LAST_SEEN_WRITE_INTERVAL_MS = 30_000;
+/** A decision's outcome is remembered this long: a second grant for it gets the same answer. */
+const DECISION_MEMORY_MS = 10 * 60_000;
+
+const FAILURE_DETAIL = {
+  offline: 'No barrier agent is connected for this gate.',
+  disconnected:
+    'The barrier agent disconnected before confirming; the barrier may not have opened.',
+  timeout: 'The barrier did not confirm in time; treat it as not opened.',
+} as const;
+
+/** Fail closed: only an agent's confirmed `opened` is an opening. */
+export function outcomeOf(
+  gateId: string,
+  decisionId: string,
+  reply: CommandReply,
+): GateOpenOutcome {
+  if (reply.ok) {
+    const opened = reply.result.outcome === 'opened';
+    return {
+      opened,
+      result: opened ? 'opened' : 'not_opened',
+      gateId,
+      decisionId,
+      detail: reply.result.detail,
+      latencyMs: reply.latencyMs,
+    };
+  }
+  return {
+    opened: false,
+    result: reply.failure === 'offline' ? 'offline' : 'not_opened',
+    gateId,
+    decisionId,
+    detail: FAILURE_DETAIL[reply.failure],
+    latencyMs: reply.latencyMs,
+  };
+}
+
+export function createBarriersService({
+  database,
+  repository,
+  sites,
+  audit,
+  clock,
+  settings,
+}: BarriersServiceDeps) {
+  const lastWritten = new Map<string, number>();
+  const decisions = new Map<
+    string,
+    Promise<{ outcome: GateOpenOutcome; device: BarrierDeviceKind | null; sent: boolean }>
+  >();
+
+  const persistContact = (
+    agent: AgentIdentity,
+    device: BarrierDeviceKind | null,
+    force = false,
+  ) => {
+    const key = `${agent.tenantId}/${agent.gateId}`;
+    const now = Date.now();
+    if (!force && now - (lastWritten.get(key) ?? 0) < LAST_SEEN_WRITE_INTERVAL_MS) return;
+    lastWritten.set(key, now);
+    void database
+      .withTenant(agent.tenantId, (tx) =>
+        repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device),
+      )
+      .catch(() => lastWritten.delete(key));
+  };
+
+  const hub: AgentHub = createAgentHub({
+    ...settings,
+    onHeartbeat: (agent, device) => persistContact(agent, device),
+    onConnectionChange: (agent, online) => persistContact(agent, hub.deviceOf(agent), !online),
+  });
+
+  /**
+   * One command per decision: a second call for a decision already sent (two grants for one
+   * entry, a double click) gets the first call's outcome and sends nothing.
+   */
+  function openOnce(agent: AgentIdentity, decisionId: string) {
+    const key = `${agent.tenantId}/${decisionId}`;
+    const earlier = decisions.get(key);
+    if (earlier) return earlier.then((first) => ({ ...first, sent: false }));
+    const pending = hub.sendOpen(agent, decisionId).then((reply) => ({
+      outcome: outcomeOf(agent.gateId, decisionId, reply),
+      device: reply.device,
+      sent: true,
+    }));
+    decisions.set(key, pending);
+    setTimeout(() => decisions.delete(key), DECISION_MEMORY_MS).unref();
+    return pending;
+  }
+
+  async function recordOpen(
+    agent: AgentIdentity,
+    {
+      actorUserId,
+      reason,
+      entryId,
+      outcome,
+      device,
+      ip,
+    }: {
+      actorUserId: string | null;
+      reason: GateOpenReason | 'entry_granted';
+      entryId: string | null;
+      outcome: GateOpenOutcome;
+      device: BarrierDeviceKind | null;
+      ip?: string;
+    },
+  ) {
+    await database.withTenant(agent.tenantId, (tx) =>
+      audit.record(tx, {
+        tenantId: agent.tenantId,
+        actorUserId,
+        action: outcome.opened ? 'gate.opened' : 'gate.open-failed',
+        targetType: entryId ? 'entry_log' : 'gate',
+        targetId: entryId ?? agent.gateId,
+        ip,
+        details: {
+          gateId: agent.gateId,
+          reason,
+          decisionId: outcome.decisionId,
+          result: outcome.result,
+          detail: outcome.detail,
+          latencyMs: outcome.latencyMs,
+          device,
+        },
+      }),
+    );
+  }
+
+  /** A guard opens only gates of the sites they work at (none assigned: the default site). */
+  async function assertMayOperate(tx: Parameters<typeof findGate>[0], actor: Actor, gate: GateRef) {
+    if (actor.role !== 'security_guard') return;
+    const assigned = await sites.siteIdsOfUser(tx, actor.tenantId, actor.userId);
+    const allowed =
+      assigned.length > 0
+        ? assigned.includes(gate.siteId)
+        : (await sites.findSite(tx, actor.tenantId, gate.siteId))?.isDefault === true;
+    if (!allowed) throw new AppError('NOT_FOUND', 'Gate not found.');
+  }
+
+  const gateNotFound = () => new AppError('NOT_FOUND', 'Gate not found.');
+
+  return {
+    hub,
+
+    /** Creates or rotates the gate's agent token (shown once; only its hash is kept). */
+    async createAgentToken(actor: Actor, gateId: string, ip?: string) {
+      const token = newToken();
+      const createdAt = clock.now();
+      await database.withTenant(actor.tenantId, async (tx) => {
+        if (!(await findGate(tx, actor.tenantId, gateId))) throw gateNotFound();
+        const existing = await repository.findAgent(tx, actor.tenantId, gateId);
+        await repository.saveToken(tx, {
+          tenantId: actor.tenantId,
+          gateId,
+          tokenHash: hashAgentToken(token),
+          createdAt,
+          createdBy: actor.userId,
+        });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: existing ? 'gate.agent-token.rotated' : 'gate.agent-token.created',
+          targetType: 'gate',
+          targetId: gateId,
+          ip,
+        });
+      });
+      // The old token's connection ends now; the agent must reconnect with the new one.
+      hub.disconnect({ tenantId: actor.tenantId, gateId });
+      return {
+        gateId,
+        token,
+        connectPath: '/api/agent/connect' as const,
+        createdAt: createdAt.toISOString(),
+      };
+    },
+
+    /** The gate an agent token belongs to, or null. */
+    authenticateAgent: (token: string) =>
+      database.withoutTenant((tx) => repository.findAgentByTokenHash(tx, hashAgentToken(token))),
+
+    async status(actor: Actor, gateId: string): Promise<GateBarrierStatus> {
+      const row = await database.withTenant(actor.tenantId, async (tx) => {
+        const gate = await findGate(tx, actor.tenantId, gateId);
+        if (!gate) throw gateNotFound();
+        await assertMayOperate(tx, actor, gate);
+        return repository.findAgent(tx, actor.tenantId, gateId);
+      });
+      const agent = { tenantId: actor.tenantId, gateId };
+      return {
+        gateId,
+        online: hub.isOnline(agent),
+        device: hub.deviceOf(agent) ?? row?.device ?? null,
+        lastSeenAt: hub.isOnline(agent)
+          ? clock.now().toISOString()
+          : (row?.lastSeenAt?.toISOString() ?? null),
+        hasToken: row !== null,
+      };
+    },
+
+    /** `POST /api/gates/{id}/open`: a hand-made opening, audited as its own record. */
+    async openByHand(actor: Actor, gateId: string, reason: GateOpenReason, ip?: string) {
+      await database.withTenant(actor.tenantId, async (tx) => {
+        const gate = await findGate(tx, actor.tenantId, gateId);
+        if (!gate) throw gateNotFound();
+        await assertMayOperate(tx, actor, gate);
+      });
+      const agent = { tenantId: actor.tenantId, gateId };
+      const { outcome, device } = await openOnce(agent, newId());
+      await recordOpen(agent, {
+        actorUserId: actor.userId,
+        reason,
+        entryId: null,
+        outcome,
+        device,
+        ip,
+      });
+      return outcome;
+    },
+
+    /**
+     * Opens the barrier for a granted entry, once per entry. Null when the entry names no gate or
+     * the gate has no barrier agent; never throws (the entry is already logged): a failure is a
+     * `not_opened` outcome. Audited with the entry.
+     */
+    async openForEntry({
+      tenantId,
+      actorUserId,
+      entryId,
+      gateId,
+      ip,
+    }: {
+      tenantId: string;
+      actorUserId: string | null;
+      entryId: string;
+      gateId: string | null;
+      ip?: string;
+    }): Promise<GateOpenOutcome | null> {
+      if (!gateId) return null;
+      const agent = { tenantId, gateId };
+      try {
+        const hasBarrier = await database.withTenant(
+          tenantId,
+          async (tx) => (await repository.findAgent(tx, tenantId, gateId)) !== null,
+        );
+        if (!hasBarrier) return null;
+        const { outcome, device, sent } = await openOnce(agent, entryId);
+        if (sent) {
+          await recordOpen(agent, {
+            actorUserId,
+            reason: 'entry_granted',
+            entryId,
+            outcome,
+            device,
+            ip,
+          });
+        }
+        return outcome;
+      } catch {
+        return {
+          opened: false,
+          result: 'not_opened',
+          gateId,
+          decisionId: entryId,
+          detail: 'The open command could not be sent.',
+          latencyMs: null,
+        };
+      }
+    },
+
+    close: () => hub.close(),
+  };
+}

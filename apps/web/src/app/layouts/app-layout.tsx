@@ -4,6 +4,7 @@ import { Link, useLocation } from 'wouter';
 
 import type { AuthResponse } from '@boomgate/contracts/auth';
 
+import { LanguagePicker } from '@/components/language-picker';
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
@@ -24,8 +25,10 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { useSession } from '@/features/auth/api/get-session';
+import { useAccountLanguage } from '@/features/auth/api/set-language';
 import { cn } from '@/lib/cn';
 import { displayName } from '@/lib/display-name';
+import { useTranslation } from '@/lib/i18n';
 
 import {
   bottomNavItems,
@@ -55,6 +58,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 function Shell({ children }: { children: ReactNode }) {
   const { isMobile } = useSidebar();
   const session = useSession();
+  const saveLanguage = useAccountLanguage(session);
   return (
     <>
       {isMobile ? <MobileMenu session={session} /> : <DesktopSidebar session={session} />}
@@ -65,7 +69,11 @@ function Shell({ children }: { children: ReactNode }) {
             : 'relative flex w-full min-w-0 flex-1 flex-col bg-background'
         }
       >
-        {isMobile ? <MobileHeader /> : <DesktopHeader session={session} />}
+        {isMobile ? (
+          <MobileHeader onLanguageChanged={saveLanguage} />
+        ) : (
+          <DesktopHeader session={session} onLanguageChanged={saveLanguage} />
+        )}
         <main
           className={
             isMobile
@@ -83,14 +91,19 @@ function Shell({ children }: { children: ReactNode }) {
 
 function NavLinks({ items, onNavigate }: { items: readonly NavItem[]; onNavigate?: () => void }) {
   const [location] = useLocation();
+  const { t } = useTranslation('nav');
   return (
     <SidebarMenu>
       {items.map((item) => (
         <SidebarMenuItem key={item.href}>
-          <SidebarMenuButton asChild isActive={isCurrent(item, location)} tooltip={item.title}>
+          <SidebarMenuButton
+            asChild
+            isActive={isCurrent(item, location)}
+            tooltip={t(item.title, { defaultValue: item.title })}
+          >
             <Link href={item.href} onClick={onNavigate}>
               <item.icon aria-hidden />
-              <span>{item.title}</span>
+              <span>{t(item.title, { defaultValue: item.title })}</span>
             </Link>
           </SidebarMenuButton>
         </SidebarMenuItem>
@@ -117,6 +130,7 @@ function LogoutButton({
   isSigningOut: boolean;
   className?: string;
 }) {
+  const { t } = useTranslation('common');
   return (
     <Button
       variant="outline"
@@ -125,7 +139,7 @@ function LogoutButton({
       onClick={onClick}
     >
       {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
-      <span>{isSigningOut ? 'Logging out...' : 'Logout'}</span>
+      <span>{isSigningOut ? t('shell.loggingOut') : t('shell.logout')}</span>
     </Button>
   );
 }
@@ -134,6 +148,7 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
   const { state } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: false });
   const isCollapsed = state === 'collapsed';
+  const { t } = useTranslation('common');
 
   return (
     <Sidebar>
@@ -148,9 +163,9 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
       </SidebarHeader>
       <Separator className="bg-sidebar-border" />
       <SidebarContent>
-        <nav aria-label="Main">
+        <nav aria-label={t('shell.main')}>
           <SidebarGroup>
-            <SidebarGroupLabel>Navigation</SidebarGroupLabel>
+            <SidebarGroupLabel>{t('shell.navigation')}</SidebarGroupLabel>
             <NavLinks items={visibleTo(sidebarItems, session.user.role)} />
           </SidebarGroup>
         </nav>
@@ -160,7 +175,7 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
         <div className="group-data-[collapsible=icon]:hidden">
           <SessionSummary session={session} />
         </div>
-        <nav aria-label="Account">
+        <nav aria-label={t('shell.account')}>
           <NavLinks items={accountItems} />
         </nav>
         {isCollapsed ? (
@@ -168,8 +183,8 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
             variant="ghost"
             size="icon"
             className="size-8"
-            aria-label={isSigningOut ? 'Logging out...' : 'Logout'}
-            title="Logout"
+            aria-label={isSigningOut ? t('shell.loggingOut') : t('shell.logout')}
+            title={t('shell.logout')}
             disabled={isSigningOut}
             onClick={signOut}
           >
@@ -183,20 +198,28 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
   );
 }
 
-function DesktopHeader({ session }: { session: AuthResponse }) {
+function DesktopHeader({
+  session,
+  onLanguageChanged,
+}: {
+  session: AuthResponse;
+  onLanguageChanged: (language: string) => void;
+}) {
   return (
     <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur">
       <SidebarTrigger className="-ml-1" />
       <Separator orientation="vertical" className="mr-2 h-4!" />
       <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
-      <div className="ml-auto">
+      <div className="ml-auto flex items-center gap-1">
+        <LanguagePicker onChanged={onLanguageChanged} />
         <ThemeToggle />
       </div>
     </header>
   );
 }
 
-function MobileHeader() {
+function MobileHeader({ onLanguageChanged }: { onLanguageChanged: (language: string) => void }) {
+  const { t } = useTranslation('nav');
   return (
     <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
       <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
@@ -206,13 +229,18 @@ function MobileHeader() {
       <div className="ml-auto flex items-center gap-1">
         {/* The account's own screen; the spec's Menu drawer keeps exactly its listed items. */}
         {accountItems.map((item) => (
-          <Button key={item.href} asChild variant="ghost" size="icon" className="size-9">
-            <Link href={item.href} aria-label={item.title} title={item.title}>
+          <Button key={item.href} asChild variant="ghost" size="icon" className="size-11">
+            <Link
+              href={item.href}
+              aria-label={t(item.title, { defaultValue: item.title })}
+              title={t(item.title, { defaultValue: item.title })}
+            >
               <item.icon aria-hidden />
             </Link>
           </Button>
         ))}
-        <ThemeToggle />
+        <LanguagePicker onChanged={onLanguageChanged} />
+        <ThemeToggle className="size-11" />
       </div>
     </header>
   );
@@ -221,9 +249,10 @@ function MobileHeader() {
 function BottomNavigation() {
   const [location] = useLocation();
   const { openMobile, setOpenMobile } = useSidebar();
+  const { t } = useTranslation('nav');
   return (
     <nav
-      aria-label="Bottom navigation"
+      aria-label={t('common:shell.bottomNavigation')}
       className="fixed inset-x-0 bottom-0 z-20 border-t bg-background pb-[env(safe-area-inset-bottom)]"
     >
       <ul className="grid grid-cols-4">
@@ -235,12 +264,12 @@ function BottomNavigation() {
                 href={item.href}
                 aria-current={isActive ? 'page' : undefined}
                 className={cn(
-                  'flex h-16 flex-col items-center justify-center gap-1 text-xs',
+                  'flex h-16 flex-col items-center justify-center gap-1 text-center text-xs',
                   isActive ? 'font-semibold text-foreground' : 'text-muted-foreground',
                 )}
               >
                 <item.icon aria-hidden className="size-5" />
-                {item.title}
+                {t(item.title, { defaultValue: item.title })}
               </Link>
             </li>
           );
@@ -255,7 +284,7 @@ function BottomNavigation() {
             onClick={() => setOpenMobile(true)}
           >
             <MenuIcon aria-hidden className="size-5" />
-            Menu
+            {t('common:shell.menu')}
           </button>
         </li>
       </ul>
@@ -266,16 +295,17 @@ function BottomNavigation() {
 function MobileMenu({ session }: { session: AuthResponse }) {
   const { setOpenMobile } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: true });
+  const { t } = useTranslation('common');
 
   return (
-    <Sidebar side="right" mobileTitle="Menu">
+    <Sidebar side="right" mobileTitle={t('shell.menu')}>
       <SidebarHeader className="pt-4">
-        <span className="px-2 text-lg font-semibold">Menu</span>
+        <span className="px-2 text-lg font-semibold">{t('shell.menu')}</span>
         <SessionSummary session={session} />
       </SidebarHeader>
       <Separator className="bg-sidebar-border" />
       <SidebarContent>
-        <nav aria-label="Menu">
+        <nav aria-label={t('shell.menu')}>
           <SidebarGroup>
             <NavLinks
               items={visibleTo(mobileMenuItems, session.user.role)}

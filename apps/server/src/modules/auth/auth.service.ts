@@ -413,10 +413,7 @@ export function createAuthService({
       return { ...actor, tenantId: tenant.id, tenantName: tenant.name };
     },
 
-    async me(actor: Actor): Promise<AuthResponse> {
-      const user = await database.withTenant(actor.tenantId, (tx) =>
-        users.findById(tx, actor.tenantId, actor.userId),
-      );
+    me(actor: Actor): AuthResponse {
       return {
         user: {
           id: actor.userId,
@@ -425,7 +422,7 @@ export function createAuthService({
           email: actor.email,
           role: actor.role,
           isActive: true,
-          language: user ? languageOf(user) : null,
+          language: languageOf(actor),
         },
         tenant: { id: actor.tenantId, name: actor.tenantName },
         requirePasswordChange: actor.mustChangePassword,

@@ -32,69 +32,66 @@ export const GUARD_ROUTES: { path: string; heading: string; asserted: boolean }[
 
 type Problem = { kind: 'target' | 'text'; what: string; size: string };
 
+/**
+ * Runs in the page: every visible control smaller than 44×44 px and every visible text under the
+ * sizes. Kept as source text: the test runner (tsx) would wrap named functions in a `__name`
+ * helper the page does not have.
+ */
+const MEASURE = `(({ minTarget, minCaption, minField }) => {
+  const problems = [];
+  const isVisible = (element) => {
+    const rect = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return rect.width > 0 && rect.height > 0 && style.visibility !== 'hidden' &&
+      style.display !== 'none' && !element.closest('[aria-hidden="true"], .sr-only, [hidden]');
+  };
+  const describe = (element) => {
+    const label = element.getAttribute('aria-label') ??
+      (element.textContent ?? '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return '<' + element.tagName.toLowerCase() + '> "' + label + '"';
+  };
+  const controls = document.querySelectorAll('a[href], button, input:not([type="hidden"]), select, ' +
+    'textarea, [role="button"], [role="checkbox"], [role="tab"], [role="switch"], [role="combobox"]');
+  for (const control of controls) {
+    if (!isVisible(control)) continue;
+    // WCAG 2.5.8's inline exception: a link inside a sentence.
+    if (control.tagName === 'A' && control.parentElement?.tagName === 'P') continue;
+    // A native input drawn inside its (measured) label is the label's target.
+    if (control.closest('label') && control.tagName === 'INPUT') continue;
+    const rect = control.getBoundingClientRect();
+    if (rect.width + 0.5 < minTarget || rect.height + 0.5 < minTarget) {
+      problems.push({ kind: 'target', what: describe(control),
+        size: Math.round(rect.width) + '×' + Math.round(rect.height) + ' px' });
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || seen.has(parent) || !(node.textContent ?? '').trim()) continue;
+    seen.add(parent);
+    if (!isVisible(parent) || parent.closest('script, style, noscript')) continue;
+    const size = parseFloat(getComputedStyle(parent).fontSize);
+    if (size + 0.01 < minCaption) problems.push({ kind: 'text', what: describe(parent), size: size + ' px' });
+  }
+  for (const field of document.querySelectorAll('input, select, textarea')) {
+    if (!isVisible(field)) continue;
+    const size = parseFloat(getComputedStyle(field).fontSize);
+    if (size + 0.01 < minField) {
+      problems.push({ kind: 'text', what: describe(field), size: size + ' px (field)' });
+    }
+  }
+  return problems;
+})`;
+
 /** Every visible control smaller than 44×44 px and every visible text under the sizes. */
 export async function measureErgonomics(page: Page): Promise<Problem[]> {
-  return page.evaluate(
-    ({ minTarget, minCaption, minField }) => {
-      const problems: { kind: 'target' | 'text'; what: string; size: string }[] = [];
-      const isVisible = (element: Element) => {
-        const rect = element.getBoundingClientRect();
-        const style = getComputedStyle(element);
-        return (
-          rect.width > 0 &&
-          rect.height > 0 &&
-          style.visibility !== 'hidden' &&
-          style.display !== 'none' &&
-          !element.closest('[aria-hidden="true"], .sr-only, [hidden]')
-        );
-      };
-      const describe = (element: Element) => {
-        const label =
-          element.getAttribute('aria-label') ??
-          (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
-        return `<${element.tagName.toLowerCase()}> "${label}"`;
-      };
-      const controls = document.querySelectorAll(
-        'a[href], button, input:not([type="hidden"]), select, textarea, [role="button"], [role="checkbox"], [role="tab"], [role="switch"], [role="combobox"]',
-      );
-      for (const control of controls) {
-        if (!isVisible(control)) continue;
-        // WCAG 2.5.8's inline exception: a link inside a sentence.
-        if (control.tagName === 'A' && control.parentElement?.tagName === 'P') continue;
-        // A native radio or checkbox drawn inside its (measured) label is the label's target.
-        if (control.closest('label') && control.tagName === 'INPUT') continue;
-        const rect = control.getBoundingClientRect();
-        if (rect.width + 0.5 < minTarget || rect.height + 0.5 < minTarget) {
-          problems.push({
-            kind: 'target',
-            what: describe(control),
-            size: `${Math.round(rect.width)}×${Math.round(rect.height)} px`,
-          });
-        }
-      }
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      const seen = new Set<Element>();
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const parent = node.parentElement;
-        if (!parent || seen.has(parent) || !(node.textContent ?? '').trim()) continue;
-        seen.add(parent);
-        if (!isVisible(parent) || parent.closest('script, style, noscript')) continue;
-        const size = parseFloat(getComputedStyle(parent).fontSize);
-        if (size + 0.01 < minCaption) {
-          problems.push({ kind: 'text', what: describe(parent), size: `${size} px` });
-        }
-      }
-      for (const field of document.querySelectorAll('input, select, textarea')) {
-        if (!isVisible(field)) continue;
-        const size = parseFloat(getComputedStyle(field).fontSize);
-        if (size + 0.01 < minField) {
-          problems.push({ kind: 'text', what: describe(field), size: `${size} px (field)` });
-        }
-      }
-      return problems;
-    },
-    { minTarget: MIN_TARGET_PX, minCaption: MIN_CAPTION_PX, minField: MIN_FIELD_TEXT_PX },
-  );
+  const limits = {
+    minTarget: MIN_TARGET_PX,
+    minCaption: MIN_CAPTION_PX,
+    minField: MIN_FIELD_TEXT_PX,
+  };
+  return page.evaluate<Problem[]>(`${MEASURE}(${JSON.stringify(limits)})`);
 }
 
 const heading = (page: Page, name: string) =>

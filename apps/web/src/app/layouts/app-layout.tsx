@@ -222,7 +222,7 @@ function MobileHeader({ onLanguageChanged }: { onLanguageChanged: (language: str
   const { t } = useTranslation('nav');
   return (
     <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
-      <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
+      <Link href="/" className="flex min-h-11 min-w-0 items-center gap-2 font-semibold">
         <BrandMark className="size-6" />
         <span className="truncate">Boomgate</span>
       </Link>

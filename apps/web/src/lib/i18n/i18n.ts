@@ -7,6 +7,7 @@ import enDashboard from '@/locales/en/dashboard.json';
 import enErrors from '@/locales/en/errors.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
+import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
 
 import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
@@ -19,6 +20,7 @@ export const english = {
   errors: enErrors,
   mfa: enMfa,
   nav: enNav,
+  scan: enScan,
   trucks: enTrucks,
 };
 export const NAMESPACES = Object.keys(english) as (keyof typeof english)[];

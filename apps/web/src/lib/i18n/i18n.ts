@@ -9,6 +9,7 @@ import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
+import enVehicles from '@/locales/en/vehicles.json';
 
 import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
 
@@ -22,6 +23,7 @@ export const english = {
   nav: enNav,
   scan: enScan,
   trucks: enTrucks,
+  vehicles: enVehicles,
 };
 export const NAMESPACES = Object.keys(english) as (keyof typeof english)[];
 

@@ -25,6 +25,7 @@ import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
 import { runGateFlow } from './gate-flows';
+import { runI18nFlow } from './i18n-flow';
 import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
 import { runMfaFlow } from './mfa-flow';
@@ -187,6 +188,15 @@ async function main(): Promise<number> {
           label: `on-site-${viewport.name}`,
           args: [] as string[],
           run: runOnSiteFlow,
+        })),
+      // Languages and gate ergonomics (issue 19): on a guard's phone.
+      ...viewports
+        .filter((viewport) => viewport.name === 'mobile')
+        .map((viewport) => ({
+          viewport,
+          label: `i18n-${viewport.name}`,
+          args: [] as string[],
+          run: runI18nFlow,
         })),
       // Two-step verification (SEC-26): one viewport is enough for the server's half.
       ...viewports

@@ -7,6 +7,7 @@ import { StrictMode, startTransition } from 'react';
 import { loadScreenFor, preloadFirstScreen } from '@/app/screens';
 import { getSession, sessionQuery } from '@/features/auth/api/get-session';
 import { applyTheme, readStoredTheme } from '@/hooks/use-theme';
+import { changeLanguage, i18nReady, isSupportedLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 
 // Apply the saved theme before the first paint, so a dark-theme user never sees a light flash.
@@ -29,9 +30,21 @@ const app = reactDom.then(nextTask).then(() => import('@/app/app'));
 const queryClient = createQueryClient();
 const { pathname } = window.location;
 void preloadFirstScreen(pathname);
+// Texts: English is in the code; another language chosen on this device or on the signed-in
+// account is fetched before the first render, so the screen never flashes English first.
+const language = async (session: ReturnType<typeof getSession>): Promise<void> => {
+  await i18nReady;
+  const saved = session?.user.language;
+  if (isSupportedLanguage(saved)) await changeLanguage(saved);
+};
 queryClient
   .prefetchQuery(sessionQuery())
-  .then(() => loadScreenFor(pathname, getSession(queryClient)))
+  .then(() =>
+    Promise.all([
+      loadScreenFor(pathname, getSession(queryClient)),
+      language(getSession(queryClient)),
+    ]),
+  )
   .then(() => Promise.all([reactDom, app]))
   .then(([{ createRoot }, { App }]) => {
     const root = createRoot(container);

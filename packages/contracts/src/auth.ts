@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { IdSchema, MAX_PASSWORD_LENGTH, PasswordSchema, UsernameSchema } from './primitives';
+import { LanguageSchema } from './preferences';
 import { UserSchema } from './users';
 
 export const TenantSchema = z.object({ id: IdSchema, name: z.string() });
@@ -8,7 +9,8 @@ export type Tenant = z.infer<typeof TenantSchema>;
 
 /** GET /api/auth/me and the body of login/register/change-password responses. */
 export const AuthResponseSchema = z.object({
-  user: UserSchema,
+  /** `language`: the user's chosen language (issue 19), null until they choose one. */
+  user: UserSchema.extend({ language: LanguageSchema.nullable().optional() }),
   tenant: TenantSchema,
   requirePasswordChange: z.boolean().optional(),
   /**

@@ -317,6 +317,11 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
   },
   'GET /api/auth/me': { access: ALL, request: () => ({ url: '/api/auth/me' }), allowed: 200 },
+  'PATCH /api/auth/preferences': {
+    access: ALL,
+    request: () => ({ url: '/api/auth/preferences', payload: { language: 'zu' } }),
+    allowed: 200,
+  },
   'POST /api/auth/reauth': {
     access: ALL,
     caller: 'fresh',

@@ -1,6 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 
-export type Theme = 'light' | 'dark';
+/** `outdoor`: high contrast for a phone in the sun (issue 19), beside light and dark. */
+export type Theme = 'light' | 'dark' | 'outdoor';
+const THEMES: readonly Theme[] = ['light', 'dark', 'outdoor'];
 
 /** Spec §9: the theme choice lives in local storage under this key; light by default. */
 export const THEME_STORAGE_KEY = 'ui-theme';
@@ -9,7 +11,7 @@ const DEFAULT_THEME: Theme = 'light';
 export function readStoredTheme(): Theme {
   try {
     const stored = window.localStorage.getItem(THEME_STORAGE_KEY);
-    return stored === 'dark' || stored === 'light' ? stored : DEFAULT_THEME;
+    return THEMES.find((theme) => theme === stored) ?? DEFAULT_THEME;
   } catch {
     return DEFAULT_THEME; // storage can be unavailable (privacy modes)
   }
@@ -18,7 +20,7 @@ export function readStoredTheme(): Theme {
 /** Puts the theme class on <html> so Tailwind's `dark:` variant and the CSS variables follow. */
 export function applyTheme(theme: Theme) {
   const root = window.document.documentElement;
-  root.classList.remove('light', 'dark');
+  root.classList.remove(...THEMES);
   root.classList.add(theme);
 }
 
@@ -48,7 +50,12 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<ThemeContextValue>(
-    () => ({ theme, setTheme, toggleTheme: () => setTheme(theme === 'dark' ? 'light' : 'dark') }),
+    () => ({
+      theme,
+      setTheme,
+      // light → dark → outdoor → light: one button, as before, now with the third theme.
+      toggleTheme: () => setTheme(THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] ?? 'light'),
+    }),
     [theme, setTheme],
   );
 

@@ -4,6 +4,7 @@ import type { ApiError } from '@boomgate/contracts/api-error';
 
 import { env } from '@/config/env';
 
+import { translateServerError } from './i18n/server-errors';
 import { ReauthCancelledError, waitForReauthentication } from './reauth';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -53,10 +54,13 @@ export function isHttpError(error: unknown, status?: number): error is HttpError
 
 /**
  * The sentence to show in a failure toast: the server's readable message when the response
- * carried one, otherwise the caller's fallback (spec §8).
+ * carried one (in the user's language, by its code), otherwise the caller's fallback (spec §8).
  */
 export function getErrorMessage(error: unknown, fallback: string): string {
-  if (error instanceof HttpError && error.body?.error.message) return error.body.error.message;
+  if (error instanceof HttpError && error.body?.error.message) {
+    // Issue 19: in another language the sentence comes from the catalogue, found by the code.
+    return translateServerError(error.body.error.code, error.body.error.message);
+  }
   if (error instanceof ReauthCancelledError) return error.message;
   return fallback;
 }

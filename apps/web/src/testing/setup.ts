@@ -4,6 +4,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { clearToasts } from '@/hooks/use-toast';
+import { i18next } from '@/lib/i18n';
 
 import { installBrowserShims, setViewportWidth } from './browser-shims';
 import { removeCamera } from './camera';
@@ -20,8 +21,10 @@ beforeEach(() => {
   setViewportWidth(1280);
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // One i18next instance per test file: a test that switched language hands back English.
+  if (i18next.language !== 'en') await i18next.changeLanguage('en');
   server.resetHandlers();
   clearToasts();
   window.localStorage.clear();

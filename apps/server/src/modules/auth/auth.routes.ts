@@ -16,6 +16,7 @@ import {
   PasskeyAuthenticationBodySchema,
   PasskeyAuthenticationOptionsSchema,
 } from '@boomgate/contracts/mfa';
+import { PreferencesBodySchema, PreferencesSchema } from '@boomgate/contracts/preferences';
 import { EmptyBodySchema } from '@boomgate/contracts/primitives';
 
 import type { MfaService, RelyingParty } from '@/modules/mfa';
@@ -349,6 +350,22 @@ export function authRoutes(
         },
       },
       async (request) => service.me(request.actor),
+    );
+
+    app.patch(
+      '/auth/preferences',
+      {
+        config: rolesAccess(ALL_ROLES, { ownAccount: true }),
+        schema: {
+          tags: ['auth'],
+          operationId: 'updatePreferences',
+          description:
+            "The signed-in user's own preferences: the app's language, which GET /api/auth/me then returns as `user.language` on every device (issue 19). Audited `user.language_changed`.",
+          body: PreferencesBodySchema,
+          response: { 200: PreferencesSchema },
+        },
+      },
+      async (request) => service.setLanguage(request.actor, request.body.language, request.ip),
     );
 
     app.post(

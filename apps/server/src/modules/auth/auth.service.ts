@@ -1,3 +1,5 @@
+import type { LanguageCode, Preferences } from '@boomgate/contracts/preferences';
+import { LanguageSchema } from '@boomgate/contracts/preferences';
 import type {
   AuthResponse,
   ChangePasswordBody,
@@ -119,7 +121,7 @@ export function createAuthService({
     });
     return {
       response: {
-        user: toUser(user),
+        user: { ...toUser(user), language: languageOf(user) },
         tenant: { id: tenant.id, name: tenant.name },
         requirePasswordChange: user.mustChangePassword,
         ...(mfaPending === 'enrol' ? { requireMfaEnrolment: true } : {}),
@@ -198,7 +200,10 @@ export function createAuthService({
           ip: client.ip,
         });
         return {
-          response: { user: toUser(user), tenant: { id: tenant.id, name: tenant.name } },
+          response: {
+            user: { ...toUser(user), language: languageOf(user) },
+            tenant: { id: tenant.id, name: tenant.name },
+          },
           ...session,
         };
       });
@@ -401,18 +406,46 @@ export function createAuthService({
       return { ...actor, tenantId: tenant.id, tenantName: tenant.name };
     },
 
-    me: (actor: Actor): AuthResponse => ({
-      user: {
-        id: actor.userId,
-        username: actor.username,
-        fullName: actor.fullName,
-        email: actor.email,
-        role: actor.role,
-        isActive: true,
-      },
-      tenant: { id: actor.tenantId, name: actor.tenantName },
-      requirePasswordChange: actor.mustChangePassword,
-      ...(actor.mfaPending === 'enrol' ? { requireMfaEnrolment: true } : {}),
-    }),
+    me(actor: Actor): AuthResponse {
+      return {
+        user: {
+          id: actor.userId,
+          username: actor.username,
+          fullName: actor.fullName,
+          email: actor.email,
+          role: actor.role,
+          isActive: true,
+          language: languageOf(actor),
+        },
+        tenant: { id: actor.tenantId, name: actor.tenantName },
+        requirePasswordChange: actor.mustChangePassword,
+        ...(actor.mfaPending === 'enrol' ? { requireMfaEnrolment: true } : {}),
+      };
+    },
+
+    /** The signed-in user's own language (issue 19), kept on the account and audited. */
+    async setLanguage(actor: Actor, language: LanguageCode, ip: string): Promise<Preferences> {
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const before = await users.findById(tx, actor.tenantId, actor.userId);
+        if (!before) throw new AppError('NOT_FOUND', 'User not found.');
+        await users.updateById(tx, actor.tenantId, actor.userId, { language });
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'user.language_changed',
+          targetType: 'user',
+          targetId: actor.userId,
+          ip,
+          details: { from: languageOf(before), to: language },
+        });
+        return { language };
+      });
+    },
   };
+}
+
+/** A stored language the contract no longer lists reads as "not chosen". */
+function languageOf(user: Pick<UserRow, 'language'>): LanguageCode | null {
+  const parsed = LanguageSchema.safeParse(user.language);
+  return parsed.success ? parsed.data : null;
 }

@@ -19,6 +19,8 @@ export type ResolvedSessionRow = {
   sessionCreatedAt: Date;
   /** SEC-26: the second factor is still owed ('verify') or must be set up first ('enrol'). */
   mfaPending: MfaPending;
+  /** Issue 19: the language the user chose (a code the contract lists), null until chosen. */
+  language: string | null;
 };
 
 export type MfaPending = 'verify' | 'enrol' | null;
@@ -44,6 +46,7 @@ export function createSessionsRepository(db: Db) {
         must_change_password: boolean;
         session_created_at: Date | string;
         mfa_pending: string | null;
+        language: string | null;
       }>(
         sql`select * from auth_resolve_session(${tokenHash}, ${now.toISOString()}::timestamptz,
               make_interval(secs => ${idleSeconds}), make_interval(secs => ${touchAfterSeconds}))`,
@@ -62,6 +65,7 @@ export function createSessionsRepository(db: Db) {
         sessionCreatedAt: new Date(row.session_created_at),
         mfaPending:
           row.mfa_pending === 'verify' || row.mfa_pending === 'enrol' ? row.mfa_pending : null,
+        language: row.language ?? null,
       } satisfies ResolvedSessionRow;
     },
 

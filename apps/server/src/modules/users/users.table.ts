@@ -32,6 +32,8 @@ export const users = pgTable(
     isActive: boolean().notNull().default(true),
     /** Set when an admin chose the password (creation or reset): the user must pick their own. */
     mustChangePassword: boolean().notNull().default(false),
+    /** The language the user chose for the app (issue 19); null until they choose one. */
+    language: text(),
     passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import type { AuthResponse } from '@boomgate/contracts/auth';
 import { roleMay } from '@boomgate/contracts/roles';
 
+import { LanguagePicker } from '@/components/language-picker';
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
@@ -27,8 +28,10 @@ import { ThemeToggle } from '@/components/ui/theme-toggle';
 import { paths } from '@/config/paths';
 import { AlertsBell } from '@/features/alerts/components/alerts-bell';
 import { useSession } from '@/features/auth/api/get-session';
+import { useAccountLanguage } from '@/features/auth/api/set-language';
 import { cn } from '@/lib/cn';
 import { displayName } from '@/lib/display-name';
+import { useTranslation } from '@/lib/i18n';
 
 import {
   bottomNavItems,
@@ -58,6 +61,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 function Shell({ children }: { children: ReactNode }) {
   const { isMobile } = useSidebar();
   const session = useSession();
+  const saveLanguage = useAccountLanguage(session);
   return (
     <>
       {isMobile ? <MobileMenu session={session} /> : <DesktopSidebar session={session} />}
@@ -68,7 +72,11 @@ function Shell({ children }: { children: ReactNode }) {
             : 'relative flex w-full min-w-0 flex-1 flex-col bg-background'
         }
       >
-        {isMobile ? <MobileHeader session={session} /> : <DesktopHeader session={session} />}
+        {isMobile ? (
+          <MobileHeader session={session} onLanguageChanged={saveLanguage} />
+        ) : (
+          <DesktopHeader session={session} onLanguageChanged={saveLanguage} />
+        )}
         <main
           className={
             isMobile
@@ -86,14 +94,19 @@ function Shell({ children }: { children: ReactNode }) {
 
 function NavLinks({ items, onNavigate }: { items: readonly NavItem[]; onNavigate?: () => void }) {
   const [location] = useLocation();
+  const { t } = useTranslation('nav');
   return (
     <SidebarMenu>
       {items.map((item) => (
         <SidebarMenuItem key={item.href}>
-          <SidebarMenuButton asChild isActive={isCurrent(item, location)} tooltip={item.title}>
+          <SidebarMenuButton
+            asChild
+            isActive={isCurrent(item, location)}
+            tooltip={t(item.title, { defaultValue: item.title })}
+          >
             <Link href={item.href} onClick={onNavigate}>
               <item.icon aria-hidden />
-              <span>{item.title}</span>
+              <span>{t(item.title, { defaultValue: item.title })}</span>
             </Link>
           </SidebarMenuButton>
         </SidebarMenuItem>
@@ -120,6 +133,7 @@ function LogoutButton({
   isSigningOut: boolean;
   className?: string;
 }) {
+  const { t } = useTranslation('common');
   return (
     <Button
       variant="outline"
@@ -128,7 +142,7 @@ function LogoutButton({
       onClick={onClick}
     >
       {isSigningOut ? <Spinner /> : <LogOutIcon aria-hidden />}
-      <span>{isSigningOut ? 'Logging out...' : 'Logout'}</span>
+      <span>{isSigningOut ? t('shell.loggingOut') : t('shell.logout')}</span>
     </Button>
   );
 }
@@ -137,6 +151,7 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
   const { state } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: false });
   const isCollapsed = state === 'collapsed';
+  const { t } = useTranslation('common');
 
   return (
     <Sidebar>
@@ -151,9 +166,9 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
       </SidebarHeader>
       <Separator className="bg-sidebar-border" />
       <SidebarContent>
-        <nav aria-label="Main">
+        <nav aria-label={t('shell.main')}>
           <SidebarGroup>
-            <SidebarGroupLabel>Navigation</SidebarGroupLabel>
+            <SidebarGroupLabel>{t('shell.navigation')}</SidebarGroupLabel>
             <NavLinks items={visibleTo(sidebarItems, session.user.role)} />
           </SidebarGroup>
         </nav>
@@ -163,7 +178,7 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
         <div className="group-data-[collapsible=icon]:hidden">
           <SessionSummary session={session} />
         </div>
-        <nav aria-label="Account">
+        <nav aria-label={t('shell.account')}>
           <NavLinks items={accountItems} />
         </nav>
         {isCollapsed ? (
@@ -171,8 +186,8 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
             variant="ghost"
             size="icon"
             className="size-8"
-            aria-label={isSigningOut ? 'Logging out...' : 'Logout'}
-            title="Logout"
+            aria-label={isSigningOut ? t('shell.loggingOut') : t('shell.logout')}
+            title={t('shell.logout')}
             disabled={isSigningOut}
             onClick={signOut}
           >
@@ -186,7 +201,13 @@ function DesktopSidebar({ session }: { session: AuthResponse }) {
   );
 }
 
-function DesktopHeader({ session }: { session: AuthResponse }) {
+function DesktopHeader({
+  session,
+  onLanguageChanged,
+}: {
+  session: AuthResponse;
+  onLanguageChanged: (language: string) => void;
+}) {
   return (
     <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-4 backdrop-blur">
       <SidebarTrigger className="-ml-1" />
@@ -194,16 +215,24 @@ function DesktopHeader({ session }: { session: AuthResponse }) {
       <span className="truncate text-sm text-muted-foreground">{session.tenant.name}</span>
       <div className="ml-auto flex items-center gap-1">
         {roleMay(session.user.role, 'viewAlerts') && <AlertsBell href={paths.alerts} />}
+        <LanguagePicker onChanged={onLanguageChanged} />
         <ThemeToggle />
       </div>
     </header>
   );
 }
 
-function MobileHeader({ session }: { session: AuthResponse }) {
+function MobileHeader({
+  session,
+  onLanguageChanged,
+}: {
+  session: AuthResponse;
+  onLanguageChanged: (language: string) => void;
+}) {
+  const { t } = useTranslation('nav');
   return (
     <header className="sticky top-0 z-10 flex h-12 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur">
-      <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold">
+      <Link href="/" className="flex min-h-11 min-w-0 items-center gap-2 font-semibold">
         <BrandMark className="size-6" />
         <span className="truncate">Boomgate</span>
       </Link>
@@ -211,13 +240,18 @@ function MobileHeader({ session }: { session: AuthResponse }) {
         {roleMay(session.user.role, 'viewAlerts') && <AlertsBell href={paths.alerts} />}
         {/* The account's own screen; the spec's Menu drawer keeps exactly its listed items. */}
         {accountItems.map((item) => (
-          <Button key={item.href} asChild variant="ghost" size="icon" className="size-9">
-            <Link href={item.href} aria-label={item.title} title={item.title}>
+          <Button key={item.href} asChild variant="ghost" size="icon" className="size-11">
+            <Link
+              href={item.href}
+              aria-label={t(item.title, { defaultValue: item.title })}
+              title={t(item.title, { defaultValue: item.title })}
+            >
               <item.icon aria-hidden />
             </Link>
           </Button>
         ))}
-        <ThemeToggle />
+        <LanguagePicker onChanged={onLanguageChanged} />
+        <ThemeToggle className="size-11" />
       </div>
     </header>
   );
@@ -226,9 +260,10 @@ function MobileHeader({ session }: { session: AuthResponse }) {
 function BottomNavigation() {
   const [location] = useLocation();
   const { openMobile, setOpenMobile } = useSidebar();
+  const { t } = useTranslation('nav');
   return (
     <nav
-      aria-label="Bottom navigation"
+      aria-label={t('common:shell.bottomNavigation')}
       className="fixed inset-x-0 bottom-0 z-20 border-t bg-background pb-[env(safe-area-inset-bottom)]"
     >
       <ul className="grid grid-cols-4">
@@ -240,12 +275,12 @@ function BottomNavigation() {
                 href={item.href}
                 aria-current={isActive ? 'page' : undefined}
                 className={cn(
-                  'flex h-16 flex-col items-center justify-center gap-1 text-xs',
+                  'flex h-16 flex-col items-center justify-center gap-1 text-center text-xs',
                   isActive ? 'font-semibold text-foreground' : 'text-muted-foreground',
                 )}
               >
                 <item.icon aria-hidden className="size-5" />
-                {item.title}
+                {t(item.title, { defaultValue: item.title })}
               </Link>
             </li>
           );
@@ -260,7 +295,7 @@ function BottomNavigation() {
             onClick={() => setOpenMobile(true)}
           >
             <MenuIcon aria-hidden className="size-5" />
-            Menu
+            {t('common:shell.menu')}
           </button>
         </li>
       </ul>
@@ -271,16 +306,17 @@ function BottomNavigation() {
 function MobileMenu({ session }: { session: AuthResponse }) {
   const { setOpenMobile } = useSidebar();
   const { signOut, isSigningOut } = useSignOut({ isMobile: true });
+  const { t } = useTranslation('common');
 
   return (
-    <Sidebar side="right" mobileTitle="Menu">
+    <Sidebar side="right" mobileTitle={t('shell.menu')}>
       <SidebarHeader className="pt-4">
-        <span className="px-2 text-lg font-semibold">Menu</span>
+        <span className="px-2 text-lg font-semibold">{t('shell.menu')}</span>
         <SessionSummary session={session} />
       </SidebarHeader>
       <Separator className="bg-sidebar-border" />
       <SidebarContent>
-        <nav aria-label="Menu">
+        <nav aria-label={t('shell.menu')}>
           <SidebarGroup>
             <NavLinks
               items={visibleTo(mobileMenuItems, session.user.role)}

@@ -64,6 +64,24 @@ describe('camera capture overlay', () => {
     expect(screen.getByRole('button', { name: 'Switch to rear camera' })).toBeInTheDocument();
   });
 
+  it("remembers the guard's last camera per step on this device (issue 19)", async () => {
+    const camera = installFakeCamera();
+    const first = renderCamera({ title: 'Capture Driver Face' });
+    await waitFor(() => expect(camera.streams).toHaveLength(1));
+    await first.user.click(screen.getByRole('button', { name: 'Switch to front camera' }));
+    await waitFor(() => expect(camera.streams).toHaveLength(2));
+    first.unmount();
+
+    // The same step opens on the front camera next time; another step still on the rear one.
+    const again = renderCamera({ title: 'Capture Driver Face' });
+    await waitFor(() => expect(camera.streams).toHaveLength(3));
+    expect(camera.streams[2]!.constraints.video).toMatchObject({ facingMode: 'user' });
+    again.unmount();
+    renderCamera({ title: 'Scan Licence Plate' });
+    await waitFor(() => expect(camera.streams).toHaveLength(4));
+    expect(camera.streams[3]!.constraints.video).toMatchObject({ facingMode: 'environment' });
+  });
+
   it('can open on the front camera', async () => {
     const camera = installFakeCamera();
     renderCamera({ initialFacingMode: 'user' });

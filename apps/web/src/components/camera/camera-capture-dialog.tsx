@@ -12,6 +12,7 @@ import { checkImageFile, IMAGE_FILE_ACCEPT, uploadedImageDataUrl } from '@/lib/i
 
 import { setCameraOverlayInsets } from './camera-overlay-insets';
 import { captureFrame } from './capture-frame';
+import { readRememberedFacing, rememberFacing } from './facing-memory';
 import { type GuideShape, guideBox, guideRegionInFrame, type Size } from './guide';
 
 export type CameraCaptureDialogProps = {
@@ -23,8 +24,13 @@ export type CameraCaptureDialogProps = {
   title: string;
   description?: string;
   guide?: GuideShape;
-  /** The camera to open first: the rear one unless told otherwise. */
+  /**
+   * The camera to open first: the rear one unless told otherwise (spec §9). The camera the guard
+   * last switched to for this step (`rememberAs`, else the title) wins over it on this device.
+   */
   initialFacingMode?: FacingMode;
+  /** The step the camera choice is remembered for; the title when absent. */
+  rememberAs?: string;
   captureLabel?: string;
 };
 
@@ -108,9 +114,13 @@ function CameraBody({
   description,
   guide = 'none',
   initialFacingMode = 'environment',
+  rememberAs,
   captureLabel = 'Capture',
 }: Omit<CameraCaptureDialogProps, 'open' | 'onClose'>) {
-  const [facingMode, setFacingMode] = useState<FacingMode>(initialFacingMode);
+  const step = rememberAs ?? title;
+  const [facingMode, setFacingMode] = useState<FacingMode>(
+    () => readRememberedFacing(step) ?? initialFacingMode,
+  );
   const { stream, error, isStarting } = useCameraStream({ enabled: true, facingMode });
   const videoRef = useRef<HTMLVideoElement>(null);
   const { ref: previewRef, size: previewSize } = useElementSize<HTMLDivElement>();
@@ -267,9 +277,11 @@ function CameraBody({
           <Button
             variant="ghost"
             className="h-auto flex-col gap-1 px-2 py-1 text-xs text-white hover:bg-white/15 hover:text-white"
-            onClick={() =>
-              setFacingMode((mode) => (mode === 'environment' ? 'user' : 'environment'))
-            }
+            onClick={() => {
+              const next = facingMode === 'environment' ? 'user' : 'environment';
+              rememberFacing(step, next);
+              setFacingMode(next);
+            }}
             aria-label={`Switch to ${otherCamera} camera`}
           >
             <SwitchCameraIcon aria-hidden className="size-6" />

@@ -197,7 +197,7 @@ export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<
     <Button
       variant="ghost"
       size="icon"
-      className={cn('size-8', className)}
+      className={cn('size-8 max-md:size-11', className)}
       aria-label="Toggle Sidebar"
       aria-expanded={state === 'expanded'}
       data-testid="sidebar-toggle"
@@ -280,7 +280,7 @@ export function SidebarMenuButton({
       data-active={isActive}
       aria-current={isActive ? 'page' : undefined}
       className={cn(
-        'flex h-8 w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-hidden ring-sidebar-ring transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 disabled:pointer-events-none disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0',
+        'flex h-8 w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm max-md:h-11 outline-hidden ring-sidebar-ring transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 disabled:pointer-events-none disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0',
         className,
       )}
       {...props}

@@ -1,23 +1,39 @@
-import { MoonIcon, SunIcon } from 'lucide-react';
+import { MoonIcon, SunIcon, SunMediumIcon } from 'lucide-react';
 
-import { useTheme } from '@/hooks/use-theme';
+import { type Theme, useTheme } from '@/hooks/use-theme';
+import { useTranslation } from '@/lib/i18n';
 
 import { Button, type ButtonProps } from './button';
 
+const NEXT_TITLE: Record<Theme, string> = {
+  light: 'theme.switchToDark',
+  dark: 'theme.switchToOutdoor',
+  outdoor: 'theme.switchToLight',
+};
+
+/** Cycles light → dark → outdoor (high contrast for the sun) → light; the icon shows the current. */
 export function ThemeToggle(props: Omit<ButtonProps, 'onClick'>) {
   const { theme, toggleTheme } = useTheme();
+  const { t } = useTranslation('common');
 
   return (
     <Button
       variant="ghost"
       size="icon"
-      aria-label="Toggle theme"
-      title={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+      aria-label={t('theme.toggle')}
+      title={t(NEXT_TITLE[theme])}
       data-testid="theme-toggle"
+      data-theme={theme}
       onClick={toggleTheme}
       {...props}
     >
-      {theme === 'dark' ? <SunIcon aria-hidden /> : <MoonIcon aria-hidden />}
+      {theme === 'dark' ? (
+        <MoonIcon aria-hidden />
+      ) : theme === 'outdoor' ? (
+        <SunMediumIcon aria-hidden />
+      ) : (
+        <SunIcon aria-hidden />
+      )}
     </Button>
   );
 }

@@ -24,13 +24,14 @@ import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useApprovedVehicles, useDecideProposal, useDeleteVehicle } from '../api/approved-vehicles';
 
 const PENDING_TEXT = {
-  registration: 'Registered by a security guard: not approved until confirmed',
-  deletion: 'Deletion proposed by a security guard',
+  registration: 'pendingRegistration',
+  deletion: 'pendingDeletion',
 } as const;
 
 function VehicleRow({
@@ -50,6 +51,7 @@ function VehicleRow({
   onDecide: (decision: 'confirm' | 'reject') => void;
 }) {
   const plate = formatPlate(vehicle.plateNumber);
+  const { t } = useTranslation('vehicles');
   return (
     <li
       className="flex items-center gap-4 border-b p-3 last:border-b-0"
@@ -58,14 +60,14 @@ function VehicleRow({
       {vehicle.driverPhoto ? (
         <img
           src={apiUrl(vehicle.driverPhoto)}
-          alt={`Driver ${vehicle.driverName}`}
+          alt={t('driverPhotoAlt', { name: vehicle.driverName })}
           loading="lazy"
           className="size-14 shrink-0 rounded-md bg-muted object-cover"
         />
       ) : (
         <div
           className="flex size-14 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground"
-          title="No driver photo"
+          title={t('noDriverPhoto')}
         >
           <UserRoundIcon aria-hidden className="size-6" />
         </div>
@@ -74,15 +76,17 @@ function VehicleRow({
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-mono text-base font-semibold">{plate}</span>
           {vehicle.pendingApproval ? (
-            <Badge variant="outline">Pending approval</Badge>
+            <Badge variant="outline">{t('pendingApproval')}</Badge>
           ) : vehicle.isActive ? (
-            <Badge variant="success">Active</Badge>
+            <Badge variant="success">{t('active')}</Badge>
           ) : (
-            <Badge variant="secondary">Inactive</Badge>
+            <Badge variant="secondary">{t('inactive')}</Badge>
           )}
         </div>
         {vehicle.pendingApproval && (
-          <p className="text-xs text-muted-foreground">{PENDING_TEXT[vehicle.pendingApproval]}</p>
+          <p className="text-xs text-muted-foreground">
+            {t(PENDING_TEXT[vehicle.pendingApproval])}
+          </p>
         )}
         <p className="truncate text-sm">
           {vehicle.driverName}
@@ -90,9 +94,9 @@ function VehicleRow({
         </p>
         <p className="text-xs text-muted-foreground">
           {vehicle.approvedUntil
-            ? `Approved until ${formatDate(parseISO(vehicle.approvedUntil))}`
-            : 'Approved with no end date'}
-          {vehicle.driverLicense && ` · Licence ${vehicle.driverLicense}`}
+            ? t('approvedUntil', { date: formatDate(parseISO(vehicle.approvedUntil)) })
+            : t('noEndDate')}
+          {vehicle.driverLicense && t('licence', { licence: vehicle.driverLicense })}
         </p>
       </div>
       {canDecide && vehicle.pendingApproval && (
@@ -100,22 +104,22 @@ function VehicleRow({
           <Button
             variant="outline"
             size="sm"
-            aria-label={`Confirm ${plate}`}
+            aria-label={t('confirmPlate', { plate })}
             disabled={isDeciding}
             onClick={() => onDecide('confirm')}
           >
             <CheckIcon aria-hidden />
-            Confirm
+            {t('confirm')}
           </Button>
           <Button
             variant="outline"
             size="sm"
-            aria-label={`Reject ${plate}`}
+            aria-label={t('rejectPlate', { plate })}
             disabled={isDeciding}
             onClick={() => onDecide('reject')}
           >
             <XIcon aria-hidden />
-            Reject
+            {t('reject')}
           </Button>
         </div>
       )}
@@ -123,7 +127,7 @@ function VehicleRow({
         variant="ghost"
         size="icon"
         className="shrink-0 text-destructive hover:text-destructive"
-        aria-label={`Delete ${plate}`}
+        aria-label={t('deletePlate', { plate })}
         disabled={isDeleting}
         onClick={onDelete}
       >
@@ -146,6 +150,7 @@ export function RegisteredVehicles({
   const deleteVehicle = useDeleteVehicle();
   const decideProposal = useDecideProposal();
   const [confirming, setConfirming] = useState<ApprovedVehicle | null>(null);
+  const { t } = useTranslation('vehicles');
 
   const handleDecide = (vehicle: ApprovedVehicle, decision: 'confirm' | 'reject') => {
     const plate = formatPlate(vehicle.plateNumber);
@@ -154,19 +159,19 @@ export function RegisteredVehicles({
       {
         onSuccess: ({ outcome }) =>
           toast({
-            title: decision === 'confirm' ? 'Change Confirmed' : 'Change Rejected',
+            title: decision === 'confirm' ? t('changeConfirmed') : t('changeRejected'),
             description:
               outcome === 'approved'
-                ? `${plate} is approved for entry.`
+                ? t('nowApproved', { plate })
                 : outcome === 'deleted'
-                  ? `${plate} is no longer registered.`
-                  : `The proposed change to ${plate} was rejected.`,
+                  ? t('noLongerRegistered', { plate })
+                  : t('changeRejectedDescription', { plate }),
           }),
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Approval Failed',
-            description: getErrorMessage(error, 'Failed to update vehicle'),
+            title: t('approvalFailed'),
+            description: getErrorMessage(error, t('updateFailed')),
           }),
       },
     );
@@ -179,16 +184,16 @@ export function RegisteredVehicles({
         toast(
           proposed
             ? {
-                title: 'Deletion Proposed',
-                description: `${plate} stays registered until back office or an admin confirms.`,
+                title: t('deletionProposed'),
+                description: t('deletionProposedDescription', { plate }),
               }
-            : { title: 'Vehicle Deleted', description: `${plate} is no longer registered.` },
+            : { title: t('vehicleDeleted'), description: t('noLongerRegistered', { plate }) },
         ),
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Delete Failed',
-          description: getErrorMessage(error, 'Failed to delete vehicle'),
+          title: t('deleteFailed'),
+          description: getErrorMessage(error, t('deleteFailedDescription')),
         }),
     });
     setConfirming(null);
@@ -197,38 +202,38 @@ export function RegisteredVehicles({
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
       <PageHeader
-        title="Registered Vehicles"
-        description="Vehicles approved for entry, with their drivers."
+        title={t('title')}
+        description={t('description')}
         actions={
           <Button asChild>
             <Link href={preArrivalHref}>
               <PlusIcon aria-hidden />
-              Register Vehicle
+              {t('registerVehicle')}
             </Link>
           </Button>
         }
       />
       <Card>
         <CardHeader>
-          <CardTitle>Approved Vehicles</CardTitle>
+          <CardTitle>{t('approvedVehicles')}</CardTitle>
           {vehicles.data && (
-            <CardDescription>{vehicles.data.length} registered vehicle(s)</CardDescription>
+            <CardDescription>
+              {t('registeredCount', { count: vehicles.data.length })}
+            </CardDescription>
           )}
         </CardHeader>
         <CardContent>
           {vehicles.isPending ? (
-            <LoadingScreen label="Loading vehicles..." />
+            <LoadingScreen label={t('loading')} />
           ) : vehicles.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(vehicles.error, 'Failed to load vehicles')}
+              {getErrorMessage(vehicles.error, t('loadFailed'))}
             </p>
           ) : vehicles.data.length === 0 ? (
             <div className="flex flex-col items-center gap-2 py-10 text-center">
               <CarIcon aria-hidden className="size-10 text-muted-foreground" />
-              <p className="font-semibold">No Registered Vehicles</p>
-              <p className="text-sm text-muted-foreground">
-                Pre-register a vehicle so it can pass the auto gate.
-              </p>
+              <p className="font-semibold">{t('emptyTitle')}</p>
+              <p className="text-sm text-muted-foreground">{t('emptyDescription')}</p>
             </div>
           ) : (
             <ScrollArea
@@ -236,7 +241,7 @@ export function RegisteredVehicles({
               viewportClassName="max-h-[600px]"
               data-testid="vehicles-scroll-area"
             >
-              <ul aria-label="Registered vehicles">
+              <ul aria-label={t('listLabel')}>
                 {vehicles.data.map((vehicle) => (
                   <VehicleRow
                     key={vehicle.id}
@@ -264,21 +269,24 @@ export function RegisteredVehicles({
       >
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle>Delete Vehicle?</AlertDialogTitle>
+            <AlertDialogTitle>{t('deleteTitle')}</AlertDialogTitle>
             <AlertDialogDescription>
               {confirming &&
-                `${formatPlate(confirming.plateNumber)} (${confirming.driverName}) will no longer be approved at the gate, and the driver photo is deleted. This cannot be undone.`}
+                t('deleteDescription', {
+                  plate: formatPlate(confirming.plateNumber),
+                  name: confirming.driverName,
+                })}
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogCancel>{t('cancel')}</AlertDialogCancel>
             <AlertDialogAction
               variant="destructive"
               onClick={() => {
                 if (confirming) handleConfirmDelete(confirming);
               }}
             >
-              Delete
+              {t('delete')}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

@@ -12,6 +12,7 @@ import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { useMfaStatus, useRegisterPasskey, useRemovePasskey, useRemoveTotp } from '../api/mfa';
 
@@ -34,14 +35,14 @@ export function AccountSecurity() {
   const [isSettingUp, setIsSettingUp] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [passkeyName, setPasskeyName] = useState('');
+  const { t } = useTranslation('mfa', { keyPrefix: 'account' });
+  const { t: tMfa } = useTranslation('mfa');
 
   if (status.isPending) return <LoadingScreen />;
   if (status.isError) {
     return (
       <Alert variant="destructive">
-        <AlertDescription>
-          {getErrorMessage(status.error, 'Failed to load two-step verification')}
-        </AlertDescription>
+        <AlertDescription>{getErrorMessage(status.error, t('loadFailed'))}</AlertDescription>
       </Alert>
     );
   }
@@ -50,13 +51,10 @@ export function AccountSecurity() {
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <PageHeader
-        title="Two-Step Verification"
-        description="A second step after your password: a code from an authenticator app or a passkey."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       {required && !hasFactor && (
         <Alert>
-          <AlertDescription>Your organization requires two-step verification.</AlertDescription>
+          <AlertDescription>{t('required')}</AlertDescription>
         </Alert>
       )}
 
@@ -64,13 +62,11 @@ export function AccountSecurity() {
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             <SmartphoneIcon aria-hidden className="size-5" />
-            Authenticator app
-            <Badge variant={totp ? 'default' : 'secondary'}>{totp ? 'On' : 'Off'}</Badge>
+            {t('authenticator')}
+            <Badge variant={totp ? 'default' : 'secondary'}>{totp ? t('on') : t('off')}</Badge>
           </CardTitle>
           <CardDescription>
-            {totp
-              ? `${recoveryCodesLeft} recovery code${recoveryCodesLeft === 1 ? '' : 's'} left.`
-              : 'Codes from an app on your phone, with recovery codes for when it is lost.'}
+            {totp ? t('codesLeft', { count: recoveryCodesLeft }) : t('authenticatorHint')}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -88,8 +84,8 @@ export function AccountSecurity() {
                 setIsSettingUp(false);
                 setRecoveryCodes(codes);
                 toast({
-                  title: 'Two-Step Verification On',
-                  description: 'Save your recovery codes.',
+                  title: t('onTitle'),
+                  description: t('onDescription'),
                 });
               }}
             />
@@ -101,18 +97,18 @@ export function AccountSecurity() {
                 removeTotp.mutate(undefined, {
                   onSuccess: () =>
                     toast({
-                      title: 'Authenticator Removed',
-                      description: 'Codes are no longer asked for.',
+                      title: t('removedTitle'),
+                      description: t('removedDescription'),
                     }),
-                  onError: failed('Removal Failed', 'Failed to remove the authenticator'),
+                  onError: failed(t('removalFailed'), t('removeAuthenticatorFailed')),
                 })
               }
             >
               {removeTotp.isPending ? <Spinner /> : <Trash2Icon aria-hidden />}
-              Remove Authenticator
+              {t('removeAuthenticator')}
             </Button>
           ) : (
-            <Button onClick={() => setIsSettingUp(true)}>Set Up Authenticator</Button>
+            <Button onClick={() => setIsSettingUp(true)}>{t('setUpAuthenticator')}</Button>
           )}
         </CardContent>
       </Card>
@@ -121,34 +117,33 @@ export function AccountSecurity() {
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             <KeyRoundIcon aria-hidden className="size-5" />
-            Passkeys
+            {t('passkeys')}
           </CardTitle>
-          <CardDescription>
-            Sign in with this device&apos;s screen lock or a security key instead of a code.
-          </CardDescription>
+          <CardDescription>{t('passkeysHint')}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           {passkeys.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No passkeys yet.</p>
+            <p className="text-sm text-muted-foreground">{t('noPasskeys')}</p>
           ) : (
-            <ul className="grid gap-2" aria-label="Passkeys">
+            <ul className="grid gap-2" aria-label={t('passkeys')}>
               {passkeys.map((passkey) => (
                 <li key={passkey.id} className="flex items-center gap-3 rounded-lg border p-3">
                   <div className="grid min-w-0 flex-1 text-sm">
                     <span className="truncate font-medium">{passkey.name}</span>
                     <span className="text-xs text-muted-foreground">
-                      Added {formatDate(passkey.createdAt)}
-                      {passkey.lastUsedAt && ` · last used ${formatDate(passkey.lastUsedAt)}`}
+                      {t('added', { date: formatDate(passkey.createdAt) })}
+                      {passkey.lastUsedAt &&
+                        t('lastUsed', { date: formatDate(passkey.lastUsedAt) })}
                     </span>
                   </div>
                   <Button
                     variant="ghost"
                     size="icon"
-                    aria-label={`Remove ${passkey.name}`}
+                    aria-label={t('remove', { name: passkey.name })}
                     disabled={removePasskey.isPending}
                     onClick={() =>
                       removePasskey.mutate(passkey.id, {
-                        onError: failed('Removal Failed', 'Failed to remove the passkey'),
+                        onError: failed(t('removalFailed'), t('removePasskeyFailed')),
                       })
                     }
                   >
@@ -165,24 +160,27 @@ export function AccountSecurity() {
               registerPasskey.mutate(passkeyName.trim() || undefined, {
                 onSuccess: () => {
                   setPasskeyName('');
-                  toast({ title: 'Passkey Added', description: 'You can sign in with it now.' });
+                  toast({
+                    title: t('passkeyAddedTitle'),
+                    description: t('passkeyAddedDescription'),
+                  });
                 },
-                onError: failed('Passkey Not Added', 'The passkey could not be added'),
+                onError: failed(tMfa('enrolment.passkeyNotAdded'), tMfa('enrolment.passkeyFailed')),
               });
             }}
           >
-            <Field id="passkey-name" label="Name (optional)" className="flex-1">
+            <Field id="passkey-name" label={t('passkeyName')} className="flex-1">
               <Input
                 id="passkey-name"
                 maxLength={60}
-                placeholder="e.g. Gate tablet"
+                placeholder={t('passkeyPlaceholder')}
                 value={passkeyName}
                 onChange={(event) => setPasskeyName(event.target.value)}
               />
             </Field>
             <Button type="submit" disabled={registerPasskey.isPending}>
               {registerPasskey.isPending && <Spinner />}
-              Add a Passkey
+              {t('addPasskey')}
             </Button>
           </form>
         </CardContent>

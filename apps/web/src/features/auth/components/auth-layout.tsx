@@ -4,6 +4,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { LanguagePicker } from '@/components/language-picker';
 import { ThemeToggle } from '@/components/ui/theme-toggle';
 
 /** The centred card that frames the signed-out screens. */
@@ -24,7 +25,10 @@ export function AuthLayout({
           <BrandMark />
           <span>Boomgate</span>
         </div>
-        <ThemeToggle />
+        <div className="flex items-center gap-1">
+          <LanguagePicker />
+          <ThemeToggle />
+        </div>
       </header>
       <main className="flex flex-1 items-center justify-center px-4 pb-12">
         <Card className="w-full max-w-md">

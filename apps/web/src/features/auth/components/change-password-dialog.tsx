@@ -19,6 +19,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
+import { useTranslation } from '@/lib/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
 
@@ -40,6 +41,7 @@ export function ChangePasswordDialog({
 }) {
   const [, navigate] = useLocation();
   const changePassword = useChangePassword();
+  const { t } = useTranslation('auth');
   const queryClient = useQueryClient();
   const form = useForm({
     resolver: zodResolver(ChangePasswordFormSchema),
@@ -54,8 +56,8 @@ export function ChangePasswordDialog({
       {
         onSuccess: (session) => {
           toast({
-            title: 'Password Changed',
-            description: 'Your password has been updated successfully',
+            title: t('changePassword.successTitle'),
+            description: t('changePassword.successDescription'),
           });
           if (session.requireMfaEnrolment && onEnrolmentRequired) {
             onEnrolmentRequired();
@@ -67,8 +69,8 @@ export function ChangePasswordDialog({
         onError: (error) => {
           toast({
             variant: 'destructive',
-            title: 'Password Change Failed',
-            description: getErrorMessage(error, 'Failed to change password'),
+            title: t('changePassword.failedTitle'),
+            description: getErrorMessage(error, t('changePassword.failedDescription')),
           });
         },
       },
@@ -82,15 +84,15 @@ export function ChangePasswordDialog({
         onInteractOutside={(event) => event.preventDefault()}
       >
         <DialogHeader>
-          <DialogTitle>Change Password</DialogTitle>
-          <DialogDescription>You must set a new password before you continue.</DialogDescription>
+          <DialogTitle>{t('changePassword.title')}</DialogTitle>
+          <DialogDescription>{t('changePassword.description')}</DialogDescription>
         </DialogHeader>
         <form
           noValidate
           className="grid gap-4"
           onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
         >
-          <Field id="new-password" label="New Password">
+          <Field id="new-password" label={t('changePassword.newPassword')}>
             <Input
               id="new-password"
               type="password"
@@ -99,7 +101,7 @@ export function ChangePasswordDialog({
               {...form.register('newPassword')}
             />
           </Field>
-          <Field id="confirm-password" label="Confirm New Password">
+          <Field id="confirm-password" label={t('changePassword.confirmPassword')}>
             <Input
               id="confirm-password"
               type="password"
@@ -116,7 +118,7 @@ export function ChangePasswordDialog({
           <DialogFooter>
             <Button type="submit" disabled={changePassword.isPending}>
               {changePassword.isPending && <Spinner />}
-              Change Password
+              {t('changePassword.submit')}
             </Button>
           </DialogFooter>
         </form>

@@ -23,6 +23,7 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage, request } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
 import { displayName } from '@/lib/display-name';
+import { useTranslation } from '@/lib/i18n';
 
 import { setSession } from '../api/get-session';
 import { useLogin } from '../api/login';
@@ -46,6 +47,7 @@ export function LoginScreen() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const login = useLogin();
+  const { t } = useTranslation('auth');
   const [hasFailed, setHasFailed] = useState(false);
   // Set when the server demands a new password: the one just typed is the current password.
   const [forcedChange, setForcedChange] = useState<{ currentPassword: string } | null>(null);
@@ -66,8 +68,8 @@ export function LoginScreen() {
   const finishSignIn = (session: AuthResponse, password: string) => {
     if (session.requirePasswordChange) {
       toast({
-        title: 'Password Change Required',
-        description: 'Please change your password to continue',
+        title: t('login.passwordChangeRequired'),
+        description: t('login.passwordChangeRequiredDescription'),
       });
       setForcedChange({ currentPassword: password });
       return;
@@ -78,8 +80,8 @@ export function LoginScreen() {
     }
     setSession(queryClient, session);
     toast({
-      title: 'Login Successful',
-      description: `Welcome back, ${displayName(session.user)}`,
+      title: t('login.successTitle'),
+      description: t('login.successDescription', { name: displayName(session.user) }),
     });
     navigate(landingPathFor(session.user.role));
   };
@@ -98,8 +100,8 @@ export function LoginScreen() {
         setHasFailed(true);
         toast({
           variant: 'destructive',
-          title: 'Login Failed',
-          description: getErrorMessage(error, 'Invalid username or password'),
+          title: t('login.failedTitle'),
+          description: getErrorMessage(error, t('login.invalidCredentials')),
         });
       },
     });
@@ -112,8 +114,8 @@ export function LoginScreen() {
       (error: unknown) => {
         toast({
           variant: 'destructive',
-          title: 'Login Failed',
-          description: getErrorMessage(error, 'Please sign in again'),
+          title: t('login.failedTitle'),
+          description: getErrorMessage(error, t('login.signInAgain')),
         });
       },
     );
@@ -121,7 +123,7 @@ export function LoginScreen() {
 
   if (secondStep) {
     return (
-      <AuthLayout title="Two-Step Verification" description="One more step to sign in">
+      <AuthLayout title={t('login.secondStepTitle')} description={t('login.secondStepDescription')}>
         <Suspense fallback={<Spinner />}>
           <SecondStepForm
             methods={secondStep.methods}
@@ -151,20 +153,20 @@ export function LoginScreen() {
   const handleInvalid = (fieldErrors: FieldErrors<LoginForm>) => {
     toast({
       variant: 'destructive',
-      title: 'Validation Error',
-      description: firstErrorMessage(fieldErrors) ?? 'Please enter both username and password',
+      title: t('validationError'),
+      description: firstErrorMessage(fieldErrors) ?? t('login.enterBoth'),
     });
   };
 
   return (
-    <AuthLayout title="Sign In" description="Sign in to your Boomgate account">
+    <AuthLayout title={t('login.title')} description={t('login.description')}>
       <form
         noValidate
         className="grid gap-4"
-        aria-label="Sign in"
+        aria-label={t('login.formLabel')}
         onSubmit={(event) => void form.handleSubmit(handleValid, handleInvalid)(event)}
       >
-        <Field id="username" label="Username">
+        <Field id="username" label={t('login.username')}>
           <Input
             id="username"
             autoComplete="username"
@@ -174,7 +176,7 @@ export function LoginScreen() {
             {...form.register('username')}
           />
         </Field>
-        <Field id="password" label="Password">
+        <Field id="password" label={t('login.password')}>
           <Input
             id="password"
             type="password"
@@ -186,22 +188,22 @@ export function LoginScreen() {
 
         {hasFailed && (
           <p role="alert" className="text-sm font-medium text-destructive">
-            Authentication failed. Please verify your credentials.
+            {t('login.failed')}
           </p>
         )}
 
         <Button type="submit" className="w-full" disabled={login.isPending}>
           {login.isPending && <Spinner />}
-          Sign In
+          {t('login.submit')}
         </Button>
 
         <p className="text-center text-sm text-muted-foreground">
-          Don&apos;t have an account?{' '}
+          {t('login.noAccount')}{' '}
           <Link
             href={paths.register}
             className="font-medium text-foreground underline underline-offset-4"
           >
-            Create Account
+            {t('login.createAccount')}
           </Link>
         </p>
       </form>

@@ -13,6 +13,7 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { registerPasskey } from '../api/mfa';
 
@@ -31,14 +32,15 @@ export function MfaEnrolmentDialog({
   onCancel: () => void;
 }) {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const { t } = useTranslation('mfa');
   const passkey = useMutation({
     mutationFn: () => registerPasskey(),
     onSuccess: onEnrolled,
     onError: (error) => {
       toast({
         variant: 'destructive',
-        title: 'Passkey Not Added',
-        description: getErrorMessage(error, 'The passkey could not be added'),
+        title: t('enrolment.passkeyNotAdded'),
+        description: getErrorMessage(error, t('enrolment.passkeyFailed')),
       });
     },
   });
@@ -55,10 +57,8 @@ export function MfaEnrolmentDialog({
         onInteractOutside={(event) => event.preventDefault()}
       >
         <DialogHeader>
-          <DialogTitle>Set Up Two-Step Verification</DialogTitle>
-          <DialogDescription>
-            Your organization requires a second step at sign-in. Set it up to continue.
-          </DialogDescription>
+          <DialogTitle>{t('enrolment.title')}</DialogTitle>
+          <DialogDescription>{t('enrolment.description')}</DialogDescription>
         </DialogHeader>
         {recoveryCodes ? (
           <RecoveryCodes codes={recoveryCodes} onDone={onEnrolled} />
@@ -66,7 +66,7 @@ export function MfaEnrolmentDialog({
           <div className="grid gap-4">
             <TotpSetup onConfirmed={setRecoveryCodes} />
             <div className="flex items-center gap-2 text-xs text-muted-foreground">
-              <span className="h-px flex-1 bg-border" /> or{' '}
+              <span className="h-px flex-1 bg-border" /> {t('enrolment.or')}{' '}
               <span className="h-px flex-1 bg-border" />
             </div>
             <Button
@@ -76,7 +76,7 @@ export function MfaEnrolmentDialog({
               onClick={() => passkey.mutate()}
             >
               {passkey.isPending ? <Spinner /> : <KeyRoundIcon aria-hidden />}
-              Use a Passkey Instead
+              {t('enrolment.usePasskeyInstead')}
             </Button>
           </div>
         )}

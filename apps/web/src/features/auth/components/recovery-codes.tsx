@@ -1,20 +1,23 @@
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
+import { useTranslation } from '@/lib/i18n';
 
 /** The ten recovery codes, shown once after the authenticator is turned on. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation('mfa');
   const copy = () => {
     navigator.clipboard.writeText(codes.join('\n')).then(
-      () => toast({ title: 'Copied', description: 'The recovery codes are on the clipboard.' }),
+      () =>
+        toast({
+          title: t('recoveryCodes.copiedTitle'),
+          description: t('recoveryCodes.copiedDescription'),
+        }),
       () => undefined,
     );
   };
   return (
     <div className="grid gap-4" data-testid="recovery-codes">
-      <p className="text-sm text-muted-foreground">
-        Keep these recovery codes somewhere safe. Each one signs you in once if you lose your phone.
-        They are shown only now.
-      </p>
+      <p className="text-sm text-muted-foreground">{t('recoveryCodes.intro')}</p>
       <ul className="grid grid-cols-2 gap-2 rounded-lg border bg-muted/40 p-3 font-mono text-sm">
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -22,10 +25,10 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
       </ul>
       <div className="flex flex-wrap justify-end gap-2">
         <Button type="button" variant="outline" onClick={copy}>
-          Copy Codes
+          {t('recoveryCodes.copy')}
         </Button>
         <Button type="button" onClick={onDone}>
-          I Have Saved Them
+          {t('recoveryCodes.done')}
         </Button>
       </div>
     </div>

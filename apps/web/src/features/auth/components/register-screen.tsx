@@ -16,6 +16,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
+import { i18next, useTranslation } from '@/lib/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
 import { displayName } from '@/lib/display-name';
@@ -26,13 +27,14 @@ import { useRegister } from '../api/register';
 import { AuthLayout } from './auth-layout';
 
 const showValidationError = (description: string) =>
-  toast({ variant: 'destructive', title: 'Validation Error', description });
+  toast({ variant: 'destructive', title: i18next.t('auth:validationError'), description });
 
 /** Creates an organization and its first (admin) account, then starts onboarding. */
 export function RegisterScreen() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const register = useRegister();
+  const { t } = useTranslation('auth');
   const [hasFailed, setHasFailed] = useState(false);
 
   const form = useForm({
@@ -52,7 +54,7 @@ export function RegisterScreen() {
     // The form checks presence, length and match; the contract adds the username and email rules.
     const body = RegisterBodySchema.safeParse(values);
     if (!body.success) {
-      showValidationError(body.error.issues[0]?.message ?? 'Please fill in all required fields');
+      showValidationError(body.error.issues[0]?.message ?? t('register.fillRequired'));
       return;
     }
 
@@ -61,8 +63,8 @@ export function RegisterScreen() {
       onSuccess: (session) => {
         setSession(queryClient, session);
         toast({
-          title: 'Registration Successful',
-          description: `Welcome, ${displayName(session.user)}! Let's get started with onboarding.`,
+          title: t('register.successTitle'),
+          description: t('register.successDescription', { name: displayName(session.user) }),
         });
         navigate(paths.onboarding);
       },
@@ -70,31 +72,28 @@ export function RegisterScreen() {
         setHasFailed(true);
         toast({
           variant: 'destructive',
-          title: 'Registration Failed',
-          description: getErrorMessage(error, 'Failed to create account'),
+          title: t('register.failedTitle'),
+          description: getErrorMessage(error, t('register.failedDescription')),
         });
       },
     });
   };
 
   const handleInvalid = (fieldErrors: FieldErrors<RegisterForm>) => {
-    showValidationError(firstErrorMessage(fieldErrors) ?? 'Please fill in all required fields');
+    showValidationError(firstErrorMessage(fieldErrors) ?? t('register.fillRequired'));
   };
 
   const invalid = (name: keyof RegisterForm) => (errors[name] ? true : undefined);
 
   return (
-    <AuthLayout
-      title="Create Account"
-      description="Register your organization and its first administrator"
-    >
+    <AuthLayout title={t('register.title')} description={t('register.description')}>
       <form
         noValidate
         className="grid gap-4"
-        aria-label="Create account"
+        aria-label={t('register.formLabel')}
         onSubmit={(event) => void form.handleSubmit(handleValid, handleInvalid)(event)}
       >
-        <Field id="organizationName" label="Organization Name">
+        <Field id="organizationName" label={t('register.organizationName')}>
           <Input
             id="organizationName"
             autoComplete="organization"
@@ -102,7 +101,7 @@ export function RegisterScreen() {
             {...form.register('organizationName')}
           />
         </Field>
-        <Field id="fullName" label="Full Name">
+        <Field id="fullName" label={t('register.fullName')}>
           <Input
             id="fullName"
             autoComplete="name"
@@ -110,7 +109,7 @@ export function RegisterScreen() {
             {...form.register('fullName')}
           />
         </Field>
-        <Field id="email" label="Email (optional)">
+        <Field id="email" label={t('register.email')}>
           <Input
             id="email"
             type="email"
@@ -119,7 +118,7 @@ export function RegisterScreen() {
             {...form.register('email')}
           />
         </Field>
-        <Field id="username" label="Username">
+        <Field id="username" label={t('register.username')}>
           <Input
             id="username"
             autoComplete="username"
@@ -129,7 +128,7 @@ export function RegisterScreen() {
             {...form.register('username')}
           />
         </Field>
-        <Field id="password" label="Password">
+        <Field id="password" label={t('register.password')}>
           <Input
             id="password"
             type="password"
@@ -138,7 +137,7 @@ export function RegisterScreen() {
             {...form.register('password')}
           />
         </Field>
-        <Field id="confirmPassword" label="Confirm Password">
+        <Field id="confirmPassword" label={t('register.confirmPassword')}>
           <Input
             id="confirmPassword"
             type="password"
@@ -150,22 +149,22 @@ export function RegisterScreen() {
 
         {hasFailed && (
           <p role="alert" className="text-sm font-medium text-destructive">
-            Registration failed. Please check your information.
+            {t('register.failed')}
           </p>
         )}
 
         <Button type="submit" className="w-full" disabled={register.isPending}>
           {register.isPending && <Spinner />}
-          Create Account
+          {t('register.submit')}
         </Button>
 
         <p className="text-center text-sm text-muted-foreground">
-          Already have an account?{' '}
+          {t('register.haveAccount')}{' '}
           <Link
             href={paths.login}
             className="font-medium text-foreground underline underline-offset-4"
           >
-            Sign In
+            {t('register.signIn')}
           </Link>
         </p>
       </form>

@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { verifySecondFactor, verifyWithPasskey } from '../api/mfa';
 
@@ -28,14 +29,15 @@ export function SecondStepForm({
 }) {
   const [code, setCode] = useState('');
   const [hasFailed, setHasFailed] = useState(false);
+  const { t } = useTranslation('mfa');
   const handlers = {
     onSuccess: onSignedIn,
     onError: (error: unknown) => {
       setHasFailed(true);
       toast({
         variant: 'destructive',
-        title: 'Verification Failed',
-        description: getErrorMessage(error, 'Invalid verification code'),
+        title: t('secondStep.failedTitle'),
+        description: getErrorMessage(error, t('secondStep.invalidCode')),
       });
     },
   };
@@ -49,8 +51,8 @@ export function SecondStepForm({
     if (code.trim() === '') {
       toast({
         variant: 'destructive',
-        title: 'Validation Error',
-        description: 'Enter the code from your authenticator app',
+        title: t('auth:validationError'),
+        description: t('secondStep.enterCode'),
       });
       return;
     }
@@ -61,14 +63,17 @@ export function SecondStepForm({
   return (
     <div className="grid gap-4">
       <p className="text-sm text-muted-foreground">
-        {methods.includes('totp')
-          ? 'Enter the 6-digit code from your authenticator app.'
-          : 'Confirm it is you with your passkey.'}
-        {methods.includes('recovery') && ' Lost your phone? Enter one of your recovery codes.'}
+        {methods.includes('totp') ? t('secondStep.totpPrompt') : t('secondStep.passkeyPrompt')}
+        {methods.includes('recovery') && t('secondStep.recoveryPrompt')}
       </p>
       {hasCodes && (
-        <form noValidate className="grid gap-4" aria-label="Second step" onSubmit={handleSubmit}>
-          <Field id="mfa-code" label="Verification code">
+        <form
+          noValidate
+          className="grid gap-4"
+          aria-label={t('secondStep.formLabel')}
+          onSubmit={handleSubmit}
+        >
+          <Field id="mfa-code" label={t('secondStep.code')}>
             <Input
               id="mfa-code"
               autoComplete="one-time-code"
@@ -82,12 +87,12 @@ export function SecondStepForm({
           </Field>
           {hasFailed && (
             <p role="alert" className="text-sm font-medium text-destructive">
-              Verification failed. Check the code and try again.
+              {t('secondStep.failed')}
             </p>
           )}
           <Button type="submit" className="w-full" disabled={isPending}>
             {byCode.isPending && <Spinner />}
-            Verify
+            {t('secondStep.verify')}
           </Button>
         </form>
       )}
@@ -103,11 +108,11 @@ export function SecondStepForm({
           }}
         >
           {byPasskey.isPending ? <Spinner /> : <KeyRoundIcon aria-hidden />}
-          Use a Passkey
+          {t('secondStep.usePasskey')}
         </Button>
       )}
       <Button type="button" variant="ghost" className="w-full" onClick={onCancel}>
-        Back to Sign In
+        {t('secondStep.back')}
       </Button>
     </div>
   );

@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { confirmTotp, setupTotp } from '../api/mfa';
 
@@ -26,12 +27,13 @@ export function TotpSetup({ onConfirmed }: { onConfirmed: (recoveryCodes: string
   });
   const confirm = useMutation({ mutationFn: confirmTotp });
   const [code, setCode] = useState('');
+  const { t } = useTranslation('mfa', { keyPrefix: 'totp' });
 
   if (setup.isPending) return <Spinner />;
   if (setup.isError) {
     return (
       <p role="alert" className="text-sm text-destructive">
-        {getErrorMessage(setup.error, 'Could not start the setup')}
+        {getErrorMessage(setup.error, t('startFailed'))}
       </p>
     );
   }
@@ -41,8 +43,8 @@ export function TotpSetup({ onConfirmed }: { onConfirmed: (recoveryCodes: string
     if (!/^\d{6}$/.test(code.trim())) {
       toast({
         variant: 'destructive',
-        title: 'Validation Error',
-        description: 'Enter the 6-digit code from your authenticator app',
+        title: t('validationError'),
+        description: t('enterCode'),
       });
       return;
     }
@@ -51,34 +53,26 @@ export function TotpSetup({ onConfirmed }: { onConfirmed: (recoveryCodes: string
       onError: (error) => {
         toast({
           variant: 'destructive',
-          title: 'Setup Failed',
-          description: getErrorMessage(error, 'That code is not right'),
+          title: t('failedTitle'),
+          description: getErrorMessage(error, t('wrongCode')),
         });
       },
     });
   };
 
   return (
-    <form
-      noValidate
-      className="grid gap-4"
-      aria-label="Set up an authenticator app"
-      onSubmit={handleSubmit}
-    >
-      <p className="text-sm text-muted-foreground">
-        Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator,
-        1Password, …), or type the key into it. Then enter the 6-digit code it shows.
-      </p>
+    <form noValidate className="grid gap-4" aria-label={t('formLabel')} onSubmit={handleSubmit}>
+      <p className="text-sm text-muted-foreground">{t('instructions')}</p>
       <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        <QrCodeImage text={setup.data.otpauthUrl} label="QR code for your authenticator app" />
+        <QrCodeImage text={setup.data.otpauthUrl} label={t('qrLabel')} />
         <div className="grid min-w-0 gap-1 text-sm">
-          <span className="text-muted-foreground">Setup key</span>
+          <span className="text-muted-foreground">{t('setupKey')}</span>
           <code data-testid="totp-secret" className="font-mono break-all select-all">
             {setup.data.secret}
           </code>
         </div>
       </div>
-      <Field id="totp-code" label="Code from the app">
+      <Field id="totp-code" label={t('code')}>
         <Input
           id="totp-code"
           inputMode="numeric"
@@ -91,7 +85,7 @@ export function TotpSetup({ onConfirmed }: { onConfirmed: (recoveryCodes: string
       <div className="flex justify-end">
         <Button type="submit" disabled={confirm.isPending}>
           {confirm.isPending && <Spinner />}
-          Turn On
+          {t('turnOn')}
         </Button>
       </div>
     </form>

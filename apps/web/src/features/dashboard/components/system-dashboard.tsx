@@ -34,6 +34,7 @@ import {
 import { getErrorMessage } from '@/lib/api-client';
 import { useSites } from '@/lib/api/sites';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { useDashboard } from '../api/get-dashboard';
 
@@ -41,18 +42,21 @@ import { useDashboard } from '../api/get-dashboard';
 const PERFORMANCE_WITH_ENTRIES = '98%';
 
 function StatCard({
+  id,
   title,
   value,
   detail,
   icon: Icon,
 }: {
+  /** The English title's test id (`stat-total-entries`), the same in every language. */
+  id: string;
   title: string;
   value: string;
   detail: string;
   icon: LucideIcon;
 }) {
   return (
-    <Card className="gap-2 py-5" data-testid={`stat-${title.toLowerCase().replace(/\s+/g, '-')}`}>
+    <Card className="gap-2 py-5" data-testid={`stat-${id}`}>
       <CardHeader className="flex-row items-center justify-between gap-2 px-5">
         <CardTitle className="text-sm font-medium">{title}</CardTitle>
         <Icon aria-hidden className="size-4 text-muted-foreground" />
@@ -73,55 +77,67 @@ export function entryPlate(entry: Pick<EntryLog, 'plateNumber' | 'extractedPlate
 }
 
 function StatCards({ data }: { data: Dashboard }) {
+  const { t } = useTranslation('dashboard');
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
       <StatCard
-        title="Total Entries"
+        id="total-entries"
+        title={t('totalEntries')}
         value={String(data.totalEntries)}
-        detail={`${data.todayEntries} today`}
+        detail={t('today', { count: data.todayEntries })}
         icon={ClipboardListIcon}
       />
       <StatCard
-        title="Approval Rate"
+        id="approval-rate"
+        title={t('approvalRate')}
         value={percent(data.approvalRate)}
-        detail={`${data.grantedEntries} of ${data.totalEntries} attempts granted`}
+        detail={t('granted', { granted: data.grantedEntries, total: data.totalEntries })}
         icon={CheckCircle2Icon}
       />
       <StatCard
-        title="Verification Rate"
+        id="verification-rate"
+        title={t('verificationRate')}
         value={percent(data.verificationRate)}
-        detail={`${data.faceVerifiedEntries} of ${data.totalEntries} entries face-verified`}
+        detail={t('faceVerified', {
+          verified: data.faceVerifiedEntries,
+          total: data.totalEntries,
+        })}
         icon={ScanFaceIcon}
       />
       <StatCard
-        title="Registered Vehicles"
+        id="registered-vehicles"
+        title={t('registeredVehicles')}
         value={String(data.registeredVehicles)}
-        detail="Pre-approved for entry"
+        detail={t('preApproved')}
         icon={CarIcon}
       />
       <StatCard
-        title="System Users"
+        id="system-users"
+        title={t('systemUsers')}
         value={String(data.activeUsers)}
-        detail="Active users"
+        detail={t('activeUsers')}
         icon={UsersIcon}
       />
       <StatCard
-        title="Processing Status"
-        value="OPERATIONAL"
-        detail="Gate verification is running"
+        id="processing-status"
+        title={t('processingStatus')}
+        value={t('operational')}
+        detail={t('gateRunning')}
         icon={ServerIcon}
       />
       <StatCard
-        title="Performance"
-        value={data.totalEntries > 0 ? PERFORMANCE_WITH_ENTRIES : 'N/A'}
-        detail="Recognition accuracy"
+        id="performance"
+        title={t('performance')}
+        value={data.totalEntries > 0 ? PERFORMANCE_WITH_ENTRIES : t('common:notAvailable')}
+        detail={t('recognitionAccuracy')}
         icon={GaugeIcon}
       />
       {data.onSiteNow === undefined ? null : (
         <StatCard
-          title="On Site"
+          id="on-site"
+          title={t('onSite')}
           value={String(data.onSiteNow)}
-          detail="Vehicles and people inside now"
+          detail={t('onSiteDetail')}
           icon={ListChecksIcon}
         />
       )}
@@ -130,20 +146,19 @@ function StatCards({ data }: { data: Dashboard }) {
 }
 
 function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverride: boolean }) {
+  const { t } = useTranslation('dashboard');
   if (entries.length === 0) {
-    return (
-      <p className="py-8 text-center text-sm text-muted-foreground">No entry logs available</p>
-    );
+    return <p className="py-8 text-center text-sm text-muted-foreground">{t('noEntries')}</p>;
   }
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead>Timestamp</TableHead>
-          <TableHead>Plate Number</TableHead>
-          <TableHead>Category</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead>Face Verified</TableHead>
+          <TableHead>{t('columns.timestamp')}</TableHead>
+          <TableHead>{t('columns.plateNumber')}</TableHead>
+          <TableHead>{t('columns.category')}</TableHead>
+          <TableHead>{t('columns.status')}</TableHead>
+          <TableHead>{t('columns.faceVerified')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -158,9 +173,9 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
               {/* Spec §4: the badge follows vehicleApproved; a refused attempt is marked beside it. */}
               <div className="flex flex-wrap items-center gap-1">
                 {entry.vehicleApproved ? (
-                  <Badge variant="success">APPROVED</Badge>
+                  <Badge variant="success">{t('approved')}</Badge>
                 ) : (
-                  <Badge variant="secondary">PENDING</Badge>
+                  <Badge variant="secondary">{t('pending')}</Badge>
                 )}
                 {!entry.entryGranted && <RefusedMark reason={entry.refusalReason} />}
                 {entry.warnings.some((warning) => warning.code === 'document_expired') && (
@@ -173,7 +188,7 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
                       .join(' ')}
                     data-testid="expired-document-mark"
                   >
-                    Expired document
+                    {t('expiredDocument')}
                   </Badge>
                 )}
                 {/* Issue 21: a supervisor's override of a refusal, and who gave it and why. */}
@@ -185,13 +200,13 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
               {entry.faceVerified ? (
                 <CheckCircle2Icon
                   role="img"
-                  aria-label="Face verified"
+                  aria-label={t('isFaceVerified')}
                   className="size-5 text-success"
                 />
               ) : (
                 <MinusIcon
                   role="img"
-                  aria-label="Not face verified"
+                  aria-label={t('notFaceVerified')}
                   className="size-5 text-muted-foreground"
                 />
               )}
@@ -211,13 +226,11 @@ export function SystemDashboard({ canOverride = false }: { canOverride?: boolean
   const sites = useSites();
   const [siteId, setSiteId] = useState<string | undefined>();
   const dashboard = useDashboard(siteId);
+  const { t } = useTranslation('dashboard');
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <PageHeader
-        title="System Dashboard"
-        description="Entry statistics and recent gate activity."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <SitePicker
         id="dashboard-site"
         sites={sites.data ?? []}
@@ -225,10 +238,10 @@ export function SystemDashboard({ canOverride = false }: { canOverride?: boolean
         onChange={setSiteId}
       />
       {dashboard.isPending ? (
-        <LoadingScreen label="Loading dashboard..." />
+        <LoadingScreen label={t('loading')} />
       ) : dashboard.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(dashboard.error, 'Failed to load the dashboard')}
+          {getErrorMessage(dashboard.error, t('loadFailed'))}
         </p>
       ) : (
         <>
@@ -237,9 +250,9 @@ export function SystemDashboard({ canOverride = false }: { canOverride?: boolean
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
                 <ActivityIcon aria-hidden className="size-4" />
-                Recent Entry Activity
+                {t('recentActivity')}
               </CardTitle>
-              <CardDescription>The latest 10 entries at the gate.</CardDescription>
+              <CardDescription>{t('latestTen')}</CardDescription>
             </CardHeader>
             <CardContent>
               <RecentEntries

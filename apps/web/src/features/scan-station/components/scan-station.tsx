@@ -17,6 +17,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
+import { useTranslation } from '@/lib/i18n';
 
 /** Spec §9: the simulated scan takes 3 seconds and captures 3 documents. */
 export const SIMULATED_SCAN_MS = 3000;
@@ -24,42 +25,27 @@ const SIMULATED_DOCUMENT_COUNT = 3;
 
 type Station = 'gate' | 'weighbridge' | 'office';
 
-const STATIONS: Record<Station, { label: string; description: string; documents: string[] }> = {
-  gate: {
-    label: 'Gate',
-    description: 'Driver and vehicle documents presented at the gate.',
-    documents: ["Driver's licence", 'ID document', 'Licence disc'],
-  },
-  weighbridge: {
-    label: 'Weighbridge',
-    description: 'Tickets and load documents at the weighbridge.',
-    documents: ['Weighbridge ticket', 'Delivery note', 'Seal record'],
-  },
-  office: {
-    label: 'Office',
-    description: 'Paperwork handed in at the office.',
-    documents: ['Permit', 'Transport order', 'Induction certificate'],
-  },
+/** Each station's documents, as keys of the `scan` catalogue (`documents.*`). */
+const STATIONS: Record<Station, { documents: string[] }> = {
+  gate: { documents: ['driversLicence', 'idDocument', 'licenceDisc'] },
+  weighbridge: { documents: ['weighbridgeTicket', 'deliveryNote', 'sealRecord'] },
+  office: { documents: ['permit', 'transportOrder', 'inductionCertificate'] },
 };
 
 /** A fixed example queue: this screen does not process anything. */
 const PROCESSING_QUEUE = [
-  { document: "Driver's licence", station: 'Gate', status: 'Complete' },
-  { document: 'Weighbridge ticket', station: 'Weighbridge', status: 'Processing' },
-  { document: 'Transport order', station: 'Office', status: 'Queued' },
+  { document: 'driversLicence', station: 'gate', status: 'Complete' },
+  { document: 'weighbridgeTicket', station: 'weighbridge', status: 'Processing' },
+  { document: 'transportOrder', station: 'office', status: 'Queued' },
 ] as const;
 
-const FUTURE_ENHANCEMENTS = [
-  'Fixed document scanners at each station that capture automatically',
-  'Batch scanning of office paperwork into the incoming feed',
-  'Automatic sorting of captured pages by document type',
-  'Live processing queue with the results of each read',
-];
+const FUTURE_ENHANCEMENTS = ['fixedScanners', 'batchScanning', 'autoSorting', 'liveQueue'];
 
 function StationPanel({ station }: { station: Station }) {
   const [isScanning, setIsScanning] = useState(false);
   const [captured, setCaptured] = useState<string[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const { t } = useTranslation('scan');
 
   useEffect(
     () => () => {
@@ -76,8 +62,8 @@ function StationPanel({ station }: { station: Station }) {
       setIsScanning(false);
       setCaptured(STATIONS[station].documents.slice(0, SIMULATED_DOCUMENT_COUNT));
       toast({
-        title: 'Scan Complete',
-        description: `${SIMULATED_DOCUMENT_COUNT} documents captured`,
+        title: t('scanComplete'),
+        description: t('documentsCaptured', { count: SIMULATED_DOCUMENT_COUNT }),
       });
     }, SIMULATED_SCAN_MS);
   };
@@ -85,17 +71,19 @@ function StationPanel({ station }: { station: Station }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{STATIONS[station].label} Station</CardTitle>
-        <CardDescription>{STATIONS[station].description}</CardDescription>
+        <CardTitle>{t('stationTitle', { station: t(`stations.${station}`) })}</CardTitle>
+        <CardDescription>{t(`stationDescriptions.${station}`)}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <Button className="w-fit" onClick={startScan} disabled={isScanning}>
           {isScanning ? <Spinner /> : <ScanLineIcon aria-hidden />}
-          {isScanning ? 'Scanning...' : 'Start Automatic Scan'}
+          {isScanning ? t('scanning') : t('startScan')}
         </Button>
         {captured.length > 0 && (
           <div className="grid gap-2" role="status">
-            <p className="text-sm font-medium">{captured.length} documents captured (simulated)</p>
+            <p className="text-sm font-medium">
+              {t('documentsCapturedSimulated', { count: captured.length })}
+            </p>
             <ul className="grid gap-2 sm:grid-cols-3">
               {captured.map((document) => (
                 <li
@@ -103,7 +91,7 @@ function StationPanel({ station }: { station: Station }) {
                   className="flex items-center gap-2 rounded-md border p-3 text-sm"
                 >
                   <FileTextIcon aria-hidden className="size-4 text-muted-foreground" />
-                  {document}
+                  {t(`documents.${document}`)}
                 </li>
               ))}
             </ul>
@@ -122,28 +110,25 @@ const statusIcon = {
 
 /** Spec §2 Document Scan Station: a simulated demonstration, labelled as such. */
 export function ScanStation() {
+  const { t } = useTranslation('scan');
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
       <PageHeader
-        title="Document Scan Station"
-        description="Scan documents at the gate, the weighbridge and the office."
-        actions={<Badge variant="outline">Demonstration</Badge>}
+        title={t('title')}
+        description={t('description')}
+        actions={<Badge variant="outline">{t('demonstration')}</Badge>}
       />
       <Alert>
         <FlaskConicalIcon aria-hidden />
-        <AlertTitle>Demonstration only</AlertTitle>
-        <AlertDescription>
-          This station is simulated: scans, documents and the queue below are examples, and nothing
-          is captured or saved. Use Real Gate Entry or the Weighbridge Station to read real
-          documents.
-        </AlertDescription>
+        <AlertTitle>{t('demoTitle')}</AlertTitle>
+        <AlertDescription>{t('demoBody')}</AlertDescription>
       </Alert>
 
       <Tabs defaultValue="gate">
         <TabsList>
           {(Object.keys(STATIONS) as Station[]).map((station) => (
             <TabsTrigger key={station} value={station}>
-              {STATIONS[station].label}
+              {t(`stations.${station}`)}
             </TabsTrigger>
           ))}
         </TabsList>
@@ -157,8 +142,8 @@ export function ScanStation() {
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader>
-            <CardTitle>Processing Queue</CardTitle>
-            <CardDescription>Example entries (static).</CardDescription>
+            <CardTitle>{t('queueTitle')}</CardTitle>
+            <CardDescription>{t('queueDescription')}</CardDescription>
           </CardHeader>
           <CardContent>
             <ul className="grid gap-2">
@@ -169,11 +154,11 @@ export function ScanStation() {
                 >
                   <span className="flex items-center gap-2">
                     {statusIcon[item.status]}
-                    {item.document}
-                    <span className="text-muted-foreground">· {item.station}</span>
+                    {t(`documents.${item.document}`)}
+                    <span className="text-muted-foreground">· {t(`stations.${item.station}`)}</span>
                   </span>
                   <Badge variant={item.status === 'Complete' ? 'success' : 'secondary'}>
-                    {item.status}
+                    {t(`statuses.${item.status}`)}
                   </Badge>
                 </li>
               ))}
@@ -184,14 +169,14 @@ export function ScanStation() {
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
               <SparklesIcon aria-hidden className="size-4" />
-              Future Enhancements
+              {t('futureTitle')}
             </CardTitle>
-            <CardDescription>Planned for the scan station.</CardDescription>
+            <CardDescription>{t('futureDescription')}</CardDescription>
           </CardHeader>
           <CardContent>
             <ul className="list-disc space-y-1 pl-5 text-sm">
               {FUTURE_ENHANCEMENTS.map((item) => (
-                <li key={item}>{item}</li>
+                <li key={item}>{t(`future.${item}`)}</li>
               ))}
             </ul>
           </CardContent>

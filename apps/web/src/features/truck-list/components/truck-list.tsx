@@ -18,6 +18,7 @@ import {
 } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useTruckList } from '../api/get-truck-list';
@@ -26,10 +27,13 @@ import { useTruckList } from '../api/get-truck-list';
 const DASH = '-';
 
 function SummaryCard({
+  id,
   title,
   value,
   icon: Icon,
 }: {
+  /** The English title (`summary-Total Trucks`): the test id is the same in every language. */
+  id: string;
   title: string;
   value: number;
   icon: LucideIcon;
@@ -41,7 +45,7 @@ function SummaryCard({
         <Icon aria-hidden className="size-4 text-muted-foreground" />
       </CardHeader>
       <CardContent className="px-5">
-        <p className="text-2xl font-bold" data-testid={`summary-${title}`}>
+        <p className="text-2xl font-bold" data-testid={`summary-${id}`}>
           {value}
         </p>
       </CardContent>
@@ -50,15 +54,16 @@ function SummaryCard({
 }
 
 function TruckTable({ entries }: { entries: TruckListEntry[] }) {
+  const { t } = useTranslation('trucks');
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead>Date/Time</TableHead>
-          <TableHead>Truck Number</TableHead>
-          <TableHead>Plate</TableHead>
-          <TableHead className="hidden md:table-cell">Category</TableHead>
-          <TableHead className="hidden lg:table-cell">Transport</TableHead>
+          <TableHead>{t('columns.dateTime')}</TableHead>
+          <TableHead>{t('columns.truckNumber')}</TableHead>
+          <TableHead>{t('columns.plate')}</TableHead>
+          <TableHead className="hidden md:table-cell">{t('columns.category')}</TableHead>
+          <TableHead className="hidden lg:table-cell">{t('columns.transport')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -93,21 +98,22 @@ function TruckTable({ entries }: { entries: TruckListEntry[] }) {
  */
 export function TruckList() {
   const trucks = useTruckList();
+  const { t } = useTranslation('trucks');
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <PageHeader title="Truck List" description="Trucks read by the number-plate camera." />
+      <PageHeader title={t('title')} description={t('description')} />
       {trucks.isPending ? (
-        <LoadingScreen label="Loading truck data..." />
+        <LoadingScreen label={t('loading')} />
       ) : trucks.isError && !trucks.data ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(trucks.error, 'Failed to load truck data')}
+          {getErrorMessage(trucks.error, t('loadFailed'))}
         </p>
       ) : (
         <TruckListBody
           summary={trucks.data.pages[0]!.summary}
           entries={trucks.data.pages.flatMap((page) => page.entries)}
-          loadMore={<LoadMore query={trucks} failure="Failed to load more trucks" />}
+          loadMore={<LoadMore query={trucks} failure={t('loadMoreFailed')} />}
         />
       )}
     </div>
@@ -123,34 +129,40 @@ function TruckListBody({
   entries: TruckListEntry[];
   loadMore: ReactNode;
 }) {
+  const { t } = useTranslation('trucks');
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-3">
-        <SummaryCard title="Total Trucks" value={summary.total} icon={TruckIcon} />
         <SummaryCard
-          title="With Order Number"
+          id="Total Trucks"
+          title={t('totalTrucks')}
+          value={summary.total}
+          icon={TruckIcon}
+        />
+        <SummaryCard
+          id="With Order Number"
+          title={t('withOrderNumber')}
           value={summary.withOrderNumber}
           icon={ClipboardListIcon}
         />
         <SummaryCard
-          title="Today's Arrivals"
+          id="Today's Arrivals"
+          title={t('todaysArrivals')}
           value={summary.todaysArrivals}
           icon={CalendarClockIcon}
         />
       </div>
       <Card>
         <CardHeader>
-          <CardTitle>Recent Truck Entries</CardTitle>
-          <CardDescription>Newest first, as the number-plate camera reported them.</CardDescription>
+          <CardTitle>{t('recentEntries')}</CardTitle>
+          <CardDescription>{t('newestFirst')}</CardDescription>
         </CardHeader>
         <CardContent>
           {entries.length === 0 ? (
             <div className="flex flex-col items-center gap-2 py-10 text-center">
               <TruckIcon aria-hidden className="size-10 text-muted-foreground" />
-              <p className="font-semibold">No Trucks Yet</p>
-              <p className="text-sm text-muted-foreground">
-                Trucks appear here when the number-plate camera reads them.
-              </p>
+              <p className="font-semibold">{t('emptyTitle')}</p>
+              <p className="text-sm text-muted-foreground">{t('emptyDescription')}</p>
             </div>
           ) : (
             <>

@@ -6,6 +6,7 @@ import { createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createCapturesModule } from '@/modules/captures';
+import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -113,6 +114,8 @@ export function createModules({
   const images = createImagesModule({ storage, database, audit });
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
   const captures = createCapturesModule({ database, images: images.service, storage, clock });
+  // Issue 15: what the guard typed beside what was read, saved with documents and entries.
+  const corrections = createCorrectionsModule({ captures: captures.service, audit, clock });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -176,6 +179,7 @@ export function createModules({
     images: images.service,
     audit,
     captures: captures.service,
+    corrections: corrections.service,
     clock,
   });
   const entryLogs = createEntryLogsModule({
@@ -186,6 +190,7 @@ export function createModules({
     audit,
     faces: faces.service,
     captures: captures.service,
+    corrections: corrections.service,
     clock,
   });
   const truckList = createTruckListModule({ database, clock });

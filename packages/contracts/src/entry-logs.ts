@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CorrectionListSchema } from './corrections';
 import { EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
 import {
   CaptureIdListSchema,
@@ -78,6 +79,11 @@ export const GrantEntryBodySchema = z
     faceComparisonId: IdSchema.optional(),
     /** Notes from the guard's screen, recorded with the entry as `guard_note` warnings. */
     warnings: z.array(z.string().max(300)).max(20).default([]),
+    /**
+     * Issue 15: fields the guard typed, confirmed or corrected on this screen (the plate, driver
+     * details), each with the capture it was read from; kept beside the read values.
+     */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(

@@ -10,6 +10,7 @@ import {
   ListEntryLogsQuerySchema,
 } from '@boomgate/contracts/entry-logs';
 import { RefusalReasonSchema } from '@boomgate/contracts/entry-checks';
+import { EntryDetailSchema, EntryIdParamsSchema } from '@boomgate/contracts/entry-detail';
 import type { Role } from '@boomgate/contracts/roles';
 
 import type { ImagesService } from '@/modules/images';
@@ -18,6 +19,7 @@ import { setPageHeaders } from '@/platform/page-cursor';
 import { maskIdentifier } from '@/platform/personal-data';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
 
+import type { createEntryDetail } from './entry-detail';
 import type { EntryLogsService } from './entry-logs.service';
 import type { EntryLogRow } from './entry-logs.table';
 
@@ -37,6 +39,7 @@ const GrantHeadersSchema = z.object({
 export function entryLogsRoutes(
   service: EntryLogsService,
   images: Pick<ImagesService, 'urlFor'>,
+  entryDetail: ReturnType<typeof createEntryDetail>,
 ): FastifyPluginAsyncZod {
   const toEntryLog = (row: EntryLogRow): EntryLog => ({
     id: row.id,
@@ -108,6 +111,25 @@ export function entryLogsRoutes(
         setPageHeaders(reply, page.nextCursor);
         return page.rows.map((row) => asSeenBy(request.actor.role, toEntryLog(row)));
       },
+    );
+
+    app.get(
+      '/entry-logs/:id',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'getEntryLog',
+          description:
+            'One entry with its evidence (issue 15): every capture with its reading, the corrections typed, the face comparison, warnings and the audit trail. Masked for security guards as the lists are.',
+          params: EntryIdParamsSchema,
+          response: { 200: EntryDetailSchema },
+        },
+      },
+      async (request) =>
+        entryDetail(request.actor, request.params.id, (row) =>
+          asSeenBy(request.actor.role, toEntryLog(row)),
+        ),
     );
 
     app.post(

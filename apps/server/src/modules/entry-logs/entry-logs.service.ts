@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
+import type { CorrectionsService } from '@/modules/corrections';
 import { citedReadings } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
@@ -40,6 +41,7 @@ export type EntryLogsServiceDeps = {
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
+  corrections: Pick<CorrectionsService, 'record'>;
   clock: Clock;
 };
 
@@ -62,6 +64,7 @@ export function createEntryLogsService({
   faces,
   readings: readCited = citedReadings,
   captures,
+  corrections,
   clock,
 }: EntryLogsServiceDeps) {
   /**
@@ -311,6 +314,7 @@ export function createEntryLogsService({
               warnings: warnings.map((warning) => warning.code),
             },
           });
+          await corrections.record(tx, actor, { entryLogId: row.id }, body.corrections, ip);
           return row;
         });
         return { entry, isReplay: false };

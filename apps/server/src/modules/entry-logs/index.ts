@@ -4,7 +4,13 @@
  * typed warnings (entry-rules.ts) and who recorded it; the dashboard's figures.
  * Owns: entry_logs, entry_log_daily_counts.
  */
+import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
+import type { CorrectionsService } from '@/modules/corrections';
+import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
+
+import { createEntryDetail } from './entry-detail';
 
 import { createEntryLogsRepository } from './entry-logs.repository';
 import { entryLogsRoutes } from './entry-logs.routes';
@@ -16,10 +22,17 @@ export type { EntryLogsService } from './entry-logs.service';
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {
     images: EntryLogsServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
+    // Issue 15: what the entry detail reads besides the entry.
+    captures: EntryLogsServiceDeps['captures'] & Pick<CapturesService, 'findByImageKeys'>;
+    corrections: EntryLogsServiceDeps['corrections'] & Pick<CorrectionsService, 'listFor'>;
+    faces: EntryLogsServiceDeps['faces'] & Pick<FacesService, 'findForEntry'>;
+    audit: EntryLogsServiceDeps['audit'] & Pick<AuditService, 'listAbout'>;
   },
 ) {
-  const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
+  const repository = createEntryLogsRepository();
+  const service = createEntryLogsService({ ...deps, repository });
+  const entryDetail = createEntryDetail({ ...deps, repository });
   // Personal data about drivers and image retention (the privacy module runs them).
   const personalData = createEntryLogsPersonalData({ images: deps.images });
-  return { service, routes: entryLogsRoutes(service, deps.images), personalData };
+  return { service, routes: entryLogsRoutes(service, deps.images, entryDetail), personalData };
 }

@@ -20,6 +20,8 @@ export const paths = {
   safetyVideos: '/safety-videos',
   users: '/users',
   truckList: '/truck-list',
+  /** Issue 15: one entry with its evidence. */
+  entryLog: (id: string) => `/entry-logs/${encodeURIComponent(id)}`,
   incomingFeed: '/incoming-feed',
   integrations: '/integrations',
   settings: '/settings',

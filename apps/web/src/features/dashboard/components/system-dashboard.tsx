@@ -10,6 +10,7 @@ import {
   ServerIcon,
   UsersIcon,
 } from 'lucide-react';
+import { Link } from 'wouter';
 
 import type { Dashboard, EntryLog } from '@boomgate/contracts/entry-logs';
 
@@ -26,6 +27,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 
@@ -138,7 +140,12 @@ function RecentEntries({ entries }: { entries: EntryLog[] }) {
             <TableCell>
               {formatDate(entry.timestamp)} {formatTime(entry.timestamp)}
             </TableCell>
-            <TableCell className="font-mono font-medium">{entryPlate(entry)}</TableCell>
+            <TableCell className="font-mono font-medium">
+              {/* Issue 15: each entry opens with its evidence. */}
+              <Link href={paths.entryLog(entry.id)} className="underline-offset-2 hover:underline">
+                {entryPlate(entry)}
+              </Link>
+            </TableCell>
             <TableCell className="capitalize">{entry.category || 'visitor'}</TableCell>
             <TableCell>
               {/* Spec §4: the badge follows vehicleApproved; a refused attempt is marked beside it. */}

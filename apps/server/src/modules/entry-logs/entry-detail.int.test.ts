@@ -218,6 +218,52 @@ describe('entry detail and corrections (issue 15)', () => {
     expect(Number(count?.n)).toBe(0);
   });
 
+  it("a driver field corrected at the last step is the entry's value, the misread one kept beside it", async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const idCapture = await aCapture(guard, idReading);
+    // The real gate saves the document as read, then the guard corrects at the last step.
+    const document = await guard.post('/api/identity-document', {
+      identityNumber: '8001015009088',
+      surname: 'NKOSI',
+      sourceImageFrontCaptureId: idCapture,
+    });
+    const entry = await guard.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'KP35XKGP',
+      identityDocumentId: document.json().id,
+      driverIdNumber: '8001015009087',
+      driverName: 'Sipho',
+      corrections: [
+        {
+          captureId: idCapture,
+          readingType: 'id',
+          field: 'identityNumber',
+          typedValue: '8001015009087',
+        },
+        { captureId: idCapture, readingType: 'id', field: 'givenNames', typedValue: 'Sipho' },
+      ],
+    });
+    expect(entry.statusCode).toBe(201);
+    expect(entry.json()).toMatchObject({
+      driverIdNumber: '8001015009087',
+      driverName: 'Sipho',
+      driverSurname: 'NKOSI',
+    });
+
+    const detail = (await admin.get(`/api/entry-logs/${entry.json().id}`)).json();
+    expect(detail.corrections).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          field: 'identityNumber',
+          readValue: '8001015009088',
+          typedValue: '8001015009087',
+          kind: 'corrected',
+        }),
+        expect.objectContaining({ field: 'givenNames', readValue: null, kind: 'typed' }),
+      ]),
+    );
+  });
+
   it("answers 404 for another organization's entry and for an unknown id", async () => {
     const admin = await t.registerTenant();
     const other = await t.registerTenant();

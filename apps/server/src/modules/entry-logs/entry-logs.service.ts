@@ -25,6 +25,7 @@ import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
 import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
+import { withTypedCorrections } from './typed-corrections';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 
@@ -236,7 +237,11 @@ export function createEntryLogsService({
             own,
             ip,
           });
-          const cited = await readCited(tx, actor.tenantId, body);
+          // Issue 15: driver fields the guard corrected stand in for the misread ones.
+          const cited = withTypedCorrections(
+            await readCited(tx, actor.tenantId, body),
+            body.corrections,
+          );
           const driver = driverDetails(cited, {
             driverName: body.driverName,
             driverSurname: body.driverSurname,

@@ -224,6 +224,8 @@ export function createModules({
     providers: [
       approvedVehicles.personalData,
       drivers.personalData,
+      // Issue 15: before the entry logs, whose erasure clears the numbers it finds entries by.
+      corrections.personalData,
       entryLogs.personalData,
       documents.personalData,
       webhooks.personalData,

@@ -7,6 +7,7 @@ import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import type { Clock } from '@/platform/clock';
 
+import { createCorrectionsPersonalData } from './corrections.personal-data';
 import { createCorrectionsRepository } from './corrections.repository';
 import { createCorrectionsService } from './corrections.service';
 
@@ -25,5 +26,7 @@ export function createCorrectionsModule(deps: {
 }) {
   return {
     service: createCorrectionsService({ ...deps, repository: createCorrectionsRepository() }),
+    // Before the entry logs' provider: it finds the subject's corrections through their entries.
+    personalData: createCorrectionsPersonalData(),
   };
 }

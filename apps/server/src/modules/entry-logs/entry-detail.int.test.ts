@@ -264,6 +264,29 @@ describe('entry detail and corrections (issue 15)', () => {
     );
   });
 
+  it("exports a driver's corrections and erases them with the driver's data", async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    await aCorrectedEntry(admin, guard);
+    const count = async () =>
+      Number(
+        (
+          await t.ownerQuery<{ n: string }>(
+            'select count(*) as n from reading_corrections where tenant_id = $1',
+            [admin.body.tenant.id],
+          )
+        )[0]?.n,
+      );
+    expect(await count()).toBe(4);
+
+    const exported = await admin.post('/api/data-subjects/export', { idNumber: '8001015009087' });
+    expect(exported.json().records.readingCorrections).toHaveLength(4);
+    const erased = await admin.post('/api/data-subjects/erase', { idNumber: '8001015009087' });
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json().erased.readingCorrections).toBe(4);
+    expect(await count()).toBe(0);
+  });
+
   it("answers 404 for another organization's entry and for an unknown id", async () => {
     const admin = await t.registerTenant();
     const other = await t.registerTenant();

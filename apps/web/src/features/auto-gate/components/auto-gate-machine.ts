@@ -71,6 +71,11 @@ export type AutoGateEvent =
       comparisonId?: string | null;
     }
   | { type: 'FACE_COMPARISON_FAILED' }
+  /**
+   * Issue 15: after a face failure or error for a registered vehicle, a new face capture for the
+   * same vehicle, as a new attempt (its refusal is already logged); the plate is not scanned again.
+   */
+  | { type: 'FACE_RETAKE'; attemptId: string }
   /** The entry as the server stored it: its face verdict is the one the panel shows. */
   | { type: 'ENTRY_LOGGED'; faceVerified?: boolean; matchScore?: number | null }
   | { type: 'ENTRY_LOGGING_FAILED' }
@@ -204,6 +209,22 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       }
       return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.faceError };
 
+    case 'FACE_RETAKE':
+      if (!canRetakeFace(state) || !state.vehicle) return state;
+      return {
+        ...state,
+        phase: 'verifying_face',
+        status: AUTO_GATE_STATUS.verifyDriver,
+        camera: 'face',
+        attemptId: event.attemptId,
+        faceImage: null,
+        matchScore: null,
+        liveness: null,
+        spoofSuspected: false,
+        faceComparisonId: null,
+        faceVerified: false,
+      };
+
     case 'ENTRY_LOGGED':
       if (!isApprovingEntry(state)) return state;
       return {
@@ -222,6 +243,18 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
     case 'RESET':
       return initialAutoGateState;
   }
+}
+
+/** A failed or erroring face check of a registered, active vehicle with a photo can be retaken. */
+export function canRetakeFace(state: AutoGateState): boolean {
+  return (
+    state.phase === 'not_registered' &&
+    (state.status === AUTO_GATE_STATUS.faceMismatch ||
+      state.status === AUTO_GATE_STATUS.faceError) &&
+    state.vehicle !== null &&
+    state.vehicle.isActive &&
+    Boolean(state.vehicle.driverPhoto)
+  );
 }
 
 function isCheckingRegistration(state: AutoGateState) {

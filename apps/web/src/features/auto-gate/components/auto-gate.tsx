@@ -39,6 +39,7 @@ import {
   type AutoGatePhase,
   type AutoGateState,
   autoGateReducer,
+  canRetakeFace,
   initialAutoGateState,
   isFaceMatch,
 } from './auto-gate-machine';
@@ -167,10 +168,14 @@ function ApprovedPanel({
 function NotRegisteredPanel({
   state,
   onScanAgain,
+  onRetakeFace,
 }: {
   state: AutoGateState;
   onScanAgain: () => void;
+  onRetakeFace: () => void;
 }) {
+  // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
+  const canRetake = canRetakeFace(state);
   return (
     <Card className="border-destructive" data-testid="not-registered-panel">
       <CardHeader className="items-center text-center">
@@ -199,12 +204,19 @@ function NotRegisteredPanel({
           </p>
         </div>
         <div className="grid gap-2 sm:grid-cols-2">
-          <Button size="lg" asChild>
-            <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
-              <UserPlusIcon aria-hidden />
-              Pre-Register Vehicle
-            </Link>
-          </Button>
+          {canRetake ? (
+            <Button size="lg" onClick={onRetakeFace}>
+              <ScanFaceIcon aria-hidden />
+              Retake Face
+            </Button>
+          ) : (
+            <Button size="lg" asChild>
+              <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
+                <UserPlusIcon aria-hidden />
+                Pre-Register Vehicle
+              </Link>
+            </Button>
+          )}
           <Button size="lg" variant="outline" onClick={onScanAgain}>
             <ScanLineIcon aria-hidden />
             Scan Again
@@ -268,6 +280,17 @@ export function AutoGate() {
   const reset = () => {
     currentAttempt.current = null;
     dispatch({ type: 'RESET' });
+  };
+
+  /** Issue 15: a new face capture for the same vehicle, as a new attempt (a new entry log). */
+  const retakeFace = () => {
+    const attemptId = crypto.randomUUID();
+    const previous = currentAttempt.current;
+    currentAttempt.current = attemptId;
+    // The plate's capture stays cited by the new attempt: the plate is not scanned again.
+    if (previous && plateCapture.current?.attemptId === previous)
+      plateCapture.current = { attemptId, captureId: plateCapture.current.captureId };
+    dispatch({ type: 'FACE_RETAKE', attemptId });
   };
 
   const closeCamera = () => {
@@ -546,7 +569,9 @@ export function AutoGate() {
       )}
       {isBusy && <ProgressPanel state={state} />}
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
-      {phase === 'not_registered' && <NotRegisteredPanel state={state} onScanAgain={reset} />}
+      {phase === 'not_registered' && (
+        <NotRegisteredPanel state={state} onScanAgain={reset} onRetakeFace={retakeFace} />
+      )}
 
       <Suspense fallback={null}>
         <CameraCaptureDialog

@@ -8,6 +8,7 @@ import { createAnprModule } from '@/modules/anpr';
 import { createAuthModule } from '@/modules/auth';
 import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
+import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
@@ -122,6 +123,8 @@ export function createModules({
   const images = createImagesModule({ storage, database, audit });
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
   const captures = createCapturesModule({ database, images: images.service, storage, clock });
+  // Issue 15: what the guard typed beside what was read, saved with documents and entries.
+  const corrections = createCorrectionsModule({ captures: captures.service, audit, clock });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -185,6 +188,7 @@ export function createModules({
     images: images.service,
     audit,
     captures: captures.service,
+    corrections: corrections.service,
     clock,
   });
   // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
@@ -233,6 +237,7 @@ export function createModules({
     audit,
     faces: faces.service,
     captures: captures.service,
+    corrections: corrections.service,
     clock,
     exportJoins: { ticketNumberSql: documents.service.ticketNumberSql },
     places: {
@@ -280,6 +285,8 @@ export function createModules({
     providers: [
       approvedVehicles.personalData,
       drivers.personalData,
+      // Issue 15: before the entry logs, whose erasure clears the numbers it finds entries by.
+      corrections.personalData,
       entryLogs.personalData,
       visits.personalData,
       documents.personalData,

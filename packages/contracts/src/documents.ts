@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CorrectionListSchema } from './corrections';
 import {
   ImagePayloadSchema,
   ImageUrlSchema,
@@ -46,6 +47,8 @@ export const LicenceDiscBodySchema = z
     discImage: Image,
     /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
     discImageCaptureId: OptionalCaptureIdSchema,
+    /** Issue 15: fields the guard typed, confirmed or corrected, with the capture read. */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(oneImageSourceEach(['discImage']));
@@ -67,6 +70,8 @@ export const IdentityDocumentBodySchema = z
     sourceImageFront: Image,
     /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
     sourceImageFrontCaptureId: OptionalCaptureIdSchema,
+    /** Issue 15: fields the guard typed, confirmed or corrected, with the capture read. */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(oneImageSourceEach(['sourceImageFront']));
@@ -90,6 +95,8 @@ export const DriversLicenceBodySchema = z
     /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
     sourceImageFrontCaptureId: OptionalCaptureIdSchema,
     barcodeType: z.literal('PDF417').default('PDF417'),
+    /** Issue 15: fields the guard typed, confirmed or corrected, with the capture read. */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(oneImageSourceEach(['sourceImageFront']));
@@ -108,6 +115,8 @@ export const PassportBodySchema = z
     passportImage: Image,
     /** The capture of this image (POST /api/ocr's captureId), instead of sending it again. */
     passportImageCaptureId: OptionalCaptureIdSchema,
+    /** Issue 15: fields the guard typed, confirmed or corrected, with the capture read. */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(oneImageSourceEach(['passportImage']));
@@ -145,6 +154,8 @@ export const WeighbridgeTicketBodySchema = z
       .max(20_000)
       .nullish()
       .transform((value) => value ?? null),
+    /** Issue 15: fields the guard typed, confirmed or corrected, with the capture read. */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(oneImageSourceEach(['ticketImage']));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CorrectionListSchema } from './corrections';
 import { ClientRefusalReasonSchema, EntryWarningSchema, RefusalReasonSchema } from './entry-checks';
 import {
   CaptureIdListSchema,
@@ -88,6 +89,11 @@ export const GrantEntryBodySchema = z
     gateId: IdSchema.optional(),
     /** When the camera saw the vehicle (turnaround runs from it); default the entry's time. */
     capturedAt: TimestampSchema.optional(),
+    /**
+     * Issue 15: fields the guard typed, confirmed or corrected on this screen (the plate, driver
+     * details), each with the capture it was read from; kept beside the read values.
+     */
+    corrections: CorrectionListSchema,
   })
   .strict()
   .superRefine(

@@ -152,6 +152,17 @@ async function aCapture(fx: MatrixFixtures, tenant: MatrixTenant) {
   return captureId;
 }
 
+/** A refused entry logged in `tenant` (issue 15: the entry detail's subject). */
+async function anEntry(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const response = await tenant.admin.post('/api/auto-gate/grant-entry', {
+    plateNumber: plate(fx),
+    entryGranted: false,
+    refusalReason: 'not_registered',
+  });
+  await expectStatus(response, 201, 'entry');
+  return response.json<{ id: string }>().id;
+}
+
 async function aUser(fx: MatrixFixtures, tenant: MatrixTenant) {
   const response = await tenant.admin.post('/api/users', {
     username: fx.unique('mxuser'),
@@ -548,6 +559,13 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
 
   // ----- entry logs ------------------------------------------------------------------------
   'GET /api/entry-logs': { access: ALL, request: () => ({ url: '/api/entry-logs' }), allowed: 200 },
+  // Issue 15: one entry with its evidence, masked for guards (entry-detail.int.test.ts).
+  'GET /api/entry-logs/:id': {
+    access: ALL,
+    object: anEntry,
+    request: (_fx, id) => ({ url: `/api/entry-logs/${id}` }),
+    allowed: 200,
+  },
   'POST /api/auto-gate/grant-entry': {
     access: ALL,
     // A refused attempt (issue 14), citing its plate capture: logged like a granted one, by every

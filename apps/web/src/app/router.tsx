@@ -23,6 +23,7 @@ const SafetyInductionRoute = lazy(() => import('./routes/safety-induction'));
 const SafetyVideosRoute = lazy(() => import('./routes/safety-videos'));
 const UsersRoute = lazy(() => import('./routes/users'));
 const TruckListRoute = lazy(() => import('./routes/truck-list'));
+const EntryDetailRoute = lazy(() => import('./routes/entry-detail'));
 const IncomingFeedRoute = lazy(() => import('./routes/incoming-feed'));
 const IntegrationsRoute = lazy(() => import('./routes/integrations'));
 const SettingsRoute = lazy(() => import('./routes/settings'));
@@ -78,6 +79,7 @@ export function AppRouter() {
                   <Route path={paths.safetyVideos} component={SafetyVideosRoute} />
                   <Route path={paths.users} component={UsersRoute} />
                   <Route path={paths.truckList} component={TruckListRoute} />
+                  <Route path="/entry-logs/:id" component={EntryDetailRoute} />
                   <Route path={paths.incomingFeed} component={IncomingFeedRoute} />
                   <Route path={paths.integrations} component={IntegrationsRoute} />
                   <Route path={paths.settings} component={SettingsRoute} />

@@ -12,6 +12,32 @@ export function createCapturesRepository() {
       await tx.insert(captures).values(row);
     },
 
+    /** Any capture of the tenant (issue 15: its reading, for a correction or the entry detail). */
+    find: async (tx: DbExecutor, tenantId: string, id: string) =>
+      (
+        await tx
+          .select({ id: captures.id, type: captures.type, reading: captures.reading })
+          .from(captures)
+          .where(and(eq(captures.tenantId, tenantId), eq(captures.id, id)))
+      )[0],
+
+    /** The captures holding these image keys (issue 15: an entry's evidence). */
+    findByImageKeys: async (tx: DbExecutor, tenantId: string, imageKeys: readonly string[]) =>
+      imageKeys.length === 0
+        ? []
+        : tx
+            .select({
+              id: captures.id,
+              type: captures.type,
+              imageKey: captures.imageKey,
+              reading: captures.reading,
+              createdAt: captures.createdAt,
+            })
+            .from(captures)
+            .where(
+              and(eq(captures.tenantId, tenantId), inArray(captures.imageKey, [...imageKeys])),
+            ),
+
     /** A capture that may still be cited: cited before, or not yet expired. */
     findCitable: async (tx: DbExecutor, tenantId: string, id: string, now: Date) =>
       (

@@ -142,6 +142,14 @@ export function createCapturesService({
       return images.readImage(actor, row.imageKey);
     },
 
+    /** A capture's type and reading, in the caller's transaction; undefined when unknown. */
+    findReading: (tx: DbExecutor, tenantId: string, captureId: string) =>
+      repository.find(tx, tenantId, captureId),
+
+    /** The captures behind a record's image keys (the entry detail's evidence). */
+    findByImageKeys: (tx: DbExecutor, tenantId: string, imageKeys: readonly string[]) =>
+      repository.findByImageKeys(tx, tenantId, imageKeys.filter(isCaptureKey)),
+
     /**
      * A record's image keys are gone (retention, erasure): capture keys among them lose those
      * citations, and a capture left with none is deleted with its object, inside the caller's

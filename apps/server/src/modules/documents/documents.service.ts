@@ -1,3 +1,4 @@
+import type { CorrectionInputSchema } from '@boomgate/contracts/corrections';
 import type {
   DriversLicenceBodySchema,
   IdentityDocumentBodySchema,
@@ -9,6 +10,7 @@ import type { z } from 'zod';
 
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
+import type { CorrectionsService } from '@/modules/corrections';
 import type { ImageKind, ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
@@ -23,6 +25,7 @@ type IdentityDocument = z.output<typeof IdentityDocumentBodySchema>;
 type DriversLicence = z.output<typeof DriversLicenceBodySchema>;
 type Passport = z.output<typeof PassportBodySchema>;
 type WeighbridgeTicket = z.output<typeof WeighbridgeTicketBodySchema>;
+type CorrectionInput = z.output<typeof CorrectionInputSchema>;
 
 export type DocumentsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -30,6 +33,7 @@ export type DocumentsServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   captures: Pick<CapturesService, 'resolveImage'>;
+  corrections: Pick<CorrectionsService, 'record'>;
   clock: Clock;
 };
 
@@ -55,6 +59,7 @@ export function createDocumentsService({
   images,
   audit,
   captures,
+  corrections,
   clock,
 }: DocumentsServiceDeps) {
   /**
@@ -64,7 +69,11 @@ export function createDocumentsService({
   async function save(
     actor: Actor,
     kind: ImageKind,
-    { image: imagePayload, captureId }: { image: string | null; captureId: string | null },
+    {
+      image: imagePayload,
+      captureId,
+      typed,
+    }: { image: string | null; captureId: string | null; typed: CorrectionInput[] },
     write: (
       tx: Tx,
       row: {
@@ -97,6 +106,7 @@ export function createDocumentsService({
           targetId: id,
           ip,
         });
+        await corrections.record(tx, actor, { documentType: kind, documentId: id }, typed, ip);
       });
     } catch (error) {
       if (storedKey) await images.deleteImage(storedKey);
@@ -112,7 +122,11 @@ export function createDocumentsService({
       save(
         actor,
         'discs',
-        { image: body.discImage, captureId: body.discImageCaptureId },
+        {
+          image: body.discImage,
+          captureId: body.discImageCaptureId,
+          typed: body.corrections,
+        },
         (tx, base) =>
           repository.insertLicenceDisc(tx, {
             ...base,
@@ -128,7 +142,11 @@ export function createDocumentsService({
       save(
         actor,
         'identity-documents',
-        { image: body.sourceImageFront, captureId: body.sourceImageFrontCaptureId },
+        {
+          image: body.sourceImageFront,
+          captureId: body.sourceImageFrontCaptureId,
+          typed: body.corrections,
+        },
         (tx, base) =>
           repository.insertIdentityDocument(tx, {
             ...base,
@@ -142,7 +160,11 @@ export function createDocumentsService({
       save(
         actor,
         'drivers-licences',
-        { image: body.sourceImageFront, captureId: body.sourceImageFrontCaptureId },
+        {
+          image: body.sourceImageFront,
+          captureId: body.sourceImageFrontCaptureId,
+          typed: body.corrections,
+        },
         (tx, base) =>
           repository.insertDriversLicence(tx, {
             ...base,
@@ -157,7 +179,11 @@ export function createDocumentsService({
       save(
         actor,
         'passports',
-        { image: body.passportImage, captureId: body.passportImageCaptureId },
+        {
+          image: body.passportImage,
+          captureId: body.passportImageCaptureId,
+          typed: body.corrections,
+        },
         (tx, base) =>
           repository.insertPassport(tx, {
             ...base,
@@ -171,7 +197,11 @@ export function createDocumentsService({
       save(
         actor,
         'weighbridge-tickets',
-        { image: body.ticketImage, captureId: body.ticketImageCaptureId },
+        {
+          image: body.ticketImage,
+          captureId: body.ticketImageCaptureId,
+          typed: body.corrections,
+        },
         (tx, base) =>
           repository.insertWeighbridgeTicket(tx, {
             ...base,

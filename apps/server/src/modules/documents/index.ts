@@ -24,3 +24,4 @@ export function createDocumentsModule(
 }
 
 export { type CitedDocumentIds, type CitedReadings, citedReadings } from './document-readings';
+export { type CitedDocument, citedDocuments } from './cited-documents';

@@ -18,6 +18,15 @@ export function createEntryLogsRepository() {
       return takeOne(await tx.insert(entryLogs).values(row).returning());
     },
 
+    async findById(tx: DbExecutor, tenantId: string, id: string) {
+      const rows = await tx
+        .select()
+        .from(entryLogs)
+        .where(and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
     async findByIdempotencyKey(tx: DbExecutor, tenantId: string, key: string) {
       const rows = await tx
         .select()

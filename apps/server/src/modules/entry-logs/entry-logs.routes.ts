@@ -14,6 +14,7 @@ import {
   OverrideEntryBodySchema,
 } from '@boomgate/contracts/entry-logs';
 import { RefusalReasonSchema } from '@boomgate/contracts/entry-checks';
+import { EntryDetailSchema, EntryIdParamsSchema } from '@boomgate/contracts/entry-detail';
 import type { Role } from '@boomgate/contracts/roles';
 
 import type { ImagesService } from '@/modules/images';
@@ -22,6 +23,7 @@ import { setPageHeaders } from '@/platform/page-cursor';
 import { maskIdentifier } from '@/platform/personal-data';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
 
+import type { createEntryDetail } from './entry-detail';
 import type { EntryLogsService } from './entry-logs.service';
 import type { EntryLogRow } from './entry-logs.table';
 import type { EntryWithOverride, createEntryOverrides } from './entry-overrides';
@@ -43,6 +45,7 @@ export function entryLogsRoutes(
   service: EntryLogsService,
   images: Pick<ImagesService, 'urlFor'>,
   overrides: ReturnType<typeof createEntryOverrides>,
+  entryDetail: ReturnType<typeof createEntryDetail>,
 ): FastifyPluginAsyncZod {
   const toEntryLog = (
     row: EntryLogRow & { override?: EntryWithOverride['override'] },
@@ -127,6 +130,25 @@ export function entryLogsRoutes(
         setPageHeaders(reply, page.nextCursor);
         return page.rows.map((row) => asSeenBy(request.actor.role, toEntryLog(row)));
       },
+    );
+
+    app.get(
+      '/entry-logs/:id',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['entry-logs'],
+          operationId: 'getEntryLog',
+          description:
+            'One entry with its evidence (issue 15): every capture with its reading, the corrections typed, the face comparison, warnings and the audit trail. Masked for security guards as the lists are.',
+          params: EntryIdParamsSchema,
+          response: { 200: EntryDetailSchema },
+        },
+      },
+      async (request) =>
+        entryDetail(request.actor, request.params.id, (row) =>
+          asSeenBy(request.actor.role, toEntryLog(row)),
+        ),
     );
 
     app.post(

@@ -11,6 +11,7 @@ import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { BarriersService } from '@/modules/barriers';
 import type { CapturesService } from '@/modules/captures';
+import type { CorrectionsService } from '@/modules/corrections';
 import { citedReadings } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
@@ -47,6 +48,7 @@ import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
 import { withOverrides } from './entry-overrides';
 import { RIG_SOURCE, checkRig, rigWarnings } from './rig-check';
+import { withTypedCorrections } from './typed-corrections';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
 
@@ -82,6 +84,7 @@ export type EntryLogsServiceDeps = {
   /** Issue 21: the tenant's document rules, and the driver's induction one of them reads. */
   documentRules: Pick<DocumentRulesService, 'rulesOf'>;
   induction: Pick<InductionService, 'validityWithin'>;
+  corrections: Pick<CorrectionsService, 'record'>;
   clock: Clock;
   /** Issue 22: a refused entry raises entry_refused in the entry's own transaction. */
   alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
@@ -139,6 +142,7 @@ export function createEntryLogsService({
   watchlist,
   documentRules,
   induction,
+  corrections,
   clock,
   alerts,
   ruleSources = [],
@@ -334,7 +338,11 @@ export function createEntryLogsService({
             own,
             ip,
           });
-          const cited = await readCited(tx, actor.tenantId, body);
+          // Issue 15: driver fields the guard corrected stand in for the misread ones.
+          const cited = withTypedCorrections(
+            await readCited(tx, actor.tenantId, body),
+            body.corrections,
+          );
           const driver = driverDetails(cited, {
             driverName: body.driverName,
             driverSurname: body.driverSurname,
@@ -487,6 +495,7 @@ export function createEntryLogsService({
             decision: row.entryGranted ? 'granted' : 'refused',
             ip,
           });
+          await corrections.record(tx, actor, { entryLogId: row.id }, body.corrections, ip);
           return row;
         });
         // Issue 17: once the entry is logged, a grant at a gate with a barrier opens it (never throws).

@@ -4,11 +4,16 @@
  * typed warnings (entry-rules.ts) and who recorded it; the dashboard's figures.
  * Owns: entry_logs, entry_log_daily_counts, entry_overrides (issue 21).
  */
+import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
+import type { CorrectionsService } from '@/modules/corrections';
+import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 
 import { type ExportJoins, createEntryExportRepository } from './entry-export.repository';
 import { entryExportRoutes } from './entry-export.routes';
 import { createEntryExportService } from './entry-export.service';
+import { createEntryDetail } from './entry-detail';
 import { createEntryLogsRepository } from './entry-logs.repository';
 import { entryLogsRoutes } from './entry-logs.routes';
 import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
@@ -22,9 +27,16 @@ export function createEntryLogsModule(
     images: EntryLogsServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
     /** Other modules' columns in the export (the weighbridge ticket's number). */
     exportJoins: ExportJoins;
+    // Issue 15: what the entry detail reads besides the entry.
+    captures: EntryLogsServiceDeps['captures'] & Pick<CapturesService, 'findByImageKeys'>;
+    corrections: EntryLogsServiceDeps['corrections'] & Pick<CorrectionsService, 'listFor'>;
+    faces: EntryLogsServiceDeps['faces'] & Pick<FacesService, 'findForEntry'>;
+    audit: EntryLogsServiceDeps['audit'] & Pick<AuditService, 'listAbout'>;
   },
 ) {
-  const service = createEntryLogsService({ ...deps, repository: createEntryLogsRepository() });
+  const repository = createEntryLogsRepository();
+  const service = createEntryLogsService({ ...deps, repository });
+  const entryDetail = createEntryDetail({ ...deps, repository });
   // Issue 21: POST /api/entry-logs/{id}/override.
   const overrides = createEntryOverrides(deps);
   // Personal data about drivers and image retention (the privacy module runs them).
@@ -36,7 +48,7 @@ export function createEntryLogsModule(
   });
   return {
     service,
-    routes: entryLogsRoutes(service, deps.images, overrides),
+    routes: entryLogsRoutes(service, deps.images, overrides, entryDetail),
     exportRoutes: entryExportRoutes(exports),
     personalData,
   };

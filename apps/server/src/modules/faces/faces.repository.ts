@@ -21,6 +21,18 @@ export function createFacesRepository() {
       return rows[0];
     },
 
+    /** The comparison an entry's face verdict came from (issue 15: the entry detail). */
+    async findForEntry(tx: DbExecutor, tenantId: string, entryId: string) {
+      const rows = await tx
+        .select()
+        .from(faceComparisons)
+        .where(
+          and(eq(faceComparisons.tenantId, tenantId), eq(faceComparisons.usedByEntryId, entryId)),
+        )
+        .limit(1);
+      return rows[0];
+    },
+
     /**
      * Marks the comparison as backing the entry, only if no entry has it yet. A concurrent second
      * citation waits on the row lock, then finds it taken and updates nothing.

@@ -333,6 +333,10 @@ export function createFacesService({
 
     record,
 
+    /** The comparison backing an entry, if any (issue 15: the entry detail). */
+    findForEntry: (tx: DbExecutor, tenantId: string, entryId: string) =>
+      repository.findForEntry(tx, tenantId, entryId),
+
     /**
      * The face evidence a cited comparison gives an entry: the caller's own (same user), recent,
      * made against the entry's vehicle when that vehicle has a driver on file, and backing no

@@ -65,10 +65,12 @@ export function weightsAgree(ticket: {
 /** The ticket to save; with the capture the read stored, the image is cited, not sent again. */
 export function ticketBody(
   reading: TicketReading,
-  ticketImage: string,
+  ticketImage: string | null,
   captureId?: string | null,
 ): WeighbridgeTicketBody {
-  return captureId ? { ...reading, ticketImageCaptureId: captureId } : { ...reading, ticketImage };
+  if (captureId) return { ...reading, ticketImageCaptureId: captureId };
+  // Issue 15: a ticket entered manually has no image.
+  return ticketImage ? { ...reading, ticketImage } : { ...reading };
 }
 
 /** POST /api/weighbridge-ticket → the saved ticket's id. */

@@ -108,6 +108,11 @@ export type AutoGateEvent =
     }
   | { type: 'FACE_COMPARISON_FAILED' }
   /**
+   * Issue 15: after a face failure or error for a registered vehicle, a new face capture for the
+   * same vehicle, as a new attempt (its refusal is already logged); the plate is not scanned again.
+   */
+  | { type: 'FACE_RETAKE'; attemptId: string }
+  /**
    * The entry as the server stored it: its decision and face verdict are the ones the panels
    * show (the server may refuse what the screen would have granted).
    */
@@ -251,6 +256,26 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       }
       return { ...state, phase: 'not_registered', status: AUTO_GATE_STATUS.faceError };
 
+    case 'FACE_RETAKE':
+      if (!canRetakeFace(state) || !state.vehicle) return state;
+      return {
+        ...state,
+        phase: 'verifying_face',
+        status: AUTO_GATE_STATUS.verifyDriver,
+        camera: 'face',
+        attemptId: event.attemptId,
+        faceImage: null,
+        matchScore: null,
+        liveness: null,
+        spoofSuspected: false,
+        faceComparisonId: null,
+        faceVerified: false,
+        warnings: [],
+        refusedByRules: false,
+        refusalDetail: null,
+        barrier: null,
+      };
+
     case 'ENTRY_LOGGED': {
       if (!isApprovingEntry(state)) return state;
       const stored = {
@@ -299,6 +324,18 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
 
 function refusalStatus(reason: RefusalReason | null | undefined): string {
   return (reason ? REFUSAL_STATUS[reason] : undefined) ?? REFUSED_STATUS;
+}
+
+/** A failed or erroring face check of a registered, active vehicle with a photo can be retaken. */
+export function canRetakeFace(state: AutoGateState): boolean {
+  return (
+    state.phase === 'not_registered' &&
+    (state.status === AUTO_GATE_STATUS.faceMismatch ||
+      state.status === AUTO_GATE_STATUS.faceError) &&
+    state.vehicle !== null &&
+    state.vehicle.isActive &&
+    Boolean(state.vehicle.driverPhoto)
+  );
 }
 
 function isCheckingRegistration(state: AutoGateState) {

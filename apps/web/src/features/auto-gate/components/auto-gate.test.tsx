@@ -401,6 +401,45 @@ describe('Automated Gate Entry', () => {
     });
   });
 
+  it('offers Retake Face first after a face error, and approves without rescanning the plate (issue 15)', async () => {
+    const { user, api } = setUp();
+    api.onFaceComparison(apiError(422, 'UNPROCESSABLE', 'No face found in the photo.'));
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    const buttons = within(panel).getAllByRole('button');
+    expect(buttons.map((button) => button.textContent)).toEqual(['Retake Face', 'Scan Again']);
+    expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+
+    api.onFaceComparison(aFaceComparison(91));
+    await user.click(within(panel).getByRole('button', { name: 'Retake Face' }));
+    await uploadThroughCamera(user, 'Verify driver identity');
+
+    expect(await screen.findByTestId('approved-panel')).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(2));
+    const [refusal, entry] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({ entryGranted: false, refusalReason: 'face_error' });
+    expect(entry!.body).toMatchObject({
+      entryGranted: true,
+      plateNumber: 'KP35XKGP',
+      plateImageCaptureId: A_CAPTURE_ID,
+    });
+    // The plate was read once: the retake is a new face capture for the same vehicle.
+    expect(api.sent('POST', '/api/ocr')).toHaveLength(1);
+  });
+
+  it('keeps Pre-Register Vehicle for a refusal that is not a face failure', async () => {
+    const { user } = setUp([]);
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByRole('link', { name: 'Pre-Register Vehicle' })).toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Retake Face' })).toBeNull();
+  });
+
   it("reports a face comparison error as 'Face verification error'", async () => {
     const { user, api } = setUp();
     api.onFaceComparison(apiError(422, 'UNPROCESSABLE', 'No face found in the photo.'));

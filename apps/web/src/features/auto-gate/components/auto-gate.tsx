@@ -42,6 +42,7 @@ import {
   type AutoGatePhase,
   type AutoGateState,
   autoGateReducer,
+  canRetakeFace,
   initialAutoGateState,
   isFaceMatch,
 } from './auto-gate-machine';
@@ -186,10 +187,14 @@ function ApprovedPanel({
 function NotRegisteredPanel({
   state,
   onScanAgain,
+  onRetakeFace,
 }: {
   state: AutoGateState;
   onScanAgain: () => void;
+  onRetakeFace: () => void;
 }) {
+  // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
+  const canRetake = canRetakeFace(state);
   return (
     <Card className="border-destructive" data-testid="not-registered-panel">
       <CardHeader className="items-center text-center">
@@ -225,13 +230,20 @@ function NotRegisteredPanel({
         </div>
         <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
           {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
-          {!state.refusedByRules && (
-            <Button size="lg" asChild>
-              <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
-                <UserPlusIcon aria-hidden />
-                Pre-Register Vehicle
-              </Link>
+          {canRetake ? (
+            <Button size="lg" onClick={onRetakeFace}>
+              <ScanFaceIcon aria-hidden />
+              Retake Face
             </Button>
+          ) : (
+            !state.refusedByRules && (
+              <Button size="lg" asChild>
+                <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
+                  <UserPlusIcon aria-hidden />
+                  Pre-Register Vehicle
+                </Link>
+              </Button>
+            )
           )}
           <Button size="lg" variant="outline" onClick={onScanAgain}>
             <ScanLineIcon aria-hidden />
@@ -296,6 +308,17 @@ export function AutoGate() {
   const reset = () => {
     currentAttempt.current = null;
     dispatch({ type: 'RESET' });
+  };
+
+  /** Issue 15: a new face capture for the same vehicle, as a new attempt (a new entry log). */
+  const retakeFace = () => {
+    const attemptId = crypto.randomUUID();
+    const previous = currentAttempt.current;
+    currentAttempt.current = attemptId;
+    // The plate's capture stays cited by the new attempt: the plate is not scanned again.
+    if (previous && plateCapture.current?.attemptId === previous)
+      plateCapture.current = { attemptId, captureId: plateCapture.current.captureId };
+    dispatch({ type: 'FACE_RETAKE', attemptId });
   };
 
   const closeCamera = () => {
@@ -611,7 +634,9 @@ export function AutoGate() {
       )}
       {isBusy && <ProgressPanel state={state} />}
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
-      {phase === 'not_registered' && <NotRegisteredPanel state={state} onScanAgain={reset} />}
+      {phase === 'not_registered' && (
+        <NotRegisteredPanel state={state} onScanAgain={reset} onRetakeFace={retakeFace} />
+      )}
 
       <Suspense fallback={null}>
         <CameraCaptureDialog

@@ -11,6 +11,7 @@ import {
   ServerIcon,
   UsersIcon,
 } from 'lucide-react';
+import { Link } from 'wouter';
 
 import { useState } from 'react';
 
@@ -31,6 +32,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { useSites } from '@/lib/api/sites';
 import { formatDate, formatTime } from '@/lib/format';
@@ -167,7 +169,12 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
             <TableCell>
               {formatDate(entry.timestamp)} {formatTime(entry.timestamp)}
             </TableCell>
-            <TableCell className="font-mono font-medium">{entryPlate(entry)}</TableCell>
+            <TableCell className="font-mono font-medium">
+              {/* Issue 15: each entry opens with its evidence. */}
+              <Link href={paths.entryLog(entry.id)} className="underline-offset-2 hover:underline">
+                {entryPlate(entry)}
+              </Link>
+            </TableCell>
             <TableCell className="capitalize">{entry.category || 'visitor'}</TableCell>
             <TableCell>
               {/* Spec §4: the badge follows vehicleApproved; a refused attempt is marked beside it. */}

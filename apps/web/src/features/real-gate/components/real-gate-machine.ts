@@ -1,3 +1,5 @@
+import type { Reading } from '@boomgate/contracts/readings';
+
 import type { Disc, Identity, Licence, Passport } from './document-readings';
 
 /** Spec §4 Real gate entry: nine steps, in order. */
@@ -24,7 +26,14 @@ export const MAX_PERMITS = 5;
  * and the entry cite it instead of uploading the image again (issue 14). Absent when the read
  * failed before the image was stored: the image is then sent.
  */
-export type Saved<T> = { recordId: string; image: string; captureId?: string | null; reading: T };
+export type Saved<T> = {
+  recordId: string;
+  image: string;
+  captureId?: string | null;
+  reading: T;
+  /** The typed reading (confidence, source, uncertain fields), for the guard's corrections. */
+  typed?: Reading | null;
+};
 
 export type PlateData = {
   /** The plate checked and recorded: the camera's reading, or what the guard typed. */

@@ -295,7 +295,7 @@ async function processIdentity(image: string): Promise<StepOutcome> {
     'ID document',
   );
   return {
-    data: { identity: { recordId, image, captureId, reading } },
+    data: { identity: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
     toast: reading.identityNumber
       ? captured('id')
       : {
@@ -322,7 +322,7 @@ async function processLicence(image: string): Promise<StepOutcome> {
     "driver's licence",
   );
   return {
-    data: { licence: { recordId, image, captureId, reading } },
+    data: { licence: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
     toast:
       reading.licenceNumber || reading.idNumber
         ? captured('licence')
@@ -341,7 +341,7 @@ async function processPassport(image: string): Promise<StepOutcome> {
     'passport',
   );
   return {
-    data: { passport: { recordId, image, captureId, reading } },
+    data: { passport: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
     toast: reading.passportNumber
       ? captured('passport')
       : { title: 'MRZ extraction failed', description: 'Check the passport details by hand.' },

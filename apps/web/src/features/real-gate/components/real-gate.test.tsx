@@ -559,6 +559,78 @@ describe('Real Gate Entry', () => {
     expect(api.sent('POST', '/api/drivers-licence')).toHaveLength(1);
   });
 
+  it('completes with an ID number and name typed where nothing was read, both values sent (issue 15)', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'id');
+    api.onOcr('id', anEmptyRead('id'));
+    api.onOcr('license', apiError(422, 'UNPROCESSABLE', 'No licence found.'));
+    await capture(user, 'id');
+    await capture(user, 'licence');
+    await completeUntil(user, 'complete');
+
+    const form = within(step('complete')).getByTestId('driver-details-form');
+    expect(within(form).getByTestId('reading-field-driverIdNumber')).toHaveTextContent(
+      'Not read: enter manually.',
+    );
+    await user.type(within(form).getByLabelText('Name'), 'Sipho');
+    await user.type(within(form).getByLabelText('Surname'), 'Nkosi');
+    await user.type(within(form).getByLabelText('ID number'), '8001015009087');
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      driverName: 'Sipho',
+      driverSurname: 'Nkosi',
+      driverIdNumber: '8001015009087',
+      corrections: [
+        { captureId: A_CAPTURE_ID, readingType: 'id', field: 'givenNames', typedValue: 'Sipho' },
+        { captureId: A_CAPTURE_ID, readingType: 'id', field: 'surname', typedValue: 'Nkosi' },
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'id',
+          field: 'identityNumber',
+          typedValue: '8001015009087',
+        },
+      ],
+    });
+  });
+
+  it('holds Grant Entry until an uncertain ID number is confirmed or corrected (issue 15)', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    const read = anOcrRead('id', {
+      identityNumber: '8001015009088',
+      givenNames: 'Thabo',
+      surname: 'Mokoena',
+    });
+    api.onOcr('id', {
+      ...read,
+      reading: read.reading && { ...read.reading, uncertain: ['identityNumber'] },
+    });
+    api.onOcr('license', apiError(422, 'UNPROCESSABLE', 'No licence found.'));
+    await completeUntil(user, 'complete');
+
+    const grant = within(step('complete')).getByRole('button', { name: 'Grant Entry' });
+    expect(grant).toBeDisabled();
+    const idNumber = within(step('complete')).getByLabelText('ID number');
+    expect(idNumber).toHaveValue('8001015009088');
+    await user.clear(idNumber);
+    await user.type(idNumber, '8001015009087');
+    expect(within(step('complete')).getByTestId('reading-field-driverIdNumber')).toHaveTextContent(
+      'Read: 8001015009088',
+    );
+    expect(grant).toBeEnabled();
+    await user.click(grant);
+
+    await screen.findByTestId('entry-granted-panel');
+    const body = api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body;
+    expect(body).toMatchObject({
+      driverIdNumber: '8001015009087',
+      corrections: [{ field: 'identityNumber', typedValue: '8001015009087' }],
+    });
+  });
+
   it("succeeds on a passport without an MRZ, saying 'MRZ extraction failed'", async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

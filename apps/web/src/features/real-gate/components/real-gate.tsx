@@ -37,6 +37,14 @@ import { cn } from '@/lib/cn';
 import { formatPlate } from '@/lib/plates';
 
 import { crossCheckWarnings } from './cross-checks';
+import {
+  type DriverEdits,
+  DriverDetailsForm,
+  driverCorrections,
+  driverPending,
+  driverValues,
+  startDriverEdits,
+} from './driver-details-form';
 import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
@@ -481,6 +489,9 @@ export function RealGate() {
   /** A typed plate the machine refused to record: the form opens with it again, not lost. */
   const [unrecordedPlate, setUnrecordedPlate] = useState<string | null>(null);
   const grantEntry = useGrantEntry();
+  const [editedDriver, setEditedDriver] = useState<{ key: string; edits: DriverEdits } | null>(
+    null,
+  );
   /** The entry as the server saved it (granted or refused): the checklist is over. */
   const [savedEntry, setSavedEntry] = useState<EntryLog | null>(null);
   const warnings = entryWarnings(state.data);
@@ -587,10 +598,25 @@ export function RealGate() {
     )
   ) : null;
 
+  // Issue 15: the driver's details as the guard confirmed or typed them, per documents read.
+  const driverKey = [
+    state.data.identity?.recordId,
+    state.data.licence?.recordId,
+    state.data.passport?.recordId,
+  ].join('/');
+  const driverEdits =
+    editedDriver?.key === driverKey ? editedDriver.edits : startDriverEdits(state.data);
+  const entryBody = () => ({
+    ...realGateEntry(state.data, guardNotes(state.data)),
+    ...driverValues(driverEdits),
+    corrections: driverCorrections(driverEdits),
+  });
+  const isDriverPending = driverPending(driverEdits).length > 0;
+
   const handleGrant = () => {
     if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;
     grantEntry.mutate(
-      { body: realGateEntry(state.data, guardNotes(state.data)), idempotencyKey },
+      { body: entryBody(), idempotencyKey },
       {
         onSuccess: (entry) => {
           setSavedEntry(entry);
@@ -630,7 +656,7 @@ export function RealGate() {
     grantEntry.mutate(
       {
         body: {
-          ...realGateEntry(state.data, guardNotes(state.data)),
+          ...entryBody(),
           entryGranted: false,
           refusalReason: 'guard_refused',
         },
@@ -669,7 +695,20 @@ export function RealGate() {
     if (id === 'complete') {
       return (
         <div className="flex flex-wrap gap-2">
-          <Button size="lg" onClick={handleGrant} disabled={!canGrantEntry(state)}>
+          <DriverDetailsForm
+            edits={driverEdits}
+            onChange={(edits) => setEditedDriver({ key: driverKey, edits })}
+          />
+          {isDriverPending && (
+            <p role="status" className="w-full text-sm text-amber-800 dark:text-amber-200">
+              Confirm or correct the highlighted fields before granting entry.
+            </p>
+          )}
+          <Button
+            size="lg"
+            onClick={handleGrant}
+            disabled={!canGrantEntry(state) || isDriverPending}
+          >
             {isBusy ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
             {status === 'failed' ? 'Retry Grant Entry' : 'Grant Entry'}
           </Button>

@@ -63,19 +63,20 @@ describe('Weighbridge Station', () => {
     const ticket = await screen.findByTestId('extracted-ticket');
     await expectToast('Ticket Scanned', 'Ticket WB-20931 extracted.');
     expect(within(ticket).queryByText('Partial Extraction')).not.toBeInTheDocument();
-    for (const text of [
-      'WB-20931',
-      'Sishen',
-      'ND123456',
-      'ND654321',
-      'Iron ore fines',
-      'Imperial Logistics',
-      '49,500 kg',
-      '15,000 kg',
-      '34,500 kg',
-      'S1, S2',
+    // Issue 15: every field is an editable box holding what was read.
+    for (const [label, value] of [
+      ['Ticket Number', 'WB-20931'],
+      ['Site', 'Sishen'],
+      ['Vehicle Reg', 'ND123456'],
+      ['Trailer Regs', 'ND654321'],
+      ['Product', 'Iron ore fines'],
+      ['Transporter', 'Imperial Logistics'],
+      ['Gross Weight (kg)', '49500'],
+      ['Tare Weight (kg)', '15000'],
+      ['Net Weight (kg)', '34500'],
+      ['Seal Numbers', 'S1, S2'],
     ]) {
-      expect(within(ticket).getByText(text)).toBeInTheDocument();
+      expect(within(ticket).getByLabelText(label!)).toHaveValue(value);
     }
     expect(within(ticket).getByText('Gross − Tare = Net')).toBeInTheDocument();
 
@@ -93,6 +94,8 @@ describe('Weighbridge Station', () => {
       rawOcrText: 'raw ticket text',
       // The server stored the image when it read it: the save cites that capture (issue 14).
       ticketImageCaptureId: A_CAPTURE_ID,
+      // Nothing typed, nothing uncertain: no corrections.
+      corrections: [],
     });
     expect(api.sent('POST', '/api/weighbridge-ticket')[0]!.body).not.toHaveProperty('ticketImage');
     expect(await screen.findAllByTestId('ticket-row')).toHaveLength(1);
@@ -125,7 +128,8 @@ describe('Weighbridge Station', () => {
       ),
     );
     await scan(user);
-    expect(await screen.findByTestId('extracted-ticket')).toHaveTextContent('T-9');
+    const ticket = await screen.findByTestId('extracted-ticket');
+    expect(within(ticket).getByLabelText('Ticket Number')).toHaveValue('T-9');
 
     await user.click(screen.getByRole('button', { name: 'Scan Again' }));
     api.onOcr('weighbridge', anOcrRead('weighbridge', {}, { extractedText: 'TICKET T-9 COAL' }));
@@ -167,5 +171,97 @@ describe('Weighbridge Station', () => {
 
     await expectToast('No Data Found', 'Please try again with better image quality');
     await waitFor(() => expect(screen.queryByTestId('extracted-ticket')).not.toBeInTheDocument());
+  });
+
+  describe('corrections with provenance (issue 15)', () => {
+    it('a misread vehicle registration is corrected before saving; both values are sent', async () => {
+      const { user, api } = setUp([]);
+      api.onOcr('weighbridge', anOcrRead('weighbridge', { ...fullTicket, vehicleReg: 'PP587A0' }));
+      await scan(user);
+      const ticket = await screen.findByTestId('extracted-ticket');
+
+      const vehicleReg = within(ticket).getByLabelText('Vehicle Reg');
+      await user.clear(vehicleReg);
+      await user.type(vehicleReg, 'PP587AD');
+      expect(within(ticket).getByTestId('reading-field-vehicleReg')).toHaveTextContent(
+        'Read: PP587A0',
+      );
+      await user.click(within(ticket).getByRole('button', { name: 'Save Ticket' }));
+
+      await expectToast('Ticket Saved', 'Ticket WB-20931 has been saved.');
+      expect(api.sent('POST', '/api/weighbridge-ticket')[0]!.body).toMatchObject({
+        vehicleReg: 'PP587AD',
+        corrections: [
+          {
+            captureId: A_CAPTURE_ID,
+            readingType: 'weighbridge',
+            field: 'vehicleReg',
+            typedValue: 'PP587AD',
+          },
+        ],
+      });
+    });
+
+    it('an uncertain field holds the save until it is confirmed, and the confirmation is sent', async () => {
+      const { user, api } = setUp([]);
+      const read = anOcrRead('weighbridge', fullTicket);
+      api.onOcr('weighbridge', {
+        ...read,
+        reading: read.reading && { ...read.reading, uncertain: ['netWeight'] },
+      });
+      await scan(user);
+      const ticket = await screen.findByTestId('extracted-ticket');
+
+      expect(within(ticket).getByTestId('reading-field-netWeight')).toHaveAttribute(
+        'data-uncertain',
+        'true',
+      );
+      const save = within(ticket).getByRole('button', { name: 'Save Ticket' });
+      expect(save).toBeDisabled();
+      expect(ticket).toHaveTextContent('Confirm or correct the highlighted fields before saving.');
+
+      await user.click(within(ticket).getByRole('button', { name: 'Confirm Net Weight (kg)' }));
+      expect(save).toBeEnabled();
+      await user.click(save);
+
+      await expectToast('Ticket Saved', 'Ticket WB-20931 has been saved.');
+      expect(api.sent('POST', '/api/weighbridge-ticket')[0]!.body).toMatchObject({
+        netWeight: 34_500,
+        corrections: [{ field: 'netWeight', typedValue: '34500', captureId: A_CAPTURE_ID }],
+      });
+    });
+
+    it("offers 'Enter manually' after nothing was read, and saves what was typed", async () => {
+      const { user, api } = setUp([]);
+      api.onOcr('weighbridge', anEmptyRead('weighbridge'));
+      await scan(user);
+      await expectToast('No Data Found', 'Please try again with better image quality');
+
+      await user.click(await screen.findByRole('button', { name: 'Enter manually' }));
+      const ticket = await screen.findByTestId('extracted-ticket');
+      expect(within(ticket).getByTestId('reading-field-ticketNumber')).toHaveTextContent(
+        'Not read: enter manually.',
+      );
+      await user.type(within(ticket).getByLabelText('Ticket Number'), 'WB-7');
+      await user.type(within(ticket).getByLabelText('Vehicle Reg'), 'ND123456');
+      await user.click(within(ticket).getByRole('button', { name: 'Save Ticket' }));
+
+      await expectToast('Ticket Saved', 'Ticket WB-7 has been saved.');
+      const body = api.sent('POST', '/api/weighbridge-ticket')[0]!.body;
+      expect(body).toMatchObject({
+        ticketNumber: 'WB-7',
+        vehicleReg: 'ND123456',
+        corrections: [
+          {
+            captureId: null,
+            readingType: 'weighbridge',
+            field: 'ticketNumber',
+            typedValue: 'WB-7',
+          },
+          { captureId: null, field: 'vehicleReg', typedValue: 'ND123456' },
+        ],
+      });
+      expect(body).not.toHaveProperty('ticketImage');
+    });
   });
 });

@@ -1,9 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import { RotateCcwIcon, SaveIcon, ScaleIcon, ScanLineIcon } from 'lucide-react';
+import { KeyboardIcon, RotateCcwIcon, SaveIcon, ScaleIcon, ScanLineIcon } from 'lucide-react';
 import { useState } from 'react';
 import { ZodError } from 'zod';
 
+import type { CorrectionInput } from '@boomgate/contracts/corrections';
+import type { Reading } from '@boomgate/contracts/readings';
+
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { ReadingField } from '@/components/reading-field';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -28,38 +32,55 @@ import {
   useSaveWeighbridgeTicket,
   weightsAgree,
 } from '@/lib/api/weighbridge-tickets';
+import { correctionsOf, startEdits, useReadingEdits } from '@/lib/corrections';
 import { formatDate, formatTime } from '@/lib/format';
 
 import { useWeighbridgeTickets } from '../api/get-weighbridge-tickets';
 
 import { formatKg, WeightCheck } from './weights';
 
-/** `captureId`: the image as the server stored it when reading it; the save cites it (issue 14). */
-type Scan = { image: string; captureId: string | null; reading: TicketReading };
+/**
+ * `captureId`: the image as the server stored it when reading it; the save cites it (issue 14).
+ * `typed`: the typed reading (confidence, source, uncertain fields); null when entered manually.
+ */
+type Scan = {
+  image: string | null;
+  captureId: string | null;
+  reading: TicketReading;
+  typed: Reading | null;
+};
 
 /** Thrown when /api/ocr answers something the screen cannot read as ticket fields. */
 class InvalidOcrResponse extends Error {}
 
 async function scanTicket(
   image: string,
-): Promise<{ reading: TicketReading; captureId: string } | null> {
+): Promise<{ reading: TicketReading; captureId: string; typed: Reading | null } | null> {
   let fields;
   let text = '';
   let captureId: string;
+  let typed: Reading | null;
   try {
     const response = await readDocument(image, 'weighbridge');
     if (!response.ok) return null;
     fields = ocrFields(response);
     text = response.text;
     captureId = response.captureId;
+    typed = response.reading;
   } catch (error) {
     if (error instanceof ZodError || error instanceof SyntaxError) throw new InvalidOcrResponse();
     throw error;
   }
-  return hasExtractedData(fields) ? { reading: ticketFromFields(fields, text), captureId } : null;
+  return hasExtractedData(fields)
+    ? { reading: ticketFromFields(fields, text), captureId, typed }
+    : null;
 }
 
-const TICKET_FIELDS: { key: keyof TicketReading; label: string; isWeight?: boolean }[] = [
+const TICKET_FIELDS: {
+  key: Exclude<keyof TicketReading, 'rawOcrText'>;
+  label: string;
+  isWeight?: boolean;
+}[] = [
   { key: 'ticketNumber', label: 'Ticket Number' },
   { key: 'site', label: 'Site' },
   { key: 'vehicleReg', label: 'Vehicle Reg' },
@@ -78,6 +99,14 @@ const TICKET_FIELDS: { key: keyof TicketReading; label: string; isWeight?: boole
   { key: 'grossOperator', label: 'Gross Operator' },
 ];
 
+/** A typed weight as kilograms; blank is no weight, anything else not a number is kept out. */
+const kilograms = (text: string): number | null => {
+  const cleaned = text.replace(/[\s,]|kg$/gi, '');
+  if (cleaned === '') return null;
+  const value = Number(cleaned);
+  return Number.isFinite(value) ? value : null;
+};
+
 function ExtractedTicket({
   scan,
   isSaving,
@@ -86,10 +115,29 @@ function ExtractedTicket({
 }: {
   scan: Scan;
   isSaving: boolean;
-  onSave: () => void;
+  onSave: (reading: TicketReading, corrections: CorrectionInput[]) => void;
   onScanAgain: () => void;
 }) {
-  const { reading } = scan;
+  // Issue 15: every field editable; uncertain ones confirmed or corrected before saving.
+  const { edits, setValue, confirm, pending } = useReadingEdits(() =>
+    startEdits(
+      'weighbridge',
+      scan.captureId,
+      scan.typed,
+      TICKET_FIELDS.map((field) => field.key),
+      scan.reading,
+    ),
+  );
+  const text = (key: string) => edits.fields[key]?.value.trim() || null;
+  const reading: TicketReading = {
+    ...scan.reading,
+    ...Object.fromEntries(
+      TICKET_FIELDS.map(({ key, isWeight }) => [
+        key,
+        isWeight ? kilograms(edits.fields[key]?.value ?? '') : text(key),
+      ]),
+    ),
+  };
   const isPartial = reading.ticketNumber === null;
   return (
     <Card data-testid="extracted-ticket">
@@ -110,31 +158,49 @@ function ExtractedTicket({
           </Alert>
         )}
         <div className="grid gap-4 md:grid-cols-[1fr_12rem]">
-          <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <div className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
             {TICKET_FIELDS.map(({ key, label, isWeight }) => {
-              const value = reading[key];
-              return (
-                <div key={key} className="flex justify-between gap-2 border-b py-1">
-                  <dt className="text-muted-foreground">{label}</dt>
-                  <dd className="text-right font-medium">
-                    {isWeight ? formatKg(value as number | null) : (value ?? '-')}
-                  </dd>
-                </div>
-              );
+              const field = edits.fields[key];
+              return field ? (
+                <ReadingField
+                  key={key}
+                  name={key}
+                  label={isWeight ? `${label} (kg)` : label}
+                  field={field}
+                  onChange={setValue}
+                  onConfirm={confirm}
+                  inputMode={isWeight ? 'decimal' : undefined}
+                />
+              ) : null;
             })}
-          </dl>
-          <img
-            src={scan.image}
-            alt="Scanned weighbridge ticket"
-            className="max-h-64 w-full rounded-md border object-contain"
-          />
+          </div>
+          {scan.image ? (
+            <img
+              src={scan.image}
+              alt="Scanned weighbridge ticket"
+              className="max-h-64 w-full rounded-md border object-contain"
+            />
+          ) : (
+            <p className="text-sm text-muted-foreground">Entered manually, no image.</p>
+          )}
         </div>
         <div className="flex items-center gap-2 text-sm">
           <span className="text-muted-foreground">Weight check:</span>
           <WeightCheck agrees={weightsAgree(reading)} />
+          <span className="text-muted-foreground">
+            {formatKg(reading.grossWeight)} − {formatKg(reading.tareWeight)}
+          </span>
         </div>
+        {pending.length > 0 && (
+          <p role="status" className="text-sm text-amber-800 dark:text-amber-200">
+            Confirm or correct the highlighted fields before saving.
+          </p>
+        )}
         <div className="flex flex-wrap gap-2">
-          <Button onClick={onSave} disabled={isSaving}>
+          <Button
+            onClick={() => onSave(reading, correctionsOf(edits))}
+            disabled={isSaving || pending.length > 0}
+          >
             {isSaving ? <Spinner /> : <SaveIcon aria-hidden />}
             Save Ticket
           </Button>
@@ -211,6 +277,8 @@ function RecentTickets() {
 export function WeighbridgeStation() {
   const [isCameraOpen, setIsCameraOpen] = useState(false);
   const [scan, setScan] = useState<Scan | null>(null);
+  /** After a failed or empty read the guard may type the ticket instead (issue 15). */
+  const [canEnterManually, setCanEnterManually] = useState(false);
   const saveTicket = useSaveWeighbridgeTicket();
   const scanning = useMutation({ mutationFn: scanTicket });
 
@@ -220,6 +288,7 @@ export function WeighbridgeStation() {
     scanning.mutate(image, {
       onSuccess: (scanned) => {
         if (!scanned) {
+          setCanEnterManually(true);
           toast({
             variant: 'destructive',
             title: 'No Data Found',
@@ -227,8 +296,8 @@ export function WeighbridgeStation() {
           });
           return;
         }
-        const { reading, captureId } = scanned;
-        setScan({ image, captureId, reading });
+        const { reading, captureId, typed } = scanned;
+        setScan({ image, captureId, reading, typed });
         if (reading.ticketNumber === null) {
           toast({ title: 'Partial Extraction', description: 'No ticket number found.' });
         } else {
@@ -239,6 +308,7 @@ export function WeighbridgeStation() {
         }
       },
       onError: (error) => {
+        setCanEnterManually(true);
         toast({
           variant: 'destructive',
           title: 'Processing Failed',
@@ -251,25 +321,29 @@ export function WeighbridgeStation() {
     });
   };
 
-  const handleSave = () => {
+  const handleSave = (reading: TicketReading, corrections: CorrectionInput[]) => {
     if (!scan) return;
-    saveTicket.mutate(ticketBody(scan.reading, scan.image, scan.captureId), {
-      onSuccess: () => {
-        toast({
-          title: 'Ticket Saved',
-          description: scan.reading.ticketNumber
-            ? `Ticket ${scan.reading.ticketNumber} has been saved.`
-            : 'The ticket has been saved.',
-        });
-        setScan(null);
+    saveTicket.mutate(
+      { ...ticketBody(reading, scan.image, scan.captureId), corrections },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Ticket Saved',
+            description: reading.ticketNumber
+              ? `Ticket ${reading.ticketNumber} has been saved.`
+              : 'The ticket has been saved.',
+          });
+          setScan(null);
+          setCanEnterManually(false);
+        },
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Save Failed',
+            description: getErrorMessage(error, 'Failed to save ticket'),
+          }),
       },
-      onError: (error) =>
-        toast({
-          variant: 'destructive',
-          title: 'Save Failed',
-          description: getErrorMessage(error, 'Failed to save ticket'),
-        }),
-    });
+    );
   };
 
   return (
@@ -303,10 +377,29 @@ export function WeighbridgeStation() {
                   Photograph the printed ticket flat and well lit; the ticket number, vehicle and
                   weights are read from it.
                 </p>
-                <Button size="lg" onClick={() => setIsCameraOpen(true)}>
-                  <ScanLineIcon aria-hidden />
-                  Scan Ticket
-                </Button>
+                <div className="flex flex-wrap justify-center gap-2">
+                  <Button size="lg" onClick={() => setIsCameraOpen(true)}>
+                    <ScanLineIcon aria-hidden />
+                    Scan Ticket
+                  </Button>
+                  {canEnterManually && (
+                    <Button
+                      size="lg"
+                      variant="outline"
+                      onClick={() =>
+                        setScan({
+                          image: null,
+                          captureId: null,
+                          reading: ticketFromFields({}),
+                          typed: null,
+                        })
+                      }
+                    >
+                      <KeyboardIcon aria-hidden />
+                      Enter manually
+                    </Button>
+                  )}
+                </div>
               </>
             )}
           </CardContent>

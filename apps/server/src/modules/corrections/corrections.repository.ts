@@ -1,0 +1,37 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+
+import type { DbExecutor } from '@/platform/db';
+
+import { type ReadingCorrectionRow, readingCorrections } from './corrections.table';
+
+export type CorrectionsRepository = ReturnType<typeof createCorrectionsRepository>;
+
+export function createCorrectionsRepository() {
+  return {
+    insert: async (tx: DbExecutor, rows: (typeof readingCorrections.$inferInsert)[]) => {
+      if (rows.length > 0) await tx.insert(readingCorrections).values(rows);
+    },
+
+    /** The corrections saved with an entry or with any of the documents it cites, oldest first. */
+    listFor: async (
+      tx: DbExecutor,
+      tenantId: string,
+      { entryLogId, documentIds }: { entryLogId: string; documentIds: readonly string[] },
+    ): Promise<ReadingCorrectionRow[]> =>
+      tx
+        .select()
+        .from(readingCorrections)
+        .where(
+          and(
+            eq(readingCorrections.tenantId, tenantId),
+            documentIds.length > 0
+              ? or(
+                  eq(readingCorrections.entryLogId, entryLogId),
+                  inArray(readingCorrections.documentId, [...documentIds]),
+                )
+              : eq(readingCorrections.entryLogId, entryLogId),
+          ),
+        )
+        .orderBy(asc(readingCorrections.correctedAt), asc(readingCorrections.field)),
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Corrections (issue 15): fields the guard typed, confirmed or corrected, kept beside the values
+ * the engine read (with confidence and source), who typed them and when. Saved with the record
+ * they belong to (an entry, a document); shown on the entry detail. Owns: reading_corrections.
+ */
+import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
+import type { Clock } from '@/platform/clock';
+
+import { createCorrectionsPersonalData } from './corrections.personal-data';
+import { createCorrectionsRepository } from './corrections.repository';
+import { createCorrectionsService } from './corrections.service';
+
+export {
+  type CorrectionTarget,
+  type CorrectionsService,
+  asTypedText,
+  correctionKind,
+} from './corrections.service';
+export type { ReadingCorrectionRow } from './corrections.table';
+
+export function createCorrectionsModule(deps: {
+  captures: Pick<CapturesService, 'findReading'>;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+}) {
+  return {
+    service: createCorrectionsService({ ...deps, repository: createCorrectionsRepository() }),
+    // Before the entry logs' provider: it finds the subject's corrections through their entries.
+    personalData: createCorrectionsPersonalData(),
+  };
+}

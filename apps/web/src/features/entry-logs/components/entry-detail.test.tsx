@@ -1,0 +1,112 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { EntryDetail } from '@boomgate/contracts/entry-detail';
+import type { EntryLog } from '@boomgate/contracts/entry-logs';
+
+import { aSession } from '@/testing/data';
+import { aDashboard, anEntryLog, createGateApi } from '@/testing/gate-api';
+import { signedIn } from '@/testing/handlers';
+import { renderApp } from '@/testing/render-app';
+import { server } from '@/testing/server';
+
+function aDetail(entry: EntryLog): EntryDetail {
+  return {
+    entry,
+    captures: [
+      {
+        captureId: crypto.randomUUID(),
+        citedAs: 'identityDocument',
+        type: 'id',
+        image: '/api/images/t/captures/id.jpg',
+        reading: {
+          type: 'id',
+          fields: {
+            identityNumber: { value: '8001015009088', confidence: 0.41, source: 'ocr' },
+            surname: { value: 'NKOSI', confidence: 0.93, source: 'ocr' },
+          },
+          uncertain: ['identityNumber'],
+        },
+        takenAt: entry.timestamp,
+      },
+    ],
+    documents: [],
+    corrections: [
+      {
+        id: crypto.randomUUID(),
+        captureId: null,
+        readingType: 'id',
+        field: 'identityNumber',
+        kind: 'corrected',
+        readValue: '8001015009088',
+        readConfidence: 0.41,
+        readSource: 'ocr',
+        wasUncertain: true,
+        typedValue: '8001015009087',
+        correctedBy: { id: crypto.randomUUID(), name: 'Gate Guard' },
+        correctedAt: entry.timestamp,
+        entryLogId: entry.id,
+        documentType: null,
+        documentId: null,
+      },
+    ],
+    faceComparison: null,
+    auditTrail: [
+      {
+        id: crypto.randomUUID(),
+        occurredAt: entry.timestamp,
+        action: 'entry.granted',
+        actorUserId: null,
+        targetType: 'entry_log',
+        targetId: entry.id,
+      },
+    ],
+  };
+}
+
+describe('Entry detail (issue 15)', () => {
+  it('opens from the dashboard and shows the read and the typed value with who typed it', async () => {
+    const entry = anEntryLog({ plateNumber: 'KP35XKGP', driverIdNumber: '8001015009087' });
+    const requested: string[] = [];
+    server.use(
+      signedIn(aSession()),
+      ...createGateApi({ dashboard: aDashboard({ recentEntries: [entry] }) }).handlers,
+      http.get<{ id: string }>('/api/entry-logs/:id', ({ params }) => {
+        requested.push(params.id);
+        return HttpResponse.json(aDetail(entry));
+      }),
+    );
+    renderApp('/dashboard');
+
+    const row = await screen.findByTestId('recent-entry');
+    await userEvent.click(within(row).getByRole('link', { name: 'KP35XKGP' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Entry KP35XKGP' })).toBeVisible();
+    expect(requested).toEqual([entry.id]);
+    const correction = screen.getByTestId('entry-correction');
+    expect(within(correction).getByTestId('read-value')).toHaveTextContent('8001015009088');
+    expect(within(correction).getByTestId('read-value')).toHaveTextContent('41% ocr');
+    expect(within(correction).getByTestId('typed-value')).toHaveTextContent('8001015009087');
+    expect(correction).toHaveTextContent('Corrected');
+    expect(correction).toHaveTextContent('Gate Guard');
+    expect(correction).toHaveTextContent('uncertain');
+    expect(screen.getByTestId('entry-capture')).toHaveTextContent('uncertain');
+    expect(screen.getByTestId('entry-audit-trail')).toHaveTextContent('entry.granted');
+  });
+
+  it("says so when the entry is not found (another organization's or unknown)", async () => {
+    server.use(
+      signedIn(aSession()),
+      http.get('/api/entry-logs/:id', () =>
+        HttpResponse.json(
+          { error: { code: 'NOT_FOUND', message: 'Entry not found.' } },
+          { status: 404 },
+        ),
+      ),
+    );
+    renderApp(`/entry-logs/${crypto.randomUUID()}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Entry not found.');
+  });
+});

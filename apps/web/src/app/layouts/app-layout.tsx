@@ -4,6 +4,7 @@ import { Link, useLocation } from 'wouter';
 
 import type { AuthResponse } from '@boomgate/contracts/auth';
 
+import { OfflineBanner } from '@/components/offline-banner';
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
@@ -66,6 +67,7 @@ function Shell({ children }: { children: ReactNode }) {
         }
       >
         {isMobile ? <MobileHeader /> : <DesktopHeader session={session} />}
+        <OfflineBanner userId={session.user.id} />
         <main
           className={
             isMobile

@@ -150,7 +150,7 @@ export async function runOfflineFlow({
         entries.every((entry) => entry.entryGranted),
         'an offline grant was not stored as granted',
       );
-      await screenshot('replayed');
+      // No screenshot here: the run's screenshot helper shoots the first page, closed above.
     });
   } finally {
     await server?.stop();

@@ -57,6 +57,16 @@ describe('the offline action queue', () => {
     );
   });
 
+  it('keeps the body and the photos encrypted at rest', async () => {
+    const db = await freshDb();
+    await enqueueAction(db, { ...entry('a', 'KP35XKGP'), images: { driverFaceImage: PHOTO } });
+    const [stored] = await db.getAll('actions');
+    expect(stored).not.toHaveProperty('body');
+    expect(JSON.stringify(stored)).not.toContain('KP35XKGP');
+    expect(new TextDecoder().decode(stored!.sealed.data)).not.toContain('KP35XKGP');
+    expect((await listActions(db))[0]?.body.plateNumber).toBe('KP35XKGP');
+  });
+
   it('keeps one action per client id', async () => {
     const db = await freshDb();
     await enqueueAction(db, entry('same', 'CA1'));

@@ -1,5 +1,47 @@
-import { captureFromDataUrl } from './captures';
-import type { OfflineDb, QueuedAction } from './offline-db';
+import { captureFromDataUrl, dataUrlFromCapture } from './captures';
+import { seal, unseal } from './encrypted-cache';
+import type { OfflineDb, QueuedAction, QueuedCapture, StoredAction } from './offline-db';
+
+/** The encrypted part of an action: its body and its photos (as data URLs). */
+type SealedPayload = {
+  body: Record<string, unknown>;
+  images: { field: string; dataUrl: string }[];
+};
+
+async function sealPayload(
+  db: OfflineDb,
+  body: Record<string, unknown>,
+  captures: QueuedCapture[],
+) {
+  const payload: SealedPayload = {
+    body,
+    images: captures.map((capture) => ({
+      field: capture.field,
+      dataUrl: dataUrlFromCapture(capture),
+    })),
+  };
+  return seal(db, payload);
+}
+
+/** The action with its body and photos decrypted; one that no longer decrypts is kept, failed. */
+async function openAction(db: OfflineDb, stored: StoredAction): Promise<QueuedAction> {
+  const { sealed, ...meta } = stored;
+  const payload = await unseal<SealedPayload>(db, sealed);
+  if (!payload) {
+    return {
+      ...meta,
+      body: {},
+      captures: [],
+      state: 'failed',
+      error: meta.error ?? 'This entry can no longer be read on this device.',
+    };
+  }
+  return {
+    ...meta,
+    body: payload.body,
+    captures: payload.images.map((image) => captureFromDataUrl(image.field, image.dataUrl)),
+  };
+}
 
 /** What a replay of one action came to. */
 export type SendOutcome =
@@ -43,20 +85,24 @@ export async function enqueueAction(db: OfflineDb, action: NewAction): Promise<Q
     attempts: 0,
     error: null,
   };
+  // Encrypted before the transaction opens: IndexedDB commits a transaction left idle.
+  const { body, captures: _captures, ...meta } = queued;
+  const stored: StoredAction = { ...meta, sealed: await sealPayload(db, body, captures) };
   const tx = db.transaction('actions', 'readwrite');
   const existing = await tx.store.index('byId').get(action.id);
   if (existing) {
     await tx.done;
-    return existing;
+    return openAction(db, existing);
   }
-  const seq = await tx.store.add(queued);
+  const seq = await tx.store.add(stored);
   await tx.done;
   return { ...queued, seq };
 }
 
 /** Every queued action, oldest first. */
 export async function listActions(db: OfflineDb): Promise<QueuedAction[]> {
-  return db.getAll('actions');
+  const stored = await db.getAll('actions');
+  return Promise.all(stored.map((action) => openAction(db, action)));
 }
 
 /** Actions the server has not applied yet (pending or refused), optionally one guard's only. */
@@ -84,29 +130,33 @@ export async function replayActions(
 ): Promise<ReplaySummary> {
   const summary: ReplaySummary = { applied: 0, rejected: 0, stoppedBy: null };
   for (;;) {
-    const next = await nextPending(db, userId);
-    if (!next) return summary;
-    const outcome = await send(next);
+    const stored = await nextPending(db, userId);
+    if (!stored) return summary;
+    const next = await openAction(db, stored);
+    const outcome: SendOutcome =
+      next.state === 'failed'
+        ? { result: 'rejected', error: next.error ?? 'Unreadable' }
+        : await send(next);
     if (outcome.result === 'applied') {
-      await db.delete('actions', next.seq as number);
+      await db.delete('actions', stored.seq as number);
       summary.applied += 1;
     } else if (outcome.result === 'rejected') {
       await db.put('actions', {
-        ...next,
+        ...stored,
         state: 'failed',
-        attempts: next.attempts + 1,
+        attempts: stored.attempts + 1,
         error: outcome.error,
       });
       summary.rejected += 1;
     } else {
-      await db.put('actions', { ...next, attempts: next.attempts + 1 });
+      await db.put('actions', { ...stored, attempts: stored.attempts + 1 });
       summary.stoppedBy = outcome.reason;
       return summary;
     }
   }
 }
 
-async function nextPending(db: OfflineDb, userId: string): Promise<QueuedAction | null> {
+async function nextPending(db: OfflineDb, userId: string): Promise<StoredAction | null> {
   let cursor = await db.transaction('actions').store.openCursor();
   while (cursor) {
     if (cursor.value.state === 'pending' && cursor.value.userId === userId) return cursor.value;

@@ -1,4 +1,4 @@
-import type { OfflineDb } from './offline-db';
+import type { EncryptedRecord, OfflineDb } from './offline-db';
 
 const DEVICE_KEY = 'device';
 
@@ -17,13 +17,33 @@ export async function deviceKey(db: OfflineDb): Promise<CryptoKey> {
   return key;
 }
 
-/** Encrypts a JSON value under `name` (a fresh 96-bit IV each time). */
-export async function writeEncrypted(db: OfflineDb, name: string, value: unknown): Promise<void> {
+/** A JSON value encrypted with the device key (a fresh 96-bit IV each time). */
+export async function seal(db: OfflineDb, value: unknown): Promise<EncryptedRecord> {
   const key = await deviceKey(db);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const plain = new TextEncoder().encode(JSON.stringify(value));
   const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain);
-  await db.put('cache', { iv, data, savedAt: new Date().toISOString() }, name);
+  return { iv, data, savedAt: new Date().toISOString() };
+}
+
+/** The sealed value, or null when it no longer decrypts (the key was wiped). */
+export async function unseal<T>(db: OfflineDb, record: EncryptedRecord): Promise<T | null> {
+  try {
+    const key = await deviceKey(db);
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: record.iv as Uint8Array<ArrayBuffer> },
+      key,
+      record.data,
+    );
+    return JSON.parse(new TextDecoder().decode(plain)) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Encrypts a JSON value under `name`. */
+export async function writeEncrypted(db: OfflineDb, name: string, value: unknown): Promise<void> {
+  await db.put('cache', await seal(db, value), name);
 }
 
 /** The value stored under `name`, or null when there is none or it no longer decrypts. */
@@ -33,20 +53,14 @@ export async function readEncrypted<T>(
 ): Promise<{ value: T; savedAt: string } | null> {
   const record = await db.get('cache', name);
   if (!record) return null;
-  try {
-    const key = await deviceKey(db);
-    const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: record.iv as Uint8Array<ArrayBuffer> },
-      key,
-      record.data,
-    );
-    return { value: JSON.parse(new TextDecoder().decode(plain)) as T, savedAt: record.savedAt };
-  } catch {
-    return null;
-  }
+  const value = await unseal<T>(db, record);
+  return value === null ? null : { value, savedAt: record.savedAt };
 }
 
-/** Forgets every cached value and the key (a revoked device, a sign-out). */
+/**
+ * Forgets every cached value and the device key (a revoked device): queued actions sealed with
+ * that key can no longer be read either.
+ */
 export async function wipeCache(db: OfflineDb): Promise<void> {
   await db.clear('cache');
   await db.clear('keys');

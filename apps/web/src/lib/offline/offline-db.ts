@@ -25,11 +25,17 @@ export type QueuedAction = {
   error: string | null;
 };
 
+/**
+ * A queued action as IndexedDB holds it: what the replay needs to order and route it in clear,
+ * the request body and its photos encrypted with the device key (they hold personal data).
+ */
+export type StoredAction = Omit<QueuedAction, 'body' | 'captures'> & { sealed: EncryptedRecord };
+
 /** An encrypted cache entry (AES-GCM with the device key). */
 export type EncryptedRecord = { iv: Uint8Array; data: ArrayBuffer; savedAt: string };
 
 interface OfflineSchema extends DBSchema {
-  actions: { key: number; value: QueuedAction; indexes: { byId: string } };
+  actions: { key: number; value: StoredAction; indexes: { byId: string } };
   cache: { key: string; value: EncryptedRecord };
   keys: { key: string; value: CryptoKey };
 }

@@ -8,7 +8,9 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import sharp from 'sharp';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
@@ -144,6 +146,96 @@ function preloadStartupChunksPlugin(modules: RegExp[]): Plugin {
   };
 }
 
+const BRAND_MARK = fileURLToPath(new URL('./public/favicon.svg', import.meta.url));
+const BRAND_BACKGROUND = '#18181b';
+
+/**
+ * The installed app's icons (issue 18), rendered at build time from the brand mark
+ * (public/favicon.svg) with sharp: nothing is downloaded, no binary is kept in the repository.
+ * The maskable icon keeps the mark inside the safe zone (80 %) on the mark's own background.
+ */
+function pwaIconsPlugin(): Plugin {
+  return {
+    name: 'boomgate-pwa-icons',
+    apply: 'build',
+    async generateBundle() {
+      const svg = await readFile(BRAND_MARK);
+      const render = (size: number) =>
+        sharp(svg, { density: Math.ceil((72 * size) / 32) })
+          .resize(size, size)
+          .png()
+          .toBuffer();
+      const maskable = await sharp({
+        create: { width: 512, height: 512, channels: 4, background: BRAND_BACKGROUND },
+      })
+        .composite([{ input: await render(400), gravity: 'centre' }])
+        .png()
+        .toBuffer();
+      for (const size of [192, 512]) {
+        this.emitFile({
+          type: 'asset',
+          fileName: `icons/icon-${size}.png`,
+          source: await render(size),
+        });
+      }
+      this.emitFile({ type: 'asset', fileName: 'icons/maskable-512.png', source: maskable });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'icons/apple-touch-icon.png',
+        source: await render(180),
+      });
+    },
+  };
+}
+
+/**
+ * Issue 18: the installable, offline-first app. injectManifest: our service worker (src/sw.ts) gets
+ * the list of every built file to precache, from our own origin; other handlers (Web Push) are
+ * imported into it. The page registers it itself after load (main.tsx), and a new version waits
+ * for the next start ('prompt') instead of reloading a screen in use.
+ */
+function pwaPlugin() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    injectRegister: false,
+    // The icons are in globPatterns already; the manifest is added by the plugin.
+    includeManifestIcons: false,
+    registerType: 'prompt',
+    manifest: {
+      name: 'Boomgate',
+      short_name: 'Boomgate',
+      description: 'Gate, vehicle and driver verification',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'any',
+      background_color: '#ffffff',
+      theme_color: BRAND_BACKGROUND,
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        {
+          src: '/icons/maskable-512.png',
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
+        { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+      ],
+    },
+    injectManifest: {
+      // Every built file, the liveness models and wasm included, but not the source maps or the
+      // .br/.gz copies (the server picks those by Accept-Encoding).
+      globPatterns: ['**/*.{js,css,html,svg,png,ico,json,bin,wasm,woff2}'],
+      globIgnores: ['**/*.map', 'sw.js'],
+      maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
+    },
+    devOptions: { enabled: false },
+  });
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -151,6 +243,8 @@ export default defineConfig({
     livenessAssetsPlugin(),
     precompressPlugin(),
     preloadStartupChunksPlugin([/\/react-dom\/client\.js$/, /\/src\/app\/app\.tsx$/]),
+    pwaIconsPlugin(),
+    pwaPlugin(),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {

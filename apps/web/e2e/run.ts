@@ -30,6 +30,7 @@ import { runIncomingFeedFlow } from './incoming-feed-flow';
 import { runInductionFlow } from './induction-flow';
 import { runMfaFlow } from './mfa-flow';
 import { runOnSiteFlow } from './on-site-flow';
+import { runOfflineFlow } from './offline-flow';
 import { runOnboardingFlow } from './onboarding-flow';
 import { runWatchlistFlow } from './watchlist-flow';
 import { createRunner } from './runner';
@@ -208,6 +209,22 @@ async function main(): Promise<number> {
           run: runMfaFlow,
         })),
     ];
+    // Issue 18: the server really stopped and started again; the flow runs a server of its own.
+    allRuns.push(
+      ...viewports
+        .filter((viewport) => viewport.name === 'mobile')
+        .map((viewport) => ({
+          viewport,
+          label: `offline-${viewport.name}`,
+          args: [] as string[],
+          run: (context: Parameters<typeof runFoundationFlow>[0]) =>
+            runOfflineFlow({
+              ...context,
+              repoRoot,
+              logFile: path.join(resultsDir, 'server-offline.log'),
+            }),
+        })),
+    );
     const only = process.env.E2E_ONLY?.split(',').filter(Boolean);
     const runs = only
       ? allRuns.filter((candidate) => only.some((prefix) => candidate.label.startsWith(prefix)))

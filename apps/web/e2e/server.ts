@@ -59,15 +59,21 @@ export async function startServer({
   repoRoot,
   logFile,
   healthTimeoutMs = 120_000,
+  port: fixedPort,
+  dataDir: givenDataDir,
 }: {
   repoRoot: string;
   logFile: string;
   healthTimeoutMs?: number;
+  /** Start again where a stopped server was (the offline flow): same port, same data. */
+  port?: number;
+  /** A data directory the caller owns (kept on stop). */
+  dataDir?: string;
 }): Promise<RunningServer> {
-  const port = await findFreePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-e2e-'));
+  const port = fixedPort ?? (await findFreePort());
+  const dataDir = givenDataDir ?? (await mkdtemp(path.join(tmpdir(), 'boomgate-e2e-')));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const log = createWriteStream(logFile);
+  const log = createWriteStream(logFile, { flags: 'a' });
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
@@ -92,7 +98,7 @@ export async function startServer({
       }
     }
     log.end();
-    await rm(dataDir, { recursive: true, force: true });
+    if (!givenDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   try {

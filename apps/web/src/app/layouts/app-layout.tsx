@@ -6,6 +6,7 @@ import type { AuthResponse } from '@boomgate/contracts/auth';
 import { roleMay } from '@boomgate/contracts/roles';
 
 import { LanguagePicker } from '@/components/language-picker';
+import { OfflineBanner } from '@/components/offline-banner';
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
@@ -77,6 +78,7 @@ function Shell({ children }: { children: ReactNode }) {
         ) : (
           <DesktopHeader session={session} onLanguageChanged={saveLanguage} />
         )}
+        <OfflineBanner userId={session.user.id} />
         <main
           className={
             isMobile

@@ -8,8 +8,18 @@ import { getErrorMessage } from '@/lib/api-client';
 
 import { deletePushSubscription, getPushKey, savePushSubscription } from '../api/alerts';
 
-/** The push service worker: its own small file until the PWA work brings one for the whole app. */
-const SERVICE_WORKER_URL = '/alerts-sw.js';
+/**
+ * The app's one service worker (issue 18's src/sw.ts, built as /sw.js) also handles push. The app
+ * registers it in production; here it is registered if the page has none yet (a dev server).
+ */
+const SERVICE_WORKER_URL = '/sw.js';
+
+async function appRegistration(): Promise<ServiceWorkerRegistration> {
+  return (
+    (await navigator.serviceWorker.getRegistration()) ??
+    (await navigator.serviceWorker.register(SERVICE_WORKER_URL))
+  );
+}
 
 const isPushSupported = () =>
   typeof window !== 'undefined' &&
@@ -26,7 +36,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 }
 
 async function currentSubscription(): Promise<PushSubscription | null> {
-  const registration = await navigator.serviceWorker.getRegistration(SERVICE_WORKER_URL);
+  const registration = await navigator.serviceWorker.getRegistration();
   return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
@@ -48,8 +58,8 @@ export function PushSubscribeButton() {
     if ((await Notification.requestPermission()) !== 'granted') {
       throw new Error('Notifications are blocked for this site in the browser.');
     }
-    const registration = await navigator.serviceWorker.register(SERVICE_WORKER_URL);
-    await navigator.serviceWorker.ready;
+    await appRegistration();
+    const registration = await navigator.serviceWorker.ready;
     const { publicKey } = await getPushKey();
     const subscription = await registration.pushManager.subscribe({
       userVisibleOnly: true,

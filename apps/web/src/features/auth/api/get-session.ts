@@ -3,6 +3,7 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AuthResponse } from '@boomgate/contracts/auth';
 
 import { isHttpError, requestBlob } from '@/lib/api-client';
+import { recallSession, rememberSession } from '@/lib/offline/session-memory';
 
 export const authKeys = {
   all: ['auth'] as const,
@@ -24,9 +25,21 @@ export const sessionQuery = () =>
         contract.catch(() => undefined); // awaited below unless the request failed first
         const body = await (await requestBlob('GET', '/api/auth/me', { signal })).text();
         const { AuthResponseSchema } = await contract;
-        return AuthResponseSchema.parse(JSON.parse(body));
+        const session = AuthResponseSchema.parse(JSON.parse(body));
+        rememberSession(session);
+        return session;
       } catch (error) {
-        if (isHttpError(error, 401)) return null;
+        if (isHttpError(error, 401)) {
+          rememberSession(null);
+          return null;
+        }
+        // Issue 18: no answer at all (the server or the network is down) opens the app for the
+        // last confirmed session, so the guard can keep recording offline.
+        if (error instanceof TypeError) {
+          const { AuthResponseSchema } = await import('@boomgate/contracts/auth');
+          const remembered = AuthResponseSchema.safeParse(recallSession());
+          if (remembered.success) return remembered.data;
+        }
         throw error;
       }
     },

@@ -32,6 +32,7 @@ import { useGrantEntry } from '@/lib/api/grant-entry';
 import { imageOrCapture } from '@/lib/api/captures';
 import { plateFromOcr, readDocument } from '@/lib/api/ocr';
 import { cn } from '@/lib/cn';
+import { isNetworkError, reportUnreachable, useOfflineStatus } from '@/lib/offline/offline-sync';
 import { formatPlate } from '@/lib/plates';
 
 import { compareFaces, lookupPlate } from '../api/auto-gate';
@@ -46,6 +47,7 @@ import {
   initialAutoGateState,
   isFaceMatch,
 } from './auto-gate-machine';
+import { OfflineAutoGate } from './offline-auto-gate';
 
 // The camera's code loads after the screen has rendered: it is not needed to show the screen.
 const CameraCaptureDialog = lazy(() =>
@@ -295,6 +297,7 @@ export function AutoGate() {
   const plateCaptureOf = (attemptId: string) =>
     plateCapture.current?.attemptId === attemptId ? plateCapture.current.captureId : null;
   const grantEntry = useGrantEntry();
+  const { online } = useOfflineStatus();
 
   const isCurrent = (attemptId: string | null) =>
     attemptId !== null && currentAttempt.current === attemptId;
@@ -474,6 +477,8 @@ export function AutoGate() {
       if (isHttpError(error, 422)) {
         plateNumber = null;
       } else {
+        // No answer: the screen switches to offline verification (typed plate, cached list).
+        if (isNetworkError(error)) reportUnreachable();
         toast({
           variant: 'destructive',
           title: 'Scan Failed',
@@ -612,7 +617,8 @@ export function AutoGate() {
 
       {(phase === 'idle' || !isMobile) && <StepExplainer phase={phase} compact={isMobile} />}
 
-      {phase === 'idle' && (
+      {phase === 'idle' && !online && <OfflineAutoGate />}
+      {phase === 'idle' && online && (
         <Card>
           <CardContent className="flex flex-col items-center gap-4 py-6 text-center">
             {!isMobile && (

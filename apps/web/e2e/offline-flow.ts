@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { Page } from 'playwright-core';
+
+import type { FlowContext } from './flows';
+import { assert } from './runner';
+import { findFreePort, type RunningServer, startServer } from './server';
+
+type EntryLogRow = {
+  plateNumber: string;
+  entryGranted: boolean;
+  timestamp: string;
+  warnings: { message?: string }[];
+};
+
+/**
+ * Issue 18, load-shedding: the guard's phone keeps working with the server really stopped (not
+ * only `setOffline`, which service-worker traffic ignores). This flow runs its own server, so it
+ * can stop it and start it again on the same port with the same data: the Auto Gate renders on
+ * reload from the service worker's precache, two entries are granted from the cached
+ * approved-vehicle list, the page is closed and reopened, the server starts again, and exactly
+ * those two entries reach it, in order, once each, and the banner clears.
+ */
+export async function runOfflineFlow({
+  flow,
+  page: firstPage,
+  context,
+  repoRoot,
+  logFile,
+  screenshot,
+}: FlowContext & { repoRoot: string; logFile: string }) {
+  const port = await findFreePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-offline-e2e-'));
+  const start = () => startServer({ repoRoot, logFile, port, dataDir });
+  let server: RunningServer | undefined = await start();
+  const baseUrl = server.baseUrl;
+  const suffix = Date.now().toString(36);
+  const plates = ['CA123456', 'KP35XKGP'];
+  let page: Page = firstPage;
+
+  const grantOffline = async (plate: string) => {
+    await page.getByLabel('Plate number').fill(plate);
+    await page.getByRole('button', { name: 'Check Plate' }).click();
+    await page.getByTestId('offline-vehicle').waitFor();
+    await page.getByRole('button', { name: 'Grant Entry' }).click();
+    await page.getByTestId('offline-granted').waitFor();
+    await page.getByRole('button', { name: 'Next Vehicle' }).click();
+  };
+  const queueCount = () => page.getByTestId('queue-count').textContent();
+
+  try {
+    await flow.step('registers an organization with two approved vehicles', async () => {
+      await page.goto(`${baseUrl}/register`);
+      await page.getByLabel('Organization Name').fill(`Load-shedding Depot ${suffix}`);
+      await page.getByLabel('Full Name').fill('Lerato Offline');
+      await page.getByLabel('Username').fill(`offline-${suffix}`);
+      await page.getByLabel('Password', { exact: true }).fill('Admin-pass-1');
+      await page.getByLabel('Confirm Password').fill('Admin-pass-1');
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await page.waitForURL((url) => url.pathname === '/onboarding');
+      for (const [index, plateNumber] of plates.entries()) {
+        const response = await page.request.post(`${baseUrl}/api/approved-vehicles`, {
+          data: { plateNumber, driverName: `Driver ${index + 1}`, company: 'Eskom Haulage' },
+        });
+        assert(response.status() === 201, `registering ${plateNumber}: ${response.status()}`);
+      }
+    });
+
+    await flow.step('installs the app: service worker active, vehicle list cached', async () => {
+      const listed = page.waitForResponse(
+        (response) => response.url().endsWith('/api/approved-vehicles') && response.ok(),
+      );
+      await page.goto(`${baseUrl}/auto-gate`);
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await listed;
+      await page.waitForFunction(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const open = indexedDB.open('boomgate-offline');
+            open.onerror = () => resolve(false);
+            open.onsuccess = () => {
+              const db = open.result;
+              const count = db.transaction('cache').objectStore('cache').count();
+              count.onsuccess = () => {
+                db.close();
+                resolve(count.result > 0);
+              };
+              count.onerror = () => resolve(false);
+            };
+          }),
+        undefined,
+        { timeout: 15_000 },
+      );
+      // Once the list is saved, the page can be controlled by the worker on the next load.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Automated Gate Entry' }).waitFor();
+      const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
+      assert(controlled, 'the page is not controlled by the service worker');
+      const manifest = await page.request.get(`${baseUrl}/manifest.webmanifest`);
+      assert(manifest.ok(), `manifest: ${manifest.status()}`);
+    });
+
+    await flow.step('with the server stopped, the Auto Gate renders on reload', async () => {
+      await server?.stop();
+      server = undefined;
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Automated Gate Entry' }).waitFor();
+      await page.getByTestId('connection-state').getByText('Offline').waitFor();
+      await page.getByTestId('offline-auto-gate').waitFor();
+      await screenshot('offline-auto-gate');
+    });
+
+    await flow.step('grants two entries offline; they wait in the queue', async () => {
+      for (const plate of plates) await grantOffline(plate);
+      const count = await queueCount();
+      assert(count?.startsWith('2 actions saved'), `queue counter says "${count}"`);
+      await screenshot('two-queued');
+    });
+
+    await flow.step('the queue survives closing and reopening the page', async () => {
+      await page.close();
+      page = await context.newPage();
+      await page.goto(`${baseUrl}/auto-gate`);
+      await page.getByRole('heading', { level: 1, name: 'Automated Gate Entry' }).waitFor();
+      await page.getByTestId('queue-count').getByText('2 actions saved').waitFor();
+    });
+
+    await flow.step('the server starts again: both entries arrive once, in order', async () => {
+      server = await start();
+      // The banner asks the server again every 10 s; then it replays and clears.
+      await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 45_000 });
+      const response = await page.request.get(`${baseUrl}/api/entry-logs`);
+      assert(response.ok(), `GET /api/entry-logs: ${response.status()}`);
+      const entries = ((await response.json()) as EntryLogRow[])
+        .filter((entry) => plates.includes(entry.plateNumber))
+        .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+      assert(
+        entries.length === 2,
+        `${entries.length} entries reached the server: ${JSON.stringify(entries.map((e) => e.plateNumber))}`,
+      );
+      assert(
+        entries.map((entry) => entry.plateNumber).join() === plates.join(),
+        `order: ${entries.map((entry) => entry.plateNumber).join()}`,
+      );
+      assert(
+        entries.every((entry) => entry.entryGranted),
+        'an offline grant was not stored as granted',
+      );
+      // No screenshot here: the run's screenshot helper shoots the first page, closed above.
+    });
+  } finally {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

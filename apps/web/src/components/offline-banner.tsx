@@ -1,0 +1,82 @@
+import { CloudOffIcon, RefreshCwIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
+import { useEffect } from 'react';
+
+import { Button } from '@/components/ui/button';
+import {
+  dismissFailedAction,
+  startOfflineSync,
+  syncNow,
+  useOfflineStatus,
+} from '@/lib/offline/offline-sync';
+import { formatPlate } from '@/lib/plates';
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * Issue 18: tells the guard when the server cannot be reached and how much recorded work waits
+ * on this device; lists what the server refused (kept, flagged, with its error). Also starts the
+ * replay for the signed-in user. Renders nothing while online with nothing queued.
+ */
+export function OfflineBanner({ userId }: { userId: string }) {
+  const { online, pending, failed, waitingForSignIn } = useOfflineStatus();
+  useEffect(() => startOfflineSync(userId), [userId]);
+
+  if (online && pending === 0 && failed.length === 0) return null;
+  return (
+    <div className="grid gap-2 px-4 pt-3 md:px-6" data-testid="offline-banner">
+      {(!online || pending > 0) && (
+        <div
+          role="status"
+          aria-live="polite"
+          className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-500/50 bg-amber-50 text-amber-900 dark:bg-amber-950/40 dark:text-amber-100 px-3 py-2 text-sm"
+        >
+          {online ? (
+            <RefreshCwIcon aria-hidden className="size-4 shrink-0" />
+          ) : (
+            <CloudOffIcon aria-hidden className="size-4 shrink-0" />
+          )}
+          <span className="font-medium" data-testid="connection-state">
+            {online ? 'Back online' : 'Offline: the server cannot be reached'}
+          </span>
+          <span data-testid="queue-count">
+            {waitingForSignIn
+              ? `Sign in again to send ${plural(pending, 'saved action', 'saved actions')}`
+              : online
+                ? `Sending ${plural(pending, 'saved action', 'saved actions')}...`
+                : `${plural(pending, 'action', 'actions')} saved on this device, sent when the server answers`}
+          </span>
+          {!online && (
+            <Button size="sm" variant="outline" className="ml-auto" onClick={() => void syncNow()}>
+              Retry now
+            </Button>
+          )}
+        </div>
+      )}
+      {failed.map((action) => (
+        <div
+          key={action.seq}
+          role="alert"
+          className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 px-3 py-2 text-sm"
+          data-testid="refused-action"
+        >
+          <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
+          <span className="flex-1">
+            <span className="font-medium">
+              Flagged: the server refused an entry recorded offline
+            </span>
+            {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}: {action.error}
+          </span>
+          <Button
+            size="icon"
+            variant="ghost"
+            className="size-6"
+            aria-label="Dismiss"
+            onClick={() => void dismissFailedAction(action.seq)}
+          >
+            <XIcon aria-hidden />
+          </Button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { registerSW } from 'virtual:pwa-register';
+
+import { toast } from '@/hooks/use-toast';
+
+/**
+ * Registers the service worker (issue 18) once the page has loaded, so it never competes with the
+ * first screen. A new version waits; the guard is told and it takes over on the next start.
+ */
+export function registerServiceWorker() {
+  registerSW({
+    immediate: true,
+    onNeedRefresh() {
+      toast({
+        title: 'Update available',
+        description: 'A new version of Boomgate is ready: it opens the next time the app starts.',
+      });
+    },
+    onRegisterError(error: unknown) {
+      console.error('The service worker could not be registered', error);
+    },
+  });
+}

@@ -13,7 +13,7 @@ import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 import type { GateOpenOutcome, GateOpenResult } from '@boomgate/contracts/barriers';
-import type { ClientRefusalReason, RefusalReason } from '@boomgate/contracts/entry-checks';
+import type { ClientRefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 

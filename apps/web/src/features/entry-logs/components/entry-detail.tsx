@@ -95,7 +95,9 @@ function CaptureCard({ capture }: { capture: EntryCapture }) {
           <dl>
             {fields.map(([name, field]) => (
               <Row key={name} label={name}>
-                <span className={uncertain.has(name) ? 'text-amber-700 dark:text-amber-300' : undefined}>
+                <span
+                  className={uncertain.has(name) ? 'text-amber-700 dark:text-amber-300' : undefined}
+                >
                   {showValue(field.value)}
                 </span>{' '}
                 <span className="text-xs text-muted-foreground">

@@ -29,8 +29,9 @@ describe('counters after TRUNCATE', () => {
       await t.ownerQuery(`grant truncate on ${table}, ${counters} to ${role}`);
       await t.ownerQuery(`grant delete on ${counters} to ${role}`);
     }
-    // What TRUNCATE … CASCADE also empties (the feed's callback outbox, and its job rows).
-    await t.ownerQuery(`grant truncate on webhook_deliveries to ${role}`);
+    // What TRUNCATE … CASCADE also empties: the feed's callback outbox, an entry's supervisor
+    // override (issue 21) and the visit it opened (issue 16).
+    await t.ownerQuery(`grant truncate on webhook_deliveries, entry_overrides, visits to ${role}`);
   });
   afterAll(async () => {
     await t.ownerQuery(`drop owned by ${role}`);

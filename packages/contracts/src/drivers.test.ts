@@ -41,6 +41,13 @@ describe('DriverRecordSchema', () => {
       transportCompany: null,
       plateNumber: 'KP35XKGP',
       approvedUntil: null,
+      // Issue 21: a rig's trailers, none here.
+      trailer1Plate: null,
+      trailer1DiscNumber: null,
+      trailer1DiscExpiry: null,
+      trailer2Plate: null,
+      trailer2DiscNumber: null,
+      trailer2DiscExpiry: null,
     });
   });
 

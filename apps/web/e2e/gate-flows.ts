@@ -340,9 +340,18 @@ export async function runGateFlow({
       await uploadInCamera(page, 'Scan Weighbridge Ticket', ticketPhoto);
       const ticket = page.getByTestId('extracted-ticket');
       await ticket.waitFor({ timeout: ENGINE_TIMEOUT_MS });
-      await ticket.getByText('WB-20931').waitFor();
-      await ticket.getByText('34,500 kg').waitFor();
+      // Issue 15: every field is an editable box holding what was read.
+      const valueOf = (label: string) => ticket.getByLabel(label, { exact: true }).inputValue();
+      const ticketNumber = await valueOf('Ticket Number');
+      assert(ticketNumber === 'WB-20931', `Ticket Number reads "${ticketNumber}"`);
+      const net = await valueOf('Net Weight (kg)');
+      assert(net === '34500', `Net Weight reads "${net}"`);
       await ticket.getByText('Gross − Tare = Net').waitFor();
+      // Fields the reading could not confirm are confirmed by the guard before saving.
+      const confirms = ticket.getByRole('button', { name: /^Confirm / });
+      for (let round = 0; round < 20 && (await confirms.count()) > 0; round++) {
+        await confirms.first().click();
+      }
       await screenshot('weighbridge-extracted');
       await ticket.getByRole('button', { name: 'Save Ticket' }).click();
       await toast(page, 'Ticket Saved').waitFor();

@@ -228,7 +228,7 @@ export function ProcessEntryDialog({
           <Tabs value={activeTab} onValueChange={(value) => setActiveTab(value as TabKey)}>
             {/* Five tabs do not fit one row on a phone, nor with their checks and "(optional)"
                 in the desktop dialog: they wrap onto rows of their own height, every tab in view. */}
-            <TabsList className="h-auto w-full flex-wrap justify-start gap-1">
+            <TabsList className="h-auto w-full flex-wrap justify-start gap-1 max-md:h-auto">
               {TABS.map((tab) => {
                 const done =
                   Boolean(captures[tab.key]) || existingFields(entry, tab.key).length > 0;
@@ -236,7 +236,7 @@ export function ProcessEntryDialog({
                   <TabsTrigger
                     key={tab.key}
                     value={tab.key}
-                    className="h-auto min-h-8 flex-auto whitespace-normal py-1.5"
+                    className="h-auto min-h-8 flex-auto whitespace-normal py-1.5 max-md:min-h-11"
                   >
                     {done && (
                       <CheckCircle2Icon

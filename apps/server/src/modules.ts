@@ -210,7 +210,7 @@ export function createModules({
     log: (message) => console.warn(message),
   });
   // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
-  const watchlist = createWatchlistModule({ database, audit, clock });
+  const watchlist = createWatchlistModule({ database, audit, clock, alerts: alerts.hooks });
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 16: a granted entry opens its visit; the exit closes it.
   const visits = createVisitsModule({ database, sites: sites.service, audit, clock });

@@ -168,6 +168,15 @@ describe('document rules (issue 21)', () => {
       expect(outcomes).toEqual([
         expect.objectContaining({ source: 'document_rules', verdict: 'block', code }),
       ]);
+      // Issue 22: the block is an alert of its own, beside entry_refused.
+      const alerts = await t.ownerQuery<{ kind: string }>(
+        'select kind::text from alerts where entry_id = $1',
+        [entry.id],
+      );
+      expect(alerts.map((alert) => alert.kind).sort()).toEqual([
+        'document_rule_blocked',
+        'entry_refused',
+      ]);
     });
 
     it('warn grants with the verdict stored on the entry', async () => {

@@ -87,7 +87,7 @@ export type EntryLogsServiceDeps = {
   corrections: Pick<CorrectionsService, 'record'>;
   clock: Clock;
   /** Issue 22: a refused entry raises entry_refused in the entry's own transaction. */
-  alerts?: Pick<AlertsModule['hooks'], 'entryRefused'>;
+  alerts?: Pick<AlertsModule['hooks'], 'entryRefused' | 'raiseAlert'>;
   /** Further refusal sources (issue 21's watchlist and document rules plug in here). */
   ruleSources?: readonly EntryRuleSource[];
   /** Issue 16: sites and visits (see GatePlaces); without it entries have no site. */
@@ -488,6 +488,21 @@ export function createEntryLogsService({
             },
           });
           if (!row.entryGranted) await alerts?.entryRefused(tx, row);
+          if (row.refusalReason === 'document_rule') {
+            await alerts?.raiseAlert(tx, {
+              tenantId: row.tenantId,
+              kind: 'document_rule_blocked',
+              entryId: row.id,
+              plateNumber: row.plateNumber,
+              message: `A document rule refused ${row.plateNumber}: ${
+                ruleOutcomes.find(
+                  (outcome) =>
+                    outcome.source === DOCUMENT_RULES_SOURCE && outcome.verdict === 'block',
+                )?.message ?? 'see the entry'
+              }`,
+              dedupeKey: `document_rule_blocked:${row.id}`,
+            });
+          }
           await watchlist.recordHits(tx, actor, screening, {
             gatePath: 'grant-entry',
             targetType: 'entry_log',

@@ -173,6 +173,16 @@ describe('watchlist (issue 21)', () => {
         }),
         expect.objectContaining({ watchlistEntryId: entry.id }),
       ]);
+      // Issue 22: each hit is a critical watchlist_hit alert for the office.
+      const alerts = await t.ownerQuery<{ severity: string; message: string }>(
+        "select severity, message from alerts where tenant_id = $1 and kind = 'watchlist_hit'",
+        [admin.body.tenant.id],
+      );
+      expect(alerts).toHaveLength(2);
+      expect(alerts[0]).toMatchObject({
+        severity: 'critical',
+        message: expect.stringContaining('Reported stolen'),
+      });
     });
 
     it('refuses whatever the client reported (a refusal the screen sent as not_registered too)', async () => {

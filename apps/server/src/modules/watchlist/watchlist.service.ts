@@ -12,6 +12,7 @@ import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
+import { maskIdentifier } from '@/platform/personal-data';
 
 import type { WatchlistRepository } from './watchlist.repository';
 import type { WatchlistRow } from './watchlist.table';
@@ -22,12 +23,35 @@ import {
   subjectKeys,
 } from './watchlist-screening';
 
+/** Issue 22: the alerts module's hook, called once per hit in the hit's own transaction. */
+export type WatchlistAlerts = {
+  raiseAlert(
+    tx: DbExecutor,
+    input: {
+      tenantId: string;
+      kind: 'watchlist_hit';
+      severity: 'critical' | 'warning';
+      message: string;
+      entryId: string | null;
+      plateNumber: string | null;
+      dedupeKey: string;
+    },
+  ): Promise<unknown>;
+};
+
 export type WatchlistServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   repository: WatchlistRepository;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  alerts?: WatchlistAlerts;
 };
+
+const HIT_KIND_LABEL = {
+  plate: 'Plate',
+  idNumber: 'Driver ID number',
+  company: 'Company',
+} as const;
 
 export type WatchlistService = ReturnType<typeof createWatchlistService>;
 
@@ -51,6 +75,7 @@ export function createWatchlistService({
   repository,
   audit,
   clock,
+  alerts,
 }: WatchlistServiceDeps) {
   const toEntry = (row: WatchlistRow): WatchlistEntry => ({
     id: row.id,
@@ -179,6 +204,19 @@ export function createWatchlistService({
       },
     ) {
       for (const hit of screening.hits) {
+        // The people told are office staff (who may read the watchlist); an ID number stays masked.
+        const shown = hit.kind === 'idNumber' ? maskIdentifier(hit.value) : hit.value;
+        await alerts?.raiseAlert(tx, {
+          tenantId: actor.tenantId,
+          kind: 'watchlist_hit',
+          severity: hit.severity === 'block' ? 'critical' : 'warning',
+          message: `Watchlist ${hit.severity}${hit.covert ? ' (covert)' : ''} at ${
+            about.gatePath === 'grant-entry' ? 'the gate' : 'the incoming feed'
+          }: ${HIT_KIND_LABEL[hit.kind]} ${shown ?? ''} — ${hit.reason}`,
+          entryId: about.targetType === 'entry_log' ? about.targetId : null,
+          plateNumber: hit.kind === 'plate' ? hit.value : null,
+          dedupeKey: `watchlist_hit:${about.targetId}:${hit.watchlistEntryId}`,
+        });
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,

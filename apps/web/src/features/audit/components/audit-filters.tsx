@@ -1,18 +1,12 @@
 import { FilterIcon, XIcon } from 'lucide-react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 
 import { type AuditEventFilters, AuditEventFiltersSchema } from '@boomgate/contracts/audit';
 
+import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { usePeople } from '../api/get-people';
 
 import { AUDIT_TARGET_TYPES, targetTypeLabel } from './audit-target';
@@ -21,6 +15,11 @@ import { AUDIT_TARGET_TYPES, targetTypeLabel } from './audit-target';
 const ANY = 'any';
 
 type FilterForm = Record<keyof AuditEventFilters, string>;
+
+const TARGET_OPTIONS = [
+  { value: ANY, label: 'Anything' },
+  ...AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: targetTypeLabel(type) })),
+];
 
 const toForm = (filters: AuditEventFilters): FilterForm => ({
   actorUserId: filters.actorUserId ?? ANY,
@@ -68,27 +67,19 @@ export function AuditFilters({
       className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
       onSubmit={(event) => void form.handleSubmit(apply)(event)}
     >
-      <Field id="audit-person" label="Person">
-        <Controller
-          control={form.control}
-          name="actorUserId"
-          render={({ field }) => (
-            <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger id="audit-person" onBlur={field.onBlur}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ANY}>Anyone</SelectItem>
-                {(users.data ?? []).map((user) => (
-                  <SelectItem key={user.id} value={user.id}>
-                    {user.fullName || user.username}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        />
-      </Field>
+      <SelectField
+        control={form.control}
+        name="actorUserId"
+        id="audit-person"
+        label="Person"
+        options={[
+          { value: ANY, label: 'Anyone' },
+          ...(users.data ?? []).map((user) => ({
+            value: user.id,
+            label: user.fullName || user.username,
+          })),
+        ]}
+      />
       <Field id="audit-action" label="Action" error={errors.action?.message}>
         <Input
           id="audit-action"
@@ -97,27 +88,13 @@ export function AuditFilters({
           {...form.register('action')}
         />
       </Field>
-      <Field id="audit-target-type" label="Target">
-        <Controller
-          control={form.control}
-          name="targetType"
-          render={({ field }) => (
-            <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger id="audit-target-type" onBlur={field.onBlur}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ANY}>Anything</SelectItem>
-                {AUDIT_TARGET_TYPES.map((type) => (
-                  <SelectItem key={type} value={type}>
-                    {targetTypeLabel(type)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        />
-      </Field>
+      <SelectField
+        control={form.control}
+        name="targetType"
+        id="audit-target-type"
+        label="Target"
+        options={TARGET_OPTIONS}
+      />
       <Field id="audit-target-id" label="Target ID" error={errors.targetId?.message}>
         <Input id="audit-target-id" {...form.register('targetId')} />
       </Field>

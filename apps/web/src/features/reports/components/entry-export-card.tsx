@@ -1,21 +1,15 @@
 import { DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 
 import { type ExportEntryLogsQuery, ExportEntryLogsQuerySchema } from '@boomgate/contracts/exports';
 
+import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Progress } from '@/components/ui/progress';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
@@ -24,6 +18,11 @@ import { saveBlob } from '@/lib/save-blob';
 import { type ExportProgress, downloadEntryExport } from '../api/export-entries';
 
 type ExportForm = { from: string; to: string; format: 'csv' | 'xlsx' };
+
+const FORMAT_OPTIONS = [
+  { value: 'csv', label: 'CSV' },
+  { value: 'xlsx', label: 'Excel (XLSX)' },
+] as const;
 
 /** Today and a week back, as YYYY-MM-DD in the browser's zone (the site's day at a SA gate). */
 function lastSevenDays(): ExportForm {
@@ -103,23 +102,13 @@ export function EntryExportCard() {
               {...form.register('to')}
             />
           </Field>
-          <Field id="export-format" label="Format">
-            <Controller
-              control={form.control}
-              name="format"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger id="export-format" onBlur={field.onBlur}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value="csv">CSV</SelectItem>
-                    <SelectItem value="xlsx">Excel (XLSX)</SelectItem>
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </Field>
+          <SelectField
+            control={form.control}
+            name="format"
+            id="export-format"
+            label="Format"
+            options={FORMAT_OPTIONS}
+          />
           <div className="flex flex-col gap-3 sm:col-span-3">
             <Button type="submit" className="self-start" disabled={isExporting}>
               {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}

@@ -5,8 +5,8 @@ import type { PageCursor } from '@/platform/page-cursor';
 
 import { entryLogs } from './entry-logs.table';
 
-/** Instants bounding the export: `from` inclusive, `until` exclusive. */
-export type ExportRange = { from: Date; until: Date };
+/** Instants bounding the export (`from` inclusive, `until` exclusive), and one site or all. */
+export type ExportRange = { from: Date; until: Date; siteId?: string };
 
 /** Other modules' columns the export shows, as SQL over the entry's own columns. */
 export type ExportJoins = {
@@ -20,7 +20,12 @@ export type EntryExportRow = Awaited<
 export function createEntryExportRepository(joins: ExportJoins) {
   const e = entryLogs;
   const inRange = (tenantId: string, range: ExportRange) =>
-    and(eq(e.tenantId, tenantId), gte(e.timestamp, range.from), lt(e.timestamp, range.until));
+    and(
+      eq(e.tenantId, tenantId),
+      gte(e.timestamp, range.from),
+      lt(e.timestamp, range.until),
+      range.siteId ? eq(e.siteId, range.siteId) : undefined,
+    );
 
   return {
     async countEntries(tx: DbExecutor, tenantId: string, range: ExportRange): Promise<number> {

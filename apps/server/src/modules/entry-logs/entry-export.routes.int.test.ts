@@ -18,15 +18,15 @@ describe('entry export routes', () => {
     tenantId: string,
     at: string,
     plateNumber: string,
-    { granted = true, transport = 'Kumba Haulage' } = {},
+    { granted = true, transport = 'Kumba Haulage', siteId = null as string | null } = {},
   ) {
     await t.ownerQuery(
       `insert into entry_logs (tenant_id, id, timestamp, category, plate_number, vehicle_approved,
          face_verified, entry_granted, refusal_reason, driver_name, driver_surname,
-         driver_id_number, transport_name)
+         driver_id_number, transport_name, site_id)
        values ($1, gen_random_uuid(), $2, 'visitor', $3, false, false, $4, $5, 'Sipho', 'Nkosi',
-         '8001015009087', $6)`,
-      [tenantId, at, plateNumber, granted, granted ? null : 'guard_refused', transport],
+         '8001015009087', $6, $7)`,
+      [tenantId, at, plateNumber, granted, granted ? null : 'guard_refused', transport, siteId],
     );
   }
 
@@ -110,6 +110,22 @@ describe('entry export routes', () => {
     expect(sheet).toHaveLength(4501);
     // A typed string, never a formula, in the workbook.
     expect(sheet[1]?.[7]).toBe('=HYPERLINK("x")');
+  });
+
+  it('exports one site when siteId is given', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const other = await admin.post('/api/sites', { name: 'North pit' });
+    expect(other.statusCode, other.body).toBe(201);
+    const otherSite = other.json<{ id: string }>().id;
+    await entryAt(tenantId, '2026-07-01T08:00:00Z', 'MAIN1');
+    await entryAt(tenantId, '2026-07-01T09:00:00Z', 'NORTH1', { siteId: otherSite });
+    const csv = await admin.get(
+      `/api/exports/entry-logs?from=2026-07-01&to=2026-07-01&siteId=${otherSite}`,
+    );
+    const rows: string[][] = parse(csv.body, { bom: true });
+    expect(rows.slice(1).map((row) => row[1])).toEqual(['NORTH1']);
+    expect(csv.headers[EXPORT_ROW_COUNT_HEADER]).toBe('1');
   });
 
   it("shows no other organization's entries and is not for guards", async () => {

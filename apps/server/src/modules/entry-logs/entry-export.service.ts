@@ -132,7 +132,7 @@ export function createEntryExportService({
       query: ExportEntryLogsQuery,
       ip?: string,
     ): Promise<EntryExportFile> {
-      const range = siteDayRange(query.from, query.to);
+      const range = { ...siteDayRange(query.from, query.to), siteId: query.siteId };
       const rowCount = await database.withTenant(actor.tenantId, async (tx) => {
         const count = await repository.countEntries(tx, actor.tenantId, range);
         await audit.record(tx, {
@@ -141,7 +141,13 @@ export function createEntryExportService({
           action: 'entry-logs.exported',
           targetType: 'entry_log',
           ip,
-          details: { from: query.from, to: query.to, format: query.format, rows: count },
+          details: {
+            from: query.from,
+            to: query.to,
+            format: query.format,
+            ...(query.siteId ? { siteId: query.siteId } : {}),
+            rows: count,
+          },
         });
         return count;
       });

@@ -73,7 +73,10 @@ export async function enqueueJob<Payload>(
  * names if new, clear the key of a started job, and insert or replace the job row.
  */
 export async function prepareJobQueue(ownerUrl: string, appRole: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: ownerUrl, max: 1 });
+  const pool = withErrorHandlers(
+    new pg.Pool({ connectionString: ownerUrl, max: 1 }),
+    () => undefined,
+  );
   try {
     await runMigrations({ pgPool: pool, logger: silentLogger });
     const tables = ['_private_tasks', '_private_job_queues', '_private_jobs'];
@@ -148,8 +151,10 @@ export async function startWorker({
   concurrency: number;
   log: JobLog;
 }): Promise<Worker> {
-  const pool = new pg.Pool({ connectionString: ownerUrl, max: concurrency + 2 });
-  pool.on('error', (error) => log('warn', `jobs: database connection lost: ${error.message}`));
+  const pool = withErrorHandlers(
+    new pg.Pool({ connectionString: ownerUrl, max: concurrency + 2 }),
+    (error) => log('warn', `jobs: database connection lost: ${error.message}`),
+  );
   let runner: Runner;
   try {
     runner = await run({
@@ -190,10 +195,23 @@ export async function runDueJobsOnce({
   jobs: readonly AnyJob[];
   log?: JobLog;
 }): Promise<void> {
-  const pool = new pg.Pool({ connectionString: ownerUrl, max: 2 });
+  const pool = withErrorHandlers(
+    new pg.Pool({ connectionString: ownerUrl, max: 2 }),
+    () => undefined,
+  );
   try {
     await runOnce({ pgPool: pool, taskList: toTaskList(jobs, log), logger: toLogger(log) });
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * A connection that dies while idle (a database restart) emits 'error' on the pool, one that
+ * dies while checked out on the client: without handlers either kills the process.
+ */
+function withErrorHandlers(pool: pg.Pool, onError: (error: Error) => void): pg.Pool {
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
 }

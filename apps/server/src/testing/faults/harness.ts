@@ -30,9 +30,24 @@ export type ServerProcess = {
 
 /**
  * Spawns `node --import tsx apps/server/src/main.ts` and waits until it is ready: /api/health
- * answers 200, or (APP_ROLE=worker, no HTTP) it says the worker runs.
+ * answers 200, or (APP_ROLE=worker, no HTTP) it says the worker runs. A free port chosen here can
+ * be taken by a parallel test (an embedded PostgreSQL) before the server binds it: then it starts
+ * again on another port.
  */
-export async function startServer({
+export async function startServer(
+  options: Parameters<typeof startServerOnce>[0],
+): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (error) {
+      const lostPortRace = options.port === undefined && String(error).includes('EADDRINUSE');
+      if (!lostPortRace || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startServerOnce({
   dataDir,
   port,
   env = {},

@@ -5,8 +5,10 @@ import enAuth from '@/locales/en/auth.json';
 import enCommon from '@/locales/en/common.json';
 import enDashboard from '@/locales/en/dashboard.json';
 import enErrors from '@/locales/en/errors.json';
+import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
+import enOnboarding from '@/locales/en/onboarding.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
 import enVehicles from '@/locales/en/vehicles.json';
@@ -19,8 +21,10 @@ export const english = {
   common: enCommon,
   dashboard: enDashboard,
   errors: enErrors,
+  induction: enInduction,
   mfa: enMfa,
   nav: enNav,
+  onboarding: enOnboarding,
   scan: enScan,
   trucks: enTrucks,
   vehicles: enVehicles,

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 
 /** One radio group per question; the page only knows the options, never which is right. */
 export function InductionQuiz({
@@ -19,13 +20,14 @@ export function InductionQuiz({
   onSubmit: () => void;
   isSubmitting: boolean;
 }) {
+  const { t } = useTranslation('induction');
   const answered = answers.filter((answer) => answer !== undefined).length;
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Quiz</CardTitle>
+        <CardTitle>{t('quiz.title')}</CardTitle>
         <CardDescription>
-          Answer every question. {answered} of {questions.length} answered.
+          {t('quiz.answerEvery', { answered, total: questions.length })}
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -70,7 +72,7 @@ export function InductionQuiz({
           ))}
           <Button type="submit" disabled={isSubmitting} className="self-start">
             {isSubmitting && <Spinner />}
-            Submit Quiz
+            {t('quiz.submit')}
           </Button>
         </form>
       </CardContent>

@@ -9,14 +9,14 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { apiUrl } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { sendProgress } from '../api/induction';
 
 /** While playing, a heartbeat at most this often (the server credits at most 10 s per beat). */
 const HEARTBEAT_MS = 1000;
-const SKIP_NOTICE = 'Skipping ahead is not counted. Please watch the whole video.';
-const NOT_WATCHED_NOTICE =
-  'The quiz opens once the whole video has been watched. Please watch it through without skipping.';
+/** Notices by their `induction` catalogue key under `video.`. */
+type Notice = 'skipNotice' | 'notWatchedNotice' | 'saveFailed';
 
 /**
  * The safety video. The page reports the playing position; the server decides how much was
@@ -36,13 +36,14 @@ export function InductionVideo({
   onWatched: (seconds: number) => void;
   onComplete: () => void;
 }) {
+  const { t } = useTranslation('induction');
   const videoRef = useRef<HTMLVideoElement>(null);
   const allowedRef = useRef(startWatchedSeconds);
   const chainRef = useRef<Promise<unknown>>(Promise.resolve());
   const lastSentRef = useRef(0);
   const [started, setStarted] = useState(false);
   const [watched, setWatched] = useState(startWatchedSeconds);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [isChecking, setIsChecking] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
 
@@ -78,7 +79,7 @@ export function InductionVideo({
     if (!element) return;
     if (element.currentTime > allowedRef.current + 1) {
       element.currentTime = allowedRef.current;
-      setNotice(SKIP_NOTICE);
+      setNotice('skipNotice');
     }
   };
 
@@ -94,10 +95,10 @@ export function InductionVideo({
         onComplete();
         return;
       }
-      setNotice(NOT_WATCHED_NOTICE);
+      setNotice('notWatchedNotice');
       element.currentTime = Math.min(allowedRef.current, end);
     } catch {
-      setNotice('Your progress could not be saved. Please check the connection and play again.');
+      setNotice('saveFailed');
     } finally {
       setIsChecking(false);
     }
@@ -146,35 +147,36 @@ export function InductionVideo({
             <div className="absolute inset-0 flex items-center justify-center bg-black/40">
               <Button size="lg" onClick={start}>
                 <PlayIcon aria-hidden />
-                Start Video
+                {t('video.start')}
               </Button>
             </div>
           )}
         </div>
         <div className="flex flex-col gap-2">
-          <Progress value={percent} aria-label="Video watched" />
+          <Progress value={percent} aria-label={t('video.watchedLabel')} />
           <p className="text-sm text-muted-foreground" data-testid="induction-watched">
             {isChecking ? (
               <span className="inline-flex items-center gap-2">
-                <Spinner /> Checking your progress...
+                <Spinner /> {t('video.checking')}
               </span>
             ) : (
-              `Watched ${Math.floor(watched)} of ${Math.round(video.durationSeconds)} seconds. The quiz opens when the video ends.`
+              t('video.watched', {
+                watched: Math.floor(watched),
+                total: Math.round(video.durationSeconds),
+              })
             )}
           </p>
         </div>
         {loadFailed && (
           <Alert variant="destructive" role="alert">
             <TriangleAlertIcon aria-hidden />
-            <AlertDescription>
-              The video could not be played. Please contact your supervisor.
-            </AlertDescription>
+            <AlertDescription>{t('video.playFailed')}</AlertDescription>
           </Alert>
         )}
         {notice && (
           <Alert variant="warning" role="status">
             <TriangleAlertIcon aria-hidden />
-            <AlertDescription>{notice}</AlertDescription>
+            <AlertDescription>{t(`video.${notice}`)}</AlertDescription>
           </Alert>
         )}
       </CardContent>

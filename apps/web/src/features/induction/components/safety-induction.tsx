@@ -22,6 +22,7 @@ import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import {
   inductionKeys,
@@ -34,12 +35,11 @@ import {
 import { InductionQuiz } from './induction-quiz';
 import { InductionVideo } from './induction-video';
 
-export const NOT_FOUND_TEXT = 'Assignment or video not found. Please contact your supervisor.';
-
 type Phase = 'video' | 'quiz' | 'result';
 
 /** Spec §2/§4: /safety-induction/{assignmentId}: the video, then the quiz, then the result. */
 export function SafetyInduction({ assignmentId }: { assignmentId: string }) {
+  const { t } = useTranslation('induction');
   const assignment = useAssignment(assignmentId);
   const video = useSafetyVideo(assignment.data?.videoId);
 
@@ -49,33 +49,30 @@ export function SafetyInduction({ assignmentId }: { assignmentId: string }) {
     if (assignment.isError) {
       toast({
         variant: 'destructive',
-        title: 'Failed to fetch assignment',
+        title: t('fetchAssignmentFailed'),
         description: getErrorMessage(assignment.error, '') || undefined,
       });
     }
-  }, [assignment.isError, assignment.error]);
+  }, [assignment.isError, assignment.error, t]);
   useEffect(() => {
     if (video.isError) {
       toast({
         variant: 'destructive',
-        title: 'Failed to fetch video',
+        title: t('fetchVideoFailed'),
         description: getErrorMessage(video.error, '') || undefined,
       });
     }
-  }, [video.isError, video.error]);
+  }, [video.isError, video.error, t]);
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
-      <PageHeader
-        title="Safety Induction"
-        description="Watch the safety video, then take the quiz."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       {assignment.isPending || (assignment.isSuccess && video.isPending) ? (
-        <LoadingScreen label="Loading induction..." />
+        <LoadingScreen label={t('loading')} />
       ) : assignment.isError || video.isError || !assignment.data || !video.data ? (
         <Alert variant="destructive" role="alert">
           <TriangleAlertIcon aria-hidden />
-          <AlertDescription>{NOT_FOUND_TEXT}</AlertDescription>
+          <AlertDescription>{t('notFound')}</AlertDescription>
         </Alert>
       ) : (
         <InductionSession
@@ -95,6 +92,7 @@ function InductionSession({
   assignment: InductionAssignment;
   video: SafetyVideo;
 }) {
+  const { t } = useTranslation('induction');
   const queryClient = useQueryClient();
   const submit = useSubmitInduction();
   const retake = useRetakeInduction();
@@ -114,8 +112,8 @@ function InductionSession({
     if (answers.some((answer) => answer === undefined)) {
       toast({
         variant: 'destructive',
-        title: 'Incomplete Quiz',
-        description: 'Please answer all questions before submitting.',
+        title: t('incompleteTitle'),
+        description: t('incompleteDescription'),
       });
       return;
     }
@@ -132,16 +130,19 @@ function InductionSession({
           if (!outcome.passed) {
             toast({
               variant: 'destructive',
-              title: 'Not Passed',
-              description: `You scored ${outcome.score}%. You need ${outcome.passScore}% to pass.`,
+              title: t('notPassed'),
+              description: t('scoredBelow', {
+                score: outcome.score,
+                passScore: outcome.passScore,
+              }),
             });
           }
         },
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Submission Failed',
-            description: getErrorMessage(error, 'Failed to submit the quiz'),
+            title: t('submissionFailed'),
+            description: getErrorMessage(error, t('submitFailed')),
           }),
       },
     );
@@ -164,8 +165,8 @@ function InductionSession({
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Error',
-          description: getErrorMessage(error, 'Failed to reset the video'),
+          title: t('error'),
+          description: getErrorMessage(error, t('resetFailed')),
         }),
     });
   };
@@ -219,6 +220,7 @@ function DriverCard({
   assignment: InductionAssignment;
   video: SafetyVideo;
 }) {
+  const { t } = useTranslation('induction');
   return (
     <Card>
       <CardHeader className="flex flex-row items-center gap-4">
@@ -236,7 +238,7 @@ function DriverCard({
         <div className="flex min-w-0 flex-col gap-1">
           <CardTitle className="truncate">{video.title}</CardTitle>
           <CardDescription>
-            {assignment.driverName} · ID {assignment.driverIdNumber}
+            {assignment.driverName} · {t('idLabel', { idNumber: assignment.driverIdNumber })}
           </CardDescription>
           {video.description && (
             <p className="text-sm text-muted-foreground">{video.description}</p>
@@ -254,16 +256,22 @@ function PassedPanel({
   assignment: InductionAssignment;
   video: SafetyVideo;
 }) {
+  const { t } = useTranslation('induction');
+  const when = assignment.passedAt
+    ? `${formatDate(assignment.passedAt)} ${formatTime(assignment.passedAt)}`
+    : null;
   return (
     <>
       <DriverCard assignment={assignment} video={video} />
       <Alert variant="success" data-testid="induction-passed">
-        <CircleCheckBigIcon aria-label="Passed" role="img" />
-        <AlertTitle>Induction Passed</AlertTitle>
+        <CircleCheckBigIcon aria-label={t('passedIcon')} role="img" />
+        <AlertTitle>{t('passed')}</AlertTitle>
         <AlertDescription>
-          {assignment.passedAt
-            ? `Passed on ${`${formatDate(assignment.passedAt)} ${formatTime(assignment.passedAt)}`}${assignment.lastScore !== null ? ` with ${assignment.lastScore}%` : ''}.`
-            : 'This induction has been passed.'}
+          {when === null
+            ? t('alreadyPassed')
+            : assignment.lastScore !== null
+              ? t('passedOnWithScore', { when, score: assignment.lastScore })
+              : t('passedOn', { when })}
         </AlertDescription>
       </Alert>
     </>
@@ -281,39 +289,56 @@ function ResultPanel({
   onRewatch: () => void;
   isResetting: boolean;
 }) {
+  const { t } = useTranslation('induction');
   return (
     <Card data-testid="induction-result">
       <CardHeader className="flex flex-row items-center gap-3">
         {result.passed ? (
-          <CircleCheckBigIcon aria-label="Passed" role="img" className="size-8 text-success" />
+          <CircleCheckBigIcon
+            aria-label={t('passedIcon')}
+            role="img"
+            className="size-8 text-success"
+          />
         ) : (
-          <CircleXIcon aria-label="Not passed" role="img" className="size-8 text-destructive" />
+          <CircleXIcon
+            aria-label={t('notPassedIcon')}
+            role="img"
+            className="size-8 text-destructive"
+          />
         )}
         <div className="flex flex-col gap-1">
-          <CardTitle>{result.passed ? 'Induction Passed' : 'Not Passed'}</CardTitle>
+          <CardTitle>{result.passed ? t('passed') : t('notPassed')}</CardTitle>
           <CardDescription>
             {result.passed
-              ? 'Well done. Your induction has been recorded.'
-              : `You scored ${result.score}%. You need ${result.passScore}% to pass.`}
+              ? t('wellDone')
+              : t('scoredBelow', { score: result.score, passScore: result.passScore })}
           </CardDescription>
         </div>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
-          <Figure label="Score" value={`${result.score}%`} />
-          <Figure label="Pass score" value={`${result.passScore}%`} />
-          <Figure label="Correct answers" value={String(result.correctAnswers)} />
-          <Figure label="Total questions" value={String(result.totalQuestions)} />
+          <Figure testId="score" label={t('score')} value={`${result.score}%`} />
+          <Figure testId="pass-score" label={t('passScore')} value={`${result.passScore}%`} />
+          <Figure
+            testId="correct-answers"
+            label={t('correctAnswers')}
+            value={String(result.correctAnswers)}
+          />
+          <Figure
+            testId="total-questions"
+            label={t('totalQuestions')}
+            value={String(result.totalQuestions)}
+          />
         </dl>
         {!result.passed && (
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button onClick={onRetryQuiz}>
               <RotateCcwIcon aria-hidden />
-              Retry Quiz
+              {t('retryQuiz')}
             </Button>
             <Button variant="outline" onClick={onRewatch} disabled={isResetting}>
               {isResetting ? <Spinner /> : <VideoIcon aria-hidden />}
-              Rewatch Video
+              {t('rewatch')}
             </Button>
           </div>
         )}
@@ -322,14 +347,11 @@ function ResultPanel({
   );
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+function Figure({ testId, label, value }: { testId: string; label: string; value: string }) {
   return (
     <div className="rounded-md border p-3">
       <dt className="text-muted-foreground">{label}</dt>
-      <dd
-        className="text-lg font-semibold"
-        data-testid={`result-${label.toLowerCase().replaceAll(' ', '-')}`}
-      >
+      <dd className="text-lg font-semibold" data-testid={`result-${testId}`}>
         {value}
       </dd>
     </div>

@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useSelfOnboard } from '../api/self-onboarding';
 
@@ -17,10 +18,6 @@ import type { LicenceDetails } from './licence-step';
 import { QrCodeImage } from '@/components/qr-code-image';
 import type { PersonalInfo } from './personal-info';
 import { formatConfidence, type Selfie } from './selfie-step';
-
-export const SELFIE_CONSENT_LABEL =
-  'I agree that the site keeps my selfie and licence photo to check who I am at the gate. ' +
-  'They are deleted when the retention period ends.';
 
 /**
  * Step 4 of self onboarding: a summary, the driver's consent, then the record is stored on the
@@ -44,13 +41,17 @@ export function CompleteStep({
   const [saved, setSaved] = useState<SelfOnboarded | null>(null);
   const [showQr, setShowQr] = useState(false);
   const selfOnboard = useSelfOnboard();
+  const { t } = useTranslation('onboarding');
   const rows: [string, string][] = [
-    ['Name', `${info.name} ${info.surname}`.trim()],
-    ['ID number', info.idNumber],
-    ['Phone', info.phone],
-    ['Licence number', licence.licenceNumber || 'Not given'],
-    ['Licence valid to', licence.validTo || 'Not given'],
-    ['Liveness', `Verified (confidence ${formatConfidence(selfie.confidence)})`],
+    [t('complete.name'), `${info.name} ${info.surname}`.trim()],
+    [t('complete.idNumber'), info.idNumber],
+    [t('complete.phone'), info.phone],
+    [t('complete.licenceNumber'), licence.licenceNumber || t('complete.notGiven')],
+    [t('complete.licenceValidTo'), licence.validTo || t('complete.notGiven')],
+    [
+      t('complete.liveness'),
+      t('complete.livenessVerified', { confidence: formatConfidence(selfie.confidence) }),
+    ],
   ];
 
   const save = () => {
@@ -72,16 +73,13 @@ export function CompleteStep({
       {
         onSuccess: (result) => {
           setSaved(result);
-          toast({ title: 'Registration Complete', description: 'Your details have been saved.' });
+          toast({ title: t('complete.savedTitle'), description: t('complete.savedDescription') });
         },
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Registration Failed',
-            description: getErrorMessage(
-              error,
-              'Your details could not be saved. Please try again.',
-            ),
+            title: t('complete.failedTitle'),
+            description: getErrorMessage(error, t('complete.failedDescription')),
           }),
       },
     );
@@ -92,21 +90,19 @@ export function CompleteStep({
       {saved ? (
         <Alert variant="success">
           <CheckCircle2Icon aria-hidden />
-          <AlertTitle>You are registered</AlertTitle>
+          <AlertTitle>{t('complete.registeredTitle')}</AlertTitle>
           <AlertDescription>
-            <p>Your details are saved. Show this screen or your QR code at the gate office.</p>
+            <p>{t('complete.registeredDescription')}</p>
           </AlertDescription>
         </Alert>
       ) : (
-        <p className="text-sm text-muted-foreground">
-          Check your details, then complete your registration.
-        </p>
+        <p className="text-sm text-muted-foreground">{t('complete.checkDetails')}</p>
       )}
 
       <div className="grid gap-4 sm:grid-cols-[auto_1fr] sm:items-start">
         <img
           src={selfie.photo}
-          alt="Your selfie"
+          alt={t('complete.selfieAlt')}
           className="aspect-[3/4] w-32 rounded-lg object-cover"
         />
         <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
@@ -128,7 +124,7 @@ export function CompleteStep({
             disabled={selfOnboard.isPending}
           />
           <Label htmlFor="selfieConsent" className="leading-snug">
-            {SELFIE_CONSENT_LABEL}
+            {t('complete.consent')}
           </Label>
         </div>
       )}
@@ -137,21 +133,20 @@ export function CompleteStep({
         <section aria-labelledby="qr-heading" className="grid gap-3 rounded-lg border p-4">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h4 id="qr-heading" className="font-medium">
-              QR code (optional)
+              {t('complete.qrTitle')}
             </h4>
             {!showQr && (
               <Button type="button" variant="outline" onClick={() => setShowQr(true)}>
                 <QrCodeIcon aria-hidden />
-                Generate QR Code
+                {t('complete.generateQr')}
               </Button>
             )}
           </div>
           {showQr && (
             <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
-              <QrCodeImage text={saved.reference} label="Your driver QR code" />
+              <QrCodeImage text={saved.reference} label={t('complete.qrLabel')} />
               <p className="text-sm text-muted-foreground" data-testid="qr-notice">
-                The gate scans this code to find your record. It holds a reference signed by the
-                site, not your personal details.
+                {t('complete.qrNotice')}
               </p>
             </div>
           )}
@@ -163,12 +158,12 @@ export function CompleteStep({
           <span />
         ) : (
           <Button type="button" variant="outline" onClick={onBack} disabled={selfOnboard.isPending}>
-            Previous
+            {t('self.previous')}
           </Button>
         )}
         {saved ? (
           <Button type="button" onClick={onFinish}>
-            Finish
+            {t('complete.finish')}
           </Button>
         ) : (
           <Button
@@ -177,7 +172,7 @@ export function CompleteStep({
             disabled={!hasConsent || !licence.photo || selfOnboard.isPending}
           >
             {selfOnboard.isPending && <Spinner />}
-            {selfOnboard.isPending ? 'Saving...' : 'Complete Registration'}
+            {selfOnboard.isPending ? t('complete.saving') : t('complete.submit')}
           </Button>
         )}
       </div>

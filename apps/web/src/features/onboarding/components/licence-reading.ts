@@ -45,12 +45,7 @@ export function licenceReadingFromOcr(
 
 export type PersonalField = 'name' | 'surname' | 'idNumber';
 
-export const PERSONAL_FIELD_LABELS: Record<PersonalField, string> = {
-  name: 'First name',
-  surname: 'Surname',
-  idNumber: 'ID number',
-};
-
+// Field names on screen come from the `onboarding` catalogue (`licence.fields.<field>`).
 export type FieldConflict = { field: PersonalField; entered: string; read: string };
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

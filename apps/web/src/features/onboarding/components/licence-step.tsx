@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { Trans, useTranslation } from '@/lib/i18n';
 
 import { useReadLicence } from '../api/read-licence';
 
@@ -18,7 +19,6 @@ import {
   isExpired,
   type LicenceReading,
   licenceReadingFromOcr,
-  PERSONAL_FIELD_LABELS,
   prefillFromLicence,
 } from './licence-reading';
 import type { PersonalInfo } from './personal-info';
@@ -64,6 +64,7 @@ export function LicenceStep({
   const [readState, setReadState] = useState<ReadState>(licence.reading ? 'read' : 'idle');
   const [conflicts, setConflicts] = useState<FieldConflict[]>([]);
   const readLicence = useReadLicence();
+  const { t } = useTranslation('onboarding');
 
   const handleCapture = (photo: string) => {
     setIsCameraOpen(false);
@@ -78,8 +79,8 @@ export function LicenceStep({
           onLicenceChange({ ...licence, photo, reading: null });
           toast({
             variant: 'destructive',
-            title: 'No Data Found',
-            description: response.message ?? 'Please try again with better image quality',
+            title: t('licence.noDataTitle'),
+            description: response.message ?? t('licence.noDataDescription'),
           });
           return;
         }
@@ -98,8 +99,8 @@ export function LicenceStep({
         setReadState('failed');
         toast({
           variant: 'destructive',
-          title: 'OCR Failed',
-          description: getErrorMessage(error, 'Could not read the licence. Please try again.'),
+          title: t('licence.ocrFailedTitle'),
+          description: getErrorMessage(error, t('licence.ocrFailedDescription')),
         });
       },
     });
@@ -114,7 +115,7 @@ export function LicenceStep({
         {licence.photo ? (
           <img
             src={licence.photo}
-            alt="Your driver's licence, as captured"
+            alt={t('licence.photoAlt')}
             className="h-28 w-44 rounded-md object-cover"
           />
         ) : (
@@ -123,10 +124,7 @@ export function LicenceStep({
           </div>
         )}
         <div className="flex flex-1 flex-col gap-2">
-          <p className="text-sm text-muted-foreground">
-            Photograph the front of your licence card, or the barcode on its back, flat and in good
-            light. You can also upload a photo.
-          </p>
+          <p className="text-sm text-muted-foreground">{t('licence.instructions')}</p>
           <div>
             <Button
               type="button"
@@ -135,7 +133,7 @@ export function LicenceStep({
               disabled={isReading}
             >
               <CameraIcon aria-hidden />
-              {licence.photo ? 'Retake Licence Photo' : 'Capture Licence Photo'}
+              {licence.photo ? t('licence.retake') : t('licence.capture')}
             </Button>
           </div>
         </div>
@@ -144,7 +142,7 @@ export function LicenceStep({
       {isReading && (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
           <Spinner />
-          Reading your licence...
+          {t('licence.reading')}
         </p>
       )}
 
@@ -153,14 +151,21 @@ export function LicenceStep({
       {conflicts.length > 0 && (
         <Alert variant="warning">
           <AlertTriangleIcon aria-hidden />
-          <AlertTitle>Your licence says something different</AlertTitle>
+          <AlertTitle>{t('licence.conflictTitle')}</AlertTitle>
           <AlertDescription>
             <ul className="list-disc pl-4">
               {conflicts.map((conflict) => (
                 <li key={conflict.field}>
-                  {PERSONAL_FIELD_LABELS[conflict.field]}: you entered{' '}
-                  <strong>{conflict.entered}</strong>, the licence shows{' '}
-                  <strong>{conflict.read}</strong>.
+                  <Trans
+                    t={t}
+                    i18nKey="licence.conflict"
+                    values={{
+                      field: t(`licence.fields.${conflict.field}`),
+                      entered: conflict.entered,
+                      read: conflict.read,
+                    }}
+                    components={{ strong: <strong /> }}
+                  />
                 </li>
               ))}
             </ul>
@@ -173,7 +178,7 @@ export function LicenceStep({
                 setConflicts([]);
               }}
             >
-              Use Licence Details
+              {t('licence.useLicenceDetails')}
             </Button>
           </AlertDescription>
         </Alert>
@@ -182,18 +187,15 @@ export function LicenceStep({
       {(readState === 'nothing' || readState === 'failed') && (
         <Alert>
           <InfoIcon aria-hidden />
-          <AlertTitle>Nothing was read from this photo</AlertTitle>
+          <AlertTitle>{t('licence.nothingReadTitle')}</AlertTitle>
           <AlertDescription>
-            <p>
-              You can retake the photo, or continue and type your licence details below. The photo
-              is kept either way.
-            </p>
+            <p>{t('licence.nothingReadDescription')}</p>
           </AlertDescription>
         </Alert>
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="licenceNumber" label="Licence Number (optional)">
+        <Field id="licenceNumber" label={t('licence.licenceNumber')}>
           <Input
             id="licenceNumber"
             autoComplete="off"
@@ -207,7 +209,7 @@ export function LicenceStep({
             }
           />
         </Field>
-        <Field id="licenceValidTo" label="Valid To (optional)">
+        <Field id="licenceValidTo" label={t('licence.validTo')}>
           <Input
             id="licenceValidTo"
             autoComplete="off"
@@ -224,61 +226,59 @@ export function LicenceStep({
       {isExpired(licence.validTo) && (
         <Alert variant="warning">
           <AlertTriangleIcon aria-hidden />
-          <AlertTitle>This licence has expired</AlertTitle>
+          <AlertTitle>{t('licence.expiredTitle')}</AlertTitle>
           <AlertDescription>
-            <p>It was valid to {licence.validTo}. The gate will not accept an expired licence.</p>
+            <p>{t('licence.expiredDescription', { date: licence.validTo })}</p>
           </AlertDescription>
         </Alert>
       )}
 
       <div className="flex justify-between gap-3 border-t pt-5">
         <Button type="button" variant="outline" onClick={onBack}>
-          Previous
+          {t('self.previous')}
         </Button>
         <Button type="button" onClick={onContinue} disabled={!licence.photo || isReading}>
-          Continue
+          {t('self.continue')}
         </Button>
       </div>
       <CameraCaptureDialog
         open={isCameraOpen}
         onClose={() => setIsCameraOpen(false)}
         onCapture={handleCapture}
-        title="Driver's Licence"
-        description="Fit the licence card inside the frame, then capture."
+        title={t('licence.cameraTitle')}
+        description={t('licence.cameraDescription')}
         guide="card"
-        captureLabel="Capture licence"
+        captureLabel={t('licence.cameraCapture')}
       />
     </div>
   );
 }
 
 function LicenceReadingSummary({ reading }: { reading: LicenceReading }) {
+  const { t } = useTranslation('onboarding');
   const rows: [string, string | null][] = [
     [
-      'Name on card',
+      t('licence.nameOnCard'),
       reading.nameOnCard ?? ([reading.name, reading.surname].filter(Boolean).join(' ') || null),
     ],
-    ['ID number', reading.idNumber],
-    ['Licence number', reading.licenceNumber],
-    ['Valid to', reading.validTo],
+    [t('licence.idNumberRow'), reading.idNumber],
+    [t('licence.licenceNumberRow'), reading.licenceNumber],
+    [t('licence.validToRow'), reading.validTo],
   ];
   return (
-    <section aria-label="Read from your licence" className="grid gap-2 rounded-lg bg-muted/60 p-4">
-      <h4 className="text-sm font-medium">Read from your licence</h4>
+    <section aria-label={t('licence.readTitle')} className="grid gap-2 rounded-lg bg-muted/60 p-4">
+      <h4 className="text-sm font-medium">{t('licence.readTitle')}</h4>
       <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="text-muted-foreground">{label}</dt>
             <dd className={value ? 'font-medium' : 'text-muted-foreground'}>
-              {value ?? 'Not read'}
+              {value ?? t('licence.notRead')}
             </dd>
           </div>
         ))}
       </dl>
-      <p className="text-xs text-muted-foreground">
-        Blank details on the previous step were filled in from the licence; check them before you
-        finish.
-      </p>
+      <p className="text-xs text-muted-foreground">{t('licence.prefilledNote')}</p>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { ComponentType, SVGProps } from 'react';
 import { Link } from 'wouter';
 
 import { PageHeader } from '@/components/ui/page-header';
+import { useTranslation } from '@/lib/i18n';
 
 export type OnboardingOption = {
   href: string;
@@ -21,30 +22,30 @@ export function OnboardingChooser({
   selfHref: string;
   securityHref: string;
 }) {
+  const { t } = useTranslation('onboarding');
   const options: OnboardingOption[] = [
     {
       href: companyHref,
-      title: 'Company Onboarding',
-      description: 'A transport company adds its drivers and vehicles, in bulk or one at a time.',
+      title: t('chooser.company'),
+      description: t('chooser.companyDescription'),
       icon: Building2Icon,
     },
     {
       href: selfHref,
-      title: 'Self Onboarding',
-      description:
-        'A driver registers on their own phone: details, licence photo and a live selfie.',
+      title: t('chooser.self'),
+      description: t('chooser.selfDescription'),
       icon: UserRoundIcon,
     },
     {
       href: securityHref,
-      title: 'Security Onboarding',
-      description: 'Get a new gate guard set up, by QR code or by walking through the workflow.',
+      title: t('chooser.security'),
+      description: t('chooser.securityDescription'),
       icon: ShieldIcon,
     },
   ];
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
-      <PageHeader title="Onboarding" description="Choose who you are getting onto the system." />
+      <PageHeader title={t('chooser.title')} description={t('chooser.description')} />
       <ul className="grid gap-4 md:grid-cols-3">
         {options.map(({ href, title, description, icon: Icon }) => (
           <li key={href}>

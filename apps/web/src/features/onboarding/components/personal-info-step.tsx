@@ -4,8 +4,9 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { useTranslation } from '@/lib/i18n';
 
-import { type PersonalInfo, PersonalInfoSchema } from './personal-info';
+import { type PersonalInfo, PersonalInfoSchema, VALIDATION_MESSAGE_KEYS } from './personal-info';
 import { SA_ID_NUMBER_LENGTH } from '@boomgate/contracts/sa-id-number';
 
 /** Step 1 of self onboarding: who the driver is. Errors show under each field. */
@@ -22,6 +23,12 @@ export function PersonalInfoStep({
     mode: 'onTouched',
   });
   const { errors } = form.formState;
+  const { t } = useTranslation('onboarding');
+  const errorText = (name: keyof PersonalInfo) => {
+    const message = errors[name]?.message;
+    const key = message ? VALIDATION_MESSAGE_KEYS[message] : undefined;
+    return key ? t(`validation.${key}`) : message;
+  };
 
   const fieldProps = (name: keyof PersonalInfo) => ({
     id: name,
@@ -33,28 +40,28 @@ export function PersonalInfoStep({
   return (
     <form
       noValidate
-      aria-label="Personal information"
+      aria-label={t('personal.formLabel')}
       className="grid gap-5"
       onSubmit={(event) => void form.handleSubmit(onContinue)(event)}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="name" label="First Name" error={errors.name?.message}>
+        <Field id="name" label={t('personal.firstName')} error={errorText('name')}>
           <Input autoComplete="given-name" {...fieldProps('name')} />
         </Field>
-        <Field id="surname" label="Surname" error={errors.surname?.message}>
+        <Field id="surname" label={t('personal.surname')} error={errorText('surname')}>
           <Input autoComplete="family-name" {...fieldProps('surname')} />
         </Field>
-        <Field id="idNumber" label="ID Number" error={errors.idNumber?.message}>
+        <Field id="idNumber" label={t('personal.idNumber')} error={errorText('idNumber')}>
           <Input
             inputMode="numeric"
             autoComplete="off"
             maxLength={SA_ID_NUMBER_LENGTH}
-            placeholder="13 digits"
+            placeholder={t('personal.idNumberPlaceholder')}
             className="font-mono"
             {...fieldProps('idNumber')}
           />
         </Field>
-        <Field id="phone" label="Phone Number" error={errors.phone?.message}>
+        <Field id="phone" label={t('personal.phone')} error={errorText('phone')}>
           <Input
             type="tel"
             inputMode="tel"
@@ -65,7 +72,7 @@ export function PersonalInfoStep({
         </Field>
       </div>
       <div className="flex justify-end border-t pt-5">
-        <Button type="submit">Continue</Button>
+        <Button type="submit">{t('self.continue')}</Button>
       </div>
     </form>
   );

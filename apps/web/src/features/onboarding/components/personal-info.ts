@@ -29,4 +29,22 @@ export const PersonalInfoSchema = z.object({
 
 export type PersonalInfo = z.infer<typeof PersonalInfoSchema>;
 
+/**
+ * The schema's messages stay English (the spec's, shared with the server through contracts);
+ * the screen shows each through the `onboarding` catalogue's `validation.<key>`.
+ */
+export const VALIDATION_MESSAGE_KEYS: Readonly<Record<string, string>> = {
+  'Enter your first name.': 'firstNameRequired',
+  'Enter your surname.': 'surnameRequired',
+  'At most 120 characters.': 'tooLong',
+  'Enter your ID number.': 'idNumberRequired',
+  'Enter your phone number.': 'phoneRequired',
+  [SA_ID_NUMBER_MESSAGES.digits]: 'idDigits',
+  [SA_ID_NUMBER_MESSAGES.length]: 'idLength',
+  [SA_ID_NUMBER_MESSAGES.date]: 'idDate',
+  [SA_ID_NUMBER_MESSAGES.citizenship]: 'idCitizenship',
+  [SA_ID_NUMBER_MESSAGES.checksum]: 'idChecksum',
+  [PHONE_MESSAGE]: 'phoneFormat',
+};
+
 export const EMPTY_PERSONAL_INFO: PersonalInfo = { name: '', surname: '', idNumber: '', phone: '' };

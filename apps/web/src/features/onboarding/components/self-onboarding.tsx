@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 
 import { CompleteStep } from './complete-step';
 import { EMPTY_LICENCE, type LicenceDetails, LicenceStep } from './licence-step';
@@ -14,15 +15,8 @@ import { EMPTY_PERSONAL_INFO, type PersonalInfo } from './personal-info';
 import { PersonalInfoStep } from './personal-info-step';
 import { type Selfie, SelfieStep } from './selfie-step';
 
-const STEPS = [
-  { title: 'Personal Information', description: 'Your name, ID number and phone number.' },
-  {
-    title: "Driver's Licence",
-    description: 'A photo of your licence; we read it to fill in your details.',
-  },
-  { title: 'Face Verification', description: 'A selfie taken during a short liveness check.' },
-  { title: 'Complete', description: 'Check your details and, if you like, make a QR code.' },
-] as const;
+/** Catalogue keys under `self.steps` (title, and `<key>Description`). */
+const STEPS = ['personal', 'licence', 'face', 'complete'] as const;
 
 /**
  * Spec §2/§4 self onboarding: four steps for a driver or transporter registering themselves.
@@ -33,7 +27,8 @@ export function SelfOnboarding({ backHref, onFinish }: { backHref: string; onFin
   const [info, setInfo] = useState<PersonalInfo>(EMPTY_PERSONAL_INFO);
   const [licence, setLicence] = useState<LicenceDetails>(EMPTY_LICENCE);
   const [selfie, setSelfie] = useState<Selfie | null>(null);
-  const step = STEPS[stepIndex] ?? STEPS[0];
+  const { t } = useTranslation('onboarding');
+  const stepKey = STEPS[stepIndex] ?? STEPS[0];
 
   const next = () => setStepIndex((index) => Math.min(index + 1, STEPS.length - 1));
   const previous = () => setStepIndex((index) => Math.max(index - 1, 0));
@@ -41,34 +36,34 @@ export function SelfOnboarding({ backHref, onFinish }: { backHref: string; onFin
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <PageHeader
-        title="Self Onboarding"
-        description="Register yourself as a driver in four steps."
+        title={t('self.title')}
+        description={t('self.description')}
         actions={
           <Button variant="outline" asChild>
             <Link href={backHref}>
               <ArrowLeftIcon aria-hidden />
-              Back
+              {t('self.back')}
             </Link>
           </Button>
         }
       />
 
-      <nav aria-label="Onboarding progress" className="grid gap-3">
+      <nav aria-label={t('self.progress')} className="grid gap-3">
         <Progress
           value={((stepIndex + 1) / STEPS.length) * 100}
-          aria-label={`Step ${stepIndex + 1} of ${STEPS.length}`}
+          aria-label={t('self.stepOf', { current: stepIndex + 1, total: STEPS.length })}
         />
         <ol className="grid grid-cols-4 gap-2 text-xs sm:text-sm">
           {STEPS.map((item, index) => (
             <li
-              key={item.title}
+              key={item}
               aria-current={index === stepIndex ? 'step' : undefined}
               className={cn(
                 'text-muted-foreground',
                 index === stepIndex && 'font-medium text-foreground',
               )}
             >
-              <span className="hidden sm:inline">{item.title}</span>
+              <span className="hidden sm:inline">{t(`self.steps.${item}`)}</span>
               <span className="sm:hidden">{index + 1}</span>
             </li>
           ))}
@@ -78,10 +73,10 @@ export function SelfOnboarding({ backHref, onFinish }: { backHref: string; onFin
       <Card>
         <CardHeader>
           <p className="text-sm text-muted-foreground">
-            Step {stepIndex + 1} of {STEPS.length}
+            {t('self.stepOf', { current: stepIndex + 1, total: STEPS.length })}
           </p>
-          <h2 className="text-lg font-semibold leading-none">{step.title}</h2>
-          <CardDescription>{step.description}</CardDescription>
+          <h2 className="text-lg font-semibold leading-none">{t(`self.steps.${stepKey}`)}</h2>
+          <CardDescription>{t(`self.steps.${stepKey}Description`)}</CardDescription>
         </CardHeader>
         <CardContent>
           {stepIndex === 0 && (

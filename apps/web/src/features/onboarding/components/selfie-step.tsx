@@ -16,9 +16,10 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { useCameraStream } from '@/hooks/use-camera-stream';
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 
 import { type LivenessCheckState, useLivenessCheck } from '../hooks/use-liveness-check';
-import { LIVENESS_STEPS, missedMovements, type StepsSeen } from '../liveness/liveness-check';
+import { LIVENESS_STEPS, type StepsSeen } from '../liveness/liveness-check';
 
 /**
  * The selfie of a passed liveness check, with the check's confidence (0–1) and the four prompts'
@@ -43,6 +44,7 @@ export function SelfieStep({
   onBack: () => void;
   onContinue: (selfie: Selfie) => void;
 }) {
+  const { t } = useTranslation('onboarding');
   const [isRetaking, setIsRetaking] = useState(selfie === null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const { model, check, start, reset, retryModel } = useLivenessCheck(videoRef);
@@ -84,35 +86,32 @@ export function SelfieStep({
         <div className="grid gap-4 sm:grid-cols-[auto_1fr] sm:items-start">
           <img
             src={current.photo}
-            alt="Your selfie, taken during the liveness check"
+            alt={t('selfie.photoAlt')}
             className="aspect-[3/4] w-40 rounded-lg object-cover"
           />
           <div className="grid gap-3">
             <Alert variant="success">
               <ShieldCheckIcon aria-hidden />
-              <AlertTitle>Liveness verified</AlertTitle>
+              <AlertTitle>{t('selfie.verifiedTitle')}</AlertTitle>
               <AlertDescription>
                 <p>
-                  Confidence {formatConfidence(current.confidence)}: you blinked and turned your
-                  head both ways in front of the camera.
+                  {t('selfie.verifiedDescription', {
+                    confidence: formatConfidence(current.confidence),
+                  })}
                 </p>
               </AlertDescription>
             </Alert>
             <div>
               <Button type="button" variant="outline" onClick={handleRetake}>
                 <RefreshCwIcon aria-hidden />
-                Retake Selfie
+                {t('selfie.retake')}
               </Button>
             </div>
           </div>
         </div>
       ) : (
         <>
-          <p className="text-sm text-muted-foreground">
-            We check that a live person is in front of the camera. You will be asked to look at the
-            camera, blink, then turn your head left and right; each prompt lasts two seconds. Take
-            off sunglasses and a cap, and find good light.
-          </p>
+          <p className="text-sm text-muted-foreground">{t('selfie.instructions')}</p>
           <div className="relative mx-auto aspect-[3/4] w-full max-w-sm overflow-hidden rounded-xl bg-black sm:aspect-[4/3] sm:max-w-xl">
             <video
               ref={videoRef}
@@ -137,10 +136,10 @@ export function SelfieStep({
           {camera.error && (
             <Alert variant="destructive" role="alert">
               <ScanFaceIcon aria-hidden />
-              <AlertTitle>Camera unavailable</AlertTitle>
+              <AlertTitle>{t('selfie.cameraUnavailable')}</AlertTitle>
               <AlertDescription>
                 <p>{camera.error}</p>
-                <p>The liveness check needs a live camera; an uploaded photo cannot prove it.</p>
+                <p>{t('selfie.needsLiveCamera')}</p>
               </AlertDescription>
             </Alert>
           )}
@@ -150,11 +149,17 @@ export function SelfieStep({
           {check.status === 'failed' && (
             <Alert variant="destructive" role="alert">
               <ShieldAlertIcon aria-hidden />
-              <AlertTitle>Liveness check failed</AlertTitle>
+              <AlertTitle>{t('selfie.failedTitle')}</AlertTitle>
               <AlertDescription>
-                <p>{check.message}</p>
+                <p>{t(`selfie.failures.${check.failure}`)}</p>
                 {(check.failure === 'prompts-missed' || check.failure === 'too-slow') && (
-                  <p>Not seen: {missedMovements(check.result)}.</p>
+                  <p>
+                    {t('selfie.notSeen', {
+                      movements: check.result.missing
+                        .map((prompt) => t(`selfie.movements.${prompt}`))
+                        .join(', '),
+                    })}
+                  </p>
                 )}
               </AlertDescription>
             </Alert>
@@ -162,20 +167,20 @@ export function SelfieStep({
           {check.status === 'error' && (
             <Alert variant="destructive" role="alert">
               <ShieldAlertIcon aria-hidden />
-              <AlertTitle>Liveness check stopped</AlertTitle>
+              <AlertTitle>{t('selfie.stoppedTitle')}</AlertTitle>
               <AlertDescription>
-                <p>Something went wrong while reading the camera. Please try again.</p>
+                <p>{t('selfie.stoppedDescription')}</p>
               </AlertDescription>
             </Alert>
           )}
           {model.status === 'error' && (
             <Alert variant="destructive" role="alert">
               <ShieldAlertIcon aria-hidden />
-              <AlertTitle>Face model unavailable</AlertTitle>
+              <AlertTitle>{t('selfie.modelUnavailableTitle')}</AlertTitle>
               <AlertDescription>
-                <p>The face model could not be loaded from the site server.</p>
+                <p>{t('selfie.modelUnavailableDescription')}</p>
                 <Button type="button" variant="outline" size="sm" onClick={retryModel}>
-                  Retry
+                  {t('selfie.retry')}
                 </Button>
               </AlertDescription>
             </Alert>
@@ -185,12 +190,12 @@ export function SelfieStep({
             <Button type="button" onClick={start} disabled={!canStart}>
               {model.status === 'loading' ? <Spinner /> : <ScanFaceIcon aria-hidden />}
               {check.status === 'failed' || check.status === 'error'
-                ? 'Try Again'
-                : 'Start Liveness Check'}
+                ? t('selfie.tryAgain')
+                : t('selfie.start')}
             </Button>
             {model.status === 'loading' && (
               <span role="status" className="text-sm text-muted-foreground">
-                Loading face model...
+                {t('selfie.loadingModel')}
               </span>
             )}
             {!isRetaking || selfie === null ? null : (
@@ -202,7 +207,7 @@ export function SelfieStep({
                   setIsRetaking(false);
                 }}
               >
-                Keep Previous Selfie
+                {t('selfie.keepPrevious')}
               </Button>
             )}
           </div>
@@ -211,14 +216,14 @@ export function SelfieStep({
 
       <div className="flex justify-between gap-3 border-t pt-5">
         <Button type="button" variant="outline" onClick={onBack} disabled={isRunning}>
-          Previous
+          {t('self.previous')}
         </Button>
         <Button
           type="button"
           disabled={!current || isCameraOn}
           onClick={() => current && onContinue(current)}
         >
-          Continue
+          {t('self.continue')}
         </Button>
       </div>
     </div>
@@ -232,6 +237,7 @@ function LivenessOverlay({
   check: LivenessCheckState;
   isStarting: boolean;
 }) {
+  const { t } = useTranslation('onboarding');
   if (isStarting) {
     return (
       <div
@@ -239,7 +245,7 @@ function LivenessOverlay({
         className="absolute inset-0 flex items-center justify-center gap-2 text-white/80"
       >
         <Spinner className="size-5" />
-        Starting camera...
+        {t('selfie.startingCamera')}
       </div>
     );
   }
@@ -248,13 +254,13 @@ function LivenessOverlay({
     return (
       <div className="absolute inset-x-0 top-0 grid gap-1 bg-gradient-to-b from-black/80 to-transparent px-4 pb-8 pt-4 text-center text-white">
         <p className="text-xs uppercase tracking-wide text-white/75">
-          Step {check.stepIndex + 1} of {LIVENESS_STEPS.length}
+          {t('self.stepOf', { current: check.stepIndex + 1, total: LIVENESS_STEPS.length })}
         </p>
         <p role="status" aria-live="assertive" className="text-xl font-semibold">
-          {prompt?.instruction}
+          {prompt && t(`selfie.prompts.${prompt.step}`)}
         </p>
         {check.hasFace === false && (
-          <p className="text-sm text-amber-200">We can’t see your face: move into the oval.</p>
+          <p className="text-sm text-amber-200">{t('selfie.faceNotSeen')}</p>
         )}
       </div>
     );
@@ -266,7 +272,7 @@ function LivenessOverlay({
         className="absolute inset-0 flex items-center justify-center gap-2 bg-black/60 text-lg font-medium text-white"
       >
         <Spinner className="size-5" />
-        Verifying liveness...
+        {t('selfie.verifying')}
       </div>
     );
   }
@@ -301,18 +307,12 @@ function markFor(
   return index < currentIndex ? 'missed' : 'pending';
 }
 
-const MARK_LABELS: Record<PromptMark, string> = {
-  pending: 'to do',
-  current: 'now',
-  seen: 'seen',
-  missed: 'not seen',
-};
-
 function PromptList({ check }: { check: LivenessCheckState }) {
+  const { t } = useTranslation('onboarding');
   const marks = promptMarks(check);
   return (
-    <ol aria-label="Liveness prompts" className="grid gap-2 sm:grid-cols-4">
-      {LIVENESS_STEPS.map(({ step, instruction }, index) => {
+    <ol aria-label={t('selfie.promptsLabel')} className="grid gap-2 sm:grid-cols-4">
+      {LIVENESS_STEPS.map(({ step }, index) => {
         const mark = marks[index] ?? 'pending';
         return (
           <li
@@ -334,8 +334,8 @@ function PromptList({ check }: { check: LivenessCheckState }) {
               <CircleIcon aria-hidden className="size-4 text-muted-foreground" />
             )}
             <span>
-              {instruction}
-              <span className="sr-only"> ({MARK_LABELS[mark]})</span>
+              {t(`selfie.prompts.${step}`)}
+              <span className="sr-only"> ({t(`selfie.marks.${mark}`)})</span>
             </span>
           </li>
         );

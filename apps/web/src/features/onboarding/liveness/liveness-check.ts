@@ -137,17 +137,6 @@ export const FAILURE_MESSAGES: Record<LivenessFailure, string> = {
     'We did not see every movement. Do each one while its prompt is showing, then try again.',
 };
 
-const PROMPT_VERBS: Record<LivenessPrompt, string> = {
-  blink: 'blink',
-  turn_left: 'turn left',
-  turn_right: 'turn right',
-};
-
-/** The movements that were asked for and not seen, as words ("blink, turn left"). */
-export function missedMovements(result: LivenessResult): string {
-  return result.missing.map((prompt) => PROMPT_VERBS[prompt]).join(', ');
-}
-
 function throwIfAborted(signal?: AbortSignal) {
   if (signal?.aborted) throw signal.reason as Error;
 }

@@ -1,5 +1,6 @@
 import { PlusIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import {
@@ -23,6 +24,7 @@ import { useCreateSafetyVideo } from '../api/induction';
 import {
   type QuestionDraft,
   type VideoDraft,
+  type VideoDraftProblem,
   emptyQuestion,
   emptyVideoDraft,
   toNewSafetyVideo,
@@ -50,9 +52,10 @@ function probeVideoLength(url: string): Promise<number | undefined> {
 
 /** A new safety video: the file (or an https link), the pass score and the quiz with its answers. */
 export function AddVideoDialog() {
+  const { t } = useTranslation('induction');
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<VideoDraft>(emptyVideoDraft);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<VideoDraftProblem | null>(null);
   const createVideo = useCreateSafetyVideo();
 
   const handleOpenChange = (isOpen: boolean) => {
@@ -70,23 +73,37 @@ export function AddVideoDialog() {
       ),
     });
 
+  const describeProblem = ({ key, question, detail }: VideoDraftProblem) => {
+    if (key === 'markCorrect') return t('videoProblems.markCorrect', { number: question });
+    const text =
+      key === 'checkForm'
+        ? t('videoProblems.checkForm', { detail: detail ?? '' })
+        : t(`videoProblems.${key}`);
+    return question === undefined
+      ? text
+      : t('videoProblems.inQuestion', { number: question, problem: text });
+  };
+
   const handleSubmit = () => {
     const built = toNewSafetyVideo(draft);
     if (!built.ok) {
-      setProblem(built.message);
+      setProblem(built.problem);
       return;
     }
     setProblem(null);
     createVideo.mutate(built.value, {
       onSuccess: () => {
-        toast({ title: 'Video Added', description: `${built.value.title} is ready to assign.` });
+        toast({
+          title: t('addVideo.videoAdded'),
+          description: t('addVideo.readyToAssign', { title: built.value.title }),
+        });
         handleOpenChange(false);
       },
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Upload Failed',
-          description: getErrorMessage(error, 'Failed to add the video'),
+          title: t('addVideo.uploadFailed'),
+          description: getErrorMessage(error, t('addVideo.uploadFailedFallback')),
         }),
     });
   };
@@ -96,15 +113,13 @@ export function AddVideoDialog() {
       <DialogTrigger asChild>
         <Button>
           <PlusIcon aria-hidden />
-          Add Video
+          {t('addVideo.trigger')}
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>Add Safety Video</DialogTitle>
-          <DialogDescription>
-            Upload an MP4 or WebM file (up to 50MB) or link an https video, then write the quiz.
-          </DialogDescription>
+          <DialogTitle>{t('addVideo.title')}</DialogTitle>
+          <DialogDescription>{t('addVideo.description')}</DialogDescription>
         </DialogHeader>
         <form
           noValidate
@@ -114,14 +129,14 @@ export function AddVideoDialog() {
             handleSubmit();
           }}
         >
-          <Field id="video-title" label="Title">
+          <Field id="video-title" label={t('addVideo.titleLabel')}>
             <Input
               id="video-title"
               value={draft.title}
               onChange={(event) => update({ title: event.target.value })}
             />
           </Field>
-          <Field id="video-description" label="Description (optional)">
+          <Field id="video-description" label={t('addVideo.descriptionLabel')}>
             <textarea
               id="video-description"
               className={textareaClass}
@@ -129,7 +144,7 @@ export function AddVideoDialog() {
               onChange={(event) => update({ description: event.target.value })}
             />
           </Field>
-          <Field id="video-pass-score" label="Pass score (%)">
+          <Field id="video-pass-score" label={t('addVideo.passScoreLabel')}>
             <Input
               id="video-pass-score"
               type="number"
@@ -142,7 +157,7 @@ export function AddVideoDialog() {
           </Field>
 
           <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">Video</legend>
+            <legend className="mb-2 text-sm font-medium">{t('addVideo.videoLegend')}</legend>
             <div className="flex gap-4 text-sm">
               {(['upload', 'url'] as const).map((source) => (
                 <label key={source} className="flex items-center gap-2">
@@ -153,12 +168,12 @@ export function AddVideoDialog() {
                     checked={draft.source === source}
                     onChange={() => update({ source })}
                   />
-                  {source === 'upload' ? 'Upload a file' : 'Link (https)'}
+                  {source === 'upload' ? t('addVideo.sourceUpload') : t('addVideo.sourceUrl')}
                 </label>
               ))}
             </div>
             {draft.source === 'upload' ? (
-              <Field id="video-file" label="Video file">
+              <Field id="video-file" label={t('addVideo.fileLabel')}>
                 <Input
                   id="video-file"
                   type="file"
@@ -168,7 +183,7 @@ export function AddVideoDialog() {
               </Field>
             ) : (
               <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-                <Field id="video-url" label="Video URL">
+                <Field id="video-url" label={t('addVideo.urlLabel')}>
                   <Input
                     id="video-url"
                     type="url"
@@ -190,7 +205,7 @@ export function AddVideoDialog() {
                     }}
                   />
                 </Field>
-                <Field id="video-duration" label="Length (seconds)">
+                <Field id="video-duration" label={t('addVideo.lengthLabel')}>
                   <Input
                     id="video-duration"
                     type="number"
@@ -201,8 +216,7 @@ export function AddVideoDialog() {
                   />
                 </Field>
                 <p className="text-xs text-muted-foreground sm:col-span-2">
-                  The quiz opens only after the driver has watched this many seconds, so the length
-                  must match the video (it is filled in from the link when the browser can read it).
+                  {t('addVideo.lengthHint')}
                 </p>
               </div>
             )}
@@ -215,14 +229,16 @@ export function AddVideoDialog() {
                 className="grid gap-2 rounded-md border p-3"
                 data-testid={`question-${questionIndex}`}
               >
-                <legend className="px-1 text-sm font-medium">Question {questionIndex + 1}</legend>
+                <legend className="px-1 text-sm font-medium">
+                  {t('addVideo.questionLegend', { number: questionIndex + 1 })}
+                </legend>
                 <div className="flex items-center gap-2">
                   <Label htmlFor={`question-${questionIndex}-text`} className="sr-only">
-                    Question {questionIndex + 1} text
+                    {t('addVideo.questionTextLabel', { number: questionIndex + 1 })}
                   </Label>
                   <Input
                     id={`question-${questionIndex}-text`}
-                    placeholder="Question"
+                    placeholder={t('addVideo.questionPlaceholder')}
                     value={question.question}
                     onChange={(event) =>
                       updateQuestion(questionIndex, { question: event.target.value })
@@ -233,7 +249,7 @@ export function AddVideoDialog() {
                       type="button"
                       variant="ghost"
                       size="icon"
-                      aria-label={`Remove question ${questionIndex + 1}`}
+                      aria-label={t('addVideo.removeQuestion', { number: questionIndex + 1 })}
                       onClick={() =>
                         update({ questions: draft.questions.filter((_, i) => i !== questionIndex) })
                       }
@@ -248,13 +264,16 @@ export function AddVideoDialog() {
                       type="radio"
                       name={`question-${questionIndex}-correct`}
                       className="size-4 shrink-0 accent-primary"
-                      aria-label={`Option ${optionIndex + 1} is correct`}
+                      aria-label={t('addVideo.optionCorrect', { option: optionIndex + 1 })}
                       checked={question.correctIndex === optionIndex}
                       onChange={() => updateQuestion(questionIndex, { correctIndex: optionIndex })}
                     />
                     <Input
-                      aria-label={`Question ${questionIndex + 1} option ${optionIndex + 1}`}
-                      placeholder={`Option ${optionIndex + 1}`}
+                      aria-label={t('addVideo.optionLabel', {
+                        number: questionIndex + 1,
+                        option: optionIndex + 1,
+                      })}
+                      placeholder={t('addVideo.optionPlaceholder', { option: optionIndex + 1 })}
                       value={option}
                       onChange={(event) =>
                         updateQuestion(questionIndex, {
@@ -269,7 +288,7 @@ export function AddVideoDialog() {
                         type="button"
                         variant="ghost"
                         size="icon"
-                        aria-label={`Remove option ${optionIndex + 1}`}
+                        aria-label={t('addVideo.removeOption', { option: optionIndex + 1 })}
                         onClick={() =>
                           updateQuestion(questionIndex, {
                             options: question.options.filter((_, i) => i !== optionIndex),
@@ -288,9 +307,7 @@ export function AddVideoDialog() {
                     )}
                   </div>
                 ))}
-                <p className="text-xs text-muted-foreground">
-                  Select the circle beside the correct option.
-                </p>
+                <p className="text-xs text-muted-foreground">{t('addVideo.correctHint')}</p>
                 {question.options.length < 6 && (
                   <Button
                     type="button"
@@ -302,7 +319,7 @@ export function AddVideoDialog() {
                     }
                   >
                     <PlusIcon aria-hidden />
-                    Add Option
+                    {t('addVideo.addOption')}
                   </Button>
                 )}
               </fieldset>
@@ -314,22 +331,22 @@ export function AddVideoDialog() {
               onClick={() => update({ questions: [...draft.questions, emptyQuestion()] })}
             >
               <PlusIcon aria-hidden />
-              Add Question
+              {t('addVideo.addQuestion')}
             </Button>
           </div>
 
           {problem && (
             <p role="alert" className="text-sm text-destructive">
-              {problem}
+              {describeProblem(problem)}
             </p>
           )}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => handleOpenChange(false)}>
-              Cancel
+              {t('addVideo.cancel')}
             </Button>
             <Button type="submit" disabled={createVideo.isPending}>
               {createVideo.isPending && <Spinner />}
-              Save Video
+              {t('addVideo.save')}
             </Button>
           </DialogFooter>
         </form>

@@ -1,5 +1,6 @@
 import { UserPlusIcon } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import {
   CreateInductionAssignmentBodySchema,
@@ -32,10 +33,18 @@ import { IMAGE_FILE_ACCEPT, checkImageFile, uploadedImageDataUrl } from '@/lib/i
 
 import { useCreateAssignment } from '../api/induction';
 
+/** The contract's English messages, as keys of `induction:assignVideo`. */
+const SCHEMA_MESSAGE_KEYS: Readonly<Record<string, string>> = {
+  'Driver name is required': 'driverNameRequired',
+  'ID number is required': 'idNumberRequired',
+  'ID number must be at most 13 characters': 'idNumberTooLong',
+};
+
 const empty = { videoId: '', driverName: '', driverIdNumber: '', photo: null as File | null };
 
 /** Assigns a video to a driver (name, ID number, optional photo for recognising them). */
 export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) {
+  const { t } = useTranslation('induction');
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(empty);
   const [problem, setProblem] = useState<string | null>(null);
@@ -51,7 +60,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
 
   const handleSubmit = async () => {
     if (!form.videoId) {
-      setProblem('Choose a video.');
+      setProblem(t('assignVideo.chooseVideo'));
       return;
     }
     const parsed = CreateInductionAssignmentBodySchema.safeParse({
@@ -60,7 +69,8 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       driverIdNumber: form.driverIdNumber,
     });
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? 'Check the form.');
+      const key = SCHEMA_MESSAGE_KEYS[parsed.error.issues[0]?.message ?? ''];
+      setProblem(t(`assignVideo.${key ?? 'checkForm'}`));
       return;
     }
     let driverImage: string | undefined;
@@ -68,9 +78,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       const fileProblem = checkImageFile(form.photo);
       if (fileProblem) {
         setProblem(
-          fileProblem === 'too-large'
-            ? 'Please upload an image smaller than 10MB.'
-            : 'The photo must be a PNG, JPEG or WebP image.',
+          fileProblem === 'too-large' ? t('assignVideo.photoTooLarge') : t('assignVideo.photoType'),
         );
         return;
       }
@@ -82,16 +90,16 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       {
         onSuccess: (assignment) => {
           toast({
-            title: 'Video Assigned',
-            description: `${assignment.driverName} can now take the induction.`,
+            title: t('assignVideo.assigned'),
+            description: t('assignVideo.canTake', { name: assignment.driverName }),
           });
           handleOpenChange(false);
         },
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Assignment Failed',
-            description: getErrorMessage(error, 'Failed to assign the video'),
+            title: t('assignVideo.failed'),
+            description: getErrorMessage(error, t('assignVideo.failedFallback')),
           }),
       },
     );
@@ -102,15 +110,13 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       <DialogTrigger asChild>
         <Button variant="outline" disabled={videos.length === 0}>
           <UserPlusIcon aria-hidden />
-          Assign Video
+          {t('assignVideo.trigger')}
         </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Assign Safety Video</DialogTitle>
-          <DialogDescription>
-            The driver watches the video and takes its quiz on the induction page.
-          </DialogDescription>
+          <DialogTitle>{t('assignVideo.title')}</DialogTitle>
+          <DialogDescription>{t('assignVideo.description')}</DialogDescription>
         </DialogHeader>
         <form
           noValidate
@@ -120,13 +126,13 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
             void handleSubmit();
           }}
         >
-          <Field id="assign-video" label="Video">
+          <Field id="assign-video" label={t('assignVideo.videoLabel')}>
             <Select
               value={form.videoId}
               onValueChange={(videoId) => setForm((current) => ({ ...current, videoId }))}
             >
               <SelectTrigger id="assign-video">
-                <SelectValue placeholder="Choose a video" />
+                <SelectValue placeholder={t('assignVideo.videoPlaceholder')} />
               </SelectTrigger>
               <SelectContent>
                 {videos.map((video) => (
@@ -137,7 +143,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
               </SelectContent>
             </Select>
           </Field>
-          <Field id="assign-driver-name" label="Driver name">
+          <Field id="assign-driver-name" label={t('assignVideo.driverNameLabel')}>
             <Input
               id="assign-driver-name"
               autoComplete="off"
@@ -147,7 +153,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
               }
             />
           </Field>
-          <Field id="assign-driver-id" label="ID number">
+          <Field id="assign-driver-id" label={t('assignVideo.idNumberLabel')}>
             <Input
               id="assign-driver-id"
               autoComplete="off"
@@ -159,7 +165,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
               }
             />
           </Field>
-          <Field id="assign-driver-photo" label="Driver photo (optional)">
+          <Field id="assign-driver-photo" label={t('assignVideo.photoLabel')}>
             <Input
               id="assign-driver-photo"
               type="file"
@@ -176,11 +182,11 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
           )}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => handleOpenChange(false)}>
-              Cancel
+              {t('assignVideo.cancel')}
             </Button>
             <Button type="submit" disabled={createAssignment.isPending}>
               {createAssignment.isPending && <Spinner />}
-              Assign
+              {t('assignVideo.assign')}
             </Button>
           </DialogFooter>
         </form>

@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import type { InductionAssignment, SafetyVideoSummary } from '@boomgate/contracts/induction';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { aSafetyVideo, anInductionAssignment, createInductionApi } from '@/testing/induction-api';
 import { apiError, signedIn } from '@/testing/handlers';
@@ -69,13 +71,33 @@ async function fillQuiz(user: UserEvent, dialog: HTMLElement) {
 }
 
 describe('Safety Videos', () => {
+  it('speaks the chosen language, with the counts as plurals and the add dialog', async () => {
+    await i18next.changeLanguage('zu');
+    const { user } = setUp();
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Amavidiyo Ezokuphepha' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('amavidiyo angu-2')).toBeInTheDocument();
+    expect(screen.getByText('umsebenzi ongu-1')).toBeInTheDocument();
+    const assignment = screen.getByTestId(`assignment-row-${passed.id}`);
+    expect(within(assignment).getByText('Kuphumelele')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Engeza Ividiyo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Engeza Ividiyo Yezokuphepha' });
+    await user.click(within(dialog).getByRole('button', { name: 'Londoloza Ividiyo' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Maka inketho elungile yombuzo 1.');
+  });
+
   it('lists the videos and the assignments with their status', async () => {
     setUp();
 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Safety Videos' }),
     ).toBeInTheDocument();
-    expect(await screen.findByText('2 video(s)')).toBeInTheDocument();
+    expect(await screen.findByText('2 videos')).toBeInTheDocument();
     const video = screen.getByTestId(`video-row-${siteSafety.id}`);
     expect(
       within(video)
@@ -86,7 +108,7 @@ describe('Safety Videos', () => {
     expect(within(link).getByText('Link')).toBeInTheDocument();
     expect(within(link).getByText('45 s')).toBeInTheDocument();
 
-    expect(screen.getByText('1 assignment(s)')).toBeInTheDocument();
+    expect(screen.getByText('1 assignment')).toBeInTheDocument();
     const assignment = screen.getByTestId(`assignment-row-${passed.id}`);
     expect(within(assignment).getByText('Thabo Mokoena')).toBeInTheDocument();
     expect(within(assignment).getByText('8001015009087')).toBeInTheDocument();
@@ -161,7 +183,7 @@ describe('Safety Videos', () => {
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'Add Safety Video' })).not.toBeInTheDocument(),
     );
-    expect(await screen.findByText('3 video(s)')).toBeInTheDocument();
+    expect(await screen.findByText('3 videos')).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'Haul road rules' })).toBeInTheDocument();
     // The raw file first, under its own type (jsdom's fetch cannot send a File's bytes).
     const [file] = api.sent('POST', '/api/safety-videos/files');
@@ -218,7 +240,7 @@ describe('Safety Videos', () => {
 
     await expectToast('Upload Failed', 'This file is already used by another video.');
     expect(screen.getByRole('dialog', { name: 'Add Safety Video' })).toBeInTheDocument();
-    expect(screen.getByText('2 video(s)')).toBeInTheDocument();
+    expect(screen.getByText('2 videos')).toBeInTheDocument();
   });
 
   it('assigns a video to a driver after checking the form, and lists the assignment', async () => {
@@ -245,7 +267,7 @@ describe('Safety Videos', () => {
       driverName: 'Sipho Nkosi',
       driverIdNumber: '8001015009087',
     });
-    expect(await screen.findByText('2 assignment(s)')).toBeInTheDocument();
+    expect(await screen.findByText('2 assignments')).toBeInTheDocument();
     const row = screen
       .getAllByRole('row')
       .find((candidate) => within(candidate).queryByText('Sipho Nkosi'));

@@ -1,5 +1,6 @@
 import { CircleCheckBigIcon, ExternalLinkIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 
 import type {
@@ -46,34 +47,37 @@ import {
 import { AddVideoDialog } from './add-video-dialog';
 import { AssignVideoDialog } from './assign-video-dialog';
 
-const STATUS_LABELS: Record<InductionStatus, string> = {
-  assigned: 'Assigned',
-  in_progress: 'In Progress',
-  failed: 'Failed',
-  passed: 'Passed',
-};
-
 export function InductionStatusBadge({ status }: { status: InductionStatus }) {
+  const { t } = useTranslation('induction');
   const variant =
     status === 'passed' ? 'success' : status === 'failed' ? 'destructive' : 'secondary';
   return (
     <Badge variant={variant}>
       {status === 'passed' && <CircleCheckBigIcon aria-hidden />}
-      {STATUS_LABELS[status]}
+      {t(`admin.status.${status}`)}
     </Badge>
   );
 }
 
-const minutes = (seconds: number) =>
-  seconds < 60
-    ? `${Math.round(seconds)} s`
-    : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+/** A video's length in the catalogue's units: "45 s" or "2 min 5 s". */
+function useVideoLength() {
+  const { t } = useTranslation('induction');
+  return (seconds: number) =>
+    seconds < 60
+      ? t('admin.seconds', { seconds: Math.round(seconds) })
+      : t('admin.minutesSeconds', {
+          minutes: Math.floor(seconds / 60),
+          seconds: Math.round(seconds % 60),
+        });
+}
 
 type Pending =
   { kind: 'video'; item: SafetyVideoSummary } | { kind: 'assignment'; item: InductionAssignment };
 
 /** Safety videos with their quizzes, and who must watch which (tenant_admin and back_office). */
 export function SafetyVideos() {
+  const { t } = useTranslation('induction');
+  const minutes = useVideoLength();
   const videos = useSafetyVideos();
   const assignments = useAssignments();
   const deleteVideo = useDeleteSafetyVideo();
@@ -84,18 +88,18 @@ export function SafetyVideos() {
     const onError = (error: Error) =>
       toast({
         variant: 'destructive',
-        title: 'Delete Failed',
-        description: getErrorMessage(error, 'Failed to delete'),
+        title: t('admin.deleteFailed'),
+        description: getErrorMessage(error, t('admin.deleteFailedFallback')),
       });
     if (pending.kind === 'video') {
       deleteVideo.mutate(pending.item.id, {
-        onSuccess: () => toast({ title: 'Video Deleted', description: pending.item.title }),
+        onSuccess: () => toast({ title: t('admin.videoDeleted'), description: pending.item.title }),
         onError,
       });
     } else {
       deleteAssignment.mutate(pending.item.id, {
         onSuccess: () =>
-          toast({ title: 'Assignment Removed', description: pending.item.driverName }),
+          toast({ title: t('admin.assignmentRemoved'), description: pending.item.driverName }),
         onError,
       });
     }
@@ -104,8 +108,8 @@ export function SafetyVideos() {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader
-        title="Safety Videos"
-        description="Induction videos with their quizzes, and the drivers who must pass them."
+        title={t('admin.title')}
+        description={t('admin.description')}
         actions={
           <>
             <AddVideoDialog />
@@ -116,28 +120,38 @@ export function SafetyVideos() {
 
       <Card>
         <CardHeader>
-          <CardTitle>Videos</CardTitle>
-          {videos.data && <CardDescription>{videos.data.length} video(s)</CardDescription>}
+          <CardTitle>{t('admin.videos')}</CardTitle>
+          {videos.data && (
+            <CardDescription>
+              {t('admin.videoCount', { count: videos.data.length })}
+            </CardDescription>
+          )}
         </CardHeader>
         <CardContent>
           {videos.isPending ? (
-            <LoadingScreen label="Loading videos..." />
+            <LoadingScreen label={t('admin.loadingVideos')} />
           ) : videos.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(videos.error, 'Failed to load videos')}
+              {getErrorMessage(videos.error, t('admin.loadVideosFailed'))}
             </p>
           ) : videos.data.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No safety videos yet. Add one to start.</p>
+            <p className="text-sm text-muted-foreground">{t('admin.noVideos')}</p>
           ) : (
             <Table>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Title</TableHead>
-                  <TableHead>Length</TableHead>
-                  <TableHead className="hidden sm:table-cell">Questions</TableHead>
-                  <TableHead className="hidden sm:table-cell">Pass Score</TableHead>
-                  <TableHead className="hidden md:table-cell">Assignments</TableHead>
-                  <TableHead className="text-right">Actions</TableHead>
+                  <TableHead>{t('admin.columns.title')}</TableHead>
+                  <TableHead>{t('admin.columns.length')}</TableHead>
+                  <TableHead className="hidden sm:table-cell">
+                    {t('admin.columns.questions')}
+                  </TableHead>
+                  <TableHead className="hidden sm:table-cell">
+                    {t('admin.columns.passScore')}
+                  </TableHead>
+                  <TableHead className="hidden md:table-cell">
+                    {t('admin.columns.assignments')}
+                  </TableHead>
+                  <TableHead className="text-right">{t('admin.columns.actions')}</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -147,7 +161,7 @@ export function SafetyVideos() {
                       {video.title}
                       {video.source === 'url' && (
                         <Badge variant="outline" className="ml-2">
-                          Link
+                          {t('admin.link')}
                         </Badge>
                       )}
                     </TableCell>
@@ -159,7 +173,7 @@ export function SafetyVideos() {
                       <Button
                         variant="ghost"
                         size="icon"
-                        aria-label={`Delete ${video.title}`}
+                        aria-label={t('admin.deleteVideoLabel', { title: video.title })}
                         onClick={() => setConfirming({ kind: 'video', item: video })}
                       >
                         <Trash2Icon aria-hidden />
@@ -175,30 +189,36 @@ export function SafetyVideos() {
 
       <Card>
         <CardHeader>
-          <CardTitle>Assignments</CardTitle>
+          <CardTitle>{t('admin.assignments')}</CardTitle>
           {assignments.data && (
-            <CardDescription>{assignments.data.length} assignment(s)</CardDescription>
+            <CardDescription>
+              {t('admin.assignmentCount', { count: assignments.data.length })}
+            </CardDescription>
           )}
         </CardHeader>
         <CardContent>
           {assignments.isPending ? (
-            <LoadingScreen label="Loading assignments..." />
+            <LoadingScreen label={t('admin.loadingAssignments')} />
           ) : assignments.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(assignments.error, 'Failed to load assignments')}
+              {getErrorMessage(assignments.error, t('admin.loadAssignmentsFailed'))}
             </p>
           ) : assignments.data.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No assignments yet.</p>
+            <p className="text-sm text-muted-foreground">{t('admin.noAssignments')}</p>
           ) : (
             <Table>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Driver</TableHead>
-                  <TableHead className="hidden md:table-cell">Video</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead className="hidden sm:table-cell">Attempts</TableHead>
-                  <TableHead className="hidden lg:table-cell">Last Attempt</TableHead>
-                  <TableHead className="text-right">Actions</TableHead>
+                  <TableHead>{t('admin.columns.driver')}</TableHead>
+                  <TableHead className="hidden md:table-cell">{t('admin.columns.video')}</TableHead>
+                  <TableHead>{t('admin.columns.status')}</TableHead>
+                  <TableHead className="hidden sm:table-cell">
+                    {t('admin.columns.attempts')}
+                  </TableHead>
+                  <TableHead className="hidden lg:table-cell">
+                    {t('admin.columns.lastAttempt')}
+                  </TableHead>
+                  <TableHead className="text-right">{t('admin.columns.actions')}</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -225,13 +245,15 @@ export function SafetyVideos() {
                         <Button asChild variant="ghost" size="sm">
                           <Link href={paths.safetyInduction(assignment.id)}>
                             <ExternalLinkIcon aria-hidden />
-                            Open
+                            {t('admin.open')}
                           </Link>
                         </Button>
                         <Button
                           variant="ghost"
                           size="icon"
-                          aria-label={`Remove assignment of ${assignment.driverName}`}
+                          aria-label={t('admin.removeAssignmentLabel', {
+                            name: assignment.driverName,
+                          })}
                           onClick={() => setConfirming({ kind: 'assignment', item: assignment })}
                         >
                           <Trash2Icon aria-hidden />
@@ -255,25 +277,27 @@ export function SafetyVideos() {
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>
-              {confirming?.kind === 'video' ? 'Delete Video?' : 'Remove Assignment?'}
+              {confirming?.kind === 'video'
+                ? t('admin.deleteVideoTitle')
+                : t('admin.removeAssignmentTitle')}
             </AlertDialogTitle>
             <AlertDialogDescription>
               {confirming?.kind === 'video'
-                ? `${confirming.item.title} and its quiz are deleted. A video that is still assigned cannot be deleted.`
+                ? t('admin.deleteVideoDescription', { title: confirming.item.title })
                 : confirming
-                  ? `${confirming.item.driverName}'s assignment and its attempts are deleted; a pass recorded on it no longer counts at the gate.`
+                  ? t('admin.removeAssignmentDescription', { name: confirming.item.driverName })
                   : ''}
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogCancel>{t('admin.cancel')}</AlertDialogCancel>
             <AlertDialogAction
               variant="destructive"
               onClick={() => {
                 if (confirming) handleConfirm(confirming);
               }}
             >
-              Delete
+              {t('admin.delete')}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

@@ -26,35 +26,43 @@ describe('toNewSafetyVideo', () => {
     });
   });
 
-  it('names the first problem', () => {
+  it('names the first problem by its catalogue key and question', () => {
     const unmarked = filled({
       questions: [
         { question: 'A?', options: ['1', '2'], correctIndex: 1 },
         { question: 'B?', options: ['1', '2'], correctIndex: null },
       ],
     });
-    expect(toNewSafetyVideo(unmarked)).toEqual({
-      ok: false,
-      message: 'Mark the correct option of question 2.',
+    const problem = (draft: VideoDraft) => {
+      const result = toNewSafetyVideo(draft);
+      return result.ok ? null : result.problem;
+    };
+    expect(problem(unmarked)).toEqual({ key: 'markCorrect', question: 2 });
+    expect(problem(filled({ title: '' }))).toEqual({ key: 'titleRequired' });
+    expect(problem(filled({ passScore: '0' }))).toEqual({ key: 'passScoreRange' });
+    expect(
+      problem(
+        filled({
+          questions: [
+            { question: 'A?', options: ['1', '2'], correctIndex: 0 },
+            { question: 'B?', options: ['1', ' '], correctIndex: 0 },
+          ],
+        }),
+      ),
+    ).toEqual({ key: 'optionEmpty', question: 2 });
+    expect(problem(filled({ title: 'x'.repeat(121) }))).toMatchObject({
+      key: 'checkForm',
+      detail: expect.any(String),
     });
-    expect(toNewSafetyVideo(filled({ title: '' }))).toEqual({
-      ok: false,
-      message: 'Title is required',
-    });
-    expect(toNewSafetyVideo(filled({ passScore: '0' }))).toEqual({
-      ok: false,
-      message: 'Pass score must be between 1 and 100',
-    });
-    expect(toNewSafetyVideo(filled({ file: null }))).toEqual({
-      ok: false,
-      message: 'Choose a video file (MP4 or WebM).',
+    expect(problem(filled({ file: null }))).toEqual({ key: 'chooseFile' });
+    expect(
+      problem(filled({ file: new File(['x'], 'a.mov', { type: 'video/quicktime' }) })),
+    ).toEqual({ key: 'fileType' });
+    expect(problem(filled({ source: 'url', url: 'http://x.example/a.mp4' }))).toEqual({
+      key: 'urlHttps',
     });
     expect(
-      toNewSafetyVideo(filled({ file: new File(['x'], 'a.mov', { type: 'video/quicktime' }) })),
-    ).toEqual({ ok: false, message: 'Only MP4 and WebM videos are accepted.' });
-    expect(toNewSafetyVideo(filled({ source: 'url', url: 'http://x.example/a.mp4' }))).toEqual({
-      ok: false,
-      message: 'The video URL must start with https://',
-    });
+      problem(filled({ source: 'url', url: 'https://x.example/a.mp4', durationSeconds: '' })),
+    ).toEqual({ key: 'lengthRequired' });
   });
 });

@@ -38,14 +38,51 @@ export const emptyVideoDraft = (): VideoDraft => ({
 
 const ContentSchema = CreateSafetyVideoBodySchema.omit({ video: true });
 
-/** The form's draft as the API's body, or the first problem as a sentence for the manager. */
+/** Keys of `induction:videoProblems`; the schema's English messages map onto them by text. */
+export type VideoProblemKey =
+  | 'markCorrect'
+  | 'chooseFile'
+  | 'fileType'
+  | 'fileSize'
+  | 'urlHttps'
+  | 'lengthRequired'
+  | 'questionRequired'
+  | 'optionEmpty'
+  | 'optionsMin'
+  | 'optionsMax'
+  | 'correctInOptions'
+  | 'titleRequired'
+  | 'passScoreRange'
+  | 'questionsMin'
+  | 'questionsMax'
+  | 'lengthMax'
+  | 'checkForm';
+
+/** A problem with the draft: a catalogue key, the 1-based question it is in, and the schema's own words. */
+export type VideoDraftProblem = { key: VideoProblemKey; question?: number; detail?: string };
+
+const SCHEMA_MESSAGE_KEYS: Readonly<Record<string, VideoProblemKey>> = {
+  'Question text is required': 'questionRequired',
+  'Options may not be empty': 'optionEmpty',
+  'A question needs at least 2 options': 'optionsMin',
+  'A question may have at most 6 options': 'optionsMax',
+  'The correct option must be one of the options': 'correctInOptions',
+  'Title is required': 'titleRequired',
+  'Pass score must be between 1 and 100': 'passScoreRange',
+  'Add at least one question': 'questionsMin',
+  'A quiz may have at most 50 questions': 'questionsMax',
+  'The video URL must start with https://': 'urlHttps',
+  'Enter the video length in seconds': 'lengthRequired',
+  'The video may be at most 2 hours long': 'lengthMax',
+};
+
+/** The form's draft as the API's body, or the first problem for the manager. */
 export function toNewSafetyVideo(
   draft: VideoDraft,
-): { ok: true; value: NewSafetyVideo } | { ok: false; message: string } {
+): { ok: true; value: NewSafetyVideo } | { ok: false; problem: VideoDraftProblem } {
+  const fail = (problem: VideoDraftProblem) => ({ ok: false as const, problem });
   const unmarked = draft.questions.findIndex((question) => question.correctIndex === null);
-  if (unmarked >= 0) {
-    return { ok: false, message: `Mark the correct option of question ${unmarked + 1}.` };
-  }
+  if (unmarked >= 0) return fail({ key: 'markCorrect', question: unmarked + 1 });
   const parsed = ContentSchema.safeParse({
     title: draft.title,
     description: draft.description,
@@ -58,26 +95,30 @@ export function toNewSafetyVideo(
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path[0] === 'questions' ? `Question ${Number(issue.path[1]) + 1}: ` : '';
-    return { ok: false, message: `${where}${issue?.message ?? 'Check the form.'}` };
+    const question =
+      issue?.path[0] === 'questions' && issue.path.length > 1
+        ? Number(issue.path[1]) + 1
+        : undefined;
+    const key = (issue && SCHEMA_MESSAGE_KEYS[issue.message]) ?? 'checkForm';
+    return fail({
+      key,
+      ...(question === undefined ? {} : { question }),
+      ...(key === 'checkForm' && issue ? { detail: issue.message } : {}),
+    });
   }
   if (draft.source === 'upload') {
-    if (!draft.file) return { ok: false, message: 'Choose a video file (MP4 or WebM).' };
+    if (!draft.file) return fail({ key: 'chooseFile' });
     if (!(VIDEO_CONTENT_TYPES as readonly string[]).includes(draft.file.type)) {
-      return { ok: false, message: 'Only MP4 and WebM videos are accepted.' };
+      return fail({ key: 'fileType' });
     }
-    if (draft.file.size > MAX_VIDEO_BYTES) {
-      return { ok: false, message: 'Please upload a video smaller than 50MB.' };
-    }
+    if (draft.file.size > MAX_VIDEO_BYTES) return fail({ key: 'fileSize' });
     return { ok: true, value: { ...parsed.data, video: { kind: 'upload', file: draft.file } } };
   }
   const url = draft.url.trim();
-  if (!/^https:\/\/\S+$/.test(url)) {
-    return { ok: false, message: 'The video URL must start with https://' };
-  }
+  if (!/^https:\/\/\S+$/.test(url)) return fail({ key: 'urlHttps' });
   const durationSeconds = Number(draft.durationSeconds);
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
-    return { ok: false, message: 'Enter the video length in seconds.' };
+    return fail({ key: 'lengthRequired' });
   }
   return { ok: true, value: { ...parsed.data, video: { kind: 'url', url, durationSeconds } } };
 }

@@ -1,6 +1,5 @@
 import { PlusIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import {
@@ -18,6 +17,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useCreateSafetyVideo } from '../api/induction';
 

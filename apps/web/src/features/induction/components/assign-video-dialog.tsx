@@ -1,6 +1,5 @@
 import { UserPlusIcon } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 
 import {
   CreateInductionAssignmentBodySchema,
@@ -29,6 +28,7 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { IMAGE_FILE_ACCEPT, checkImageFile, uploadedImageDataUrl } from '@/lib/image-file';
 
 import { useCreateAssignment } from '../api/induction';

@@ -1,6 +1,5 @@
 import { CircleCheckBigIcon, ExternalLinkIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 
 import type {
@@ -36,6 +35,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import {
   useAssignments,

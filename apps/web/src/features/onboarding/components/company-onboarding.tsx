@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
 import { downloadDriversExport } from '../api/company-onboarding';
@@ -21,18 +22,19 @@ import { IndividualDriverForm } from './individual-driver-form';
  * CSV/XLSX file or one at a time. Back goes to the onboarding chooser.
  */
 export function CompanyOnboarding({ backHref }: { backHref: string }) {
+  const { t } = useTranslation('onboarding');
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
       <PageHeader
-        title="Company Onboarding"
-        description="Add your drivers and the vehicles they bring, in bulk or one at a time."
+        title={t('company.title')}
+        description={t('company.description')}
         actions={
           <>
             <ExportDriversButton />
             <Button variant="outline" asChild>
               <Link href={backHref}>
                 <ArrowLeftIcon aria-hidden />
-                Back
+                {t('company.back')}
               </Link>
             </Button>
           </>
@@ -40,8 +42,8 @@ export function CompanyOnboarding({ backHref }: { backHref: string }) {
       />
       <Tabs defaultValue="bulk" className="gap-4">
         <TabsList>
-          <TabsTrigger value="bulk">Bulk Upload</TabsTrigger>
-          <TabsTrigger value="individual">Individual</TabsTrigger>
+          <TabsTrigger value="bulk">{t('company.bulkTab')}</TabsTrigger>
+          <TabsTrigger value="individual">{t('company.individualTab')}</TabsTrigger>
         </TabsList>
         <Card>
           <CardContent>
@@ -63,6 +65,7 @@ export function CompanyOnboarding({ backHref }: { backHref: string }) {
  * and tries again) and saves it as drivers.csv.
  */
 function ExportDriversButton() {
+  const { t } = useTranslation('onboarding');
   const [isExporting, setIsExporting] = useState(false);
 
   const handleExport = async () => {
@@ -72,8 +75,8 @@ function ExportDriversButton() {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Export Failed',
-        description: getErrorMessage(error, 'The drivers could not be exported.'),
+        title: t('company.exportFailed'),
+        description: getErrorMessage(error, t('company.exportFailedFallback')),
       });
     } finally {
       setIsExporting(false);
@@ -83,7 +86,7 @@ function ExportDriversButton() {
   return (
     <Button variant="outline" disabled={isExporting} onClick={() => void handleExport()}>
       {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
-      Export Drivers
+      {t('company.exportDrivers')}
     </Button>
   );
 }

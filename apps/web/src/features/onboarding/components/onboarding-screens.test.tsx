@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { currentPath, renderApp } from '@/testing/render-app';
@@ -90,5 +92,19 @@ describe('gate workflow', () => {
       'href',
       '/real-gate',
     );
+  });
+
+  it("speaks the guard's language, keeping the result names the auto gate shows", async () => {
+    await i18next.changeLanguage('zu');
+    setUp('/workflow');
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Inqubo Yesango' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '4. Ongamshayela' })).toBeInTheDocument();
+    expect(screen.getByText('Isinyathelo 1: Skena inombolo yemoto')).toBeInTheDocument();
+    expect(screen.getByText('Entry approved - gate opening')).toBeInTheDocument();
+    expect(screen.getByText('Bangenise. Ukungena sekubhaliwe.')).toBeInTheDocument();
   });
 });

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { PageHeader } from '@/components/ui/page-header';
 
 import { QrCodeImage } from '@/components/qr-code-image';
+import { Trans, useTranslation } from '@/lib/i18n';
 
 /**
  * Spec §2 security onboarding: a choice of QR or manual. The QR code opens this site's sign-in page
@@ -26,56 +27,57 @@ export function SecurityOnboarding({
   /** Absolute URL of this site's sign-in page, for the QR code. */
   signInUrl: string;
 }) {
+  const { t } = useTranslation('onboarding');
   const [isQrShown, setIsQrShown] = useState(false);
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
       <PageHeader
-        title="Security Onboarding"
-        description="Get a new gate guard onto the system."
+        title={t('security.title')}
+        description={t('security.description')}
         actions={
           <Button variant="outline" asChild>
             <Link href={backHref}>
               <ArrowLeftIcon aria-hidden />
-              Back
+              {t('security.back')}
             </Link>
           </Button>
         }
       />
       <p className="text-sm text-muted-foreground">
         {usersHref ? (
-          <>
-            First create the guard&apos;s account in{' '}
-            <Link
-              href={usersHref}
-              className="font-medium text-primary underline-offset-4 hover:underline"
-            >
-              User Management
-            </Link>
-          </>
+          <Trans
+            t={t}
+            i18nKey="security.createAccount"
+            components={{
+              users: (
+                <Link
+                  href={usersHref}
+                  className="font-medium text-primary underline-offset-4 hover:underline"
+                />
+              ),
+            }}
+          />
         ) : (
-          <>
-            First an administrator creates the guard&apos;s account in{' '}
-            <span className="font-medium">User Management</span>
-          </>
-        )}{' '}
-        with the Security Guard role and a temporary password; they choose their own password when
-        they first sign in.
+          <Trans
+            t={t}
+            i18nKey="security.adminCreatesAccount"
+            components={{ users: <span className="font-medium" /> }}
+          />
+        )}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
               <QrCodeIcon aria-hidden className="size-5 text-primary" />
-              QR Code
+              {t('security.qrTitle')}
             </CardTitle>
-            <CardDescription>
-              The guard scans the code with their phone to open this site&apos;s sign-in page.
-            </CardDescription>
+            <CardDescription>{t('security.qrDescription')}</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             {isQrShown ? (
               <div className="flex flex-col items-center gap-2">
-                <QrCodeImage text={signInUrl} label={`QR code for ${signInUrl}`} />
+                <QrCodeImage text={signInUrl} label={t('security.qrLabel', { url: signInUrl })} />
                 <p className="break-all text-center font-mono text-xs text-muted-foreground">
                   {signInUrl}
                 </p>
@@ -83,7 +85,7 @@ export function SecurityOnboarding({
             ) : (
               <Button type="button" onClick={() => setIsQrShown(true)}>
                 <QrCodeIcon aria-hidden />
-                Show QR Code
+                {t('security.showQr')}
               </Button>
             )}
           </CardContent>
@@ -92,16 +94,13 @@ export function SecurityOnboarding({
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
               <ClipboardListIcon aria-hidden className="size-5 text-primary" />
-              Manual
+              {t('security.manualTitle')}
             </CardTitle>
-            <CardDescription>
-              Walk the guard through the gate workflow: the auto gate, what each result means, when
-              to use Real Gate Entry and who to call.
-            </CardDescription>
+            <CardDescription>{t('security.manualDescription')}</CardDescription>
           </CardHeader>
           <CardContent>
             <Button asChild variant="outline" className="w-full">
-              <Link href={workflowHref}>Start Manual Onboarding</Link>
+              <Link href={workflowHref}>{t('security.startManual')}</Link>
             </Button>
           </CardContent>
         </Card>

@@ -11,8 +11,6 @@ import {
   type ImportPreview,
   type ImportResult,
   type ImportRowError,
-  importFieldLabel,
-  importSummary,
   MAX_IMPORT_FILE_BYTES,
 } from '@boomgate/contracts/onboarding';
 
@@ -30,6 +28,7 @@ import {
 } from '@/components/ui/table';
 import { toast } from '@/hooks/use-toast';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { type TFunction, useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
 import {
@@ -46,17 +45,33 @@ export const PREVIEW_ROW_LIMIT = 200;
 const ACCEPT =
   '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Spec §2/§9: CSV or XLSX up to 10MB. Checked here for a quick answer, and again on the server. */
-export function checkBulkFile(file: Pick<File, 'name' | 'size'>): string | null {
-  if (!/\.(csv|xlsx)$/i.test(file.name)) return 'Choose a CSV or XLSX file.';
-  if (file.size > MAX_IMPORT_FILE_BYTES) return 'The file is larger than 10MB.';
+/**
+ * Spec §2/§9: CSV or XLSX up to 10MB. Checked here for a quick answer, and again on the server.
+ * Answers the `onboarding:bulk` key of the problem.
+ */
+export function checkBulkFile(file: Pick<File, 'name' | 'size'>): 'fileType' | 'fileSize' | null {
+  if (!/\.(csv|xlsx)$/i.test(file.name)) return 'fileType';
+  if (file.size > MAX_IMPORT_FILE_BYTES) return 'fileSize';
   return null;
 }
 
-export const describeError = (error: ImportRowError) => {
-  const label = importFieldLabel(error.field);
-  return label ? `${label}: ${error.message}` : error.message;
-};
+type OnboardingT = TFunction<'onboarding'>;
+
+/** A row's problem with its column's label in the reader's language. */
+const describeError = (t: OnboardingT, error: ImportRowError) =>
+  error.field
+    ? t('bulk.fieldProblem', {
+        field: t(`fields.${error.field}`, error.field),
+        problem: error.message,
+      })
+    : error.message;
+
+/** Spec §2's "5 drivers and 3 vehicles", with plurals in the reader's language. */
+const summaryOf = (t: OnboardingT, drivers: number, vehicles: number) =>
+  t('bulk.summary', {
+    drivers: t('bulk.drivers', { count: drivers }),
+    vehicles: t('bulk.vehicles', { count: vehicles }),
+  });
 
 /**
  * Bulk tab of company onboarding: download the template, choose a filled-in file, see every row
@@ -64,10 +79,11 @@ export const describeError = (error: ImportRowError) => {
  * rejected rows and why.
  */
 export function BulkImport() {
+  const { t } = useTranslation('onboarding');
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const [fileProblem, setFileProblem] = useState<'fileType' | 'fileSize' | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [isDownloading, setIsDownloading] = useState(false);
   const preview = usePreviewImport();
@@ -93,13 +109,18 @@ export function BulkImport() {
       onSuccess: (done) => {
         setResult(done);
         preview.reset();
-        toast({ title: 'Import Complete', description: `${done.summary} imported.` });
+        toast({
+          title: t('bulk.importComplete'),
+          description: t('bulk.imported', {
+            summary: summaryOf(t, done.driversImported, done.vehiclesImported),
+          }),
+        });
       },
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Import Failed',
-          description: getErrorMessage(error, 'The file could not be imported. Please try again.'),
+          title: t('bulk.importFailed'),
+          description: getErrorMessage(error, t('bulk.importFailedFallback')),
         }),
     });
   };
@@ -112,8 +133,8 @@ export function BulkImport() {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Download Failed',
-        description: getErrorMessage(error, 'The error report could not be made.'),
+        title: t('bulk.downloadFailed'),
+        description: getErrorMessage(error, t('bulk.downloadFailedFallback')),
       });
     } finally {
       setIsDownloading(false);
@@ -136,23 +157,20 @@ export function BulkImport() {
         className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
       >
         <h3 id="template-heading" className="font-medium">
-          1. Download the template
+          {t('bulk.templateHeading')}
         </h3>
-        <p className="text-sm text-muted-foreground">
-          One driver per row. Fields marked * are required. A plate number also approves that
-          vehicle for entry (for three months unless you give an Approved Until date).
-        </p>
+        <p className="text-sm text-muted-foreground">{t('bulk.templateHint')}</p>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" asChild>
             <a href={apiUrl(TEMPLATE_CSV_URL)} download>
               <DownloadIcon aria-hidden />
-              CSV Template
+              {t('bulk.csvTemplate')}
             </a>
           </Button>
           <Button variant="outline" asChild>
             <a href={apiUrl(TEMPLATE_XLSX_URL)} download>
               <DownloadIcon aria-hidden />
-              XLSX Template
+              {t('bulk.xlsxTemplate')}
             </a>
           </Button>
         </div>
@@ -163,15 +181,15 @@ export function BulkImport() {
         className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
       >
         <h3 id="upload-heading" className="font-medium">
-          2. Upload your file
+          {t('bulk.uploadHeading')}
         </h3>
         <div className="flex flex-wrap items-center gap-3 rounded-lg border border-dashed p-4">
           <FileSpreadsheetIcon aria-hidden className="size-8 text-muted-foreground" />
           <div className="flex flex-1 flex-col gap-1">
             <label htmlFor={inputId} className="text-sm font-medium">
-              Drivers and vehicles file
+              {t('bulk.fileLabel')}
             </label>
-            <p className="text-xs text-muted-foreground">CSV or XLSX, up to 10MB</p>
+            <p className="text-xs text-muted-foreground">{t('bulk.fileHint')}</p>
           </div>
           <input
             ref={inputRef}
@@ -185,21 +203,21 @@ export function BulkImport() {
         </div>
         {fileProblem && (
           <p role="alert" className="text-sm text-destructive">
-            {fileProblem}
+            {t(`bulk.${fileProblem}`)}
           </p>
         )}
         {preview.isPending && (
           <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
             <Spinner />
-            Checking every row...
+            {t('bulk.checking')}
           </p>
         )}
         {preview.isError && (
           <Alert variant="destructive">
             <TriangleAlertIcon aria-hidden />
-            <AlertTitle>The file could not be checked</AlertTitle>
+            <AlertTitle>{t('bulk.checkFailed')}</AlertTitle>
             <AlertDescription>
-              <p>{getErrorMessage(preview.error, 'Please try again.')}</p>
+              <p>{getErrorMessage(preview.error, t('bulk.tryAgain'))}</p>
             </AlertDescription>
           </Alert>
         )}
@@ -233,6 +251,7 @@ function PreviewSection({
   onImport: () => void;
   onDownloadReport: () => void;
 }) {
+  const { t } = useTranslation('onboarding');
   const invalid = preview.totalRows - preview.validRows;
   // Rows with errors first (in file order), so none hides below the rows that are fine.
   const shown = [
@@ -245,28 +264,29 @@ function PreviewSection({
       className="grid min-w-0 grid-cols-1 gap-3 rounded-lg border p-4"
     >
       <h3 id="preview-heading" className="font-medium">
-        3. Check and import
+        {t('bulk.checkHeading')}
       </h3>
       <p data-testid="preview-summary" className="text-sm">
-        {preview.fileName}: {preview.validRows} of {preview.totalRows} rows are ready to import (
-        {importSummary(preview.drivers, preview.vehicles)}).
+        {t('bulk.ready', {
+          file: preview.fileName,
+          valid: preview.validRows,
+          total: preview.totalRows,
+          summary: summaryOf(t, preview.drivers, preview.vehicles),
+        })}
         {invalid > 0 && (
-          <span className="text-destructive">
-            {' '}
-            {invalid} {invalid === 1 ? 'row has' : 'rows have'} errors and will not be imported.
-          </span>
+          <span className="text-destructive"> {t('bulk.invalidRows', { count: invalid })}</span>
         )}
       </p>
       <div className="max-h-[480px] overflow-auto rounded-md border">
         <Table>
           <TableHeader>
             <TableRow>
-              <TableHead>Row</TableHead>
-              <TableHead>Driver</TableHead>
-              <TableHead>ID Number</TableHead>
-              <TableHead>Plate</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Problems</TableHead>
+              <TableHead>{t('bulk.columns.row')}</TableHead>
+              <TableHead>{t('bulk.columns.driver')}</TableHead>
+              <TableHead>{t('bulk.columns.idNumber')}</TableHead>
+              <TableHead>{t('bulk.columns.plate')}</TableHead>
+              <TableHead>{t('bulk.columns.status')}</TableHead>
+              <TableHead>{t('bulk.columns.problems')}</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -280,16 +300,16 @@ function PreviewSection({
                 <TableCell className="font-mono">{row.values.plateNumber ?? '—'}</TableCell>
                 <TableCell>
                   {row.errors.length === 0 ? (
-                    <Badge variant="success">Ready</Badge>
+                    <Badge variant="success">{t('bulk.rowReady')}</Badge>
                   ) : (
-                    <Badge variant="destructive">Error</Badge>
+                    <Badge variant="destructive">{t('bulk.rowError')}</Badge>
                   )}
                 </TableCell>
                 <TableCell className="whitespace-normal text-sm">
                   {row.errors.length > 0 && (
                     <ul className="grid gap-0.5 text-destructive">
                       {row.errors.map((error) => (
-                        <li key={`${error.field}:${error.message}`}>{describeError(error)}</li>
+                        <li key={`${error.field}:${error.message}`}>{describeError(t, error)}</li>
                       ))}
                     </ul>
                   )}
@@ -301,22 +321,19 @@ function PreviewSection({
       </div>
       {preview.rows.length > shown.length && (
         <p className="text-xs text-muted-foreground">
-          Showing {shown.length} of {preview.rows.length} rows, those with errors first. The import
-          and the error report cover every row.
+          {t('bulk.showing', { shown: shown.length, total: preview.rows.length })}
         </p>
       )}
       <div className="flex flex-wrap justify-end gap-2">
         {invalid > 0 && (
           <Button variant="outline" onClick={onDownloadReport} disabled={isDownloading}>
             <DownloadIcon aria-hidden />
-            Download Error Report
+            {t('bulk.downloadReport')}
           </Button>
         )}
         <Button onClick={onImport} disabled={preview.validRows === 0 || isImporting}>
           {isImporting ? <Spinner /> : <UploadIcon aria-hidden />}
-          {isImporting
-            ? 'Importing...'
-            : `Import ${preview.validRows} ${preview.validRows === 1 ? 'Row' : 'Rows'}`}
+          {isImporting ? t('bulk.importing') : t('bulk.importRows', { count: preview.validRows })}
         </Button>
       </div>
     </section>
@@ -328,31 +345,37 @@ function PreviewSection({
  * the preview: after the import, every row of the file would count as already registered.)
  */
 function ImportSummary({ result, onStartOver }: { result: ImportResult; onStartOver: () => void }) {
+  const { t } = useTranslation('onboarding');
   const rejected = result.rejected;
   return (
     <Alert variant={rejected.length > 0 ? 'warning' : 'success'} data-testid="import-result">
       <CheckCircle2Icon aria-hidden />
-      <AlertTitle>Import complete</AlertTitle>
+      <AlertTitle>{t('bulk.resultTitle')}</AlertTitle>
       <AlertDescription>
-        <p>{result.summary} imported.</p>
+        <p>
+          {t('bulk.imported', {
+            summary: summaryOf(t, result.driversImported, result.vehiclesImported),
+          })}
+        </p>
         {rejected.length > 0 && (
           <>
-            <p>
-              {rejected.length} {rejected.length === 1 ? 'row was' : 'rows were'} rejected:
-            </p>
+            <p>{t('bulk.rejected', { count: rejected.length })}</p>
             <ul className="list-disc pl-4">
               {rejected.slice(0, 20).map((row) => (
                 <li key={row.rowNumber}>
-                  Row {row.rowNumber}: {row.errors.map(describeError).join(' ')}
+                  {t('bulk.rejectedRow', {
+                    row: row.rowNumber,
+                    problems: row.errors.map((error) => describeError(t, error)).join(' '),
+                  })}
                 </li>
               ))}
             </ul>
-            {rejected.length > 20 && <p>and {rejected.length - 20} more.</p>}
+            {rejected.length > 20 && <p>{t('bulk.more', { number: rejected.length - 20 })}</p>}
           </>
         )}
         <div className="mt-2 flex flex-wrap gap-2">
           <Button variant="outline" size="sm" onClick={onStartOver}>
-            Upload Another File
+            {t('bulk.uploadAnother')}
           </Button>
         </div>
       </AlertDescription>

@@ -16,6 +16,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useCreateDriver } from '../api/company-onboarding';
 
@@ -47,7 +48,7 @@ const INPUTS: Record<RecordField, Partial<ComponentProps<'input'>>> = {
     inputMode: 'numeric',
     maxLength: SA_ID_NUMBER_LENGTH,
     className: 'font-mono',
-    placeholder: '13 digits',
+    // The placeholder "13 digits" comes from the catalogue (fields.idNumberPlaceholder).
   },
   phone: { type: 'tel', inputMode: 'tel', placeholder: '082 123 4567' },
   licenceNumber: { className: 'font-mono uppercase', maxLength: 40 },
@@ -69,6 +70,7 @@ const INPUTS: Record<RecordField, Partial<ComponentProps<'input'>>> = {
  * the same schema here and on the server. A plate also approves the vehicle for entry.
  */
 export function IndividualDriverForm() {
+  const { t } = useTranslation('onboarding');
   const createDriver = useCreateDriver();
   const form = useForm<DriverRecordInput, unknown, DriverRecord>({
     resolver: zodResolver(DriverRecordSchema),
@@ -81,38 +83,39 @@ export function IndividualDriverForm() {
     createDriver.mutate(record, {
       onSuccess: ({ driver, vehicle }) => {
         toast({
-          title: 'Driver Added',
+          title: t('individual.added'),
           description: vehicle
-            ? `${driver.name} ${driver.surname} and vehicle ${vehicle.plateNumber} were added.`
-            : `${driver.name} ${driver.surname} was added.`,
+            ? t('individual.addedWithVehicle', {
+                name: `${driver.name} ${driver.surname}`,
+                plate: vehicle.plateNumber,
+              })
+            : t('individual.addedDriver', { name: `${driver.name} ${driver.surname}` }),
         });
         form.reset(EMPTY);
       },
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Could Not Add Driver',
-          description: getErrorMessage(error, 'The driver could not be added. Please try again.'),
+          title: t('individual.addFailed'),
+          description: getErrorMessage(error, t('individual.addFailedFallback')),
         }),
     });
 
   return (
     <form
       noValidate
-      aria-label="Add a driver"
+      aria-label={t('individual.formLabel')}
       className="grid gap-5"
       onSubmit={(event) => void form.handleSubmit(submit)(event)}
     >
-      <p className="text-sm text-muted-foreground">
-        Fields marked * are required. Give a plate number to approve the driver&apos;s vehicle for
-        entry (for three months unless you set Approved Until).
-      </p>
+      <p className="text-sm text-muted-foreground">{t('individual.hint')}</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        {IMPORT_COLUMNS.map(({ field, header, required }) => {
+        {IMPORT_COLUMNS.map(({ field, required }) => {
           const id = `driver-${field}`;
           const error = errors[field]?.message;
+          const label = t(`fields.${field}`);
           return (
-            <Field key={field} id={id} label={required ? `${header} *` : header} error={error}>
+            <Field key={field} id={id} label={required ? `${label} *` : label} error={error}>
               <Input
                 id={id}
                 aria-invalid={error ? true : undefined}
@@ -120,6 +123,7 @@ export function IndividualDriverForm() {
                 aria-required={required || undefined}
                 disabled={createDriver.isPending}
                 {...INPUTS[field]}
+                {...(field === 'idNumber' ? { placeholder: t('fields.idNumberPlaceholder') } : {})}
                 {...form.register(field)}
               />
             </Field>
@@ -129,7 +133,7 @@ export function IndividualDriverForm() {
       <div className="flex justify-end border-t pt-5">
         <Button type="submit" disabled={createDriver.isPending}>
           {createDriver.isPending && <Spinner />}
-          {createDriver.isPending ? 'Adding...' : 'Add Driver'}
+          {createDriver.isPending ? t('individual.adding') : t('individual.add')}
         </Button>
       </div>
     </form>

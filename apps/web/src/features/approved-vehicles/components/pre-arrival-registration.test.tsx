@@ -10,7 +10,8 @@ import { apiError, signedIn } from '@/testing/handlers';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
-import { CONSENT_LABEL } from './pre-arrival-registration';
+const CONSENT_LABEL =
+  'The driver agrees to their photo being used to verify their identity at the gate';
 
 function setUp(path = '/pre-arrival', vehicles = [anApprovedVehicle({ plateNumber: 'ND123456' })]) {
   const api = createGateApi({ vehicles });

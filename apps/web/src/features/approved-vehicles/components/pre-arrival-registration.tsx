@@ -23,6 +23,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { readDocument } from '@/lib/api/ocr';
 import { formatPlate } from '@/lib/plates';
 
@@ -40,11 +41,12 @@ function PhotoCheck({
   result: OcrResponse | undefined;
   error: Error | null;
 }) {
+  const { t } = useTranslation('vehicles');
   if (status === 'pending') {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
         <Spinner />
-        Checking the photo...
+        {t('preArrival.checkingPhoto')}
       </p>
     );
   }
@@ -52,27 +54,24 @@ function PhotoCheck({
     return (
       <p className="flex items-center gap-2 text-sm text-success">
         <CheckCircle2Icon aria-hidden className="size-4" />
-        Face found: suitable for facial recognition
+        {t('preArrival.faceFound')}
       </p>
     );
   }
   const problem =
     status === 'success'
-      ? (result?.message ?? 'The face could not be checked.')
+      ? (result?.message ?? t('preArrival.faceNotChecked'))
       : status === 'error' && isHttpError(error, 422)
-        ? getErrorMessage(error, 'No face was found in the photo.')
+        ? getErrorMessage(error, t('preArrival.noFace'))
         : null;
   if (!problem) return null;
   return (
     <p role="alert" className="flex items-start gap-2 text-sm text-amber-700 dark:text-amber-300">
       <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
-      <span>{problem} A clearer photo makes the face check at the gate more reliable.</span>
+      <span>{t('preArrival.photoProblem', { problem })}</span>
     </p>
   );
 }
-
-export const CONSENT_LABEL =
-  'The driver agrees to their photo being used to verify their identity at the gate';
 
 /**
  * Spec §2 Pre-Arrival Registration. `initialPlate` comes from Auto Gate (`?plate=`) and is
@@ -88,6 +87,7 @@ export function PreArrivalRegistration({
   pathAfterRegistration: string;
   registeredVehiclesHref: string;
 }) {
+  const { t } = useTranslation('vehicles');
   const [, navigate] = useLocation();
   const registerVehicle = useRegisterVehicle();
   const [isCameraOpen, setIsCameraOpen] = useState(false);
@@ -104,15 +104,20 @@ export function PreArrivalRegistration({
     if (!initialPlate || announcedPlate.current) return;
     announcedPlate.current = true;
     toast({
-      title: 'Plate Number Auto-Filled',
-      description: 'Plate number transferred from Auto Gate',
+      title: t('preArrival.autoFilled'),
+      description: t('preArrival.autoFilledDescription'),
     });
-  }, [initialPlate]);
+  }, [initialPlate, t]);
 
   const handleValid = (values: PreArrivalValues) => {
     const result = toRegistration(values);
     if ('problem' in result) {
-      toast({ variant: 'destructive', ...result.problem });
+      const { key, detail } = result.problem;
+      toast({
+        variant: 'destructive',
+        title: t(`preArrival.problems.${key}.title`),
+        description: detail || t(`preArrival.problems.${key}.description`),
+      });
       return;
     }
     registerVehicle.mutate(result.body, {
@@ -120,12 +125,16 @@ export function PreArrivalRegistration({
         toast(
           vehicle.pendingApproval
             ? {
-                title: 'Vehicle Registered',
-                description: `${formatPlate(vehicle.plateNumber)} is pending approval by back office or an admin.`,
+                title: t('preArrival.registered'),
+                description: t('preArrival.registeredPending', {
+                  plate: formatPlate(vehicle.plateNumber),
+                }),
               }
             : {
-                title: 'Vehicle Registered',
-                description: `${formatPlate(vehicle.plateNumber)} is approved for entry.`,
+                title: t('preArrival.registered'),
+                description: t('preArrival.registeredApproved', {
+                  plate: formatPlate(vehicle.plateNumber),
+                }),
               },
         );
         form.reset(emptyPreArrivalValues());
@@ -134,8 +143,8 @@ export function PreArrivalRegistration({
       onError: (error) => {
         toast({
           variant: 'destructive',
-          title: 'Registration Failed',
-          description: getErrorMessage(error, 'Failed to register vehicle'),
+          title: t('preArrival.failed'),
+          description: getErrorMessage(error, t('preArrival.failedFallback')),
         });
       },
     });
@@ -144,62 +153,59 @@ export function PreArrivalRegistration({
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <PageHeader
-        title="Pre-Arrival Registration"
-        description="Register an approved vehicle and its driver before they arrive."
+        title={t('preArrival.title')}
+        description={t('preArrival.description')}
         actions={
           <Button variant="outline" asChild>
-            <Link href={registeredVehiclesHref}>Registered Vehicles</Link>
+            <Link href={registeredVehiclesHref}>{t('preArrival.registeredVehicles')}</Link>
           </Button>
         }
       />
       <Card>
         <CardHeader>
-          <CardTitle>Vehicle and Driver</CardTitle>
-          <CardDescription>
-            The plate is checked at the auto gate, and the driver&apos;s photo is compared with the
-            driver at the gate.
-          </CardDescription>
+          <CardTitle>{t('preArrival.cardTitle')}</CardTitle>
+          <CardDescription>{t('preArrival.cardDescription')}</CardDescription>
         </CardHeader>
         <CardContent>
           <form
             noValidate
-            aria-label="Pre-arrival registration"
+            aria-label={t('preArrival.formLabel')}
             className="grid gap-5"
             onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
           >
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field id="plateNumber" label="Plate Number">
+              <Field id="plateNumber" label={t('preArrival.plateNumber')}>
                 <Input
                   id="plateNumber"
                   autoComplete="off"
                   autoCapitalize="characters"
                   spellCheck={false}
-                  placeholder="e.g. KP 35 XK GP"
+                  placeholder={t('preArrival.platePlaceholder')}
                   className="font-mono uppercase"
                   {...form.register('plateNumber')}
                 />
               </Field>
-              <Field id="driverName" label="Driver Name">
+              <Field id="driverName" label={t('preArrival.driverName')}>
                 <Input id="driverName" autoComplete="off" {...form.register('driverName')} />
               </Field>
-              <Field id="driverLicense" label="Driver Licence (optional)">
+              <Field id="driverLicense" label={t('preArrival.driverLicence')}>
                 <Input id="driverLicense" autoComplete="off" {...form.register('driverLicense')} />
               </Field>
-              <Field id="company" label="Company (optional)">
+              <Field id="company" label={t('preArrival.company')}>
                 <Input id="company" autoComplete="organization" {...form.register('company')} />
               </Field>
-              <Field id="approvedUntil" label="Approval Date">
+              <Field id="approvedUntil" label={t('preArrival.approvalDate')}>
                 <Input id="approvedUntil" type="date" {...form.register('approvedUntil')} />
               </Field>
             </div>
 
             <div className="grid gap-2">
-              <p className="text-sm font-medium leading-none">Driver Photo</p>
+              <p className="text-sm font-medium leading-none">{t('preArrival.driverPhoto')}</p>
               <div className="flex flex-wrap items-center gap-4 rounded-lg border border-dashed p-4">
                 {driverPhoto ? (
                   <img
                     src={driverPhoto}
-                    alt="The driver, as captured"
+                    alt={t('preArrival.driverPhotoAlt')}
                     className="size-28 rounded-md object-cover"
                   />
                 ) : (
@@ -208,9 +214,7 @@ export function PreArrivalRegistration({
                   </div>
                 )}
                 <div className="flex flex-col gap-2">
-                  <p className="text-sm text-muted-foreground">
-                    A clear, front-facing photo of the driver, used for facial recognition.
-                  </p>
+                  <p className="text-sm text-muted-foreground">{t('preArrival.photoHint')}</p>
                   {driverPhoto && (
                     <PhotoCheck
                       status={photoCheck.status}
@@ -221,7 +225,7 @@ export function PreArrivalRegistration({
                   <div className="flex flex-wrap gap-2">
                     <Button type="button" variant="outline" onClick={() => setIsCameraOpen(true)}>
                       <CameraIcon aria-hidden />
-                      {driverPhoto ? 'Retake Photo' : 'Capture Driver Photo'}
+                      {driverPhoto ? t('preArrival.retakePhoto') : t('preArrival.capturePhoto')}
                     </Button>
                     {driverPhoto && (
                       <Button
@@ -233,7 +237,7 @@ export function PreArrivalRegistration({
                         }}
                       >
                         <Trash2Icon aria-hidden />
-                        Remove Photo
+                        {t('preArrival.removePhoto')}
                       </Button>
                     )}
                   </div>
@@ -255,11 +259,11 @@ export function PreArrivalRegistration({
                   />
                   <div className="grid gap-1">
                     <Label htmlFor="biometricConsent" className="leading-snug">
-                      {CONSENT_LABEL}
+                      {t('preArrival.consent')}
                     </Label>
                     <p className="flex items-center gap-1 text-xs text-muted-foreground">
                       <ShieldCheckIcon aria-hidden className="size-3.5" />
-                      Required by POPIA before a driver photo is stored.
+                      {t('preArrival.consentHint')}
                     </p>
                   </div>
                 </div>
@@ -268,7 +272,7 @@ export function PreArrivalRegistration({
 
             <Button type="submit" size="lg" disabled={registerVehicle.isPending}>
               {registerVehicle.isPending && <Spinner />}
-              Register Vehicle
+              {t('preArrival.register')}
             </Button>
           </form>
         </CardContent>
@@ -282,10 +286,10 @@ export function PreArrivalRegistration({
           setIsCameraOpen(false);
           photoCheck.mutate(image);
         }}
-        title="Driver Photo"
-        description="Fit the driver's face inside the oval, looking at the camera."
+        title={t('preArrival.driverPhoto')}
+        description={t('preArrival.cameraDescription')}
         guide="oval"
-        captureLabel="Capture driver photo"
+        captureLabel={t('preArrival.cameraCapture')}
       />
     </div>
   );

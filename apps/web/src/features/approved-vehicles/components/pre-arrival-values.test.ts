@@ -53,35 +53,29 @@ describe('pre-arrival registration values (spec §5)', () => {
     'requires plate number and driver name (%j)',
     (change) => {
       expect(toRegistration({ ...valid, ...change }, today)).toEqual({
-        problem: {
-          title: 'Missing Information',
-          description: 'Plate number and driver name are required',
-        },
+        problem: { key: 'missing' },
       });
     },
   );
 
   it('requires a plate of 2 to 10 letters and digits', () => {
     expect(toRegistration({ ...valid, plateNumber: 'A' }, today)).toMatchObject({
-      problem: { title: 'Invalid Plate Number' },
+      problem: { key: 'invalidPlate' },
     });
     expect(toRegistration({ ...valid, plateNumber: 'ABCDEFGHIJK' }, today)).toMatchObject({
-      problem: { title: 'Invalid Plate Number' },
+      problem: { key: 'invalidPlate' },
     });
   });
 
   it('requires the driver photo', () => {
     expect(toRegistration({ ...valid, driverPhoto: null }, today)).toEqual({
-      problem: {
-        title: 'Driver Photo Required',
-        description: 'Please capture driver photo for facial recognition',
-      },
+      problem: { key: 'photoRequired' },
     });
   });
 
   it("requires the driver's consent before the photo is sent (POPIA)", () => {
     expect(toRegistration({ ...valid, biometricConsent: false }, today)).toMatchObject({
-      problem: { title: 'Consent Required' },
+      problem: { key: 'consentRequired' },
     });
   });
 
@@ -93,13 +87,13 @@ describe('pre-arrival registration values (spec §5)', () => {
       body: { approvedUntil: '2026-11-22' },
     });
     expect(toRegistration({ ...valid, approvedUntil: '2026-11-21' }, today)).toMatchObject({
-      problem: { title: 'Invalid Approval Date' },
+      problem: { key: 'invalidDate' },
     });
   });
 
   it('checks the rest against the contract (names of at most 120 characters)', () => {
     expect(toRegistration({ ...valid, driverName: 'x'.repeat(121) }, today)).toMatchObject({
-      problem: { title: 'Invalid Information' },
+      problem: { key: 'invalid' },
     });
   });
 });

@@ -37,7 +37,11 @@ export function emptyPreArrivalValues(plate = '', today: Date = new Date()): Pre
   };
 }
 
-export type FormProblem = { title: string; description: string };
+/** A problem with the form: its `vehicles:preArrival.problems` key; `detail` is the contract's words. */
+export type FormProblem = {
+  key: 'missing' | 'invalidPlate' | 'photoRequired' | 'consentRequired' | 'invalidDate' | 'invalid';
+  detail?: string;
+};
 
 /**
  * Spec §5 pre-arrival rules, in the order the guard sees them: plate and driver name, a valid
@@ -53,35 +57,22 @@ export function toRegistration(
   const driverName = values.driverName.trim();
   if (plateNumber === '' || driverName === '') {
     return {
-      problem: {
-        title: 'Missing Information',
-        description: 'Plate number and driver name are required',
-      },
+      problem: { key: 'missing' },
     };
   }
   if (plateNumber.length < 2 || plateNumber.length > 10) {
     return {
-      problem: {
-        title: 'Invalid Plate Number',
-        description: 'A plate number has 2 to 10 letters and digits.',
-      },
+      problem: { key: 'invalidPlate' },
     };
   }
   if (!values.driverPhoto) {
     return {
-      problem: {
-        title: 'Driver Photo Required',
-        description: 'Please capture driver photo for facial recognition',
-      },
+      problem: { key: 'photoRequired' },
     };
   }
   if (!values.biometricConsent) {
     return {
-      problem: {
-        title: 'Consent Required',
-        description:
-          'Confirm that the driver agrees to their photo being used to verify their identity.',
-      },
+      problem: { key: 'consentRequired' },
     };
   }
   const approvedUntil = values.approvedUntil.trim();
@@ -89,10 +80,7 @@ export function toRegistration(
     const date = parseISO(approvedUntil);
     if (!isValid(date) || date < startOfDay(today)) {
       return {
-        problem: {
-          title: 'Invalid Approval Date',
-          description: 'The approval date must be today or later.',
-        },
+        problem: { key: 'invalidDate' },
       };
     }
   }
@@ -110,10 +98,7 @@ export function toRegistration(
   const checked = CreateApprovedVehicleBodySchema.safeParse(body);
   if (!checked.success) {
     return {
-      problem: {
-        title: 'Invalid Information',
-        description: checked.error.issues[0]?.message ?? 'Please check the form.',
-      },
+      problem: { key: 'invalid', detail: checked.error.issues[0]?.message ?? '' },
     };
   }
   return { body };

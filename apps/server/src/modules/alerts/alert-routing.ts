@@ -65,7 +65,9 @@ export function isQuietTime(
 /** The quiet hours that apply at a site: its own, else the tenant's. */
 export function quietHoursAt(settings: AlertSettings, siteId: string | null) {
   const own = siteId ? settings.siteQuietHours.find((entry) => entry.siteId === siteId) : undefined;
-  return own ? { start: own.start, end: own.end, minSeverity: own.minSeverity } : settings.quietHours;
+  return own
+    ? { start: own.start, end: own.end, minSeverity: own.minSeverity }
+    : settings.quietHours;
 }
 
 /**
@@ -89,7 +91,11 @@ export function channelsFor(
     for (const channel of rule.channels) channels.add(channel);
   }
   const quiet = quietHoursAt(settings, alert.siteId);
-  if (quiet && isQuietTime(quiet, instant, timeZone) && rank(alert.severity) < rank(quiet.minSeverity)) {
+  if (
+    quiet &&
+    isQuietTime(quiet, instant, timeZone) &&
+    rank(alert.severity) < rank(quiet.minSeverity)
+  ) {
     channels.delete('email');
     channels.delete('push');
   }

@@ -17,7 +17,9 @@ const rowsOf = (tx: Tx, subject: DataSubject) =>
     : tx
         .select()
         .from(alerts)
-        .where(and(eq(alerts.tenantId, subject.tenantId), inArray(alerts.entryId, subject.entryIds)))
+        .where(
+          and(eq(alerts.tenantId, subject.tenantId), inArray(alerts.entryId, subject.entryIds)),
+        )
         .orderBy(alerts.createdAt);
 
 /**

@@ -318,9 +318,9 @@ describe('alerts API', () => {
     const admin = await t.registerTenant();
     const other = await t.registerTenant();
     const [site] = (await admin.get('/api/sites')).json<{ id: string }[]>();
-    expect(
-      (await admin.patch(`/api/sites/${site!.id}`, { overstayMinutes: 60 })).statusCode,
-    ).toBe(200);
+    expect((await admin.patch(`/api/sites/${site!.id}`, { overstayMinutes: 60 })).statusCode).toBe(
+      200,
+    );
     // Capture times in the past: the test clock does not run past the session's idle limit.
     const minutesAgo = (minutes: number) =>
       new Date(t.clock.now().getTime() - minutes * 60_000).toISOString();
@@ -362,7 +362,7 @@ describe('alerts API', () => {
 
   it('reads quiet hours on each site’s clock, with a site’s own quiet hours', async () => {
     const admin = await t.registerTenant();
-    const tenantId = admin.body.tenant.id as string;
+    const tenantId = admin.body.tenant.id;
     expect(
       (await admin.post('/api/alerts/push-subscriptions', aSubscription('https://push.example/q')))
         .statusCode,

@@ -79,7 +79,8 @@ export function AlertsPage() {
                 <CardContent className="flex flex-col gap-2 pt-6 sm:flex-row sm:items-center sm:justify-between">
                   <div className="flex flex-col gap-1">
                     <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant={SEVERITY_VARIANT[alert.severity]}>{t(`severities.${alert.severity}`)}
+                      <Badge variant={SEVERITY_VARIANT[alert.severity]}>
+                        {t(`severities.${alert.severity}`)}
                       </Badge>
                       <span className="font-medium">{t(`kinds.${alert.kind}`)}</span>
                       {alert.plateNumber && (

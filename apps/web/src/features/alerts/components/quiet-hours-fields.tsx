@@ -58,7 +58,9 @@ export function QuietHoursFields({
   quietHours: AlertSettings['quietHours'];
   siteQuietHours: SiteQuietHours[];
   sites: Site[];
-  onChange: (change: Pick<AlertSettings, 'quietHours'> | Pick<AlertSettings, 'siteQuietHours'>) => void;
+  onChange: (
+    change: Pick<AlertSettings, 'quietHours'> | Pick<AlertSettings, 'siteQuietHours'>,
+  ) => void;
 }) {
   const { t } = useTranslation('alerts');
   const setSite = (siteId: string, next: SiteQuietHours | null) =>

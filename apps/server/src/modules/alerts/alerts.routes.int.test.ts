@@ -154,7 +154,7 @@ describe('alerts API', () => {
     const initial = await admin.get('/api/settings/alerts');
     expect(initial.json()).toEqual(DEFAULT_ALERT_SETTINGS);
 
-    const site = crypto.randomUUID();
+    const [{ id: site }] = (await admin.get('/api/sites')).json<[{ id: string }]>();
     const patched = await admin.patch('/api/settings/alerts', {
       routes: [
         { kind: 'watchlist_hit', siteId: null, channels: ['email', 'push', 'webhook'] },
@@ -182,6 +182,23 @@ describe('alerts API', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain('Enter a time as HH:MM (24-hour)');
+    // A site the tenant does not have (unknown, or another tenant's): 400, nothing saved.
+    const other = await t.registerTenant();
+    const [{ id: theirSite }] = (await other.get('/api/sites')).json<[{ id: string }]>();
+    for (const siteId of [crypto.randomUUID(), theirSite]) {
+      const ghost = await admin.patch('/api/settings/alerts', {
+        routes: [{ kind: 'overstay', siteId, channels: ['email'] }],
+      });
+      expect(ghost.statusCode).toBe(400);
+      expect(ghost.json().error.message).toBe(
+        'An alert rule or quiet hours name a site that does not exist.',
+      );
+      const quiet = await admin.patch('/api/settings/alerts', {
+        siteQuietHours: [{ siteId, start: '22:00', end: '06:00', minSeverity: 'critical' }],
+      });
+      expect(quiet.statusCode).toBe(400);
+    }
+    expect((await admin.get('/api/settings/alerts')).json()).toEqual(saved);
     const unknownKind = await admin.patch('/api/settings/alerts', {
       routes: [{ kind: 'fire', siteId: null, channels: [] }],
     });

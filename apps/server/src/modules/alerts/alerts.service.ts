@@ -130,7 +130,14 @@ export type AlertsServiceDeps = {
   /** Where links in e-mails and notifications point (PUBLIC_ORIGIN), if known. */
   publicOrigin?: string;
   /** The clock a site keeps (quiet hours are read on it); sites module. */
-  sites: { timeZoneOf(tx: DbExecutor, tenantId: string, siteId: string | null): Promise<string> };
+  sites: {
+    timeZoneOf(tx: DbExecutor, tenantId: string, siteId: string | null): Promise<string>;
+    existingSiteIds(
+      tx: DbExecutor,
+      tenantId: string,
+      siteIds: readonly string[],
+    ): Promise<string[]>;
+  };
   /** Open visits over their site's limit now (visits module), for the overstay scan. */
   visits: { overstays(tenantId: string, limit?: number): Promise<OverstayingVisit[]> };
 };
@@ -279,6 +286,20 @@ export function createAlertsService({
           ...(await settingsOf(tx, actor.tenantId)),
           ...patch,
         });
+        // A rule or quiet hours for a site the tenant does not have would silently do nothing.
+        const named = [
+          ...new Set([
+            ...next.routes.flatMap((route) => (route.siteId ? [route.siteId] : [])),
+            ...next.siteQuietHours.map((entry) => entry.siteId),
+          ]),
+        ];
+        const known = new Set(await sites.existingSiteIds(tx, actor.tenantId, named));
+        if (named.some((siteId) => !known.has(siteId))) {
+          throw new AppError(
+            'INVALID',
+            'An alert rule or quiet hours name a site that does not exist.',
+          );
+        }
         await repository.saveSettings(tx, actor.tenantId, next, clock.now());
         await audit.record(tx, {
           tenantId: actor.tenantId,

@@ -101,7 +101,13 @@ export function createSitesService({ database, repository, audit }: SitesService
     placeOf,
 
     /** Scope and place in the caller's transaction (entry logs, visits). */
-    inTransaction: { scopeOf, placeOf, visibleSite, timeZoneOf },
+    inTransaction: {
+      scopeOf,
+      placeOf,
+      visibleSite,
+      timeZoneOf,
+      existingSiteIds: repository.existingSiteIds,
+    },
 
     listSites: (actor: Actor) =>
       database.withTenant(actor.tenantId, async (tx) => {

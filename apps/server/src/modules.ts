@@ -191,6 +191,8 @@ export function createModules({
     corrections: corrections.service,
     clock,
   });
+  // Issue 16: a granted entry opens its visit; the exit closes it.
+  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
   // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
   // webhooks module's, made below, reached only when a job routes an alert to it.
   const alerts = createAlertsModule({
@@ -207,13 +209,14 @@ export function createModules({
     vapidSubject: env.ALERTS_VAPID_SUBJECT ?? `mailto:${emailAddressOf(env.SMTP_FROM)}`,
     webhookOutbox: { queueEvent: (...args) => webhooks.service.queueEvent(...args) },
     publicOrigin: env.PUBLIC_ORIGIN,
+    // Quiet hours on each site's clock; the overstay scan asks visits for stays past the limit.
+    sites: sites.service.inTransaction,
+    visits: visits.service,
     log: (message) => console.warn(message),
   });
   // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
   const watchlist = createWatchlistModule({ database, audit, clock, alerts: alerts.hooks });
   const documentRules = createDocumentRulesModule({ database, audit, clock });
-  // Issue 16: a granted entry opens its visit; the exit closes it.
-  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({
     database,
@@ -291,6 +294,8 @@ export function createModules({
       visits.personalData,
       documents.personalData,
       webhooks.personalData,
+      // Issue 22: alerts about the subject's entries (found by the entry ids linked above).
+      alerts.personalData,
       induction.personalData,
       faces.personalData,
       // Last: records above release their citations first, so erased captures can go at once.

@@ -164,7 +164,7 @@ async function main(): Promise<number> {
         args: [] as string[],
         run: runInductionFlow,
       })),
-      // Alerts (issue 22): entry_refused → the bell (live) → acknowledge.
+      // Alerts (issue 22): a watchlist hit → the bell (live) → acknowledge.
       ...viewports.map((viewport) => ({
         viewport,
         label: `alerts-${viewport.name}`,

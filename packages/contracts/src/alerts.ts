@@ -134,16 +134,33 @@ export const AlertRouteSchema = z.object({
 });
 export type AlertRoute = z.infer<typeof AlertRouteSchema>;
 
+const QuietHoursSchema = z.object({
+  start: TimeOfDay,
+  end: TimeOfDay,
+  minSeverity: AlertSeveritySchema,
+});
+
+/** A site's own quiet hours, in place of the tenant's (e.g. a depot that works nights). */
+export const SiteQuietHoursSchema = QuietHoursSchema.extend({ siteId: IdSchema });
+export type SiteQuietHours = z.infer<typeof SiteQuietHoursSchema>;
+
 export const AlertSettingsSchema = z.object({
   routes: z.array(AlertRouteSchema).max(500),
   emailRecipients: z.array(z.email('Enter a valid e-mail address').max(254)).max(50),
   /**
-   * Site time (SAST). Between `start` and `end` only alerts at or above `minSeverity` are sent by
-   * e-mail and push; the bell and webhooks are not silenced.
+   * In each site's own time zone (an alert without a site: the default site's). Between `start`
+   * and `end` only alerts at or above `minSeverity` are sent by e-mail and push; the bell and
+   * webhooks are not silenced.
    */
-  quietHours: z
-    .object({ start: TimeOfDay, end: TimeOfDay, minSeverity: AlertSeveritySchema })
-    .nullable(),
+  quietHours: QuietHoursSchema.nullable(),
+  /** Sites with quiet hours of their own (one entry per site); the others use `quietHours`. */
+  siteQuietHours: z
+    .array(SiteQuietHoursSchema)
+    .max(200)
+    .refine(
+      (entries) => new Set(entries.map((entry) => entry.siteId)).size === entries.length,
+      'Each site has one set of quiet hours',
+    ),
   /** Unacknowledged critical alerts are sent again this often. */
   repeatEveryMinutes: z.number().int().min(5).max(1440),
   /** An incoming-feed entry still pending after this long raises `feed_unprocessed`. */
@@ -161,6 +178,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   })),
   emailRecipients: [],
   quietHours: null,
+  siteQuietHours: [],
   repeatEveryMinutes: 30,
   feedUnprocessedMinutes: 30,
 };

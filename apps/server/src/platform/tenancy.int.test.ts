@@ -143,6 +143,7 @@ describe('tenant isolation in the database', () => {
 
     expect(definers.map((d) => d.proname)).toEqual([
       'alerts_due_feed_unprocessed',
+      'alerts_due_overstay_tenants',
       'alerts_due_repeat',
       'anpr_find_camera',
       'approved_vehicles_due_biometric_purge',

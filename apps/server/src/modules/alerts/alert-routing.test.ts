@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { type AlertSettings, DEFAULT_ALERT_SETTINGS } from '@boomgate/contracts/alerts';
 
-import { channelsFor, isQuietTime, readAlertSettings } from './alert-routing';
+import { channelsFor, isQuietTime, quietHoursAt, readAlertSettings } from './alert-routing';
 
 const SITE = '5b0c8f7e-0000-4000-8000-000000000001';
 // 20:30 UTC is 22:30 at the site (SAST, UTC+2).
@@ -68,6 +68,47 @@ describe('alert routing', () => {
     expect([...channelsFor(routed, warning, LATE_EVENING)]).toEqual(['webhook']);
     expect(channelsFor(routed, warning, MIDDAY).size).toBe(3);
     expect(channelsFor(routed, { ...warning, severity: 'critical' }, LATE_EVENING).size).toBe(3);
+  });
+
+  it('reads quiet hours on the clock of the alert’s site', () => {
+    const routed = settings({
+      routes: [{ kind: 'overstay', siteId: null, channels: ['email'], minSeverity: 'info' }],
+      quietHours: { start: '22:00', end: '06:00', minSeverity: 'critical' },
+    });
+    const overstay = { kind: 'overstay' as const, severity: 'warning' as const, siteId: SITE };
+    // 20:30 UTC: 22:30 in Johannesburg (quiet), 20:30 in Lisbon in March (not yet), 23:30 in Nairobi.
+    expect(channelsFor(routed, overstay, LATE_EVENING, 'Africa/Johannesburg').size).toBe(0);
+    expect([...channelsFor(routed, overstay, LATE_EVENING, 'Europe/Lisbon')]).toEqual(['email']);
+    expect(channelsFor(routed, overstay, LATE_EVENING, 'Africa/Nairobi').size).toBe(0);
+    // 21:59 and 22:00 on the site's clock: the window starts on the minute.
+    const johannesburg = 'Africa/Johannesburg';
+    const quiet = { start: '22:00', end: '06:00', minSeverity: 'critical' as const };
+    expect(isQuietTime(quiet, new Date('2026-03-02T19:59:00Z'), johannesburg)).toBe(false);
+    expect(isQuietTime(quiet, new Date('2026-03-02T20:00:00Z'), johannesburg)).toBe(true);
+    expect(isQuietTime(quiet, new Date('2026-03-02T03:59:00Z'), johannesburg)).toBe(true);
+    expect(isQuietTime(quiet, new Date('2026-03-02T04:00:00Z'), johannesburg)).toBe(false);
+  });
+
+  it('uses a site’s own quiet hours there and the tenant’s elsewhere', () => {
+    const OTHER = '5b0c8f7e-0000-4000-8000-000000000002';
+    const routed = settings({
+      routes: [{ kind: 'overstay', siteId: null, channels: ['push'], minSeverity: 'info' }],
+      quietHours: { start: '22:00', end: '06:00', minSeverity: 'critical' },
+      // This site works nights and sleeps at midday.
+      siteQuietHours: [{ siteId: SITE, start: '11:00', end: '14:00', minSeverity: 'critical' }],
+    });
+    expect(quietHoursAt(routed, SITE)).toEqual({
+      start: '11:00',
+      end: '14:00',
+      minSeverity: 'critical',
+    });
+    expect(quietHoursAt(routed, null)).toEqual(routed.quietHours);
+    const at = (siteId: string, instant: Date) =>
+      channelsFor(routed, { kind: 'overstay', severity: 'warning', siteId }, instant).size;
+    expect(at(SITE, MIDDAY)).toBe(0); // 12:00 at the site
+    expect(at(SITE, LATE_EVENING)).toBe(1);
+    expect(at(OTHER, MIDDAY)).toBe(1);
+    expect(at(OTHER, LATE_EVENING)).toBe(0);
   });
 
   it('reads quiet hours in both directions and an empty window as none', () => {

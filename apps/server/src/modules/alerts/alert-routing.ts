@@ -19,16 +19,24 @@ export function readAlertSettings(stored: unknown): AlertSettings {
   return parsed.success ? { ...DEFAULT_ALERT_SETTINGS, ...parsed.data } : DEFAULT_ALERT_SETTINGS;
 }
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: DEFAULT_SITE_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timeFormats.set(timeZone, format);
+  }
+  return format;
+}
 
-/** Minutes since the site's midnight (SAST). */
-function siteMinutes(instant: Date): number {
-  const [hours = 0, minutes = 0] = timeFormat.format(instant).split(':').map(Number);
+/** Minutes since midnight in the site's time zone. */
+function siteMinutes(instant: Date, timeZone: string): number {
+  const [hours = 0, minutes = 0] = timeFormat(timeZone).format(instant).split(':').map(Number);
   return hours * 60 + minutes;
 }
 
@@ -37,25 +45,42 @@ const toMinutes = (time: string) => {
   return hours * 60 + minutes;
 };
 
-/** Whether `instant` falls in the quiet hours; a window may run over midnight (22:00–06:00). */
-export function isQuietTime(quietHours: AlertSettings['quietHours'], instant: Date): boolean {
+/**
+ * Whether `instant` falls in the quiet hours, read on the site's clock (`timeZone`); a window may
+ * run over midnight (22:00–06:00).
+ */
+export function isQuietTime(
+  quietHours: AlertSettings['quietHours'],
+  instant: Date,
+  timeZone: string = DEFAULT_SITE_TIME_ZONE,
+): boolean {
   if (!quietHours) return false;
-  const now = siteMinutes(instant);
+  const now = siteMinutes(instant, timeZone);
   const start = toMinutes(quietHours.start);
   const end = toMinutes(quietHours.end);
   if (start === end) return false;
   return start < end ? now >= start && now < end : now >= start || now < end;
 }
 
+/** The quiet hours that apply at a site: its own, else the tenant's. */
+export function quietHoursAt(settings: AlertSettings, siteId: string | null) {
+  const own = siteId ? settings.siteQuietHours.find((entry) => entry.siteId === siteId) : undefined;
+  return own
+    ? { start: own.start, end: own.end, minSeverity: own.minSeverity }
+    : settings.quietHours;
+}
+
 /**
  * The channels an alert goes to besides the bell. Rules for the alert's own site replace the
  * general rules for its kind there; each rule applies from its minimum severity up. In quiet
- * hours e-mail and push go out only from the quiet hours' own minimum severity up.
+ * hours (the site's own or the tenant's, on the site's clock) e-mail and push go out only from
+ * the quiet hours' own minimum severity up.
  */
 export function channelsFor(
   settings: AlertSettings,
   alert: { kind: AlertKind; severity: AlertSeverity; siteId: string | null },
   instant: Date,
+  timeZone: string = DEFAULT_SITE_TIME_ZONE,
 ): Set<AlertChannel> {
   const ofKind = settings.routes.filter((route) => route.kind === alert.kind);
   const forSite = alert.siteId ? ofKind.filter((route) => route.siteId === alert.siteId) : [];
@@ -65,8 +90,12 @@ export function channelsFor(
     if (rank(alert.severity) < rank(rule.minSeverity)) continue;
     for (const channel of rule.channels) channels.add(channel);
   }
-  const quiet = settings.quietHours;
-  if (quiet && isQuietTime(quiet, instant) && rank(alert.severity) < rank(quiet.minSeverity)) {
+  const quiet = quietHoursAt(settings, alert.siteId);
+  if (
+    quiet &&
+    isQuietTime(quiet, instant, timeZone) &&
+    rank(alert.severity) < rank(quiet.minSeverity)
+  ) {
     channels.delete('email');
     channels.delete('push');
   }

@@ -8,7 +8,7 @@ import { type AlertsService, DispatchJob, EmailJob, PushJob } from './alerts.ser
 export function createAlertJobs(
   service: Pick<
     AlertsService,
-    'dispatch' | 'sendEmail' | 'sendPush' | 'repeatDue' | 'scanUnprocessedFeed'
+    'dispatch' | 'sendEmail' | 'sendPush' | 'repeatDue' | 'scanUnprocessedFeed' | 'scanOverstays'
   >,
 ) {
   const dispatch = defineJob({
@@ -67,9 +67,19 @@ export function createAlertJobs(
     },
   });
 
+  const overstay = defineJob({
+    name: 'alerts.overstay',
+    maxAttempts: 1,
+    payload: z.unknown(),
+    async run() {
+      await service.scanOverstays();
+    },
+  });
+
   const schedules: ScheduledJob[] = [
     { job: repeat, schedule: '* * * * *' },
     { job: feedUnprocessed, schedule: '* * * * *' },
+    { job: overstay, schedule: '* * * * *' },
   ];
-  return { jobs: [dispatch, email, push, repeat, feedUnprocessed], schedules };
+  return { jobs: [dispatch, email, push, repeat, feedUnprocessed, overstay], schedules };
 }

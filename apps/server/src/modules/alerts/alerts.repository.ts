@@ -207,6 +207,14 @@ export function createAlertsRepository() {
       }));
     },
 
+    /** Tenants with an open visit past its site's limit and no overstay alert for it yet. */
+    async listOverstayTenants(tx: DbExecutor, now: Date, limit: number): Promise<string[]> {
+      const result = await tx.execute<{ tenant_id: string }>(
+        sql`select tenant_id from alerts_due_overstay_tenants(${now.toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      return result.rows.map((row) => row.tenant_id);
+    },
+
     async listUnprocessedFeedEntries(tx: DbExecutor, now: Date, limit: number) {
       const result = await tx.execute<{
         tenant_id: string;

@@ -154,7 +154,7 @@ describe('alerts API', () => {
     const initial = await admin.get('/api/settings/alerts');
     expect(initial.json()).toEqual(DEFAULT_ALERT_SETTINGS);
 
-    const site = crypto.randomUUID();
+    const [{ id: site }] = (await admin.get('/api/sites')).json<[{ id: string }]>();
     const patched = await admin.patch('/api/settings/alerts', {
       routes: [
         { kind: 'watchlist_hit', siteId: null, channels: ['email', 'push', 'webhook'] },
@@ -182,6 +182,23 @@ describe('alerts API', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain('Enter a time as HH:MM (24-hour)');
+    // A site the tenant does not have (unknown, or another tenant's): 400, nothing saved.
+    const other = await t.registerTenant();
+    const [{ id: theirSite }] = (await other.get('/api/sites')).json<[{ id: string }]>();
+    for (const siteId of [crypto.randomUUID(), theirSite]) {
+      const ghost = await admin.patch('/api/settings/alerts', {
+        routes: [{ kind: 'overstay', siteId, channels: ['email'] }],
+      });
+      expect(ghost.statusCode).toBe(400);
+      expect(ghost.json().error.message).toBe(
+        'An alert rule or quiet hours name a site that does not exist.',
+      );
+      const quiet = await admin.patch('/api/settings/alerts', {
+        siteQuietHours: [{ siteId, start: '22:00', end: '06:00', minSeverity: 'critical' }],
+      });
+      expect(quiet.statusCode).toBe(400);
+    }
+    expect((await admin.get('/api/settings/alerts')).json()).toEqual(saved);
     const unknownKind = await admin.patch('/api/settings/alerts', {
       routes: [{ kind: 'fire', siteId: null, channels: [] }],
     });
@@ -312,5 +329,99 @@ describe('alerts API', () => {
     t.clock.advanceMs(11 * 60_000);
     await t.modules.alerts.service.repeatDue();
     expect(await notifications(critical?.id)).toBe(2);
+  });
+
+  it('raises overstay once per visit past its site’s limit, only for that tenant', async () => {
+    const admin = await t.registerTenant();
+    const other = await t.registerTenant();
+    const [site] = (await admin.get('/api/sites')).json<{ id: string }[]>();
+    expect((await admin.patch(`/api/sites/${site!.id}`, { overstayMinutes: 60 })).statusCode).toBe(
+      200,
+    );
+    // Capture times in the past: the test clock does not run past the session's idle limit.
+    const minutesAgo = (minutes: number) =>
+      new Date(t.clock.now().getTime() - minutes * 60_000).toISOString();
+    const grant = (plateNumber: string, minutes: number) =>
+      admin.post('/api/auto-gate/grant-entry', {
+        plateNumber,
+        entryGranted: true,
+        capturedAt: minutesAgo(minutes),
+      });
+    const staying = await grant('OV11AA', 66);
+    const leaving = await grant('OV22BB', 70);
+    const late = await grant('OV33CC', 50); // under the limit
+    const forgotten = await grant('OV44DD', 60 + 25 * 60); // over it for more than a day
+    for (const response of [staying, leaving, late, forgotten]) {
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    expect(
+      (await admin.post(`/api/entry-logs/${leaving.json().id}/exit`, {})).statusCode,
+    ).toBeLessThan(300);
+
+    expect(await t.modules.alerts.service.scanOverstays()).toBe(1);
+    expect(await t.modules.alerts.service.scanOverstays()).toBe(0);
+    const { alerts } = await listAlerts(admin);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      kind: 'overstay',
+      severity: 'warning',
+      siteId: site!.id,
+      plateNumber: 'OV11AA',
+      entryId: staying.json().id,
+      message: "OV11AA has been on site for 1 h 6 min, longer than the site's limit of 1 h.",
+    });
+    expect((await listAlerts(other)).alerts).toEqual([]);
+    // The job the worker runs every minute is the same scan.
+    const jobs = t.modules.alerts.jobs.map((job) => job.name);
+    expect(jobs).toContain('alerts.overstay');
+    expect(t.modules.alerts.schedules.map((s) => s.job.name)).toContain('alerts.overstay');
+  });
+
+  it('reads quiet hours on each site’s clock, with a site’s own quiet hours', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    expect(
+      (await admin.post('/api/alerts/push-subscriptions', aSubscription('https://push.example/q')))
+        .statusCode,
+    ).toBeLessThan(300);
+    const tokyo = await admin.post('/api/sites', { name: 'Tokyo depot', timezone: 'Asia/Tokyo' });
+    expect(tokyo.statusCode).toBe(201);
+    const hourIn = (timeZone: string) =>
+      Number(
+        new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(
+          t.clock.now(),
+        ),
+      );
+    const pad = (hour: number) => `${String(hour % 24).padStart(2, '0')}:00`;
+    const thisHourIn = (timeZone: string) => ({
+      start: pad(hourIn(timeZone)),
+      end: pad(hourIn(timeZone) + 1),
+      minSeverity: 'critical' as const,
+    });
+    const channelsOf = async (siteId: string | null) => {
+      const alert = await t.modules.alerts.service.raise({ tenantId, kind: 'overstay', siteId });
+      return t.modules.alerts.service.dispatch(tenantId, alert!.id, false);
+    };
+
+    // Quiet now in Johannesburg (the default site), not in Tokyo (seven hours ahead).
+    await admin.patch('/api/settings/alerts', { quietHours: thisHourIn('Africa/Johannesburg') });
+    expect(await channelsOf(null)).toEqual([]);
+    expect(await channelsOf(tokyo.json().id)).toEqual(['push']);
+
+    // Tokyo's own quiet hours, on Tokyo's clock.
+    const own = await admin.patch('/api/settings/alerts', {
+      siteQuietHours: [{ siteId: tokyo.json().id, ...thisHourIn('Asia/Tokyo') }],
+    });
+    expect(own.statusCode).toBe(200);
+    expect(AlertSettingsSchema.parse(own.json()).siteQuietHours).toHaveLength(1);
+    expect(await channelsOf(tokyo.json().id)).toEqual([]);
+
+    const twice = await admin.patch('/api/settings/alerts', {
+      siteQuietHours: [
+        { siteId: tokyo.json().id, ...thisHourIn('Asia/Tokyo') },
+        { siteId: tokyo.json().id, start: '01:00', end: '02:00', minSeverity: 'critical' },
+      ],
+    });
+    expect(twice.statusCode).toBe(400);
   });
 });

@@ -129,7 +129,40 @@ export type AlertsServiceDeps = {
   };
   /** Where links in e-mails and notifications point (PUBLIC_ORIGIN), if known. */
   publicOrigin?: string;
+  /** The clock a site keeps (quiet hours are read on it); sites module. */
+  sites: {
+    timeZoneOf(tx: DbExecutor, tenantId: string, siteId: string | null): Promise<string>;
+    existingSiteIds(
+      tx: DbExecutor,
+      tenantId: string,
+      siteIds: readonly string[],
+    ): Promise<string[]>;
+  };
+  /** Open visits over their site's limit now (visits module), for the overstay scan. */
+  visits: { overstays(tenantId: string, limit?: number): Promise<OverstayingVisit[]> };
 };
+
+/** What the overstay scan needs of a visit (the visits module's VisitView has it). */
+export type OverstayingVisit = {
+  id: string;
+  kind: 'vehicle' | 'person';
+  siteId: string;
+  gateId: string | null;
+  entryLogId: string | null;
+  plateNumber: string | null;
+  enteredAt: Date;
+  overstayMinutes: number;
+};
+
+/** An overstay older than this when first seen is not alerted (no flood when the feature arrives). */
+const OVERSTAY_LOOKBACK_MS = 24 * 60 * 60_000;
+
+/** "13 h 5 min", "45 min". */
+function formatDuration(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = Math.floor(minutes % 60);
+  return hours > 0 ? `${hours} h${rest > 0 ? ` ${rest} min` : ''}` : `${rest} min`;
+}
 
 export type AlertsService = ReturnType<typeof createAlertsService>;
 
@@ -143,6 +176,8 @@ export function createAlertsService({
   push,
   webhookOutbox,
   publicOrigin,
+  sites,
+  visits,
 }: AlertsServiceDeps) {
   const alertsLink = `${publicOrigin ?? ''}/alerts`;
 
@@ -251,6 +286,20 @@ export function createAlertsService({
           ...(await settingsOf(tx, actor.tenantId)),
           ...patch,
         });
+        // A rule or quiet hours for a site the tenant does not have would silently do nothing.
+        const named = [
+          ...new Set([
+            ...next.routes.flatMap((route) => (route.siteId ? [route.siteId] : [])),
+            ...next.siteQuietHours.map((entry) => entry.siteId),
+          ]),
+        ];
+        const known = new Set(await sites.existingSiteIds(tx, actor.tenantId, named));
+        if (named.some((siteId) => !known.has(siteId))) {
+          throw new AppError(
+            'INVALID',
+            'An alert rule or quiet hours name a site that does not exist.',
+          );
+        }
         await repository.saveSettings(tx, actor.tenantId, next, clock.now());
         await audit.record(tx, {
           tenantId: actor.tenantId,
@@ -321,7 +370,8 @@ export function createAlertsService({
         const alert = await repository.find(tx, tenantId, alertId);
         if (!alert || (repeat && alert.state !== 'open')) return [];
         const settings = await settingsOf(tx, tenantId);
-        const channels = channelsFor(settings, alert, now);
+        const timeZone = await sites.timeZoneOf(tx, tenantId, alert.siteId);
+        const channels = channelsFor(settings, alert, now, timeZone);
         const queued: string[] = [];
         if (channels.has('email') && email.isConfigured && settings.emailRecipients.length > 0) {
           await enqueueJob(tx, EmailJob, {
@@ -431,6 +481,48 @@ export function createAlertsService({
         });
       }
       return repeated;
+    },
+
+    /**
+     * Visits still open past their site's limit raise `overstay` once each (the dedupe key). The
+     * cross-tenant function names only the tenants with such a visit not yet alerted; the
+     * visits module lists them inside each tenant.
+     */
+    async scanOverstays(): Promise<number> {
+      const now = clock.now();
+      const tenants = await database.withoutTenant((tx) =>
+        repository.listOverstayTenants(tx, now, SCAN_BATCH),
+      );
+      let raised = 0;
+      for (const tenantId of tenants) {
+        const overstaying = (await visits.overstays(tenantId, SCAN_BATCH)).filter(
+          (visit) =>
+            visit.enteredAt.getTime() + visit.overstayMinutes * 60_000 >
+            now.getTime() - OVERSTAY_LOOKBACK_MS,
+        );
+        if (overstaying.length === 0) continue;
+        raised += await database.withTenant(tenantId, async (tx) => {
+          let count = 0;
+          for (const visit of overstaying) {
+            const stayed = (now.getTime() - visit.enteredAt.getTime()) / 60_000;
+            // No names: a person on foot is "a visitor" (names stay with the visit, erasable).
+            const who = visit.plateNumber ?? 'A visitor on foot';
+            const row = await raiseAlert(tx, {
+              tenantId,
+              kind: 'overstay',
+              siteId: visit.siteId,
+              gateId: visit.gateId,
+              entryId: visit.entryLogId,
+              plateNumber: visit.plateNumber,
+              message: `${who} has been on site for ${formatDuration(stayed)}, longer than the site's limit of ${formatDuration(visit.overstayMinutes)}.`,
+              dedupeKey: `overstay:${visit.id}`,
+            });
+            if (row) count++;
+          }
+          return count;
+        });
+      }
+      return raised;
     },
 
     /** Incoming-feed entries pending longer than the tenant's limit raise feed_unprocessed once. */

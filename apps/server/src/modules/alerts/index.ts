@@ -4,6 +4,7 @@
  * one insert, one job, one NOTIFY); routing per tenant (kind, site, severity, quiet hours) and the
  * channels (e-mail over SMTP, Web Push, the signed webhook outbox) run in the job queue with
  * retries; the in-app bell is live over server-sent events (LISTEN/NOTIFY across processes).
+ * Overstays are found by the `alerts.overstay` job (visits past their site's limit).
  * Owns: alerts, alert_settings, alert_push_subscriptions.
  */
 import type { CallbackSender, DeliveryFailure } from '@/modules/webhooks';
@@ -12,9 +13,15 @@ import { ALERT_RAISED_EVENT } from '@boomgate/contracts/alerts';
 
 import { createAlertStreamHub } from './alert-stream';
 import { createAlertJobs } from './alerts.jobs';
+import { createAlertsPersonalData } from './alerts.personal-data';
 import { createAlertsRepository } from './alerts.repository';
 import { alertsRoutes } from './alerts.routes';
-import { type AlertsServiceDeps, createAlertsService, toAlertDto } from './alerts.service';
+import {
+  type AlertsServiceDeps,
+  alertTitle,
+  createAlertsService,
+  toAlertDto,
+} from './alerts.service';
 import { createEmailChannel } from './email-channel';
 import { type PushChannel, createPushChannel } from './push-channel';
 
@@ -73,6 +80,8 @@ export function createAlertsModule({
     service,
     routes: alertsRoutes(service, { hub, close }),
     ...createAlertJobs(service),
+    // POPIA: alert messages about a driver's entries (the privacy module runs it).
+    personalData: createAlertsPersonalData(alertTitle),
     /** The hooks other modules call; the merger wires each feature with one of these calls. */
     hooks: {
       raiseAlert: service.raiseAlert,

@@ -114,6 +114,16 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     return { entry: entry.json(), identityId: identity.json().id as string };
   }
 
+  /** A watchlist alert whose message names the driver, as the screening raises it. */
+  const aWatchlistAlert = (tenantId: string, entryId: string | null, name: string) =>
+    t.modules.alerts.service.raise({
+      tenantId,
+      kind: 'watchlist_hit',
+      entryId,
+      plateNumber: 'CA123456',
+      message: `Watchlist block at the gate: Name ${name} — stolen goods`,
+    });
+
   it('exports everything held about the driver in each module, and nothing of others', async () => {
     const acme = await aTenantWithSecret(t);
     const other = await aTenantWithSecret(t);
@@ -124,6 +134,9 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     await aDriverEverywhere(other, subject, 'L0003'); // the same person at another organization
     // A view of the face photo: it must appear in the subject's access trail.
     expect((await acme.admin.get(entry.driverFaceImage)).statusCode).toBe(200);
+    // An alert about the subject's entry (issue 22), and one about someone else's.
+    await aWatchlistAlert(acme.tenantId, entry.id, 'Sipho Dlamini');
+    await aWatchlistAlert(acme.tenantId, null, 'Someone Else');
 
     const response = await acme.admin.post('/api/data-subjects/export', { idNumber: subject });
 
@@ -144,6 +157,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       captures: 0,
       readingCorrections: 0, // nothing was typed (issue 15: entry-detail.int.test.ts)
       visits: 1, // the granted entry opened a visit (issue 16)
+      alerts: 1, // the alert about the subject's entry (issue 22)
     });
     expect(exported.linkedIdentifiers).toEqual({
       licenceNumbers: ['L0001'],
@@ -198,6 +212,8 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       acme.tenantId,
     ]);
 
+    const alert = await aWatchlistAlert(acme.tenantId, entry.id, 'Sipho Dlamini');
+    const keptAlert = await aWatchlistAlert(acme.tenantId, kept.entry.id, 'Someone Else');
     const first = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
     const second = await acme.admin.post('/api/data-subjects/erase', { idNumber: subject });
     const after = (
@@ -206,13 +222,33 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
 
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
-      erased: { drivers: 1, approvedVehicles: 1, entryLogs: 1, documents: 3, inductions: 1 },
+      erased: {
+        drivers: 1,
+        approvedVehicles: 1,
+        entryLogs: 1,
+        documents: 3,
+        inductions: 1,
+        alerts: 1,
+      },
       imagesDeleted: 6, // identity document, licence, passport, entry face and plate, induction
     });
     expect(first.json().erased.incomingRequests).toBeGreaterThanOrEqual(1);
     expect(first.json().retained.length).toBeGreaterThan(0);
     expect(second.statusCode).toBe(200);
-    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // The alert stays (what, when, the plate) without the driver's name; the other one is kept.
+    const alertMessages = await t.ownerQuery<{ id: string; message: string; plate_number: string }>(
+      'select id, message, plate_number from alerts where tenant_id = $1',
+      [acme.tenantId],
+    );
+    expect(alertMessages.find((row) => row.id === alert?.id)).toEqual({
+      id: alert?.id,
+      message: 'Watchlist hit for CA123456 (details erased on request).',
+      plate_number: 'CA123456',
+    });
+    expect(alertMessages.find((row) => row.id === keptAlert?.id)?.message).toContain(
+      'Someone Else',
+    );
     expect(second.json().imagesDeleted).toBe(0);
     expect(Object.values(after.records).flat()).toEqual([]);
     // Images are gone from storage; the other driver's are not.

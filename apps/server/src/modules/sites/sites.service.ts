@@ -4,6 +4,7 @@ import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, isUniqueViolation } from '@/platform/errors';
+import { DEFAULT_SITE_TIME_ZONE } from '@/platform/calendar';
 import { newId } from '@/platform/ids';
 
 import type { SitesRepository } from './sites.repository';
@@ -82,6 +83,17 @@ export function createSitesService({ database, repository, audit }: SitesService
     throw new AppError('INVALID', 'You work at several sites: name the site or gate.');
   }
 
+  /**
+   * The IANA zone a site keeps time in (alerts' quiet hours); a site not named or not found: the
+   * tenant's default site's, else South African time.
+   */
+  async function timeZoneOf(tx: DbExecutor, tenantId: string, siteId: string | null) {
+    const rows = await repository.listSites(tx, tenantId);
+    const site =
+      (siteId && rows.find((row) => row.id === siteId)) || rows.find((row) => row.isDefault);
+    return site?.timezone ?? DEFAULT_SITE_TIME_ZONE;
+  }
+
   const nameTaken = (what: string) => new AppError('CONFLICT', `A ${what} with this name exists.`);
 
   return {
@@ -89,7 +101,13 @@ export function createSitesService({ database, repository, audit }: SitesService
     placeOf,
 
     /** Scope and place in the caller's transaction (entry logs, visits). */
-    inTransaction: { scopeOf, placeOf, visibleSite },
+    inTransaction: {
+      scopeOf,
+      placeOf,
+      visibleSite,
+      timeZoneOf,
+      existingSiteIds: repository.existingSiteIds,
+    },
 
     listSites: (actor: Actor) =>
       database.withTenant(actor.tenantId, async (tx) => {

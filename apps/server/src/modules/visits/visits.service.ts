@@ -276,11 +276,17 @@ export function createVisitsService({
     overstays: (tenantId: string, limit = 100) =>
       database.withTenant(tenantId, async (tx) => {
         const now = clock.now();
-        const found: VisitView[] = [];
+        const found: (VisitView & { overstayMinutes: number })[] = [];
         for (const site of await siteRows.listSites(tx, tenantId)) {
           const before = new Date(now.getTime() - site.overstayMinutes * 60_000);
           const rows = await repository.listOpenSince(tx, tenantId, site.id, before, limit);
-          found.push(...rows.map((row) => ({ ...row, overstay: true })));
+          found.push(
+            ...rows.map((row) => ({
+              ...row,
+              overstay: true,
+              overstayMinutes: site.overstayMinutes,
+            })),
+          );
         }
         return found;
       }),

@@ -1,13 +1,11 @@
-import { RoleGate } from '@/features/auth/components/role-gate';
 import { AlertsPage } from '@/features/alerts/components/alerts-page';
+import { RoleGate } from '@/features/auth/components/role-gate';
+import { useTranslation } from '@/lib/i18n';
 
 export default function AlertsRoute() {
+  const { t } = useTranslation('alerts');
   return (
-    <RoleGate
-      action="viewAlerts"
-      title="Alerts"
-      reason="Only administrators and back office see alerts."
-    >
+    <RoleGate action="viewAlerts" title={t('title')} reason={t('notYours')}>
       <AlertsPage />
     </RoleGate>
   );

@@ -129,4 +129,56 @@ describe('Settings → Alerts', () => {
       minSeverity: 'info',
     });
   });
+
+  it('gives a site its own rule for a kind and its own quiet hours', async () => {
+    const patches: Partial<AlertSettings>[] = [];
+    const site = (id: string, name: string, timezone: string, isDefault: boolean) => ({
+      id,
+      name,
+      timezone,
+      overstayMinutes: 720,
+      isDefault,
+      isActive: true,
+      createdAt: '2026-03-01T08:00:00.000Z',
+    });
+    const DEPOT = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.get('/api/sites', () =>
+        HttpResponse.json([
+          site('6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', 'Main mine', 'Africa/Johannesburg', true),
+          site(DEPOT, 'Maputo depot', 'Africa/Maputo', false),
+        ]),
+      ),
+      http.get('/api/watchlist', () => HttpResponse.json([])),
+      http.patch<never, Partial<AlertSettings>>('/api/settings/alerts', async ({ request }) => {
+        const body = await request.json();
+        patches.push(body);
+        return HttpResponse.json({ ...DEFAULT_ALERT_SETTINGS, ...body });
+      }),
+    );
+    const { user } = renderApp('/settings');
+
+    await user.selectOptions(await screen.findByLabelText('Rules for'), 'Maputo depot');
+    // Following the all-sites rule: read-only until the site takes its own.
+    expect(screen.getByLabelText('Overstay: Webhook')).toBeDisabled();
+    await user.click(screen.getByLabelText('Overstay: same as all sites'));
+    await user.click(screen.getByLabelText('Overstay: Webhook'));
+    await user.click(screen.getByLabelText('Overstay: E-mail'));
+    await user.click(screen.getByLabelText('Maputo depot (Africa/Maputo): own quiet hours'));
+    await user.clear(screen.getByLabelText('Maputo depot: from'));
+    await user.type(screen.getByLabelText('Maputo depot: from'), '12:00');
+    await user.click(screen.getByRole('button', { name: 'Save alert settings' }));
+
+    await expectToast('Alert settings saved');
+    const [saved] = patches;
+    expect(saved?.routes?.filter((route) => route.kind === 'overstay')).toEqual([
+      { kind: 'overstay', siteId: null, channels: ['email', 'push'], minSeverity: 'info' },
+      { kind: 'overstay', siteId: DEPOT, channels: ['push', 'webhook'], minSeverity: 'info' },
+    ]);
+    expect(saved?.siteQuietHours).toEqual([
+      { siteId: DEPOT, start: '12:00', end: '06:00', minSeverity: 'critical' },
+    ]);
+    expect(saved?.quietHours).toBeNull();
+  });
 });

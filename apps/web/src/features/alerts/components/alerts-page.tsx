@@ -11,14 +11,11 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { useAcknowledgeAlert, useAlerts } from '../api/alerts';
 
-const FILTERS: { value: AlertState | 'all'; label: string }[] = [
-  { value: 'open', label: 'Open' },
-  { value: 'acknowledged', label: 'Acknowledged' },
-  { value: 'all', label: 'All' },
-];
+const FILTERS: (AlertState | 'all')[] = ['open', 'acknowledged', 'all'];
 
 const SEVERITY_VARIANT = {
   critical: 'destructive',
@@ -26,11 +23,9 @@ const SEVERITY_VARIANT = {
   info: 'secondary',
 } as const;
 
-const kindLabel = (kind: Alert['kind']) =>
-  kind.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase());
-
 /** The notification centre: alerts newest first, each acknowledged by a person. */
 export function AlertsPage() {
+  const { t } = useTranslation('alerts');
   const [state, setState] = useState<AlertState | 'all'>('open');
   const query = useAlerts(state);
   const acknowledge = useAcknowledgeAlert();
@@ -38,31 +33,31 @@ export function AlertsPage() {
 
   const onAcknowledge = (alert: Alert) =>
     acknowledge.mutate(alert.id, {
-      onSuccess: () => toast({ title: 'Alert acknowledged' }),
+      onSuccess: () => toast({ title: t('acknowledged') }),
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Acknowledge failed',
-          description: getErrorMessage(error, 'Failed to acknowledge the alert'),
+          title: t('acknowledgeFailed'),
+          description: getErrorMessage(error, t('acknowledgeFailedDescription')),
         }),
     });
 
   return (
     <div className="flex flex-col gap-6">
       <PageHeader
-        title="Alerts"
-        description="What went wrong at the gates and in the feed. Acknowledge an alert once someone has dealt with it."
+        title={t('title')}
+        description={t('description')}
         actions={
-          <div role="group" aria-label="Show" className="flex gap-1">
+          <div role="group" aria-label={t('show')} className="flex gap-1">
             {FILTERS.map((filter) => (
               <Button
-                key={filter.value}
+                key={filter}
                 size="sm"
-                variant={state === filter.value ? 'default' : 'outline'}
-                aria-pressed={state === filter.value}
-                onClick={() => setState(filter.value)}
+                variant={state === filter ? 'default' : 'outline'}
+                aria-pressed={state === filter}
+                onClick={() => setState(filter)}
               >
-                {filter.label}
+                {t(`filters.${filter}`)}
               </Button>
             ))}
           </div>
@@ -72,20 +67,22 @@ export function AlertsPage() {
         <Spinner />
       ) : query.isError ? (
         <p role="alert" className="text-destructive">
-          {getErrorMessage(query.error, 'Failed to load alerts')}
+          {getErrorMessage(query.error, t('loadFailed'))}
         </p>
       ) : alerts.length === 0 ? (
-        <p className="text-muted-foreground">No alerts.</p>
+        <p className="text-muted-foreground">{t('empty')}</p>
       ) : (
-        <ul className="flex flex-col gap-3" aria-label="Alerts">
+        <ul className="flex flex-col gap-3" aria-label={t('list')}>
           {alerts.map((alert) => (
             <li key={alert.id} data-testid="alert-item">
               <Card>
                 <CardContent className="flex flex-col gap-2 pt-6 sm:flex-row sm:items-center sm:justify-between">
                   <div className="flex flex-col gap-1">
                     <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant={SEVERITY_VARIANT[alert.severity]}>{alert.severity}</Badge>
-                      <span className="font-medium">{kindLabel(alert.kind)}</span>
+                      <Badge variant={SEVERITY_VARIANT[alert.severity]}>
+                        {t(`severities.${alert.severity}`)}
+                      </Badge>
+                      <span className="font-medium">{t(`kinds.${alert.kind}`)}</span>
                       {alert.plateNumber && (
                         <span className="font-mono text-sm">{alert.plateNumber}</span>
                       )}
@@ -94,7 +91,10 @@ export function AlertsPage() {
                     <p className="text-xs text-muted-foreground">
                       {formatDate(alert.createdAt)} {formatTime(alert.createdAt)}
                       {alert.acknowledgedAt &&
-                        ` · Acknowledged by ${alert.acknowledgedByName ?? 'someone'} at ${formatTime(alert.acknowledgedAt)}`}
+                        ` · ${t('acknowledgedBy', {
+                          name: alert.acknowledgedByName ?? t('someone'),
+                          time: formatTime(alert.acknowledgedAt),
+                        })}`}
                     </p>
                   </div>
                   {alert.state === 'open' && (
@@ -103,7 +103,7 @@ export function AlertsPage() {
                       disabled={acknowledge.isPending && acknowledge.variables === alert.id}
                       onClick={() => onAcknowledge(alert)}
                     >
-                      Acknowledge
+                      {t('acknowledge')}
                     </Button>
                   )}
                 </CardContent>
@@ -112,7 +112,7 @@ export function AlertsPage() {
           ))}
         </ul>
       )}
-      <LoadMore query={query} failure="Failed to load more alerts" />
+      <LoadMore query={query} failure={t('loadMoreFailed')} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { PushSubscriptionBodySchema } from '@boomgate/contracts/alerts';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { deletePushSubscription, getPushKey, savePushSubscription } from '../api/alerts';
 
@@ -42,6 +43,7 @@ async function currentSubscription(): Promise<PushSubscription | null> {
 
 /** Turns this browser's alert notifications on or off (admins; Web Push with VAPID). */
 export function PushSubscribeButton() {
+  const { t } = useTranslation('alerts');
   const [isSubscribed, setIsSubscribed] = useState<boolean | null>(null);
   const [isBusy, setIsBusy] = useState(false);
 
@@ -56,7 +58,7 @@ export function PushSubscribeButton() {
 
   const subscribe = async () => {
     if ((await Notification.requestPermission()) !== 'granted') {
-      throw new Error('Notifications are blocked for this site in the browser.');
+      throw new Error(t('push.blocked'));
     }
     await appRegistration();
     const registration = await navigator.serviceWorker.ready;
@@ -81,19 +83,19 @@ export function PushSubscribeButton() {
       if (isSubscribed) {
         await unsubscribe();
         setIsSubscribed(false);
-        toast({ title: 'Push notifications off for this browser' });
+        toast({ title: t('push.off') });
       } else {
         await subscribe();
         setIsSubscribed(true);
-        toast({ title: 'Push notifications on for this browser' });
+        toast({ title: t('push.on') });
       }
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Push notifications',
+        title: t('push.title'),
         description: getErrorMessage(
           error,
-          error instanceof Error ? error.message : 'Could not change push notifications',
+          error instanceof Error ? error.message : t('push.failed'),
         ),
       });
     } finally {
@@ -107,7 +109,7 @@ export function PushSubscribeButton() {
       disabled={isBusy || isSubscribed === null}
       onClick={() => void toggle()}
     >
-      {isSubscribed ? 'Turn off push notifications' : 'Get push notifications in this browser'}
+      {isSubscribed ? t('push.turnOff') : t('push.turnOn')}
     </Button>
   );
 }

@@ -110,4 +110,38 @@ describe('Roll-call', () => {
     expect(screen.getByText('Sipho Dube')).toBeInTheDocument();
     expect(screen.getAllByRole('checkbox', { name: /Accounted for/ })).toHaveLength(1);
   });
+
+  it('changes a site’s time zone with its overstay limit (the clock its alerts keep)', async () => {
+    const patches: unknown[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      sites,
+      http.get(`/api/sites/${SITE}/gates`, () => HttpResponse.json([])),
+      http.patch(`/api/sites/${SITE}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        return HttpResponse.json({
+          id: SITE,
+          name: 'Main site',
+          timezone: 'Africa/Johannesburg',
+          overstayMinutes: 720,
+          isDefault: true,
+          isActive: true,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          ...body,
+        });
+      }),
+    );
+    renderApp('/settings/sites');
+    const user = userEvent.setup();
+
+    const zone = await screen.findByLabelText('Time zone', { selector: `#timezone-${SITE}` });
+    await user.clear(zone);
+    await user.type(zone, 'Africa/Maputo');
+    await user.click(within(screen.getByTestId('site-card')).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() =>
+      expect(patches).toEqual([{ overstayMinutes: 720, timezone: 'Africa/Maputo' }]),
+    );
+  });
 });

@@ -24,6 +24,8 @@ function SiteGates({ site }: { site: Site }) {
   const [laneName, setLaneName] = useState('Lane 1');
   const [direction, setDirection] = useState<LaneDirection>('both');
   const [overstay, setOverstay] = useState(String(site.overstayMinutes));
+  // The site's clock: its day on the dashboard and its alerts' quiet hours (issue 22).
+  const [timeZone, setTimeZone] = useState(site.timezone);
 
   return (
     <Card data-testid="site-card">
@@ -39,7 +41,11 @@ function SiteGates({ site }: { site: Site }) {
           className="flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
             event.preventDefault();
-            updateSite.mutate({ id: site.id, overstayMinutes: Number(overstay) });
+            updateSite.mutate({
+              id: site.id,
+              overstayMinutes: Number(overstay),
+              ...(timeZone.trim() !== site.timezone && { timezone: timeZone.trim() }),
+            });
           }}
         >
           <div className="grid gap-1">
@@ -50,6 +56,14 @@ function SiteGates({ site }: { site: Site }) {
               min={1}
               value={overstay}
               onChange={(e) => setOverstay(e.target.value)}
+            />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor={`timezone-${site.id}`}>Time zone</Label>
+            <Input
+              id={`timezone-${site.id}`}
+              value={timeZone}
+              onChange={(e) => setTimeZone(e.target.value)}
             />
           </div>
           <Button type="submit" variant="outline" disabled={updateSite.isPending}>

@@ -42,6 +42,8 @@ export type CitedReadings = {
     idNumber: Text;
     validTo: Text;
     prdpExpiry: Text;
+    /** The PrDP categories as read ("G", "G,P"); null when the licence shows none. */
+    prdpCode: Text;
     vehicleCode: Text;
     phone1: Text;
     phone2: Text;
@@ -153,6 +155,7 @@ export async function citedReadings(
       idNumber: read(licence, 'idNumber'),
       validTo: read(licence, 'validTo'),
       prdpExpiry: read(licence, 'prdpExpiry'),
+      prdpCode: read(licence, 'prdpCode', 'prdpCodes'),
       vehicleCode: read(licence, 'vehicleCode', 'vehicleCodes'),
       phone1: read(licence, 'phone1'),
       phone2: read(licence, 'phone2'),

@@ -385,6 +385,7 @@ export function createEntryLogsService({
                 gvmKg: gvmKilograms(cited.disc?.gvm ?? null),
                 licenceCited: cited.licence !== null,
                 prdpExpiry: cited.licence?.prdpExpiry ?? null,
+                prdpCodes: cited.licence?.prdpCode ?? null,
                 driverIdNumber,
                 induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
               },

@@ -12,12 +12,13 @@ import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
-import { createEntryLogsModule } from '@/modules/entry-logs';
+import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
+import { createOverridePinsModule } from '@/modules/override-pins';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
@@ -247,6 +248,17 @@ export function createModules({
     },
     barriers: barriers.service,
   });
+  // Issue 21: a guard's override with a supervisor's one-time PIN.
+  const presentEntry = entryLogPresenter(images.service);
+  const overridePins = createOverridePinsModule({
+    database,
+    audit,
+    clock,
+    counters: rateLimits.store,
+    overrides: entryLogs.overrides,
+    encryptionKey,
+    present: (role, row) => entryAsSeenBy(role, presentEntry(row)),
+  });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
     database,
@@ -332,6 +344,7 @@ export function createModules({
     alerts,
     watchlist,
     documentRules,
+    overridePins,
   };
 }
 

@@ -134,6 +134,11 @@ export const EntryOverrideSchema = z.object({
   reason: z.string(),
   overriddenAt: TimestampSchema,
   overriddenBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
+  /**
+   * A guard's override with a supervisor's one-time PIN: the guard who entered it
+   * (`overriddenBy` is the supervisor who issued the PIN); absent for a supervisor's own.
+   */
+  enteredBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }).nullish(),
 });
 export type EntryOverride = z.infer<typeof EntryOverrideSchema>;
 

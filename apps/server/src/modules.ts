@@ -303,6 +303,8 @@ export function createModules({
       visits.personalData,
       documents.personalData,
       webhooks.personalData,
+      // Issue 21: watchlist entries naming the driver's ID number.
+      watchlist.personalData,
       induction.personalData,
       faces.personalData,
       // Last: records above release their citations first, so erased captures can go at once.

@@ -69,6 +69,7 @@ export function entryLogPresenter(images: Pick<ImagesService, 'urlFor'>) {
     passportRecordId: row.passportRecordId,
     weighbridgeTicketId: row.weighbridgeTicketId,
     trailerPlates: row.trailerPlates,
+    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     plateImage: images.urlFor(row.plateImageKey),
     vehicleDiskImage: images.urlFor(row.vehicleDiskImageKey),
     driverFaceImage: images.urlFor(row.driverFaceImageKey),

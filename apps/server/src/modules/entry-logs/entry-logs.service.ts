@@ -376,6 +376,7 @@ export function createEntryLogsService({
             ...checkRig({
               rig: vehicle?.trailers ?? null,
               trailerPlates: body.trailerPlates,
+              trailerDiscs: cited.trailerDiscs ?? [],
               ticketTrailerRegs: cited.ticket?.trailerRegs ?? null,
               today: siteDay(clock.now()),
             }),
@@ -458,6 +459,7 @@ export function createEntryLogsService({
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
             trailerPlates: body.trailerPlates,
+            trailerLicenceDiscIds: body.trailerLicenceDiscIds,
             ...imageKeys,
             warnings,
             recordedBy: actor.userId,

@@ -1,0 +1,1 @@
+ALTER TABLE "entry_logs" ADD COLUMN "trailer_licence_disc_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;

@@ -225,6 +225,7 @@ export async function buildApp({
         modules.alerts.routes,
         modules.watchlist.routes,
         modules.documentRules.routes,
+        modules.overridePins.routes,
         modules.sites.routes,
         modules.visits.routes,
       ]) {

@@ -12,12 +12,13 @@ import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
-import { createEntryLogsModule } from '@/modules/entry-logs';
+import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
+import { createOverridePinsModule } from '@/modules/override-pins';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createSessionsModule } from '@/modules/sessions';
@@ -250,6 +251,17 @@ export function createModules({
     },
     barriers: barriers.service,
   });
+  // Issue 21: a guard's override with a supervisor's one-time PIN.
+  const presentEntry = entryLogPresenter(images.service);
+  const overridePins = createOverridePinsModule({
+    database,
+    audit,
+    clock,
+    counters: rateLimits.store,
+    overrides: entryLogs.overrides,
+    encryptionKey,
+    present: (role, row) => entryAsSeenBy(role, presentEntry(row)),
+  });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
     database,
@@ -296,6 +308,8 @@ export function createModules({
       webhooks.personalData,
       // Issue 22: alerts about the subject's entries (found by the entry ids linked above).
       alerts.personalData,
+      // Issue 21: watchlist entries naming the driver's ID number.
+      watchlist.personalData,
       induction.personalData,
       faces.personalData,
       // Last: records above release their citations first, so erased captures can go at once.
@@ -337,6 +351,7 @@ export function createModules({
     alerts,
     watchlist,
     documentRules,
+    overridePins,
   };
 }
 

@@ -22,12 +22,14 @@ const ENGINE_TIMEOUT_MS = 120_000;
  * Issue 21, "who may enter": an admin puts a plate on the watchlist under Settings; the plate is
  * scanned at the auto gate and refused by the server (no Pre-Register button for a watched
  * plate); the admin overrides the refusal from the dashboard with a reason, and the entry shows
- * who overrode it and why. The scan is made by the admin's own session: the server's decision is
- * the same for every role at the gate.
+ * who overrode it and why. Then a guard's own session scans the watched plate: the guard sees the
+ * refusal (no Pre-Register) and overrides it with a supervisor's one-time PIN the admin issued;
+ * the dashboard shows the supervisor and the guard who entered the PIN.
  */
 export async function runWatchlistFlow({
   flow,
   page,
+  context,
   baseUrl,
   viewport,
   screenshot,
@@ -115,4 +117,98 @@ export async function runWatchlistFlow({
       await screenshot('dashboard-overridden');
     },
   );
+
+  const guard = { username: `watch-guard-${suffix}`, password: 'Guard-pass-19' };
+  const pinReason = 'Supervisor confirmed by radio';
+  let pin = '';
+
+  await flow.step('the admin turns supervisor PINs on and issues one', async () => {
+    await page.goto(`${baseUrl}/settings`);
+    const section = page.getByTestId('override-pins-section');
+    await section.getByLabel('Let guards override with a supervisor PIN').click();
+    await section.getByRole('button', { name: 'Issue PIN' }).click();
+    const issued = section.getByTestId('issued-pin');
+    await issued.waitFor();
+    pin = /\d{6}/.exec((await issued.textContent()) ?? '')?.[0] ?? '';
+    assert(pin.length === 6, 'no six-digit PIN was shown');
+    const created = await page.request.post(`${baseUrl}/api/users`, {
+      data: {
+        username: guard.username,
+        password: 'First-pass-19',
+        fullName: 'Gary Guard',
+        role: 'security_guard',
+      },
+    });
+    assert(created.status() === 201, `create guard answered ${created.status()}`);
+    await screenshot('override-pin-issued');
+  });
+
+  await flow.step("a guard's session sees the watchlist refusal at the auto gate", async () => {
+    await context.clearCookies();
+    const login = await page.request.post(`${baseUrl}/api/auth/login`, {
+      data: { username: guard.username, password: 'First-pass-19' },
+    });
+    assert(login.status() === 200, `guard login answered ${login.status()}`);
+    const changed = await page.request.post(`${baseUrl}/api/auth/change-password`, {
+      data: { currentPassword: 'First-pass-19', newPassword: guard.password },
+    });
+    assert(changed.status() === 200, `change password answered ${changed.status()}`);
+    await context.clearCookies();
+    await page.goto(`${baseUrl}/login`);
+    await page.locator('#username').fill(guard.username);
+    await page.locator('#password').fill(guard.password);
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15_000 });
+
+    await page.goto(`${baseUrl}/auto-gate`);
+    await page
+      .getByRole('button', {
+        name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
+      })
+      .click();
+    await page.waitForFunction(
+      () => {
+        const button = document.querySelector<HTMLButtonElement>(
+          'button[aria-label="Capture plate"]',
+        );
+        const video = document.querySelector<HTMLVideoElement>('[data-testid=camera-preview]');
+        return button !== null && !button.disabled && video !== null && video.videoWidth > 0;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.getByRole('button', { name: 'Capture plate' }).click();
+    const panel = page.getByTestId('not-registered-panel');
+    await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
+    await panel.getByText('Entry refused - watchlist').waitFor();
+    const preRegister = await panel.getByRole('link', { name: 'Pre-Register Vehicle' }).count();
+    assert(preRegister === 0, "the guard's refused panel offers to pre-register a watched plate");
+    await screenshot('guard-watchlist-refused');
+  });
+
+  await flow.step("the guard overrides with the supervisor's PIN", async () => {
+    const panel = page.getByTestId('not-registered-panel');
+    await panel.getByRole('button', { name: 'Supervisor PIN' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Override with a supervisor PIN' });
+    await dialog.getByLabel('PIN').fill(pin);
+    await dialog.getByLabel('Reason').fill(pinReason);
+    await dialog.getByRole('button', { name: 'Override Entry' }).click();
+    await page
+      .getByTestId('approved-panel')
+      .getByText('Entry approved - supervisor override')
+      .waitFor();
+    await page.goto(`${baseUrl}/dashboard`);
+    const note = page
+      .getByTestId('recent-entry')
+      .filter({ hasText: plate.stored })
+      .getByTestId('entry-override')
+      .filter({ hasText: pinReason });
+    await note.waitFor();
+    const text = (await note.textContent()) ?? '';
+    assert(
+      text.includes('Wanda Admin') && text.includes('PIN entered by Gary Guard'),
+      `the entry reads "${text}", not the supervisor and the guard`,
+    );
+    await screenshot('guard-pin-overridden');
+  });
 }

@@ -66,6 +66,15 @@ export const GrantEntryBodySchema = z
      */
     trailerPlates: z.array(PlateNumberSchema).max(2, 'A rig has at most 2 trailers').default([]),
     /**
+     * Issue 21: the trailers' licence discs, saved first (POST /api/licence-disc) and cited by id
+     * (at most 2). Each disc must belong to a trailer presented (`trailerPlates`) and be in date.
+     */
+    trailerLicenceDiscIds: z
+      .array(IdSchema)
+      .max(2, 'A rig has at most 2 trailers')
+      .refine((ids) => new Set(ids).size === ids.length, 'Cite each trailer disc once')
+      .default([]),
+    /**
      * The client's view of the verdicts (spec §3). Never stored as such: the server decides
      * vehicleApproved from the register and faceVerified/matchScore from a comparison it made or
      * holds; a claim its evidence does not back comes back as a warning.
@@ -134,6 +143,11 @@ export const EntryOverrideSchema = z.object({
   reason: z.string(),
   overriddenAt: TimestampSchema,
   overriddenBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
+  /**
+   * A guard's override with a supervisor's one-time PIN: the guard who entered it
+   * (`overriddenBy` is the supervisor who issued the PIN); absent for a supervisor's own.
+   */
+  enteredBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }).nullish(),
 });
 export type EntryOverride = z.infer<typeof EntryOverrideSchema>;
 
@@ -172,6 +186,8 @@ export const EntryLogSchema = z.object({
   recordedBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }),
   /** Issue 21: the trailers' plates presented with the truck-tractor (a rig). */
   trailerPlates: z.array(z.string()).optional(),
+  /** Issue 21: the trailers' licence discs the entry cited. */
+  trailerLicenceDiscIds: z.array(IdSchema).optional(),
   /** Issue 21: a supervisor's override of this refused entry (who, why, when); null when none. */
   override: EntryOverrideSchema.nullish(),
   /** Issue 16: the site and gate of the entry (null only for entries of no site). */

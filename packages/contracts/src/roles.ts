@@ -40,6 +40,8 @@ export const ACTION_ROLES = {
   manageAlerts: ['super_admin', 'tenant_admin'],
   /** Issue 21: a supervisor's override of a refused entry, with a reason. */
   overrideEntries: ['tenant_admin', 'back_office'],
+  /** Issue 21: a refused entry overridden with a supervisor's one-time PIN (at the gate). */
+  pinOverrideEntries: ['tenant_admin', 'back_office', 'security_guard'],
 } as const satisfies Record<string, readonly Role[]>;
 export type RoleAction = keyof typeof ACTION_ROLES;
 

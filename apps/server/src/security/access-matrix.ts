@@ -95,6 +95,17 @@ async function expectStatus(response: LightMyRequestResponse, status: number, wh
   return response;
 }
 
+/** Turns supervisor PINs on in `tenant` and issues one as its admin; the PIN. */
+async function anOverridePin(tenant: MatrixTenant) {
+  await expectStatus(
+    await tenant.admin.patch('/api/settings/override-pins', { enabled: true }),
+    200,
+    'override pins on',
+  );
+  const issued = await tenant.admin.post('/api/overrides/pins', {});
+  return (await expectStatus(issued, 201, 'override pin')).json<{ pin: string }>().pin;
+}
+
 /** A driver registered in `tenant`; the ID number names them in data-subject requests. */
 async function aDataSubject(_fx: MatrixFixtures, tenant: MatrixTenant) {
   const idNumber = aSaIdNumber();
@@ -600,6 +611,39 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     }),
     allowed: 200,
   },
+  // Issue 21: a guard's override with a supervisor's one-time PIN (a fresh refusal and PIN each
+  // call; the object is "<entry id>~<pin>").
+  'POST /api/entry-logs/:id/pin-override': {
+    access: ['tenant_admin', 'back_office', 'security_guard'],
+    object: async (fx, tenant) => {
+      const pin = await anOverridePin(tenant);
+      const refused = await tenant.admin.post('/api/auto-gate/grant-entry', {
+        plateNumber: plate(fx),
+        entryGranted: false,
+        refusalReason: 'guard_refused',
+      });
+      const id = (await expectStatus(refused, 201, 'refused entry')).json<{ id: string }>().id;
+      return `${id}~${pin}`;
+    },
+    request: (_fx, object) => {
+      const [id, pin = '123456'] = (object ?? '').split('~');
+      return {
+        url: `/api/entry-logs/${id}/pin-override`,
+        payload: { pin, reason: 'Matrix supervisor gave the PIN' },
+      };
+    },
+    allowed: 200,
+  },
+  'POST /api/overrides/pins': {
+    access: ['tenant_admin', 'back_office'],
+    object: async (_fx, tenant) => {
+      await anOverridePin(tenant);
+      return 'enabled';
+    },
+    objects: ['own'],
+    request: () => ({ url: '/api/overrides/pins', payload: { note: 'Matrix' } }),
+    allowed: 201,
+  },
   'GET /api/truck-list': { access: ALL, request: () => ({ url: '/api/truck-list' }), allowed: 200 },
 
   // ----- vision and faces (refused after the access check, so no model loads) ---------------
@@ -844,6 +888,17 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'PATCH /api/settings/rules': {
     access: ADMINS,
     request: () => ({ url: '/api/settings/rules', payload: { rules: { disc_expired: 'warn' } } }),
+    allowed: 200,
+  },
+
+  'GET /api/settings/override-pins': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    request: () => ({ url: '/api/settings/override-pins' }),
+    allowed: 200,
+  },
+  'PATCH /api/settings/override-pins': {
+    access: ADMINS,
+    request: () => ({ url: '/api/settings/override-pins', payload: { validityMinutes: 30 } }),
     allowed: 200,
   },
 

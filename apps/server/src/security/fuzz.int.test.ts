@@ -442,8 +442,11 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       'POST /api/data-subjects/export',
       // Issue 21: a supervisor's override (tenant_admin, back_office).
       'POST /api/entry-logs/:id/override',
+      // Issue 21: a guard's override with a supervisor's PIN, and issuing the PIN.
+      'POST /api/entry-logs/:id/pin-override',
       'POST /api/gates/:id/agent-token',
       'POST /api/gates/:id/open',
+      'POST /api/overrides/pins',
     ]);
     expect([...pastAccessCheck].filter(([, reached]) => reached === 0)).toEqual([]);
   }, 600_000);

@@ -24,6 +24,8 @@ export type DocumentRuleFacts = {
   /** Whether a driving licence is cited, and whether it shows a PrDP expiry. */
   licenceCited: boolean;
   prdpExpiry: string | null;
+  /** The licence's PrDP categories as read ("G", "G,P"); null when it shows none. */
+  prdpCodes?: string | null;
   /** The driver's ID number as stored on the entry. */
   driverIdNumber: string | null;
   /** The registered driver's induction, when the register knows the driver; null otherwise. */
@@ -32,6 +34,36 @@ export type DocumentRuleFacts = {
 
 const has = (warning: EntryWarning, code: EntryWarning['code'], field: string) =>
   warning.code === code && warning.fields.includes(field);
+
+/** PrDP categories as a list: "G, P" → ['G', 'P']. */
+export const prdpCategories = (codes: string | null | undefined): string[] =>
+  (codes ?? '')
+    .toUpperCase()
+    .split(/[\s,;/]+/)
+    .filter(Boolean);
+
+/**
+ * A goods vehicle's driver needs a PrDP of category G (goods; P or D alone do not carry goods):
+ * missing when the licence shows none, shows categories without G, or shows G without the expiry
+ * the barcode carries (unconfirmed is not valid); expired when the expiry has passed.
+ */
+function prdpFailures(
+  facts: DocumentRuleFacts,
+  messages: (test: (warning: EntryWarning) => boolean) => string[],
+): string[] {
+  if (!facts.licenceCited) return [];
+  const categories = prdpCategories(facts.prdpCodes);
+  const gvm = `The vehicle's GVM is ${facts.gvmKg} kg`;
+  if (categories.length > 0 && !categories.includes('G'))
+    return [
+      `${gvm} and the driving licence's PrDP is category ${categories.join(', ')}, not G (goods).`,
+    ];
+  if (!facts.prdpExpiry)
+    return categories.length > 0
+      ? [`${gvm} and the driving licence's PrDP (category G) shows no expiry date.`]
+      : [`${gvm} and the driving licence shows no professional driving permit (PrDP).`];
+  return messages((w) => has(w, 'document_expired', 'driversLicence.prdpExpiry'));
+}
 
 /** Each rule's failures (messages) for the facts; an empty list passes. */
 function failures(facts: DocumentRuleFacts): Record<DocumentRuleCode, string[]> {
@@ -44,13 +76,7 @@ function failures(facts: DocumentRuleFacts): Record<DocumentRuleCode, string[]> 
       : null;
   return {
     licence_expired: messages((w) => has(w, 'document_expired', 'driversLicence.validTo')),
-    prdp_missing_or_expired: goodsVehicle
-      ? facts.licenceCited && !facts.prdpExpiry
-        ? [
-            `The vehicle's GVM is ${facts.gvmKg} kg and the driving licence shows no professional driving permit (PrDP).`,
-          ]
-        : messages((w) => has(w, 'document_expired', 'driversLicence.prdpExpiry'))
-      : [],
+    prdp_missing_or_expired: goodsVehicle ? prdpFailures(facts, messages) : [],
     licence_code_invalid: messages((w) => w.code === 'licence_code_insufficient'),
     disc_expired: messages((w) => has(w, 'document_expired', 'licenceDisc.dateOfExpiry')),
     disc_plate_mismatch: messages((w) => has(w, 'plate_mismatch', 'licenceDisc.licenceNumber')),

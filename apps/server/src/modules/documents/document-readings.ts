@@ -42,6 +42,8 @@ export type CitedReadings = {
     idNumber: Text;
     validTo: Text;
     prdpExpiry: Text;
+    /** The PrDP categories as read ("G", "G,P"); null when the licence shows none. */
+    prdpCode: Text;
     vehicleCode: Text;
     phone1: Text;
     phone2: Text;
@@ -50,6 +52,8 @@ export type CitedReadings = {
   passport: { passportNumber: Text; givenNames: Text; surname: Text; expiryDate: Text } | null;
   /** `trailerRegs`: the ticket's trailer registrations as written ("ABC123GP, DEF456GP"). */
   ticket: { vehicleReg: Text; transporter: Text; trailerRegs: Text } | null;
+  /** Issue 21: the trailers' licence discs, in the order cited (absent: none cited). */
+  trailerDiscs?: { id: string; plate: Text; dateOfExpiry: Text }[];
 };
 
 type Fields = Record<string, string | number | null>;
@@ -75,7 +79,7 @@ async function fieldsOf(
     | typeof weighbridgeTickets,
   tenantId: string,
   id: string | null,
-  citedAs: keyof CitedDocumentIds,
+  citedAs: keyof CitedDocumentIds | 'trailerLicenceDiscIds',
 ): Promise<Fields | null> {
   if (id === null) return null;
   const rows = await tx
@@ -95,7 +99,8 @@ async function fieldsOf(
 export async function citedReadings(
   tx: DbExecutor,
   tenantId: string,
-  ids: CitedDocumentIds,
+  // Issue 21: the trailers' licence discs, read like the truck-tractor's.
+  ids: CitedDocumentIds & { trailerLicenceDiscIds?: readonly string[] },
 ): Promise<CitedReadings> {
   const disc = await fieldsOf(
     tx,
@@ -132,7 +137,18 @@ export async function citedReadings(
     ids.weighbridgeTicketId,
     'weighbridgeTicketId',
   );
+  const trailerDiscs = [];
+  for (const id of ids.trailerLicenceDiscIds ?? []) {
+    const fields = await fieldsOf(tx, licenceDiscs, tenantId, id, 'trailerLicenceDiscIds');
+    if (fields)
+      trailerDiscs.push({
+        id,
+        plate: read(fields, 'licenceNumber'),
+        dateOfExpiry: read(fields, 'dateOfExpiry'),
+      });
+  }
   return {
+    trailerDiscs,
     // The disc's "Licence no." is the vehicle's registration (its plate); the register number is not.
     disc: disc && {
       plate: read(disc, 'licenceNumber'),
@@ -153,6 +169,7 @@ export async function citedReadings(
       idNumber: read(licence, 'idNumber'),
       validTo: read(licence, 'validTo'),
       prdpExpiry: read(licence, 'prdpExpiry'),
+      prdpCode: read(licence, 'prdpCode', 'prdpCodes'),
       vehicleCode: read(licence, 'vehicleCode', 'vehicleCodes'),
       phone1: read(licence, 'phone1'),
       phone2: read(licence, 'phone2'),

@@ -41,15 +41,9 @@ const GrantHeadersSchema = z.object({
     .optional(),
 });
 
-export function entryLogsRoutes(
-  service: EntryLogsService,
-  images: Pick<ImagesService, 'urlFor'>,
-  overrides: ReturnType<typeof createEntryOverrides>,
-  entryDetail: ReturnType<typeof createEntryDetail>,
-): FastifyPluginAsyncZod {
-  const toEntryLog = (
-    row: EntryLogRow & { override?: EntryWithOverride['override'] },
-  ): EntryLog => ({
+/** An entry row (with its override) as the API shows it; shared with the override-pins module. */
+export function entryLogPresenter(images: Pick<ImagesService, 'urlFor'>) {
+  return (row: EntryLogRow & { override?: EntryWithOverride['override'] }): EntryLog => ({
     id: row.id,
     timestamp: row.timestamp.toISOString(),
     category: row.category,
@@ -75,6 +69,7 @@ export function entryLogsRoutes(
     passportRecordId: row.passportRecordId,
     weighbridgeTicketId: row.weighbridgeTicketId,
     trailerPlates: row.trailerPlates,
+    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     plateImage: images.urlFor(row.plateImageKey),
     vehicleDiskImage: images.urlFor(row.vehicleDiskImageKey),
     driverFaceImage: images.urlFor(row.driverFaceImageKey),
@@ -88,28 +83,40 @@ export function entryLogsRoutes(
           reason: row.override.reason,
           overriddenAt: row.override.overriddenAt.toISOString(),
           overriddenBy: { id: row.override.overriddenBy, name: row.override.overriddenByName },
+          enteredBy: row.override.enteredByName
+            ? { id: row.override.enteredBy, name: row.override.enteredByName }
+            : null,
         }
       : null,
     siteId: row.siteId,
     gateId: row.gateId,
   });
+}
 
-  /**
-   * Lists as a role may see them (SEC-15): a security guard gets identity and passport numbers masked
-   * and no links to face, licence or passport images. Guards verify drivers through the gate flows,
-   * which have their own routes; a list of past entries needs neither.
-   */
-  const asSeenBy = (role: Role, entry: EntryLog): EntryLog =>
-    role !== 'security_guard'
-      ? entry
-      : {
-          ...entry,
-          driverIdNumber: maskIdentifier(entry.driverIdNumber),
-          driverPassportNumber: maskIdentifier(entry.driverPassportNumber),
-          driverFaceImage: null,
-          driverLicenseImage: null,
-          passportImage: null,
-        };
+/**
+ * Lists as a role may see them (SEC-15): a security guard gets identity and passport numbers masked
+ * and no links to face, licence or passport images. Guards verify drivers through the gate flows,
+ * which have their own routes; a list of past entries needs neither.
+ */
+export const entryAsSeenBy = (role: Role, entry: EntryLog): EntryLog =>
+  role !== 'security_guard'
+    ? entry
+    : {
+        ...entry,
+        driverIdNumber: maskIdentifier(entry.driverIdNumber),
+        driverPassportNumber: maskIdentifier(entry.driverPassportNumber),
+        driverFaceImage: null,
+        driverLicenseImage: null,
+        passportImage: null,
+      };
+
+export function entryLogsRoutes(
+  service: EntryLogsService,
+  images: Pick<ImagesService, 'urlFor'>,
+  overrides: ReturnType<typeof createEntryOverrides>,
+  entryDetail: ReturnType<typeof createEntryDetail>,
+): FastifyPluginAsyncZod {
+  const toEntryLog = entryLogPresenter(images);
 
   return async (app) => {
     app.get(
@@ -128,7 +135,7 @@ export function entryLogsRoutes(
       async (request, reply) => {
         const page = await service.listEntries(request.actor, request.query);
         setPageHeaders(reply, page.nextCursor);
-        return page.rows.map((row) => asSeenBy(request.actor.role, toEntryLog(row)));
+        return page.rows.map((row) => entryAsSeenBy(request.actor.role, toEntryLog(row)));
       },
     );
 
@@ -147,7 +154,7 @@ export function entryLogsRoutes(
       },
       async (request) =>
         entryDetail(request.actor, request.params.id, (row) =>
-          asSeenBy(request.actor.role, toEntryLog(row)),
+          entryAsSeenBy(request.actor.role, toEntryLog(row)),
         ),
     );
 
@@ -217,7 +224,7 @@ export function entryLogsRoutes(
         const { recent, ...stats } = await service.dashboard(request.actor, request.query);
         return {
           ...stats,
-          recentEntries: recent.map((row) => asSeenBy(request.actor.role, toEntryLog(row))),
+          recentEntries: recent.map((row) => entryAsSeenBy(request.actor.role, toEntryLog(row))),
         };
       },
     );

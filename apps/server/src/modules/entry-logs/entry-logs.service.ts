@@ -376,6 +376,7 @@ export function createEntryLogsService({
             ...checkRig({
               rig: vehicle?.trailers ?? null,
               trailerPlates: body.trailerPlates,
+              trailerDiscs: cited.trailerDiscs ?? [],
               ticketTrailerRegs: cited.ticket?.trailerRegs ?? null,
               today: siteDay(clock.now()),
             }),
@@ -385,6 +386,7 @@ export function createEntryLogsService({
                 gvmKg: gvmKilograms(cited.disc?.gvm ?? null),
                 licenceCited: cited.licence !== null,
                 prdpExpiry: cited.licence?.prdpExpiry ?? null,
+                prdpCodes: cited.licence?.prdpCode ?? null,
                 driverIdNumber,
                 induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
               },
@@ -457,6 +459,7 @@ export function createEntryLogsService({
             passportRecordId: body.passportRecordId,
             weighbridgeTicketId: body.weighbridgeTicketId,
             trailerPlates: body.trailerPlates,
+            trailerLicenceDiscIds: body.trailerLicenceDiscIds,
             ...imageKeys,
             warnings,
             recordedBy: actor.userId,

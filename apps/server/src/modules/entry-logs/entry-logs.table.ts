@@ -82,6 +82,11 @@ export const entryLogs = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** Issue 21: the trailers' licence discs the entry cited (documents' licence_discs ids). */
+    trailerLicenceDiscIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     recordedBy: uuid(),
     recordedByName: text(),
     /** A client's Idempotency-Key: a retried grant returns the first entry instead of logging twice. */

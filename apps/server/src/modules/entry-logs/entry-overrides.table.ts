@@ -20,6 +20,9 @@ export const entryOverrides = pgTable(
     overriddenAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     overriddenBy: uuid(),
     overriddenByName: text(),
+    /** A guard's override with a supervisor's PIN: the guard (overriddenBy is the supervisor). */
+    enteredBy: uuid(),
+    enteredByName: text(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.entryId] }),

@@ -47,6 +47,9 @@ export async function withOverrides(
  * nobody opens the barrier by hand around the system. Audited (`entry.overridden`, with the
  * refusal it overrode); an entry is overridden at most once; a granted entry cannot be.
  */
+/** Who an override is in the name of, when not the actor: the supervisor who issued a PIN. */
+export type OverrideAuthority = { userId: string | null; name: string | null; pinId: string };
+
 export function createEntryOverrides({
   database,
   audit,
@@ -56,41 +59,77 @@ export function createEntryOverrides({
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
 }) {
+  /** The entry, if a supervisor may override it: 404 when unknown, 409 when granted. */
+  async function findOverridable(tx: DbExecutor, tenantId: string, entryId: string) {
+    const [entry] = await tx
+      .select()
+      .from(entryLogs)
+      .where(and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.id, entryId)))
+      .limit(1);
+    if (!entry) throw new AppError('NOT_FOUND', 'Entry not found');
+    if (entry.entryGranted)
+      throw new AppError('CONFLICT', 'This entry was granted: there is nothing to override.');
+    return entry;
+  }
+
+  /**
+   * Inside the caller's transaction. With `authority` (a guard's override with a supervisor's
+   * PIN) the override is in the supervisor's name and records the guard who entered the PIN.
+   */
+  async function overrideWithin(
+    tx: DbExecutor,
+    actor: Actor,
+    entryId: string,
+    reason: string,
+    { ip, authority }: { ip?: string; authority?: OverrideAuthority } = {},
+  ): Promise<EntryWithOverride> {
+    const entry = await findOverridable(tx, actor.tenantId, entryId);
+    const actorName = actor.fullName ?? actor.username;
+    const [override] = await tx
+      .insert(entryOverrides)
+      .values({
+        tenantId: actor.tenantId,
+        entryId,
+        reason,
+        overriddenAt: clock.now(),
+        overriddenBy: authority ? authority.userId : actor.userId,
+        overriddenByName: authority ? authority.name : actorName,
+        enteredBy: authority ? actor.userId : null,
+        enteredByName: authority ? actorName : null,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!override) throw new AppError('CONFLICT', 'This entry was already overridden.');
+    await audit.record(tx, {
+      tenantId: actor.tenantId,
+      actorUserId: actor.userId,
+      action: 'entry.overridden',
+      targetType: 'entry_log',
+      targetId: entryId,
+      ip,
+      details: {
+        reason,
+        refusalReason: entry.refusalReason,
+        plateNumber: entry.plateNumber,
+        ...(authority && {
+          viaPin: true,
+          pinId: authority.pinId,
+          supervisorUserId: authority.userId,
+          supervisorName: authority.name,
+        }),
+      },
+    });
+    return { ...entry, override };
+  }
+
   return {
+    findOverridable,
+    overrideWithin,
     override: (actor: Actor, entryId: string, reason: string, ip?: string) =>
-      database.withTenant(actor.tenantId, async (tx): Promise<EntryWithOverride> => {
-        // The row lock makes two concurrent overrides one after the other; the key makes one win.
-        const [entry] = await tx
-          .select()
-          .from(entryLogs)
-          .where(and(eq(entryLogs.tenantId, actor.tenantId), eq(entryLogs.id, entryId)))
-          .limit(1);
-        if (!entry) throw new AppError('NOT_FOUND', 'Entry not found');
-        if (entry.entryGranted)
-          throw new AppError('CONFLICT', 'This entry was granted: there is nothing to override.');
-        const [override] = await tx
-          .insert(entryOverrides)
-          .values({
-            tenantId: actor.tenantId,
-            entryId,
-            reason,
-            overriddenAt: clock.now(),
-            overriddenBy: actor.userId,
-            overriddenByName: actor.fullName ?? actor.username,
-          })
-          .onConflictDoNothing()
-          .returning();
-        if (!override) throw new AppError('CONFLICT', 'This entry was already overridden.');
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'entry.overridden',
-          targetType: 'entry_log',
-          targetId: entryId,
-          ip,
-          details: { reason, refusalReason: entry.refusalReason, plateNumber: entry.plateNumber },
-        });
-        return { ...entry, override };
-      }),
+      database.withTenant(actor.tenantId, (tx) =>
+        overrideWithin(tx, actor, entryId, reason, { ip }),
+      ),
   };
 }
+
+export type EntryOverrides = ReturnType<typeof createEntryOverrides>;

@@ -21,6 +21,8 @@ import { createEntryLogsPersonalData } from './entry-logs.personal-data';
 import { createEntryOverrides } from './entry-overrides';
 
 export type { EntryLogsService } from './entry-logs.service';
+export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './entry-overrides';
+export { entryAsSeenBy, entryLogPresenter } from './entry-logs.routes';
 
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {
@@ -48,6 +50,7 @@ export function createEntryLogsModule(
   });
   return {
     service,
+    overrides,
     routes: entryLogsRoutes(service, deps.images, overrides, entryDetail),
     exportRoutes: entryExportRoutes(exports),
     personalData,

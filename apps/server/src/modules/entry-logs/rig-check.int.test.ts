@@ -85,6 +85,51 @@ describe('truck combinations (issue 21)', () => {
     });
   });
 
+  it('checks each cited trailer disc (trailerLicenceDiscIds) and stores them on the entry', async () => {
+    const disc = async (licenceNumber: string, dateOfExpiry: string) => {
+      const saved = await admin.post('/api/licence-disc', { licenceNumber, dateOfExpiry });
+      expect(saved.statusCode, saved.body).toBe(201);
+      return saved.json<{ id: string }>().id;
+    };
+    const valid = await disc('TR1GP', '2099-01-31');
+    const passed = await grant({ trailerPlates: ['TR1GP'], trailerLicenceDiscIds: [valid] });
+    expect(passed.json()).toMatchObject({
+      entryGranted: true,
+      trailerLicenceDiscIds: [valid],
+      warnings: [],
+    });
+
+    const expired = await grant({
+      trailerPlates: ['TR1GP'],
+      trailerLicenceDiscIds: [await disc('TR1GP', '2021-03-31')],
+    });
+    expect(expired.json()).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'rig_mismatch',
+      warnings: [expect.objectContaining({ message: 'Trailer disc TR1GP expired on 2021-03-31.' })],
+    });
+    const stranger = await grant({
+      trailerPlates: ['TR1GP'],
+      trailerLicenceDiscIds: [await disc('STRANGER7GP', '2099-01-31')],
+    });
+    expect(stranger.json()).toMatchObject({
+      entryGranted: false,
+      refusalReason: 'rig_mismatch',
+      warnings: [expect.objectContaining({ fields: ['trailerLicenceDiscIds'] })],
+    });
+
+    // Another organization's disc, or a disc cited twice, is bad input.
+    const other = await t.registerTenant();
+    const foreign = (
+      await other.post('/api/licence-disc', { licenceNumber: 'TR1GP', dateOfExpiry: '2099-01-31' })
+    ).json<{ id: string }>().id;
+    for (const trailerLicenceDiscIds of [[foreign], [valid, valid], [valid, valid, valid]]) {
+      const response = await grant({ trailerPlates: ['TR1GP'], trailerLicenceDiscIds });
+      expect(response.statusCode, JSON.stringify(trailerLicenceDiscIds)).toBe(400);
+      expect(response.json().error.code).toBe('INVALID');
+    }
+  });
+
   it('warns when the weighbridge ticket names a trailer the rig does not have', async () => {
     const ticket = await admin.post('/api/weighbridge-ticket', {
       ticketNumber: 'T-RIG',

@@ -2,6 +2,8 @@ import type { Trailer } from '@boomgate/contracts/approved-vehicles';
 import type { EntryWarning, RuleOutcome } from '@boomgate/contracts/entry-checks';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
+import { parseDocumentDate } from './entry-rules';
+
 export const RIG_SOURCE = 'rig';
 
 export type RigCheckInput = {
@@ -9,6 +11,11 @@ export type RigCheckInput = {
   rig: readonly Trailer[] | null;
   /** The trailer plates presented with the truck-tractor (grant-entry's `trailerPlates`). */
   trailerPlates: readonly string[];
+  /**
+   * The trailers' licence discs the entry cites (`trailerLicenceDiscIds`), as read: each must be a
+   * trailer presented and in date, whether or not the truck-tractor is on the register.
+   */
+  trailerDiscs?: readonly { plate: string | null; dateOfExpiry: string | null }[];
   /** The cited weighbridge ticket's trailer registrations, as written; null without a ticket. */
   ticketTrailerRegs: string | null;
   /** The site's calendar day, YYYY-MM-DD: a disc is valid through its expiry day. */
@@ -31,11 +38,12 @@ const registrations = (text: string | null) =>
 export function checkRig({
   rig,
   trailerPlates,
+  trailerDiscs = [],
   ticketTrailerRegs,
   today,
 }: RigCheckInput): RuleOutcome[] {
-  if (rig === null) return [];
-  const outcomes: RuleOutcome[] = [];
+  const outcomes = checkTrailerDiscs(trailerDiscs, trailerPlates, today);
+  if (rig === null) return outcomes;
   const byPlate = new Map(rig.map((trailer) => [normalisePlate(trailer.plateNumber), trailer]));
   for (const plate of trailerPlates.map(normalisePlate)) {
     const trailer = byPlate.get(plate);
@@ -70,6 +78,42 @@ export function checkRig({
   return outcomes;
 }
 
+/**
+ * Issue 21, pure: each cited trailer disc belongs to a trailer presented with the rig (its
+ * "Licence no." is the trailer's plate) and has not expired; an unreadable registration or
+ * expiry date is not a pass (never silently wrong). Each failure blocks (`rig_mismatch`).
+ */
+export function checkTrailerDiscs(
+  discs: readonly { plate: string | null; dateOfExpiry: string | null }[],
+  trailerPlates: readonly string[],
+  today: string,
+): RuleOutcome[] {
+  const presented = new Set(trailerPlates.map(normalisePlate));
+  const outcomes: RuleOutcome[] = [];
+  const block = (code: string, message: string) =>
+    outcomes.push({
+      source: RIG_SOURCE,
+      verdict: 'block',
+      refusalReason: 'rig_mismatch',
+      code,
+      message,
+    });
+  discs.forEach((disc, index) => {
+    const plate = disc.plate ? normalisePlate(disc.plate) : '';
+    const label = plate ? `Trailer disc ${plate}` : `Trailer disc ${index + 1}`;
+    if (!plate) block('trailer_disc_unreadable', `${label}: the registration cannot be read.`);
+    else if (!presented.has(plate))
+      block(
+        'trailer_disc_not_presented',
+        `${label} is not for a trailer presented with this vehicle.`,
+      );
+    const expiry = parseDocumentDate(disc.dateOfExpiry);
+    if (!expiry) block('trailer_disc_unreadable', `${label}: the expiry date cannot be read.`);
+    else if (expiry < today) block('trailer_disc_expired', `${label} expired on ${expiry}.`);
+  });
+  return outcomes;
+}
+
 export function rigWarnings(outcomes: readonly RuleOutcome[]): EntryWarning[] {
   return outcomes
     .filter((outcome) => outcome.source === RIG_SOURCE)
@@ -80,6 +124,8 @@ export function rigWarnings(outcomes: readonly RuleOutcome[]): EntryWarning[] {
       fields:
         outcome.code === 'ticket_trailer_unknown'
           ? ['weighbridgeTicket.trailerRegs']
-          : ['trailerPlates'],
+          : outcome.code.startsWith('trailer_disc_') && outcome.code !== 'trailer_disc_expired'
+            ? ['trailerLicenceDiscIds']
+            : ['trailerPlates'],
     }));
 }

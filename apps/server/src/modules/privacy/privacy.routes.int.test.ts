@@ -108,7 +108,23 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       driverIdNumber: idNumber,
       driverImage: image,
     });
-    for (const response of [onboarded, identity, licence, entry, passport, processed, assigned]) {
+    // Issue 21: the organization's watchlist names the driver (an alert: the entries still pass).
+    const watched = await admin.post('/api/watchlist', {
+      kind: 'idNumber',
+      value: idNumber,
+      reason: 'Speeding on site',
+      severity: 'alert',
+    });
+    for (const response of [
+      onboarded,
+      identity,
+      licence,
+      entry,
+      passport,
+      processed,
+      assigned,
+      watched,
+    ]) {
       expect(response.statusCode, response.body).toBeLessThan(300);
     }
     return { entry: entry.json(), identityId: identity.json().id as string };
@@ -158,6 +174,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       readingCorrections: 0, // nothing was typed (issue 15: entry-detail.int.test.ts)
       visits: 1, // the granted entry opened a visit (issue 16)
       alerts: 1, // the alert about the subject's entry (issue 22)
+      watchlist: 1, // issue 21: the entry naming the ID number
     });
     expect(exported.linkedIdentifiers).toEqual({
       licenceNumbers: ['L0001'],
@@ -170,6 +187,11 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       id: entry.id,
       driverIdNumber: subject,
       driverFaceImageKey: entry.driverFaceImage,
+    });
+    expect(exported.records.watchlist[0]).toMatchObject({
+      kind: 'idNumber',
+      value: subject,
+      reason: 'Speeding on site',
     });
     expect(exported.records.incomingRequests[0]).toMatchObject({
       driverIdNumber: subject,
@@ -229,13 +251,14 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
         documents: 3,
         inductions: 1,
         alerts: 1,
+        watchlist: 1,
       },
       imagesDeleted: 6, // identity document, licence, passport, entry face and plate, induction
     });
     expect(first.json().erased.incomingRequests).toBeGreaterThanOrEqual(1);
     expect(first.json().retained.length).toBeGreaterThan(0);
     expect(second.statusCode).toBe(200);
-    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(second.json().erased)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     // The alert stays (what, when, the plate) without the driver's name; the other one is kept.
     const alertMessages = await t.ownerQuery<{ id: string; message: string; plate_number: string }>(
       'select id, message, plate_number from alerts where tenant_id = $1',

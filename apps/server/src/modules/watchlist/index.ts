@@ -3,8 +3,9 @@
  * companies that a gate path refuses (`block`) or grants with a warning (`alert`). Every gate path
  * (grant-entry, the incoming feed's completion) screens with `screen` and records hits with
  * `recordHits` (audit action `watchlist.hit`, the alerts module's hook).
- * Owns: watchlist_entries.
+ * Owns: watchlist_entries. Personal data (POPIA): entries naming a driver's ID number.
  */
+import { createWatchlistPersonalData } from './watchlist.personal-data';
 import { createWatchlistRepository } from './watchlist.repository';
 import { watchlistRoutes } from './watchlist.routes';
 import { type WatchlistServiceDeps, createWatchlistService } from './watchlist.service';
@@ -22,5 +23,9 @@ export {
 
 export function createWatchlistModule(deps: Omit<WatchlistServiceDeps, 'repository'>) {
   const service = createWatchlistService({ ...deps, repository: createWatchlistRepository() });
-  return { service, routes: watchlistRoutes(service) };
+  return {
+    service,
+    routes: watchlistRoutes(service),
+    personalData: createWatchlistPersonalData(),
+  };
 }

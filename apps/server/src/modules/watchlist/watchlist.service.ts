@@ -60,10 +60,17 @@ export const WATCHLIST_HIT_ACTION = 'watchlist.hit';
 
 const notFound = () => new AppError('NOT_FOUND', 'Watchlist entry not found');
 
+/**
+ * The audit trail outlives a data subject's erasure (POPIA s24), so it never holds a driver's ID
+ * number in full: an `idNumber` value is kept masked, as a guard sees it.
+ */
+const auditedValue = (kind: WatchlistRow['kind'], value: string) =>
+  kind === 'idNumber' ? maskIdentifier(value) : value;
+
 /** What the audit keeps of an entry: no more than the list shows. */
 const auditedFields = (row: WatchlistRow) => ({
   kind: row.kind,
-  value: row.value,
+  value: auditedValue(row.kind, row.value),
   reason: row.reason,
   severity: row.severity,
   covert: row.covert,
@@ -226,6 +233,7 @@ export function createWatchlistService({
           ip: about.ip,
           details: {
             ...hit,
+            value: auditedValue(hit.kind, hit.value),
             gatePath: about.gatePath,
             decision: about.decision,
             subjectType: about.targetType,

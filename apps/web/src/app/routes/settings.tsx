@@ -6,6 +6,7 @@ import { AlertSettingsSection } from '@/features/alerts/components/alert-setting
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
+import { OverridePinsSection } from '@/features/override-pins/components/override-pins-section';
 import { SettingsPage } from '@/features/settings/components/settings-form';
 import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
 
@@ -35,6 +36,12 @@ export default function SettingsRoute() {
       <div className="mx-auto mt-6 w-full max-w-3xl">
         <WatchlistSection canEdit={canEdit} />
       </div>
+      {/* Issue 21: supervisors issue one-time PINs a guard overrides a refusal with. */}
+      {roleMay(user.role, 'overrideEntries') && (
+        <div className="mx-auto mt-6 w-full max-w-3xl">
+          <OverridePinsSection canEdit={canEdit} />
+        </div>
+      )}
     </RoleGate>
   );
 }

@@ -20,3 +20,22 @@ export function useOverrideEntry() {
     },
   });
 }
+
+/**
+ * POST /api/entry-logs/{id}/pin-override (issue 21): a guard grants a refused entry with a
+ * supervisor's one-time PIN and a reason.
+ */
+export function usePinOverrideEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string; pin: string; reason: string }) =>
+      request('POST', `/api/entry-logs/${encodeURIComponent(id)}/pin-override`, {
+        schema: EntryLogSchema,
+        body,
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: gateKeys.dashboard });
+      await queryClient.invalidateQueries({ queryKey: gateKeys.entryLogs });
+    },
+  });
+}

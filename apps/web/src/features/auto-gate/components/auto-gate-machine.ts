@@ -75,6 +75,8 @@ export type AutoGateState = {
   refusedByRules: boolean;
   /** The rule's message, when the guard may see it (a covert watchlist hit has none). */
   refusalDetail: string | null;
+  /** The refused entry as stored, which a guard may override with a supervisor's PIN. */
+  refusedEntryId: string | null;
   /** What the gate's barrier did once the entry was logged (issue 17); null: no barrier. */
   barrier: GateOpenResult | null;
 };
@@ -121,8 +123,13 @@ export type AutoGateEvent =
   | ({ type: 'REFUSAL_LOGGED' } & StoredEntry)
   | { type: 'ENTRY_LOGGING_FAILED' }
   /** Issue 21: the entry as stored was refused by the server's rules (after a grant or refusal). */
-  | { type: 'RULES_REFUSED'; status: string; detail: string | null }
+  | { type: 'RULES_REFUSED'; status: string; detail: string | null; entryId?: string }
+  /** Issue 21: a guard overrode the rules' refusal with a supervisor's PIN: the entry is granted. */
+  | { type: 'PIN_OVERRIDDEN' }
   | { type: 'RESET' };
+
+/** Issue 21 (not in the spec): a guard's override with a supervisor's PIN granted the entry. */
+export const PIN_OVERRIDE_STATUS = 'Entry approved - supervisor override';
 
 export const initialAutoGateState: AutoGateState = {
   phase: 'idle',
@@ -141,6 +148,7 @@ export const initialAutoGateState: AutoGateState = {
   warnings: [],
   refusedByRules: false,
   refusalDetail: null,
+  refusedEntryId: null,
   barrier: null,
 };
 
@@ -315,6 +323,19 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
         status: event.status,
         refusedByRules: true,
         refusalDetail: event.detail,
+        refusedEntryId: event.entryId ?? null,
+      };
+
+    case 'PIN_OVERRIDDEN':
+      if (!state.refusedByRules || state.phase !== 'not_registered') return state;
+      return {
+        ...state,
+        phase: 'approved',
+        // Not "gate opening": the override grants the entry; the barrier is not opened by it.
+        status: PIN_OVERRIDE_STATUS,
+        refusedByRules: false,
+        refusalDetail: null,
+        refusedEntryId: null,
       };
 
     case 'RESET':

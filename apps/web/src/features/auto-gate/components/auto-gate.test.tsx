@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
@@ -229,6 +229,71 @@ describe('Automated Gate Entry', () => {
     expect(within(panel).getByText('Entry refused - watchlist')).toBeInTheDocument();
     expect(within(panel).getByTestId('refusal-detail')).toHaveTextContent('Reported stolen');
     expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+  });
+
+  it("lets the guard override a watchlist refusal with a supervisor's PIN (issue 21)", async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+    const refused = anEntryLog({
+      plateNumber: 'CA123456',
+      entryGranted: false,
+      refusalReason: 'watchlist',
+      warnings: [
+        {
+          code: 'watchlist_hit',
+          severity: 'critical',
+          message: 'Plate CA123456 is on the watchlist (block): Reported stolen',
+          fields: ['plateNumber'],
+        },
+      ],
+    });
+    api.onGrantEntry(refused);
+    const sent: unknown[] = [];
+    let attempts = 0;
+    server.use(
+      http.post(`/api/entry-logs/${refused.id}/pin-override`, async ({ request }) => {
+        sent.push(await request.json());
+        attempts += 1;
+        if (attempts === 1)
+          return apiError(403, 'FORBIDDEN', 'The PIN is wrong, already used or expired.');
+        return HttpResponse.json({
+          ...refused,
+          entryGranted: true,
+          override: {
+            reason: 'Owner cleared by SAPS',
+            overriddenAt: new Date().toISOString(),
+            overriddenBy: { id: null, name: 'Thandi Supervisor' },
+            enteredBy: { id: null, name: 'Guard' },
+          },
+        });
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    const panel = await screen.findByTestId('not-registered-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Supervisor PIN' }));
+    const dialog = await screen.findByRole('dialog');
+    const submit = within(dialog).getByRole('button', { name: 'Override Entry' });
+    await user.type(within(dialog).getByLabelText('PIN'), '12a34');
+    expect(submit).toBeDisabled(); // four digits: letters are dropped
+    await user.type(within(dialog).getByLabelText('PIN'), '56');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Owner cleared by SAPS');
+    await user.click(submit);
+    await expectToast('Override Failed', 'The PIN is wrong, already used or expired.');
+    expect(within(dialog).getByLabelText('PIN')).toHaveValue('');
+
+    await user.type(within(dialog).getByLabelText('PIN'), '654321');
+    await user.click(within(dialog).getByRole('button', { name: 'Override Entry' }));
+
+    const approved = await screen.findByTestId('approved-panel');
+    expect(within(approved).getByRole('status')).toHaveTextContent(
+      'Entry approved - supervisor override',
+    );
+    expect(sent).toEqual([
+      { pin: '123456', reason: 'Owner cleared by SAPS' },
+      { pin: '654321', reason: 'Owner cleared by SAPS' },
+    ]);
   });
 
   it('shows a covert watchlist refusal only as "Manual check required" (issue 21)', async () => {

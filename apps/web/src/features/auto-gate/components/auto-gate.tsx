@@ -19,6 +19,7 @@ import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
 
 import { EntryWarningsPanel } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { PinOverrideButton } from '@/components/entry-override';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -40,6 +41,7 @@ import { rulesRefusal } from './rules-refusal';
 
 import {
   AUTO_GATE_STATUS,
+  PIN_OVERRIDE_STATUS,
   type AutoGatePhase,
   type AutoGateState,
   autoGateReducer,
@@ -141,7 +143,8 @@ function ApprovedPanel({
       <CardHeader className="items-center text-center">
         <CheckCircle2Icon aria-hidden className="size-14 text-success" />
         <CardTitle className="text-xl" role="status">
-          {AUTO_GATE_STATUS.approved}
+          {/* Issue 21: a PIN override grants the entry without opening the barrier. */}
+          {state.status === PIN_OVERRIDE_STATUS ? PIN_OVERRIDE_STATUS : AUTO_GATE_STATUS.approved}
         </CardTitle>
         {state.barrier && (
           <p
@@ -190,10 +193,12 @@ function NotRegisteredPanel({
   state,
   onScanAgain,
   onRetakeFace,
+  onPinOverridden,
 }: {
   state: AutoGateState;
   onScanAgain: () => void;
   onRetakeFace: () => void;
+  onPinOverridden: () => void;
 }) {
   // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
   const canRetake = canRetakeFace(state);
@@ -246,6 +251,14 @@ function NotRegisteredPanel({
                 </Link>
               </Button>
             )
+          )}
+          {/* Issue 21: a supervisor's one-time PIN overrides the rules' refusal of this entry. */}
+          {state.refusedByRules && state.refusedEntryId && (
+            <PinOverrideButton
+              entryId={state.refusedEntryId}
+              plateNumber={state.plateNumber}
+              onOverridden={onPinOverridden}
+            />
           )}
           <Button size="lg" variant="outline" onClick={onScanAgain}>
             <ScanLineIcon aria-hidden />
@@ -641,7 +654,12 @@ export function AutoGate() {
       {isBusy && <ProgressPanel state={state} />}
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
       {phase === 'not_registered' && (
-        <NotRegisteredPanel state={state} onScanAgain={reset} onRetakeFace={retakeFace} />
+        <NotRegisteredPanel
+          state={state}
+          onScanAgain={reset}
+          onRetakeFace={retakeFace}
+          onPinOverridden={() => dispatch({ type: 'PIN_OVERRIDDEN' })}
+        />
       )}
 
       <Suspense fallback={null}>

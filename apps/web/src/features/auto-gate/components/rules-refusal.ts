@@ -12,20 +12,26 @@ export const RULES_REFUSAL_STATUS = {
  * Whether the server refused the stored entry by its own rules, and what the guard may be told.
  * A covert watchlist hit reads only "Manual check required", with no detail.
  */
-export function rulesRefusal(entry: EntryLog): { status: string; detail: string | null } | null {
+export function rulesRefusal(
+  entry: EntryLog,
+): { status: string; detail: string | null; entryId: string } | null {
   if (entry.entryGranted) return null;
   if (entry.refusalReason === 'watchlist') {
     const hit = entry.warnings.find(
       (warning) => warning.code === 'watchlist_hit' && warning.severity === 'critical',
     );
     if (!hit || hit.message === COVERT_BLOCK_MESSAGE) {
-      return { status: RULES_REFUSAL_STATUS.manualCheck, detail: null };
+      return { status: RULES_REFUSAL_STATUS.manualCheck, detail: null, entryId: entry.id };
     }
-    return { status: RULES_REFUSAL_STATUS.watchlist, detail: hit.message };
+    return { status: RULES_REFUSAL_STATUS.watchlist, detail: hit.message, entryId: entry.id };
   }
   if (entry.refusalReason === 'document_rule') {
     const rule = entry.warnings.find((warning) => warning.severity === 'critical');
-    return { status: RULES_REFUSAL_STATUS.documentRule, detail: rule?.message ?? null };
+    return {
+      status: RULES_REFUSAL_STATUS.documentRule,
+      detail: rule?.message ?? null,
+      entryId: entry.id,
+    };
   }
   return null;
 }

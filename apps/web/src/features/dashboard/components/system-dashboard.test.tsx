@@ -132,6 +132,28 @@ describe('System Dashboard', () => {
     expect(within(rows[1]!).getByTestId('expired-document-mark')).toHaveClass('text-destructive');
   });
 
+  it("shows a rig's trailers and how many trailer discs were checked (issue 21)", async () => {
+    setUp(
+      aDashboard({
+        totalEntries: 2,
+        recentEntries: [
+          anEntryLog({
+            plateNumber: 'HORSE1GP',
+            trailerPlates: ['TR1GP', 'TR2GP'],
+            trailerLicenceDiscIds: [crypto.randomUUID(), crypto.randomUUID()],
+          }),
+          anEntryLog({ plateNumber: 'SOLO1GP' }),
+        ],
+      }),
+    );
+
+    const rows = await screen.findAllByTestId('recent-entry');
+    expect(within(rows[0]!).getByTestId('recent-entry-trailers')).toHaveTextContent(
+      '+ TR1GP, TR2GP (2 discs)',
+    );
+    expect(within(rows[1]!).queryByTestId('recent-entry-trailers')).toBeNull();
+  });
+
   it('shows at most the latest 10 entries', async () => {
     setUp(
       aDashboard({

@@ -174,6 +174,17 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
               <Link href={paths.entryLog(entry.id)} className="underline-offset-2 hover:underline">
                 {entryPlate(entry)}
               </Link>
+              {/* Issue 21: a rig's trailers, with how many trailer discs were checked. */}
+              {(entry.trailerPlates?.length ?? 0) > 0 && (
+                <span
+                  className="block text-xs text-muted-foreground"
+                  data-testid="recent-entry-trailers"
+                >
+                  + {entry.trailerPlates?.join(', ')}
+                  {(entry.trailerLicenceDiscIds?.length ?? 0) > 0 &&
+                    ` (${entry.trailerLicenceDiscIds?.length} disc${entry.trailerLicenceDiscIds?.length === 1 ? '' : 's'})`}
+                </span>
+              )}
             </TableCell>
             <TableCell className="capitalize">{entry.category || 'visitor'}</TableCell>
             <TableCell>

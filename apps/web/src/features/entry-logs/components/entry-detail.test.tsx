@@ -96,6 +96,33 @@ describe('Entry detail (issue 15)', () => {
     expect(screen.getByTestId('entry-audit-trail')).toHaveTextContent('entry.granted');
   });
 
+  it("shows a rig's trailers and discs, and a PIN override with who entered it (issue 21)", async () => {
+    const entry = anEntryLog({
+      plateNumber: 'HORSE1GP',
+      entryGranted: true,
+      refusalReason: 'watchlist',
+      trailerPlates: ['TR1GP'],
+      trailerLicenceDiscIds: [crypto.randomUUID()],
+      override: {
+        reason: 'Owner cleared by SAPS',
+        overriddenAt: new Date().toISOString(),
+        overriddenBy: { id: null, name: 'Thandi Supervisor' },
+        enteredBy: { id: null, name: 'Gate Guard' },
+      },
+    });
+    server.use(
+      signedIn(aSession()),
+      http.get('/api/entry-logs/:id', () => HttpResponse.json(aDetail(entry))),
+    );
+    renderApp(`/entry-logs/${entry.id}`);
+
+    expect(await screen.findByTestId('entry-trailers')).toHaveTextContent('TR1GP');
+    expect(screen.getByText('1 cited, checked at the gate')).toBeInTheDocument();
+    expect(screen.getByTestId('entry-override')).toHaveTextContent(
+      'Overridden by Thandi Supervisor (PIN entered by Gate Guard): Owner cleared by SAPS',
+    );
+  });
+
   it("says so when the entry is not found (another organization's or unknown)", async () => {
     server.use(
       signedIn(aSession()),

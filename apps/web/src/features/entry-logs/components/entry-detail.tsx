@@ -6,6 +6,7 @@ import type { Correction } from '@boomgate/contracts/corrections';
 import type { EntryCapture, EntryDetail as Detail } from '@boomgate/contracts/entry-detail';
 
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
+import { OverrideNote } from '@/components/entry-override';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -201,8 +202,22 @@ function DetailView({ detail }: { detail: Detail }) {
                 {entry.matchScore !== null ? ` (${entry.matchScore}%)` : ''}
               </Row>
               <Row label="Category">{entry.category}</Row>
+              {/* Issue 21: a rig — the trailers presented and the trailer discs cited. */}
+              {(entry.trailerPlates?.length ?? 0) > 0 && (
+                <Row label="Trailers">
+                  <span className="font-mono" data-testid="entry-trailers">
+                    {entry.trailerPlates?.join(', ')}
+                  </span>
+                </Row>
+              )}
+              {(entry.trailerLicenceDiscIds?.length ?? 0) > 0 && (
+                <Row label="Trailer discs">
+                  {entry.trailerLicenceDiscIds?.length} cited, checked at the gate
+                </Row>
+              )}
               <Row label="Recorded by">{entry.recordedBy.name ?? '-'}</Row>
             </dl>
+            <OverrideNote entry={entry} />
           </CardContent>
         </Card>
         <Card>

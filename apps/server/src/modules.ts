@@ -20,6 +20,7 @@ import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
+import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
@@ -248,6 +249,8 @@ export function createModules({
     barriers: barriers.service,
   });
   const truckList = createTruckListModule({ database, clock });
+  // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
+  const reports = createReportsModule({ database, sites: sites.service });
   const auditEvents = createAuditEventsModule({
     database,
     audit,
@@ -322,6 +325,7 @@ export function createModules({
     entryLogs,
     barriers,
     truckList,
+    reports,
     webhooks,
     anpr,
     induction,

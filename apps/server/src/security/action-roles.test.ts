@@ -48,7 +48,7 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
     'DELETE /api/watchlist/:id',
   ],
   overrideEntries: ['POST /api/entry-logs/:id/override'],
-  viewReports: ['GET /api/exports/entry-logs'],
+  viewReports: ['GET /api/exports/entry-logs', 'GET /api/reports/summary'],
   viewAuditLog: ['GET /api/audit-events', 'GET /api/audit-events/export'],
   viewAlerts: ['GET /api/alerts', 'POST /api/alerts/:id/acknowledge', 'GET /api/alerts/stream'],
   manageAlerts: [

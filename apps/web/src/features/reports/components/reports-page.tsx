@@ -72,7 +72,7 @@ export function ReportsPage() {
           <ReportTables report={report.data} />
         </section>
       )}
-      <EntryExportCard />
+      <EntryExportCard range={range} />
     </div>
   );
 }

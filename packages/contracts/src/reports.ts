@@ -79,7 +79,11 @@ export const ReportSummarySchema = z.object({
   }),
   /** Gates by entries attempted there, most first. */
   busiestGates: z.array(
-    z.object({ gateId: IdSchema.nullable(), gateName: z.string().nullable(), entries: z.number().int() }),
+    z.object({
+      gateId: IdSchema.nullable(),
+      gateName: z.string().nullable(),
+      entries: z.number().int(),
+    }),
   ),
 });
 export type ReportSummary = z.infer<typeof ReportSummarySchema>;

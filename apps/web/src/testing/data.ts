@@ -37,10 +37,18 @@ export function aSession(
 }
 
 /** A report with nothing in it for the days asked (every day and hour present, as the server sends). */
-export function aReportSummary(from: string, to: string, overrides: Partial<ReportSummary> = {}): ReportSummary {
+export function aReportSummary(
+  from: string,
+  to: string,
+  overrides: Partial<ReportSummary> = {},
+): ReportSummary {
   const zero = { entries: 0, granted: 0, refused: 0, arrivals: 0, departures: 0 };
   const days: ReportSummary['days'] = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to; d = new Date(d.getTime() + 86_400_000))
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= to;
+    d = new Date(d.getTime() + 86_400_000)
+  )
     days.push({ day: d.toISOString().slice(0, 10), ...zero });
   return {
     from,

@@ -63,9 +63,13 @@ export function createEntryExportRepository(joins: ExportJoins) {
           // entry was attempted at, when its visit ended, and the minutes on site.
           gateName: sql<string | null>`(select g.name from gates g
             where g.tenant_id = "entry_logs"."tenant_id" and g.id = "entry_logs"."gate_id")`,
-          exitedAtMs: sql<string | null>`(select extract(epoch from v.exited_at) * 1000 from visits v
+          exitedAtMs: sql<
+            string | null
+          >`(select extract(epoch from v.exited_at) * 1000 from visits v
             where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
-          turnaroundMinutes: sql<string | null>`(select round(extract(epoch from v.exited_at - v.entered_at) / 60)
+          turnaroundMinutes: sql<
+            string | null
+          >`(select round(extract(epoch from v.exited_at - v.entered_at) / 60)
             from visits v where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
         })
         .from(e)

@@ -74,7 +74,11 @@ export function createReportsRepository() {
     },
 
     async busiestGates(tx: DbExecutor, tenantId: string, w: ReportWindow) {
-      const result = await tx.execute<{ gate_id: string; gate_name: string | null; entries: string }>(
+      const result = await tx.execute<{
+        gate_id: string;
+        gate_name: string | null;
+        entries: string;
+      }>(
         sql`
         select r.gate_id, g.name as gate_name, r.entries from (
           select gate_id, sum(total) as entries from report_hourly_entries
@@ -107,7 +111,11 @@ export function createReportsRepository() {
     },
 
     /** Exact median and 90th percentile of closed visits begun in the window, overall and per transporter. */
-    async turnaround(tx: DbExecutor, tenantId: string, w: ReportWindow & { sites: readonly string[] }) {
+    async turnaround(
+      tx: DbExecutor,
+      tenantId: string,
+      w: ReportWindow & { sites: readonly string[] },
+    ) {
       const result = await tx.execute<{
         transporter: string | null;
         visits: string;

@@ -85,7 +85,12 @@ describe('reports summary', () => {
    * 10 March is 10 March; 00:00 SAST on 11 March is not.
    */
   async function seed(tenantId: string) {
-    const e1 = await entry(tenantId, { at: '2026-03-09T21:30:00Z', plate: 'E1', approved: true, face: true });
+    const e1 = await entry(tenantId, {
+      at: '2026-03-09T21:30:00Z',
+      plate: 'E1',
+      approved: true,
+      face: true,
+    });
     await entry(tenantId, {
       at: '2026-03-09T22:10:00Z',
       plate: 'CA100002',
@@ -93,19 +98,43 @@ describe('reports summary', () => {
       granted: false,
       reason: 'guard_refused',
     });
-    const e3 = await entry(tenantId, { at: '2026-03-10T06:15:00Z', plate: 'E3', approved: true, gate: false });
+    const e3 = await entry(tenantId, {
+      at: '2026-03-10T06:15:00Z',
+      plate: 'E3',
+      approved: true,
+      gate: false,
+    });
     const e4 = await entry(tenantId, {
       at: '2026-03-10T06:45:00Z',
       plate: 'E4',
       granted: false,
       reason: 'not_approved',
     });
-    const e5 = await entry(tenantId, { at: '2026-03-10T21:30:00Z', plate: 'E5', approved: true, face: true });
+    const e5 = await entry(tenantId, {
+      at: '2026-03-10T21:30:00Z',
+      plate: 'E5',
+      approved: true,
+      face: true,
+    });
     await entry(tenantId, { at: '2026-03-10T22:00:00Z', plate: 'E6' });
-    await visit(tenantId, { entryId: e1, company: 'Kumba', enteredAt: '2026-03-09T21:30:00Z', exitedAt: '2026-03-10T07:30:00Z' });
-    await visit(tenantId, { entryId: e3, company: 'Kumba', enteredAt: '2026-03-10T06:15:00Z', exitedAt: '2026-03-10T07:45:00Z' });
+    await visit(tenantId, {
+      entryId: e1,
+      company: 'Kumba',
+      enteredAt: '2026-03-09T21:30:00Z',
+      exitedAt: '2026-03-10T07:30:00Z',
+    });
+    await visit(tenantId, {
+      entryId: e3,
+      company: 'Kumba',
+      enteredAt: '2026-03-10T06:15:00Z',
+      exitedAt: '2026-03-10T07:45:00Z',
+    });
     await visit(tenantId, { entryId: e5, company: 'Bakwena', enteredAt: '2026-03-10T21:30:00Z' });
-    await visit(tenantId, { company: 'Acme', enteredAt: '2026-03-10T08:00:00Z', exitedAt: '2026-03-10T08:30:00Z' });
+    await visit(tenantId, {
+      company: 'Acme',
+      enteredAt: '2026-03-10T08:00:00Z',
+      exitedAt: '2026-03-10T08:30:00Z',
+    });
     return { e4 };
   }
 
@@ -220,9 +249,13 @@ describe('reports summary', () => {
     );
     expect(hidden.statusCode).toBe(404);
     const guard = await t.createSignedInUser(admin, 'security_guard');
-    expect((await guard.get('/api/reports/summary?from=2026-06-01&to=2026-06-01')).statusCode).toBe(403);
+    expect((await guard.get('/api/reports/summary?from=2026-06-01&to=2026-06-01')).statusCode).toBe(
+      403,
+    );
     const office = await t.createSignedInUser(admin, 'back_office');
-    expect((await office.get('/api/reports/summary?from=2026-06-01&to=2026-06-01')).statusCode).toBe(200);
+    expect(
+      (await office.get('/api/reports/summary?from=2026-06-01&to=2026-06-01')).statusCode,
+    ).toBe(200);
   });
 
   it('exports the gate, exit time and turnaround of each entry', async () => {
@@ -230,7 +263,8 @@ describe('reports summary', () => {
     await seed(admin.body.tenant.id);
     const csv = await admin.get('/api/exports/entry-logs?from=2026-03-10&to=2026-03-10');
     const rows: string[][] = parse(csv.body, { bom: true });
-    const column = (name: (typeof ENTRY_EXPORT_COLUMNS)[number]) => ENTRY_EXPORT_COLUMNS.indexOf(name);
+    const column = (name: (typeof ENTRY_EXPORT_COLUMNS)[number]) =>
+      ENTRY_EXPORT_COLUMNS.indexOf(name);
     const byPlate = new Map(rows.slice(1).map((row) => [row[column('Plate')], row]));
     expect(byPlate.get('E3')?.[column('Gate')]).toBe('');
     expect(byPlate.get('E3')?.[column('Exit Time')]).toBe('2026-03-10T09:45:00+02:00');

@@ -16,14 +16,20 @@ export type ReportsServiceDeps = {
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 
-type Counts = { entries: number; granted: number; refused: number; arrivals: number; departures: number };
+type Counts = {
+  entries: number;
+  granted: number;
+  refused: number;
+  arrivals: number;
+  departures: number;
+};
 const zero = (): Counts => ({ entries: 0, granted: 0, refused: 0, arrivals: 0, departures: 0 });
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
 /** Every YYYY-MM-DD from `from` to `to`, both inclusive. */
 function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to; ) {
+  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to;) {
     days.push(d.toISOString().slice(0, 10));
     d = new Date(d.getTime() + 86_400_000);
   }
@@ -35,7 +41,12 @@ function daysOf(from: string, to: string): string[] {
  * when the report spans every site). A user limited to some sites sees only theirs; a site
  * outside them is not found, like another tenant's.
  */
-export function createReportsService({ database, repository, sites, siteRows }: ReportsServiceDeps) {
+export function createReportsService({
+  database,
+  repository,
+  sites,
+  siteRows,
+}: ReportsServiceDeps) {
   return {
     summary: (actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> =>
       database.withTenant(actor.tenantId, async (tx) => {

@@ -163,14 +163,25 @@ describe('System Dashboard', () => {
         asked = new URL(request.url).search;
         return HttpResponse.json(
           aReportSummary(today, today, {
-            totals: { entries: 5, granted: 4, refused: 1, arrivals: 4, departures: 1, approved: 4, faceVerified: 3, corrected: 0 },
+            totals: {
+              entries: 5,
+              granted: 4,
+              refused: 1,
+              arrivals: 4,
+              departures: 1,
+              approved: 4,
+              faceVerified: 3,
+              corrected: 0,
+            },
             onSite: Array.from({ length: 24 }, (_, hour) => ({ hour, count: 3 })),
           }),
         );
       }),
     );
     renderApp('/dashboard');
-    expect(await screen.findByTestId('arrivals-today')).toHaveTextContent('Entries: 5 · On site: 3');
+    expect(await screen.findByTestId('arrivals-today')).toHaveTextContent(
+      'Entries: 5 · On site: 3',
+    );
     expect(asked).toBe(`?from=${today}&to=${today}`);
   });
 

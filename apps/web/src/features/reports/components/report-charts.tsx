@@ -85,7 +85,10 @@ export function ReportCharts({ report }: { report: ReportSummary }) {
         />
         <DataTable
           columns={[t('columns.hour'), t('columns.onSite')]}
-          rows={report.onSite.map((point) => [`${hourLabel(point.hour)}–${hourLabel((point.hour + 1) % 24)}`, point.count])}
+          rows={report.onSite.map((point) => [
+            `${hourLabel(point.hour)}–${hourLabel((point.hour + 1) % 24)}`,
+            point.count,
+          ])}
         />
       </ChartCard>
       <ChartCard title={t('charts.refusals')}>

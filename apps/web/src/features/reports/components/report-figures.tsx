@@ -5,7 +5,8 @@ import { useTranslation } from '@/lib/i18n';
 
 import { DataTable } from './data-table';
 
-const percent = (rate: number | null) => (rate === null ? null : `${Math.round(rate * 1000) / 10}%`);
+const percent = (rate: number | null) =>
+  rate === null ? null : `${Math.round(rate * 1000) / 10}%`;
 
 function Tile({ id, title, value }: { id: string; title: string; value: string }) {
   return (
@@ -39,7 +40,11 @@ export function ReportTiles({ report }: { report: ReportSummary }) {
         title={t('tiles.correctionRate')}
         value={percent(rates.manualCorrection) ?? na}
       />
-      <Tile id="median" title={t('tiles.medianTurnaround')} value={minutes(turnaround.medianMinutes)} />
+      <Tile
+        id="median"
+        title={t('tiles.medianTurnaround')}
+        value={minutes(turnaround.medianMinutes)}
+      />
       <Tile id="p90" title={t('tiles.p90Turnaround')} value={minutes(turnaround.p90Minutes)} />
     </div>
   );
@@ -60,7 +65,12 @@ export function ReportTables({ report }: { report: ReportSummary }) {
           <DataTable
             open
             testId="report-turnaround"
-            columns={[t('columns.transporter'), t('columns.visits'), t('columns.median'), t('columns.p90')]}
+            columns={[
+              t('columns.transporter'),
+              t('columns.visits'),
+              t('columns.median'),
+              t('columns.p90'),
+            ]}
             rows={report.turnaround.byTransporter.map((row) => [
               row.transporter || t('unknown'),
               row.visits,

@@ -97,14 +97,25 @@ describe('Reports: figures', () => {
         const to = params.get('to') ?? '';
         return HttpResponse.json(
           aReportSummary(from, to, {
-            totals: { entries: 4, granted: 2, refused: 2, arrivals: 3, departures: 3, approved: 2, faceVerified: 1, corrected: 1 },
+            totals: {
+              entries: 4,
+              granted: 2,
+              refused: 2,
+              arrivals: 3,
+              departures: 3,
+              approved: 2,
+              faceVerified: 1,
+              corrected: 1,
+            },
             rates: { approval: 0.5, faceVerification: 0.25, manualCorrection: 0.25 },
             refusalReasons: [{ reason: 'not_approved', count: 2 }],
             turnaround: {
               visits: 2,
               medianMinutes: 60,
               p90Minutes: 84,
-              byTransporter: [{ transporter: 'Kumba', visits: 2, medianMinutes: 60, p90Minutes: 84 }],
+              byTransporter: [
+                { transporter: 'Kumba', visits: 2, medianMinutes: 60, p90Minutes: 84 },
+              ],
             },
             busiestGates: [{ gateId: null, gateName: 'Main gate', entries: 4 }],
           }),
@@ -125,9 +136,7 @@ describe('Reports: figures', () => {
     const to = screen.getByLabelText('To');
     await userEvent.clear(to);
     await userEvent.type(to, '2026-11-03');
-    await waitFor(() =>
-      expect(asked.at(-1)?.toString()).toBe('from=2026-11-01&to=2026-11-03'),
-    );
+    await waitFor(() => expect(asked.at(-1)?.toString()).toBe('from=2026-11-01&to=2026-11-03'));
     await waitFor(() =>
       expect(screen.getByTestId('report-days').querySelectorAll('tbody tr')).toHaveLength(3),
     );

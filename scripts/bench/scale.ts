@@ -81,6 +81,12 @@ const pickOne = <T>(values: T[]): T => {
   return value;
 };
 
+/** The last 366 days up to today (UTC), the longest range a report covers. */
+const REPORT_YEAR = {
+  from: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10),
+  to: new Date().toISOString().slice(0, 10),
+};
+
 const cursorOf = (list: keyof Session['cursors']) => (s: Session) =>
   `?cursor=${pickOne(s.cursors[list])}`;
 /** The hot read routes (the issue's dashboard, entry-log list, truck list, feed, plate lookup). */
@@ -114,6 +120,11 @@ const ROUTES: Omit<Scenario, 'sessions'>[] = [
   {
     route: 'GET /api/verify-vehicle/{plate}',
     path: (s) => `/api/verify-vehicle/${pickOne(s.plates)}`,
+  },
+  // Issue 23: a year of the large tenant's report, from the hourly counts (target p99 ≤ 100 ms).
+  {
+    route: 'GET /api/reports/summary (a year)',
+    path: () => `/api/reports/summary?from=${REPORT_YEAR.from}&to=${REPORT_YEAR.to}`,
   },
 ];
 /** Deep pages of the small tenants' short lists say little: those run in the large tenant only. */

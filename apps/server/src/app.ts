@@ -210,6 +210,7 @@ export async function buildApp({
         modules.documents.routes,
         modules.entryLogs.routes,
         modules.entryLogs.exportRoutes,
+        modules.reports.routes,
         modules.truckList.routes,
         modules.vision.routes,
         modules.faces.routes,

@@ -21,6 +21,7 @@ import { createOnboardingModule } from '@/modules/onboarding';
 import { createOverridePinsModule } from '@/modules/override-pins';
 import { createPrivacyModule } from '@/modules/privacy';
 import { createRateLimitsModule } from '@/modules/rate-limits';
+import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
@@ -263,6 +264,8 @@ export function createModules({
     present: (role, row) => entryAsSeenBy(role, presentEntry(row)),
   });
   const truckList = createTruckListModule({ database, clock });
+  // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
+  const reports = createReportsModule({ database, sites: sites.service });
   const auditEvents = createAuditEventsModule({
     database,
     audit,
@@ -341,6 +344,7 @@ export function createModules({
     entryLogs,
     barriers,
     truckList,
+    reports,
     webhooks,
     anpr,
     induction,

@@ -32,6 +32,7 @@ import { runMfaFlow } from './mfa-flow';
 import { runOnSiteFlow } from './on-site-flow';
 import { runOfflineFlow } from './offline-flow';
 import { runOnboardingFlow } from './onboarding-flow';
+import { runReportsFlow } from './reports-flow';
 import { runWatchlistFlow } from './watchlist-flow';
 import { createRunner } from './runner';
 import { type RunningServer, startServer } from './server';
@@ -170,6 +171,13 @@ async function main(): Promise<number> {
         label: `alerts-${viewport.name}`,
         args: [] as string[],
         run: runAlertsFlow,
+      })),
+      // Issue 23: Reports (range, CSV and XLSX) and an audit event's target, at both sizes.
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `reports-${viewport.name}`,
+        args: [] as string[],
+        run: runReportsFlow,
       })),
       // Issue 21: watchlist refusal at the auto gate and a supervisor's override (desktop).
       ...viewports

@@ -1182,6 +1182,11 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     note: 'declared recentAuthentication (SEC-25); entry-export.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
   },
+  'GET /api/reports/summary': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/reports/summary?from=2026-01-01&to=2026-01-31' }),
+    allowed: 200,
+  },
   'GET /api/drivers/:id': {
     access: ONBOARDING,
     object: aDriver,

@@ -373,6 +373,9 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       ['GET', `/api/images/${own.tenantId}/-b/${'data:x'.repeat(40)}`, undefined],
       ['GET', '/api/verify-vehicle/%ED%A0%80', undefined],
       ['DELETE', '/api/approved-vehicles/%00', undefined],
+      // Issue 23: dates a report must refuse before it reads a row.
+      ['GET', '/api/reports/summary?from=0001-01-01&to=9999-12-31', undefined],
+      ['GET', '/api/reports/summary?from=2026-02-29&to=2026-03-01', undefined],
     ];
     const statuses: string[] = [];
     for (const [method, url, body, type] of cases) {

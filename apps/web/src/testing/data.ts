@@ -1,4 +1,5 @@
 import type { AuthResponse, Tenant } from '@boomgate/contracts/auth';
+import type { ReportSummary } from '@boomgate/contracts/reports';
 import type { User } from '@boomgate/contracts/users';
 
 export function aTenant(overrides: Partial<Tenant> = {}): Tenant {
@@ -32,5 +33,36 @@ export function aSession(
       ? {}
       : { requirePasswordChange: overrides.requirePasswordChange }),
     ...(overrides.requireMfaEnrolment ? { requireMfaEnrolment: true } : {}),
+  };
+}
+
+/** A report with nothing in it for the days asked (every day and hour present, as the server sends). */
+export function aReportSummary(
+  from: string,
+  to: string,
+  overrides: Partial<ReportSummary> = {},
+): ReportSummary {
+  const zero = { entries: 0, granted: 0, refused: 0, arrivals: 0, departures: 0 };
+  const days: ReportSummary['days'] = [];
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= to;
+    d = new Date(d.getTime() + 86_400_000)
+  )
+    days.push({ day: d.toISOString().slice(0, 10), ...zero });
+  return {
+    from,
+    to,
+    siteId: null,
+    timeZone: 'Africa/Johannesburg',
+    totals: { ...zero, approved: 0, faceVerified: 0, corrected: 0 },
+    rates: { approval: null, faceVerification: null, manualCorrection: null },
+    days,
+    hours: Array.from({ length: 24 }, (_, hour) => ({ hour, ...zero })),
+    onSite: Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 })),
+    refusalReasons: [],
+    turnaround: { visits: 0, medianMinutes: null, p90Minutes: null, byTransporter: [] },
+    busiestGates: [],
+    ...overrides,
   };
 }

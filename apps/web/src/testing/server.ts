@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 
 import { DEFAULT_ALERT_SETTINGS } from '@boomgate/contracts/alerts';
 
+import { aReportSummary } from './data';
 import { apiError, signedOut } from './handlers';
 
 /**
@@ -23,4 +24,9 @@ export const server = setupServer(
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),
   ),
   http.get('/api/settings/alerts', () => HttpResponse.json(DEFAULT_ALERT_SETTINGS)),
+  // Issue 23: an empty report for the days asked (the dashboard's arrivals, the reports screen).
+  http.get('/api/reports/summary', ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    return HttpResponse.json(aReportSummary(params.get('from') ?? '', params.get('to') ?? ''));
+  }),
 );

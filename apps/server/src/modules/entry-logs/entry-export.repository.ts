@@ -58,6 +58,19 @@ export function createEntryExportRepository(joins: ExportJoins) {
           entryGranted: e.entryGranted,
           refusalReason: e.refusalReason,
           warnings: e.warnings,
+          // Columns spelled with their table: inside a subquery Drizzle's bare "id" would be the visit's.
+          // Issue 16's gate and visit (one row per entry, by visits_one_per_entry): the gate the
+          // entry was attempted at, when its visit ended, and the minutes on site.
+          gateName: sql<string | null>`(select g.name from gates g
+            where g.tenant_id = "entry_logs"."tenant_id" and g.id = "entry_logs"."gate_id")`,
+          exitedAtMs: sql<
+            string | null
+          >`(select extract(epoch from v.exited_at) * 1000 from visits v
+            where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
+          turnaroundMinutes: sql<
+            string | null
+          >`(select round(extract(epoch from v.exited_at - v.entered_at) / 60)
+            from visits v where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
         })
         .from(e)
         .where(

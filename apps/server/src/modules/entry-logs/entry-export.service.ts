@@ -48,10 +48,9 @@ export function entryExportCells(row: EntryExportRow): (string | number | null)[
     yesNo(row.faceVerified),
     yesNo(row.entryGranted),
     row.refusalReason,
-    // Gate, exit time and turnaround come with sites and visits (issue 16).
-    null,
-    null,
-    null,
+    row.gateName,
+    row.exitedAtMs === null ? null : siteTimestamp(new Date(Number(row.exitedAtMs))),
+    row.turnaroundMinutes === null ? null : Number(row.turnaroundMinutes),
     row.warnings.map((warning) => warning.message).join('; ') || null,
   ];
 }

@@ -81,6 +81,11 @@ export const visits = pgTable(
     index('visits_open_idx')
       .on(t.tenantId, t.enteredAt, t.id)
       .where(sql`exited_at is null`),
+    // Issue 23: turnaround medians read the closed visits of a site's range, company and both
+    // times from the index alone (an index-only scan, no visit row fetched).
+    index('visits_closed_by_site_idx')
+      .on(t.tenantId, t.siteId, t.enteredAt, t.exitedAt, t.company)
+      .where(sql`exited_at is not null`),
     index('visits_open_plate_idx')
       .on(t.tenantId, t.plateNumber)
       .where(sql`exited_at is null and plate_number is not null`),

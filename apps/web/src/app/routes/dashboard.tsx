@@ -6,5 +6,10 @@ import { SystemDashboard } from '@/features/dashboard/components/system-dashboar
 export default function DashboardRoute() {
   const { user } = useSession();
   // Issue 21: supervisors override refused entries from the recent activity.
-  return <SystemDashboard canOverride={roleMay(user.role, 'overrideEntries')} />;
+  return (
+    <SystemDashboard
+      canOverride={roleMay(user.role, 'overrideEntries')}
+      showArrivals={roleMay(user.role, 'viewReports')}
+    />
+  );
 }

@@ -10,6 +10,7 @@ import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enOnboarding from '@/locales/en/onboarding.json';
+import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
 import enVehicles from '@/locales/en/vehicles.json';
@@ -27,6 +28,7 @@ export const english = {
   mfa: enMfa,
   nav: enNav,
   onboarding: enOnboarding,
+  reports: enReports,
   scan: enScan,
   trucks: enTrucks,
   vehicles: enVehicles,

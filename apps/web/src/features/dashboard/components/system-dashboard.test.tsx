@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import type { Dashboard } from '@boomgate/contracts/entry-logs';
 
-import { aSession } from '@/testing/data';
+import { aReportSummary, aSession } from '@/testing/data';
 import { aDashboard, anEntryLog, createGateApi } from '@/testing/gate-api';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
@@ -172,5 +173,53 @@ describe('System Dashboard', () => {
     expect(await screen.findByText('No entry logs available')).toBeInTheDocument();
     expect(card('Performance')).toHaveTextContent('N/A');
     expect(card('Approval Rate')).toHaveTextContent('0%');
+  });
+
+  it('adds today’s arrivals for those who may see reports, after the cards', async () => {
+    const today = new Date().toLocaleDateString('en-CA');
+    let asked = '';
+    server.use(
+      signedIn(aSession({ user: { role: 'back_office' } })),
+      ...createGateApi({ dashboard: aDashboard({ totalEntries: 5 }) }).handlers,
+      http.get('/api/reports/summary', ({ request }) => {
+        asked = new URL(request.url).search;
+        return HttpResponse.json(
+          aReportSummary(today, today, {
+            totals: {
+              entries: 5,
+              granted: 4,
+              refused: 1,
+              arrivals: 4,
+              departures: 1,
+              approved: 4,
+              faceVerified: 3,
+              corrected: 0,
+            },
+            onSite: Array.from({ length: 24 }, (_, hour) => ({ hour, count: 3 })),
+          }),
+        );
+      }),
+    );
+    renderApp('/dashboard');
+    expect(await screen.findByTestId('arrivals-today')).toHaveTextContent(
+      'Entries: 5 · On site: 3',
+    );
+    expect(asked).toBe(`?from=${today}&to=${today}`);
+  });
+
+  it('shows guards no arrivals chart (reports are not theirs)', async () => {
+    let asked = 0;
+    server.use(
+      signedIn(aSession({ user: { role: 'security_guard' } })),
+      ...createGateApi({ dashboard: aDashboard({ totalEntries: 5 }) }).handlers,
+      http.get('/api/reports/summary', () => {
+        asked += 1;
+        return HttpResponse.json({});
+      }),
+    );
+    renderApp('/dashboard');
+    expect(await screen.findByTestId('stat-total-entries')).toHaveTextContent('5');
+    expect(screen.queryByTestId('arrivals-today')).toBeNull();
+    expect(asked).toBe(0);
   });
 });

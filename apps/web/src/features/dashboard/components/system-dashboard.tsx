@@ -39,6 +39,7 @@ import { formatDate, formatTime } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
 
 import { useDashboard } from '../api/get-dashboard';
+import { ArrivalsToday } from './arrivals-today';
 
 /** Spec §9: the performance figure is fixed at 98% once there are entries. */
 const PERFORMANCE_WITH_ENTRIES = '98%';
@@ -240,7 +241,14 @@ function RecentEntries({ entries, canOverride }: { entries: EntryLog[]; canOverr
  * Spec §2 'System Dashboard': entry statistics and the latest ten entries. `canOverride`: the
  * user may override a refused entry (issue 21).
  */
-export function SystemDashboard({ canOverride = false }: { canOverride?: boolean }) {
+export function SystemDashboard({
+  canOverride = false,
+  showArrivals = false,
+}: {
+  canOverride?: boolean;
+  /** Issue 23: the arrivals-today chart, for those who may see reports. */
+  showArrivals?: boolean;
+}) {
   const sites = useSites();
   const [siteId, setSiteId] = useState<string | undefined>();
   const dashboard = useDashboard(siteId);
@@ -264,6 +272,7 @@ export function SystemDashboard({ canOverride = false }: { canOverride?: boolean
       ) : (
         <>
           <StatCards data={dashboard.data} />
+          {showArrivals && <ArrivalsToday siteId={siteId} enabled={dashboard.isSuccess} />}
           <Card>
             <CardHeader>
               <CardTitle className="flex items-center gap-2">

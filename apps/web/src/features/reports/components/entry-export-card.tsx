@@ -7,8 +7,6 @@ import { type ExportEntryLogsQuery, ExportEntryLogsQuerySchema } from '@boomgate
 import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
@@ -17,20 +15,15 @@ import { saveBlob } from '@/lib/save-blob';
 
 import { type ExportProgress, downloadEntryExport } from '../api/export-entries';
 
-type ExportForm = { from: string; to: string; format: 'csv' | 'xlsx' };
+type ExportForm = { format: 'csv' | 'xlsx' };
+
+/** The page's range: the report on screen and the export cover the same days and site. */
+export type ExportRange = { from: string; to: string; siteId: string };
 
 const FORMAT_OPTIONS = [
   { value: 'csv', label: 'CSV' },
   { value: 'xlsx', label: 'Excel (XLSX)' },
 ] as const;
-
-/** Today and a week back, as YYYY-MM-DD in the browser's zone (the site's day at a SA gate). */
-function lastSevenDays(): ExportForm {
-  const day = (date: Date) => date.toLocaleDateString('en-CA');
-  const weekAgo = new Date();
-  weekAgo.setDate(weekAgo.getDate() - 6);
-  return { from: day(weekAgo), to: day(new Date()), format: 'csv' };
-}
 
 function progressText({ rows, total, bytes }: ExportProgress): string {
   const kilobytes = `${Math.round(bytes / 1024).toLocaleString()} KB`;
@@ -40,20 +33,21 @@ function progressText({ rows, total, bytes }: ExportProgress): string {
 }
 
 /** Issue 23: entries of a date range (site days, both inclusive) as CSV or XLSX, with progress. */
-export function EntryExportCard() {
-  const form = useForm<ExportForm>({ defaultValues: lastSevenDays() });
-  const { errors } = form.formState;
+export function EntryExportCard({ range }: { range: ExportRange }) {
+  const form = useForm<ExportForm>({ defaultValues: { format: 'csv' } });
+  const [rangeError, setRangeError] = useState<string | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [isExporting, setExporting] = useState(false);
 
   const exportEntries = async (values: ExportForm) => {
-    const parsed = ExportEntryLogsQuerySchema.safeParse(values);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        form.setError(issue.path[0] as keyof ExportForm, { message: issue.message });
-      }
-      return;
-    }
+    const parsed = ExportEntryLogsQuerySchema.safeParse({
+      ...values,
+      from: range.from,
+      to: range.to,
+      siteId: range.siteId || undefined,
+    });
+    setRangeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
+    if (!parsed.success) return;
     const query: ExportEntryLogsQuery = parsed.data;
     setExporting(true);
     setProgress({ rows: 0, total: 0, bytes: 0 });
@@ -81,7 +75,7 @@ export function EntryExportCard() {
       <CardHeader>
         <CardTitle>Export Entries</CardTitle>
         <CardDescription>
-          Every entry of the chosen days (both included), with ID numbers masked.
+          Every entry of the report's days (both included) and site, with ID numbers masked.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -90,18 +84,6 @@ export function EntryExportCard() {
           className="grid gap-4 sm:grid-cols-3"
           onSubmit={(event) => void form.handleSubmit(exportEntries)(event)}
         >
-          <Field id="export-from" label="From" error={errors.from?.message}>
-            <Input id="export-from" type="date" required {...form.register('from')} />
-          </Field>
-          <Field id="export-to" label="To" error={errors.to?.message}>
-            <Input
-              id="export-to"
-              type="date"
-              required
-              aria-invalid={Boolean(errors.to)}
-              {...form.register('to')}
-            />
-          </Field>
           <SelectField
             control={form.control}
             name="format"
@@ -110,6 +92,11 @@ export function EntryExportCard() {
             options={FORMAT_OPTIONS}
           />
           <div className="flex flex-col gap-3 sm:col-span-3">
+            {rangeError && (
+              <p role="alert" className="text-sm text-destructive">
+                {rangeError}
+              </p>
+            )}
             <Button type="submit" className="self-start" disabled={isExporting}>
               {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
               {isExporting ? 'Exporting...' : 'Download'}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { EXPORT_ROW_COUNT_HEADER } from '@boomgate/contracts/exports';
 
-import { aSession } from '@/testing/data';
+import { aReportSummary, aSession } from '@/testing/data';
 import { captureDownloads, restoreDownloadsAfterEach } from '@/testing/downloads';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
@@ -69,6 +69,10 @@ describe('Reports: entry export', () => {
     expect(
       await screen.findByText('The range must start on or before its last day.'),
     ).toBeInTheDocument();
+    // The report asks nothing for a range that cannot be, and says why.
+    expect(
+      screen.getByText('Choose a range of at most 366 days, the first day on or before the last.'),
+    ).toBeInTheDocument();
     expect(calls).toBe(0);
   });
 
@@ -78,5 +82,63 @@ describe('Reports: entry export', () => {
     expect(
       await screen.findByText('Reports are for back office and administrators.'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('Reports: figures', () => {
+  it('shows the server’s figures with their data tables and asks again when the range changes', async () => {
+    const asked: URLSearchParams[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.get('/api/reports/summary', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        asked.push(params);
+        const from = params.get('from') ?? '';
+        const to = params.get('to') ?? '';
+        return HttpResponse.json(
+          aReportSummary(from, to, {
+            totals: {
+              entries: 4,
+              granted: 2,
+              refused: 2,
+              arrivals: 3,
+              departures: 3,
+              approved: 2,
+              faceVerified: 1,
+              corrected: 1,
+            },
+            rates: { approval: 0.5, faceVerification: 0.25, manualCorrection: 0.25 },
+            refusalReasons: [{ reason: 'not_approved', count: 2 }],
+            turnaround: {
+              visits: 2,
+              medianMinutes: 60,
+              p90Minutes: 84,
+              byTransporter: [
+                { transporter: 'Kumba', visits: 2, medianMinutes: 60, p90Minutes: 84 },
+              ],
+            },
+            busiestGates: [{ gateId: null, gateName: 'Main gate', entries: 4 }],
+          }),
+        );
+      }),
+    );
+    renderApp('/reports');
+
+    expect(await screen.findByTestId('report-approval')).toHaveTextContent('50%');
+    expect(screen.getByTestId('report-median')).toHaveTextContent('60 min');
+    expect(screen.getByTestId('report-refusals')).toHaveTextContent('not_approved');
+    expect(screen.getByTestId('report-turnaround')).toHaveTextContent('Kumba');
+    expect(screen.getByTestId('report-gates')).toHaveTextContent('Main gate');
+
+    const from = screen.getByLabelText('From');
+    await userEvent.clear(from);
+    await userEvent.type(from, '2026-11-01');
+    const to = screen.getByLabelText('To');
+    await userEvent.clear(to);
+    await userEvent.type(to, '2026-11-03');
+    await waitFor(() => expect(asked.at(-1)?.toString()).toBe('from=2026-11-01&to=2026-11-03'));
+    await waitFor(() =>
+      expect(screen.getByTestId('report-days').querySelectorAll('tbody tr')).toHaveLength(3),
+    );
   });
 });

@@ -1,13 +1,78 @@
+import { useState } from 'react';
+
+import { type ReportSummaryQuery, ReportSummaryQuerySchema } from '@boomgate/contracts/reports';
+
 import { PageHeader } from '@/components/ui/page-header';
+import { LoadingScreen } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useSites } from '@/lib/api/sites';
+import { useTranslation } from '@/lib/i18n';
 
+import { useReportSummary } from '../api/get-report-summary';
 import { EntryExportCard } from './entry-export-card';
+import { ReportCharts } from './report-charts';
+import { ReportTables, ReportTiles } from './report-figures';
+import { type RangeValues, ReportRange } from './report-range';
 
-/** Issue 23: the site manager's reports. Exports first; charts follow with sites and visits. */
+/** The last seven days up to today, in the browser's zone (the site's day at a SA gate). */
+function lastSevenDays(): RangeValues {
+  const day = (date: Date) => date.toLocaleDateString('en-CA');
+  const weekAgo = new Date();
+  weekAgo.setDate(weekAgo.getDate() - 6);
+  return { from: day(weekAgo), to: day(new Date()), siteId: '' };
+}
+
+function toQuery(values: RangeValues): ReportSummaryQuery | null {
+  const parsed = ReportSummaryQuerySchema.safeParse({
+    from: values.from,
+    to: values.to,
+    siteId: values.siteId || undefined,
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+/** Issue 23: the site manager's reports (charts with their data tables) and the exports. */
 export function ReportsPage() {
+  const { t } = useTranslation('reports');
+  const sites = useSites();
+  const [range, setRange] = useState(lastSevenDays);
+  const [query, setQuery] = useState(() => toQuery(range));
+  const [invalid, setInvalid] = useState(false);
+  const report = useReportSummary(query);
+
+  const changeRange = (next: RangeValues) => {
+    setRange(next);
+    const parsed = toQuery(next);
+    setInvalid(parsed === null);
+    if (parsed) setQuery(parsed);
+  };
+
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <PageHeader title="Reports" description="Exports of the gate's records." />
-      <EntryExportCard />
+      <PageHeader title={t('title')} description={t('description')} />
+      <ReportRange
+        value={range}
+        onChange={changeRange}
+        sites={sites.data ?? []}
+        error={invalid ? t('invalidRange') : undefined}
+      />
+      {report.isPending ? (
+        <LoadingScreen label={t('loading')} />
+      ) : report.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {getErrorMessage(report.error, t('loadFailed'))}
+        </p>
+      ) : (
+        <section aria-busy={report.isFetching} className="flex flex-col gap-4">
+          <p className="text-xs text-muted-foreground">
+            {t('timeZone', { timeZone: report.data.timeZone })}
+          </p>
+          <ReportTiles report={report.data} />
+          <ReportCharts report={report.data} />
+          <ReportTables report={report.data} />
+        </section>
+      )}
+      <EntryExportCard range={range} />
     </div>
   );
 }

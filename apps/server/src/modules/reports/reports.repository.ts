@@ -1,0 +1,155 @@
+import { type SQL, sql } from 'drizzle-orm';
+
+import type { DbExecutor } from '@/platform/db';
+
+/**
+ * The report's window: instants bounding the site days (`from` inclusive, `until` exclusive),
+ * the timezone that cuts them, and the sites counted (null: every site of the tenant).
+ */
+export type ReportWindow = {
+  from: Date;
+  until: Date;
+  timeZone: string;
+  sites: readonly string[] | null;
+};
+
+const siteFilter = (sites: readonly string[] | null): SQL =>
+  sites === null ? sql`` : sql` and site_id = any(${`{${sites.join(',')}}`}::uuid[])`;
+
+const n = (value: unknown) => Number(value ?? 0);
+const minutesOrNull = (value: unknown) =>
+  value === null || value === undefined ? null : Math.round(Number(value) * 10) / 10;
+
+/**
+ * Issue 23: everything reads the hourly summary tables (report_hourly_*, kept by triggers,
+ * migration 0055), except turnaround percentiles, which are exact over the range's closed visits
+ * through visits_closed_by_site_idx (an index-only scan of (site, entered_at, exited_at, company)).
+ */
+export function createReportsRepository() {
+  return {
+    /** Entries and visit moves per site-local day and hour of the window. */
+    async hourly(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+      const result = await tx.execute<Record<string, unknown>>(sql`
+        with e as (
+          select hour, sum(total) as entries, sum(approved) as approved,
+                 sum(face_verified) as face_verified, sum(granted) as granted,
+                 sum(corrected) as corrected
+          from report_hourly_entries
+          where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+          group by hour),
+        v as (
+          select hour, sum(arrivals) as arrivals, sum(departures) as departures
+          from report_hourly_visits
+          where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+          group by hour)
+        select to_char(coalesce(e.hour, v.hour) at time zone ${w.timeZone}, 'YYYY-MM-DD') as day,
+               extract(hour from coalesce(e.hour, v.hour) at time zone ${w.timeZone})::int as hour,
+               coalesce(e.entries, 0) as entries, coalesce(e.approved, 0) as approved,
+               coalesce(e.face_verified, 0) as face_verified, coalesce(e.granted, 0) as granted,
+               coalesce(e.corrected, 0) as corrected,
+               coalesce(v.arrivals, 0) as arrivals, coalesce(v.departures, 0) as departures
+        from e full join v on v.hour = e.hour`);
+      return result.rows.map((row) => ({
+        day: String(row.day),
+        hour: n(row.hour),
+        entries: n(row.entries),
+        approved: n(row.approved),
+        faceVerified: n(row.face_verified),
+        granted: n(row.granted),
+        corrected: n(row.corrected),
+        arrivals: n(row.arrivals),
+        departures: n(row.departures),
+      }));
+    },
+
+    async refusalReasons(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+      const result = await tx.execute<{ reason: string; count: string }>(sql`
+        select reason, sum(refused) as count from report_hourly_refusals
+        where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+          and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+        group by reason having sum(refused) > 0 order by 2 desc, 1`);
+      return result.rows.map((row) => ({ reason: row.reason, count: n(row.count) }));
+    },
+
+    async busiestGates(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+      const result = await tx.execute<{
+        gate_id: string;
+        gate_name: string | null;
+        entries: string;
+      }>(
+        sql`
+        select r.gate_id, g.name as gate_name, r.entries from (
+          select gate_id, sum(total) as entries from report_hourly_entries
+          where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+          group by gate_id having sum(total) > 0) r
+        left join gates g on g.tenant_id = ${tenantId} and g.id = r.gate_id
+        order by r.entries desc, g.name limit 20`,
+      );
+      return result.rows.map((row) => ({
+        gateId: row.gate_name === null ? null : row.gate_id,
+        gateName: row.gate_name,
+        entries: n(row.entries),
+      }));
+    },
+
+    /**
+     * On site now (visit_open_counts) and the net arrivals since `since`: who was on site at
+     * `since` is the first minus the second, with no scan of visits.
+     */
+    async onSiteAt(tx: DbExecutor, tenantId: string, sites: readonly string[] | null, since: Date) {
+      const result = await tx.execute<{ open: string; net: string }>(sql`
+        select
+          (select coalesce(sum(open), 0) from visit_open_counts
+            where tenant_id = ${tenantId}${siteFilter(sites)}) as open,
+          (select coalesce(sum(arrivals - departures), 0) from report_hourly_visits
+            where tenant_id = ${tenantId} and hour >= ${since.toISOString()}::timestamptz${siteFilter(sites)}) as net`);
+      const row = result.rows[0];
+      return n(row?.open) - n(row?.net);
+    },
+
+    /** Exact median and 90th percentile of closed visits begun in the window, overall and per transporter. */
+    async turnaround(
+      tx: DbExecutor,
+      tenantId: string,
+      w: ReportWindow & { sites: readonly string[] },
+    ) {
+      const result = await tx.execute<{
+        transporter: string | null;
+        visits: string;
+        median: string | null;
+        p90: string | null;
+      }>(sql`
+        select company as transporter, count(*) as visits,
+               percentile_cont(0.5) within group (order by minutes) as median,
+               percentile_cont(0.9) within group (order by minutes) as p90
+        from (
+          select coalesce(company, '') as company,
+                 extract(epoch from exited_at - entered_at) / 60 as minutes
+          from visits
+          where tenant_id = ${tenantId} and site_id = any(${`{${w.sites.join(',')}}`}::uuid[])
+            and entered_at >= ${w.from.toISOString()}::timestamptz
+            and entered_at < ${w.until.toISOString()}::timestamptz and exited_at is not null) closed
+        group by grouping sets ((company), ())
+        order by (company is null) desc, count(*) desc, company
+        limit 21`);
+      const [overall, ...byTransporter] = result.rows;
+      const shape = (row: (typeof result.rows)[number] | undefined) => ({
+        visits: n(row?.visits),
+        medianMinutes: minutesOrNull(row?.median),
+        p90Minutes: minutesOrNull(row?.p90),
+      });
+      return {
+        ...shape(overall),
+        byTransporter: byTransporter.map((row) => ({
+          transporter: row.transporter ?? '',
+          ...shape(row),
+        })),
+      };
+    },
+  };
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>;

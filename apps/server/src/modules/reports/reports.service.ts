@@ -1,0 +1,124 @@
+import type { ReportSummary, ReportSummaryQuery } from '@boomgate/contracts/reports';
+
+import type { SitesRepository, SitesService } from '@/modules/sites';
+import type { Actor } from '@/modules/sessions';
+import { DEFAULT_SITE_TIME_ZONE, siteDayRange } from '@/platform/calendar';
+import type { Database } from '@/platform/db';
+
+import type { ReportWindow, ReportsRepository } from './reports.repository';
+
+export type ReportsServiceDeps = {
+  database: Pick<Database, 'withTenant'>;
+  repository: ReportsRepository;
+  sites: Pick<SitesService['inTransaction'], 'scopeOf' | 'visibleSite'>;
+  siteRows: Pick<SitesRepository, 'listSiteIds'>;
+};
+
+export type ReportsService = ReturnType<typeof createReportsService>;
+
+type Counts = {
+  entries: number;
+  granted: number;
+  refused: number;
+  arrivals: number;
+  departures: number;
+};
+const zero = (): Counts => ({ entries: 0, granted: 0, refused: 0, arrivals: 0, departures: 0 });
+const rate = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+
+/** Every YYYY-MM-DD from `from` to `to`, both inclusive. */
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let d = new Date(`${from}T00:00:00Z`); d.toISOString().slice(0, 10) <= to;) {
+    days.push(d.toISOString().slice(0, 10));
+    d = new Date(d.getTime() + 86_400_000);
+  }
+  return days;
+}
+
+/**
+ * Issue 23: the site manager's report for a range of site days, in the site's timezone (SAST
+ * when the report spans every site). A user limited to some sites sees only theirs; a site
+ * outside them is not found, like another tenant's.
+ */
+export function createReportsService({
+  database,
+  repository,
+  sites,
+  siteRows,
+}: ReportsServiceDeps) {
+  return {
+    summary: (actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const tenantId = actor.tenantId;
+        let timeZone = DEFAULT_SITE_TIME_ZONE;
+        let scope: readonly string[] | null;
+        if (query.siteId) {
+          timeZone = (await sites.visibleSite(tx, actor, query.siteId)).timezone;
+          scope = [query.siteId];
+        } else {
+          scope = await sites.scopeOf(tx, actor);
+        }
+        const range = siteDayRange(query.from, query.to, timeZone);
+        const window: ReportWindow = { ...range, timeZone, sites: scope };
+        const lastDay = siteDayRange(query.to, query.to, timeZone);
+
+        const hourly = await repository.hourly(tx, tenantId, window);
+        const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
+        const busiestGates = await repository.busiestGates(tx, tenantId, window);
+        const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
+        const turnaround = await repository.turnaround(tx, tenantId, {
+          ...window,
+          sites: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
+        });
+
+        const days = new Map(daysOf(query.from, query.to).map((day) => [day, zero()]));
+        const hours = Array.from({ length: 24 }, zero);
+        const lastDayNet = Array.from({ length: 24 }, () => 0);
+        const totals = { ...zero(), approved: 0, faceVerified: 0, corrected: 0 };
+        for (const row of hourly) {
+          const counts: Counts = {
+            entries: row.entries,
+            granted: row.granted,
+            refused: row.entries - row.granted,
+            arrivals: row.arrivals,
+            departures: row.departures,
+          };
+          for (const target of [days.get(row.day), hours[row.hour], totals]) {
+            if (!target) continue;
+            for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
+          }
+          totals.approved += row.approved;
+          totals.faceVerified += row.faceVerified;
+          totals.corrected += row.corrected;
+          if (row.day === query.to) lastDayNet[row.hour] = row.arrivals - row.departures;
+        }
+        // On site at the end of each hour of the last day: work back from the end of the day.
+        const onSite: ReportSummary['onSite'] = [];
+        let count = onSiteAtUntil;
+        for (let hour = 23; hour >= 0; hour--) {
+          onSite.unshift({ hour, count });
+          count -= lastDayNet[hour] ?? 0;
+        }
+
+        return {
+          from: query.from,
+          to: query.to,
+          siteId: query.siteId ?? null,
+          timeZone,
+          totals,
+          rates: {
+            approval: rate(totals.granted, totals.entries),
+            faceVerification: rate(totals.faceVerified, totals.entries),
+            manualCorrection: rate(totals.corrected, totals.entries),
+          },
+          days: [...days].map(([day, counts]) => ({ day, ...counts })),
+          hours: hours.map((counts, hour) => ({ hour, ...counts })),
+          onSite,
+          refusalReasons,
+          turnaround,
+          busiestGates,
+        };
+      }),
+  };
+}

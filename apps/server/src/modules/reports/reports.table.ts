@@ -1,0 +1,63 @@
+import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+import { tenants } from '@/modules/tenants/tenants.table';
+
+/**
+ * Issue 23: the reports' counts per tenant, site and UTC hour, kept by statement-level triggers
+ * on entry_logs and visits in the writer's transaction (as entry_log_daily_counts): a report over
+ * a year sums at most 8,784 rows per site instead of scanning a million entries. Hours, not days,
+ * so any whole-hour site timezone (SAST) can cut its own days from them. Entries with no site
+ * count under the nil uuid, so a tenant-wide report still adds up.
+ */
+export const reportHourlyEntries = pgTable(
+  'report_hourly_entries',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    /** The gate the entry was attempted at (busiest gates); the nil uuid when none was named. */
+    gateId: uuid().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    total: integer().notNull().default(0),
+    approved: integer().notNull().default(0),
+    faceVerified: integer().notNull().default(0),
+    granted: integer().notNull().default(0),
+    /** Entries whose plate the guard typed differently from the reading (a manual correction). */
+    corrected: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour, t.gateId] })],
+);
+
+/** Refusals per reason, per tenant, site and UTC hour (same triggers). */
+export const reportHourlyRefusals = pgTable(
+  'report_hourly_refusals',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    reason: text().notNull(),
+    refused: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour, t.reason] })],
+);
+
+/**
+ * Visits begun (arrivals) and ended (departures) per tenant, site and UTC hour, kept by triggers
+ * on visits: vehicles on site over a day are the open count at its start plus the running sum.
+ */
+export const reportHourlyVisits = pgTable(
+  'report_hourly_visits',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    arrivals: integer().notNull().default(0),
+    departures: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour] })],
+);

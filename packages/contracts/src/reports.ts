@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+import { IdSchema } from './primitives';
+
+/** The longest range one report covers: a year, leap day included. */
+export const REPORT_MAX_DAYS = 366;
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/**
+ * Issue 23: a report over site days `from` to `to` (both inclusive, in the site's timezone).
+ * Calendar dates only, years 2000 to 2099, at most a year: anything else is a 400, never a scan.
+ */
+export const ReportSummaryQuerySchema = z
+  .object({
+    from: z.iso.date(),
+    to: z.iso.date(),
+    siteId: IdSchema.optional(),
+  })
+  .refine((query) => query.from >= '2000-01-01' && query.to <= '2099-12-31', {
+    message: 'Dates must fall between 2000-01-01 and 2099-12-31.',
+    path: ['from'],
+  })
+  .refine((query) => query.from <= query.to, {
+    message: 'The range must start on or before its last day.',
+    path: ['to'],
+  })
+  .refine((query) => daysBetween(query.from, query.to) < REPORT_MAX_DAYS, {
+    message: `A report covers at most ${REPORT_MAX_DAYS} days.`,
+    path: ['to'],
+  });
+export type ReportSummaryQuery = z.infer<typeof ReportSummaryQuerySchema>;
+
+const CountsSchema = z.object({
+  entries: z.number().int(),
+  granted: z.number().int(),
+  refused: z.number().int(),
+  arrivals: z.number().int(),
+  departures: z.number().int(),
+});
+
+/** A share 0..1, or null when there was nothing to divide (no entries). */
+const RateSchema = z.number().min(0).max(1).nullable();
+
+const TurnaroundSchema = z.object({
+  /** Closed visits that began in the range. */
+  visits: z.number().int(),
+  medianMinutes: z.number().nullable(),
+  p90Minutes: z.number().nullable(),
+});
+
+export const ReportSummarySchema = z.object({
+  from: z.iso.date(),
+  to: z.iso.date(),
+  siteId: IdSchema.nullable(),
+  timeZone: z.string(),
+  totals: CountsSchema.extend({
+    approved: z.number().int(),
+    faceVerified: z.number().int(),
+    corrected: z.number().int(),
+  }),
+  rates: z.object({
+    approval: RateSchema,
+    faceVerification: RateSchema,
+    manualCorrection: RateSchema,
+  }),
+  /** Every day of the range, in order (zeros included), in the site's timezone. */
+  days: z.array(CountsSchema.extend({ day: z.iso.date() })),
+  /** The 24 hours of the site's day (0 = midnight to 1 am), summed over the range's days. */
+  hours: z.array(CountsSchema.extend({ hour: z.number().int().min(0).max(23) })),
+  /** Vehicles and people on site at the end of each hour of the range's last day. */
+  onSite: z.array(z.object({ hour: z.number().int().min(0).max(23), count: z.number().int() })),
+  refusalReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  turnaround: TurnaroundSchema.extend({
+    /** The 20 transporters with most closed visits, most first. */
+    byTransporter: z.array(TurnaroundSchema.extend({ transporter: z.string() })),
+  }),
+  /** Gates by entries attempted there, most first. */
+  busiestGates: z.array(
+    z.object({
+      gateId: IdSchema.nullable(),
+      gateName: z.string().nullable(),
+      entries: z.number().int(),
+    }),
+  ),
+});
+export type ReportSummary = z.infer<typeof ReportSummarySchema>;

@@ -227,6 +227,7 @@ export async function buildApp({
         modules.documentRules.routes,
         modules.sites.routes,
         modules.visits.routes,
+        modules.devices.routes,
       ]) {
         await api.register(routes);
       }

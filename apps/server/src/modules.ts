@@ -10,6 +10,7 @@ import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
 import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentRulesModule } from '@/modules/document-rules';
+import { createDevicesModule } from '@/modules/devices';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule } from '@/modules/entry-logs';
@@ -246,7 +247,12 @@ export function createModules({
       onSiteCountSql: visits.service.onSiteCountSql,
     },
     barriers: barriers.service,
+    // Issue 18: what an offline decision may do.
+    offlineDecisionsOf: async (tx, tenantId) =>
+      (await settings.service.settingsOf(tx, tenantId)).offlineDecisions,
   });
+  // Issue 18: guard devices with an offline queue; a revoked one wipes it.
+  const devices = createDevicesModule({ database, audit, clock });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
     database,
@@ -332,6 +338,7 @@ export function createModules({
     alerts,
     watchlist,
     documentRules,
+    devices,
   };
 }
 

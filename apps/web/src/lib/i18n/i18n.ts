@@ -8,6 +8,7 @@ import enErrors from '@/locales/en/errors.json';
 import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
+import enOffline from '@/locales/en/offline.json';
 import enOnboarding from '@/locales/en/onboarding.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
@@ -24,6 +25,7 @@ export const english = {
   induction: enInduction,
   mfa: enMfa,
   nav: enNav,
+  offline: enOffline,
   onboarding: enOnboarding,
   scan: enScan,
   trucks: enTrucks,

@@ -21,6 +21,7 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     maxApprovalValidityMonths: 12,
     requireMfaForAdmins: false,
     requireMfaForEveryone: false,
+  offlineDecisions: 'grant',
   };
   const patches: UpdateTenantSettings[] = [];
   server.use(

@@ -18,6 +18,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useTranslation } from '@/lib/i18n';
 
 import { useSettings, useUpdateSettings } from '../api/settings';
+import { GuardDevices } from './guard-devices';
 
 /** Number inputs give strings: blank means "server default" for retention, a number otherwise. */
 const optionalDays = z
@@ -324,6 +325,7 @@ export function SettingsPage({ canEdit }: { canEdit: boolean }) {
       ) : (
         <SettingsEditor settings={settings.data} canEdit={canEdit} />
       )}
+      {canEdit && <GuardDevices />}
     </div>
   );
 }

@@ -39,7 +39,16 @@ const LOSE_EVERY = 97;
 const TARGET_S = 60;
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-bench-offline-'));
-const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' });
+// grant-entry takes images, so it is under the per-user upload limit (120 a minute by default),
+// which paces a long replay by itself (the queue backs off on 429); the bench measures the replay,
+// so the limit is lifted unless BENCH_KEEP_RATE_LIMIT=1.
+const env = loadEnv({
+  ...process.env,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  ...(process.env.BENCH_KEEP_RATE_LIMIT === '1' ? {} : { RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' }),
+});
 const infrastructure = await startInfrastructure(env, () => {});
 const { storage } = await createStorage(env);
 const modules = createModules({
@@ -113,12 +122,14 @@ try {
   }
 
   let requests = 0;
+  let limited = 0;
   const lossy = (async (input: string, init: RequestInit) => {
     const response = await fetch(`${url}${input}`, {
       ...init,
       headers: { ...(init.headers as Record<string, string>), cookie },
     });
     requests += 1;
+    if (response.status === 429) limited += 1;
     if (requests % LOSE_EVERY === 0) {
       await response.arrayBuffer();
       throw new TypeError('Failed to fetch');
@@ -135,6 +146,8 @@ try {
     applied += summary.applied;
     if (summary.rejected > 0) throw new Error(`${summary.rejected} actions refused`);
     if (summary.stoppedBy === null) break;
+    // As the app does on 429 (it asks again later), only sooner.
+    if (limited > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
     if (rounds > ACTIONS) throw new Error('the replay does not finish');
   }
   const seconds = (performance.now() - started) / 1000;
@@ -169,7 +182,7 @@ try {
       '',
       '| actions | requests | rounds | replay | rate | target |',
       '|---|---|---|---|---|---|',
-      `| ${ACTIONS} | ${requests} | ${rounds} | ${seconds.toFixed(1)} s | ${perSecond}/s | ≤ ${TARGET_S} s (${verdict}) |`,
+      `| ${ACTIONS} | ${requests} (${limited} answered 429) | ${rounds} | ${seconds.toFixed(1)} s | ${perSecond}/s | ≤ ${TARGET_S} s (${verdict}) |`,
       '',
       `Machine: ${machineLine()} (shared with other work while measured).`,
     ].join('\n'),

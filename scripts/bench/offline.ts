@@ -88,7 +88,8 @@ try {
       headers,
       body: JSON.stringify({ plateNumber, driverName: 'Bench Driver' }),
     });
-    if (created.status !== 201) throw new Error(`vehicle: ${created.status} ${await created.text()}`);
+    if (created.status !== 201)
+      throw new Error(`vehicle: ${created.status} ${await created.text()}`);
   }
 
   // The device's queue: entry, its exit, entry, its exit… (each exit refers to its entry).
@@ -174,7 +175,7 @@ try {
   await writeBenchmarkSection(
     'Offline replay',
     [
-      '`npm run bench:offline` (issue 18): the web app\'s queue code (fake-indexeddb, WebCrypto',
+      "`npm run bench:offline` (issue 18): the web app's queue code (fake-indexeddb, WebCrypto",
       `AES-GCM) replays ${ACTIONS} queued actions (${ACTIONS / 2} entries granted offline, each`,
       "followed by its exit, which waits for the entry's server id) against the real app on",
       `loopback, one at a time, in order; every ${LOSE_EVERY}th answer is lost (the action is sent`,

@@ -138,39 +138,42 @@ export async function runOfflineFlow({
       await page.getByTestId('queue-count').getByText('3 actions saved').waitFor();
     });
 
-    await flow.step('the server starts again: both entries and the exit arrive once, in order', async () => {
-      server = await start();
-      // The banner asks the server again every 10 s; then it replays and clears.
-      await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 45_000 });
-      const response = await page.request.get(`${baseUrl}/api/entry-logs`);
-      assert(response.ok(), `GET /api/entry-logs: ${response.status()}`);
-      const entries = ((await response.json()) as EntryLogRow[])
-        .filter((entry) => plates.includes(entry.plateNumber))
-        .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-      assert(
-        entries.length === 2,
-        `${entries.length} entries reached the server: ${JSON.stringify(entries.map((e) => e.plateNumber))}`,
-      );
-      assert(
-        entries.map((entry) => entry.plateNumber).join() === plates.join(),
-        `order: ${entries.map((entry) => entry.plateNumber).join()}`,
-      );
-      assert(
-        entries.every((entry) => entry.entryGranted),
-        'an offline grant was not stored as granted',
-      );
-      // The exit reached it once: the first vehicle left, the second is still On Site.
-      const onSite = await page.request.get(`${baseUrl}/api/on-site`);
-      assert(onSite.ok(), `GET /api/on-site: ${onSite.status()}`);
-      const inside = ((await onSite.json()) as { plateNumber: string | null }[]).map(
-        (visit) => visit.plateNumber,
-      );
-      assert(
-        inside.length === 1 && inside[0] === plates[1],
-        `On Site after the replay: ${JSON.stringify(inside)}`,
-      );
-      // No screenshot here: the run's screenshot helper shoots the first page, closed above.
-    });
+    await flow.step(
+      'the server starts again: both entries and the exit arrive once, in order',
+      async () => {
+        server = await start();
+        // The banner asks the server again every 10 s; then it replays and clears.
+        await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 45_000 });
+        const response = await page.request.get(`${baseUrl}/api/entry-logs`);
+        assert(response.ok(), `GET /api/entry-logs: ${response.status()}`);
+        const entries = ((await response.json()) as EntryLogRow[])
+          .filter((entry) => plates.includes(entry.plateNumber))
+          .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+        assert(
+          entries.length === 2,
+          `${entries.length} entries reached the server: ${JSON.stringify(entries.map((e) => e.plateNumber))}`,
+        );
+        assert(
+          entries.map((entry) => entry.plateNumber).join() === plates.join(),
+          `order: ${entries.map((entry) => entry.plateNumber).join()}`,
+        );
+        assert(
+          entries.every((entry) => entry.entryGranted),
+          'an offline grant was not stored as granted',
+        );
+        // The exit reached it once: the first vehicle left, the second is still On Site.
+        const onSite = await page.request.get(`${baseUrl}/api/on-site`);
+        assert(onSite.ok(), `GET /api/on-site: ${onSite.status()}`);
+        const inside = ((await onSite.json()) as { plateNumber: string | null }[]).map(
+          (visit) => visit.plateNumber,
+        );
+        assert(
+          inside.length === 1 && inside[0] === plates[1],
+          `On Site after the replay: ${JSON.stringify(inside)}`,
+        );
+        // No screenshot here: the run's screenshot helper shoots the first page, closed above.
+      },
+    );
   } finally {
     await server?.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -1,4 +1,3 @@
-
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
@@ -91,5 +90,3 @@ export function createDevicesService({ database, repository, audit, clock }: Dev
       }),
   };
 }
-
-

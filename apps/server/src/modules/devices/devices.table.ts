@@ -1,4 +1,12 @@
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 import { tenants } from '@/modules/tenants/tenants.table';
 
@@ -33,4 +41,3 @@ export const guardDevices = pgTable(
 );
 
 export type GuardDeviceRow = typeof guardDevices.$inferSelect;
-

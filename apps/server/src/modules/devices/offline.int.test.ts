@@ -53,7 +53,9 @@ describe('offline guard app (issue 18)', () => {
   describe('offlineDecisions setting', () => {
     it('defaults to grant: an offline grant of an approved vehicle is granted and flagged', async () => {
       const admin = await t.registerTenant();
-      expect((await admin.get('/api/settings')).json()).toMatchObject({ offlineDecisions: 'grant' });
+      expect((await admin.get('/api/settings')).json()).toMatchObject({
+        offlineDecisions: 'grant',
+      });
       const plateNumber = await approved(admin);
 
       const entry = await offlineGrant(admin, plateNumber, randomUUID());
@@ -154,7 +156,10 @@ describe('offline guard app (issue 18)', () => {
         revokedAt: null,
       });
       const again = await guard.post('/api/devices/contact', { deviceId });
-      expect(again.json()).toMatchObject({ id: first.json<{ id: string }>().id, label: 'Gate phone' });
+      expect(again.json()).toMatchObject({
+        id: first.json<{ id: string }>().id,
+        label: 'Gate phone',
+      });
 
       expect((await guard.get('/api/devices')).statusCode).toBe(403);
       const listed = await admin.get('/api/devices');

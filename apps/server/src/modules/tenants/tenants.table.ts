@@ -52,7 +52,10 @@ export const tenants = pgTable(
       'tenants_max_approval_validity_months_range',
       sql`${t.maxApprovalValidityMonths} between 1 and 120`,
     ),
-    check('tenants_offline_decisions_known', sql`${t.offlineDecisions} in ('grant', 'record_only')`),
+    check(
+      'tenants_offline_decisions_known',
+      sql`${t.offlineDecisions} in ('grant', 'record_only')`,
+    ),
     check(
       'tenants_antispoof_threshold_range',
       sql`${t.antispoofThreshold} between 0.05::real and 0.99::real`,

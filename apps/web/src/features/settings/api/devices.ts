@@ -10,7 +10,8 @@ export const deviceKeys = { all: ['devices'] as const };
 export function useDevices() {
   return useQuery({
     queryKey: deviceKeys.all,
-    queryFn: ({ signal }) => request('GET', '/api/devices', { schema: GuardDeviceListSchema, signal }),
+    queryFn: ({ signal }) =>
+      request('GET', '/api/devices', { schema: GuardDeviceListSchema, signal }),
   });
 }
 

@@ -218,7 +218,11 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
           <CardDescription>{t('settings.description')}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {checkboxSetting('offlineDecisions', 'settings-offline-decisions', t('settings.mayGrant'))}
+          {checkboxSetting(
+            'offlineDecisions',
+            'settings-offline-decisions',
+            t('settings.mayGrant'),
+          )}
         </CardContent>
       </Card>
 

@@ -229,6 +229,7 @@ export async function buildApp({
         modules.overridePins.routes,
         modules.sites.routes,
         modules.visits.routes,
+        modules.devices.routes,
       ]) {
         await api.register(routes);
       }

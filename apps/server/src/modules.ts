@@ -10,6 +10,7 @@ import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
 import { createCorrectionsModule } from '@/modules/corrections';
 import { createDocumentRulesModule } from '@/modules/document-rules';
+import { createDevicesModule } from '@/modules/devices';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
 import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modules/entry-logs';
@@ -251,6 +252,9 @@ export function createModules({
       onSiteCountSql: visits.service.onSiteCountSql,
     },
     barriers: barriers.service,
+    // Issue 18: what an offline decision may do.
+    offlineDecisionsOf: async (tx, tenantId) =>
+      (await settings.service.settingsOf(tx, tenantId)).offlineDecisions,
   });
   // Issue 21: a guard's override with a supervisor's one-time PIN.
   const presentEntry = entryLogPresenter(images.service);
@@ -263,6 +267,8 @@ export function createModules({
     encryptionKey,
     present: (role, row) => entryAsSeenBy(role, presentEntry(row)),
   });
+  // Issue 18: guard devices with an offline queue; a revoked one wipes it.
+  const devices = createDevicesModule({ database, audit, clock });
   const truckList = createTruckListModule({ database, clock });
   // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
   const reports = createReportsModule({ database, sites: sites.service });
@@ -356,6 +362,7 @@ export function createModules({
     watchlist,
     documentRules,
     overridePins,
+    devices,
   };
 }
 

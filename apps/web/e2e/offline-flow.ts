@@ -20,8 +20,9 @@ type EntryLogRow = {
  * only `setOffline`, which service-worker traffic ignores). This flow runs its own server, so it
  * can stop it and start it again on the same port with the same data: the Auto Gate renders on
  * reload from the service worker's precache, two entries are granted from the cached
- * approved-vehicle list, the page is closed and reopened, the server starts again, and exactly
- * those two entries reach it, in order, once each, and the banner clears.
+ * approved-vehicle list and one exit recorded, the page is closed and reopened, the server starts
+ * again, and exactly those two entries and the exit reach it, in order, once each, and the banner
+ * clears.
  */
 export async function runOfflineFlow({
   flow,
@@ -121,37 +122,58 @@ export async function runOfflineFlow({
       await screenshot('two-queued');
     });
 
+    await flow.step('records the exit of the first vehicle offline', async () => {
+      await page.getByLabel('Plate number').fill(plates[0]!);
+      await page.getByRole('button', { name: 'Record Exit' }).click();
+      await page.getByTestId('offline-exit-saved').waitFor();
+      await page.getByRole('button', { name: 'Next Vehicle' }).click();
+      await page.getByTestId('queue-count').getByText('3 actions saved').waitFor();
+    });
+
     await flow.step('the queue survives closing and reopening the page', async () => {
       await page.close();
       page = await context.newPage();
       await page.goto(`${baseUrl}/auto-gate`);
       await page.getByRole('heading', { level: 1, name: 'Automated Gate Entry' }).waitFor();
-      await page.getByTestId('queue-count').getByText('2 actions saved').waitFor();
+      await page.getByTestId('queue-count').getByText('3 actions saved').waitFor();
     });
 
-    await flow.step('the server starts again: both entries arrive once, in order', async () => {
-      server = await start();
-      // The banner asks the server again every 10 s; then it replays and clears.
-      await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 45_000 });
-      const response = await page.request.get(`${baseUrl}/api/entry-logs`);
-      assert(response.ok(), `GET /api/entry-logs: ${response.status()}`);
-      const entries = ((await response.json()) as EntryLogRow[])
-        .filter((entry) => plates.includes(entry.plateNumber))
-        .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-      assert(
-        entries.length === 2,
-        `${entries.length} entries reached the server: ${JSON.stringify(entries.map((e) => e.plateNumber))}`,
-      );
-      assert(
-        entries.map((entry) => entry.plateNumber).join() === plates.join(),
-        `order: ${entries.map((entry) => entry.plateNumber).join()}`,
-      );
-      assert(
-        entries.every((entry) => entry.entryGranted),
-        'an offline grant was not stored as granted',
-      );
-      // No screenshot here: the run's screenshot helper shoots the first page, closed above.
-    });
+    await flow.step(
+      'the server starts again: both entries and the exit arrive once, in order',
+      async () => {
+        server = await start();
+        // The banner asks the server again every 10 s; then it replays and clears.
+        await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 45_000 });
+        const response = await page.request.get(`${baseUrl}/api/entry-logs`);
+        assert(response.ok(), `GET /api/entry-logs: ${response.status()}`);
+        const entries = ((await response.json()) as EntryLogRow[])
+          .filter((entry) => plates.includes(entry.plateNumber))
+          .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+        assert(
+          entries.length === 2,
+          `${entries.length} entries reached the server: ${JSON.stringify(entries.map((e) => e.plateNumber))}`,
+        );
+        assert(
+          entries.map((entry) => entry.plateNumber).join() === plates.join(),
+          `order: ${entries.map((entry) => entry.plateNumber).join()}`,
+        );
+        assert(
+          entries.every((entry) => entry.entryGranted),
+          'an offline grant was not stored as granted',
+        );
+        // The exit reached it once: the first vehicle left, the second is still On Site.
+        const onSite = await page.request.get(`${baseUrl}/api/on-site`);
+        assert(onSite.ok(), `GET /api/on-site: ${onSite.status()}`);
+        const inside = ((await onSite.json()) as { plateNumber: string | null }[]).map(
+          (visit) => visit.plateNumber,
+        );
+        assert(
+          inside.length === 1 && inside[0] === plates[1],
+          `On Site after the replay: ${JSON.stringify(inside)}`,
+        );
+        // No screenshot here: the run's screenshot helper shoots the first page, closed above.
+      },
+    );
   } finally {
     await server?.stop();
     await rm(dataDir, { recursive: true, force: true });

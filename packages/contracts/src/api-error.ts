@@ -6,6 +6,8 @@ export const ErrorCodeSchema = z.enum([
   /** Signed in, but this request needs the password given again (POST /api/auth/reauth). */
   'REAUTH_REQUIRED',
   'FORBIDDEN',
+  /** Issue 18: this device was revoked by an admin; the app wipes its queue and cached data. */
+  'DEVICE_REVOKED',
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',

@@ -16,6 +16,11 @@ export const REFUSAL_REASONS = [
   'document_rule',
   /** Issue 21: a trailer presented with the rig is not on it, or its licence disc has expired. */
   'rig_mismatch',
+  /**
+   * Issue 18: the guard granted the entry offline, and the tenant's `offlineDecisions` setting is
+   * `record_only` (an offline decision may only record).
+   */
+  'offline_grant_not_allowed',
 ] as const;
 export const RefusalReasonSchema = z.enum(REFUSAL_REASONS);
 /**

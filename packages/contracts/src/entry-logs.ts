@@ -99,6 +99,11 @@ export const GrantEntryBodySchema = z
     /** When the camera saw the vehicle (turnaround runs from it); default the entry's time. */
     capturedAt: TimestampSchema.optional(),
     /**
+     * Issue 18: decided on the device while the server could not be reached (replayed from its
+     * queue). The server decides again; a grant it refuses raises `offline_entry_refused`.
+     */
+    recordedOffline: z.boolean().default(false),
+    /**
      * Issue 15: fields the guard typed, confirmed or corrected on this screen (the plate, driver
      * details), each with the capture it was read from; kept beside the read values.
      */

@@ -40,6 +40,13 @@ export const TenantSettingsSchema = z.object({
   requireMfaForAdmins: z.boolean(),
   /** SEC-26: every account of the organization signs in with a second factor. */
   requireMfaForEveryone: z.boolean(),
+  /**
+   * Issue 18: what a decision taken offline (device's cached list, server unreachable) may do.
+   * `grant` (default): an approved vehicle is admitted offline, flagged for the server's check;
+   * `record_only`: the device only records, and an offline grant arrives as a refusal
+   * (`offline_grant_not_allowed`) with an `offline_entry_refused` alert.
+   */
+  offlineDecisions: z.enum(['grant', 'record_only']),
 });
 export type TenantSettings = z.infer<typeof TenantSettingsSchema>;
 

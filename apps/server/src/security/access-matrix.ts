@@ -1263,4 +1263,23 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 201,
   },
   'GET /api/on-site': { access: ALL, request: () => ({ url: '/api/on-site' }), allowed: 200 },
+  // ----- guard devices (issue 18) ----------------------------------------------------------
+  'POST /api/devices/contact': {
+    access: ALL,
+    request: () => ({
+      url: '/api/devices/contact',
+      payload: { deviceId: randomUUID(), label: 'Matrix phone' },
+    }),
+    allowed: 200,
+  },
+  'GET /api/devices': { access: ADMINS, request: () => ({ url: '/api/devices' }), allowed: 200 },
+  'POST /api/devices/:id/revoke': {
+    access: ADMINS,
+    object: async (_fx, tenant) => {
+      const contact = await tenant.admin.post('/api/devices/contact', { deviceId: randomUUID() });
+      return (await expectStatus(contact, 200, 'device')).json<{ id: string }>().id;
+    },
+    request: (_fx, id) => ({ url: `/api/devices/${id}/revoke` }),
+    allowed: 200,
+  },
 };

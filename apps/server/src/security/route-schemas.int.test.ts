@@ -53,6 +53,10 @@ const BODY_EXCEPTIONS: Record<string, { kind: 'upload' | 'action'; why: string }
     kind: 'action',
     why: 'sends the delivery named in the URL again',
   },
+  'POST /api/devices/:id/revoke': {
+    kind: 'action',
+    why: 'revokes the guard device named in the URL (issue 18)',
+  },
 };
 
 /**

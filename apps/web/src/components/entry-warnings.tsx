@@ -16,6 +16,7 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   watchlist: 'On the watchlist',
   document_rule: 'A document rule failed',
   rig_mismatch: 'Trailer not on the rig or its disc expired',
+  offline_grant_not_allowed: 'Granted offline, but this organization only records offline',
 };
 
 /** A refused attempt's mark beside its APPROVED/PENDING badge, with the reason as its title. */

@@ -2,6 +2,7 @@ import { CloudOffIcon, RefreshCwIcon, TriangleAlertIcon, XIcon } from 'lucide-re
 import { useEffect } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { useTranslation } from '@/lib/i18n';
 import {
   dismissFailedAction,
   startOfflineSync,
@@ -18,12 +19,22 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * replay for the signed-in user. Renders nothing while online with nothing queued.
  */
 export function OfflineBanner({ userId }: { userId: string }) {
-  const { online, pending, failed, waitingForSignIn } = useOfflineStatus();
+  const { t } = useTranslation('offline');
+  const { online, pending, failed, waitingForSignIn, revoked } = useOfflineStatus();
   useEffect(() => startOfflineSync(userId), [userId]);
 
-  if (online && pending === 0 && failed.length === 0) return null;
+  if (online && pending === 0 && failed.length === 0 && !revoked) return null;
   return (
     <div className="grid gap-2 px-4 pt-3 md:px-6" data-testid="offline-banner">
+      {revoked && (
+        <div
+          role="alert"
+          className="rounded-md border border-destructive bg-destructive/10 px-3 py-2 text-sm font-medium"
+          data-testid="device-revoked"
+        >
+          {t('revoked')}
+        </div>
+      )}
       {(!online || pending > 0) && (
         <div
           role="status"
@@ -62,7 +73,9 @@ export function OfflineBanner({ userId }: { userId: string }) {
           <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
           <span className="flex-1">
             <span className="font-medium">
-              Flagged: the server refused an entry recorded offline
+              {action.kind === 'exit'
+                ? t('refusedExit')
+                : 'Flagged: the server refused an entry recorded offline'}
             </span>
             {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}: {action.error}
           </span>

@@ -94,7 +94,15 @@ export type EntryLogsServiceDeps = {
   places?: GatePlaces;
   /** Issue 17: opens the barrier of the entry's gate when the entry is granted. */
   barriers?: Pick<BarriersService, 'openForEntry'>;
+  /**
+   * Issue 18: the tenant's `offlineDecisions` setting (settings module), read only for an entry
+   * recorded offline; without it an offline grant is judged like any other.
+   */
+  offlineDecisionsOf?: (tx: DbExecutor, tenantId: string) => Promise<'grant' | 'record_only'>;
 };
+
+/** The rule source of issue 18's offline checks (its outcomes are described as rule warnings). */
+export const OFFLINE_SOURCE = 'offline';
 
 /**
  * Issue 16, wired in modules.ts: where an entry is recorded (the site and gate, checked against
@@ -148,6 +156,7 @@ export function createEntryLogsService({
   ruleSources = [],
   places,
   barriers,
+  offlineDecisionsOf,
 }: EntryLogsServiceDeps) {
   /** The sites a list shows: the one asked for (if the caller may see it), else the caller's. */
   async function listedSites(
@@ -290,6 +299,39 @@ export function createEntryLogsService({
     };
   }
 
+  /**
+   * Issue 18: an entry decided on the device while offline is flagged (a rule warning), and an
+   * offline grant is refused when the tenant lets offline decisions only record.
+   */
+  async function offlineOutcomes(
+    tx: DbExecutor,
+    tenantId: string,
+    body: GrantEntry,
+  ): Promise<RuleOutcome[]> {
+    if (!body.recordedOffline) return [];
+    const flagged: RuleOutcome = {
+      source: OFFLINE_SOURCE,
+      verdict: 'warn',
+      // A warning's reason is never stored; the shape needs one.
+      refusalReason: 'offline_grant_not_allowed',
+      code: 'recorded_offline',
+      message: 'Decided on the device while the server could not be reached; checked on arrival.',
+    };
+    if (!body.entryGranted) return [flagged];
+    const policy = offlineDecisionsOf ? await offlineDecisionsOf(tx, tenantId) : 'grant';
+    if (policy === 'grant') return [flagged];
+    return [
+      {
+        source: OFFLINE_SOURCE,
+        verdict: 'block',
+        refusalReason: 'offline_grant_not_allowed',
+        code: 'offline_grant_not_allowed',
+        message:
+          'The guard granted this entry offline; this organization lets offline decisions only record.',
+      },
+    ];
+  }
+
   const keysOf = (stored: Awaited<ReturnType<typeof storeImages>>) =>
     [
       stored.plateImageKey,
@@ -393,7 +435,10 @@ export function createEntryLogsService({
               ruleModes,
             ),
           ];
-          const rules: RuleOutcome[] = [...ruleOutcomes];
+          const rules: RuleOutcome[] = [
+            ...ruleOutcomes,
+            ...(await offlineOutcomes(tx, actor.tenantId, body)),
+          ];
           for (const source of ruleSources)
             rules.push(...(await source(tx, actor, { body, vehicle, driver: driver.details })));
           // The server derives grant or refusal from what it holds (entry-decision.ts).
@@ -469,9 +514,17 @@ export function createEntryLogsService({
             siteId: place?.siteId ?? null,
             gateId: place?.gateId ?? null,
           });
+          // Issue 18: a vehicle the guard admitted offline came in whatever the server decides
+          // now, so its visit opens (it stays On Site until its exit) beside the refusal's alert.
+          const admittedOffline = body.recordedOffline && body.entryGranted;
           if (places) {
             const capturedAt = body.capturedAt ? new Date(body.capturedAt) : undefined;
-            await places.onEntryLogged(tx, actor, row, capturedAt);
+            await places.onEntryLogged(
+              tx,
+              actor,
+              admittedOffline ? { ...row, entryGranted: true } : row,
+              capturedAt,
+            );
           }
           await audit.record(tx, {
             tenantId: actor.tenantId,
@@ -491,6 +544,18 @@ export function createEntryLogsService({
             },
           });
           if (!row.entryGranted) await alerts?.entryRefused(tx, row);
+          if (admittedOffline && !row.entryGranted) {
+            await alerts?.raiseAlert(tx, {
+              tenantId: row.tenantId,
+              kind: 'offline_entry_refused',
+              entryId: row.id,
+              plateNumber: row.plateNumber,
+              message: `${row.plateNumber} was admitted offline; the server refuses the entry (${(
+                row.refusalReason ?? 'refused'
+              ).replaceAll('_', ' ')}). The vehicle stays on the On Site list until its exit.`,
+              dedupeKey: `offline_entry_refused:${row.id}`,
+            });
+          }
           if (row.refusalReason === 'document_rule') {
             await alerts?.raiseAlert(tx, {
               tenantId: row.tenantId,

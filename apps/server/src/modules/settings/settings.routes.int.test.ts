@@ -26,6 +26,7 @@ describe('/api/settings', () => {
       maxApprovalValidityMonths: 12,
       requireMfaForAdmins: false,
       requireMfaForEveryone: false,
+      offlineDecisions: 'grant',
     });
   });
 

@@ -24,6 +24,7 @@ const toSettings = (row: TenantRow): TenantSettings => ({
   maxApprovalValidityMonths: row.maxApprovalValidityMonths,
   requireMfaForAdmins: row.requireMfaForAdmins,
   requireMfaForEveryone: row.requireMfaForEveryone,
+  offlineDecisions: row.offlineDecisions === 'record_only' ? 'record_only' : 'grant',
 });
 
 /** The organization's own settings: retention periods, induction validity, anti-spoofing gate. */

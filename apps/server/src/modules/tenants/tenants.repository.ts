@@ -27,6 +27,7 @@ export function createTenantsRepository() {
           | 'maxApprovalValidityMonths'
           | 'requireMfaForAdmins'
           | 'requireMfaForEveryone'
+          | 'offlineDecisions'
         >
       >,
     ): Promise<TenantRow | undefined> {

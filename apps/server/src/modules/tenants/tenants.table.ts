@@ -30,6 +30,8 @@ export const tenants = pgTable(
     requireMfaForAdmins: boolean().notNull().default(false),
     /** SEC-26: every account of the organization must sign in with a second factor. */
     requireMfaForEveryone: boolean().notNull().default(false),
+    /** Issue 18: `grant` or `record_only` (what an offline decision may do; contracts/settings.ts). */
+    offlineDecisions: text().notNull().default('grant'),
   },
   // The contract's ranges (contracts/settings.ts), held by the database too: a setting written by
   // any other path (a script, a future route) cannot turn a purge or the face gate into nonsense.
@@ -49,6 +51,10 @@ export const tenants = pgTable(
     check(
       'tenants_max_approval_validity_months_range',
       sql`${t.maxApprovalValidityMonths} between 1 and 120`,
+    ),
+    check(
+      'tenants_offline_decisions_known',
+      sql`${t.offlineDecisions} in ('grant', 'record_only')`,
     ),
     check(
       'tenants_antispoof_threshold_range',

@@ -17,7 +17,8 @@ export type VisitExit = Pick<
   | 'exitedByName'
   | 'exitTicketNumber'
   | 'exitSealNumbers'
->;
+> &
+  Partial<Pick<VisitRow, 'exitIdempotencyKey'>>;
 
 export function createVisitsRepository() {
   return {

@@ -20,6 +20,15 @@ import type { VisitView, VisitsService } from './visits.service';
 
 const gateStaff = rolesAccess(ALL_ROLES);
 const IdParamsSchema = z.object({ id: IdSchema });
+/** Issue 18: an exit queued offline carries its client id, so a replay is stored once. */
+const ExitHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\w.:-]+$/, 'Idempotency-Key may contain letters, digits and . _ : - only')
+    .optional(),
+});
 
 /** The wire format; a guard sees ID numbers masked, as in the entry lists (SEC-15). */
 export function toVisit(row: VisitView, role: Role): Visit {
@@ -60,7 +69,8 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
           tags: ['visits'],
           operationId: 'recordEntryExit',
           description:
-            "Records the vehicle's exit: 404 for an unknown entry, 409 when it has already exited (or never came in).",
+            "Records the vehicle's exit: 404 for an unknown entry, 409 when it has already exited (or never came in). With an Idempotency-Key, a replay of the same exit answers 200 with it.",
+          headers: ExitHeadersSchema,
           params: IdParamsSchema,
           body: RecordExitBodySchema,
           response: { 200: VisitSchema },
@@ -68,7 +78,13 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
       },
       async (request) =>
         toVisit(
-          await service.recordEntryExit(request.actor, request.params.id, request.body, request.ip),
+          await service.recordEntryExit(
+            request.actor,
+            request.params.id,
+            request.body,
+            request.ip,
+            request.headers['idempotency-key'],
+          ),
           request.actor.role,
         ),
     );
@@ -81,6 +97,7 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
           tags: ['visits'],
           operationId: 'recordVisitExit',
           description: 'Records the exit of a visit (a person on foot, or a vehicle by its visit).',
+          headers: ExitHeadersSchema,
           params: IdParamsSchema,
           body: RecordExitBodySchema,
           response: { 200: VisitSchema },
@@ -88,7 +105,13 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
       },
       async (request) =>
         toVisit(
-          await service.recordVisitExit(request.actor, request.params.id, request.body, request.ip),
+          await service.recordVisitExit(
+            request.actor,
+            request.params.id,
+            request.body,
+            request.ip,
+            request.headers['idempotency-key'],
+          ),
           request.actor.role,
         ),
     );

@@ -99,7 +99,11 @@ export function createVisitsService({
     visit: VisitRow,
     body: RecordExitBody,
     ip: string | undefined,
+    idempotencyKey: string | undefined,
   ): Promise<VisitView> {
+    // Issue 18: a replayed exit (same Idempotency-Key) answers with the exit it recorded.
+    if (visit.exitedAt && idempotencyKey && visit.exitIdempotencyKey === idempotencyKey)
+      return withOverstay(visit, await overstayLimits(tx, actor.tenantId), clock.now());
     if (visit.exitedAt) throw alreadyExited();
     const now = clock.now();
     const exitedAt = captureTime(body.capturedAt, now);
@@ -118,9 +122,16 @@ export function createVisitsService({
       exitedByName: actor.fullName ?? actor.username,
       exitTicketNumber: body.ticketNumber ?? null,
       exitSealNumbers: body.sealNumbers ?? null,
+      exitIdempotencyKey: idempotencyKey ?? null,
     });
-    // Another request closed it between our read and this write.
-    if (!closed) throw alreadyExited();
+    // Another request closed it between our read and this write (the same exit replayed at once
+    // answers with that exit).
+    if (!closed) {
+      const winner = idempotencyKey ? await repository.find(tx, actor.tenantId, visit.id) : null;
+      if (winner?.exitedAt && winner.exitIdempotencyKey === idempotencyKey)
+        return withOverstay(winner, await overstayLimits(tx, actor.tenantId), now);
+      throw alreadyExited();
+    }
     await audit.record(tx, {
       tenantId: actor.tenantId,
       actorUserId: actor.userId,
@@ -176,14 +187,20 @@ export function createVisitsService({
     },
 
     /** POST /api/entry-logs/{id}/exit: 404 for an entry not known (to the caller), 409 once out. */
-    recordEntryExit: (actor: Actor, entryLogId: string, body: RecordExitBody, ip?: string) =>
+    recordEntryExit: (
+      actor: Actor,
+      entryLogId: string,
+      body: RecordExitBody,
+      ip?: string,
+      idempotencyKey?: string,
+    ) =>
       database.withTenant(actor.tenantId, async (tx) => {
         const visit = await visibleVisit(
           tx,
           actor,
           await repository.findByEntry(tx, actor.tenantId, entryLogId),
         );
-        if (visit) return close(tx, actor, visit, body, ip);
+        if (visit) return close(tx, actor, visit, body, ip, idempotencyKey);
         // No visit: an entry of the caller's sites that never came in (refused, or logged before
         // visits were recorded) is a conflict; anything else is not found.
         const result = await tx.execute<{ site_id: string | null; entry_granted: boolean }>(
@@ -201,7 +218,13 @@ export function createVisitsService({
       }),
 
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */
-    recordVisitExit: (actor: Actor, visitId: string, body: RecordExitBody, ip?: string) =>
+    recordVisitExit: (
+      actor: Actor,
+      visitId: string,
+      body: RecordExitBody,
+      ip?: string,
+      idempotencyKey?: string,
+    ) =>
       database.withTenant(actor.tenantId, async (tx) => {
         const visit = await visibleVisit(
           tx,
@@ -209,7 +232,7 @@ export function createVisitsService({
           await repository.find(tx, actor.tenantId, visitId),
         );
         if (!visit) throw visitNotFound();
-        return close(tx, actor, visit, body, ip);
+        return close(tx, actor, visit, body, ip, idempotencyKey);
       }),
 
     /** A visitor or contractor on foot signed in at a gate, so the roll-call counts them. */

@@ -57,6 +57,11 @@ export const visits = pgTable(
     exitedByName: text(),
     exitTicketNumber: text(),
     exitSealNumbers: text().array(),
+    /**
+     * Issue 18: the Idempotency-Key the exit was recorded with (an exit queued offline and
+     * replayed): the same key again answers with this exit instead of a 409.
+     */
+    exitIdempotencyKey: text(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

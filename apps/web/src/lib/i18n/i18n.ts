@@ -9,6 +9,7 @@ import enErrors from '@/locales/en/errors.json';
 import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
+import enOffline from '@/locales/en/offline.json';
 import enOnboarding from '@/locales/en/onboarding.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
@@ -27,6 +28,7 @@ export const english = {
   induction: enInduction,
   mfa: enMfa,
   nav: enNav,
+  offline: enOffline,
   onboarding: enOnboarding,
   reports: enReports,
   scan: enScan,

@@ -1,6 +1,12 @@
 import { captureFromDataUrl, dataUrlFromCapture } from './captures';
 import { seal, unseal } from './encrypted-cache';
-import type { OfflineDb, QueuedAction, QueuedCapture, StoredAction } from './offline-db';
+import type {
+  OfflineDb,
+  QueuedAction,
+  QueuedActionKind,
+  QueuedCapture,
+  StoredAction,
+} from './offline-db';
 
 /** The encrypted part of an action: its body and its photos (as data URLs). */
 type SealedPayload = {
@@ -45,7 +51,8 @@ async function openAction(db: OfflineDb, stored: StoredAction): Promise<QueuedAc
 
 /** What a replay of one action came to. */
 export type SendOutcome =
-  | { result: 'applied' }
+  /** `entryId`: the server's id of an entry the action logged (exits queued after it need it). */
+  | { result: 'applied'; entryId?: string }
   /** The server refused it (4xx): kept, flagged, with the server's message. */
   | { result: 'rejected'; error: string }
   /** Not sent (no network, server down, session expired): the replay stops and tries later. */
@@ -60,6 +67,9 @@ export type ReplaySummary = {
 
 export type NewAction = {
   id: string;
+  kind?: QueuedActionKind;
+  /** An exit of a vehicle admitted offline: its queued grant's id (see QueuedAction). */
+  entryRef?: string;
   path: string;
   body: Record<string, unknown>;
   /** Images of the body, as data URLs; kept as bytes and put back into the body when sent. */
@@ -74,7 +84,8 @@ export async function enqueueAction(db: OfflineDb, action: NewAction): Promise<Q
   );
   const queued: QueuedAction = {
     id: action.id,
-    kind: 'grant-entry',
+    kind: action.kind ?? 'grant-entry',
+    ...(action.entryRef === undefined ? {} : { entryRef: action.entryRef }),
     method: 'POST',
     path: action.path,
     body: action.body,
@@ -138,6 +149,9 @@ export async function replayActions(
         ? { result: 'rejected', error: next.error ?? 'Unreadable' }
         : await send(next);
     if (outcome.result === 'applied') {
+      // The exits queued for this entry learn its server id before the grant leaves the queue
+      // (a crash in between replays the grant, which the server answers with the same entry).
+      if (outcome.entryId) await pointExitsAt(db, stored.id, outcome.entryId);
       await db.delete('actions', stored.seq as number);
       summary.applied += 1;
     } else if (outcome.result === 'rejected') {
@@ -154,6 +168,25 @@ export async function replayActions(
       return summary;
     }
   }
+}
+
+/** Rewrites the queued exits of an entry admitted offline to its server id. */
+async function pointExitsAt(db: OfflineDb, entryRef: string, entryId: string): Promise<void> {
+  const tx = db.transaction('actions', 'readwrite');
+  let cursor = await tx.store.openCursor();
+  while (cursor) {
+    if (cursor.value.entryRef === entryRef) {
+      const { entryRef: _ref, ...rest } = cursor.value;
+      await cursor.update({ ...rest, path: `/api/entry-logs/${entryId}/exit` });
+    }
+    cursor = await cursor.continue();
+  }
+  await tx.done;
+}
+
+/** Forgets every queued action (a revoked device). */
+export async function clearActions(db: OfflineDb): Promise<void> {
+  await db.clear('actions');
 }
 
 async function nextPending(db: OfflineDb, userId: string): Promise<StoredAction | null> {

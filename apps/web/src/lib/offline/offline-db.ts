@@ -3,6 +3,8 @@ import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 /** An image the action carries, kept as bytes (a Blob in IndexedDB is unreliable on older Safari). */
 export type QueuedCapture = { field: string; type: string; bytes: ArrayBuffer };
 
+export type QueuedActionKind = 'grant-entry' | 'exit';
+
 /**
  * One action recorded while the server could not be reached. `id` is generated on the device and
  * sent as the Idempotency-Key, so a replay that is retried (or sent twice by two tabs) is applied
@@ -12,13 +14,19 @@ export type QueuedAction = {
   /** Assigned by IndexedDB on insertion: the replay order. */
   seq?: number;
   id: string;
-  kind: 'grant-entry';
+  /** An entry (Auto Gate or Real Gate) or a vehicle's exit (issue 18). */
+  kind: QueuedActionKind;
   method: 'POST';
   path: string;
   body: Record<string, unknown>;
   captures: QueuedCapture[];
   userId: string;
   recordedAt: string;
+  /**
+   * An exit of a vehicle admitted offline: the client id of its queued grant. The entry's server
+   * id is not known until the grant is replayed, which then rewrites this exit's path.
+   */
+  entryRef?: string;
   /** pending: waits for the server; failed: the server refused it (4xx), kept with its error. */
   state: 'pending' | 'failed';
   attempts: number;

@@ -3,19 +3,23 @@ import { useSyncExternalStore } from 'react';
 import { env } from '@/config/env';
 
 import {
+  clearActions,
   discardAction,
   enqueueAction,
   listActions,
   type NewAction,
   replayActions,
 } from './action-queue';
-import { getOfflineDb } from './offline-db';
+import { contactServer } from './device';
+import { wipeCache } from './encrypted-cache';
+import { getOfflineDb, type QueuedActionKind } from './offline-db';
 import { sendQueuedAction } from './send-action';
-import { saveVehicleCache } from './vehicle-cache';
+import { saveOnSiteCache, saveVehicleCache } from './vehicle-cache';
 
 export type FailedAction = {
   seq: number;
   id: string;
+  kind: QueuedActionKind;
   error: string;
   recordedAt: string;
   plateNumber: string | null;
@@ -30,6 +34,8 @@ export type OfflineSnapshot = {
   failed: FailedAction[];
   /** The session expired with work queued: it is sent once the guard signs in again. */
   waitingForSignIn: boolean;
+  /** An admin revoked this device: its queue and cached data were wiped (issue 18). */
+  revoked: boolean;
 };
 
 /** While the server does not answer, it is asked again this often (GET /api/health). */
@@ -40,6 +46,7 @@ let snapshot: OfflineSnapshot = {
   pending: 0,
   failed: [],
   waitingForSignIn: false,
+  revoked: false,
 };
 const listeners = new Set<() => void>();
 let currentUserId: string | null = null;
@@ -105,6 +112,7 @@ export async function refreshQueueStatus(): Promise<void> {
       .map((action) => ({
         seq: action.seq as number,
         id: action.id,
+        kind: action.kind,
         error: action.error ?? 'Refused by the server',
         recordedAt: action.recordedAt,
         plateNumber: typeof action.body.plateNumber === 'string' ? action.body.plateNumber : null,
@@ -142,6 +150,12 @@ async function runSync() {
     return;
   }
   update({ online: true });
+  // The device reports in first: a revoked one sends nothing and forgets what it holds.
+  const contact = await contactServer();
+  if (contact === 'revoked') {
+    await wipeDevice();
+    return;
+  }
   const replay = () =>
     replayActions(db, userId, (action) => sendQueuedAction(action)).then((summary) => {
       update({ waitingForSignIn: summary.stoppedBy === 'signed_out' });
@@ -171,6 +185,42 @@ async function refreshVehicleCache(userId: string) {
   } catch {
     // A role without the list (403) or a failed refresh: the last saved list stays.
   }
+  try {
+    const [{ request }, { VisitListSchema }] = await Promise.all([
+      import('@/lib/api-client'),
+      import('@boomgate/contracts/visits'),
+    ]);
+    // Today's On Site list, so an exit can be recorded offline for a vehicle already inside.
+    const visits = await request('GET', '/api/on-site', {
+      schema: VisitListSchema,
+      query: { limit: '100' },
+    });
+    await saveOnSiteCache(db, userId, visits);
+  } catch {
+    // Kept as last saved.
+  }
+}
+
+/**
+ * A revoked device (403 DEVICE_REVOKED at its contact): the queue, the cached lists, the device
+ * key and the remembered session and roll-calls are wiped, and the banner says why.
+ */
+export async function wipeDevice(): Promise<void> {
+  const db = await getOfflineDb();
+  if (db) {
+    await clearActions(db);
+    await wipeCache(db);
+  }
+  try {
+    for (const key of Object.keys(window.localStorage)) {
+      if (key.startsWith('boomgate.roll-call.') || key === 'boomgate-last-session') {
+        window.localStorage.removeItem(key);
+      }
+    }
+  } catch {
+    // Storage disabled: nothing was kept there.
+  }
+  update({ revoked: true, pending: 0, failed: [], waitingForSignIn: false });
 }
 
 /**
@@ -180,6 +230,7 @@ async function refreshVehicleCache(userId: string) {
  */
 export function startOfflineSync(userId: string): () => void {
   currentUserId = userId;
+  if (snapshot.revoked) update({ revoked: false });
   const onOnline = () => void syncNow();
   const onOffline = () => reportUnreachable();
   window.addEventListener('online', onOnline);

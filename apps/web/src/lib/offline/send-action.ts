@@ -23,12 +23,23 @@ export async function sendQueuedAction(
   } catch {
     return { result: 'retry', reason: 'network' };
   }
-  if (response.ok) return { result: 'applied' };
+  if (response.ok) return { result: 'applied', ...(await entryIdOf(action, response)) };
   if (response.status === 401) return { result: 'retry', reason: 'signed_out' };
   if (response.status === 408 || response.status === 429 || response.status >= 500) {
     return { result: 'retry', reason: 'server' };
   }
   return { result: 'rejected', error: await errorMessage(response) };
+}
+
+/** The id of the entry a grant logged, from the server's answer. */
+async function entryIdOf(action: QueuedAction, response: Response): Promise<{ entryId?: string }> {
+  if (action.kind !== 'grant-entry') return {};
+  try {
+    const body = (await response.json()) as { id?: unknown };
+    return typeof body.id === 'string' ? { entryId: body.id } : {};
+  } catch {
+    return {};
+  }
 }
 
 async function errorMessage(response: Response): Promise<string> {

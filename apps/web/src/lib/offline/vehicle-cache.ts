@@ -69,3 +69,34 @@ export function findVehicle(
   const expired = vehicle.approvedUntil !== null && vehicle.approvedUntil < today;
   return expired ? { ...vehicle, isActive: false } : vehicle;
 }
+
+/** What the device keeps of a visit to record its exit offline (issue 18). */
+export type OfflineVisit = {
+  id: string;
+  entryLogId: string | null;
+  plateNumber: string | null;
+  enteredAt: string;
+};
+
+const onSiteName = (userId: string) => `on-site:${userId}`;
+
+export async function saveOnSiteCache(
+  db: OfflineDb,
+  userId: string,
+  visits: readonly OfflineVisit[],
+): Promise<void> {
+  await writeEncrypted(
+    db,
+    onSiteName(userId),
+    visits.map(({ id, entryLogId, plateNumber, enteredAt }) => ({
+      id,
+      entryLogId,
+      plateNumber,
+      enteredAt,
+    })),
+  );
+}
+
+export async function readOnSiteCache(db: OfflineDb, userId: string): Promise<OfflineVisit[]> {
+  return (await readEncrypted<OfflineVisit[]>(db, onSiteName(userId)))?.value ?? [];
+}

@@ -12,7 +12,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
+import { useTranslation } from '@/lib/i18n';
 import { getOfflineDb } from '@/lib/offline/offline-db';
+import { queueOfflineExit } from '@/lib/offline/offline-exits';
 import { getQueueUserId, queueAction } from '@/lib/offline/offline-sync';
 import { findVehicle, type OfflineVehicle, readVehicleCache } from '@/lib/offline/vehicle-cache';
 import { formatPlate, normalisePlate } from '@/lib/plates';
@@ -34,7 +36,9 @@ type Outcome =
   | { kind: 'found'; vehicle: OfflineVehicle; attemptId: string }
   | { kind: 'refused'; plate: string; status: string }
   | { kind: 'granted'; vehicle: OfflineVehicle }
-  | { kind: 'no-list' };
+  | { kind: 'no-list' }
+  | { kind: 'exit-saved'; plate: string }
+  | { kind: 'exit-unknown'; plate: string };
 
 const today = () => new Date().toLocaleDateString('en-CA');
 
@@ -45,6 +49,7 @@ const today = () => new Date().toLocaleDateString('en-CA');
  * verification": the server compares it when the entry reaches it, and its verdict replaces this one.
  */
 export function OfflineAutoGate() {
+  const { t } = useTranslation('offline');
   const [plate, setPlate] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [faceImage, setFaceImage] = useState<string | null>(null);
@@ -106,6 +111,8 @@ export function OfflineAutoGate() {
           entryGranted: false,
           refusalReason: vehicle ? 'registration_expired' : 'not_registered',
           warnings: [OFFLINE_REFUSAL_NOTE],
+          recordedOffline: true,
+          capturedAt: new Date().toISOString(),
         },
       });
       setOutcome({ kind: 'refused', plate: plateNumber, status });
@@ -127,11 +134,33 @@ export function OfflineAutoGate() {
         matchScore: null,
         entryGranted: true,
         warnings: [OFFLINE_GRANT_NOTE],
+        // The server decides again on arrival (and under `record_only` refuses, with an alert).
+        recordedOffline: true,
+        capturedAt: new Date().toISOString(),
       },
       images: { driverFaceImage: faceImage },
     });
     setBusy(false);
     if (saved) setOutcome({ kind: 'granted', vehicle });
+  };
+
+  /** Issue 18: the exit of a vehicle admitted offline or on the saved On Site list. */
+  const recordExit = async () => {
+    const plateNumber = normalisePlate(plate);
+    if (!plateNumber) return;
+    setBusy(true);
+    try {
+      const saved = await queueOfflineExit(plateNumber);
+      setOutcome({ kind: saved ? 'exit-saved' : 'exit-unknown', plate: plateNumber });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('exitQueuedTitle'),
+        description: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -147,7 +176,7 @@ export function OfflineAutoGate() {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {outcome === null || outcome.kind === 'no-list' ? (
+        {outcome === null || outcome.kind === 'no-list' || outcome.kind === 'exit-unknown' ? (
           <form className="grid gap-2" onSubmit={(event) => void check(event)}>
             <Label htmlFor="offline-plate">Plate number</Label>
             <Input
@@ -160,6 +189,20 @@ export function OfflineAutoGate() {
             <Button type="submit" size="lg" disabled={busy || normalisePlate(plate) === ''}>
               Check Plate
             </Button>
+            <Button
+              type="button"
+              variant="outline"
+              size="lg"
+              disabled={busy || normalisePlate(plate) === ''}
+              onClick={() => void recordExit()}
+            >
+              {t('recordExit')}
+            </Button>
+            {outcome?.kind === 'exit-unknown' && (
+              <p role="alert" className="text-sm text-destructive">
+                {t('exitNotOnSite', { plate: formatPlate(outcome.plate) })}
+              </p>
+            )}
             {outcome?.kind === 'no-list' && (
               <p role="alert" className="text-sm text-destructive">
                 This device has no saved list of approved vehicles yet: it is saved the next time
@@ -190,6 +233,17 @@ export function OfflineAutoGate() {
             </Button>
             <Button variant="ghost" onClick={reset}>
               Cancel
+            </Button>
+          </div>
+        ) : outcome.kind === 'exit-saved' ? (
+          <div className="grid gap-3 text-center" data-testid="offline-exit-saved">
+            <CheckCircle2Icon aria-hidden className="mx-auto size-12 text-success" />
+            <p role="status" className="text-sm">
+              {t('exitSaved', { plate: formatPlate(outcome.plate) })}
+            </p>
+            <Button size="lg" onClick={reset}>
+              <RotateCcwIcon aria-hidden />
+              Next Vehicle
             </Button>
           </div>
         ) : outcome.kind === 'granted' ? (

@@ -9,7 +9,10 @@ import {
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
 import { type Visit, VisitListSchema, VisitSchema } from '@boomgate/contracts/visits';
 
+import { toast } from '@/hooks/use-toast';
 import { request, requestWithHeaders } from '@/lib/api-client';
+import { i18next } from '@/lib/i18n';
+import { isNetworkError, queueAction, reportUnreachable } from '@/lib/offline/offline-sync';
 import { gateKeys } from '@/lib/api/query-keys';
 import { sitesKey } from '@/lib/api/sites';
 
@@ -47,18 +50,37 @@ export function useOnSite(siteId: string | undefined) {
   );
 }
 
-/** Records a vehicle's exit by its entry, or a person's by their visit. */
+/**
+ * Records a vehicle's exit by its entry, or a person's by their visit, with an Idempotency-Key.
+ * Issue 18: when the server cannot be reached, the exit (with its time) is queued on the device
+ * under the same key and sent when the server answers; the server stores it once.
+ */
 export function useRecordExit() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (visit: Pick<Visit, 'id' | 'entryLogId'>) =>
-      request(
-        'POST',
-        visit.entryLogId
-          ? `/api/entry-logs/${visit.entryLogId}/exit`
-          : `/api/visits/${visit.id}/exit`,
-        { schema: VisitSchema, body: {} },
-      ),
+    mutationFn: async (visit: Pick<Visit, 'id' | 'entryLogId'>) => {
+      const path = visit.entryLogId
+        ? `/api/entry-logs/${visit.entryLogId}/exit`
+        : `/api/visits/${visit.id}/exit`;
+      const idempotencyKey = crypto.randomUUID();
+      const body = { capturedAt: new Date().toISOString() };
+      try {
+        return await request('POST', path, {
+          schema: VisitSchema,
+          body,
+          headers: { 'Idempotency-Key': idempotencyKey },
+        });
+      } catch (error) {
+        if (!isNetworkError(error)) throw error;
+        reportUnreachable();
+        await queueAction({ id: idempotencyKey, kind: 'exit', path, body });
+        toast({
+          title: i18next.t('offline:exitQueuedTitle'),
+          description: i18next.t('offline:exitQueuedDescription'),
+        });
+        return null;
+      }
+    },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['on-site'] });
       void queryClient.invalidateQueries({ queryKey: gateKeys.dashboard });

@@ -31,6 +31,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
+import { i18next } from '@/lib/i18n';
+import { isNetworkError, queueAction, reportUnreachable } from '@/lib/offline/offline-sync';
 import { getErrorMessage } from '@/lib/api-client';
 import { useGrantEntry } from '@/lib/api/grant-entry';
 import { cn } from '@/lib/cn';
@@ -639,6 +641,10 @@ export function RealGate() {
           });
         },
         onError: (error) => {
+          if (isNetworkError(error)) {
+            void queueOffline(entryBody());
+            return;
+          }
           dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
           toast({
             variant: 'destructive',
@@ -648,6 +654,31 @@ export function RealGate() {
         },
       },
     );
+  };
+
+  /**
+   * Issue 18: the server did not answer. The entry is queued on the device with the same body and
+   * Idempotency-Key (a request that did reach the server is then answered with its entry), and the
+   * server decides when it answers.
+   */
+  const queueOffline = async (body: ReturnType<typeof entryBody>) => {
+    reportUnreachable();
+    try {
+      await queueAction({ id: idempotencyKey, path: '/api/auto-gate/grant-entry', body });
+    } catch (error) {
+      dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+      toast({
+        variant: 'destructive',
+        title: 'Error Saving Entry',
+        description: getErrorMessage(error, 'Failed to save entry log'),
+      });
+      return;
+    }
+    dispatch({ type: 'STEP_SUCCEEDED', step: 'complete' });
+    toast({
+      title: i18next.t('offline:realGateQueuedTitle'),
+      description: i18next.t('offline:realGateQueuedDescription'),
+    });
   };
 
   /** The guard refuses the vehicle at the last step: the attempt is logged with its reason. */

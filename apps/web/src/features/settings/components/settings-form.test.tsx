@@ -21,13 +21,33 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     maxApprovalValidityMonths: 12,
     requireMfaForAdmins: false,
     requireMfaForEveryone: false,
+    offlineDecisions: 'grant',
   };
   const patches: UpdateTenantSettings[] = [];
+  const revoked: string[] = [];
+  const device = {
+    id: '00000000-0000-4000-8000-0000000000d1',
+    deviceId: '00000000-0000-4000-8000-0000000000d2',
+    label: 'Gate 1 phone',
+    lastUser: { id: '00000000-0000-4000-8000-0000000000d3', name: 'Thandi Guard' },
+    firstSeenAt: '2026-11-01T06:00:00.000Z',
+    lastContactAt: '2026-11-02T06:00:00.000Z',
+    revokedAt: null as string | null,
+    revokedBy: null as { id: string | null; name: string | null } | null,
+  };
   server.use(
     signedIn(aSession({ user: { role } })),
     http.get('/api/settings', () => HttpResponse.json(settings)),
     // The watchlist (issue 21) shares the screen; its own tests are beside it.
     http.get('/api/watchlist', () => HttpResponse.json([])),
+    // Issue 18: the guards' devices, listed for admins.
+    http.get('/api/devices', () => HttpResponse.json([device])),
+    http.post<{ id: string }>('/api/devices/:id/revoke', ({ params }) => {
+      revoked.push(params.id);
+      device.revokedAt = '2026-11-03T06:00:00.000Z';
+      device.revokedBy = { id: null, name: 'Admin' };
+      return HttpResponse.json(device);
+    }),
     http.patch<never, UpdateTenantSettings>('/api/settings', async ({ request }) => {
       const body = await request.json();
       patches.push(body);
@@ -37,7 +57,7 @@ function setUp(role: Role, patchAnswer?: () => Response) {
     }),
   );
   const view = renderApp('/settings');
-  return { ...view, patches };
+  return { ...view, patches, revoked };
 }
 
 describe('Settings', () => {
@@ -71,8 +91,27 @@ describe('Settings', () => {
         maxApprovalValidityMonths: 12,
         requireMfaForAdmins: true,
         requireMfaForEveryone: false,
+        offlineDecisions: 'grant',
       },
     ]);
+  });
+
+  it('lets offline decisions only record, and revokes a lost guard device (issue 18)', async () => {
+    const { user, patches, revoked } = setUp('tenant_admin');
+
+    const mayGrant = await screen.findByLabelText(
+      'Offline decisions may grant entry to approved vehicles (otherwise they only record)',
+    );
+    expect(mayGrant).toBeChecked();
+    await user.click(mayGrant);
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await expectToast('Settings Saved', 'The new settings apply from now on.');
+    expect(patches).toEqual([expect.objectContaining({ offlineDecisions: 'record_only' })]);
+
+    expect(await screen.findByText('Gate 1 phone')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('Revoked')).toBeInTheDocument();
+    expect(revoked).toEqual(['00000000-0000-4000-8000-0000000000d1']);
   });
 
   it('shows field errors and sends nothing for out-of-range values', async () => {

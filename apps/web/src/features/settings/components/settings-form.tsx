@@ -15,8 +15,10 @@ import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useSettings, useUpdateSettings } from '../api/settings';
+import { GuardDevices } from './guard-devices';
 
 /** Number inputs give strings: blank means "server default" for retention, a number otherwise. */
 const optionalDays = z
@@ -40,6 +42,12 @@ const SettingsFormSchema = z
     maxApprovalValidityMonths: z.string().trim().transform(Number),
     requireMfaForAdmins: z.boolean(),
     requireMfaForEveryone: z.boolean(),
+    // Issue 18: a checkbox, "offline decisions may grant"; unticked is record_only.
+    offlineDecisions: z
+      .boolean()
+      .transform((mayGrant): TenantSettings['offlineDecisions'] =>
+        mayGrant ? 'grant' : 'record_only',
+      ),
   })
   .pipe(TenantSettingsSchema);
 type SettingsFormInput = z.input<typeof SettingsFormSchema>;
@@ -54,9 +62,11 @@ const toForm = (settings: TenantSettings): SettingsFormInput => ({
   maxApprovalValidityMonths: settings.maxApprovalValidityMonths.toString(),
   requireMfaForAdmins: settings.requireMfaForAdmins,
   requireMfaForEveryone: settings.requireMfaForEveryone,
+  offlineDecisions: settings.offlineDecisions === 'grant',
 });
 
 function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEdit: boolean }) {
+  const { t } = useTranslation('offline');
   const update = useUpdateSettings();
   const form = useForm<SettingsFormInput, unknown, TenantSettings>({
     resolver: zodResolver(SettingsFormSchema),
@@ -103,7 +113,11 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
   /** One on/off setting: a checkbox bound to the form, with its label. */
   const checkboxSetting = (
     name:
-      'antispoofGating' | 'separationOfDuties' | 'requireMfaForAdmins' | 'requireMfaForEveryone',
+      | 'antispoofGating'
+      | 'separationOfDuties'
+      | 'requireMfaForAdmins'
+      | 'requireMfaForEveryone'
+      | 'offlineDecisions',
     id: string,
     label: string,
   ) => (
@@ -195,6 +209,20 @@ function SettingsEditor({ settings, canEdit }: { settings: TenantSettings; canEd
               {...form.register('maxApprovalValidityMonths')}
             />
           </Field>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>{t('settings.title')}</CardTitle>
+          <CardDescription>{t('settings.description')}</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {checkboxSetting(
+            'offlineDecisions',
+            'settings-offline-decisions',
+            t('settings.mayGrant'),
+          )}
         </CardContent>
       </Card>
 
@@ -301,6 +329,7 @@ export function SettingsPage({ canEdit }: { canEdit: boolean }) {
       ) : (
         <SettingsEditor settings={settings.data} canEdit={canEdit} />
       )}
+      {canEdit && <GuardDevices />}
     </div>
   );
 }

@@ -247,7 +247,7 @@ export function createModules({
     },
     barriers: barriers.service,
   });
-  const truckList = createTruckListModule({ database, clock });
+  const truckList = createTruckListModule({ database, clock, sites: sites.service.inTransaction });
   const auditEvents = createAuditEventsModule({
     database,
     audit,
@@ -264,6 +264,8 @@ export function createModules({
     callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
     counters: rateLimits.store,
     onDeliveryFailed: alerts.hooks.callbackFailed,
+    sites: sites.service.inTransaction,
+    exits: visits.webhookExits,
   });
   const anpr = createAnprModule({
     database,

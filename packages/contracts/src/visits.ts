@@ -119,5 +119,8 @@ export const IncomingExitPayloadSchema = z
     timestamp: TimestampSchema.optional(),
   })
   .strict()
-  .refine((body) => Boolean(body.entryLogId || body.plateNumber), 'Send entryLogId or plateNumber.');
+  .refine(
+    (body) => Boolean(body.entryLogId || body.plateNumber),
+    'Send entryLogId or plateNumber.',
+  );
 export type IncomingExitPayload = z.input<typeof IncomingExitPayloadSchema>;

@@ -110,12 +110,7 @@ export type GatePlaces = {
   scopeOf(tx: DbExecutor, actor: Actor): Promise<readonly string[] | null>;
   /** A site the caller may see (else a 404). */
   visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown>;
-  onEntryLogged(
-    tx: DbExecutor,
-    actor: Actor,
-    entry: EntryLogRow,
-    capturedAt?: Date,
-  ): Promise<unknown>;
+  onEntryLogged(tx: DbExecutor, actor: Actor, entry: EntryLogRow): Promise<unknown>;
   /** The dashboard's On Site card: a scalar subquery for its statement. */
   onSiteCountSql(tenantId: string, siteIds: readonly string[] | null): SQL<number>;
 };
@@ -466,10 +461,8 @@ export function createEntryLogsService({
             siteId: place?.siteId ?? null,
             gateId: place?.gateId ?? null,
           });
-          if (places) {
-            const capturedAt = body.capturedAt ? new Date(body.capturedAt) : undefined;
-            await places.onEntryLogged(tx, actor, row, capturedAt);
-          }
+          // The visit's time is the server's (capture receipt or this entry), not `capturedAt`.
+          if (places) await places.onEntryLogged(tx, actor, row);
           await audit.record(tx, {
             tenantId: actor.tenantId,
             actorUserId: actor.userId,

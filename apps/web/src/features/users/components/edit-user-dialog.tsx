@@ -81,7 +81,11 @@ export function EditUserDialog({
   const handleValid = ({ siteIds, ...rest }: UpdateUserBody) => {
     // Empty fields became undefined, and JSON leaves undefined keys out of the request. Sites are
     // sent only when changed here, so an edit never clears assignments it did not show.
-    const body = form.formState.dirtyFields.siteIds ? { ...rest, siteIds } : rest;
+    const before = user.siteIds ?? [];
+    const changed =
+      siteIds !== undefined &&
+      (siteIds.length !== before.length || siteIds.some((id) => !before.includes(id)));
+    const body = changed ? { ...rest, siteIds } : rest;
     updateUser.mutate(
       { id: user.id, body },
       {

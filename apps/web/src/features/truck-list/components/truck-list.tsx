@@ -107,7 +107,12 @@ export function TruckList() {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader title={t('title')} description={t('description')} />
-      <SitePicker id="truck-list-site" sites={sites.data ?? []} value={siteId} onChange={setSiteId} />
+      <SitePicker
+        id="truck-list-site"
+        sites={sites.data ?? []}
+        value={siteId}
+        onChange={setSiteId}
+      />
       {trucks.isPending ? (
         <LoadingScreen label={t('loading')} />
       ) : trucks.isError && !trucks.data ? (

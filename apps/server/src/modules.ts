@@ -269,7 +269,7 @@ export function createModules({
   });
   // Issue 18: guard devices with an offline queue; a revoked one wipes it.
   const devices = createDevicesModule({ database, audit, clock });
-  const truckList = createTruckListModule({ database, clock });
+  const truckList = createTruckListModule({ database, clock, sites: sites.service.inTransaction });
   // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
   const reports = createReportsModule({ database, sites: sites.service });
   const auditEvents = createAuditEventsModule({
@@ -288,6 +288,8 @@ export function createModules({
     callbackPolicy: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK_HTTP },
     counters: rateLimits.store,
     onDeliveryFailed: alerts.hooks.callbackFailed,
+    sites: sites.service.inTransaction,
+    exits: visits.webhookExits,
   });
   const anpr = createAnprModule({
     database,

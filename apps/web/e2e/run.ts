@@ -189,15 +189,13 @@ async function main(): Promise<number> {
           run: (context: Parameters<typeof runFoundationFlow>[0]) =>
             runWatchlistFlow({ ...context, camera: gateCameras[viewport.name] }),
         })),
-      // Issue 16: exits, On Site and the roll-call kept offline; the desktop sidebar is enough.
-      ...viewports
-        .filter((viewport) => viewport.name === 'desktop')
-        .map((viewport) => ({
-          viewport,
-          label: `on-site-${viewport.name}`,
-          args: [] as string[],
-          run: runOnSiteFlow,
-        })),
+      // Issue 16: exits, On Site and the roll-call kept offline, on a desk and a guard's phone.
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `on-site-${viewport.name}`,
+        args: [] as string[],
+        run: runOnSiteFlow,
+      })),
       // Languages and gate ergonomics (issue 19): on a guard's phone.
       ...viewports
         .filter((viewport) => viewport.name === 'mobile')

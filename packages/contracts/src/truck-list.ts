@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { IdSchema, TimestampSchema } from './primitives';
+import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
 export const TruckListEntrySchema = z.object({
   id: IdSchema,
@@ -27,3 +27,6 @@ export const TRUCK_LIST_COUNT_HEADERS = {
   todaysArrivals: 'x-today-count',
 } as const;
 export type TruckListSummary = Record<keyof typeof TRUCK_LIST_COUNT_HEADERS, number>;
+
+/** GET /api/truck-list: one page, optionally one site's reads (issue 16). */
+export const TruckListQuerySchema = PageQuerySchema.extend({ siteId: IdSchema.optional() });

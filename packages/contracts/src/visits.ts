@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { normalisePlate } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
 /** Issue 16: stays on site — a vehicle's (opened by its granted entry) or a person's on foot. */
@@ -9,10 +10,29 @@ export const ExitSourceSchema = z.enum(['guard', 'anpr', 'webhook']);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 
 /**
- * When the camera or guard saw it (capture time), if not now. Turnaround is the difference of
- * capture times; a time more than five minutes ahead of the server's clock is refused.
+ * The device's own time of the capture. Accepted for compatibility (clients send it) and not used
+ * for any decision: turnaround runs from the times the server received the captures.
  */
 export const CapturedAtSchema = TimestampSchema.optional();
+
+/**
+ * What the exit's weighbridge ticket and seals disagree on with the entry's, found by the server
+ * when the exit is recorded (shown as warnings; the exit is still recorded).
+ */
+export const ExitMismatchCodeSchema = z.enum([
+  'seal_mismatch',
+  'ticket_number_mismatch',
+  'ticket_vehicle_mismatch',
+]);
+export const ExitMismatchSchema = z.object({
+  code: ExitMismatchCodeSchema,
+  /** The entry's value (its weighbridge ticket, or the visit's plate). */
+  entry: z.string(),
+  /** The exit's value. */
+  exit: z.string(),
+  message: z.string(),
+});
+export type ExitMismatch = z.infer<typeof ExitMismatchSchema>;
 
 export const RecordExitBodySchema = z
   .object({
@@ -21,6 +41,18 @@ export const RecordExitBodySchema = z
     /** The outbound weighbridge ticket's number. */
     ticketNumber: Text(40).optional(),
     sealNumbers: z.array(Text(40)).max(20).optional(),
+    /**
+     * The outbound weighbridge ticket saved with POST /api/weighbridge-ticket: its number and seals
+     * are the exit's (unless sent above) and are checked against the entry's ticket.
+     */
+    weighbridgeTicketId: IdSchema.optional(),
+    /** The plate capture of the exit (POST /api/ocr): its receipt time is the exit's time. */
+    plateImageCaptureId: IdSchema.optional(),
+    /**
+     * Issue 18: recorded while the device was offline and sent later: `capturedAt` (kept between
+     * the entry and now) is then the exit's time, since the server received nothing at the time.
+     */
+    recordedOffline: z.boolean().optional(),
   })
   .strict()
   .nullish()
@@ -62,7 +94,9 @@ export const VisitSchema = z.object({
   exitedBy: z.object({ id: IdSchema.nullable(), name: z.string().nullable() }).nullable(),
   exitTicketNumber: z.string().nullable(),
   exitSealNumbers: z.array(z.string()).nullable(),
-  /** Exit minus entry capture time, in whole minutes; null while on site. */
+  /** The exit's ticket and seals against the entry's; empty when they agree or were not sent. */
+  exitMismatches: z.array(ExitMismatchSchema),
+  /** Exit minus entry, from the times the server received them, in whole minutes; null while on site. */
   turnaroundMinutes: z.number().int().nullable(),
 });
 export type Visit = z.infer<typeof VisitSchema>;
@@ -70,3 +104,28 @@ export const VisitListSchema = z.array(VisitSchema);
 
 /** GET /api/on-site: newest first, keyset-paged (`cursor` from X-Next-Cursor). */
 export const OnSiteQuerySchema = PageQuerySchema.extend({ siteId: IdSchema.optional() });
+
+/**
+ * `POST /api/webhook/incoming/{tenantId}/exit`: a booking system reports a vehicle's exit (signed
+ * like the incoming webhook). The visit is found by our entry id, else the plate's open visit.
+ */
+export const IncomingExitPayloadSchema = z
+  .object({
+    entryLogId: IdSchema.optional(),
+    plateNumber: z
+      .string()
+      .max(40)
+      .optional()
+      .transform((value) => (value ? normalisePlate(value) || undefined : undefined)),
+    gateId: IdSchema.optional(),
+    ticketNumber: Text(40).optional(),
+    sealNumbers: z.array(Text(40)).max(20).optional(),
+    /** The sender's time of the exit: kept out of decisions (the receipt time is the exit's). */
+    timestamp: TimestampSchema.optional(),
+  })
+  .strict()
+  .refine(
+    (body) => Boolean(body.entryLogId || body.plateNumber),
+    'Send entryLogId or plateNumber.',
+  );
+export type IncomingExitPayload = z.input<typeof IncomingExitPayloadSchema>;

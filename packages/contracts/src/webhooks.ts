@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { PlateNumberSchema, normalisePlate } from './plates';
-import { IdSchema, TimestampSchema } from './primitives';
+import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
 // ---------------------------------------------------------------------------------------------
 // Inbound: vehicle entries posted by external systems (spec §3 "Incoming request entry").
@@ -417,3 +417,6 @@ export const ListDeliveriesQuerySchema = z.object({
   status: WebhookDeliveryStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
+
+/** GET /api/webhook/pending-requests: one page, optionally one site's entries (issue 16). */
+export const PendingRequestsQuerySchema = PageQuerySchema.extend({ siteId: IdSchema.optional() });

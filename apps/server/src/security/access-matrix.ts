@@ -705,6 +705,28 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     missing: 401,
     note: 'authenticated by signature: a wrong tenant and an unknown one answer the same 401',
   },
+  'POST /api/webhook/incoming/:tenantId/exit': {
+    access: 'public',
+    // A vehicle on site in `tenant`; the caller holds the own tenant's secret.
+    object: async (fx, tenant) => {
+      if (!fx.secrets.has(fx.own.id)) await fx.freshSecret(fx.own);
+      return `${tenant.id}/${await anEntryOnSite(fx, tenant)}`;
+    },
+    randomObject: () => `${randomUUID()}/${randomUUID()}`,
+    request: (fx, object) => {
+      const [tenantId, entryLogId] = (object ?? '/').split('/');
+      const body = JSON.stringify({ entryLogId });
+      const secret = fx.secrets.get(fx.own.id) ?? '';
+      return {
+        url: `/api/webhook/incoming/${tenantId}/exit`,
+        payload: body,
+        headers: signedHeaders(secret, body, { at: fx.t.clock.now() }),
+      };
+    },
+    allowed: 200,
+    missing: 401,
+    note: 'authenticated by signature: a wrong tenant and an unknown one answer the same 401',
+  },
   'GET /api/integrations': {
     access: ADMINS,
     request: () => ({ url: '/api/integrations' }),
@@ -1246,6 +1268,12 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ALL,
     object: anEntryOnSite,
     request: (_fx, id) => ({ url: `/api/entry-logs/${id}/exit`, payload: {} }),
+    allowed: 200,
+  },
+  'GET /api/entry-logs/:id/visit': {
+    access: ALL,
+    object: anEntryOnSite,
+    request: (_fx, id) => ({ url: `/api/entry-logs/${id}/visit` }),
     allowed: 200,
   },
   'POST /api/visits/:id/exit': {

@@ -187,10 +187,12 @@ function insertTruckList(
                  from generate_series(0, 2999) as v) as visitor_plates
      )
      insert into truck_list_entries (tenant_id, id, "timestamp", truck_number, plate_number,
-       category, transport_name, source)
+       category, transport_name, source, site_id)
      select $1, gen_random_uuid(), ts, 'T' || lpad((floor(r2 * 9000) + 1000)::int::text, 4, '0'),
        plate, (case when contracted then 'contracted' else 'other' end)::truck_category,
-       ${pick(COMPANIES_SQL, 'r3')}, 'anpr'
+       ${pick(COMPANIES_SQL, 'r3')}, 'anpr',
+       -- The default site once per statement, so the insert trigger has nothing to look up.
+       (select s.id from sites s where s.tenant_id = $1 and s.is_default)
      from (
        select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
               r1 < 0.8 and cardinality(pool.contracted_plates) > 0 as contracted,
@@ -221,7 +223,7 @@ async function insertIncomingRequests(
   await client.query(
     `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
        plate_number, driver_name, driver_surname, driver_id_number, driver_phone1,
-       transport_name, reference_number, completed_at, completed_by)
+       transport_name, reference_number, completed_at, completed_by, site_id)
      select $1, id, 'msg_' || replace(id::text, '-', ''), ts + interval '2 seconds', ts,
        pg_temp.bg_plate(4500000 + $2::bigint * 3000 + floor(r1 * 3000)::bigint),
        ${pick(FIRST_NAMES_SQL, 'r2')}, ${pick(SURNAMES_SQL, 'r3')},
@@ -231,7 +233,8 @@ async function insertIncomingRequests(
        ${pick(COMPANIES_SQL, 'r7')}, 'REF-' || lpad(floor(r1 * 1e7)::bigint::text, 7, '0'),
        case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
        case when ts < now() - interval '3 hours' and r8 < 0.97 then
-         (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end
+         (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end,
+       (select d.id from sites d where d.tenant_id = $1 and d.is_default)
      from (select gen_random_uuid() as id, ts, random() as r1, random() as r2, random() as r3,
              random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
            from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts

@@ -122,7 +122,7 @@ export type GatePlaces = {
     tx: DbExecutor,
     actor: Actor,
     entry: EntryLogRow,
-    capturedAt?: Date,
+    offlineAt?: Date,
   ): Promise<unknown>;
   /** The dashboard's On Site card: a scalar subquery for its statement. */
   onSiteCountSql(tenantId: string, siteIds: readonly string[] | null): SQL<number>;
@@ -516,14 +516,17 @@ export function createEntryLogsService({
           });
           // Issue 18: a vehicle the guard admitted offline came in whatever the server decides
           // now, so its visit opens (it stays On Site until its exit) beside the refusal's alert.
+          // Its time is the device's: the server received nothing while the gate was offline.
+          // Otherwise the visit's time is the server's (capture receipt or this entry).
           const admittedOffline = body.recordedOffline && body.entryGranted;
           if (places) {
-            const capturedAt = body.capturedAt ? new Date(body.capturedAt) : undefined;
+            const offlineAt =
+              body.recordedOffline && body.capturedAt ? new Date(body.capturedAt) : undefined;
             await places.onEntryLogged(
               tx,
               actor,
               admittedOffline ? { ...row, entryGranted: true } : row,
-              capturedAt,
+              offlineAt,
             );
           }
           await audit.record(tx, {

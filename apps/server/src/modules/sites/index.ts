@@ -18,7 +18,14 @@ export {
   createSitesRepository,
   findGate,
 } from './sites.repository';
-export { type Place, type SiteScope, type SitesService, inScope } from './sites.service';
+export {
+  type Place,
+  type SiteScope,
+  type SiteScoping,
+  type SitesService,
+  inScope,
+  sitesToList,
+} from './sites.service';
 export type { SiteRow } from './sites.table';
 
 export function createSitesModule(deps: {

@@ -28,6 +28,27 @@ export type Place = { siteId: string; gateId: string | null };
 const siteNotFound = () => new AppError('NOT_FOUND', 'Site not found.');
 const gateNotFound = () => new AppError('NOT_FOUND', 'Gate not found.');
 
+/** What a list needs to filter by site, in the caller's transaction. */
+export type SiteScoping = {
+  scopeOf(tx: DbExecutor, actor: Actor): Promise<SiteScope>;
+  visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown>;
+};
+
+/**
+ * The sites a list shows: the one named (a 404 outside the caller's sites), else the caller's
+ * sites (null: every site).
+ */
+export async function sitesToList(
+  tx: DbExecutor,
+  actor: Actor,
+  sites: SiteScoping,
+  siteId: string | undefined,
+): Promise<SiteScope> {
+  if (!siteId) return sites.scopeOf(tx, actor);
+  await sites.visibleSite(tx, actor, siteId);
+  return [siteId];
+}
+
 export const inScope = (scope: SiteScope, siteId: string | null) =>
   scope === null || (siteId !== null && scope.includes(siteId));
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
@@ -10,7 +10,13 @@ export type TruckListRepository = ReturnType<typeof createTruckListRepository>;
 export function createTruckListRepository() {
   return {
     /** Newest first, keyset-paginated on (timestamp, id); only the columns the list shows. */
-    list: (tx: DbExecutor, tenantId: string, limit: number, after?: PageCursor) =>
+    list: (
+      tx: DbExecutor,
+      tenantId: string,
+      siteIds: readonly string[] | null,
+      limit: number,
+      after?: PageCursor,
+    ) =>
       tx
         .select({
           id: truckListEntries.id,
@@ -24,6 +30,12 @@ export function createTruckListRepository() {
         .where(
           and(
             eq(truckListEntries.tenantId, tenantId),
+            // One site, the caller's sites, or (null) every site.
+            siteIds === null
+              ? undefined
+              : siteIds.length === 1
+                ? eq(truckListEntries.siteId, siteIds[0]!)
+                : inArray(truckListEntries.siteId, [...siteIds]),
             after
               ? sql`(${truckListEntries.timestamp}, ${truckListEntries.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
               : undefined,
@@ -49,8 +61,7 @@ export function createTruckListRepository() {
       return row ?? { total: 0, withOrderNumber: 0, todaysArrivals: 0 };
     },
 
-    insert: async (tx: DbExecutor, row: typeof truckListEntries.$inferInsert) => {
-      await tx.insert(truckListEntries).values(row);
-    },
+    insert: async (tx: DbExecutor, row: typeof truckListEntries.$inferInsert) =>
+      (await tx.insert(truckListEntries).values(row).returning())[0]!,
   };
 }

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { PageQuerySchema } from '@boomgate/contracts/primitives';
-import { TRUCK_LIST_COUNT_HEADERS, TruckListSchema } from '@boomgate/contracts/truck-list';
+import {
+  TRUCK_LIST_COUNT_HEADERS,
+  TruckListQuerySchema,
+  TruckListSchema,
+} from '@boomgate/contracts/truck-list';
 
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
 import { setPageHeaders } from '@/platform/page-cursor';
@@ -19,10 +22,11 @@ export function truckListRoutes(service: TruckListService): FastifyPluginAsyncZo
           operationId: 'listTrucks',
           description:
             'Number-plate camera reads, newest first, one page (`limit`, default 100). When more ' +
-            'exist, the X-Next-Cursor header holds the `cursor` of the next page. The summary ' +
+            'exist, the X-Next-Cursor header holds the `cursor` of the next page. `siteId`: one ' +
+            "site's reads (a guard sees their sites' only). The summary " +
             'cards over every read: X-Total-Count, X-With-Order-Number-Count, X-Today-Count ' +
             '(the site day, SAST).',
-          querystring: PageQuerySchema,
+          querystring: TruckListQuerySchema,
           response: { 200: TruckListSchema },
         },
       },

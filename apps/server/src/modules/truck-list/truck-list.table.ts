@@ -1,5 +1,6 @@
 import {
   date,
+  foreignKey,
   index,
   integer,
   pgEnum,
@@ -10,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
 export const truckCategory = pgEnum('truck_category', ['contracted', 'other']);
@@ -31,12 +33,17 @@ export const truckListEntries = pgTable(
     transportName: text(),
     imageKey: text(),
     source: text(),
+    /** Issue 16: the site of the camera's read (the tenant's default site until cameras name a gate). */
+    siteId: uuid(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC. The id
     // makes the (timestamp, id) keyset of the paged list one index range.
     index('truck_list_entries_tenant_timestamp_idx').on(t.tenantId, t.timestamp, t.id),
+    // The list filtered to a site (`siteId`, a guard's sites).
+    index('truck_list_entries_site_timestamp_idx').on(t.tenantId, t.siteId, t.timestamp, t.id),
+    foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
   ],
 );
 

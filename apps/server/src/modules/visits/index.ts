@@ -8,8 +8,8 @@ import { createSitesRepository } from '@/modules/sites';
 
 import { createVisitsPersonalData } from './visits.personal-data';
 import { createVisitsRepository } from './visits.repository';
-import { visitsRoutes } from './visits.routes';
-import { type VisitsServiceDeps, createVisitsService } from './visits.service';
+import { toVisit, visitsRoutes } from './visits.routes';
+import { type VisitsService, type VisitsServiceDeps, createVisitsService } from './visits.service';
 
 export type { EntryForVisit, VisitView, VisitsService } from './visits.service';
 
@@ -25,5 +25,17 @@ export function createVisitsModule(
     repository: createVisitsRepository(),
   });
   // POPIA: names and ID numbers of people signed in, drivers' names (the privacy module runs it).
-  return { service, routes: visitsRoutes(service), personalData: createVisitsPersonalData() };
+  return {
+    service,
+    routes: visitsRoutes(service),
+    personalData: createVisitsPersonalData(),
+    /** POST /api/webhook/incoming/{tenantId}/exit (the webhooks module verifies the signature). */
+    webhookExits: {
+      async recordWebhookExit(...args: Parameters<VisitsService['recordWebhookExit']>) {
+        const { visit, duplicate } = await service.recordWebhookExit(...args);
+        // A booking system sees ID numbers masked, as a guard does.
+        return { visit: toVisit(visit, 'security_guard'), duplicate };
+      },
+    },
+  };
 }

@@ -17,8 +17,12 @@ export type VisitExit = Pick<
   | 'exitedByName'
   | 'exitTicketNumber'
   | 'exitSealNumbers'
+  | 'exitMismatches'
 > &
   Partial<Pick<VisitRow, 'exitIdempotencyKey'>>;
+
+/** A weighbridge ticket as the exit checks read it (documents module's table, read only). */
+type TicketRow = { ticket_number: string | null; seals: string | null; vehicle_reg: string | null };
 
 export function createVisitsRepository() {
   return {
@@ -37,6 +41,60 @@ export function createVisitsRepository() {
                 sql`, `,
               )})`
       })`,
+
+    /**
+     * When the server received the capture (POST /api/ocr): the time of a gate event that cites
+     * it. Null for an unknown or another tenant's capture.
+     */
+    async captureReceivedAt(tx: DbExecutor, tenantId: string, captureId: string) {
+      const result = await tx.execute<{ created_at: string }>(
+        sql`select created_at from captures where tenant_id = ${tenantId}::uuid and id = ${captureId}::uuid`,
+      );
+      const row = result.rows[0];
+      return row ? new Date(row.created_at) : null;
+    },
+
+    /** The earliest receipt of the capture whose image an entry keeps (its plate photo). */
+    async imageReceivedAt(tx: DbExecutor, tenantId: string, imageKey: string) {
+      const result = await tx.execute<{ created_at: string | null }>(
+        sql`select min(created_at) as created_at from captures where tenant_id = ${tenantId}::uuid and image_key = ${imageKey}`,
+      );
+      const at = result.rows[0]?.created_at;
+      return at ? new Date(at) : null;
+    },
+
+    /** A weighbridge ticket of the tenant (the exit's), or null. */
+    async ticket(tx: DbExecutor, tenantId: string, ticketId: string) {
+      const result = await tx.execute<TicketRow>(
+        sql`select ticket_number, fields->>'sealNumbers' as seals, vehicle_reg from weighbridge_tickets where tenant_id = ${tenantId}::uuid and id = ${ticketId}::uuid`,
+      );
+      return result.rows[0] ?? null;
+    },
+
+    /** The weighbridge ticket the entry cited, or null. */
+    async entryTicket(tx: DbExecutor, tenantId: string, entryLogId: string) {
+      const result = await tx.execute<TicketRow>(
+        sql`select w.ticket_number, w.fields->>'sealNumbers' as seals, w.vehicle_reg from entry_logs e join weighbridge_tickets w on w.tenant_id = e.tenant_id and w.id = e.weighbridge_ticket_id where e.tenant_id = ${tenantId}::uuid and e.id = ${entryLogId}::uuid`,
+      );
+      return result.rows[0] ?? null;
+    },
+
+    /** The plate's open visit, newest first (a booking system's exit names the plate). */
+    openVisitOfPlate: async (tx: DbExecutor, tenantId: string, plateNumber: string) =>
+      (
+        await tx
+          .select()
+          .from(visits)
+          .where(
+            and(
+              eq(visits.tenantId, tenantId),
+              eq(visits.plateNumber, plateNumber),
+              isNull(visits.exitedAt),
+            ),
+          )
+          .orderBy(desc(visits.enteredAt), desc(visits.id))
+          .limit(1)
+      )[0] ?? null,
 
     insert: async (tx: DbExecutor, row: typeof visits.$inferInsert): Promise<VisitRow> =>
       (await tx.insert(visits).values(row).returning())[0]!,

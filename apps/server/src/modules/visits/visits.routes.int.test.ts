@@ -24,6 +24,14 @@ describe('sites, gates and visits (issue 16)', () => {
     return response.json<{ id: string; name: string; isDefault: boolean }[]>();
   }
 
+  /** Lets fake time pass, touching the session so its 30-minute idle timeout does not end it. */
+  async function passMinutes(minutes: number, ...sessions: Session[]) {
+    for (let left = minutes; left > 0; left -= 20) {
+      t.clock.advanceMs(Math.min(20, left) * 60_000);
+      for (const session of sessions) await session.get('/api/auth/me');
+    }
+  }
+
   async function grant(session: Session, body: Record<string, unknown>) {
     return session.post('/api/auto-gate/grant-entry', body);
   }
@@ -136,8 +144,9 @@ describe('sites, gates and visits (issue 16)', () => {
     const gateId = (await admin.get(`/api/sites/${main!.id}/gates`)).json()[0].id;
     const truck = plate();
 
-    const enteredAt = new Date(t.clock.now().getTime() - 90 * 60_000).toISOString();
-    const entry = await grant(admin, { plateNumber: truck, gateId, capturedAt: enteredAt });
+    // The device's clock says 90 minutes ago: accepted, not believed.
+    const deviceTime = new Date(t.clock.now().getTime() - 90 * 60_000).toISOString();
+    const entry = await grant(admin, { plateNumber: truck, gateId, capturedAt: deviceTime });
     expect(entry.statusCode).toBe(201);
     expect(entry.json()).toMatchObject({ siteId: main!.id, gateId });
     const entryId = entry.json().id;
@@ -148,6 +157,7 @@ describe('sites, gates and visits (issue 16)', () => {
     ]);
 
     // The same plate again while still inside (its exit was never recorded): a re-entry.
+    t.clock.advanceMs(1000);
     const again = await grant(admin, { plateNumber: truck });
     expect(again.statusCode).toBe(201);
     const both = await onSite(admin);
@@ -156,16 +166,26 @@ describe('sites, gates and visits (issue 16)', () => {
       [entryId, false],
     ]);
 
-    const exit = await admin.post(`/api/entry-logs/${entryId}/exit`, { gateId });
+    await passMinutes(45, admin);
+    t.clock.advanceMs(-1000);
+    const exit = await admin.post(`/api/entry-logs/${entryId}/exit`, {
+      gateId,
+      capturedAt: new Date(t.clock.now().getTime() - 44 * 60_000).toISOString(),
+    });
     expect(exit.statusCode).toBe(200);
     expect(exit.json()).toMatchObject({
       entryLogId: entryId,
       exitGateId: gateId,
       exitSource: 'guard',
       exitedBy: { id: admin.body.user.id },
-      // From the capture times: seen 90 minutes ago, out now.
-      turnaroundMinutes: 90,
+      exitMismatches: [],
+      // From the times the server received entry and exit, not the devices' capturedAt.
+      turnaroundMinutes: 45,
     });
+    const visit = await admin.get(`/api/entry-logs/${entryId}/visit`);
+    expect(visit.statusCode).toBe(200);
+    expect(visit.json()).toMatchObject({ entryLogId: entryId, turnaroundMinutes: 45 });
+    expect((await admin.get(`/api/entry-logs/${crypto.randomUUID()}/visit`)).statusCode).toBe(404);
     expect((await onSite(admin)).map((visit) => visit.entryLogId)).toEqual([again.json().id]);
 
     const twice = await admin.post(`/api/entry-logs/${entryId}/exit`, {});
@@ -275,13 +295,13 @@ describe('sites, gates and visits (issue 16)', () => {
     const admin = await t.registerTenant();
     const [main] = await sitesOf(admin);
     await admin.patch(`/api/sites/${main!.id}`, { overstayMinutes: 60 });
-    const now = t.clock.now().getTime();
     const plates: string[] = [];
+    // In 120, 80 and 40 minutes ago, by the server's clock.
     for (let i = 0; i < 3; i += 1) {
       const truck = plate();
       plates.push(truck);
-      const capturedAt = new Date(now - (3 - i) * 40 * 60_000).toISOString();
-      expect((await grant(admin, { plateNumber: truck, capturedAt })).statusCode).toBe(201);
+      expect((await grant(admin, { plateNumber: truck })).statusCode).toBe(201);
+      await passMinutes(40, admin);
     }
     const first = await admin.get('/api/on-site?limit=2');
     expect(first.json().map((visit: { plateNumber: string }) => visit.plateNumber)).toEqual([

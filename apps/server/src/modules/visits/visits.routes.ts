@@ -53,6 +53,7 @@ export function toVisit(row: VisitView, role: Role): Visit {
     exitedBy: row.exitedAt ? { id: row.exitedBy, name: row.exitedByName } : null,
     exitTicketNumber: row.exitTicketNumber,
     exitSealNumbers: row.exitSealNumbers,
+    exitMismatches: row.exitMismatches ?? [],
     turnaroundMinutes: row.exitedAt
       ? Math.round((row.exitedAt.getTime() - row.enteredAt.getTime()) / 60_000)
       : null,
@@ -87,6 +88,23 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
           ),
           request.actor.role,
         ),
+    );
+
+    app.get(
+      '/entry-logs/:id/visit',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'getEntryVisit',
+          description:
+            "The entry's visit: on site or exited, with the exit's gate, turnaround and the mismatches of its ticket and seals with the entry's. 404 when the entry has no visit (refused, unknown, another site's).",
+          params: IdParamsSchema,
+          response: { 200: VisitSchema },
+        },
+      },
+      async (request) =>
+        toVisit(await service.entryVisit(request.actor, request.params.id), request.actor.role),
     );
 
     app.post(

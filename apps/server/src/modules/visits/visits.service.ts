@@ -1,4 +1,8 @@
-import type { RecordExitBodySchema, SignInPersonBodySchema } from '@boomgate/contracts/visits';
+import type {
+  IncomingExitPayloadSchema,
+  RecordExitBodySchema,
+  SignInPersonBodySchema,
+} from '@boomgate/contracts/visits';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 
@@ -9,6 +13,7 @@ import {
   type SiteRow,
   type SiteScope,
   type SitesRepository,
+  findGate,
   inScope,
 } from '@/modules/sites';
 import type { Clock } from '@/platform/clock';
@@ -17,14 +22,18 @@ import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 import { readPageCursor } from '@/platform/page-cursor';
 
+import { type TicketFacts, exitMismatches, splitSeals } from './exit-checks';
 import type { VisitsRepository } from './visits.repository';
 import type { VisitRow } from './visits.table';
 
 type RecordExitBody = z.output<typeof RecordExitBodySchema>;
+/** What an exit may carry, from a guard or a booking system. */
+type ExitEvidence = Pick<
+  RecordExitBody,
+  'ticketNumber' | 'sealNumbers' | 'weighbridgeTicketId' | 'plateImageCaptureId'
+>;
 type SignInPersonBody = z.output<typeof SignInPersonBodySchema>;
-
-/** A capture time may run ahead of the server's clock by this much (device clocks drift). */
-const CLOCK_SKEW_MS = 5 * 60_000;
+type IncomingExitPayload = z.output<typeof IncomingExitPayloadSchema>;
 
 export type VisitsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
@@ -56,6 +65,7 @@ export type EntryForVisit = {
   siteId: string | null;
   gateId: string | null;
   timestamp: Date;
+  plateImageKey: string | null;
 };
 
 /** A visit as shown: the row with whether it is (or was) longer than its site's limit. */
@@ -73,14 +83,6 @@ export function createVisitsService({
   audit,
   clock,
 }: VisitsServiceDeps) {
-  function captureTime(capturedAt: string | undefined, now: Date): Date {
-    if (capturedAt === undefined) return now;
-    const at = new Date(capturedAt);
-    if (at.getTime() > now.getTime() + CLOCK_SKEW_MS)
-      throw new AppError('INVALID', 'The capture time is in the future.');
-    return at;
-  }
-
   async function overstayLimits(tx: DbExecutor, tenantId: string) {
     const rows = await siteRows.listSites(tx, tenantId);
     return new Map(rows.map((site) => [site.id, site.overstayMinutes]));
@@ -93,58 +95,156 @@ export function createVisitsService({
     return { ...row, overstay: limit !== undefined && minutes > limit };
   }
 
+  /**
+   * The time of a gate event: when the server received its plate capture (cited by id), else
+   * now. A device's own `capturedAt` is not used: its clock may be wrong, and turnaround and
+   * overstays are decisions.
+   */
+  async function receivedAt(tx: DbExecutor, tenantId: string, captureId: string | undefined) {
+    const now = clock.now();
+    if (!captureId) return now;
+    const at = await repository.captureReceivedAt(tx, tenantId, captureId);
+    if (!at) throw new AppError('NOT_FOUND', 'Capture not found.');
+    return at;
+  }
+
+  /**
+   * Issue 18: the device's time of an exit it recorded offline (`recordedOffline` with
+   * `capturedAt`), kept between the entry and now; undefined for an online exit.
+   */
+  function offlineTime(body: RecordExitBody, visit: VisitRow, now: Date): Date | undefined {
+    const parsed = body && 'recordedOffline' in body && body.recordedOffline && body.capturedAt;
+    if (!parsed) return undefined;
+    const at = new Date(parsed);
+    if (Number.isNaN(at.getTime())) return undefined;
+    if (at > now) return now;
+    return at < visit.enteredAt ? visit.enteredAt : at;
+  }
+
+  /** The exit's ticket and seals: the ones sent, else the outbound ticket cited by id. */
+  async function exitTicket(tx: DbExecutor, tenantId: string, body: ExitEvidence) {
+    const cited = body.weighbridgeTicketId
+      ? await repository.ticket(tx, tenantId, body.weighbridgeTicketId)
+      : null;
+    if (body.weighbridgeTicketId && !cited)
+      throw new AppError('NOT_FOUND', 'Weighbridge ticket not found.');
+    const facts: TicketFacts = {
+      ticketNumber: body.ticketNumber ?? cited?.ticket_number ?? null,
+      sealNumbers: splitSeals(body.sealNumbers ?? cited?.seals),
+      vehicleReg: cited?.vehicle_reg ?? null,
+    };
+    return facts;
+  }
+
+  /**
+   * Closes the visit once: the exit's time from the server's receipt, its gate, who (a user, or
+   * the booking system), and the exit's ticket and seals checked against the entry's.
+   */
   async function close(
+    tx: DbExecutor,
+    tenantId: string,
+    visit: VisitRow,
+    exit: {
+      body: ExitEvidence;
+      gateId: string | null;
+      source: 'guard' | 'webhook';
+      by: { userId: string; name: string } | null;
+      ip?: string;
+      webhookId?: string;
+      /** Issue 18: the key of an exit the device may send again (queued offline). */
+      idempotencyKey?: string;
+      /**
+       * Issue 18: an exit recorded while the device was offline, replayed later: its `capturedAt`
+       * is the only evidence of when the vehicle left (the server received nothing then).
+       */
+      offlineAt?: Date;
+    },
+  ): Promise<VisitView> {
+    // Issue 18: a replayed exit (same Idempotency-Key) answers with the exit it recorded.
+    if (visit.exitedAt && exit.idempotencyKey && visit.exitIdempotencyKey === exit.idempotencyKey)
+      return withOverstay(visit, await overstayLimits(tx, tenantId), clock.now());
+    if (visit.exitedAt) throw alreadyExited();
+    const now = clock.now();
+    const exitedAt =
+      exit.offlineAt && !exit.body.plateImageCaptureId
+        ? exit.offlineAt
+        : await receivedAt(tx, tenantId, exit.body.plateImageCaptureId);
+    if (exitedAt < visit.enteredAt)
+      throw new AppError('INVALID', 'The exit capture was received before the entry.');
+    const ticket = await exitTicket(tx, tenantId, exit.body);
+    const entryTicket = visit.entryLogId
+      ? await repository.entryTicket(tx, tenantId, visit.entryLogId)
+      : null;
+    const mismatches = exitMismatches(
+      entryTicket && {
+        ticketNumber: entryTicket.ticket_number,
+        sealNumbers: splitSeals(entryTicket.seals),
+        vehicleReg: entryTicket.vehicle_reg,
+      },
+      ticket,
+      visit.plateNumber,
+    );
+    const closed = await repository.close(tx, tenantId, visit.id, {
+      exitedAt,
+      exitRecordedAt: now,
+      exitGateId: exit.gateId,
+      exitSource: exit.source,
+      exitedBy: exit.by?.userId ?? null,
+      exitedByName: exit.by?.name ?? null,
+      exitTicketNumber: ticket.ticketNumber,
+      exitSealNumbers: ticket.sealNumbers.length > 0 ? [...ticket.sealNumbers] : null,
+      exitMismatches: mismatches,
+      exitIdempotencyKey: exit.idempotencyKey ?? null,
+    });
+    // Another request closed it between our read and this write (the same exit replayed at once
+    // answers with that exit).
+    if (!closed) {
+      const winner = exit.idempotencyKey ? await repository.find(tx, tenantId, visit.id) : null;
+      if (winner?.exitedAt && winner.exitIdempotencyKey === exit.idempotencyKey)
+        return withOverstay(winner, await overstayLimits(tx, tenantId), now);
+      throw alreadyExited();
+    }
+    await audit.record(tx, {
+      tenantId,
+      actorUserId: exit.by?.userId ?? null,
+      action: 'visit.exited',
+      targetType: 'visit',
+      targetId: closed.id,
+      ip: exit.ip,
+      details: {
+        source: exit.source,
+        ...(closed.entryLogId && { entryLogId: closed.entryLogId }),
+        ...(closed.exitGateId && { gateId: closed.exitGateId }),
+        ...(exit.webhookId && { webhookId: exit.webhookId }),
+        ...(mismatches.length > 0 && { mismatches: mismatches.map((m) => m.code) }),
+      },
+    });
+    return withOverstay(closed, await overstayLimits(tx, tenantId), now);
+  }
+
+  /** A guard's (or admin's) exit: the gate must be at the visit's site and the caller's. */
+  async function closeByActor(
     tx: DbExecutor,
     actor: Actor,
     visit: VisitRow,
     body: RecordExitBody,
     ip: string | undefined,
     idempotencyKey: string | undefined,
-  ): Promise<VisitView> {
-    // Issue 18: a replayed exit (same Idempotency-Key) answers with the exit it recorded.
-    if (visit.exitedAt && idempotencyKey && visit.exitIdempotencyKey === idempotencyKey)
-      return withOverstay(visit, await overstayLimits(tx, actor.tenantId), clock.now());
-    if (visit.exitedAt) throw alreadyExited();
-    const now = clock.now();
-    const exitedAt = captureTime(body.capturedAt, now);
-    if (exitedAt < visit.enteredAt)
-      throw new AppError('INVALID', 'The exit cannot be before the entry.');
-    // The exit gate must be at the visit's site (and the caller's).
+  ) {
+    if (visit.exitedAt && !(idempotencyKey && visit.exitIdempotencyKey === idempotencyKey))
+      throw alreadyExited();
     const place = body.gateId
       ? await sites.placeOf(tx, actor, { siteId: visit.siteId, gateId: body.gateId })
       : null;
-    const closed = await repository.close(tx, actor.tenantId, visit.id, {
-      exitedAt,
-      exitRecordedAt: now,
-      exitGateId: place?.gateId ?? null,
-      exitSource: 'guard',
-      exitedBy: actor.userId,
-      exitedByName: actor.fullName ?? actor.username,
-      exitTicketNumber: body.ticketNumber ?? null,
-      exitSealNumbers: body.sealNumbers ?? null,
-      exitIdempotencyKey: idempotencyKey ?? null,
-    });
-    // Another request closed it between our read and this write (the same exit replayed at once
-    // answers with that exit).
-    if (!closed) {
-      const winner = idempotencyKey ? await repository.find(tx, actor.tenantId, visit.id) : null;
-      if (winner?.exitedAt && winner.exitIdempotencyKey === idempotencyKey)
-        return withOverstay(winner, await overstayLimits(tx, actor.tenantId), now);
-      throw alreadyExited();
-    }
-    await audit.record(tx, {
-      tenantId: actor.tenantId,
-      actorUserId: actor.userId,
-      action: 'visit.exited',
-      targetType: 'visit',
-      targetId: closed.id,
+    return close(tx, actor.tenantId, visit, {
+      body,
+      gateId: place?.gateId ?? null,
+      source: 'guard',
+      by: { userId: actor.userId, name: actor.fullName ?? actor.username },
       ip,
-      details: {
-        ...(closed.entryLogId && { entryLogId: closed.entryLogId }),
-        ...(closed.exitGateId && { gateId: closed.exitGateId }),
-      },
+      idempotencyKey,
+      offlineAt: offlineTime(body, visit, clock.now()),
     });
-    return withOverstay(closed, await overstayLimits(tx, actor.tenantId), now);
   }
 
   /** The scope check of a visit: outside the caller's sites it does not exist. */
@@ -164,9 +264,17 @@ export function createVisitsService({
       tx: DbExecutor,
       actor: Actor,
       entry: EntryForVisit,
-      capturedAt?: Date,
+      /** Issue 18: the device's time of an entry it admitted offline (the only evidence then). */
+      offlineAt?: Date,
     ): Promise<VisitRow | null> {
       if (!entry.entryGranted || !entry.siteId) return null;
+      // When the server received the plate photo (the guard then took the other steps), else
+      // when it logged the entry: never the device's clock.
+      const photoAt = entry.plateImageKey
+        ? await repository.imageReceivedAt(tx, actor.tenantId, entry.plateImageKey)
+        : null;
+      const serverAt = photoAt && photoAt < entry.timestamp ? photoAt : entry.timestamp;
+      const enteredAt = offlineAt && offlineAt < serverAt ? offlineAt : serverAt;
       const reEntry = await repository.isPlateInside(tx, actor.tenantId, entry.plateNumber);
       const driver = [entry.driverName, entry.driverSurname].filter(Boolean).join(' ');
       return repository.insert(tx, {
@@ -179,7 +287,7 @@ export function createVisitsService({
         plateNumber: entry.plateNumber,
         personName: driver || null,
         company: entry.transportName,
-        enteredAt: capturedAt ?? entry.timestamp,
+        enteredAt,
         enteredBy: actor.userId,
         enteredByName: actor.fullName ?? actor.username,
         reEntry,
@@ -200,7 +308,7 @@ export function createVisitsService({
           actor,
           await repository.findByEntry(tx, actor.tenantId, entryLogId),
         );
-        if (visit) return close(tx, actor, visit, body, ip, idempotencyKey);
+        if (visit) return closeByActor(tx, actor, visit, body, ip, idempotencyKey);
         // No visit: an entry of the caller's sites that never came in (refused, or logged before
         // visits were recorded) is a conflict; anything else is not found.
         const result = await tx.execute<{ site_id: string | null; entry_granted: boolean }>(
@@ -215,6 +323,55 @@ export function createVisitsService({
             ? 'This entry has no visit on site to close.'
             : 'This entry was refused: the vehicle never came in.',
         );
+      }),
+
+    /** GET /api/entry-logs/{id}/visit: the entry's visit (its exit and checks), 404 if none. */
+    entryVisit: (actor: Actor, entryLogId: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const visit = await visibleVisit(
+          tx,
+          actor,
+          await repository.findByEntry(tx, actor.tenantId, entryLogId),
+        );
+        if (!visit) throw new AppError('NOT_FOUND', 'No visit for this entry.');
+        return withOverstay(visit, await overstayLimits(tx, actor.tenantId), clock.now());
+      }),
+
+    /**
+     * A booking system's exit (signed webhook, already verified): the visit of our entry id, else
+     * the plate's open visit. A redelivery of an exit the webhook already recorded answers the
+     * visit again (`duplicate`); an exit recorded otherwise is a 409.
+     */
+    recordWebhookExit: (tenantId: string, webhookId: string, payload: IncomingExitPayload) =>
+      database.withTenant(tenantId, async (tx) => {
+        const visit = payload.entryLogId
+          ? await repository.findByEntry(tx, tenantId, payload.entryLogId)
+          : await repository.openVisitOfPlate(tx, tenantId, payload.plateNumber!);
+        if (!visit) throw new AppError('NOT_FOUND', 'No visit on site for this entry or plate.');
+        if (visit.exitedAt) {
+          if (visit.exitSource === 'webhook')
+            return {
+              visit: withOverstay(visit, await overstayLimits(tx, tenantId), clock.now()),
+              duplicate: true,
+            };
+          throw alreadyExited();
+        }
+        let gateId: string | null = null;
+        if (payload.gateId) {
+          const gate = await findGate(tx, tenantId, payload.gateId);
+          if (!gate) throw new AppError('NOT_FOUND', 'Gate not found.');
+          if (gate.siteId !== visit.siteId)
+            throw new AppError('INVALID', "The gate is not at the visit's site.");
+          gateId = gate.id;
+        }
+        const closed = await close(tx, tenantId, visit, {
+          body: { ticketNumber: payload.ticketNumber, sealNumbers: payload.sealNumbers },
+          gateId,
+          source: 'webhook',
+          by: null,
+          webhookId,
+        });
+        return { visit: closed, duplicate: false };
       }),
 
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */
@@ -232,7 +389,7 @@ export function createVisitsService({
           await repository.find(tx, actor.tenantId, visitId),
         );
         if (!visit) throw visitNotFound();
-        return close(tx, actor, visit, body, ip, idempotencyKey);
+        return closeByActor(tx, actor, visit, body, ip, idempotencyKey);
       }),
 
     /** A visitor or contractor on foot signed in at a gate, so the roll-call counts them. */
@@ -252,7 +409,7 @@ export function createVisitsService({
           personName: body.name,
           personIdNumber: body.idNumber ?? null,
           company: body.company ?? null,
-          enteredAt: captureTime(body.capturedAt, now),
+          enteredAt: now,
           enteredBy: actor.userId,
           enteredByName: actor.fullName ?? actor.username,
           reEntry,

@@ -4,6 +4,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -12,6 +13,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import type { ExitMismatch } from '@boomgate/contracts/visits';
 
 import { entryLogs } from '@/modules/entry-logs/entry-logs.table';
 import { gates, sites } from '@/modules/sites/sites.table';
@@ -62,6 +65,12 @@ export const visits = pgTable(
      * replayed): the same key again answers with this exit instead of a 409.
      */
     exitIdempotencyKey: text(),
+    /**
+     * What the exit's weighbridge ticket and seals disagree on with the entry's (seal changed,
+     * another ticket, another vehicle on the ticket): computed by the server when the exit is
+     * recorded, shown to the guard as warnings. Empty when nothing was compared or all agreed.
+     */
+    exitMismatches: jsonb().$type<ExitMismatch[]>(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

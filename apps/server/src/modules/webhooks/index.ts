@@ -13,13 +13,18 @@ import { createSecretBox } from '@/platform/crypto';
 import { type Lookup, createCallbackSender } from './callback-sender';
 import { type DeliveryFailure, createWebhookJobs } from './webhooks.jobs';
 import { createWebhooksRepository } from './webhooks.repository';
-import { SIGNATURE_HELP, incomingWebhookRoutes, webhooksRoutes } from './webhooks.routes';
+import {
+  SIGNATURE_HELP,
+  type WebhookExits,
+  incomingWebhookRoutes,
+  webhooksRoutes,
+} from './webhooks.routes';
 import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
 import { createWebhooksPersonalData } from './webhooks.personal-data';
 
 export type { WebhooksService } from './webhooks.service';
 export { type CallbackSender, createCallbackSender } from './callback-sender';
-export { incomingUrlFor } from './webhooks.routes';
+export { type WebhookExits, incomingUrlFor } from './webhooks.routes';
 export type { DeliveryFailure } from './webhooks.jobs';
 
 export function createWebhooksModule({
@@ -29,6 +34,7 @@ export function createWebhooksModule({
   callbackPolicy,
   lookup,
   onDeliveryFailed,
+  exits,
   ...deps
 }: Omit<
   WebhooksServiceDeps,
@@ -42,6 +48,8 @@ export function createWebhooksModule({
   lookup?: Lookup;
   /** Called after a callback is dead-lettered (alerts: callback_failed). */
   onDeliveryFailed?: (failure: DeliveryFailure) => Promise<void>;
+  /** Issue 16: POST /api/webhook/incoming/{tenantId}/exit closes the vehicle's visit. */
+  exits?: WebhookExits;
 }) {
   const sender = createCallbackSender({ policy: callbackPolicy, timeoutMs, lookup });
   const service = createWebhooksService({
@@ -56,7 +64,7 @@ export function createWebhooksModule({
   return {
     service,
     routes: webhooksRoutes(service),
-    incomingRoutes: incomingWebhookRoutes(service),
+    incomingRoutes: incomingWebhookRoutes(service, exits),
     ...createWebhookJobs(service, onDeliveryFailed),
     personalData: createWebhooksPersonalData(),
     openApi: {

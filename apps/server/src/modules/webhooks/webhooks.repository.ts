@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
@@ -82,6 +82,7 @@ export function createWebhooksRepository() {
     listIncomingRequests: (
       tx: DbExecutor,
       tenantId: string,
+      siteIds: readonly string[] | null,
       limit: number,
       after?: PageCursor,
     ): Promise<IncomingRequestListRow[]> =>
@@ -104,6 +105,12 @@ export function createWebhooksRepository() {
         .where(
           and(
             eq(incomingRequests.tenantId, tenantId),
+            // One site, the caller's sites, or (null) every site.
+            siteIds === null
+              ? undefined
+              : siteIds.length === 1
+                ? eq(incomingRequests.siteId, siteIds[0]!)
+                : inArray(incomingRequests.siteId, [...siteIds]),
             after
               ? sql`(${incomingRequests.timestamp}, ${incomingRequests.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
               : undefined,

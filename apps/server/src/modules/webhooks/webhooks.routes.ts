@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -16,6 +17,7 @@ import {
   IntegrationSecretSchema,
   ListDeliveriesQuerySchema,
   ProcessRequestBodySchema,
+  PendingRequestsQuerySchema,
   ProcessRequestResponseSchema,
   SetCallbackUrlBodySchema,
   type WebhookDelivery,
@@ -24,7 +26,7 @@ import {
   incomingRequestStatus,
 } from '@boomgate/contracts/webhooks';
 
-import { PageQuerySchema } from '@boomgate/contracts/primitives';
+import { IncomingExitPayloadSchema, type Visit, VisitSchema } from '@boomgate/contracts/visits';
 
 import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
@@ -117,8 +119,9 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
           description:
             'Incoming entries of the tenant, newest first, one page (`limit`, default 100); polled ' +
             'by the feed. When more exist, the X-Next-Cursor header holds the `cursor` of the next ' +
-            'page. The cards over every entry: X-Total-Count, X-Processed-Count, X-Pending-Count.',
-          querystring: PageQuerySchema,
+            "page. `siteId`: one site's entries (a guard sees their sites' only). The cards over " +
+            'every entry: X-Total-Count, X-Processed-Count, X-Pending-Count.',
+          querystring: PendingRequestsQuerySchema,
           response: { 200: IncomingRequestListSchema },
         },
       },
@@ -279,7 +282,24 @@ const verifiedWebhookIds = new WeakMap<object, string>();
  * bytes by a parser scoped to this plugin (so the signature covers exactly what was sent), limited
  * to 256 KiB; the signature is checked before the body is parsed or validated.
  */
-export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAsyncZod {
+/** Issue 16: the exit a booking system pushes closes the vehicle's visit (the visits module). */
+export type WebhookExits = {
+  recordWebhookExit(
+    tenantId: string,
+    webhookId: string,
+    payload: z.output<typeof IncomingExitPayloadSchema>,
+  ): Promise<{ visit: Visit; duplicate: boolean }>;
+};
+
+export const IncomingExitAckSchema = z.object({
+  duplicate: z.boolean(),
+  visit: VisitSchema,
+});
+
+export function incomingWebhookRoutes(
+  service: WebhooksService,
+  exits?: WebhookExits,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser(
@@ -287,6 +307,32 @@ export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAs
       { parseAs: 'buffer', bodyLimit: INCOMING_REQUEST_BODY_LIMIT_BYTES },
       (_request, body, done) => done(null, body),
     );
+
+    /** The signature is checked on the raw bytes, before the body is parsed or validated. */
+    async function verifySigned(request: FastifyRequest) {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const tenantId = (request.params as { tenantId?: string }).tenantId ?? '';
+      try {
+        const { webhookId } = await service.verifyIncoming(
+          tenantId,
+          request.headers,
+          raw,
+          request.ip,
+        );
+        verifiedWebhookIds.set(request, webhookId);
+        request.log.info({ tenantId, webhookId, result: 'verified' }, 'inbound webhook');
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) {
+          const webhookId = request.headers['webhook-id'];
+          request.log.warn(
+            { tenantId, webhookId, result: error.reason },
+            'inbound webhook refused',
+          );
+        }
+        throw error;
+      }
+      (request as { body: unknown }).body = parseJson(raw);
+    }
 
     app.post(
       '/webhook/incoming/:tenantId',
@@ -304,30 +350,7 @@ export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAs
           body: IncomingRequestPayloadSchema,
           response: { 200: IncomingRequestAckSchema, 202: IncomingRequestAckSchema },
         },
-        async preValidation(request) {
-          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-          const tenantId = (request.params as { tenantId?: string }).tenantId ?? '';
-          try {
-            const { webhookId } = await service.verifyIncoming(
-              tenantId,
-              request.headers,
-              raw,
-              request.ip,
-            );
-            verifiedWebhookIds.set(request, webhookId);
-            request.log.info({ tenantId, webhookId, result: 'verified' }, 'inbound webhook');
-          } catch (error) {
-            if (error instanceof WebhookVerificationError) {
-              const webhookId = request.headers['webhook-id'];
-              request.log.warn(
-                { tenantId, webhookId, result: error.reason },
-                'inbound webhook refused',
-              );
-            }
-            throw error;
-          }
-          (request as { body: unknown }).body = parseJson(raw);
-        },
+        preValidation: verifySigned,
       },
       async (request, reply) => {
         const webhookId = verifiedWebhookIds.get(request);
@@ -337,6 +360,38 @@ export function incomingWebhookRoutes(service: WebhooksService): FastifyPluginAs
         return reply.code(ack.duplicate ? 200 : 202).send(ack);
       },
     );
+
+    if (exits)
+      app.post(
+        '/webhook/incoming/:tenantId/exit',
+        {
+          config: publicAccess(),
+          bodyLimit: INCOMING_REQUEST_BODY_LIMIT_BYTES,
+          schema: {
+            tags: ['incoming-feed'],
+            operationId: 'receiveIncomingExit',
+            summary: "Receive a vehicle's exit from an external system (signed webhook)",
+            description:
+              'Closes the visit of `entryLogId` (the entry id Boomgate gave), else the open visit of ' +
+              '`plateNumber`: 404 when there is none, 409 when its exit was recorded otherwise; a ' +
+              'redelivery answers 200 with `duplicate`. The exit time is the time of receipt; the ' +
+              "ticket and seals sent are checked against the entry's (`exitMismatches`).\n\n" +
+              SIGNATURE_HELP,
+            security: [],
+            params: IncomingRequestParamsSchema,
+            headers: WebhookHeadersSchema,
+            body: IncomingExitPayloadSchema,
+            response: { 200: IncomingExitAckSchema },
+          },
+          preValidation: verifySigned,
+        },
+        async (request) => {
+          const webhookId = verifiedWebhookIds.get(request);
+          if (!webhookId)
+            throw new AppError('UNAUTHENTICATED', 'The webhook signature could not be verified.');
+          return exits.recordWebhookExit(request.params.tenantId, webhookId, request.body);
+        },
+      );
   };
 }
 

@@ -12,6 +12,7 @@ import type { AuditService } from '@/modules/audit';
 import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
+import { type SiteScoping, sitesToList } from '@/modules/sites';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -61,6 +62,8 @@ export type WebhooksServiceDeps = {
   counters: Pick<RateLimitStore, 'hit' | 'refund'>;
   /** Issue 21: completing an incoming entry is a gate path; the watchlist screens it. */
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
+  /** Issue 16: the caller's sites (the feed's `siteId` filter and a guard's scope). */
+  sites: SiteScoping;
   random?: () => number;
 };
 
@@ -114,6 +117,7 @@ export function createWebhooksService({
   leaseMs,
   counters,
   watchlist,
+  sites,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /** The current secret first, then the previous one while its rotation window lasts. */
@@ -234,13 +238,24 @@ export function createWebhooksService({
     // ----- The feed ---------------------------------------------------------------------------
 
     /** One page of the feed, newest first, and its cards over every incoming entry. */
+    /**
+     * One page of the feed: the site named (404 outside the caller's sites), else the caller's
+     * sites. The cards stay over every entry of the tenant (the day counters are per tenant).
+     */
     async listIncomingRequests(
       actor: Actor,
-      { limit, cursor }: { limit: number; cursor?: string },
+      { limit, cursor, siteId }: { limit: number; cursor?: string; siteId?: string },
     ) {
       const after = readPageCursor(cursor);
       return database.withTenant(actor.tenantId, async (tx) => {
-        const rows = await repository.listIncomingRequests(tx, actor.tenantId, limit + 1, after);
+        const siteIds = await sitesToList(tx, actor, sites, siteId);
+        const rows = await repository.listIncomingRequests(
+          tx,
+          actor.tenantId,
+          siteIds,
+          limit + 1,
+          after,
+        );
         const counts = await repository.incomingRequestCounts(tx, actor.tenantId);
         const summary: IncomingFeedSummary = {
           ...counts,

@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import { sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
 /**
@@ -63,6 +64,8 @@ export const incomingRequests = pgTable(
     driverSex: text(),
     completedAt: timestamp({ withTimezone: true }),
     completedBy: uuid(),
+    /** Issue 16: the site the entry is for (the tenant's default site: senders name none yet). */
+    siteId: uuid(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
@@ -70,6 +73,9 @@ export const incomingRequests = pgTable(
     // Ascending, read backwards: a DESC NULLS LAST index cannot serve ORDER BY … DESC. The id
     // makes the (timestamp, id) keyset of the paged feed one index range.
     index('incoming_requests_tenant_timestamp_idx').on(t.tenantId, t.timestamp, t.id),
+    // The feed filtered to a site (`siteId`, a guard's sites).
+    index('incoming_requests_site_timestamp_idx').on(t.tenantId, t.siteId, t.timestamp, t.id),
+    foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
   ],
 );
 

@@ -118,9 +118,7 @@ describe('a revoked device (issue 18)', () => {
         answer(403, { error: { code: 'FORBIDDEN', message: 'no' } }) as unknown as typeof fetch,
       ),
     ).toBe('unknown');
-    expect(
-      await contactServer((() => Promise.reject(new TypeError('offline')))),
-    ).toBe('unknown');
+    expect(await contactServer(() => Promise.reject(new TypeError('offline')))).toBe('unknown');
   });
 
   it('wipes the queue, the cache and the key', async () => {

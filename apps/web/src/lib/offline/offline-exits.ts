@@ -22,7 +22,7 @@ export async function queueOfflineExit(plate: string, now = new Date()): Promise
   const exitPaths = new Set(
     actions.filter((action) => action.kind === 'exit').map((action) => action.path),
   );
-  const body = { capturedAt: now.toISOString() };
+  const body = { capturedAt: now.toISOString(), recordedOffline: true };
 
   // The newest entry admitted offline for this plate without an exit yet.
   const admitted = actions

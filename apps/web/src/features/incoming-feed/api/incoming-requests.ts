@@ -31,11 +31,12 @@ export type PendingRequestsPage = {
 
 async function getPendingRequestsPage(
   cursor: string | undefined,
+  siteId: string | undefined,
   signal?: AbortSignal,
 ): Promise<PendingRequestsPage> {
   const { data, headers } = await requestWithHeaders('GET', '/api/webhook/pending-requests', {
     schema: IncomingRequestListSchema,
-    query: { cursor },
+    query: { cursor, siteId },
     signal,
   });
   return {
@@ -53,17 +54,18 @@ async function getPendingRequestsPage(
  * Pages of the server's default size (100). Each poll refetches every loaded page, from the
  * newest, so the cards and the rows stay current.
  */
-export const pendingRequestsQuery = () =>
+export const pendingRequestsQuery = (siteId?: string) =>
   infiniteQueryOptions({
-    queryKey: incomingRequestKeys.pending,
-    queryFn: ({ pageParam, signal }) => getPendingRequestsPage(pageParam, signal),
+    // Under the pending key, so processing an entry refreshes every site's view.
+    queryKey: siteId ? [...incomingRequestKeys.pending, siteId] : incomingRequestKeys.pending,
+    queryFn: ({ pageParam, signal }) => getPendingRequestsPage(pageParam, siteId, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
     refetchInterval: INCOMING_REQUESTS_POLL_MS,
   });
 
-export function usePendingRequests() {
-  return useInfiniteQuery(pendingRequestsQuery());
+export function usePendingRequests(siteId?: string) {
+  return useInfiniteQuery(pendingRequestsQuery(siteId));
 }
 
 /** POST /api/webhook/process-request/{id}; the pending list is refreshed afterwards (spec §7). */

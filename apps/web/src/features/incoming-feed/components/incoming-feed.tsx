@@ -6,6 +6,7 @@ import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { SitePicker } from '@/components/site-picker';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import {
@@ -20,6 +21,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 
 import { usePendingRequests } from '../api/incoming-requests';
+import { useSites } from '@/lib/api/sites';
 
 import { ProcessEntryDialog } from './process-entry-dialog';
 import { fullName } from './process-entry';
@@ -42,7 +44,9 @@ function SummaryCard({ title, value, testId }: { title: string; value: number; t
 
 /** Spec §2 Incoming Feed: entries sent by external systems, polled every 5 seconds. */
 export function IncomingFeed() {
-  const requests = usePendingRequests();
+  const sites = useSites();
+  const [siteId, setSiteId] = useState<string | undefined>();
+  const requests = usePendingRequests(siteId);
   const [selected, setSelected] = useState<IncomingRequestEntry | null>(null);
   const pages = requests.data?.pages ?? [];
   const entries = pages.flatMap((page) => page.entries);
@@ -54,6 +58,12 @@ export function IncomingFeed() {
       <PageHeader
         title="Incoming Feed"
         description="Vehicle entries sent by external systems, waiting to be completed."
+      />
+      <SitePicker
+        id="incoming-feed-site"
+        sites={sites.data ?? []}
+        value={siteId}
+        onChange={setSiteId}
       />
       <div className="grid gap-4 sm:grid-cols-3">
         <SummaryCard title="Pending Processing" value={summary.pending} testId="pending-count" />

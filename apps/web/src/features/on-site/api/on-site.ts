@@ -73,7 +73,13 @@ export function useRecordExit() {
       } catch (error) {
         if (!isNetworkError(error)) throw error;
         reportUnreachable();
-        await queueAction({ id: idempotencyKey, kind: 'exit', path, body });
+        // Sent later: the server then takes the device's time, as it received nothing now.
+        await queueAction({
+          id: idempotencyKey,
+          kind: 'exit',
+          path,
+          body: { ...body, recordedOffline: true },
+        });
         toast({
           title: i18next.t('offline:exitQueuedTitle'),
           description: i18next.t('offline:exitQueuedDescription'),

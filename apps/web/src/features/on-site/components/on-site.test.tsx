@@ -33,6 +33,7 @@ function aVisit(overrides: Partial<Visit> = {}): Visit {
     exitedBy: null,
     exitTicketNumber: null,
     exitSealNumbers: null,
+    exitMismatches: [],
     turnaroundMinutes: null,
     ...overrides,
   };
@@ -73,6 +74,15 @@ describe('On Site', () => {
           exitedAt: '2026-11-26T09:00:00.000Z',
           exitedBy: { id: null, name: 'x' },
           turnaroundMinutes: 60,
+          exitSealNumbers: ['S9'],
+          exitMismatches: [
+            {
+              code: 'seal_mismatch',
+              entry: 'S1',
+              exit: 'S9',
+              message: 'The seal numbers at the exit differ from those recorded at the entry.',
+            },
+          ],
         });
       }),
     );
@@ -87,6 +97,12 @@ describe('On Site', () => {
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Record Exit' }));
     await waitFor(() => expect(screen.getAllByTestId('on-site-row')).toHaveLength(1));
     expect(screen.getByText('Lerato')).toBeInTheDocument();
+    // The server's check of the exit's seals against the entry's, shown after the row is gone.
+    const warning = await screen.findByTestId('exit-mismatches');
+    expect(warning).toHaveTextContent('The seal numbers at the exit differ');
+    expect(warning).toHaveTextContent('S9');
+    await userEvent.click(within(warning).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('exit-mismatches')).not.toBeInTheDocument();
   });
 });
 

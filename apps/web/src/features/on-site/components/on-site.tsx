@@ -28,9 +28,11 @@ import { formatPlate } from '@/lib/plates';
 
 import { useOnSite, useRecordExit, useSignInPerson, useSites } from '../api/on-site';
 
+import { ExitWarnings } from './exit-warnings';
+
 const DASH = '-';
 
-function VisitRow({ visit }: { visit: Visit }) {
+function VisitRow({ visit, onExited }: { visit: Visit; onExited: (exited: Visit) => void }) {
   const exit = useRecordExit();
   return (
     <TableRow
@@ -60,7 +62,14 @@ function VisitRow({ visit }: { visit: Visit }) {
           size="sm"
           variant="outline"
           disabled={exit.isPending}
-          onClick={() => exit.mutate(visit)}
+          onClick={() =>
+            exit.mutate(visit, {
+              // A queued exit (offline: null) has no server checks to show yet.
+              onSuccess: (exited) => {
+                if (exited) onExited(exited);
+              },
+            })
+          }
         >
           <LogOutIcon aria-hidden />
           Record Exit
@@ -135,6 +144,7 @@ export function OnSite() {
   const [siteId, setSiteId] = useState<string | undefined>();
   const onSite = useOnSite(siteId);
   const visits = onSite.data?.pages.flatMap((page) => page.visits) ?? [];
+  const [lastExit, setLastExit] = useState<Visit | null>(null);
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
@@ -151,6 +161,7 @@ export function OnSite() {
           </Link>
         </Button>
       </div>
+      {lastExit ? <ExitWarnings visit={lastExit} onDismiss={() => setLastExit(null)} /> : null}
       <Card>
         <CardHeader>
           <CardTitle>Sign In a Person on Foot</CardTitle>
@@ -196,7 +207,7 @@ export function OnSite() {
                   </TableHeader>
                   <TableBody>
                     {visits.map((visit) => (
-                      <VisitRow key={visit.id} visit={visit} />
+                      <VisitRow key={visit.id} visit={visit} onExited={setLastExit} />
                     ))}
                   </TableBody>
                 </Table>

@@ -20,11 +20,12 @@ export type TruckListPage = {
 
 async function getTruckListPage(
   cursor: string | undefined,
+  siteId: string | undefined,
   signal?: AbortSignal,
 ): Promise<TruckListPage> {
   const { data, headers } = await requestWithHeaders('GET', '/api/truck-list', {
     schema: TruckListSchema,
-    query: { cursor },
+    query: { cursor, siteId },
     signal,
   });
   return {
@@ -38,15 +39,18 @@ async function getTruckListPage(
   };
 }
 
-/** The server's default page size (100); `gateKeys.truckList` so a granted entry refreshes it. */
-export const truckListQuery = () =>
+/**
+ * The server's default page size (100); under `gateKeys.truckList` so a granted entry refreshes
+ * it. Issue 16: `siteId` narrows it to one site's reads.
+ */
+export const truckListQuery = (siteId?: string) =>
   infiniteQueryOptions({
-    queryKey: gateKeys.truckList,
-    queryFn: ({ pageParam, signal }) => getTruckListPage(pageParam, signal),
+    queryKey: siteId ? [...gateKeys.truckList, siteId] : gateKeys.truckList,
+    queryFn: ({ pageParam, signal }) => getTruckListPage(pageParam, siteId, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
   });
 
-export function useTruckList() {
-  return useInfiniteQuery(truckListQuery());
+export function useTruckList(siteId?: string) {
+  return useInfiniteQuery(truckListQuery(siteId));
 }

@@ -1,11 +1,12 @@
 import { CalendarClockIcon, ClipboardListIcon, type LucideIcon, TruckIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 
 import type { TruckListEntry, TruckListSummary } from '@boomgate/contracts/truck-list';
 
 import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { SitePicker } from '@/components/site-picker';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import {
@@ -20,6 +21,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
+import { useSites } from '@/lib/api/sites';
 
 import { useTruckList } from '../api/get-truck-list';
 
@@ -97,12 +99,20 @@ function TruckTable({ entries }: { entries: TruckListEntry[] }) {
  * a time (newest first) and the cards over every read in the first page's headers.
  */
 export function TruckList() {
-  const trucks = useTruckList();
+  const sites = useSites();
+  const [siteId, setSiteId] = useState<string | undefined>();
+  const trucks = useTruckList(siteId);
   const { t } = useTranslation('trucks');
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader title={t('title')} description={t('description')} />
+      <SitePicker
+        id="truck-list-site"
+        sites={sites.data ?? []}
+        value={siteId}
+        onChange={setSiteId}
+      />
       {trucks.isPending ? (
         <LoadingScreen label={t('loading')} />
       ) : trucks.isError && !trucks.data ? (

@@ -26,21 +26,32 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useSites } from '@/lib/api/sites';
 
 import { useResetUserMfa } from '../api/reset-user-mfa';
 import { useUpdateUser } from '../api/update-user';
 
 import { assignableRoles } from './role-options';
+import { UserSitesField } from './user-sites-field';
 
 /** Spec §5: only non-empty fields are sent; a blank password keeps the current one. */
 const EditUserFormSchema = z
-  .object({ fullName: z.string(), email: z.string(), role: RoleSchema, password: z.string() })
-  .transform(({ fullName, email, role, password }): z.input<typeof UpdateUserBodySchema> => ({
-    fullName: fullName.trim() || undefined,
-    email: email.trim() || undefined,
-    role,
-    password: password || undefined,
-  }))
+  .object({
+    fullName: z.string(),
+    email: z.string(),
+    role: RoleSchema,
+    password: z.string(),
+    siteIds: z.array(z.string()),
+  })
+  .transform(
+    ({ fullName, email, role, password, siteIds }): z.input<typeof UpdateUserBodySchema> => ({
+      fullName: fullName.trim() || undefined,
+      email: email.trim() || undefined,
+      role,
+      password: password || undefined,
+      siteIds,
+    }),
+  )
   .pipe(UpdateUserBodySchema);
 
 export function EditUserDialog({
@@ -61,12 +72,20 @@ export function EditUserDialog({
       email: user.email ?? '',
       role: user.role,
       password: '',
+      siteIds: user.siteIds ?? [],
     },
   });
+  const sites = useSites();
   const { errors } = form.formState;
 
-  const handleValid = (body: UpdateUserBody) => {
-    // Empty fields became undefined, and JSON leaves undefined keys out of the request.
+  const handleValid = ({ siteIds, ...rest }: UpdateUserBody) => {
+    // Empty fields became undefined, and JSON leaves undefined keys out of the request. Sites are
+    // sent only when changed here, so an edit never clears assignments it did not show.
+    const before = user.siteIds ?? [];
+    const changed =
+      siteIds !== undefined &&
+      (siteIds.length !== before.length || siteIds.some((id) => !before.includes(id)));
+    const body = changed ? { ...rest, siteIds } : rest;
     updateUser.mutate(
       { id: user.id, body },
       {
@@ -146,6 +165,17 @@ export function EditUserDialog({
               )}
             />
           </Field>
+          <Controller
+            control={form.control}
+            name="siteIds"
+            render={({ field }) => (
+              <UserSitesField
+                sites={sites.data ?? []}
+                value={field.value}
+                onChange={field.onChange}
+              />
+            )}
+          />
           <Field id="edit-password" label="New Password" error={errors.password?.message}>
             <Input
               id="edit-password"

@@ -236,6 +236,43 @@ describe('user management', () => {
     ]);
   });
 
+  it("assigns a user's sites from the Edit User dialog (issue 16)", async () => {
+    const site = (id: string, name: string, isDefault = false) => ({
+      id,
+      name,
+      timezone: 'Africa/Johannesburg',
+      overstayMinutes: 720,
+      isDefault,
+      isActive: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const north = '00000000-0000-4000-8000-0000000000b2';
+    server.use(
+      http.get('/api/sites', () =>
+        HttpResponse.json([
+          site('00000000-0000-4000-8000-0000000000b1', 'Main site', true),
+          site(north, 'North Pit'),
+        ]),
+      ),
+    );
+    const { user, api, guard } = setUp();
+    await screen.findByText('3 registered user(s) in organization');
+
+    await user.click(within(row('guard1')).getByRole('button', { name: 'Edit guard1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'North Pit' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+    await expectToast('User Updated', 'User has been updated successfully');
+    expect(api.requests).toEqual([
+      {
+        method: 'PATCH',
+        path: `/api/users/${guard.id}`,
+        body: { fullName: 'Gift Guard', role: 'security_guard', siteIds: [north] },
+      },
+    ]);
+  });
+
   it("resets another user's two-step verification from the Edit User dialog", async () => {
     const { user, guard } = setUp();
     const resets: string[] = [];

@@ -219,10 +219,12 @@ export function createModules({
     database,
     sites: createSitesRepository(),
     audit,
+    alerts: alerts.hooks,
     clock,
     settings: {
       heartbeatIntervalMs: env.BARRIER_HEARTBEAT_INTERVAL_MS,
       resultTimeoutMs: env.BARRIER_RESULT_TIMEOUT_MS,
+      offlineAlertSeconds: env.BARRIER_OFFLINE_ALERT_SECONDS,
     },
   });
   const entryLogs = createEntryLogsModule({

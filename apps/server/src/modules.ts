@@ -5,6 +5,7 @@ import { createAlertsModule } from '@/modules/alerts';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
+import { createAnprLanesModule } from '@/modules/anpr-lanes';
 import { createAuthModule } from '@/modules/auth';
 import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
@@ -249,6 +250,17 @@ export function createModules({
     },
     barriers: barriers.service,
   });
+  // Issue 17: automatic lanes decide on the server and open the boom (entries, exits, barriers).
+  const anprLanes = createAnprLanesModule({
+    database,
+    sites: createSitesRepository(),
+    barriers: barriers.service,
+    entryLogs: entryLogs.service,
+    vehicles: approvedVehicles.service,
+    visits: visits.service,
+    audit,
+    clock,
+  });
   const truckList = createTruckListModule({ database, clock });
   const auditEvents = createAuditEventsModule({
     database,
@@ -326,6 +338,7 @@ export function createModules({
     truckList,
     webhooks,
     anpr,
+    anprLanes,
     induction,
     vision,
     visionAdmission,

@@ -155,13 +155,15 @@ export function createBarriersService({
       actorUserId,
       reason,
       entryId,
+      targetType = 'entry_log',
       outcome,
       device,
       ip,
     }: {
       actorUserId: string | null;
-      reason: GateOpenReason | 'entry_granted';
+      reason: GateOpenReason | 'entry_granted' | 'exit_recorded';
       entryId: string | null;
+      targetType?: 'entry_log' | 'visit';
       outcome: GateOpenOutcome;
       device: BarrierDeviceKind | null;
       ip?: string;
@@ -172,7 +174,7 @@ export function createBarriersService({
         tenantId: agent.tenantId,
         actorUserId,
         action: outcome.opened ? 'gate.opened' : 'gate.open-failed',
-        targetType: entryId ? 'entry_log' : 'gate',
+        targetType: entryId ? targetType : 'gate',
         targetId: entryId ?? agent.gateId,
         ip,
         details: {
@@ -292,12 +294,15 @@ export function createBarriersService({
       entryId,
       gateId,
       ip,
+      reason = 'entry_granted',
     }: {
       tenantId: string;
       actorUserId: string | null;
+      /** The decision: the granted entry, or (reason exit_recorded) the visit whose exit it is. */
       entryId: string;
       gateId: string | null;
       ip?: string;
+      reason?: 'entry_granted' | 'exit_recorded';
     }): Promise<GateOpenOutcome | null> {
       if (!gateId) return null;
       const agent = { tenantId, gateId };
@@ -311,8 +316,9 @@ export function createBarriersService({
         if (sent) {
           await recordOpen(agent, {
             actorUserId,
-            reason: 'entry_granted',
+            reason,
             entryId,
+            targetType: reason === 'exit_recorded' ? 'visit' : 'entry_log',
             outcome,
             device,
             ip,

@@ -72,6 +72,23 @@ export function createVisitsRepository() {
       return row !== undefined;
     },
 
+    /** The plate's open visit (the oldest, if a re-entry left two), or null. */
+    findOpenByPlate: async (tx: DbExecutor, tenantId: string, plateNumber: string) =>
+      (
+        await tx
+          .select()
+          .from(visits)
+          .where(
+            and(
+              eq(visits.tenantId, tenantId),
+              eq(visits.plateNumber, plateNumber),
+              isNull(visits.exitedAt),
+            ),
+          )
+          .orderBy(visits.enteredAt)
+          .limit(1)
+      )[0] ?? null,
+
     /** Whether a person with this ID number is on site now. */
     async isPersonInside(tx: DbExecutor, tenantId: string, idNumber: string) {
       const [row] = await tx

@@ -200,6 +200,63 @@ export function createVisitsService({
         );
       }),
 
+    /** Whether the plate has an open visit (an automatic lane in both directions asks). */
+    isPlateInside: (tenantId: string, plateNumber: string) =>
+      database.withTenant(tenantId, (tx) => repository.isPlateInside(tx, tenantId, plateNumber)),
+
+    /**
+     * Issue 17: an ANPR read on an automatic out-lane closes the plate's open visit (source
+     * `anpr`, no guard), audited. Null when the plate is not on site (nothing to close).
+     */
+    recordPlateExit: (
+      tenantId: string,
+      {
+        plateNumber,
+        gateId,
+        capturedAt,
+        recordedByName,
+        ip,
+      }: {
+        plateNumber: string;
+        gateId: string;
+        capturedAt?: string;
+        recordedByName: string;
+        ip?: string;
+      },
+    ): Promise<VisitRow | null> =>
+      database.withTenant(tenantId, async (tx) => {
+        const visit = await repository.findOpenByPlate(tx, tenantId, plateNumber);
+        if (!visit) return null;
+        const now = clock.now();
+        const exitedAt = captureTime(capturedAt, now);
+        const closed = await repository.close(tx, tenantId, visit.id, {
+          // A camera clock behind the entry's time must not make the visit end before it began.
+          exitedAt: exitedAt < visit.enteredAt ? now : exitedAt,
+          exitRecordedAt: now,
+          exitGateId: gateId,
+          exitSource: 'anpr',
+          exitedBy: null,
+          exitedByName: recordedByName,
+          exitTicketNumber: null,
+          exitSealNumbers: null,
+        });
+        if (!closed) return null; // a guard closed it at the same moment
+        await audit.record(tx, {
+          tenantId,
+          actorUserId: null,
+          action: 'visit.exited',
+          targetType: 'visit',
+          targetId: closed.id,
+          ip,
+          details: {
+            source: 'anpr',
+            gateId,
+            ...(closed.entryLogId && { entryLogId: closed.entryLogId }),
+          },
+        });
+        return closed;
+      }),
+
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */
     recordVisitExit: (actor: Actor, visitId: string, body: RecordExitBody, ip?: string) =>
       database.withTenant(actor.tenantId, async (tx) => {

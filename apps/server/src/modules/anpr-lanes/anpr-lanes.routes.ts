@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import {
-  AnprLaneReadBodySchema,
-  AnprLaneReadResultSchema,
-} from '@boomgate/contracts/anpr-lanes';
+import { AnprLaneReadBodySchema, AnprLaneReadResultSchema } from '@boomgate/contracts/anpr-lanes';
 
 import { publicAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';

@@ -1,7 +1,4 @@
-import type {
-  AnprLaneReadResult,
-  AnprLaneReadBodySchema,
-} from '@boomgate/contracts/anpr-lanes';
+import type { AnprLaneReadResult, AnprLaneReadBodySchema } from '@boomgate/contracts/anpr-lanes';
 import { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 import type { z } from 'zod';
 

@@ -76,11 +76,7 @@ export function createBarriersRepository() {
     ) {
       await tx
         .update(gateAgents)
-        .set(
-          device
-            ? { lastSeenAt: seenAt, device, connected }
-            : { lastSeenAt: seenAt, connected },
-        )
+        .set(device ? { lastSeenAt: seenAt, device, connected } : { lastSeenAt: seenAt, connected })
         .where(and(eq(gateAgents.tenantId, tenantId), eq(gateAgents.gateId, gateId)));
     },
   };

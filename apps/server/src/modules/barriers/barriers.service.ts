@@ -127,8 +127,7 @@ export function createBarriersService({
     resultTimeoutMs: settings.resultTimeoutMs,
     onHeartbeat: (agent, device) => persistContact(agent, device, true),
     // Connecting and dropping are always written: they are the presence badge.
-    onConnectionChange: (agent, online) =>
-      persistContact(agent, hub.deviceOf(agent), online, true),
+    onConnectionChange: (agent, online) => persistContact(agent, hub.deviceOf(agent), online, true),
   });
 
   /**

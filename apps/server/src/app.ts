@@ -172,7 +172,11 @@ export async function buildApp({
           '`POST /api/auth/login`. Errors are `{ "error": { "code", "message", "issues"? } }`.',
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bg_session' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'bg_session' },
+          // A gate's site agent (issue 17): the token POST /api/gates/{id}/agent-token shows once.
+          agentToken: { type: 'http', scheme: 'bearer' },
+        },
         schemas: { ...modules.webhooks.openApi.schemas },
       },
       tags: [...modules.webhooks.openApi.tags, ...modules.mfa.openApi.tags],
@@ -219,6 +223,7 @@ export async function buildApp({
         modules.anpr.routes,
         modules.anpr.pushRoutes,
         modules.barriers.routes,
+        modules.anprLanes.routes,
         modules.induction.routes,
         modules.settings.routes,
         modules.privacy.routes,

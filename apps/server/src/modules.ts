@@ -5,6 +5,7 @@ import { createAlertsModule } from '@/modules/alerts';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
 import { createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
+import { createAnprLanesModule } from '@/modules/anpr-lanes';
 import { createAuthModule } from '@/modules/auth';
 import { createBarriersModule } from '@/modules/barriers';
 import { createCapturesModule } from '@/modules/captures';
@@ -225,10 +226,12 @@ export function createModules({
     database,
     sites: createSitesRepository(),
     audit,
+    alerts: alerts.hooks,
     clock,
     settings: {
       heartbeatIntervalMs: env.BARRIER_HEARTBEAT_INTERVAL_MS,
       resultTimeoutMs: env.BARRIER_RESULT_TIMEOUT_MS,
+      offlineAlertSeconds: env.BARRIER_OFFLINE_ALERT_SECONDS,
     },
   });
   const entryLogs = createEntryLogsModule({
@@ -272,6 +275,17 @@ export function createModules({
   const truckList = createTruckListModule({ database, clock, sites: sites.service.inTransaction });
   // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
   const reports = createReportsModule({ database, sites: sites.service });
+  // Issue 17: automatic lanes decide on the server and open the boom (entries, exits, barriers).
+  const anprLanes = createAnprLanesModule({
+    database,
+    sites: createSitesRepository(),
+    barriers: barriers.service,
+    entryLogs: entryLogs.service,
+    vehicles: approvedVehicles.service,
+    visits: visits.service,
+    audit,
+    clock,
+  });
   const auditEvents = createAuditEventsModule({
     database,
     audit,
@@ -355,6 +369,7 @@ export function createModules({
     reports,
     webhooks,
     anpr,
+    anprLanes,
     induction,
     vision,
     visionAdmission,

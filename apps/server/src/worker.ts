@@ -13,6 +13,7 @@ export function jobsOf(modules: Modules) {
       ...modules.induction.jobs,
       ...modules.captures.jobs,
       ...modules.alerts.jobs,
+      ...modules.barriers.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -22,6 +23,7 @@ export function jobsOf(modules: Modules) {
       ...modules.induction.schedules,
       ...modules.captures.schedules,
       ...modules.alerts.schedules,
+      ...modules.barriers.schedules,
     ],
   };
 }

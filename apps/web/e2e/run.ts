@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { runAlertsFlow } from './alerts-flow';
+import { runBarrierFlow } from './barrier-flow';
 import { runCompanyOnboardingFlow } from './company-onboarding-flow';
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
@@ -188,6 +189,16 @@ async function main(): Promise<number> {
           args: gateCameras[viewport.name].args,
           run: (context: Parameters<typeof runFoundationFlow>[0]) =>
             runWatchlistFlow({ ...context, camera: gateCameras[viewport.name] }),
+        })),
+      // Issue 17: the boom opens through a site agent and a loopback controller; offline says so.
+      ...viewports
+        .filter((viewport) => viewport.name === 'desktop')
+        .map((viewport) => ({
+          viewport,
+          label: `barrier-${viewport.name}`,
+          args: gateCameras[viewport.name].args,
+          run: (context: Parameters<typeof runFoundationFlow>[0]) =>
+            runBarrierFlow({ ...context, camera: gateCameras[viewport.name] }),
         })),
       // Issue 16: exits, On Site and the roll-call kept offline, on a desk and a guard's phone.
       ...viewports.map((viewport) => ({

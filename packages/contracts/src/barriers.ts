@@ -121,6 +121,11 @@ export type GateOpenOutcome = z.infer<typeof GateOpenOutcomeSchema>;
 export const GateBarrierStatusSchema = z.object({
   gateId: IdSchema,
   online: z.boolean(),
+  /**
+   * Whether an API process holds the agent's connection (stored; `online` is this process's live
+   * view). With `lastSeenAt` it is the gate's presence badge.
+   */
+  connected: z.boolean(),
   device: BarrierDeviceKindSchema.nullable(),
   lastSeenAt: TimestampSchema.nullable(),
   hasToken: z.boolean(),

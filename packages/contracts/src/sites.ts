@@ -16,6 +16,11 @@ const NameSchema = z.string().trim().min(1, 'Name is required').max(100);
 export const GateLaneSchema = z.object({
   name: NameSchema,
   direction: LaneDirectionSchema,
+  /**
+   * Issue 17: a fixed ANPR camera's reads on this lane decide on the server and open the barrier
+   * without a guard (`POST /api/anpr/reads`). Absent: false (a guard decides).
+   */
+  automatic: z.boolean().optional(),
 });
 export type GateLane = z.infer<typeof GateLaneSchema>;
 

@@ -60,6 +60,8 @@ const EnvSchema = z
     // an open waits for the device's confirmation before it is reported not opened.
     BARRIER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     BARRIER_RESULT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+    // A gate agent silent this long raises a device_offline alert (the barriers.offline-scan job).
+    BARRIER_OFFLINE_ALERT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),

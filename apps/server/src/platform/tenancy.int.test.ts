@@ -150,6 +150,7 @@ describe('tenant isolation in the database', () => {
       'auth_find_login',
       'auth_resolve_session',
       'barrier_find_agent',
+      'barrier_offline_agents',
       'captures_due_purge',
       'drivers_due_biometric_purge',
       'induction_assignments_due_photo_purge',

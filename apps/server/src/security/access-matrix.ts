@@ -1020,6 +1020,29 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     missing: 401,
     note: "the token is the agent's credential and names its gate; a plain HTTP request with a valid token is refused (400), agents upgrade to a WebSocket",
   },
+  'POST /api/anpr/reads': {
+    access: 'public',
+    object: async (fx, tenant) => {
+      const siteId = await theDefaultSite(fx, tenant);
+      const gate = await tenant.admin.post(`/api/sites/${siteId}/gates`, {
+        name: fx.unique('Matrix lane gate '),
+        lanes: [{ name: 'In', direction: 'in', automatic: true }],
+      });
+      const gateId = (await expectStatus(gate, 201, 'gate')).json<{ id: string }>().id;
+      const created = await tenant.admin.post(`/api/gates/${gateId}/agent-token`);
+      return (await expectStatus(created, 201, 'agent token')).json<{ token: string }>().token;
+    },
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (fx, token) => ({
+      url: '/api/anpr/reads',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { plateNumber: plate(fx), lane: 'In' },
+    }),
+    allowed: 200,
+    missing: 401,
+    note: 'the agent token names its tenant and gate; an unknown plate is decided (refused) and logged; anpr-lanes.int.test.ts drives the boom',
+  },
   // ----- induction -------------------------------------------------------------------------
   'GET /api/safety-videos': {
     access: INDUCTION_MANAGERS,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '@boomgate/contracts/api-error';
 
 import type { Actor } from '@/modules/sessions';
+import { createSitesRepository } from '@/modules/sites';
 import { type DeclaredRoute, declaredRoutes } from '@/platform/access';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
@@ -71,6 +72,7 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
   let secondStepCookie: string;
   let own: { tenantId: string; secret: string };
   let cameraToken = '';
+  let agentToken = '';
   const otherTenant = { id: '', ids: [] as string[], plate: '', imageKey: '' };
 
   beforeAll(async () => {
@@ -99,6 +101,15 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     secondStepCookie = (await t.login(mfaUser.username, mfaUser.password)).cookie;
     const camera = await ownTenant.admin.post('/api/anpr/cameras', { name: 'Fuzz gate' });
     cameraToken = camera.json<{ token: string }>().token;
+    // Issue 17: an automatic lane's reads come with the gate agent's token.
+    const { gate } = await t.database.withTenant(own.tenantId, (tx) =>
+      createSitesRepository().defaultSite(tx, own.tenantId),
+    );
+    await ownTenant.admin.patch(`/api/gates/${gate.id}`, {
+      lanes: [{ name: 'In', direction: 'in', automatic: true }],
+    });
+    const agent = await ownTenant.admin.post(`/api/gates/${gate.id}/agent-token`);
+    agentToken = agent.json<{ token: string }>().token;
 
     // Another organization whose every row carries the canary.
     const other = await aTenantWithSecret(t);
@@ -248,6 +259,8 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       const headers: Record<string, string> = {};
       if (hasBody) headers['content-type'] = type;
       // Signed with the own tenant's secret, so the body reaches parsing and validation.
+      // The gate agent's token, so the fuzzed read reaches the lane's decision.
+      if (route.url === '/api/anpr/reads') headers.authorization = `Bearer ${agentToken}`;
       if (route.url.startsWith('/api/webhook/incoming/:tenantId') && hasBody) {
         Object.assign(headers, signedHeaders(own.secret, text, { at: t.clock.now() }), {
           'content-type': type,

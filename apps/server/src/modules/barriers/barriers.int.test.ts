@@ -350,6 +350,59 @@ describe('manual opening', () => {
   });
 });
 
+describe('presence and the offline scan', () => {
+  it('shows connected and last seen, and a silent agent raises device_offline once', async () => {
+    const gate = await aGateWithAgentToken();
+    expect(await barrierOf(gate)).toMatchObject({ connected: false, lastSeenAt: null });
+    const { device } = await aDevice('http');
+    const agent = runAgent(gate, device);
+    await online(gate);
+    await until(async () => {
+      const rows = await t.ownerQuery<{ connected: boolean }>(
+        'select connected from gate_agents where gate_id = $1',
+        [gate.gateId],
+      );
+      return rows[0]?.connected === true;
+    });
+    expect(await barrierOf(gate)).toMatchObject({ online: true, connected: true });
+
+    // A connected agent is not offline, however the clock stands.
+    expect(await offlineAlertsOf(gate)).toBe(0);
+    await t.modules.barriers.service.offlineScan();
+    expect(await offlineAlertsOf(gate)).toBe(0);
+
+    await agent.stop();
+    await until(async () => !(await barrierOf(gate)).connected);
+    const status = await barrierOf(gate);
+    expect(status).toMatchObject({ online: false, connected: false });
+    expect(status.lastSeenAt).not.toBeNull();
+
+    // Not yet past BARRIER_OFFLINE_ALERT_SECONDS (120 s by default): nothing.
+    t.clock.advanceMs(60_000);
+    await t.modules.barriers.service.offlineScan();
+    expect(await offlineAlertsOf(gate)).toBe(0);
+
+    t.clock.advanceMs(61_000);
+    await t.modules.barriers.service.offlineScan();
+    await t.modules.barriers.service.offlineScan();
+    expect(await offlineAlertsOf(gate)).toBe(1);
+    const [alert] = await t.ownerQuery<{ severity: string; message: string }>(
+      "select severity, message from alerts where gate_id = $1 and kind = 'device_offline'",
+      [gate.gateId],
+    );
+    expect(alert!.severity).toBe('critical');
+    expect(alert!.message).toMatch(/open the barrier by hand/);
+  });
+});
+
+const offlineAlertsOf = async (gate: GateSetup) =>
+  (
+    await t.ownerQuery<{ n: number }>(
+      "select count(*)::int as n from alerts where gate_id = $1 and kind = 'device_offline'",
+      [gate.gateId],
+    )
+  )[0]!.n;
+
 describe('fault: the agent dies mid-command', () => {
   const agentBin = fileURLToPath(
     new URL('../../../../../packages/agent/bin/boomgate-agent.js', import.meta.url),

@@ -10,6 +10,21 @@ export type BarriersRepository = ReturnType<typeof createBarriersRepository>;
 
 export function createBarriersRepository() {
   return {
+    /**
+     * Agents of every tenant last heard from at or before `before` whose outage has no
+     * device_offline alert yet (barrier_offline_agents, for the offline scan job).
+     */
+    async listOfflineAgents(tx: DbExecutor, before: Date, limit: number) {
+      const result = await tx.execute<{ tenant_id: string; gate_id: string; last_seen_at: string }>(
+        sql`select tenant_id, gate_id, last_seen_at from barrier_offline_agents(${before.toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      return result.rows.map((row) => ({
+        tenantId: row.tenant_id,
+        gateId: row.gate_id,
+        lastSeenAt: new Date(row.last_seen_at),
+      }));
+    },
+
     /** Which tenant and gate a token hash belongs to (barrier_find_agent, before any tenant is known). */
     async findAgentByTokenHash(tx: DbExecutor, tokenHash: string) {
       const result = await tx.execute<{ tenant_id: string; gate_id: string }>(
@@ -57,10 +72,11 @@ export function createBarriersRepository() {
       gateId: string,
       seenAt: Date,
       device: BarrierDeviceKind | null,
+      connected: boolean,
     ) {
       await tx
         .update(gateAgents)
-        .set(device ? { lastSeenAt: seenAt, device } : { lastSeenAt: seenAt })
+        .set(device ? { lastSeenAt: seenAt, device, connected } : { lastSeenAt: seenAt, connected })
         .where(and(eq(gateAgents.tenantId, tenantId), eq(gateAgents.gateId, gateId)));
     },
   };

@@ -7,6 +7,7 @@ import type {
   GateOpenReason,
 } from '@boomgate/contracts/barriers';
 
+import type { RaiseAlert } from '@/modules/alerts';
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
 import { type GateRef, type SitesRepository, findGate } from '@/modules/sites';
@@ -23,6 +24,8 @@ export type BarrierSettings = {
   heartbeatIntervalMs: number;
   /** How long an open waits for the device's confirmation before reporting `not_opened`. */
   resultTimeoutMs: number;
+  /** An agent silent this long raises a device_offline alert (the offline scan). */
+  offlineAlertSeconds: number;
 };
 
 export type BarriersServiceDeps = {
@@ -30,6 +33,8 @@ export type BarriersServiceDeps = {
   repository: BarriersRepository;
   sites: Pick<SitesRepository, 'siteIdsOfUser' | 'findSite'>;
   audit: Pick<AuditService, 'record'>;
+  /** The offline scan raises device_offline through it. */
+  alerts?: { raiseAlert: RaiseAlert };
   clock: Clock;
   settings: BarrierSettings;
 };
@@ -38,8 +43,12 @@ export type BarriersService = ReturnType<typeof createBarriersService>;
 
 export const hashAgentToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Last contact is written at most this often per gate (heartbeats come every few seconds). */
+/**
+ * Last contact is written at most this often per gate (heartbeats come every few seconds), and
+ * at least three times within the offline limit, so a connected agent never looks silent.
+ */
 const LAST_SEEN_WRITE_INTERVAL_MS = 30_000;
+const OFFLINE_SCAN_BATCH = 500;
 /** A decision's outcome is remembered this long: a second grant for it gets the same answer. */
 const DECISION_MEMORY_MS = 10 * 60_000;
 
@@ -82,9 +91,14 @@ export function createBarriersService({
   repository,
   sites,
   audit,
+  alerts,
   clock,
   settings,
 }: BarriersServiceDeps) {
+  const lastSeenWriteIntervalMs = Math.min(
+    LAST_SEEN_WRITE_INTERVAL_MS,
+    Math.floor((settings.offlineAlertSeconds * 1000) / 3),
+  );
   const lastWritten = new Map<string, number>();
   const decisions = new Map<
     string,
@@ -94,23 +108,26 @@ export function createBarriersService({
   const persistContact = (
     agent: AgentIdentity,
     device: BarrierDeviceKind | null,
+    connected: boolean,
     force = false,
   ) => {
     const key = `${agent.tenantId}/${agent.gateId}`;
     const now = Date.now();
-    if (!force && now - (lastWritten.get(key) ?? 0) < LAST_SEEN_WRITE_INTERVAL_MS) return;
+    if (!force && now - (lastWritten.get(key) ?? 0) < lastSeenWriteIntervalMs) return;
     lastWritten.set(key, now);
     void database
       .withTenant(agent.tenantId, (tx) =>
-        repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device),
+        repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device, connected),
       )
       .catch(() => lastWritten.delete(key));
   };
 
   const hub: AgentHub = createAgentHub({
-    ...settings,
-    onHeartbeat: (agent, device) => persistContact(agent, device),
-    onConnectionChange: (agent, online) => persistContact(agent, hub.deviceOf(agent), !online),
+    heartbeatIntervalMs: settings.heartbeatIntervalMs,
+    resultTimeoutMs: settings.resultTimeoutMs,
+    onHeartbeat: (agent, device) => persistContact(agent, device, true),
+    // Connecting and dropping are always written: they are the presence badge.
+    onConnectionChange: (agent, online) => persistContact(agent, hub.deviceOf(agent), online, true),
   });
 
   /**
@@ -137,13 +154,15 @@ export function createBarriersService({
       actorUserId,
       reason,
       entryId,
+      targetType = 'entry_log',
       outcome,
       device,
       ip,
     }: {
       actorUserId: string | null;
-      reason: GateOpenReason | 'entry_granted';
+      reason: GateOpenReason | 'entry_granted' | 'exit_recorded';
       entryId: string | null;
+      targetType?: 'entry_log' | 'visit';
       outcome: GateOpenOutcome;
       device: BarrierDeviceKind | null;
       ip?: string;
@@ -154,7 +173,7 @@ export function createBarriersService({
         tenantId: agent.tenantId,
         actorUserId,
         action: outcome.opened ? 'gate.opened' : 'gate.open-failed',
-        targetType: entryId ? 'entry_log' : 'gate',
+        targetType: entryId ? targetType : 'gate',
         targetId: entryId ?? agent.gateId,
         ip,
         details: {
@@ -234,6 +253,7 @@ export function createBarriersService({
       return {
         gateId,
         online: hub.isOnline(agent),
+        connected: hub.isOnline(agent) || (row?.connected ?? false),
         device: hub.deviceOf(agent) ?? row?.device ?? null,
         lastSeenAt: hub.isOnline(agent)
           ? clock.now().toISOString()
@@ -273,12 +293,15 @@ export function createBarriersService({
       entryId,
       gateId,
       ip,
+      reason = 'entry_granted',
     }: {
       tenantId: string;
       actorUserId: string | null;
+      /** The decision: the granted entry, or (reason exit_recorded) the visit whose exit it is. */
       entryId: string;
       gateId: string | null;
       ip?: string;
+      reason?: 'entry_granted' | 'exit_recorded';
     }): Promise<GateOpenOutcome | null> {
       if (!gateId) return null;
       const agent = { tenantId, gateId };
@@ -292,8 +315,9 @@ export function createBarriersService({
         if (sent) {
           await recordOpen(agent, {
             actorUserId,
-            reason: 'entry_granted',
+            reason,
             entryId,
+            targetType: reason === 'exit_recorded' ? 'visit' : 'entry_log',
             outcome,
             device,
             ip,
@@ -310,6 +334,36 @@ export function createBarriersService({
           latencyMs: null,
         };
       }
+    },
+
+    /**
+     * The barriers.offline-scan job: every agent silent longer than BARRIER_OFFLINE_ALERT_SECONDS
+     * raises one device_offline alert per outage (keyed by its last contact), with its gate and site.
+     */
+    async offlineScan(): Promise<number> {
+      if (!alerts) return 0;
+      const before = new Date(clock.now().getTime() - settings.offlineAlertSeconds * 1000);
+      const silent = await database.withoutTenant((tx) =>
+        repository.listOfflineAgents(tx, before, OFFLINE_SCAN_BATCH),
+      );
+      let raised = 0;
+      for (const { tenantId, gateId, lastSeenAt } of silent) {
+        // This process holds the connection: the stored contact is just behind (no outage).
+        if (hub.isOnline({ tenantId, gateId })) continue;
+        const row = await database.withTenant(tenantId, async (tx) => {
+          const gate = await findGate(tx, tenantId, gateId);
+          return alerts.raiseAlert(tx, {
+            tenantId,
+            kind: 'device_offline',
+            siteId: gate?.siteId ?? null,
+            gateId,
+            message: `The barrier agent of gate ${gate?.name ?? gateId} has not been heard from since ${lastSeenAt.toISOString()}: open the barrier by hand.`,
+            dedupeKey: `device_offline:gate:${gateId}:${lastSeenAt.getTime()}`,
+          });
+        });
+        if (row) raised++;
+      }
+      return raised;
     },
 
     close: () => hub.close(),

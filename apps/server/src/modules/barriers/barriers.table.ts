@@ -1,4 +1,13 @@
-import { foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 import type { BarrierDeviceKind } from '@boomgate/contracts/barriers';
 
@@ -22,6 +31,11 @@ export const gateAgents = pgTable(
     /** The device the agent drives, as it reports in its heartbeats. */
     device: text().$type<BarrierDeviceKind>(),
     lastSeenAt: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * Whether an API process holds the agent's connection now (written on connect and on drop).
+     * A process that dies cannot clear it: the offline scan goes by last_seen_at as well.
+     */
+    connected: boolean().notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.gateId] }),

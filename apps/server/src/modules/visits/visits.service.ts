@@ -147,8 +147,9 @@ export function createVisitsService({
     exit: {
       body: ExitEvidence;
       gateId: string | null;
-      source: 'guard' | 'webhook';
-      by: { userId: string; name: string } | null;
+      source: 'guard' | 'webhook' | 'anpr';
+      /** Who recorded it: a user, a named automatic lane (no user), or nobody (a webhook). */
+      by: { userId: string | null; name: string } | null;
       ip?: string;
       webhookId?: string;
       /** Issue 18: the key of an exit the device may send again (queued offline). */
@@ -372,6 +373,48 @@ export function createVisitsService({
           webhookId,
         });
         return { visit: closed, duplicate: false };
+      }),
+
+    /** Whether the plate has an open visit (an automatic lane in both directions asks). */
+    isPlateInside: (tenantId: string, plateNumber: string) =>
+      database.withTenant(tenantId, (tx) => repository.isPlateInside(tx, tenantId, plateNumber)),
+
+    /**
+     * Issue 17: an ANPR read on an automatic out-lane closes the plate's open visit (source
+     * `anpr`, no guard), audited. Null when the plate is not on site (nothing to close).
+     */
+    recordPlateExit: (
+      tenantId: string,
+      {
+        plateNumber,
+        gateId,
+        recordedByName,
+        ip,
+      }: {
+        plateNumber: string;
+        gateId: string;
+        capturedAt?: string;
+        recordedByName: string;
+        ip?: string;
+      },
+    ): Promise<VisitRow | null> =>
+      database.withTenant(tenantId, async (tx) => {
+        const visit = await repository.openVisitOfPlate(tx, tenantId, plateNumber);
+        if (!visit) return null;
+        // The server's time of the read (the camera's clock is not evidence), no ticket to check.
+        try {
+          return await close(tx, tenantId, visit, {
+            body: {},
+            gateId,
+            source: 'anpr',
+            by: { userId: null, name: recordedByName },
+            ip,
+          });
+        } catch (error) {
+          // A guard closed it at the same moment: nothing left to close.
+          if (error instanceof AppError && error.code === 'CONFLICT') return null;
+          throw error;
+        }
       }),
 
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */

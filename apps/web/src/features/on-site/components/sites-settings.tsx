@@ -13,6 +13,7 @@ import { getErrorMessage } from '@/lib/api-client';
 
 import { useSites } from '../api/on-site';
 import { useCreateGate, useCreateSite, useGates, useUpdateSite } from '../api/sites-admin';
+import { GatePresence } from './gate-presence';
 
 const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
 
@@ -23,6 +24,7 @@ function SiteGates({ site }: { site: Site }) {
   const [gateName, setGateName] = useState('');
   const [laneName, setLaneName] = useState('Lane 1');
   const [direction, setDirection] = useState<LaneDirection>('both');
+  const [automatic, setAutomatic] = useState(false);
   const [overstay, setOverstay] = useState(String(site.overstayMinutes));
   // The site's clock: its day on the dashboard and its alerts' quiet hours (issue 22).
   const [timeZone, setTimeZone] = useState(site.timezone);
@@ -75,9 +77,14 @@ function SiteGates({ site }: { site: Site }) {
             <li key={gate.id} data-testid="gate-row">
               <span className="font-medium">{gate.name}</span>{' '}
               <span className="text-muted-foreground">
-                {gate.lanes.map((lane) => `${lane.name} (${lane.direction})`).join(', ') ||
-                  'no lanes'}
-              </span>
+                {gate.lanes
+                  .map(
+                    (lane) =>
+                      `${lane.name} (${lane.direction}${lane.automatic ? ', automatic' : ''})`,
+                  )
+                  .join(', ') || 'no lanes'}
+              </span>{' '}
+              <GatePresence gateId={gate.id} />
             </li>
           ))}
         </ul>
@@ -86,7 +93,10 @@ function SiteGates({ site }: { site: Site }) {
           onSubmit={(event) => {
             event.preventDefault();
             createGate.mutate(
-              { name: gateName, lanes: laneName.trim() ? [{ name: laneName, direction }] : [] },
+              {
+                name: gateName,
+                lanes: laneName.trim() ? [{ name: laneName, direction, automatic }] : [],
+              },
               { onSuccess: () => setGateName('') },
             );
           }}
@@ -121,6 +131,14 @@ function SiteGates({ site }: { site: Site }) {
               <option value="both">Both</option>
             </select>
           </div>
+          <label className="flex h-9 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={automatic}
+              onChange={(e) => setAutomatic(e.target.checked)}
+            />
+            Automatic (ANPR opens the barrier)
+          </label>
           <Button type="submit" disabled={createGate.isPending || !gateName.trim()}>
             Add Gate
           </Button>

@@ -255,6 +255,7 @@ export function createModules({
   });
   const webhooks = createWebhooksModule({
     watchlist: watchlist.service,
+    corrections: corrections.service,
     database,
     audit,
     clock,

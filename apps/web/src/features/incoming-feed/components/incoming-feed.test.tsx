@@ -616,7 +616,7 @@ describe('Process Vehicle Entry: typed fallback and corrections (issue 15)', () 
         },
       ],
     });
-    expect((api.processed[0]!.body as ProcessRequestBody).corrections).toHaveLength(2);
+    expect(api.processed[0]!.body.corrections).toHaveLength(2);
   });
 
   it('completes an entry whose ID read failed by typing the number ("Enter manually")', async () => {

@@ -375,7 +375,8 @@ export function captureFromEdits(
         } as CapturedDocuments['id'],
         fields,
       };
-    default:
+    case 'face':
+    case 'weighbridge':
       return fields.length > 0 ? { document: null, fields } : base;
   }
 }

@@ -1,5 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 
+import { TRUCK_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/truck-list';
+
 import type { DbExecutor } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
@@ -19,6 +21,19 @@ export function createTruckListRepository() {
           plateNumber: truckListEntries.plateNumber,
           category: truckListEntries.category,
           transportName: truckListEntries.transportName,
+          // Issue 15: the entry the read led to, so the list opens its detail. A camera read and
+          // a gate entry share no key; the same plate at the nearest time within the window is
+          // the entry (range-scans the tenant's timestamp index for one row per listed read).
+          // (By table name, qualified: modules read each other's tables only in SQL, and drizzle
+          // leaves the outer columns unqualified, which inside the subquery would mean the entry's.)
+          entryLogId: sql<string | null>`(
+            select e.id from entry_logs e
+            where e.tenant_id = truck_list_entries.tenant_id
+              and e.plate_number = truck_list_entries.plate_number
+              and e."timestamp" between truck_list_entries."timestamp" - ${`${TRUCK_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
+                and truck_list_entries."timestamp" + ${`${TRUCK_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
+            order by abs(extract(epoch from e."timestamp" - truck_list_entries."timestamp"))
+            limit 1)`,
         })
         .from(truckListEntries)
         .where(

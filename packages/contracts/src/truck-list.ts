@@ -11,8 +11,8 @@ export const TruckListEntrySchema = z.object({
   category: z.enum(['contracted', 'other']),
   transportName: z.string().nullable(),
   /**
-   * Issue 15: the gate entry recorded for this plate nearest the read (within
-   * TRUCK_ENTRY_LINK_WINDOW_MS either side), opened at /entry-logs/{id}; null when none was.
+   * Issue 15: the gate entry recorded for this plate first at or after the read (within
+   * TRUCK_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null when none was.
    */
   entryLogId: IdSchema.nullable(),
 });

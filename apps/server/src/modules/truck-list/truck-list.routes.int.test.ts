@@ -64,18 +64,19 @@ describe('GET /api/truck-list', () => {
     return row!.id;
   };
 
-  it('links each read to the entry of its plate nearest in time within 2 hours (issue 15)', async () => {
+  it('links each read to the first entry of its plate at or after it within 2 hours (issue 15)', async () => {
     const admin = await t.registerTenant();
     const other = await t.registerTenant();
     await aRead(admin, '2026-03-04T08:00:00Z', null, 'GG44HHGP');
     await aRead(admin, '2026-03-04T06:00:00Z', null, 'JJ55KKGP');
     await aRead(admin, '2026-03-04T05:00:00Z', null, 'LL66MMGP');
     const near = await anEntry(admin, '2026-03-04T08:05:00Z', 'GG44HHGP');
-    await anEntry(admin, '2026-03-04T09:30:00Z', 'GG44HHGP'); // further from the read
+    await anEntry(admin, '2026-03-04T09:30:00Z', 'GG44HHGP'); // a later entry
     await anEntry(admin, '2026-03-04T08:01:00Z', 'ZZ99ZZGP'); // another plate
     await anEntry(admin, '2026-03-04T08:01:30Z', 'GG44HHGP'.replace('GG', 'GH'));
     await anEntry(admin, '2026-03-04T08:10:01Z', 'JJ55KKGP'); // 2 h 10 min later: too far
     await anEntry(other, '2026-03-04T05:00:00Z', 'LL66MMGP'); // another tenant's
+    await anEntry(admin, '2026-03-04T04:59:00Z', 'LL66MMGP'); // before the read
 
     const response = await admin.get('/api/truck-list');
 

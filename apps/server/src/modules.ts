@@ -293,6 +293,7 @@ export function createModules({
   });
   const webhooks = createWebhooksModule({
     watchlist: watchlist.service,
+    corrections: corrections.service,
     database,
     audit,
     clock,

@@ -10,8 +10,16 @@ export const TruckListEntrySchema = z.object({
   /** 'contracted' when the plate is an approved vehicle, else 'other'. */
   category: z.enum(['contracted', 'other']),
   transportName: z.string().nullable(),
+  /**
+   * Issue 15: the gate entry recorded for this plate first at or after the read (within
+   * TRUCK_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null when none was.
+   */
+  entryLogId: IdSchema.nullable(),
 });
 export type TruckListEntry = z.infer<typeof TruckListEntrySchema>;
+/** How far apart a camera read and a gate entry of the same plate may be to be linked: 2 hours. */
+export const TRUCK_ENTRY_LINK_WINDOW_MS = 2 * 60 * 60 * 1000;
+
 export const TruckListSchema = z.array(TruckListEntrySchema);
 
 /**

@@ -178,6 +178,8 @@ describe('buildCompletionPayload', () => {
       driverLicenseValidTo: '2030-01-01',
       driverDateOfBirth: '1980-01-01',
       driverSex: 'M',
+      // Issue 15: none typed; the server stores none.
+      corrections: [],
     });
   });
 });

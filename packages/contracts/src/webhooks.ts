@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CorrectionListSchema } from './corrections';
 import { PlateNumberSchema, normalisePlate } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
@@ -150,6 +151,13 @@ export const ProcessRequestBodySchema = z
      * completion.
      */
     expectedCompletedAt: TimestampSchema.nullable().optional(),
+    /**
+     * Issue 15: what the back office typed, confirmed or corrected for each extracted field
+     * (the plate, ID, licence, disc and ticket readings the dialog shows). Stored with the
+     * entry beside the value read from the capture, with who and when; the reading itself is
+     * never changed. Optional: callers written before it send none.
+     */
+    corrections: CorrectionListSchema,
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;

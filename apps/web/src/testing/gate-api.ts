@@ -97,6 +97,7 @@ export function aTruck(overrides: Partial<TruckListEntry> = {}): TruckListEntry 
     timestamp: now(),
     truckNumber: 'T-1001',
     plateNumber: 'ND123456',
+    entryLogId: null,
     category: 'other',
     transportName: 'Imperial Logistics',
     ...overrides,

@@ -38,6 +38,7 @@ describe('GET /api/truck-list', () => {
         plateNumber: 'EE33FFGP',
         category: 'other',
         transportName: 'Karoo Haulage',
+        entryLogId: null,
       },
       expect.objectContaining({ plateNumber: 'CC22DDGP', truckNumber: '  ' }),
     ]);
@@ -50,6 +51,45 @@ describe('GET /api/truck-list', () => {
       'x-with-order-number-count': '1',
       'x-today-count': '2',
     });
+  });
+
+  /** A gate entry of `plate` at `timestamp`, as the entry-logs module stores it. */
+  const anEntry = async (admin: Session, timestamp: string, plate: string) => {
+    const [row] = await t.ownerQuery<{ id: string }>(
+      `insert into entry_logs (tenant_id, id, "timestamp", category, plate_number, extracted_plate,
+         vehicle_approved, face_verified, entry_granted)
+       values ($1, gen_random_uuid(), $2, 'visitor', $3, $3, false, false, true) returning id`,
+      [admin.body.tenant.id, timestamp, plate],
+    );
+    return row!.id;
+  };
+
+  it('links each read to the first entry of its plate at or after it within 2 hours (issue 15)', async () => {
+    const admin = await t.registerTenant();
+    const other = await t.registerTenant();
+    await aRead(admin, '2026-03-04T08:00:00Z', null, 'GG44HHGP');
+    await aRead(admin, '2026-03-04T06:00:00Z', null, 'JJ55KKGP');
+    await aRead(admin, '2026-03-04T05:00:00Z', null, 'LL66MMGP');
+    const near = await anEntry(admin, '2026-03-04T08:05:00Z', 'GG44HHGP');
+    await anEntry(admin, '2026-03-04T09:30:00Z', 'GG44HHGP'); // a later entry
+    await anEntry(admin, '2026-03-04T08:01:00Z', 'ZZ99ZZGP'); // another plate
+    await anEntry(admin, '2026-03-04T08:01:30Z', 'GG44HHGP'.replace('GG', 'GH'));
+    await anEntry(admin, '2026-03-04T08:10:01Z', 'JJ55KKGP'); // 2 h 10 min later: too far
+    await anEntry(other, '2026-03-04T05:00:00Z', 'LL66MMGP'); // another tenant's
+    await anEntry(admin, '2026-03-04T04:59:00Z', 'LL66MMGP'); // before the read
+
+    const response = await admin.get('/api/truck-list');
+
+    expect(response.statusCode).toBe(200);
+    expect(
+      response
+        .json<{ plateNumber: string; entryLogId: string | null }[]>()
+        .map((r) => [r.plateNumber, r.entryLogId]),
+    ).toEqual([
+      ['GG44HHGP', near],
+      ['JJ55KKGP', null],
+      ['LL66MMGP', null],
+    ]);
   });
 
   it('skips no read when several fall in the same millisecond', async () => {

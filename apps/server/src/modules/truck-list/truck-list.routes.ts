@@ -43,6 +43,7 @@ export function truckListRoutes(service: TruckListService): FastifyPluginAsyncZo
           plateNumber: row.plateNumber,
           category: row.category,
           transportName: row.transportName,
+          entryLogId: row.entryLogId,
         }));
       },
     );

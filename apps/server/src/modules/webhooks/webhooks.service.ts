@@ -9,6 +9,7 @@ import {
 } from '@boomgate/contracts/webhooks';
 
 import type { AuditService } from '@/modules/audit';
+import type { CorrectionsService } from '@/modules/corrections';
 import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
@@ -64,6 +65,8 @@ export type WebhooksServiceDeps = {
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
   /** Issue 16: the caller's sites (the feed's `siteId` filter and a guard's scope). */
   sites: SiteScoping;
+  /** Issue 15: the typed values sent with a completion, kept beside what was read. */
+  corrections: Pick<CorrectionsService, 'record'>;
   random?: () => number;
 };
 
@@ -118,6 +121,7 @@ export function createWebhooksService({
   counters,
   watchlist,
   sites,
+  corrections,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /** The current secret first, then the previous one while its rotation window lasts. */
@@ -401,6 +405,15 @@ export function createWebhooksService({
           ip,
           details: { deliveryId: delivery.id, callbackQueued },
         });
+        // Issue 15: in the completion's transaction, so the typed values exist if and only if
+        // the completion does; the read values come from the captures the server holds.
+        await corrections.record(
+          tx,
+          actor,
+          { documentType: 'incoming_request', documentId: row.id },
+          body.corrections,
+          ip,
+        );
         // Issue 21: alert hits grant; they are logged as hits like the refused ones.
         const screening = await watchlist.screen(tx, actor.tenantId, subject);
         await watchlist.recordHits(tx, actor, screening, {

@@ -15,7 +15,7 @@ import {
 
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
-import { anEmptyRead, anOcrRead } from '@/testing/gate-api';
+import { A_CAPTURE_ID, anEmptyRead, anOcrRead } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
@@ -407,9 +407,9 @@ describe('Incoming Feed', () => {
     await expectToast('Captured', "Driver's License processed successfully");
     const licence = within(dialog).getByTestId('extracted-licence');
     expect(licence).toHaveTextContent('✓ Data Extracted');
-    expect(licence).toHaveTextContent('Name on Card');
-    expect(licence).toHaveTextContent('S DLAMINI');
-    expect(licence).toHaveTextContent('8001015009087');
+    // Issue 15: every extracted field is an editable box holding what was read.
+    expect(within(licence).getByLabelText('Name on Card')).toHaveValue('S DLAMINI');
+    expect(within(licence).getByLabelText('ID Number')).toHaveValue('02/8001015009087');
     expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
       'Required: ID Document',
     );
@@ -559,5 +559,111 @@ describe('Incoming Feed', () => {
     await expectToast('Error', message);
     expect(api.processed[0]!.body).toMatchObject({ expectedCompletedAt: completedAt });
     expect(screen.getByRole('dialog', { name: 'Process Vehicle Entry' })).toBeInTheDocument();
+  });
+});
+
+describe('Process Vehicle Entry: typed fallback and corrections (issue 15)', () => {
+  it('holds completion until an uncertain field is confirmed or corrected, then sends both', async () => {
+    const { user, api } = setUp([anEntry({ plateNumber: 'CA1', driverName: 'Sipho' })]);
+    const read = anOcrRead('id', {
+      givenNames: 'Sipho',
+      surname: 'NKOSl',
+      identityNumber: '8001015009087',
+    });
+    api.onOcr('id', {
+      ...read,
+      reading: {
+        ...read.reading!,
+        uncertain: ['identityNumber', 'surname'],
+      } as OcrResponse['reading'],
+    });
+
+    const dialog = await openDialog(user);
+    await capture(user, dialog, 'ID Document', 'Capture ID Document');
+    await expectToast('Captured', 'ID Document processed successfully');
+
+    const idNumber = within(dialog).getByTestId('reading-field-identityNumber');
+    expect(idNumber).toHaveAttribute('data-uncertain', 'true');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Confirm or correct: Surname (ID Document), ID Number (ID Document)',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Fill Required Fields' })).toBeDisabled();
+
+    // The surname is corrected by typing; the ID number is confirmed as read.
+    const surname = within(dialog).getByLabelText('Surname');
+    await user.clear(surname);
+    await user.type(surname, 'NKOSI');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Confirm or correct: ID Number (ID Document)',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm ID Number' }));
+    expect(idNumber).not.toHaveAttribute('data-uncertain');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      '✓ All required fields completed',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+    await expectToast('Success');
+    expect(api.processed[0]!.body).toMatchObject({
+      driverIdNumber: '8001015009087',
+      corrections: [
+        { captureId: A_CAPTURE_ID, readingType: 'id', field: 'surname', typedValue: 'NKOSI' },
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'id',
+          field: 'identityNumber',
+          typedValue: '8001015009087',
+        },
+      ],
+    });
+    expect(api.processed[0]!.body.corrections).toHaveLength(2);
+  });
+
+  it('completes an entry whose ID read failed by typing the number ("Enter manually")', async () => {
+    const { user, api } = setUp([anEntry({ plateNumber: 'CA1', driverName: 'Sipho' })]);
+    api.onOcr('id', anEmptyRead('id'));
+
+    const dialog = await openDialog(user);
+    await capture(user, dialog, 'ID Document', 'Capture ID Document');
+    expect(
+      await within(dialog).findByText('Failed to extract data. Please try again.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Required: ID Document',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Enter manually' }));
+    const field = within(dialog).getByTestId('reading-field-identityNumber');
+    expect(field).toHaveTextContent('Not read: enter manually.');
+    await user.type(within(dialog).getByLabelText('ID Number'), '8001015009087');
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      '✓ All required fields completed',
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+    await expectToast('Success');
+    expect(api.processed[0]!.body).toMatchObject({
+      driverIdNumber: '8001015009087',
+      corrections: [
+        {
+          captureId: null,
+          readingType: 'id',
+          field: 'identityNumber',
+          typedValue: '8001015009087',
+        },
+      ],
+    });
+  });
+
+  it('sends no corrections when every value is kept as read and none was uncertain', async () => {
+    const { user, api } = setUp([anEntry({ plateNumber: 'CA1', driverName: 'Sipho' })]);
+    api.onOcr('id', anOcrRead('id', { identityNumber: '8001015009087' }));
+
+    const dialog = await openDialog(user);
+    await capture(user, dialog, 'ID Document', 'Capture ID Document');
+    await expectToast('Captured');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+    await expectToast('Success');
+    expect(api.processed[0]!.body).not.toHaveProperty('corrections');
   });
 });

@@ -1,13 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { CameraIcon, CheckCircle2Icon, RefreshCwIcon } from 'lucide-react';
+import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
 
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -22,108 +20,32 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { readDocument } from '@/lib/api/ocr';
+import { unconfirmed } from '@/lib/corrections';
 
 import { useProcessRequest } from '../api/incoming-requests';
 
 import {
   type Capture,
+  captureFromEdits,
   captureFromRead,
   type Captures,
   completion,
   defaultTab,
+  EDITABLE,
   existingFields,
-  type LabelledField,
+  startTabEdits,
   TABS,
   type TabDefinition,
+  type TabEdits,
   type TabKey,
+  tabCorrections,
 } from './process-entry';
-
-type TabState = 'idle' | 'processing' | 'error';
+import { TabPanel, type TabState } from './process-entry-tab-panel';
 
 /** Spec §8, when the server queued the callback. */
 const CALLBACK_SENT = 'Entry processed and callback sent';
 /** The spec's toast would claim a callback; without a usable callback URL none is sent. */
 const NO_CALLBACK = 'Entry processed. No callback was sent: no active callback URL is set up.';
-
-function Fields({ fields }: { fields: LabelledField[] }) {
-  return (
-    <dl className="grid gap-1 text-sm">
-      {fields.map(({ label, value }) => (
-        <div key={label} className="flex justify-between gap-4 border-b py-1">
-          <dt className="text-muted-foreground">{label}</dt>
-          <dd className="text-right font-medium">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function TabPanel({
-  tab,
-  existing,
-  capture,
-  state,
-  onCapture,
-}: {
-  tab: TabDefinition;
-  existing: LabelledField[];
-  capture: Capture | undefined;
-  state: TabState;
-  onCapture: () => void;
-}) {
-  if (state === 'processing') {
-    return (
-      <p
-        role="status"
-        className="flex items-center justify-center gap-2 py-8 text-muted-foreground"
-      >
-        <Spinner />
-        Processing image with AI...
-      </p>
-    );
-  }
-  return (
-    <div className="grid gap-4">
-      {capture ? (
-        <Alert variant="success" data-testid={`extracted-${tab.key}`}>
-          <AlertTitle>✓ Data Extracted</AlertTitle>
-          <AlertDescription>
-            <Fields fields={capture.fields} />
-          </AlertDescription>
-        </Alert>
-      ) : existing.length > 0 ? (
-        <div className="grid gap-2 rounded-lg border p-4" data-testid={`existing-${tab.key}`}>
-          <div className="flex items-center justify-between gap-2">
-            <h4 className="font-medium">Existing {tab.existingNoun} Data</h4>
-            <Badge variant="secondary">From Webhook</Badge>
-          </div>
-          <Fields fields={existing} />
-        </div>
-      ) : null}
-      {state === 'error' && (
-        <Alert variant="destructive">
-          <AlertDescription>Failed to extract data. Please try again.</AlertDescription>
-        </Alert>
-      )}
-      {capture || existing.length > 0 ? (
-        <Button variant="outline" onClick={onCapture}>
-          <RefreshCwIcon aria-hidden />
-          Re-capture
-        </Button>
-      ) : (
-        <Button onClick={onCapture}>
-          <CameraIcon aria-hidden />
-          {tab.captureLabel}
-        </Button>
-      )}
-      {tab.optional && (
-        <p className="text-center text-xs text-muted-foreground">
-          Optional: this does not hold up completion.
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** Spec §2 "Process Vehicle Entry dialog": capture the missing documents, then complete. */
 export function ProcessEntryDialog({
@@ -134,7 +56,8 @@ export function ProcessEntryDialog({
   onClose: () => void;
 }) {
   const [activeTab, setActiveTab] = useState<TabKey>(() => defaultTab(entry));
-  const [captures, setCaptures] = useState<Captures>({});
+  const [readCaptures, setCaptures] = useState<Captures>({});
+  const [tabEdits, setTabEdits] = useState<Partial<Record<TabKey, TabEdits>>>({});
   const [states, setStates] = useState<Partial<Record<TabKey, TabState>>>({});
   const [cameraTab, setCameraTab] = useState<TabDefinition | null>(null);
   const processRequest = useProcessRequest();
@@ -143,8 +66,60 @@ export function ProcessEntryDialog({
       readDocument(image, tab.ocrType),
   });
 
+  // Issue 15: what the back office typed stands in for what was read; both go to the server.
+  const captures: Captures = {};
+  for (const tab of TABS) {
+    const edited = tabEdits[tab.key];
+    const read = readCaptures[tab.key];
+    const capture = edited ? captureFromEdits(tab.key, edited, read ?? null) : read;
+    if (capture) captures[tab.key] = capture;
+  }
   const { missing, payload, payloadMissing } = completion(entry, captures);
-  const canComplete = missing.length === 0;
+  // Uncertain fields still as read: confirmed or corrected before the entry completes.
+  const toConfirm = TABS.flatMap((tab) => {
+    const edited = tabEdits[tab.key];
+    if (!edited) return [];
+    const labels = EDITABLE[tab.key]?.fields ?? [];
+    return unconfirmed(edited.edits).map(
+      (name) => `${labels.find((field) => field.name === name)?.label ?? name} (${tab.label})`,
+    );
+  });
+  const canComplete = missing.length === 0 && toConfirm.length === 0;
+  const corrections = TABS.flatMap((tab) => {
+    const edited = tabEdits[tab.key];
+    return edited ? tabCorrections(edited) : [];
+  });
+
+  const updateEdits = (key: TabKey, change: (edited: TabEdits) => TabEdits) =>
+    setTabEdits((previous) => {
+      const edited = previous[key];
+      return edited ? { ...previous, [key]: change(edited) } : previous;
+    });
+  const editField = (key: TabKey, name: string, value: string) =>
+    updateEdits(key, (edited) => {
+      const field = edited.edits.fields[name];
+      if (!field) return edited;
+      return {
+        ...edited,
+        edits: { ...edited.edits, fields: { ...edited.edits.fields, [name]: { ...field, value } } },
+      };
+    });
+  const confirmField = (key: TabKey, name: string) =>
+    updateEdits(key, (edited) => {
+      const field = edited.edits.fields[name];
+      if (!field) return edited;
+      return {
+        ...edited,
+        edits: {
+          ...edited.edits,
+          fields: { ...edited.edits.fields, [name]: { ...field, confirmed: true } },
+        },
+      };
+    });
+  const enterManually = (tab: TabDefinition) => {
+    const started = startTabEdits(tab.key, null, null);
+    if (started) setTabEdits((previous) => ({ ...previous, [tab.key]: started }));
+  };
 
   const handleImage = (tab: TabDefinition, image: string) => {
     setCameraTab(null);
@@ -168,6 +143,8 @@ export function ProcessEntryDialog({
             return;
           }
           setCaptures((previous) => ({ ...previous, [tab.key]: capture }));
+          const started = startTabEdits(tab.key, response, capture);
+          setTabEdits((previous) => ({ ...previous, [tab.key]: started ?? undefined }));
           setStates((previous) => ({ ...previous, [tab.key]: 'idle' }));
           toast({ title: 'Captured', description: `${tab.label} processed successfully` });
         },
@@ -188,7 +165,14 @@ export function ProcessEntryDialog({
     processRequest.mutate(
       // The entry as this dialog was opened on: if someone processed it since, the server
       // answers 409 and this dialog shows its message instead of overwriting their work.
-      { id: entry.id, body: { ...payload, expectedCompletedAt: entry.completedAt } },
+      {
+        id: entry.id,
+        body: {
+          ...payload,
+          expectedCompletedAt: entry.completedAt,
+          ...(corrections.length > 0 ? { corrections } : {}),
+        },
+      },
       {
         onSuccess: ({ callbackQueued }) => {
           toast({
@@ -261,6 +245,10 @@ export function ProcessEntryDialog({
                   capture={captures[tab.key]}
                   state={states[tab.key] ?? 'idle'}
                   onCapture={() => setCameraTab(tab)}
+                  edits={tabEdits[tab.key]}
+                  onEdit={(name, value) => editField(tab.key, name, value)}
+                  onConfirm={(name) => confirmField(tab.key, name)}
+                  onEnterManually={() => enterManually(tab)}
                 />
               </TabsContent>
             ))}
@@ -271,7 +259,11 @@ export function ProcessEntryDialog({
               data-testid="required-status"
               className={canComplete ? 'text-sm text-success' : 'text-sm text-muted-foreground'}
             >
-              {canComplete ? '✓ All required fields completed' : `Required: ${missing.join(', ')}`}
+              {canComplete
+                ? '✓ All required fields completed'
+                : missing.length > 0
+                  ? `Required: ${missing.join(', ')}`
+                  : `Confirm or correct: ${toConfirm.join(', ')}`}
             </p>
             <div className="flex gap-2">
               <Button variant="outline" onClick={onClose}>

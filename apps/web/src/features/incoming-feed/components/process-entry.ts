@@ -1,5 +1,8 @@
 import type { GuideShape } from '@/components/camera/guide';
+import type { CorrectionInput } from '@boomgate/contracts/corrections';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
+import { normalisePlate } from '@boomgate/contracts/plates';
+import type { ReadingType } from '@boomgate/contracts/readings';
 import {
   type CapturedDocuments,
   cleanExtractedIdNumber,
@@ -18,6 +21,7 @@ import {
   plateFromOcr,
   textField,
 } from '@/lib/api/ocr';
+import { type ReadingEdits, correctionsOf, startEdits } from '@/lib/corrections';
 
 export type TabKey = 'plate' | 'licence' | 'id' | 'face' | 'weighbridge';
 
@@ -257,4 +261,137 @@ export function completion(
   const order: MissingRequirement[] = ['Number Plate', "Driver's License", 'ID Document'];
   payloadMissing.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return { missing, payload, payloadMissing };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 15: every extracted field editable, typed where the read failed, sent with provenance.
+// ---------------------------------------------------------------------------------------------
+
+export type EditableField = { name: string; label: string };
+
+/** The fields of each tab's reading the dialog lets the back office edit (the face has none). */
+export const EDITABLE: Partial<
+  Record<TabKey, { readingType: ReadingType; fields: readonly EditableField[] }>
+> = {
+  plate: { readingType: 'plate', fields: [{ name: 'plateNumber', label: 'Plate Number' }] },
+  licence: {
+    readingType: 'license',
+    fields: [
+      { name: 'nameOnCard', label: 'Name on Card' },
+      { name: 'licenceNumber', label: 'Licence Number' },
+      { name: 'idNumber', label: 'ID Number' },
+      { name: 'validTo', label: 'Valid To' },
+    ],
+  },
+  id: {
+    readingType: 'id',
+    fields: [
+      { name: 'givenNames', label: 'Given Names' },
+      { name: 'surname', label: 'Surname' },
+      { name: 'identityNumber', label: 'ID Number' },
+      { name: 'dateOfBirth', label: 'Date of Birth' },
+      { name: 'sex', label: 'Sex' },
+    ],
+  },
+  weighbridge: {
+    readingType: 'weighbridge',
+    fields: [
+      { name: 'ticketNumber', label: 'Ticket Number' },
+      { name: 'vehicleReg', label: 'Vehicle Registration' },
+      { name: 'netWeight', label: 'Net Weight' },
+    ],
+  },
+};
+
+/** One tab's editable reading: the fields as edited and the values they started from. */
+export type TabEdits = { edits: ReadingEdits; initial: Record<string, string> };
+
+/**
+ * The edits a read starts: the typed reading's fields (null when the read failed, or "Enter
+ * manually": every field typed). `base` fills a field the typed reading lacks (older flat fields).
+ * The capture is cited only when it was read as this tab's reading type.
+ */
+export function startTabEdits(
+  tab: TabKey,
+  response: Pick<OcrResponse, 'captureId' | 'reading'> | null,
+  base: Capture | null,
+): TabEdits | null {
+  const editable = EDITABLE[tab];
+  if (!editable) return null;
+  const reading = response?.reading?.type === editable.readingType ? response.reading : null;
+  const fallback = (base?.document ?? {}) as Record<string, unknown>;
+  const edits = startEdits(
+    editable.readingType,
+    reading ? (response?.captureId ?? null) : null,
+    reading,
+    editable.fields.map((field) => field.name),
+    fallback,
+  );
+  const initial = Object.fromEntries(
+    Object.entries(edits.fields).map(([name, field]) => [name, field.value]),
+  );
+  return { edits, initial };
+}
+
+const blankToNull = (value: string | undefined) => value?.trim() || null;
+
+/** The tab's capture with the edited values in place of the read ones. */
+export function captureFromEdits(
+  tab: TabKey,
+  { edits }: TabEdits,
+  base: Capture | null,
+): Capture | null {
+  const value = (name: string) => blankToNull(edits.fields[name]?.value);
+  const editable = EDITABLE[tab];
+  const fields = (editable?.fields ?? []).flatMap(({ name, label }) => {
+    const text = value(name);
+    return text ? [{ label, value: text }] : [];
+  });
+  switch (tab) {
+    case 'plate': {
+      const plate = value('plateNumber');
+      return plate ? { document: { registrationNumber: normalisePlate(plate) }, fields } : null;
+    }
+    case 'licence':
+      return {
+        document: {
+          ...(base?.document as object | null),
+          nameOnCard: value('nameOnCard'),
+          licenceNumber: value('licenceNumber'),
+          idNumber: cleanIdNumber(value('idNumber')),
+          validTo: value('validTo'),
+        } as CapturedDocuments['licence'],
+        fields,
+      };
+    case 'id':
+      return {
+        document: {
+          ...(base?.document as object | null),
+          givenNames: value('givenNames'),
+          surname: value('surname'),
+          identityNumber: cleanIdNumber(value('identityNumber')),
+          dateOfBirth: value('dateOfBirth'),
+          sex: value('sex'),
+        } as CapturedDocuments['id'],
+        fields,
+      };
+    case 'face':
+    case 'weighbridge':
+      return fields.length > 0 ? { document: null, fields } : base;
+  }
+}
+
+/**
+ * What goes with the completion: fields changed from what was read, typed where nothing was,
+ * uncertain ones confirmed. A value carried over from the read's older flat fields and left as
+ * it was is not the back office's typing, so it is not sent as such.
+ */
+export function tabCorrections({ edits, initial }: TabEdits): CorrectionInput[] {
+  return correctionsOf(edits).filter((correction) => {
+    const field = edits.fields[correction.field];
+    return (
+      field?.read !== undefined ||
+      correction.typedValue !== (initial[correction.field] ?? '').trim()
+    );
+  });
 }

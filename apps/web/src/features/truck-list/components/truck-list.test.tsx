@@ -70,6 +70,7 @@ describe('Truck List', () => {
         plateNumber: 'KP35XKGP',
         category: 'contracted',
         transportName: 'Kumba Haulage',
+        entryLogId: '5f0c7a1e-2b3d-4c5e-8f90-a1b2c3d4e5f6',
       }),
       aTruck({
         timestamp: '2026-01-05T10:00:00.000Z',
@@ -104,6 +105,12 @@ describe('Truck List', () => {
     expect(first).toHaveTextContent('KP 35 XK GP');
     expect(within(first!).getByText('contracted')).toBeInTheDocument();
     expect(first).toHaveTextContent('Kumba Haulage');
+    // Issue 15: the read with a gate entry opens it; the one without is plain text.
+    expect(within(first!).getByRole('link', { name: 'KP 35 XK GP' })).toHaveAttribute(
+      'href',
+      '/entry-logs/5f0c7a1e-2b3d-4c5e-8f90-a1b2c3d4e5f6',
+    );
+    expect(within(second!).queryByRole('link')).not.toBeInTheDocument();
     expect(second).toHaveTextContent('Jan 05, 2026');
     const cells = within(second!).getAllByRole('cell');
     expect(cells[1]).toHaveTextContent(/^-$/);

@@ -1,5 +1,6 @@
 import { CalendarClockIcon, ClipboardListIcon, type LucideIcon, TruckIcon } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { Link } from 'wouter';
 
 import type { TruckListEntry, TruckListSummary } from '@boomgate/contracts/truck-list';
 
@@ -17,6 +18,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
@@ -77,7 +79,19 @@ function TruckTable({ entries }: { entries: TruckListEntry[] }) {
             </TableCell>
             <TableCell>{entry.truckNumber?.trim() || DASH}</TableCell>
             <TableCell className="font-mono">
-              {entry.plateNumber ? formatPlate(entry.plateNumber) : DASH}
+              {/* Issue 15: a read the gate recorded an entry for opens that entry's evidence. */}
+              {entry.plateNumber && entry.entryLogId ? (
+                <Link
+                  href={paths.entryLog(entry.entryLogId)}
+                  className="underline-offset-2 hover:underline"
+                >
+                  {formatPlate(entry.plateNumber)}
+                </Link>
+              ) : entry.plateNumber ? (
+                formatPlate(entry.plateNumber)
+              ) : (
+                DASH
+              )}
             </TableCell>
             <TableCell className="hidden md:table-cell">
               <Badge variant={entry.category === 'contracted' ? 'default' : 'outline'}>

@@ -33,7 +33,7 @@ const AGENT_BIN = fileURLToPath(
 let dataDir = '';
 let server: ServerProcess | undefined;
 let admin: ReturnType<typeof apiClient>;
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-fault-barrier-'));
@@ -108,7 +108,6 @@ function spawnAgent(
       deviceUrl,
       ...extra,
     ],
-    // eslint-disable-next-line no-restricted-properties -- the child agent's own environment
     { env: { ...process.env, BOOMGATE_AGENT_TOKEN: token }, stdio: 'ignore' },
   );
   cleanups.push(() => child.kill('SIGKILL'));

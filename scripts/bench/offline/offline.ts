@@ -19,11 +19,11 @@ import {
   enqueueAction,
   listActions,
   replayActions,
-} from '../../apps/web/src/lib/offline/action-queue';
-import { openOfflineDb } from '../../apps/web/src/lib/offline/offline-db';
-import { sendQueuedAction } from '../../apps/web/src/lib/offline/send-action';
-import { writeBenchResult } from '../lib/bench-result';
-import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
+} from '../../../apps/web/src/lib/offline/action-queue';
+import { openOfflineDb } from '../../../apps/web/src/lib/offline/offline-db';
+import { sendQueuedAction } from '../../../apps/web/src/lib/offline/send-action';
+import { writeBenchResult } from '../../lib/bench-result';
+import { machineLine, writeBenchmarkSection } from '../../lib/benchmarks-doc';
 
 /**
  * `npm run bench:offline` (issue 18): a guard's device comes back after load-shedding with

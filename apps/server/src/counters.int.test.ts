@@ -30,8 +30,12 @@ describe('counters after TRUNCATE', () => {
       await t.ownerQuery(`grant delete on ${counters} to ${role}`);
     }
     // What TRUNCATE … CASCADE also empties: the feed's callback outbox, an entry's supervisor
-    // override (issue 21) and the visit it opened (issue 16).
-    await t.ownerQuery(`grant truncate on webhook_deliveries, entry_overrides, visits to ${role}`);
+    // override (issue 21) and the visit it opened (issue 16); and the hourly report counts kept
+    // beside entries and visits (issue 23), which their truncate triggers empty too.
+    await t.ownerQuery(
+      `grant truncate on webhook_deliveries, entry_overrides, visits, report_hourly_entries,
+        report_hourly_refusals, report_hourly_visits to ${role}`,
+    );
   });
   afterAll(async () => {
     await t.ownerQuery(`drop owned by ${role}`);

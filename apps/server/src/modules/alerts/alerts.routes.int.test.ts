@@ -338,15 +338,21 @@ describe('alerts API', () => {
     expect((await admin.patch(`/api/sites/${site!.id}`, { overstayMinutes: 60 })).statusCode).toBe(
       200,
     );
-    // Capture times in the past: the test clock does not run past the session's idle limit.
+    // Visits are timed by the server, and the test clock does not run past the session's idle
+    // limit: each visit is moved back to when the vehicle came in.
     const minutesAgo = (minutes: number) =>
       new Date(t.clock.now().getTime() - minutes * 60_000).toISOString();
-    const grant = (plateNumber: string, minutes: number) =>
-      admin.post('/api/auto-gate/grant-entry', {
+    const grant = async (plateNumber: string, minutes: number) => {
+      const response = await admin.post('/api/auto-gate/grant-entry', {
         plateNumber,
         entryGranted: true,
-        capturedAt: minutesAgo(minutes),
       });
+      await t.ownerQuery('update visits set entered_at = $1 where entry_log_id = $2', [
+        minutesAgo(minutes),
+        response.json<{ id: string }>().id,
+      ]);
+      return response;
+    };
     const staying = await grant('OV11AA', 66);
     const leaving = await grant('OV22BB', 70);
     const late = await grant('OV33CC', 50); // under the limit

@@ -36,7 +36,8 @@ export const guardDevices = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('guard_devices_one_per_key').on(t.tenantId, t.deviceKey),
-    index('guard_devices_by_contact_idx').on(t.tenantId, t.lastContactAt.desc()),
+    // Ascending: read backwards for newest-first (index-order.test.ts).
+    index('guard_devices_by_contact_idx').on(t.tenantId, t.lastContactAt),
   ],
 );
 

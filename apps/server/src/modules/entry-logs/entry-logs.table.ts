@@ -128,6 +128,9 @@ export const entryLogs = pgTable(
     foreignKey({ columns: [t.tenantId, t.gateId], foreignColumns: [gates.tenantId, gates.id] }),
     // A site's entries newest first (site-scoped lists), read backwards like the tenant index.
     index('entry_logs_tenant_site_timestamp_idx').on(t.tenantId, t.siteId, t.timestamp, t.id),
+    // A plate's entries in time order: the truck list links each camera read to the plate's first
+    // entry after it (issue 15) by a range read here, with no sort per listed read.
+    index('entry_logs_tenant_plate_timestamp_idx').on(t.tenantId, t.plateNumber, t.timestamp, t.id),
     index('entry_logs_tenant_disc_idx').on(t.tenantId, t.vehicleLicenceDiscId),
     index('entry_logs_tenant_identity_idx').on(t.tenantId, t.identityDocumentId),
     index('entry_logs_tenant_licence_idx').on(t.tenantId, t.driversLicenceId),

@@ -313,6 +313,8 @@ export function createModules({
     images: images.service,
     audit,
     clock,
+    offlineAlertSeconds: env.ANPR_OFFLINE_ALERT_SECONDS,
+    alerts: alerts.hooks,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

@@ -14,6 +14,7 @@ export function jobsOf(modules: Modules) {
       ...modules.captures.jobs,
       ...modules.alerts.jobs,
       ...modules.barriers.jobs,
+      ...modules.anpr.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -24,6 +25,7 @@ export function jobsOf(modules: Modules) {
       ...modules.captures.schedules,
       ...modules.alerts.schedules,
       ...modules.barriers.schedules,
+      ...modules.anpr.schedules,
     ],
   };
 }

@@ -62,6 +62,8 @@ const EnvSchema = z
     BARRIER_RESULT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
     // A gate agent silent this long raises a device_offline alert (the barriers.offline-scan job).
     BARRIER_OFFLINE_ALERT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+    /** Issue 22: a number-plate camera silent this long (no read, no heartbeat) raises device_offline. */
+    ANPR_OFFLINE_ALERT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     AI_BASE_URL: z.url().optional(),
     AI_API_KEY: z.string().optional(),
     AI_MODEL: z.string().optional(),

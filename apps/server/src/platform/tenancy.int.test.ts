@@ -146,6 +146,7 @@ describe('tenant isolation in the database', () => {
       'alerts_due_overstay_tenants',
       'alerts_due_repeat',
       'anpr_find_camera',
+      'anpr_offline_cameras',
       'approved_vehicles_due_biometric_purge',
       'auth_find_login',
       'auth_resolve_session',

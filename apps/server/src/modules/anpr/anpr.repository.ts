@@ -8,6 +8,27 @@ export type AnprRepository = ReturnType<typeof createAnprRepository>;
 
 export function createAnprRepository() {
   return {
+    /**
+     * Issue 22: cameras silent since `before` (and for less than a day) with no device_offline alert
+     * for that silence yet, across tenants: the SECURITY DEFINER anpr_offline_cameras.
+     */
+    async listOfflineCameras(tx: DbExecutor, before: Date, limit: number) {
+      const result = await tx.execute<{
+        tenant_id: string;
+        camera_id: string;
+        name: string;
+        last_seen_at: string;
+      }>(
+        sql`select tenant_id, camera_id, name, last_seen_at from anpr_offline_cameras(${before.toISOString()}::timestamptz, ${limit}::int)`,
+      );
+      return result.rows.map((row) => ({
+        tenantId: row.tenant_id,
+        cameraId: row.camera_id,
+        name: row.name,
+        lastSeenAt: new Date(row.last_seen_at),
+      }));
+    },
+
     /** Cross-tenant by necessity (the token names the tenant): the SECURITY DEFINER anpr_find_camera. */
     async findCameraByTokenHash(tx: DbExecutor, tokenHash: string) {
       const result = await tx.execute<{ tenant_id: string; camera_id: string }>(

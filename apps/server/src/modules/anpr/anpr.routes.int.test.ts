@@ -106,6 +106,7 @@ describe('ANPR cameras', () => {
         plateNumber: 'TST123GP',
         category: 'contracted',
         transportName: 'Karoo Haulage',
+        entryLogId: null, // no entry at the gate yet (issue 15 links it once there is one)
       },
     ]);
     const [row] = await t.ownerQuery<{ image_key: string; source: string }>(
@@ -251,5 +252,50 @@ describe('ANPR cameras', () => {
     expect(foreignDelete.statusCode).toBe(404);
     expect(foreignDelete.json()).toEqual(missingDelete.json());
     expect((await admin.get('/api/anpr/cameras')).json()).toHaveLength(1);
+  });
+
+  it('raises device_offline once for a camera silent past the limit; a heartbeat keeps it alive', async () => {
+    t.clock.set(new Date('2026-06-01T08:00:00Z'));
+    const admin = await t.registerTenant();
+    const other = await t.registerTenant();
+    const camera = await aCamera(admin);
+    const neverSeen = await aCamera(other);
+    const heartbeat = hikvisionMultipart(fixture('hikvision-heartbeat.xml'), []);
+    const push = () =>
+      t.inject({
+        method: 'POST',
+        url: camera.pushUrl,
+        payload: heartbeat.payload,
+        headers: { 'content-type': heartbeat.contentType },
+      });
+    const offlineAlerts = async () =>
+      (await admin.get('/api/alerts?state=open'))
+        .json<{ kind: string; message: string }[]>()
+        .filter((alert) => alert.kind === 'device_offline');
+
+    // A heartbeat is contact: the camera is seen now.
+    expect((await push()).statusCode).toBe(200);
+    expect((await admin.get('/api/anpr/cameras')).json()[0].lastSeenAt).toBe(
+      '2026-06-01T08:00:00.000Z',
+    );
+
+    // Not yet past ANPR_OFFLINE_ALERT_SECONDS (600 s by default): nothing.
+    t.clock.advanceMs(599_000);
+    expect(await t.modules.anpr.service.offlineScan()).toBe(0);
+    // Another heartbeat moves the last contact on, so the silence starts again.
+    expect((await push()).statusCode).toBe(200);
+    t.clock.advanceMs(599_000);
+    expect(await t.modules.anpr.service.offlineScan()).toBe(0);
+
+    t.clock.advanceMs(2_000);
+    expect(await t.modules.anpr.service.offlineScan()).toBe(1);
+    expect(await t.modules.anpr.service.offlineScan()).toBe(0); // once per silence
+    const alerts = await offlineAlerts();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.message).toMatch(/^The number-plate camera Main gate in has not been heard/);
+
+    // A camera that never reported is not watched; the other tenant sees none of this.
+    expect(neverSeen.id).toBeDefined();
+    expect((await other.get('/api/alerts?state=open')).json()).toEqual([]);
   });
 });

@@ -194,8 +194,11 @@ export function anprPushRoutes(service: AnprService): FastifyPluginAsyncZod {
         } else {
           throw new AppError('INVALID', 'Send a plate read as JSON, XML or multipart/form-data.');
         }
-        if ('ignored' in read)
+        if ('ignored' in read) {
+          // A heartbeat or another event still shows the camera is alive (issue 22's offline scan).
+          await service.noteContact(camera);
           return reply.code(200).send({ ignored: true, eventType: read.ignored });
+        }
         const { entry, isApproved } = await service.recordRead(camera, read);
         return reply.code(201).send({
           id: entry.id,

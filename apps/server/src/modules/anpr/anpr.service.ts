@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CreateAnprCameraBody } from '@boomgate/contracts/anpr';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
+import type { RaiseAlert } from '@/modules/alerts';
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
@@ -23,7 +24,13 @@ export type AnprServiceDeps = {
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  /** Issue 22: a camera silent this long raises a device_offline alert (the offline scan). */
+  offlineAlertSeconds: number;
+  alerts?: { raiseAlert: RaiseAlert };
 };
+
+/** Cameras the offline scan looks at per run (the oldest silences first). */
+const OFFLINE_SCAN_BATCH = 200;
 
 export type AnprService = ReturnType<typeof createAnprService>;
 
@@ -52,6 +59,8 @@ export function createAnprService({
   images,
   audit,
   clock,
+  offlineAlertSeconds,
+  alerts,
 }: AnprServiceDeps) {
   return {
     async createCamera(actor: Actor, body: CreateAnprCameraBody, ip?: string) {
@@ -95,6 +104,41 @@ export function createAnprService({
           ip,
         });
       });
+    },
+
+    /**
+     * A camera's event that is not a plate read (a heartbeat, another event type): it shows the
+     * camera is alive, so its last contact moves on and no offline alert is raised for it.
+     */
+    noteContact: (camera: { tenantId: string; cameraId: string }) =>
+      database.withTenant(camera.tenantId, (tx) =>
+        repository.touch(tx, camera.tenantId, camera.cameraId, clock.now()),
+      ),
+
+    /**
+     * The anpr.offline-scan job (issue 22): every camera silent longer than
+     * ANPR_OFFLINE_ALERT_SECONDS raises one device_offline alert per silence (keyed by its last
+     * contact). A camera that never reported is not watched yet.
+     */
+    async offlineScan(): Promise<number> {
+      if (!alerts) return 0;
+      const before = new Date(clock.now().getTime() - offlineAlertSeconds * 1000);
+      const silent = await database.withoutTenant((tx) =>
+        repository.listOfflineCameras(tx, before, OFFLINE_SCAN_BATCH),
+      );
+      let raised = 0;
+      for (const { tenantId, cameraId, name, lastSeenAt } of silent) {
+        const row = await database.withTenant(tenantId, (tx) =>
+          alerts.raiseAlert(tx, {
+            tenantId,
+            kind: 'device_offline',
+            message: `The number-plate camera ${name} has not been heard from since ${lastSeenAt.toISOString()}: check its power and network, and log vehicles by hand meanwhile.`,
+            dedupeKey: `device_offline:camera:${cameraId}:${lastSeenAt.getTime()}`,
+          }),
+        );
+        if (row) raised++;
+      }
+      return raised;
     },
 
     /** The camera a push URL's token belongs to; an unknown token answers 404. */

@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import type { Viewport } from './flows';
 import type { FakeCamera } from './gate-camera';
+import { scanPlateAtAutoGate } from './gate-flows';
 import { assert, type Flow } from './runner';
 
 type BarrierFlowContext = {
@@ -63,24 +64,7 @@ export async function runBarrierFlow({
 
   const grantAtAutoGate = async (plate: (typeof plates)[number]) => {
     await camera.showPlate(plate.display);
-    await page.goto(`${baseUrl}/auto-gate`);
-    await page
-      .getByRole('button', {
-        name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
-      })
-      .click();
-    await page.waitForFunction(
-      () => {
-        const button = document.querySelector<HTMLButtonElement>(
-          'button[aria-label="Capture plate"]',
-        );
-        const video = document.querySelector<HTMLVideoElement>('[data-testid=camera-preview]');
-        return button !== null && !button.disabled && video !== null && video.videoWidth > 0;
-      },
-      undefined,
-      { timeout: 20_000 },
-    );
-    await page.getByRole('button', { name: 'Capture plate' }).click();
+    await scanPlateAtAutoGate(page, baseUrl, viewport);
     const panel = page.getByTestId('approved-panel');
     await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
     await panel.getByText('Entry approved - gate opening').waitFor();

@@ -34,7 +34,7 @@ async function expectHeading(page: Page, name: string) {
 }
 
 /** Waits until the open camera shows a picture (its capture button is enabled). */
-async function waitForCameraPicture(page: Page, captureLabel: string) {
+export async function waitForCameraPicture(page: Page, captureLabel: string) {
   await page.waitForFunction(
     (label) => {
       const button = document.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`);
@@ -44,6 +44,21 @@ async function waitForCameraPicture(page: Page, captureLabel: string) {
     captureLabel,
     { timeout: 20_000 },
   );
+}
+
+/**
+ * Opens the Auto Gate, starts a verification and captures the plate the fake camera shows; the
+ * caller waits for the result panel it expects.
+ */
+export async function scanPlateAtAutoGate(page: Page, baseUrl: string, viewport: Viewport) {
+  await page.goto(`${baseUrl}/auto-gate`);
+  await page
+    .getByRole('button', {
+      name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
+    })
+    .click();
+  await waitForCameraPicture(page, 'Capture plate');
+  await page.getByRole('button', { name: 'Capture plate' }).click();
 }
 
 /** Uploads a file through the open camera overlay named `dialogName`. */

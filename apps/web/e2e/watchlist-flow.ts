@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import type { Viewport } from './flows';
 import type { FakeCamera } from './gate-camera';
+import { scanPlateAtAutoGate } from './gate-flows';
 import { assert, type Flow } from './runner';
 
 type WatchlistFlowContext = {
@@ -69,24 +70,7 @@ export async function runWatchlistFlow({
     'the auto gate refuses the watched plate without a Pre-Register button',
     async () => {
       await camera.showPlate(plate.display);
-      await page.goto(`${baseUrl}/auto-gate`);
-      await page
-        .getByRole('button', {
-          name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
-        })
-        .click();
-      await page.waitForFunction(
-        () => {
-          const button = document.querySelector<HTMLButtonElement>(
-            'button[aria-label="Capture plate"]',
-          );
-          const video = document.querySelector<HTMLVideoElement>('[data-testid=camera-preview]');
-          return button !== null && !button.disabled && video !== null && video.videoWidth > 0;
-        },
-        undefined,
-        { timeout: 20_000 },
-      );
-      await page.getByRole('button', { name: 'Capture plate' }).click();
+      await scanPlateAtAutoGate(page, baseUrl, viewport);
       const panel = page.getByTestId('not-registered-panel');
       await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
       await panel.getByText('Entry refused - watchlist').waitFor();
@@ -160,24 +144,7 @@ export async function runWatchlistFlow({
     await page.locator('form button[type="submit"]').click();
     await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15_000 });
 
-    await page.goto(`${baseUrl}/auto-gate`);
-    await page
-      .getByRole('button', {
-        name: viewport.name === 'mobile' ? 'Start Verification' : 'Start Vehicle Verification',
-      })
-      .click();
-    await page.waitForFunction(
-      () => {
-        const button = document.querySelector<HTMLButtonElement>(
-          'button[aria-label="Capture plate"]',
-        );
-        const video = document.querySelector<HTMLVideoElement>('[data-testid=camera-preview]');
-        return button !== null && !button.disabled && video !== null && video.videoWidth > 0;
-      },
-      undefined,
-      { timeout: 20_000 },
-    );
-    await page.getByRole('button', { name: 'Capture plate' }).click();
+    await scanPlateAtAutoGate(page, baseUrl, viewport);
     const panel = page.getByTestId('not-registered-panel');
     await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
     await panel.getByText('Entry refused - watchlist').waitFor();

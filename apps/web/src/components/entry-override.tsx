@@ -17,20 +17,34 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useOverrideEntry, usePinOverrideEntry } from '@/lib/api/override-entry';
 
 /** Who overrode a refused entry and why (issue 21), shown with the entry. */
 export function OverrideNote({ entry }: { entry: Pick<EntryLog, 'override'> }) {
+  const { t } = useTranslation('common');
   if (!entry.override) return null;
+  const by = entry.override.overriddenBy.name ?? t('override.aSupervisor');
+  const { enteredBy, reason } = entry.override;
   return (
     <p className="text-xs text-muted-foreground" data-testid="entry-override">
-      Overridden by {entry.override.overriddenBy.name ?? 'a supervisor'}
-      {entry.override.enteredBy &&
-        ` (PIN entered by ${entry.override.enteredBy.name ?? 'a guard'})`}
-      : {entry.override.reason}
+      {enteredBy
+        ? t('override.noteWithPin', { by, guard: enteredBy.name ?? t('override.aGuard'), reason })
+        : t('override.note', { by, reason })}
     </p>
   );
+}
+
+/** The toast of a failed override, with the server's reason. */
+function useOverrideFailed() {
+  const { t } = useTranslation('common');
+  return (error: unknown) =>
+    toast({
+      variant: 'destructive',
+      title: t('override.failed'),
+      description: getErrorMessage(error, t('override.failedFallback')),
+    });
 }
 
 /**
@@ -39,6 +53,8 @@ export function OverrideNote({ entry }: { entry: Pick<EntryLog, 'override'> }) {
  * `overrideEntries` action), on refused entries.
  */
 export function OverrideEntryButton({ entry }: { entry: EntryLog }) {
+  const { t } = useTranslation('common');
+  const overrideFailed = useOverrideFailed();
   const override = useOverrideEntry();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -48,15 +64,11 @@ export function OverrideEntryButton({ entry }: { entry: EntryLog }) {
     event.preventDefault();
     try {
       await override.mutateAsync({ id: entry.id, reason });
-      toast({ title: 'Entry Overridden', description: `${entry.plateNumber}: ${reason}` });
+      toast({ title: t('override.done'), description: `${entry.plateNumber}: ${reason}` });
       setOpen(false);
       setReason('');
     } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: 'Override Failed',
-        description: getErrorMessage(error, 'Could not override the entry'),
-      });
+      overrideFailed(error);
     }
   };
 
@@ -64,19 +76,18 @@ export function OverrideEntryButton({ entry }: { entry: EntryLog }) {
     <>
       <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
         <ShieldAlertIcon aria-hidden />
-        Override
+        {t('override.button')}
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent>
           <form className="grid gap-4" onSubmit={(event) => void submit(event)}>
             <DialogHeader>
-              <DialogTitle>Override refused entry</DialogTitle>
+              <DialogTitle>{t('override.title')}</DialogTitle>
               <DialogDescription>
-                {entry.plateNumber} was refused. The override grants this one entry and is recorded
-                with your name and reason.
+                {t('override.description', { plate: entry.plateNumber })}
               </DialogDescription>
             </DialogHeader>
-            <Field id="override-reason" label="Reason">
+            <Field id="override-reason" label={t('override.reason')}>
               <Input
                 id="override-reason"
                 value={reason}
@@ -89,7 +100,7 @@ export function OverrideEntryButton({ entry }: { entry: EntryLog }) {
             <DialogFooter>
               <Button type="submit" disabled={override.isPending}>
                 {override.isPending && <Spinner />}
-                Override Entry
+                {t('override.submit')}
               </Button>
             </DialogFooter>
           </form>
@@ -113,6 +124,8 @@ export function PinOverrideButton({
   plateNumber: string | null;
   onOverridden: (entry: EntryLog) => void;
 }) {
+  const { t } = useTranslation('common');
+  const overrideFailed = useOverrideFailed();
   const override = usePinOverrideEntry();
   const [open, setOpen] = useState(false);
   const [pin, setPin] = useState('');
@@ -122,17 +135,13 @@ export function PinOverrideButton({
     event.preventDefault();
     try {
       const entry = await override.mutateAsync({ id: entryId, pin, reason });
-      toast({ title: 'Entry Overridden', description: `${plateNumber ?? ''}: ${reason}` });
+      toast({ title: t('override.done'), description: `${plateNumber ?? ''}: ${reason}` });
       setOpen(false);
       onOverridden(entry);
     } catch (error) {
       // A wrong PIN is spent from the guard's few attempts: clear it, keep the reason.
       setPin('');
-      toast({
-        variant: 'destructive',
-        title: 'Override Failed',
-        description: getErrorMessage(error, 'Could not override the entry'),
-      });
+      overrideFailed(error);
     }
   };
 
@@ -140,19 +149,16 @@ export function PinOverrideButton({
     <>
       <Button size="lg" variant="outline" onClick={() => setOpen(true)}>
         <ShieldAlertIcon aria-hidden />
-        Supervisor PIN
+        {t('override.pinButton')}
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent>
           <form className="grid gap-4" onSubmit={(event) => void submit(event)}>
             <DialogHeader>
-              <DialogTitle>Override with a supervisor PIN</DialogTitle>
-              <DialogDescription>
-                Ask a supervisor for a one-time PIN. The override grants this one entry and is
-                recorded in the supervisor&apos;s name, with yours and the reason.
-              </DialogDescription>
+              <DialogTitle>{t('override.pinTitle')}</DialogTitle>
+              <DialogDescription>{t('override.pinDescription')}</DialogDescription>
             </DialogHeader>
-            <Field id="override-pin" label="PIN">
+            <Field id="override-pin" label={t('override.pin')}>
               <Input
                 id="override-pin"
                 value={pin}
@@ -164,7 +170,7 @@ export function PinOverrideButton({
                 className="font-mono text-2xl tracking-widest"
               />
             </Field>
-            <Field id="pin-override-reason" label="Reason">
+            <Field id="pin-override-reason" label={t('override.reason')}>
               <Input
                 id="pin-override-reason"
                 value={reason}
@@ -177,7 +183,7 @@ export function PinOverrideButton({
             <DialogFooter>
               <Button type="submit" size="lg" disabled={override.isPending || pin.length !== 6}>
                 {override.isPending && <Spinner />}
-                Override Entry
+                {t('override.submit')}
               </Button>
             </DialogFooter>
           </form>

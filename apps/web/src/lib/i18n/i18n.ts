@@ -11,6 +11,7 @@ import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enOffline from '@/locales/en/offline.json';
 import enOnboarding from '@/locales/en/onboarding.json';
+import enOnSite from '@/locales/en/onSite.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
@@ -30,6 +31,7 @@ export const english = {
   nav: enNav,
   offline: enOffline,
   onboarding: enOnboarding,
+  onSite: enOnSite,
   reports: enReports,
   scan: enScan,
   trucks: enTrucks,

@@ -4,6 +4,7 @@ import type { Visit } from '@boomgate/contracts/visits';
 
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 /**
@@ -12,23 +13,25 @@ import { formatPlate } from '@/lib/plates';
  * leaves (the visit is gone from the list, so the warning stays here until dismissed).
  */
 export function ExitWarnings({ visit, onDismiss }: { visit: Visit; onDismiss: () => void }) {
+  const { t } = useTranslation('onSite');
   if (visit.exitMismatches.length === 0) return null;
   const who = visit.plateNumber ? formatPlate(visit.plateNumber) : (visit.personName ?? '');
   return (
     <Alert variant="destructive" data-testid="exit-mismatches">
       <TriangleAlertIcon aria-hidden />
-      <AlertTitle>Exit recorded with warnings: {who}</AlertTitle>
+      <AlertTitle>{t('exitWarnings.title', { who })}</AlertTitle>
       <AlertDescription>
         <ul className="list-disc pl-4">
           {visit.exitMismatches.map((mismatch) => (
             <li key={mismatch.code}>
-              {mismatch.message} Entry: <span className="font-mono">{mismatch.entry}</span>; exit:{' '}
+              {t(`exitWarnings.${mismatch.code}`)} {t('exitWarnings.entry')}{' '}
+              <span className="font-mono">{mismatch.entry}</span>; {t('exitWarnings.exit')}{' '}
               <span className="font-mono">{mismatch.exit}</span>.
             </li>
           ))}
         </ul>
         <Button size="sm" variant="outline" className="mt-2" onClick={onDismiss}>
-          Dismiss
+          {t('exitWarnings.dismiss')}
         </Button>
       </AlertDescription>
     </Alert>

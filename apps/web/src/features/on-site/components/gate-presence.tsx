@@ -1,4 +1,5 @@
 import { Badge } from '@/components/ui/badge';
+import { useTranslation } from '@/lib/i18n';
 
 import { useGateBarrier } from '../api/gate-barrier';
 
@@ -7,6 +8,7 @@ import { useGateBarrier } from '../api/gate-barrier';
  * Nothing for a gate without an agent token (no barrier to drive).
  */
 export function GatePresence({ gateId }: { gateId: string }) {
+  const { t } = useTranslation('onSite');
   const barrier = useGateBarrier(gateId);
   const status = barrier.data;
   if (!status?.hasToken) return null;
@@ -17,13 +19,13 @@ export function GatePresence({ gateId }: { gateId: string }) {
       data-testid="gate-presence"
       data-connected={connected}
       variant={connected ? 'secondary' : 'destructive'}
-      title={lastSeen ? `Last seen ${lastSeen}` : undefined}
+      title={lastSeen ? t('presence.lastSeen', { when: lastSeen }) : undefined}
     >
       {connected
-        ? 'Barrier online'
+        ? t('presence.online')
         : lastSeen
-          ? `Barrier offline · last seen ${lastSeen}`
-          : 'Barrier never connected'}
+          ? t('presence.offline', { when: lastSeen })
+          : t('presence.never')}
     </Badge>
   );
 }

@@ -24,6 +24,7 @@ import { SitePicker } from '@/components/site-picker';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useOnSite, useRecordExit, useSignInPerson, useSites } from '../api/on-site';
@@ -33,6 +34,7 @@ import { ExitWarnings } from './exit-warnings';
 const DASH = '-';
 
 function VisitRow({ visit, onExited }: { visit: Visit; onExited: (exited: Visit) => void }) {
+  const { t } = useTranslation('onSite');
   const exit = useRecordExit();
   return (
     <TableRow
@@ -52,9 +54,9 @@ function VisitRow({ visit, onExited }: { visit: Visit; onExited: (exited: Visit)
       <TableCell className="hidden lg:table-cell">{visit.enteredBy.name ?? DASH}</TableCell>
       <TableCell>
         <div className="flex flex-wrap gap-1">
-          {visit.overstay ? <Badge variant="destructive">Overstay</Badge> : null}
-          {visit.reEntry ? <Badge variant="outline">Re-entry</Badge> : null}
-          {visit.kind === 'person' ? <Badge variant="secondary">On foot</Badge> : null}
+          {visit.overstay ? <Badge variant="destructive">{t('overstay')}</Badge> : null}
+          {visit.reEntry ? <Badge variant="outline">{t('reEntry')}</Badge> : null}
+          {visit.kind === 'person' ? <Badge variant="secondary">{t('onFoot')}</Badge> : null}
         </div>
       </TableCell>
       <TableCell className="text-right">
@@ -72,11 +74,11 @@ function VisitRow({ visit, onExited }: { visit: Visit; onExited: (exited: Visit)
           }
         >
           <LogOutIcon aria-hidden />
-          Record Exit
+          {t('recordExit')}
         </Button>
         {exit.isError ? (
           <p role="alert" className="text-xs text-destructive">
-            {getErrorMessage(exit.error, 'Failed to record the exit')}
+            {getErrorMessage(exit.error, t('recordExitFailed'))}
           </p>
         ) : null}
       </TableCell>
@@ -85,6 +87,7 @@ function VisitRow({ visit, onExited }: { visit: Visit; onExited: (exited: Visit)
 }
 
 function SignInPersonForm({ siteId }: { siteId: string | undefined }) {
+  const { t } = useTranslation('onSite');
   const signIn = useSignInPerson();
   const [name, setName] = useState('');
   const [idNumber, setIdNumber] = useState('');
@@ -112,23 +115,23 @@ function SignInPersonForm({ siteId }: { siteId: string | undefined }) {
       }}
     >
       <div className="grid gap-1">
-        <Label htmlFor="person-name">Name</Label>
+        <Label htmlFor="person-name">{t('personName')}</Label>
         <Input id="person-name" required value={name} onChange={(e) => setName(e.target.value)} />
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="person-id">ID or passport number</Label>
+        <Label htmlFor="person-id">{t('personId')}</Label>
         <Input id="person-id" value={idNumber} onChange={(e) => setIdNumber(e.target.value)} />
       </div>
       <div className="grid gap-1">
-        <Label htmlFor="person-company">Company</Label>
+        <Label htmlFor="person-company">{t('personCompany')}</Label>
         <Input id="person-company" value={company} onChange={(e) => setCompany(e.target.value)} />
       </div>
       <Button type="submit" disabled={signIn.isPending || !name.trim()}>
-        Sign In Person
+        {t('signInPerson')}
       </Button>
       {signIn.isError ? (
         <p role="alert" className="text-sm text-destructive sm:col-span-4">
-          {getErrorMessage(signIn.error, 'Failed to sign the person in')}
+          {getErrorMessage(signIn.error, t('signInFailed'))}
         </p>
       ) : null}
     </form>
@@ -140,6 +143,7 @@ function SignInPersonForm({ siteId }: { siteId: string | undefined }) {
  * overstays highlighted; Record Exit closes a visit. The roll-call is its printable list.
  */
 export function OnSite() {
+  const { t } = useTranslation('onSite');
   const sites = useSites();
   const [siteId, setSiteId] = useState<string | undefined>();
   const onSite = useOnSite(siteId);
@@ -148,61 +152,56 @@ export function OnSite() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <PageHeader
-        title="On Site"
-        description="Vehicles and people inside now. Overstays are highlighted."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SitePicker sites={sites.data ?? []} value={siteId} onChange={setSiteId} />
         <Button asChild variant="outline">
           <Link href={paths.rollCall(siteId)}>
             <PrinterIcon aria-hidden />
-            Roll-Call
+            {t('rollCall')}
           </Link>
         </Button>
       </div>
       {lastExit ? <ExitWarnings visit={lastExit} onDismiss={() => setLastExit(null)} /> : null}
       <Card>
         <CardHeader>
-          <CardTitle>Sign In a Person on Foot</CardTitle>
-          <CardDescription>
-            Visitors, contractors and passengers, for the roll-call.
-          </CardDescription>
+          <CardTitle>{t('signInTitle')}</CardTitle>
+          <CardDescription>{t('signInDescription')}</CardDescription>
         </CardHeader>
         <CardContent>
           <SignInPersonForm siteId={siteId} />
         </CardContent>
       </Card>
       {onSite.isPending ? (
-        <LoadingScreen label="Loading who is on site..." />
+        <LoadingScreen label={t('loading')} />
       ) : onSite.isError && !onSite.data ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(onSite.error, 'Failed to load who is on site')}
+          {getErrorMessage(onSite.error, t('loadFailed'))}
         </p>
       ) : (
         <Card>
           <CardHeader>
-            <CardTitle>Inside Now</CardTitle>
-            <CardDescription>Newest first.</CardDescription>
+            <CardTitle>{t('insideNow')}</CardTitle>
+            <CardDescription>{t('newestFirst')}</CardDescription>
           </CardHeader>
           <CardContent>
             {visits.length === 0 ? (
               <div className="flex flex-col items-center gap-2 py-10 text-center">
                 <UsersIcon aria-hidden className="size-10 text-muted-foreground" />
-                <p className="font-semibold">Nobody On Site</p>
+                <p className="font-semibold">{t('nobody')}</p>
               </div>
             ) : (
               <>
                 <Table>
                   <TableHeader>
                     <TableRow>
-                      <TableHead>Plate</TableHead>
-                      <TableHead>Name</TableHead>
-                      <TableHead className="hidden md:table-cell">Company</TableHead>
-                      <TableHead>Since</TableHead>
-                      <TableHead className="hidden lg:table-cell">Let In By</TableHead>
-                      <TableHead>Status</TableHead>
-                      <TableHead className="text-right">Exit</TableHead>
+                      <TableHead>{t('columns.plate')}</TableHead>
+                      <TableHead>{t('columns.name')}</TableHead>
+                      <TableHead className="hidden md:table-cell">{t('columns.company')}</TableHead>
+                      <TableHead>{t('columns.since')}</TableHead>
+                      <TableHead className="hidden lg:table-cell">{t('columns.letInBy')}</TableHead>
+                      <TableHead>{t('columns.status')}</TableHead>
+                      <TableHead className="text-right">{t('columns.exit')}</TableHead>
                     </TableRow>
                   </TableHeader>
                   <TableBody>
@@ -211,7 +210,7 @@ export function OnSite() {
                     ))}
                   </TableBody>
                 </Table>
-                <LoadMore query={onSite} failure="Failed to load more" />
+                <LoadMore query={onSite} failure={t('loadMoreFailed')} />
               </>
             )}
           </CardContent>

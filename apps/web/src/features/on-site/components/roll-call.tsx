@@ -15,6 +15,7 @@ import {
 } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useRollCall, useSites } from '../api/on-site';
@@ -27,6 +28,7 @@ const DASH = '-';
  * print dialog. The last list is kept in the browser and shown when the server cannot be reached.
  */
 export function RollCall() {
+  const { t } = useTranslation('onSite');
   const siteId = new URLSearchParams(useSearch()).get('siteId') ?? undefined;
   const sites = useSites();
   const rollCall = useRollCall(siteId);
@@ -35,42 +37,44 @@ export function RollCall() {
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-4 print:max-w-none">
       <PageHeader
-        title="Evacuation Roll-Call"
-        description={siteName ? `Everyone on site at ${siteName}.` : 'Everyone on site.'}
+        title={t('rollCallPage.title')}
+        description={
+          siteName ? t('rollCallPage.everyoneAt', { site: siteName }) : t('rollCallPage.everyone')
+        }
       />
       {rollCall.isPending ? (
-        <LoadingScreen label="Loading the roll-call..." />
+        <LoadingScreen label={t('rollCallPage.loading')} />
       ) : rollCall.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(rollCall.error, 'Failed to load the roll-call')}
+          {getErrorMessage(rollCall.error, t('rollCallPage.loadFailed'))}
         </p>
       ) : (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm" data-testid="roll-call-saved-at">
-              {rollCall.data.visits.length} on site · list of {formatDate(rollCall.data.savedAt)}{' '}
-              {formatTime(rollCall.data.savedAt)}
+              {t('rollCallPage.savedAt', {
+                count: rollCall.data.visits.length,
+                when: `${formatDate(rollCall.data.savedAt)} ${formatTime(rollCall.data.savedAt)}`,
+              })}
             </p>
             <Button className="print:hidden" onClick={() => window.print()}>
               <PrinterIcon aria-hidden />
-              Print Roll-Call
+              {t('rollCallPage.print')}
             </Button>
           </div>
           {rollCall.data.offline ? (
             <Alert variant="destructive" data-testid="roll-call-offline">
-              <AlertDescription>
-                The server cannot be reached: this is the last list saved on this device.
-              </AlertDescription>
+              <AlertDescription>{t('rollCallPage.offline')}</AlertDescription>
             </Alert>
           ) : null}
           <Table>
             <TableHeader>
               <TableRow>
-                <TableHead className="w-12">Here</TableHead>
-                <TableHead>Name</TableHead>
-                <TableHead>Plate</TableHead>
-                <TableHead>Company</TableHead>
-                <TableHead>Entered</TableHead>
+                <TableHead className="w-12">{t('rollCallPage.here')}</TableHead>
+                <TableHead>{t('columns.name')}</TableHead>
+                <TableHead>{t('columns.plate')}</TableHead>
+                <TableHead>{t('columns.company')}</TableHead>
+                <TableHead>{t('rollCallPage.entered')}</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -79,7 +83,9 @@ export function RollCall() {
                   <TableCell>
                     <input
                       type="checkbox"
-                      aria-label={`Accounted for: ${visit.personName ?? visit.plateNumber ?? ''}`}
+                      aria-label={t('rollCallPage.accountedFor', {
+                        who: visit.personName ?? visit.plateNumber ?? '',
+                      })}
                       className="size-4"
                     />
                   </TableCell>

@@ -11,8 +11,6 @@ import {
 } from '@/lib/offline/offline-sync';
 import { formatPlate } from '@/lib/plates';
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /**
  * Issue 18: tells the guard when the server cannot be reached and how much recorded work waits
  * on this device; lists what the server refused (kept, flagged, with its error). Also starts the
@@ -47,18 +45,18 @@ export function OfflineBanner({ userId }: { userId: string }) {
             <CloudOffIcon aria-hidden className="size-4 shrink-0" />
           )}
           <span className="font-medium" data-testid="connection-state">
-            {online ? 'Back online' : 'Offline: the server cannot be reached'}
+            {online ? t('banner.backOnline') : t('banner.offline')}
           </span>
           <span data-testid="queue-count">
             {waitingForSignIn
-              ? `Sign in again to send ${plural(pending, 'saved action', 'saved actions')}`
+              ? t('banner.signInToSend', { count: pending })
               : online
-                ? `Sending ${plural(pending, 'saved action', 'saved actions')}...`
-                : `${plural(pending, 'action', 'actions')} saved on this device, sent when the server answers`}
+                ? t('banner.sending', { count: pending })
+                : t('banner.saved', { count: pending })}
           </span>
           {!online && (
             <Button size="sm" variant="outline" className="ml-auto" onClick={() => void syncNow()}>
-              Retry now
+              {t('banner.retry')}
             </Button>
           )}
         </div>
@@ -73,9 +71,7 @@ export function OfflineBanner({ userId }: { userId: string }) {
           <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
           <span className="flex-1">
             <span className="font-medium">
-              {action.kind === 'exit'
-                ? t('refusedExit')
-                : 'Flagged: the server refused an entry recorded offline'}
+              {action.kind === 'exit' ? t('refusedExit') : t('banner.refusedEntry')}
             </span>
             {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}: {action.error}
           </span>
@@ -83,7 +79,7 @@ export function OfflineBanner({ userId }: { userId: string }) {
             size="icon"
             variant="ghost"
             className="size-6"
-            aria-label="Dismiss"
+            aria-label={t('banner.dismiss')}
             onClick={() => void dismissFailedAction(action.seq)}
           >
             <XIcon aria-hidden />

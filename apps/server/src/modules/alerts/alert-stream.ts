@@ -32,6 +32,15 @@ export function createAlertStreamHub({
 
   const subscriberCount = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
 
+  // A connection that fails while unlisten() is releasing it also emits 'error': the pool throws
+  // on a second release, and from an event handler that would end the process.
+  const released = new WeakSet<pg.PoolClient>();
+  function release(connection: pg.PoolClient, error?: Error) {
+    if (released.has(connection)) return;
+    released.add(connection);
+    connection.release(error);
+  }
+
   async function deliver(payload: string | undefined) {
     const parsed = NotificationSchema.safeParse(JSON.parse(payload ?? 'null'));
     if (!parsed.success) return;
@@ -55,7 +64,7 @@ export function createAlertStreamHub({
       connection.on('error', (error) => {
         log(`alerts stream: listening connection lost: ${error.message}`);
         if (client === connection) client = null;
-        connection.release(error);
+        release(connection, error);
         // Streams still open get the next NOTIFY once listening again.
         if (subscriberCount() > 0) setTimeout(() => void listen().catch(() => undefined), 1000);
       });
@@ -73,9 +82,9 @@ export function createAlertStreamHub({
     if (!connection) return;
     try {
       await connection.query(`unlisten ${ALERT_NOTIFY_CHANNEL}`);
-      connection.release();
+      release(connection);
     } catch (error) {
-      connection.release(error as Error);
+      release(connection, error as Error);
     }
   }
 

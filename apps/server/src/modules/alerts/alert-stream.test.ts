@@ -1,0 +1,69 @@
+import { EventEmitter } from 'node:events';
+
+import type pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
+
+import { createAlertStreamHub } from './alert-stream';
+
+/** A pooled connection as pg-pool hands it out: a second release throws, as the real pool does. */
+function aPoolClient({ failUnlisten = false } = {}) {
+  const events = new EventEmitter();
+  let releases = 0;
+  const query = vi.fn(async (text: string) => {
+    if (failUnlisten && text.startsWith('unlisten')) {
+      // The server ends the connection: pg emits 'error' on the client and rejects the query.
+      events.emit('error', new Error('terminating connection due to administrator command'));
+      throw new Error('Connection terminated unexpectedly');
+    }
+    return { rows: [] };
+  });
+  const release = vi.fn(() => {
+    releases += 1;
+    if (releases > 1) throw new Error('Release called on client which has already been released');
+  });
+  const client = Object.assign(events, { query, release }) as unknown as pg.PoolClient;
+  return { client, query, release };
+}
+
+describe('alert stream hub', () => {
+  it('releases a connection that fails while it stops listening once, without throwing', async () => {
+    const { client, release } = aPoolClient({ failUnlisten: true });
+    const log = vi.fn();
+    const hub = createAlertStreamHub({
+      pool: { connect: async () => client },
+      readEvent: async () => ({ unreadCount: 0 }),
+      log,
+    });
+
+    const unsubscribe = await hub.subscribe(
+      '7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10',
+      () => undefined,
+    );
+    unsubscribe();
+    await hub.close();
+
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/listening connection lost/));
+  });
+
+  it('listens on one connection and releases it when the last stream ends', async () => {
+    const { client, query, release } = aPoolClient();
+    const connect = vi.fn(async () => client);
+    const hub = createAlertStreamHub({
+      pool: { connect },
+      readEvent: async () => ({ unreadCount: 0 }),
+      log: () => undefined,
+    });
+
+    const first = await hub.subscribe('7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10', () => undefined);
+    const second = await hub.subscribe('7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10', () => undefined);
+    first();
+    expect(release).not.toHaveBeenCalled();
+    second();
+    await hub.close();
+
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(query).toHaveBeenCalledWith('listen boomgate_alerts');
+    expect(release).toHaveBeenCalledTimes(1);
+  });
+});

@@ -8,7 +8,7 @@ import { createAlertStreamHub } from './alert-stream';
 /** A pooled connection as pg-pool hands it out: a second release throws, as the real pool does. */
 function aPoolClient({ failUnlisten = false } = {}) {
   const events = new EventEmitter();
-  let releases = 0;
+  let checkedOut = true;
   const query = vi.fn(async (text: string) => {
     if (failUnlisten && text.startsWith('unlisten')) {
       // The server ends the connection: pg emits 'error' on the client and rejects the query.
@@ -18,11 +18,16 @@ function aPoolClient({ failUnlisten = false } = {}) {
     return { rows: [] };
   });
   const release = vi.fn(() => {
-    releases += 1;
-    if (releases > 1) throw new Error('Release called on client which has already been released');
+    if (!checkedOut) throw new Error('Release called on client which has already been released');
+    checkedOut = false;
   });
+  /** The pool hands the same client object out again, as pg-pool does. */
+  const checkOut = () => {
+    checkedOut = true;
+    return client;
+  };
   const client = Object.assign(events, { query, release }) as unknown as pg.PoolClient;
-  return { client, query, release };
+  return { client, query, release, checkOut, isCheckedOut: () => checkedOut };
 }
 
 describe('alert stream hub', () => {
@@ -64,6 +69,46 @@ describe('alert stream hub', () => {
 
     expect(connect).toHaveBeenCalledTimes(1);
     expect(query).toHaveBeenCalledWith('listen boomgate_alerts');
+    expect(release).toHaveBeenCalledTimes(1);
+  });
+
+  it('releases the same pooled client each time it is handed out again', async () => {
+    const { client, release, checkOut, isCheckedOut } = aPoolClient();
+    const hub = createAlertStreamHub({
+      pool: { connect: async () => checkOut() },
+      readEvent: async () => ({ unreadCount: 0 }),
+      log: () => undefined,
+    });
+    const tenantId = '7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10';
+
+    for (let round = 0; round < 3; round += 1) {
+      const unsubscribe = await hub.subscribe(tenantId, () => undefined);
+      expect(isCheckedOut()).toBe(true);
+      unsubscribe();
+      await vi.waitFor(() => expect(isCheckedOut()).toBe(false));
+    }
+    await hub.close();
+
+    expect(release).toHaveBeenCalledTimes(3);
+    // The hub's handlers come off on release: the next borrower's errors are not ours.
+    expect(client.listenerCount('error')).toBe(0);
+    expect(client.listenerCount('notification')).toBe(0);
+  });
+
+  it('gives the connection back when the hub closes while it is being opened', async () => {
+    const { client, release } = aPoolClient();
+    let handOut: (value: pg.PoolClient) => void = () => undefined;
+    const hub = createAlertStreamHub({
+      pool: { connect: () => new Promise<pg.PoolClient>((resolve) => (handOut = resolve)) },
+      readEvent: async () => ({ unreadCount: 0 }),
+      log: () => undefined,
+    });
+
+    const subscribing = hub.subscribe('7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10', () => undefined);
+    const closing = hub.close();
+    handOut(client);
+    await Promise.all([subscribing, closing]);
+
     expect(release).toHaveBeenCalledTimes(1);
   });
 });

@@ -10,6 +10,12 @@ const NotificationSchema = z.object({ tenantId: z.uuid(), alertId: z.uuid() });
 
 type Listener = (event: AlertStreamEvent) => void;
 
+interface Listening {
+  connection: pg.PoolClient;
+  /** Returns the connection to the pool once; later calls do nothing. */
+  release: (error?: Error) => void;
+}
+
 /**
  * Live bells across API processes: one pooled connection per process LISTENs while anyone is
  * connected, PostgreSQL delivers every committed NOTIFY to each process, and the process sends
@@ -26,20 +32,11 @@ export function createAlertStreamHub({
   log: (message: string) => void;
 }) {
   const listeners = new Map<string, Set<Listener>>();
-  let client: pg.PoolClient | null = null;
+  let listening: Listening | null = null;
   let connecting: Promise<void> | null = null;
   let closed = false;
 
   const subscriberCount = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
-
-  // A connection that fails while unlisten() is releasing it also emits 'error': the pool throws
-  // on a second release, and from an event handler that would end the process.
-  const released = new WeakSet<pg.PoolClient>();
-  function release(connection: pg.PoolClient, error?: Error) {
-    if (released.has(connection)) return;
-    released.add(connection);
-    connection.release(error);
-  }
 
   async function deliver(payload: string | undefined) {
     const parsed = NotificationSchema.safeParse(JSON.parse(payload ?? 'null'));
@@ -51,25 +48,58 @@ export function createAlertStreamHub({
     for (const listener of ofTenant) listener(event);
   }
 
+  /**
+   * One checkout of a pooled connection for LISTEN. pg-pool hands the same client object out
+   * again after release, so "released" belongs to the checkout, not to the client: a connection
+   * that fails while unlisten() releases it also emits 'error' (the pool throws on a second
+   * release, and from an event handler that would end the process), and our handlers come off
+   * on release so the next borrower's connection never reports to this hub.
+   */
+  async function checkOut(): Promise<Listening> {
+    const connection = await pool.connect();
+    let isReleased = false;
+    const onNotification = (message: pg.Notification) => {
+      if (message.channel !== ALERT_NOTIFY_CHANNEL) return;
+      deliver(message.payload).catch((error: Error) =>
+        log(`alerts stream: could not read the unread count: ${error.message}`),
+      );
+    };
+    const onError = (error: Error) => {
+      log(`alerts stream: listening connection lost: ${error.message}`);
+      if (listening === checkout) listening = null;
+      checkout.release(error);
+      // Streams still open get the next NOTIFY once listening again.
+      if (subscriberCount() > 0) setTimeout(() => void listen().catch(() => undefined), 1000);
+    };
+    const checkout: Listening = {
+      connection,
+      release(error) {
+        if (isReleased) return;
+        isReleased = true;
+        connection.off('notification', onNotification);
+        connection.off('error', onError);
+        // A connection that failed is destroyed by the pool instead of being handed out again.
+        connection.release(error);
+      },
+    };
+    connection.on('notification', onNotification);
+    connection.on('error', onError);
+    return checkout;
+  }
+
   async function listen() {
-    if (client || closed) return;
+    if (listening || closed) return;
     connecting ??= (async () => {
-      const connection = await pool.connect();
-      connection.on('notification', (message) => {
-        if (message.channel !== ALERT_NOTIFY_CHANNEL) return;
-        deliver(message.payload).catch((error: Error) =>
-          log(`alerts stream: could not read the unread count: ${error.message}`),
-        );
-      });
-      connection.on('error', (error) => {
-        log(`alerts stream: listening connection lost: ${error.message}`);
-        if (client === connection) client = null;
-        release(connection, error);
-        // Streams still open get the next NOTIFY once listening again.
-        if (subscriberCount() > 0) setTimeout(() => void listen().catch(() => undefined), 1000);
-      });
-      await connection.query(`listen ${ALERT_NOTIFY_CHANNEL}`);
-      client = connection;
+      const checkout = await checkOut();
+      try {
+        await checkout.connection.query(`listen ${ALERT_NOTIFY_CHANNEL}`);
+      } catch (error) {
+        checkout.release(error as Error);
+        throw error;
+      }
+      listening = checkout;
+      // Every stream ended (or the hub closed) while this connection was being opened.
+      if (closed || subscriberCount() === 0) await unlisten();
     })().finally(() => {
       connecting = null;
     });
@@ -77,14 +107,14 @@ export function createAlertStreamHub({
   }
 
   async function unlisten() {
-    const connection = client;
-    client = null;
-    if (!connection) return;
+    const checkout = listening;
+    listening = null;
+    if (!checkout) return;
     try {
-      await connection.query(`unlisten ${ALERT_NOTIFY_CHANNEL}`);
-      release(connection);
+      await checkout.connection.query(`unlisten ${ALERT_NOTIFY_CHANNEL}`);
+      checkout.release();
     } catch (error) {
-      release(connection, error as Error);
+      checkout.release(error as Error);
     }
   }
 
@@ -94,12 +124,18 @@ export function createAlertStreamHub({
       let ofTenant = listeners.get(tenantId);
       if (!ofTenant) listeners.set(tenantId, (ofTenant = new Set()));
       ofTenant.add(listener);
-      await listen();
-      return () => {
+      const unsubscribe = () => {
         ofTenant.delete(listener);
         if (ofTenant.size === 0) listeners.delete(tenantId);
         if (subscriberCount() === 0) void unlisten();
       };
+      try {
+        await listen();
+      } catch (error) {
+        unsubscribe();
+        throw error;
+      }
+      return unsubscribe;
     },
     async close() {
       closed = true;

@@ -120,8 +120,10 @@ export function alertsRoutes(
           raw.write(`event: unread\ndata: ${JSON.stringify(event)}\n\n`);
 
         let unsubscribe = () => undefined as void;
+        let isEnded = false;
         const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
         const end = () => {
+          isEnded = true;
           clearInterval(heartbeat);
           unsubscribe();
           streams.delete(end);
@@ -131,6 +133,12 @@ export function alertsRoutes(
         request.raw.on('close', end);
         try {
           unsubscribe = await hub.subscribe(tenantId, send);
+          // The browser may have gone while the subscription started: end it now, or the
+          // listener (and the hub's listening connection) would stay forever.
+          if (isEnded) {
+            unsubscribe();
+            return;
+          }
           send({ unreadCount: await service.unreadCount(tenantId) });
         } catch (error) {
           request.log.warn({ err: error }, 'alerts stream could not start');

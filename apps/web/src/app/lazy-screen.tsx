@@ -1,5 +1,7 @@
 import { type ComponentType, lazy } from 'react';
 
+import { loadScreenTexts } from '@/lib/i18n';
+
 export type LazyScreen<P extends object = object> = ComponentType<P> & {
   /** Downloads the screen's code (once); later renders show it without suspending. */
   load: () => Promise<unknown>;
@@ -13,12 +15,20 @@ export type LazyScreen<P extends object = object> = ComponentType<P> & {
  */
 export function lazyScreen<P extends object = object>(
   importScreen: () => Promise<{ default: ComponentType<P> }>,
+  {
+    // The sign-in screens speak with the first-load catalogues only (lib/i18n); every other screen
+    // waits for its language's texts as well as its code, so it never shows a key.
+    needsScreenTexts = true,
+  }: { needsScreenTexts?: boolean } = {},
 ): LazyScreen<P> {
   let Loaded: ComponentType<P> | undefined;
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
   const load = () => {
-    loading ??= importScreen().then(
-      (module) => {
+    loading ??= Promise.all([
+      importScreen(),
+      needsScreenTexts ? loadScreenTexts() : undefined,
+    ]).then(
+      ([module]) => {
         Loaded = module.default;
         return module;
       },

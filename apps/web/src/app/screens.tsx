@@ -11,8 +11,10 @@ import { type LazyScreen, lazyScreen } from './lazy-screen';
 // The screens people land on (sign-in, landing pages) and the signed-in shell (sidebar, menus):
 // each is its own chunk, loaded ahead on the first load (main.tsx). The other screens are in
 // router.tsx.
-export const LoginRoute = lazyScreen(() => import('./routes/login'));
-export const RegisterRoute = lazyScreen(() => import('./routes/register'));
+export const LoginRoute = lazyScreen(() => import('./routes/login'), { needsScreenTexts: false });
+export const RegisterRoute = lazyScreen(() => import('./routes/register'), {
+  needsScreenTexts: false,
+});
 export const DashboardRoute = lazyScreen(() => import('./routes/dashboard'));
 export const AutoGateRoute = lazyScreen(() => import('./routes/auto-gate'));
 export const AppLayout = lazyScreen<{ children: ReactNode }>(() =>

@@ -4,7 +4,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { clearToasts } from '@/hooks/use-toast';
-import { i18next } from '@/lib/i18n';
+import { i18next, loadScreenTexts } from '@/lib/i18n';
 
 import { installBrowserShims, setViewportWidth } from './browser-shims';
 import { removeCamera } from './camera';
@@ -16,6 +16,9 @@ installBrowserShims();
 configure({ asyncUtilTimeout: 8000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// Screens are rendered here without the signed-in shell that fetches their texts in the app
+// (app/lazy-screen.tsx): every catalogue is loaded before the first test instead.
+beforeAll(() => loadScreenTexts());
 
 beforeEach(() => {
   setViewportWidth(1280);

@@ -4,45 +4,55 @@ import { initReactI18next } from 'react-i18next';
 import enAlerts from '@/locales/en/alerts.json';
 import enAuth from '@/locales/en/auth.json';
 import enCommon from '@/locales/en/common.json';
-import enDashboard from '@/locales/en/dashboard.json';
 import enErrors from '@/locales/en/errors.json';
-import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enOffline from '@/locales/en/offline.json';
-import enOnboarding from '@/locales/en/onboarding.json';
-import enOnSite from '@/locales/en/onSite.json';
-import enReports from '@/locales/en/reports.json';
-import enScan from '@/locales/en/scan.json';
-import enTrucks from '@/locales/en/trucks.json';
-import enVehicles from '@/locales/en/vehicles.json';
 
 import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
 
-/** English ships with the first load; every other catalogue is a chunk of its own. */
-export const english = {
+/**
+ * The English the first screen needs ships with the first load: sign-in (auth, mfa, errors), the
+ * signed-in shell (nav, the alert bell, the offline banner) and common words. Every other
+ * catalogue, English included, is a chunk of its own: `loadScreenTexts()` fetches the current
+ * language's before a signed-in screen first renders (app/lazy-screen.tsx), so the sign-in page
+ * does not carry the texts of every screen (the e2e first-load budget, 200 KB gzip).
+ */
+const firstLoadEnglish = {
   alerts: enAlerts,
   auth: enAuth,
   common: enCommon,
-  dashboard: enDashboard,
   errors: enErrors,
-  induction: enInduction,
   mfa: enMfa,
   nav: enNav,
   offline: enOffline,
-  onboarding: enOnboarding,
-  onSite: enOnSite,
-  reports: enReports,
-  scan: enScan,
-  trucks: enTrucks,
-  vehicles: enVehicles,
 };
-export const NAMESPACES = Object.keys(english) as (keyof typeof english)[];
+const FIRST_LOAD_NAMESPACES = Object.keys(firstLoadEnglish);
 
+// The eager English files above are excluded here: each file is either in the first load or lazy.
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../../locales/*/*.json',
-  '!../../locales/en/*.json',
+  '!../../locales/en/alerts.json',
+  '!../../locales/en/auth.json',
+  '!../../locales/en/common.json',
+  '!../../locales/en/errors.json',
+  '!../../locales/en/mfa.json',
+  '!../../locales/en/nav.json',
+  '!../../locales/en/offline.json',
 ]);
+
+const namespaceOf = (path: string) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '';
+
+/** Every namespace there is: the English catalogue files' names. */
+export const NAMESPACES = [
+  ...new Set([
+    ...FIRST_LOAD_NAMESPACES,
+    ...Object.keys(lazyCatalogues)
+      .filter((path) => path.startsWith(`../../locales/${SOURCE_LANGUAGE}/`))
+      .map(namespaceOf),
+  ]),
+].sort();
+const SCREEN_NAMESPACES = NAMESPACES.filter((ns) => !FIRST_LOAD_NAMESPACES.includes(ns));
 
 /** Loads `<language>/<namespace>.json` on demand (Vite turns each into its own small chunk). */
 const lazyBackend: BackendModule = {
@@ -71,9 +81,9 @@ export const i18nReady = i18next
   .init({
     lng: initial,
     fallbackLng: SOURCE_LANGUAGE,
-    ns: NAMESPACES,
+    ns: FIRST_LOAD_NAMESPACES,
     defaultNS: 'common',
-    resources: { [SOURCE_LANGUAGE]: english },
+    resources: { [SOURCE_LANGUAGE]: firstLoadEnglish },
     partialBundledLanguages: true,
     initAsync: false,
     interpolation: { escapeValue: false }, // React escapes
@@ -85,5 +95,14 @@ document.documentElement.lang = initial;
 i18next.on('languageChanged', (language) => {
   document.documentElement.lang = language;
 });
+
+/**
+ * Fetches the catalogues of every screen in the current language (and English, the fallback);
+ * once fetched, i18next keeps them and loads them again in a language chosen later. Never rejects:
+ * a catalogue that cannot load leaves its keys to the English fallback.
+ */
+export function loadScreenTexts(): Promise<void> {
+  return i18nReady.then(() => i18next.loadNamespaces(SCREEN_NAMESPACES)).catch(() => undefined);
+}
 
 export { i18next };

@@ -22,7 +22,8 @@ type EntryLogRow = {
  * reload from the service worker's precache, two entries are granted from the cached
  * approved-vehicle list and one exit recorded, the page is closed and reopened, the server starts
  * again, and exactly those two entries and the exit reach it, in order, once each, and the banner
- * clears.
+ * clears. Then, under `record_only`, a grant made offline is refused by the server on arrival and
+ * stays on the device, flagged, until the guard dismisses it.
  */
 export async function runOfflineFlow({
   flow,
@@ -172,6 +173,40 @@ export async function runOfflineFlow({
           `On Site after the replay: ${JSON.stringify(inside)}`,
         );
         // No screenshot here: the run's screenshot helper shoots the first page, closed above.
+      },
+    );
+
+    await flow.step(
+      'under record-only, an offline grant the server refuses stays visible as flagged',
+      async () => {
+        const settings = await page.request.patch(`${baseUrl}/api/settings`, {
+          data: { offlineDecisions: 'record_only' },
+        });
+        assert(settings.ok(), `PATCH /api/settings: ${settings.status()}`);
+        await server?.stop();
+        server = undefined;
+        await page.reload();
+        await page.getByTestId('offline-auto-gate').waitFor();
+        // The device still has the list (it does not know the setting): the guard grants.
+        await grantOffline(plates[0]!);
+        server = await start();
+        const flagged = page.locator(
+          '[data-testid="refused-action"][data-refusal-reason="offline_grant_not_allowed"]',
+        );
+        await flagged.waitFor({ timeout: 45_000 });
+        const text = await flagged.textContent();
+        assert(text?.includes('CA 123'), `the flagged entry does not name the plate: "${text}"`);
+        const response = await page.request.get(`${baseUrl}/api/entry-logs`);
+        const latest = ((await response.json()) as (EntryLogRow & { refusalReason: string })[])
+          .filter((entry) => entry.plateNumber === plates[0])
+          .sort((a, b) => b.timestamp.localeCompare(a.timestamp))[0];
+        assert(
+          latest?.entryGranted === false && latest.refusalReason === 'offline_grant_not_allowed',
+          `the server stored ${JSON.stringify(latest)}`,
+        );
+        // Dismissed by the guard, it leaves the device.
+        await flagged.getByRole('button', { name: 'Dismiss' }).click();
+        await page.getByTestId('offline-banner').waitFor({ state: 'detached' });
       },
     );
   } finally {

@@ -1,6 +1,7 @@
 import { CloudOffIcon, RefreshCwIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import { useEffect } from 'react';
 
+import { REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { Button } from '@/components/ui/button';
 import { useTranslation } from '@/lib/i18n';
 import {
@@ -67,13 +68,15 @@ export function OfflineBanner({ userId }: { userId: string }) {
           role="alert"
           className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 px-3 py-2 text-sm"
           data-testid="refused-action"
+          data-refusal-reason={action.refusalReason ?? undefined}
         >
           <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0 text-destructive" />
           <span className="flex-1">
             <span className="font-medium">
               {action.kind === 'exit' ? t('refusedExit') : t('banner.refusedEntry')}
             </span>
-            {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}: {action.error}
+            {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}:{' '}
+            {action.refusalReason ? refusalLabel(action.refusalReason) : action.error}
           </span>
           <Button
             size="icon"
@@ -88,4 +91,9 @@ export function OfflineBanner({ userId }: { userId: string }) {
       ))}
     </div>
   );
+}
+
+/** The server's refusal reason as the entry screens word it. */
+function refusalLabel(reason: string): string {
+  return (REFUSAL_REASON_LABELS as Record<string, string | undefined>)[reason] ?? 'Refused';
 }

@@ -2,7 +2,13 @@ import 'fake-indexeddb/auto';
 
 import { describe, expect, it } from 'vitest';
 
-import { enqueueAction, listActions, replayActions, type SendOutcome } from './action-queue';
+import {
+  countUnsent,
+  enqueueAction,
+  listActions,
+  replayActions,
+  type SendOutcome,
+} from './action-queue';
 import { dataUrlFromCapture } from './captures';
 import { type OfflineDb, openOfflineDb, type QueuedAction } from './offline-db';
 import { sendQueuedAction } from './send-action';
@@ -86,7 +92,7 @@ describe('the offline action queue', () => {
       sendQueuedAction(action, server.fetchImpl),
     );
 
-    expect(summary).toEqual({ applied: 2, rejected: 0, stoppedBy: null });
+    expect(summary).toEqual({ applied: 2, rejected: 0, flagged: 0, stoppedBy: null });
     expect(server.applied.map((call) => call.key)).toEqual(['a', 'b']);
     expect(server.applied[0]?.body.driverFaceImage).toBe(PHOTO);
     expect(await listActions(db)).toEqual([]);
@@ -109,6 +115,7 @@ describe('the offline action queue', () => {
     expect(await replayActions(db, GUARD, send)).toEqual({
       applied: 1,
       rejected: 0,
+      flagged: 0,
       stoppedBy: 'network',
     });
     expect((await listActions(db)).map((action) => action.id)).toEqual(['b', 'c']);
@@ -130,7 +137,7 @@ describe('the offline action queue', () => {
 
     const summary = await replayActions(db, GUARD, (action) => sendQueuedAction(action, fetchImpl));
 
-    expect(summary).toEqual({ applied: 2, rejected: 1, stoppedBy: null });
+    expect(summary).toEqual({ applied: 2, rejected: 1, flagged: 0, stoppedBy: null });
     const left = await listActions(db);
     expect(left).toHaveLength(1);
     expect(left[0]).toMatchObject({ id: 'b', state: 'failed', error: 'Plate number is invalid' });
@@ -138,7 +145,47 @@ describe('the offline action queue', () => {
     expect(await replayActions(db, GUARD, () => Promise.reject(new Error('sent')))).toEqual({
       applied: 0,
       rejected: 0,
+      flagged: 0,
       stoppedBy: null,
+    });
+  });
+
+  it('keeps an offline grant the server logged as refused, flagged with its reason, sent once', async () => {
+    const db = await freshDb();
+    await enqueueAction(db, entry('granted'));
+    await enqueueAction(db, {
+      ...entry('refused-at-the-gate'),
+      body: { category: 'contracted', plateNumber: 'CA9', entryGranted: false },
+    });
+    await enqueueAction(db, entry('also-granted'));
+    // The server applies every request; under record_only it refuses what the guard granted.
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      const key = new Headers(init.headers).get('Idempotency-Key');
+      const refusedByServer = key === 'granted' || key === 'refused-at-the-gate';
+      return new Response(
+        JSON.stringify({
+          id: `entry-${key}`,
+          entryGranted: !refusedByServer,
+          refusalReason: refusedByServer ? 'offline_grant_not_allowed' : null,
+        }),
+        { status: 201 },
+      );
+    }) as typeof fetch;
+
+    const summary = await replayActions(db, GUARD, (action) => sendQueuedAction(action, fetchImpl));
+
+    expect(summary).toEqual({ applied: 3, rejected: 0, flagged: 1, stoppedBy: null });
+    // Only the grant the server overturned stays; a refusal the guard recorded is no surprise.
+    const left = await listActions(db);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatchObject({
+      id: 'granted',
+      state: 'flagged',
+      refusalReason: 'offline_grant_not_allowed',
+    });
+    expect(await countUnsent(db, GUARD)).toBe(0);
+    expect(await replayActions(db, GUARD, () => Promise.reject(new Error('sent')))).toMatchObject({
+      applied: 0,
     });
   });
 

@@ -51,16 +51,23 @@ async function openAction(db: OfflineDb, stored: StoredAction): Promise<QueuedAc
 
 /** What a replay of one action came to. */
 export type SendOutcome =
-  /** `entryId`: the server's id of an entry the action logged (exits queued after it need it). */
-  | { result: 'applied'; entryId?: string }
+  /**
+   * `entryId`: the server's id of an entry the action logged (exits queued after it need it).
+   * `refusalReason`: the server logged the guard's offline grant as a refusal (its verdict
+   * replaces the device's): the action is kept, flagged, for the guard to see.
+   */
+  | { result: 'applied'; entryId?: string; refusalReason?: string }
   /** The server refused it (4xx): kept, flagged, with the server's message. */
   | { result: 'rejected'; error: string }
   /** Not sent (no network, server down, session expired): the replay stops and tries later. */
   | { result: 'retry'; reason: 'network' | 'signed_out' | 'server' };
 
 export type ReplaySummary = {
+  /** Applied by the server (flagged ones included). */
   applied: number;
   rejected: number;
+  /** Applied, but the server refused the entry the guard granted offline. */
+  flagged: number;
   /** Why the replay stopped before the end, if it did. */
   stoppedBy: 'network' | 'signed_out' | 'server' | null;
 };
@@ -119,17 +126,20 @@ export async function listActions(db: OfflineDb): Promise<QueuedAction[]> {
 /** Actions the server has not applied yet (pending or refused), optionally one guard's only. */
 export async function countUnsent(db: OfflineDb, userId?: string): Promise<number> {
   const actions = await listActions(db);
-  return actions.filter((action) => userId === undefined || action.userId === userId).length;
+  return actions.filter(
+    (action) => action.state !== 'flagged' && (userId === undefined || action.userId === userId),
+  ).length;
 }
 
-/** Removes a refused action the guard has dealt with. */
+/** Removes a refused or flagged action the guard has dealt with. */
 export async function discardAction(db: OfflineDb, seq: number): Promise<void> {
   await db.delete('actions', seq);
 }
 
 /**
  * Sends the guard's pending actions one at a time, oldest first, each removed once the server
- * applied it. A refusal (4xx) is kept as failed with its error and the replay goes on; no network,
+ * applied it (or kept as flagged when the server refused an entry granted offline). A refusal of
+ * the request (4xx) is kept as failed with its error and the replay goes on; no network,
  * a server error or an expired session stops it (the rest keeps its order for the next replay).
  * Another guard's actions wait for that guard's session: the server records the signed-in user
  * as author, so only they may send them.
@@ -139,7 +149,7 @@ export async function replayActions(
   userId: string,
   send: (action: QueuedAction) => Promise<SendOutcome>,
 ): Promise<ReplaySummary> {
-  const summary: ReplaySummary = { applied: 0, rejected: 0, stoppedBy: null };
+  const summary: ReplaySummary = { applied: 0, rejected: 0, flagged: 0, stoppedBy: null };
   for (;;) {
     const stored = await nextPending(db, userId);
     if (!stored) return summary;
@@ -152,7 +162,19 @@ export async function replayActions(
       // The exits queued for this entry learn its server id before the grant leaves the queue
       // (a crash in between replays the grant, which the server answers with the same entry).
       if (outcome.entryId) await pointExitsAt(db, stored.id, outcome.entryId);
-      await db.delete('actions', stored.seq as number);
+      if (outcome.refusalReason) {
+        // Applied once (never sent again), but the guard must see that the server refused it.
+        await db.put('actions', {
+          ...stored,
+          state: 'flagged',
+          attempts: stored.attempts + 1,
+          error: null,
+          refusalReason: outcome.refusalReason,
+        });
+        summary.flagged += 1;
+      } else {
+        await db.delete('actions', stored.seq as number);
+      }
       summary.applied += 1;
     } else if (outcome.result === 'rejected') {
       await db.put('actions', {

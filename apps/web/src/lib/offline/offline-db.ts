@@ -27,10 +27,16 @@ export type QueuedAction = {
    * id is not known until the grant is replayed, which then rewrites this exit's path.
    */
   entryRef?: string;
-  /** pending: waits for the server; failed: the server refused it (4xx), kept with its error. */
-  state: 'pending' | 'failed';
+  /**
+   * pending: waits for the server; failed: the server refused the request (4xx), kept with its
+   * error; flagged: the server applied it but its verdict overturned the guard's offline grant
+   * (an entry logged as refused, with an alert), kept so the guard sees it until dismissed.
+   */
+  state: 'pending' | 'failed' | 'flagged';
   attempts: number;
   error: string | null;
+  /** A flagged grant: the server's refusal reason (contracts' RefusalReason). */
+  refusalReason?: string;
 };
 
 /**

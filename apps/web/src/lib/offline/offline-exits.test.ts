@@ -62,7 +62,7 @@ describe('exits recorded offline (issue 18)', () => {
       sendQueuedAction(action, server.fetchImpl),
     );
 
-    expect(summary).toEqual({ applied: 3, rejected: 0, stoppedBy: null });
+    expect(summary).toEqual({ applied: 3, rejected: 0, flagged: 0, stoppedBy: null });
     expect(server.calls).toEqual([
       { path: '/api/auto-gate/grant-entry', key: 'grant-a' },
       { path: '/api/auto-gate/grant-entry', key: 'grant-b' },

@@ -20,7 +20,9 @@ export type FailedAction = {
   seq: number;
   id: string;
   kind: QueuedActionKind;
+  /** The request was refused (4xx; `error` says why), or applied as a refused entry (`refusalReason`). */
   error: string;
+  refusalReason: string | null;
   recordedAt: string;
   plateNumber: string | null;
 };
@@ -108,12 +110,13 @@ export async function refreshQueueStatus(): Promise<void> {
   update({
     pending: mine.filter((action) => action.state === 'pending').length,
     failed: mine
-      .filter((action) => action.state === 'failed')
+      .filter((action) => action.state === 'failed' || action.state === 'flagged')
       .map((action) => ({
         seq: action.seq as number,
         id: action.id,
         kind: action.kind,
         error: action.error ?? 'Refused by the server',
+        refusalReason: action.refusalReason ?? null,
         recordedAt: action.recordedAt,
         plateNumber: typeof action.body.plateNumber === 'string' ? action.body.plateNumber : null,
       })),

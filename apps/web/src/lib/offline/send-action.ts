@@ -23,7 +23,7 @@ export async function sendQueuedAction(
   } catch {
     return { result: 'retry', reason: 'network' };
   }
-  if (response.ok) return { result: 'applied', ...(await entryIdOf(action, response)) };
+  if (response.ok) return { result: 'applied', ...(await loggedEntryOf(action, response)) };
   if (response.status === 401) return { result: 'retry', reason: 'signed_out' };
   if (response.status === 408 || response.status === 429 || response.status >= 500) {
     return { result: 'retry', reason: 'server' };
@@ -31,12 +31,28 @@ export async function sendQueuedAction(
   return { result: 'rejected', error: await errorMessage(response) };
 }
 
-/** The id of the entry a grant logged, from the server's answer. */
-async function entryIdOf(action: QueuedAction, response: Response): Promise<{ entryId?: string }> {
+/**
+ * The id of the entry a grant logged, from the server's answer, and its refusal reason when the
+ * guard granted it offline and the server's verdict is a refusal (issue 18: never dropped, shown).
+ */
+async function loggedEntryOf(
+  action: QueuedAction,
+  response: Response,
+): Promise<{ entryId?: string; refusalReason?: string }> {
   if (action.kind !== 'grant-entry') return {};
   try {
-    const body = (await response.json()) as { id?: unknown };
-    return typeof body.id === 'string' ? { entryId: body.id } : {};
+    const body = (await response.json()) as {
+      id?: unknown;
+      entryGranted?: unknown;
+      refusalReason?: unknown;
+    };
+    const guardGranted = action.body.entryGranted !== false;
+    return {
+      ...(typeof body.id === 'string' ? { entryId: body.id } : {}),
+      ...(guardGranted && body.entryGranted === false
+        ? { refusalReason: typeof body.refusalReason === 'string' ? body.refusalReason : 'refused' }
+        : {}),
+    };
   } catch {
     return {};
   }

@@ -1,7 +1,8 @@
 import { CloudOffIcon, RefreshCwIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import { useEffect } from 'react';
 
-import { REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
+import { REFUSAL_REASONS } from '@boomgate/contracts/entry-checks';
+
 import { Button } from '@/components/ui/button';
 import { useTranslation } from '@/lib/i18n';
 import {
@@ -76,7 +77,7 @@ export function OfflineBanner({ userId }: { userId: string }) {
               {action.kind === 'exit' ? t('refusedExit') : t('banner.refusedEntry')}
             </span>
             {action.plateNumber && <> ({formatPlate(action.plateNumber)})</>}:{' '}
-            {action.refusalReason ? refusalLabel(action.refusalReason) : action.error}
+            {action.refusalReason ? t(refusalKey(action.refusalReason)) : action.error}
           </span>
           <Button
             size="icon"
@@ -93,7 +94,8 @@ export function OfflineBanner({ userId }: { userId: string }) {
   );
 }
 
-/** The server's refusal reason as the entry screens word it. */
-function refusalLabel(reason: string): string {
-  return (REFUSAL_REASON_LABELS as Record<string, string | undefined>)[reason] ?? 'Refused';
+/** The catalogue key of the server's refusal reason (an unknown one reads "Refused"). */
+function refusalKey(reason: string) {
+  const known = (REFUSAL_REASONS as readonly string[]).includes(reason);
+  return `refusalReason.${known ? reason : 'refused'}` as const;
 }

@@ -111,4 +111,68 @@ describe('alert stream hub', () => {
 
     expect(release).toHaveBeenCalledTimes(1);
   });
+
+  it('a second unsubscribe of an ended stream leaves the newer stream of the tenant listening', async () => {
+    const { client, checkOut } = aPoolClient();
+    const hub = createAlertStreamHub({
+      pool: { connect: async () => checkOut() },
+      readEvent: async () => ({ unreadCount: 1 }),
+      log: () => undefined,
+    });
+    const tenantId = '7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10';
+
+    const endFirst = await hub.subscribe(tenantId, () => undefined);
+    endFirst();
+    const received = vi.fn();
+    await hub.subscribe(tenantId, received);
+    endFirst(); // the route's catch and the request's close may both end a stream
+    client.emit('notification', {
+      channel: 'boomgate_alerts',
+      payload: JSON.stringify({ tenantId, alertId: '0b0c4e3a-8d5c-4e8e-9f0a-2a9d9c1b7e11' }),
+    });
+
+    await vi.waitFor(() => expect(received).toHaveBeenCalledWith({ unreadCount: 1 }));
+    await hub.close();
+  });
+
+  it('listens again after a lost connection, retrying until the database answers', async () => {
+    vi.useFakeTimers();
+    try {
+      const first = aPoolClient();
+      const second = aPoolClient();
+      let connects = 0;
+      const connect = vi.fn(async () => {
+        connects += 1;
+        if (connects === 1) return first.client;
+        if (connects <= 3) throw new Error('connect ECONNREFUSED');
+        return second.client;
+      });
+      const log = vi.fn();
+      const hub = createAlertStreamHub({
+        pool: { connect },
+        readEvent: async () => ({ unreadCount: 2 }),
+        log,
+      });
+      const tenantId = '7d1d3c57-8f38-4b8e-9a51-5e8d7b0c9a10';
+      const received = vi.fn();
+      await hub.subscribe(tenantId, received);
+
+      first.client.emit('error', new Error('terminating connection due to administrator command'));
+      // 1 s, then 2 s after the first failure, then 4 s after the second: the third try answers.
+      await vi.advanceTimersByTimeAsync(1000 + 2000 + 4000);
+
+      expect(connect).toHaveBeenCalledTimes(4);
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/could not listen again/));
+      expect(second.query).toHaveBeenCalledWith('listen boomgate_alerts');
+      second.client.emit('notification', {
+        channel: 'boomgate_alerts',
+        payload: JSON.stringify({ tenantId, alertId: '0b0c4e3a-8d5c-4e8e-9f0a-2a9d9c1b7e11' }),
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(received).toHaveBeenCalledWith({ unreadCount: 2 });
+      await hub.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -34,6 +34,7 @@ export function createAlertStreamHub({
   const listeners = new Map<string, Set<Listener>>();
   let listening: Listening | null = null;
   let connecting: Promise<void> | null = null;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
 
   const subscriberCount = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
@@ -69,7 +70,7 @@ export function createAlertStreamHub({
       if (listening === checkout) listening = null;
       checkout.release(error);
       // Streams still open get the next NOTIFY once listening again.
-      if (subscriberCount() > 0) setTimeout(() => void listen().catch(() => undefined), 1000);
+      reconnectSoon();
     };
     const checkout: Listening = {
       connection,
@@ -87,23 +88,43 @@ export function createAlertStreamHub({
     return checkout;
   }
 
+  /** A connection that LISTENs; a failed LISTEN gives the connection back. */
+  async function openListening() {
+    const checkout = await checkOut();
+    try {
+      await checkout.connection.query(`listen ${ALERT_NOTIFY_CHANNEL}`);
+    } catch (error) {
+      checkout.release(error as Error);
+      throw error;
+    }
+    listening = checkout;
+  }
+
+  /** Listens while anyone is subscribed; one connection at a time, however many callers wait. */
   async function listen() {
-    if (listening || closed) return;
-    connecting ??= (async () => {
-      const checkout = await checkOut();
-      try {
-        await checkout.connection.query(`listen ${ALERT_NOTIFY_CHANNEL}`);
-      } catch (error) {
-        checkout.release(error as Error);
-        throw error;
-      }
-      listening = checkout;
-      // Every stream ended (or the hub closed) while this connection was being opened.
-      if (closed || subscriberCount() === 0) await unlisten();
-    })().finally(() => {
-      connecting = null;
-    });
-    await connecting;
+    // A loop, not one attempt: the connection opened for streams that all ended meanwhile is
+    // being given back (below) when a new stream arrives, and that stream needs one of its own.
+    while (!listening && !closed && subscriberCount() > 0) {
+      connecting ??= openListening().finally(() => {
+        connecting = null;
+      });
+      await connecting;
+    }
+    // Every stream ended (or the hub closed) while the connection was being opened.
+    if (listening && (closed || subscriberCount() === 0)) await unlisten();
+  }
+
+  /** After a lost connection: listen again, waiting longer after each failure (the database may be down). */
+  function reconnectSoon(delayMs = 1000) {
+    if (reconnectTimer || closed || subscriberCount() === 0) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      listen().catch((error: Error) => {
+        log(`alerts stream: could not listen again: ${error.message}`);
+        reconnectSoon(Math.min(delayMs * 2, 30_000));
+      });
+    }, delayMs);
+    reconnectTimer.unref();
   }
 
   async function unlisten() {
@@ -124,9 +145,13 @@ export function createAlertStreamHub({
       let ofTenant = listeners.get(tenantId);
       if (!ofTenant) listeners.set(tenantId, (ofTenant = new Set()));
       ofTenant.add(listener);
+      let isSubscribed = true;
+      // Idempotent: a second call must not remove the set a newer stream of the tenant now uses.
       const unsubscribe = () => {
+        if (!isSubscribed) return;
+        isSubscribed = false;
         ofTenant.delete(listener);
-        if (ofTenant.size === 0) listeners.delete(tenantId);
+        if (ofTenant.size === 0 && listeners.get(tenantId) === ofTenant) listeners.delete(tenantId);
         if (subscriberCount() === 0) void unlisten();
       };
       try {
@@ -139,6 +164,8 @@ export function createAlertStreamHub({
     },
     async close() {
       closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      reconnectTimer = null;
       listeners.clear();
       await connecting?.catch(() => undefined);
       await unlisten();

@@ -123,6 +123,7 @@ export function alertsRoutes(
         let isEnded = false;
         const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
         const end = () => {
+          if (isEnded) return; // the catch below and the request's close may both end it
           isEnded = true;
           clearInterval(heartbeat);
           unsubscribe();

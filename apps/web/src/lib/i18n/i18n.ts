@@ -12,6 +12,7 @@ import enNav from '@/locales/en/nav.json';
 import enOffline from '@/locales/en/offline.json';
 import enOnboarding from '@/locales/en/onboarding.json';
 import enOnSite from '@/locales/en/onSite.json';
+import enRealGate from '@/locales/en/realGate.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
@@ -32,6 +33,7 @@ export const english = {
   offline: enOffline,
   onboarding: enOnboarding,
   onSite: enOnSite,
+  realGate: enRealGate,
   reports: enReports,
   scan: enScan,
   trucks: enTrucks,

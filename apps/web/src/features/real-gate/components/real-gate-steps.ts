@@ -1,4 +1,5 @@
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
+import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import type { GuideShape } from '@/components/camera/guide';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
@@ -28,7 +29,7 @@ import {
   licenceFromFields,
   passportFromFields,
 } from './document-readings';
-import type { PlateData, RealGateData, StepId } from './real-gate-machine';
+import type { PlateData, RealGateData, StepId, TrailerData } from './real-gate-machine';
 
 export type StepMeta = {
   number: number;
@@ -263,6 +264,38 @@ async function processDisc(image: string): Promise<StepOutcome> {
     'licence disc',
   );
   return { data: { disc: { recordId, image, captureId, reading } }, toast: captured('disc') };
+}
+
+/**
+ * Issue 21: a trailer's licence disc, read and saved like the truck-tractor's. Its "Licence no."
+ * is the trailer's plate, offered to the guard to confirm or type (null when none was read).
+ */
+export async function processTrailerDisc(
+  image: string,
+): Promise<{ disc: NonNullable<TrailerData['disc']>; plateNumber: string | null }> {
+  const failure = new StepFailure('Could not extract disc data', {
+    variant: 'destructive',
+    title: 'Disc Scan Failed',
+    description: 'Could not extract disc data; retry or skip',
+  });
+  let response: OcrResponse | null;
+  let captureId: string | null;
+  try {
+    ({ response, captureId } = await read(image, 'disk', failure.stepError));
+  } catch {
+    throw failure;
+  }
+  const reading = discFromFields(fieldsOf(response));
+  if (!hasExtractedData(reading)) throw failure;
+  const recordId = await save(
+    () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
+    'trailer licence disc',
+  );
+  const plate = PlateNumberSchema.safeParse(reading.licenceNumber ?? '');
+  return {
+    disc: { recordId, image, captureId, reading },
+    plateNumber: plate.success ? plate.data : null,
+  };
 }
 
 async function processFace(image: string): Promise<StepOutcome> {

@@ -751,6 +751,73 @@ describe('Real Gate Entry', () => {
     expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
   });
 
+  it("captures the trailers' discs, cites them with the entry and shows the server's rig refusal (issue 21)", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    api.onOcr(
+      'disk',
+      anOcrRead('disk', { licenceNumber: 'TR12ABGP', discNumber: 'D123', dateOfExpiry: '2020-01-31' }),
+    );
+    const trailers = screen.getByTestId('trailers-panel');
+
+    await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
+    await uploadThroughCamera(user, 'Scan Trailer Licence Disc');
+    expect(await within(trailers).findByTestId('trailer-disc-read')).toHaveTextContent(
+      'Disc D123, expires 2020-01-31',
+    );
+    const plate = within(trailers).getByLabelText('Trailer plate');
+    expect(plate).toHaveValue(formatPlate('TR12ABGP'));
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    // The truck-tractor's own plate is not a trailer.
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'KP35XKGP');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(
+      within(trailers).getByText('This plate is already recorded with this entry'),
+    ).toBeInTheDocument();
+    await user.clear(within(trailers).getByLabelText('Trailer plate'));
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'tr 34 cd gp');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(within(trailers).getByText('No disc scanned')).toBeInTheDocument();
+    // Two trailers: a rig has no more.
+    expect(within(trailers).queryByRole('button', { name: 'Add Trailer' })).toBeNull();
+
+    const discs = api.sent('POST', '/api/licence-disc');
+    const trailerDisc = discs.at(-1)?.body as { licenceNumber: string };
+    expect(trailerDisc.licenceNumber).toBe('TR12ABGP');
+    api.onGrantEntry(
+      anEntryLog({
+        entryGranted: false,
+        refusalReason: 'rig_mismatch',
+        trailerPlates: ['TR12ABGP', 'TR34CDGP'],
+        warnings: [
+          {
+            code: 'rig_check',
+            severity: 'critical',
+            message: 'Trailer disc TR12ABGP expired on 2020-01-31.',
+            fields: ['trailerPlates'],
+          },
+        ],
+      }),
+    );
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    const panel = await screen.findByTestId('entry-refused-panel');
+    expect(within(panel).getByTestId('refusal-reason')).toHaveTextContent(
+      'Trailer not on the rig or its disc expired',
+    );
+    expect(within(panel).getByTestId('verification-warnings')).toHaveTextContent(
+      'Trailer disc TR12ABGP expired on 2020-01-31.',
+    );
+    expect(within(panel).getByTestId('entry-trailers')).toHaveTextContent(
+      `${formatPlate('TR12ABGP')}, ${formatPlate('TR34CDGP')}`,
+    );
+    const [grant] = api.sent('POST', '/api/auto-gate/grant-entry');
+    const body = grant?.body as { trailerPlates: string[]; trailerLicenceDiscIds: string[] };
+    expect(body.trailerPlates).toEqual(['TR12ABGP', 'TR34CDGP']);
+    expect(body.trailerLicenceDiscIds).toHaveLength(1);
+  });
+
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

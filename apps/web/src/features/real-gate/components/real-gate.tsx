@@ -50,6 +50,7 @@ import {
 import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
+  canEditTrailers,
   canGrantEntry,
   canSkip,
   currentStep,
@@ -65,6 +66,7 @@ import {
   type StepStatus,
 } from './real-gate-machine';
 import { checkTypedPlate, processCapture, STEP_META, StepFailure } from './real-gate-steps';
+import { TrailersPanel } from './trailers-panel';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -444,6 +446,14 @@ function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: Entr
               {entry.vehicleApproved ? 'Vehicle Approved' : 'Vehicle Not Pre-Registered'}
             </dd>
           </div>
+          {(entry.trailerPlates?.length ?? 0) > 0 && (
+            <div>
+              <dt className="text-muted-foreground">Trailers</dt>
+              <dd className="font-mono font-semibold" data-testid="entry-trailers">
+                {entry.trailerPlates?.map((plate) => formatPlate(plate)).join(', ')}
+              </dd>
+            </div>
+          )}
         </dl>
         <EntryWarningsPanel warnings={entry.warnings} />
         <Button size="lg" onClick={() => window.location.reload()}>
@@ -843,6 +853,12 @@ export function RealGate() {
           </div>
           <WarningsPanel warnings={warnings} />
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
+          <TrailersPanel
+            trailers={state.data.trailers}
+            canEdit={canEditTrailers(state)}
+            onAdd={(trailer) => dispatch({ type: 'TRAILER_ADDED', trailer })}
+            onRemove={(index) => dispatch({ type: 'TRAILER_REMOVED', index })}
+          />
           <ol className="grid gap-3" aria-label="Verification steps">
             {REAL_GATE_STEPS.map((id) => (
               <StepItem

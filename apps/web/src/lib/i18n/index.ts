@@ -6,7 +6,7 @@ import './i18n';
 
 export { Trans, useTranslation } from 'react-i18next';
 export type { TFunction } from 'i18next';
-export { i18next, i18nReady } from './i18n';
+export { english, i18next, i18nReady } from './i18n';
 export { LANGUAGES, SOURCE_LANGUAGE, isSupportedLanguage, type Language } from './languages';
 export { changeLanguage, useCurrentLanguage } from './change-language';
 export { translateServerError } from './server-errors';

@@ -4,6 +4,7 @@ import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
 import {
@@ -749,6 +750,29 @@ describe('Real Gate Entry', () => {
       'Vehicle registration expired. The refusal has been logged.',
     );
     expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
+  });
+
+  it('speaks the chosen language: steps, statuses, actions and toasts', async () => {
+    await i18next.changeLanguage('af');
+    const { user } = setUp();
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Werklike Hektoegang' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Stap 1 van 9')).toBeInTheDocument();
+    expect(within(step('plate')).getByText('1. Nommerplaat')).toBeInTheDocument();
+    expect(within(step('disc')).getByText('Hangende')).toBeInTheDocument();
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Neem Nommerplaat' }));
+    await uploadThroughCamera(user, 'Skandeer Nommerplaat');
+    await expectToast('Voertuig Goedgekeur');
+    expect(within(step('plate')).getByText('Voltooi')).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('trailers-panel')).getByRole('button', {
+        name: 'Skandeer Sleepwa-skyf',
+      }),
+    ).toBeInTheDocument();
   });
 
   it("captures the trailers' discs, cites them with the entry and shows the server's rig refusal (issue 21)", async () => {

@@ -52,6 +52,8 @@ export type PlateData = {
   approved: boolean;
   driverName: string | null;
   company: string | null;
+  /** Issue 21: the trailers registered with the approved vehicle (its rig), for the guard. */
+  rigTrailers?: string[];
 };
 
 /**

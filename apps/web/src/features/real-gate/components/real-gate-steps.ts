@@ -171,6 +171,7 @@ async function verifyPlate(
       approved: Boolean(verification?.approved),
       driverName: vehicle?.driverName ?? null,
       company: vehicle?.company ?? null,
+      rigTrailers: vehicle?.trailers?.map((trailer) => trailer.plateNumber) ?? [],
     },
     toast: vehicle
       ? {

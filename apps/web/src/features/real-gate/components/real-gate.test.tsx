@@ -53,8 +53,8 @@ afterEach(() => {
 const step = (id: StepId) => screen.getByTestId(`step-${id}`);
 const statusOf = (id: StepId) => step(id).getAttribute('data-status');
 
-function setUp() {
-  const api = createGateApi({ vehicles: [anApprovedVehicle({ plateNumber: 'KP35XKGP' })] });
+function setUp(vehicle = anApprovedVehicle({ plateNumber: 'KP35XKGP' })) {
+  const api = createGateApi({ vehicles: [vehicle] });
   server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
   api.onOcr(
     'plate',
@@ -776,7 +776,12 @@ describe('Real Gate Entry', () => {
   });
 
   it("captures the trailers' discs, cites them with the entry and shows the server's rig refusal (issue 21)", async () => {
-    const { user, api } = setUp();
+    const { user, api } = setUp(
+      anApprovedVehicle({
+        plateNumber: 'KP35XKGP',
+        trailers: [{ plateNumber: 'TR12ABGP', discNumber: null, discExpiry: null }],
+      }),
+    );
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
     await completeUntil(user, 'complete');
     api.onOcr(
@@ -784,6 +789,9 @@ describe('Real Gate Entry', () => {
       anOcrRead('disk', { licenceNumber: 'TR12ABGP', discNumber: 'D123', dateOfExpiry: '2020-01-31' }),
     );
     const trailers = screen.getByTestId('trailers-panel');
+    expect(within(trailers).getByTestId('registered-trailers')).toHaveTextContent(
+      'Registered with this vehicle: TR 12 AB GP',
+    );
 
     await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
     await uploadThroughCamera(user, 'Scan Trailer Licence Disc');

@@ -881,6 +881,7 @@ export function RealGate() {
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
           <TrailersPanel
             trailers={state.data.trailers}
+            registered={state.data.plate?.rigTrailers}
             canEdit={canEditTrailers(state)}
             onAdd={(trailer) => dispatch({ type: 'TRAILER_ADDED', trailer })}
             onRemove={(index) => dispatch({ type: 'TRAILER_REMOVED', index })}

@@ -25,11 +25,14 @@ import { processTrailerDisc, StepFailure } from './real-gate-steps';
  */
 export function TrailersPanel({
   trailers,
+  registered = [],
   canEdit,
   onAdd,
   onRemove,
 }: {
   trailers: TrailerData[];
+  /** The trailers registered with the approved vehicle (its rig), as a hint for the guard. */
+  registered?: string[];
   canEdit: boolean;
   /** Whether the machine recorded the trailer (a duplicate plate is refused). */
   onAdd: (trailer: TrailerData) => boolean;
@@ -85,6 +88,13 @@ export function TrailersPanel({
           {t('trailers.title')}
         </CardTitle>
         <CardDescription>{t('trailers.description', { max: MAX_TRAILERS })}</CardDescription>
+        {registered.length > 0 && (
+          <p className="text-sm font-medium" data-testid="registered-trailers">
+            {t('trailers.registered', {
+              plates: registered.map((plate) => formatPlate(plate)).join(', '),
+            })}
+          </p>
+        )}
       </CardHeader>
       <CardContent className="grid gap-3">
         {trailers.length > 0 && (

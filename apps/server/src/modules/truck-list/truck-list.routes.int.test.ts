@@ -98,7 +98,7 @@ describe('GET /api/truck-list', () => {
     ]);
   });
 
-  it("shows the trailers the linked entry recorded with the truck-tractor (issue 21)", async () => {
+  it('shows the trailers the linked entry recorded with the truck-tractor (issue 21)', async () => {
     const admin = await t.registerTenant();
     await aRead(admin, '2026-03-04T08:00:00Z', null, 'GG44HHGP');
     await aRead(admin, '2026-03-04T07:00:00Z', null, 'JJ55KKGP');

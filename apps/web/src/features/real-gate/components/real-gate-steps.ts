@@ -111,7 +111,10 @@ const saveFailed = (error: unknown, what: string) =>
   new StepFailure(tr('toast.couldNotSave', { what: tr(`documents.${what}`) }), {
     variant: 'destructive',
     title: tr('toast.saveFailed'),
-    description: getErrorMessage(error, tr('toast.failedToSaveWhat', { what: tr(`documents.${what}`) })),
+    description: getErrorMessage(
+      error,
+      tr('toast.failedToSaveWhat', { what: tr(`documents.${what}`) }),
+    ),
   });
 
 /**
@@ -325,11 +328,7 @@ async function processIdentity(image: string): Promise<StepOutcome> {
 }
 
 async function processLicence(image: string): Promise<StepOutcome> {
-  const { response, captureId } = await read(
-    image,
-    'license',
-    tr('toast.couldNotReadLicence'),
-  );
+  const { response, captureId } = await read(image, 'license', tr('toast.couldNotReadLicence'));
   const reading = licenceFromFields(fieldsOf(response));
   const recordId = await save(
     () =>

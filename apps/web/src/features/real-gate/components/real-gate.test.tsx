@@ -786,7 +786,11 @@ describe('Real Gate Entry', () => {
     await completeUntil(user, 'complete');
     api.onOcr(
       'disk',
-      anOcrRead('disk', { licenceNumber: 'TR12ABGP', discNumber: 'D123', dateOfExpiry: '2020-01-31' }),
+      anOcrRead('disk', {
+        licenceNumber: 'TR12ABGP',
+        discNumber: 'D123',
+        dateOfExpiry: '2020-01-31',
+      }),
     );
     const trailers = screen.getByTestId('trailers-panel');
     expect(within(trailers).getByTestId('registered-trailers')).toHaveTextContent(

@@ -71,7 +71,6 @@ import { TrailersPanel } from './trailers-panel';
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
 
-
 function StatusIcon({ status }: { status: StepStatus }) {
   switch (status) {
     case 'success':
@@ -855,10 +854,7 @@ export function RealGate() {
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <PageHeader
-        title={t('title')}
-        description={t('description')}
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       {savedEntry && (isEntryGranted(state) || !savedEntry.entryGranted) ? (
         <EntryDecidedPanel state={state} entry={savedEntry} />
       ) : (
@@ -875,7 +871,10 @@ export function RealGate() {
                 {t('progress.complete', { count: completed })}
               </span>
             </div>
-            <Progress value={(completed / REAL_GATE_STEPS.length) * 100} aria-label={t('progress.label')} />
+            <Progress
+              value={(completed / REAL_GATE_STEPS.length) * 100}
+              aria-label={t('progress.label')}
+            />
           </div>
           <WarningsPanel warnings={warnings} />
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />

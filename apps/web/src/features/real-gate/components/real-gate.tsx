@@ -21,6 +21,7 @@ import { PlateNumberSchema } from '@boomgate/contracts/plates';
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { TrailersPanel } from '@/components/trailers-panel';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -65,8 +66,13 @@ import {
   type StepId,
   type StepStatus,
 } from './real-gate-machine';
-import { checkTypedPlate, processCapture, StepFailure, stepMeta } from './real-gate-steps';
-import { TrailersPanel } from './trailers-panel';
+import {
+  checkTypedPlate,
+  processCapture,
+  processTrailerDisc,
+  StepFailure,
+  stepMeta,
+} from './real-gate-steps';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -499,6 +505,17 @@ function useRealGateMachine() {
   return [state, dispatch] as const;
 }
 
+/** Issue 21: a trailer's disc read and saved; a failure is toasted with its reason. */
+async function readTrailerDisc(image: string) {
+  try {
+    return await processTrailerDisc(image);
+  } catch (failure) {
+    if (!(failure instanceof StepFailure)) throw failure;
+    toast(failure.toast);
+    return null;
+  }
+}
+
 /** How the server's refusal reason reads on the panel and its toast. */
 const refusalLabel = (reason: EntryLog['refusalReason']) =>
   (reason ? REFUSAL_REASON_LABELS[reason] : undefined) ??
@@ -882,6 +899,7 @@ export function RealGate() {
             trailers={state.data.trailers}
             registered={state.data.plate?.rigTrailers}
             canEdit={canEditTrailers(state)}
+            readDisc={readTrailerDisc}
             onAdd={(trailer) => dispatch({ type: 'TRAILER_ADDED', trailer })}
             onRemove={(index) => dispatch({ type: 'TRAILER_REMOVED', index })}
           />

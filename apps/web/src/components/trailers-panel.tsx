@@ -10,54 +10,66 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/hooks/use-toast';
 import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
-import type { TrailerData } from './real-gate-machine';
-import { processTrailerDisc, StepFailure } from './real-gate-steps';
+/** A trailer as captured: its plate, and its licence disc as saved when it was scanned. */
+export type TrailerData = {
+  plateNumber: string;
+  disc: {
+    recordId: string;
+    reading: { discNumber: string | null; dateOfExpiry: string | null };
+  } | null;
+};
+
+/** A trailer's licence disc read and saved; null when it failed (the reader said why). */
+export type TrailerDiscReader<T extends TrailerData = TrailerData> = (
+  image: string,
+) => Promise<{ disc: NonNullable<T['disc']>; plateNumber: string | null } | null>;
 
 /**
- * Issue 21: the trailers of a rig at the real gate. The guard scans each trailer's licence disc
- * (its "Licence no." is the trailer's plate, which the guard confirms or types) or types a plate
- * without a disc; the entry cites them (`trailerPlates`, `trailerLicenceDiscIds`) and the server
- * checks the rig and the discs when it decides.
+ * Issue 21: the trailers of a rig (Real Gate, the incoming feed). The user scans each trailer's
+ * licence disc when the screen can read one (`readDisc`; its "Licence no." is the trailer's plate,
+ * confirmed or typed) or types a plate; the entry cites them (`trailerPlates`,
+ * `trailerLicenceDiscIds`) and the server checks the rig and the discs when it decides.
  */
-export function TrailersPanel({
+export function TrailersPanel<T extends TrailerData>({
   trailers,
   registered = [],
   canEdit,
+  readDisc,
   onAdd,
   onRemove,
 }: {
-  trailers: TrailerData[];
+  trailers: T[];
   /** The trailers registered with the approved vehicle (its rig), as a hint for the guard. */
   registered?: string[];
   canEdit: boolean;
-  /** Whether the machine recorded the trailer (a duplicate plate is refused). */
-  onAdd: (trailer: TrailerData) => boolean;
+  /** Reads a trailer's disc; without it the panel takes typed plates only. */
+  readDisc?: TrailerDiscReader<T>;
+  /** Whether the trailer was recorded (a duplicate plate is refused). */
+  onAdd: (trailer: { plateNumber: string; disc: T['disc'] }) => boolean;
   onRemove: (index: number) => void;
 }) {
-  const { t } = useTranslation('realGate');
+  const { t } = useTranslation('common');
   const id = useId();
   const [isCameraOpen, setCameraOpen] = useState(false);
   const [isReading, setReading] = useState(false);
-  const [disc, setDisc] = useState<TrailerData['disc']>(null);
+  const [disc, setDisc] = useState<T['disc']>(null);
   const [plate, setPlate] = useState('');
   const [error, setError] = useState<string | undefined>();
   const canAdd = canEdit && trailers.length < MAX_TRAILERS;
 
   const handleCapture = async (image: string) => {
+    if (!readDisc) return;
     setCameraOpen(false);
     setReading(true);
     try {
-      const read = await processTrailerDisc(image);
+      const read = await readDisc(image);
+      if (!read) return;
       setDisc(read.disc);
       setPlate(read.plateNumber ? formatPlate(read.plateNumber) : '');
       setError(read.plateNumber ? undefined : t('trailers.plateNotRead'));
-    } catch (failure) {
-      if (failure instanceof StepFailure) toast(failure.toast);
-      else throw failure;
     } finally {
       setReading(false);
     }
@@ -137,15 +149,17 @@ export function TrailersPanel({
             noValidate
             onSubmit={handleSubmit}
           >
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => setCameraOpen(true)}
-              disabled={isReading}
-            >
-              {isReading ? <Spinner /> : <CameraIcon aria-hidden />}
-              {t('trailers.scanDisc')}
-            </Button>
+            {readDisc && (
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => setCameraOpen(true)}
+                disabled={isReading}
+              >
+                {isReading ? <Spinner /> : <CameraIcon aria-hidden />}
+                {t('trailers.scanDisc')}
+              </Button>
+            )}
             <Field id={id} label={t('trailers.plate')} error={error} className="min-w-40 flex-1">
               <Input
                 id={id}
@@ -176,7 +190,7 @@ export function TrailersPanel({
         )}
       </CardContent>
       <CameraCaptureDialog
-        open={isCameraOpen}
+        open={isCameraOpen && Boolean(readDisc)}
         onClose={() => setCameraOpen(false)}
         onCapture={(image) => void handleCapture(image)}
         title={t('trailers.cameraTitle')}

@@ -130,8 +130,8 @@ export function TrailersPanel<T extends TrailerData>({
                 {canEdit && (
                   <Button
                     variant="ghost"
-                    size="sm"
-                    className="ml-auto"
+                    size="icon"
+                    className="ml-auto max-md:size-11"
                     aria-label={t('trailers.remove', { plate: formatPlate(trailer.plateNumber) })}
                     onClick={() => onRemove(index)}
                   >

@@ -305,6 +305,7 @@ export function createModules({
     onDeliveryFailed: alerts.hooks.callbackFailed,
     sites: sites.service.inTransaction,
     exits: visits.webhookExits,
+    vehicles: approvedVehicles.service,
   });
   const anpr = createAnprModule({
     database,

@@ -15,6 +15,11 @@ export const TruckListEntrySchema = z.object({
    * TRUCK_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null when none was.
    */
   entryLogId: IdSchema.nullable(),
+  /**
+   * Issue 21: the trailers that entry recorded with the truck-tractor (a rig), in order; empty
+   * for a rigid vehicle or a read without an entry.
+   */
+  trailerPlates: z.array(z.string()),
 });
 export type TruckListEntry = z.infer<typeof TruckListEntrySchema>;
 /** How far apart a camera read and a gate entry of the same plate may be to be linked: 2 hours. */

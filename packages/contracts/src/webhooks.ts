@@ -158,6 +158,21 @@ export const ProcessRequestBodySchema = z
      * never changed. Optional: callers written before it send none.
      */
     corrections: CorrectionListSchema,
+    /**
+     * Issue 21: the trailers the truck-tractor pulls (at most 2), as the back office read them.
+     * Each must be on the approved vehicle's rig with a disc in date; otherwise the completion is
+     * refused (422, as for a watchlist block). Screened by the watchlist like the plate.
+     */
+    trailerPlates: z.array(PlateNumberSchema).max(2, 'A rig has at most 2 trailers').default([]),
+    /**
+     * Issue 21: the trailers' licence discs, saved first (POST /api/licence-disc) and cited by
+     * id: each must belong to a trailer in `trailerPlates` and be in date.
+     */
+    trailerLicenceDiscIds: z
+      .array(IdSchema)
+      .max(2, 'A rig has at most 2 trailers')
+      .refine((ids) => new Set(ids).size === ids.length, 'Cite each trailer disc once')
+      .default([]),
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;

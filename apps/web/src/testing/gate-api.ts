@@ -98,6 +98,7 @@ export function aTruck(overrides: Partial<TruckListEntry> = {}): TruckListEntry 
     truckNumber: 'T-1001',
     plateNumber: 'ND123456',
     entryLogId: null,
+    trailerPlates: [],
     category: 'other',
     transportName: 'Imperial Logistics',
     ...overrides,

@@ -23,6 +23,7 @@ import { createEntryOverrides } from './entry-overrides';
 export type { EntryLogsService } from './entry-logs.service';
 export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './entry-overrides';
 export { entryAsSeenBy, entryLogPresenter } from './entry-logs.routes';
+export { checkRig } from './rig-check';
 
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {

@@ -41,6 +41,15 @@ export function createTruckListRepository() {
               and e.plate_number = truck_list_entries.plate_number
             order by e."timestamp", e.id
             limit 1)`,
+          // Issue 21: the combination that entry recorded (the same entry as entryLogId).
+          trailerPlates: sql<string[] | null>`(
+            select e.trailer_plates from entry_logs e
+            where e.tenant_id = truck_list_entries.tenant_id
+              and e."timestamp" >= truck_list_entries."timestamp"
+              and e."timestamp" <= truck_list_entries."timestamp" + ${`${TRUCK_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
+              and e.plate_number = truck_list_entries.plate_number
+            order by e."timestamp", e.id
+            limit 1)`,
         })
         .from(truckListEntries)
         .where(

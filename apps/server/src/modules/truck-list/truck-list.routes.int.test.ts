@@ -39,6 +39,7 @@ describe('GET /api/truck-list', () => {
         category: 'other',
         transportName: 'Karoo Haulage',
         entryLogId: null,
+        trailerPlates: [],
       },
       expect.objectContaining({ plateNumber: 'CC22DDGP', truckNumber: '  ' }),
     ]);
@@ -54,12 +55,17 @@ describe('GET /api/truck-list', () => {
   });
 
   /** A gate entry of `plate` at `timestamp`, as the entry-logs module stores it. */
-  const anEntry = async (admin: Session, timestamp: string, plate: string) => {
+  const anEntry = async (
+    admin: Session,
+    timestamp: string,
+    plate: string,
+    trailerPlates: string[] = [],
+  ) => {
     const [row] = await t.ownerQuery<{ id: string }>(
       `insert into entry_logs (tenant_id, id, "timestamp", category, plate_number, extracted_plate,
-         vehicle_approved, face_verified, entry_granted)
-       values ($1, gen_random_uuid(), $2, 'visitor', $3, $3, false, false, true) returning id`,
-      [admin.body.tenant.id, timestamp, plate],
+         vehicle_approved, face_verified, entry_granted, trailer_plates)
+       values ($1, gen_random_uuid(), $2, 'visitor', $3, $3, false, false, true, $4) returning id`,
+      [admin.body.tenant.id, timestamp, plate, trailerPlates],
     );
     return row!.id;
   };
@@ -89,6 +95,26 @@ describe('GET /api/truck-list', () => {
       ['GG44HHGP', near],
       ['JJ55KKGP', null],
       ['LL66MMGP', null],
+    ]);
+  });
+
+  it('shows the trailers the linked entry recorded with the truck-tractor (issue 21)', async () => {
+    const admin = await t.registerTenant();
+    await aRead(admin, '2026-03-04T08:00:00Z', null, 'GG44HHGP');
+    await aRead(admin, '2026-03-04T07:00:00Z', null, 'JJ55KKGP');
+    const rig = await anEntry(admin, '2026-03-04T08:05:00Z', 'GG44HHGP', ['TR12ABGP', 'TR34CDGP']);
+    await anEntry(admin, '2026-03-04T07:05:00Z', 'JJ55KKGP'); // a rigid truck
+
+    const response = await admin.get('/api/truck-list');
+
+    expect(response.statusCode).toBe(200);
+    expect(
+      response
+        .json<{ plateNumber: string; entryLogId: string | null; trailerPlates: string[] }[]>()
+        .map((r) => [r.plateNumber, r.entryLogId === rig, r.trailerPlates]),
+    ).toEqual([
+      ['GG44HHGP', true, ['TR12ABGP', 'TR34CDGP']],
+      ['JJ55KKGP', false, []],
     ]);
   });
 

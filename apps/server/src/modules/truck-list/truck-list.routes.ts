@@ -44,6 +44,7 @@ export function truckListRoutes(service: TruckListService): FastifyPluginAsyncZo
           category: row.category,
           transportName: row.transportName,
           entryLogId: row.entryLogId,
+          trailerPlates: row.trailerPlates ?? [],
         }));
       },
     );

@@ -162,6 +162,8 @@ export function createWebhooksRepository() {
         | 'driverSex'
         | 'completedAt'
         | 'completedBy'
+        | 'trailerPlates'
+        | 'trailerLicenceDiscIds'
       >,
     ): Promise<IncomingRequestRow | undefined> {
       const completedAt = values.completedAt?.toISOString() ?? null;

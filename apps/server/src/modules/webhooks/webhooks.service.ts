@@ -8,12 +8,16 @@ import {
   type ProcessRequestBodySchema,
 } from '@boomgate/contracts/webhooks';
 
+import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { CorrectionsService } from '@/modules/corrections';
+import { citedReadings } from '@/modules/documents';
+import { checkRig } from '@/modules/entry-logs';
 import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
 import { type SiteScoping, sitesToList } from '@/modules/sites';
+import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -67,6 +71,8 @@ export type WebhooksServiceDeps = {
   sites: SiteScoping;
   /** Issue 15: the typed values sent with a completion, kept beside what was read. */
   corrections: Pick<CorrectionsService, 'record'>;
+  /** Issue 21: the approved vehicle's rig, against which the completion's trailers are checked. */
+  vehicles: Pick<ApprovedVehiclesService, 'findByPlate'>;
   random?: () => number;
 };
 
@@ -122,6 +128,7 @@ export function createWebhooksService({
   watchlist,
   sites,
   corrections,
+  vehicles,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /** The current secret first, then the previous one while its rotation window lasts. */
@@ -284,17 +291,42 @@ export function createWebhooksService({
       ip?: string,
     ) {
       const now = clock.now();
-      // ----- Issue 21: the watchlist screens the completion. A `block` hit refuses it (422, the
-      // outcome's message; "Manual check required" for a covert entry); the refusal and its hits
-      // are logged in their own transaction, so they stay when the request is refused. -----
+      // ----- Issue 21: the watchlist screens the completion and the rig check runs on its
+      // trailers (each on the approved vehicle's rig with a disc in date). A `block` refuses it
+      // (422, the outcome's message; "Manual check required" for a covert entry); the refusal and
+      // its hits are logged in their own transaction, so they stay when the request is refused. -----
       const subject = {
-        plateNumbers: [body.plateNumber],
+        plateNumbers: [body.plateNumber, ...body.trailerPlates],
         idNumber: body.driverIdNumber,
         company: body.transportName,
       };
       const refusal = await database.withTenant(actor.tenantId, async (tx) => {
         const screening = await watchlist.screen(tx, actor.tenantId, subject);
-        const blocking = screening.outcomes.find((outcome) => outcome.verdict === 'block');
+        const rigOutcomes =
+          body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0
+            ? checkRig({
+                rig:
+                  (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
+                  null,
+                trailerPlates: body.trailerPlates,
+                trailerDiscs:
+                  (
+                    await citedReadings(tx, actor.tenantId, {
+                      vehicleLicenceDiscId: null,
+                      identityDocumentId: null,
+                      driversLicenceId: null,
+                      passportRecordId: null,
+                      weighbridgeTicketId: null,
+                      trailerLicenceDiscIds: body.trailerLicenceDiscIds,
+                    })
+                  ).trailerDiscs ?? [],
+                // The feed's ticket is the sender's reference, not a ticket read here.
+                ticketTrailerRegs: null,
+                today: siteDay(now),
+              })
+            : [];
+        const outcomes = [...screening.outcomes, ...rigOutcomes];
+        const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
         if (!blocking) return null;
         if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
         await audit.record(tx, {
@@ -306,7 +338,7 @@ export function createWebhooksService({
           ip,
           details: {
             refusalReason: blocking.refusalReason,
-            ruleOutcomes: screening.outcomes,
+            ruleOutcomes: outcomes,
             watchlistHits: screening.hits,
           },
         });
@@ -347,6 +379,8 @@ export function createWebhooksService({
             driverSex: body.driverSex,
             completedAt: now,
             completedBy: actor.userId,
+            trailerPlates: body.trailerPlates,
+            trailerLicenceDiscIds: body.trailerLicenceDiscIds,
           },
         );
         if (!row) {

@@ -66,6 +66,16 @@ export const incomingRequests = pgTable(
     completedBy: uuid(),
     /** Issue 16: the site the entry is for (the tenant's default site: senders name none yet). */
     siteId: uuid(),
+    /** Issue 21: the trailers' plates the completion named (a rig), in order. */
+    trailerPlates: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Issue 21: the trailers' licence discs the completion cited (documents' licence_discs ids). */
+    trailerLicenceDiscIds: uuid()
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { InductionValidity } from '@boomgate/contracts/induction';
+import type { Role } from '@boomgate/contracts/roles';
 
 import { setViewportWidth } from '@/testing/browser-shims';
 import { findCamera, installFakeCamera, uploadThroughCamera } from '@/testing/camera';
@@ -29,9 +30,13 @@ const registered = anApprovedVehicle({
   company: 'Kumba Haulage',
 });
 
-function setUp(vehicles = [registered], inductions: Record<string, InductionValidity> = {}) {
+function setUp(
+  vehicles = [registered],
+  inductions: Record<string, InductionValidity> = {},
+  role: Role = 'security_guard',
+) {
   const api = createGateApi({ vehicles, inductions });
-  server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
+  server.use(signedIn(aSession({ user: { role } })), ...api.handlers);
   api.onOcr(
     'plate',
     anOcrRead('plate', {}, { plateNumber: 'KP35XKGP', displayPlate: 'KP 35 XK GP' }),
@@ -295,6 +300,42 @@ describe('Automated Gate Entry', () => {
       { pin: '654321', reason: 'Owner cleared by SAPS' },
     ]);
   });
+
+  it.each([
+    ['super_admin', false],
+    ['tenant_admin', true],
+    ['back_office', true],
+  ] as const)(
+    "offers %s the supervisor's PIN override only as the server allows it (issue 21): %s",
+    async (role, offered) => {
+      const { user, api } = setUp([], {}, role);
+      api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+      api.onGrantEntry(
+        anEntryLog({
+          plateNumber: 'CA123456',
+          entryGranted: false,
+          refusalReason: 'watchlist',
+          warnings: [
+            {
+              code: 'watchlist_hit',
+              severity: 'critical',
+              message: 'Plate CA123456 is on the watchlist (block): Reported stolen',
+              fields: ['plateNumber'],
+            },
+          ],
+        }),
+      );
+
+      await start(user);
+      await uploadThroughCamera(user, 'Scan Licence Plate');
+      const panel = await screen.findByTestId('not-registered-panel');
+      expect(await within(panel).findByText('Entry refused - watchlist')).toBeInTheDocument();
+      expect(within(panel).queryByRole('button', { name: 'Supervisor PIN' }) !== null).toBe(
+        offered,
+      );
+      expect(within(panel).getByRole('button', { name: 'Scan Again' })).toBeInTheDocument();
+    },
+  );
 
   it('shows a covert watchlist refusal only as "Manual check required" (issue 21)', async () => {
     const { user, api } = setUp();

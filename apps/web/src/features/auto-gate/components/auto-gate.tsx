@@ -194,11 +194,13 @@ function NotRegisteredPanel({
   onScanAgain,
   onRetakeFace,
   onPinOverridden,
+  canPinOverride,
 }: {
   state: AutoGateState;
   onScanAgain: () => void;
   onRetakeFace: () => void;
   onPinOverridden: () => void;
+  canPinOverride: boolean;
 }) {
   // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
   const canRetake = canRetakeFace(state);
@@ -253,7 +255,7 @@ function NotRegisteredPanel({
             )
           )}
           {/* Issue 21: a supervisor's one-time PIN overrides the rules' refusal of this entry. */}
-          {state.refusedByRules && state.refusedEntryId && (
+          {canPinOverride && state.refusedByRules && state.refusedEntryId && (
             <PinOverrideButton
               entryId={state.refusedEntryId}
               plateNumber={state.plateNumber}
@@ -299,7 +301,15 @@ function ProgressPanel({ state }: { state: AutoGateState }) {
  * Spec §2/§4 Automated Gate Entry: plate → registration → face → entry, as the state machine in
  * auto-gate-machine.ts. Each async step checks that its attempt is still the current one.
  */
-export function AutoGate() {
+export function AutoGate({
+  canPinOverride = false,
+}: {
+  /**
+   * Issue 21: the user's role may override a refusal with a supervisor's PIN (the
+   * `pinOverrideEntries` action, as the server's route allows it); a super_admin may not.
+   */
+  canPinOverride?: boolean;
+} = {}) {
   useDocumentTitle(TITLE);
   const isMobile = useIsMobile();
   const [state, dispatch] = useReducer(autoGateReducer, initialAutoGateState);
@@ -659,6 +669,7 @@ export function AutoGate() {
           onScanAgain={reset}
           onRetakeFace={retakeFace}
           onPinOverridden={() => dispatch({ type: 'PIN_OVERRIDDEN' })}
+          canPinOverride={canPinOverride}
         />
       )}
 

@@ -520,6 +520,29 @@ describe('Incoming Feed', () => {
     expect(api.processed[0]!.body).toHaveProperty('expectedCompletedAt', null);
   });
 
+  it("sends the rig's trailer plates for the server to check (issue 21)", async () => {
+    const { user, api } = setUp([
+      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+    ]);
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    const trailers = within(dialog).getByTestId('trailers-panel');
+    // No disc reader here: the back office types the plates.
+    expect(within(trailers).queryByRole('button', { name: 'Scan Trailer Disc' })).toBeNull();
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'ca1');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(
+      within(trailers).getByText('This plate is already recorded with this entry'),
+    ).toBeInTheDocument();
+    await user.clear(within(trailers).getByLabelText('Trailer plate'));
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'tr 5 gp');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Success', 'Entry processed and callback sent');
+    expect(api.processed[0]!.body).toMatchObject({ plateNumber: 'CA1', trailerPlates: ['TR5GP'] });
+  });
+
   it('says no callback was sent when the server queued none, instead of claiming one', async () => {
     const { user, api } = setUp(
       [anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' })],

@@ -2,10 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
 
+import { normalisePlate } from '@boomgate/contracts/plates';
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { type TrailerData, TrailersPanel } from '@/components/trailers-panel';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -60,6 +62,8 @@ export function ProcessEntryDialog({
   const [tabEdits, setTabEdits] = useState<Partial<Record<TabKey, TabEdits>>>({});
   const [states, setStates] = useState<Partial<Record<TabKey, TabState>>>({});
   const [cameraTab, setCameraTab] = useState<TabDefinition | null>(null);
+  /** Issue 21: the rig's trailer plates, checked against the approved vehicle by the server. */
+  const [trailers, setTrailers] = useState<TrailerData[]>([]);
   const processRequest = useProcessRequest();
   const reading = useMutation({
     mutationFn: ({ tab, image }: { tab: TabDefinition; image: string }) =>
@@ -171,6 +175,9 @@ export function ProcessEntryDialog({
           ...payload,
           expectedCompletedAt: entry.completedAt,
           ...(corrections.length > 0 ? { corrections } : {}),
+          ...(trailers.length > 0
+            ? { trailerPlates: trailers.map((trailer) => trailer.plateNumber) }
+            : {}),
         },
       },
       {
@@ -253,6 +260,21 @@ export function ProcessEntryDialog({
               </TabsContent>
             ))}
           </Tabs>
+          <TrailersPanel
+            trailers={trailers}
+            canEdit={!processRequest.isPending}
+            onAdd={(trailer) => {
+              if (
+                trailers.length >= 2 ||
+                trailer.plateNumber === normalisePlate(payload.plateNumber ?? '') ||
+                trailers.some((known) => known.plateNumber === trailer.plateNumber)
+              )
+                return false;
+              setTrailers([...trailers, trailer]);
+              return true;
+            }}
+            onRemove={(index) => setTrailers(trailers.filter((_, at) => at !== index))}
+          />
           <InductionValidityNotice idNumber={payload.driverIdNumber} />
           <DialogFooter className="items-center sm:justify-between">
             <p

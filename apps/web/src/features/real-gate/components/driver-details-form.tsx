@@ -3,6 +3,7 @@ import type { Reading, ReadingType } from '@boomgate/contracts/readings';
 
 import { ReadingField } from '@/components/reading-field';
 import { type ReadingEdits, correctionsOf, startEdits, unconfirmed } from '@/lib/corrections';
+import { useTranslation } from '@/lib/i18n';
 
 import type { RealGateData } from './real-gate-machine';
 import { driverDetails } from './real-gate-entry';
@@ -16,11 +17,8 @@ import { driverDetails } from './real-gate-entry';
 export type DriverField = 'driverName' | 'driverSurname' | 'driverIdNumber';
 export type DriverEdits = Partial<Record<DriverField, { field: string; edits: ReadingEdits }>>;
 
-const LABELS: Record<DriverField, string> = {
-  driverName: 'Name',
-  driverSurname: 'Surname',
-  driverIdNumber: 'ID number',
-};
+/** The fields in their order on the form; labels are `realGate:driver.<field>`. */
+const FIELDS: readonly DriverField[] = ['driverName', 'driverSurname', 'driverIdNumber'];
 
 type Source = {
   type: ReadingType;
@@ -94,6 +92,7 @@ export function DriverDetailsForm({
   edits: DriverEdits;
   onChange: (edits: DriverEdits) => void;
 }) {
+  const { t } = useTranslation('realGate');
   const update = (name: DriverField, change: (field: ReadingEdits['fields'][string]) => object) => {
     const entry = edits[name];
     const field = entry?.edits.fields[entry.field];
@@ -111,15 +110,15 @@ export function DriverDetailsForm({
   };
   return (
     <fieldset className="grid w-full gap-2 sm:grid-cols-3" data-testid="driver-details-form">
-      <legend className="mb-1 text-sm font-medium">Driver details</legend>
-      {(Object.keys(LABELS) as DriverField[]).map((name) => {
+      <legend className="mb-1 text-sm font-medium">{t('driver.legend')}</legend>
+      {FIELDS.map((name) => {
         const entry = edits[name];
         const field = entry?.edits.fields[entry.field];
         return entry && field ? (
           <ReadingField
             key={name}
             name={name}
-            label={LABELS[name]}
+            label={t(`driver.${name}`)}
             field={field}
             onChange={(_, value) => update(name, () => ({ value }))}
             onConfirm={() => update(name, () => ({ confirmed: true }))}

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { GrantEntryBodySchema } from '@boomgate/contracts/entry-logs';
 
-import { identityFromFields, licenceFromFields, passportFromFields } from './document-readings';
+import {
+  discFromFields,
+  identityFromFields,
+  licenceFromFields,
+  passportFromFields,
+} from './document-readings';
 import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import { initialRealGateState, type RealGateData } from './real-gate-machine';
 
@@ -142,6 +147,33 @@ describe('realGateEntry', () => {
     expect(body).not.toHaveProperty('plateImage');
     expect(body).not.toHaveProperty('driverFaceImage');
     expect(GrantEntryBodySchema.safeParse(body).success).toBe(true);
+  });
+
+  it("cites the trailers' plates and the discs scanned for them (issue 21)", () => {
+    const discId = crypto.randomUUID();
+    const body = realGateEntry(
+      {
+        ...data,
+        trailers: [
+          {
+            plateNumber: 'TR12ABGP',
+            disc: {
+              recordId: discId,
+              image: 'data:image/jpeg;base64,trailer',
+              reading: { ...discFromFields({}), licenceNumber: 'TR12ABGP' },
+            },
+          },
+          { plateNumber: 'TR34CDGP', disc: null },
+        ],
+      },
+      [],
+    );
+    expect(body).toMatchObject({
+      trailerPlates: ['TR12ABGP', 'TR34CDGP'],
+      trailerLicenceDiscIds: [discId],
+    });
+    expect(GrantEntryBodySchema.safeParse(body).success).toBe(true);
+    expect(realGateEntry(data, [])).toMatchObject({ trailerPlates: [], trailerLicenceDiscIds: [] });
   });
 
   it('needs the plate step', () => {

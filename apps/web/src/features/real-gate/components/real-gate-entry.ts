@@ -85,6 +85,11 @@ export function realGateEntry(data: RealGateData, warnings: string[]): GrantEntr
     permitImages: data.permits,
     transportName: data.ticket?.transporter ?? null,
     weighbridgeTicketId: data.ticket?.recordId ?? null,
+    // Issue 21: the trailers presented and their discs, so the server checks the rig.
+    trailerPlates: data.trailers.map((trailer) => trailer.plateNumber),
+    trailerLicenceDiscIds: data.trailers.flatMap((trailer) =>
+      trailer.disc ? [trailer.disc.recordId] : [],
+    ),
     vehicleApproved: data.plate.approved,
     // The real gate has no face comparison: the guard checks the driver by eye.
     faceVerified: false,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   canCorrectPlate,
+  canEditTrailers,
   canGrantEntry,
   canSkip,
   currentStep,
@@ -245,5 +246,44 @@ describe('real gate checklist (spec §4)', () => {
     }
     expect(canGrantEntry(granting)).toBe(false);
     expect(canGrantEntry(at('ticket'))).toBe(false);
+  });
+});
+
+describe('trailers of a rig (issue 21)', () => {
+  const trailer = (plateNumber: string) => ({ plateNumber, disc: null });
+  const withPlate = (state: RealGateState) => ({
+    ...state,
+    data: { ...state.data, plate: aPlate() },
+  });
+
+  it('are captured once the plate is recorded and until the entry is saved', () => {
+    expect(canEditTrailers(initialRealGateState)).toBe(false);
+    const before = initialRealGateState;
+    expect(run(before, { type: 'TRAILER_ADDED', trailer: trailer('TR12ABGP') })).toBe(before);
+
+    const state = withPlate(at('face'));
+    const added = run(state, { type: 'TRAILER_ADDED', trailer: trailer('TR12ABGP') });
+    expect(added.data.trailers).toEqual([trailer('TR12ABGP')]);
+
+    const saving = run(withPlate(at('complete')), { type: 'STEP_STARTED', step: 'complete' });
+    expect(canEditTrailers(saving)).toBe(false);
+    expect(run(saving, { type: 'TRAILER_ADDED', trailer: trailer('TR12ABGP') })).toBe(saving);
+  });
+
+  it('are at most two, each plate once and never the truck-tractor itself', () => {
+    const state = withPlate(at('complete'));
+    const two = run(
+      state,
+      { type: 'TRAILER_ADDED', trailer: trailer('TR12ABGP') },
+      { type: 'TRAILER_ADDED', trailer: trailer('TR12ABGP') },
+      { type: 'TRAILER_ADDED', trailer: trailer('KP35XKGB') },
+      { type: 'TRAILER_ADDED', trailer: trailer('TR34CDGP') },
+    );
+    expect(two.data.trailers.map((t) => t.plateNumber)).toEqual(['TR12ABGP', 'TR34CDGP']);
+    expect(run(two, { type: 'TRAILER_ADDED', trailer: trailer('TR56EFGP') })).toBe(two);
+
+    const removed = run(two, { type: 'TRAILER_REMOVED', index: 0 });
+    expect(removed.data.trailers.map((t) => t.plateNumber)).toEqual(['TR34CDGP']);
+    expect(run(removed, { type: 'TRAILER_REMOVED', index: 5 })).toBe(removed);
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_TRAILERS } from '@boomgate/contracts/approved-vehicles';
 import type { Reading } from '@boomgate/contracts/readings';
 
 import type { Disc, Identity, Licence, Passport } from './document-readings';
@@ -51,6 +52,17 @@ export type PlateData = {
   approved: boolean;
   driverName: string | null;
   company: string | null;
+  /** Issue 21: the trailers registered with the approved vehicle (its rig), for the guard. */
+  rigTrailers?: string[];
+};
+
+/**
+ * Issue 21: a trailer the truck-tractor pulls: its plate (read from its licence disc or typed by
+ * the guard) and the disc as saved, cited with the entry so the server checks the rig.
+ */
+export type TrailerData = {
+  plateNumber: string;
+  disc: Saved<Disc> | null;
 };
 
 export type RealGateData = {
@@ -67,6 +79,8 @@ export type RealGateData = {
     transporter: string | null;
     netWeight: number | null;
   } | null;
+  /** Issue 21: the rig's trailers (at most MAX_TRAILERS), each with its disc when scanned. */
+  trailers: TrailerData[];
 };
 
 export type RealGateState = {
@@ -96,7 +110,10 @@ export type RealGateEvent =
   /** The guard corrected a plate the camera misread; the vehicle was checked again. */
   | { type: 'PLATE_CORRECTED'; plate: PlateData }
   /** The correction's check ended without a plate to record (it failed, or was refused). */
-  | { type: 'PLATE_CHECK_ENDED' };
+  | { type: 'PLATE_CHECK_ENDED' }
+  /** Issue 21: a trailer of the rig, with its licence disc when the guard scanned it. */
+  | { type: 'TRAILER_ADDED'; trailer: TrailerData }
+  | { type: 'TRAILER_REMOVED'; index: number };
 
 export const initialRealGateState: RealGateState = {
   current: 0,
@@ -116,6 +133,7 @@ export const initialRealGateState: RealGateState = {
     passport: null,
     permits: [],
     ticket: null,
+    trailers: [],
   },
 };
 
@@ -148,6 +166,29 @@ export function canCorrectPlate(state: RealGateState): boolean {
     state.data.plate !== null &&
     state.statuses.complete !== 'processing' &&
     !isEntryGranted(state)
+  );
+}
+
+/**
+ * Issue 21: trailers are captured once the plate is recorded and until the entry is saved (a
+ * trailer is often walked to after the cab's documents), never while the entry is being saved.
+ */
+export function canEditTrailers(state: RealGateState): boolean {
+  return (
+    state.statuses.plate === 'success' &&
+    state.statuses.complete !== 'processing' &&
+    !isEntryGranted(state)
+  );
+}
+
+/** Another trailer may be added: at most MAX_TRAILERS, each plate once. */
+export function canAddTrailer(state: RealGateState, plateNumber?: string): boolean {
+  return (
+    canEditTrailers(state) &&
+    state.data.trailers.length < MAX_TRAILERS &&
+    (plateNumber === undefined ||
+      (plateNumber !== state.data.plate?.plateNumber &&
+        !state.data.trailers.some((trailer) => trailer.plateNumber === plateNumber)))
   );
 }
 
@@ -233,5 +274,22 @@ export function realGateReducer(state: RealGateState, event: RealGateEvent): Rea
     case 'PLATE_CHECK_ENDED':
       if (!state.isCheckingPlate) return state;
       return { ...state, isCheckingPlate: false };
+
+    case 'TRAILER_ADDED':
+      if (!canAddTrailer(state, event.trailer.plateNumber)) return state;
+      return {
+        ...state,
+        data: { ...state.data, trailers: [...state.data.trailers, event.trailer] },
+      };
+
+    case 'TRAILER_REMOVED':
+      if (!canEditTrailers(state) || !state.data.trailers[event.index]) return state;
+      return {
+        ...state,
+        data: {
+          ...state.data,
+          trailers: state.data.trailers.filter((_, index) => index !== event.index),
+        },
+      };
   }
 }

@@ -1,7 +1,9 @@
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
+import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import type { GuideShape } from '@/components/camera/guide';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
+import { i18next } from '@/lib/i18n';
 import { imageOrCapture } from '@/lib/api/captures';
 import {
   hasExtractedData,
@@ -28,7 +30,7 @@ import {
   licenceFromFields,
   passportFromFields,
 } from './document-readings';
-import type { PlateData, RealGateData, StepId } from './real-gate-machine';
+import type { PlateData, RealGateData, StepId, TrailerData } from './real-gate-machine';
 
 export type StepMeta = {
   number: number;
@@ -38,65 +40,31 @@ export type StepMeta = {
   guide?: GuideShape;
 };
 
-export const STEP_META: Record<StepId, StepMeta> = {
-  plate: {
-    number: 1,
-    title: 'Number Plate',
-    description: 'Scan the vehicle licence plate',
-    cameraTitle: 'Scan Number Plate',
-    guide: 'wide',
-  },
-  disc: {
-    number: 2,
-    title: 'Licence Disc',
-    description: 'Scan the licence disc on the windscreen',
-    cameraTitle: 'Scan Licence Disc',
-    guide: 'card',
-  },
-  face: {
-    number: 3,
-    title: 'Driver Face',
-    description: "Photograph the driver's face",
-    cameraTitle: 'Capture Driver Face',
-    guide: 'oval',
-  },
-  id: {
-    number: 4,
-    title: 'ID Document',
-    description: "Scan the driver's ID card or ID book",
-    cameraTitle: 'Scan ID Document',
-    guide: 'card',
-  },
-  licence: {
-    number: 5,
-    title: 'Driver Licence',
-    description: "Scan the back of the driver's licence card (barcode)",
-    cameraTitle: 'Scan Driver Licence',
-    guide: 'card',
-  },
-  passport: {
-    number: 6,
-    title: 'Passport',
-    description: 'Foreign drivers: scan the passport photo page (optional)',
-    cameraTitle: 'Scan Passport',
-    guide: 'card',
-  },
-  permits: {
-    number: 7,
-    title: 'Permits',
-    description: 'Photograph the permits the driver carries (up to 5)',
-    cameraTitle: 'Capture Permit',
-    guide: 'page',
-  },
-  ticket: {
-    number: 8,
-    title: 'Mine Ticket',
-    description: 'Scan the weighbridge (mine) ticket (optional)',
-    cameraTitle: 'Scan Mine Ticket',
-    guide: 'page',
-  },
-  complete: { number: 9, title: 'Complete', description: 'Review the checks and grant entry' },
+export const STEP_SHAPE: Record<StepId, { number: number; guide?: GuideShape }> = {
+  plate: { number: 1, guide: 'wide' },
+  disc: { number: 2, guide: 'card' },
+  face: { number: 3, guide: 'oval' },
+  id: { number: 4, guide: 'card' },
+  licence: { number: 5, guide: 'card' },
+  passport: { number: 6, guide: 'card' },
+  permits: { number: 7, guide: 'page' },
+  ticket: { number: 8, guide: 'page' },
+  complete: { number: 9 },
 };
+
+/**
+ * Each step's number, guide and texts in the chosen language (namespace `realGate`, spec §4's
+ * English as the source).
+ */
+export function stepMeta(step: StepId): StepMeta {
+  const text = (key: string) => i18next.t(`realGate:steps.${step}.${key}`);
+  return {
+    ...STEP_SHAPE[step],
+    title: text('title'),
+    description: text('description'),
+    ...(step === 'complete' ? {} : { cameraTitle: text('cameraTitle') }),
+  };
+}
 
 export type StepToast = { title: string; description: string; variant?: 'destructive' };
 
@@ -114,23 +82,31 @@ export class StepFailure extends Error {
 
 export type StepOutcome = { data: Partial<RealGateData>; toast: StepToast };
 
+/** A text of the Real Gate screen in the chosen language. */
+const tr = (key: string, options?: Record<string, unknown>) =>
+  i18next.t(`realGate:${key}`, options ?? {});
+
 const captured = (step: StepId): StepToast => ({
-  title: 'Captured',
-  description: `${STEP_META[step].title} processed successfully`,
+  title: tr('toast.captured'),
+  description: tr('toast.processedSuccessfully', { title: stepMeta(step).title }),
 });
 
 const ocrFailed = (error: unknown, stepError: string) =>
   new StepFailure(stepError, {
     variant: 'destructive',
-    title: 'OCR Failed',
-    description: getErrorMessage(error, 'Failed to process image. Please try again.'),
+    title: tr('toast.ocrFailed'),
+    description: getErrorMessage(error, tr('toast.failedToProcess')),
   });
 
+/** `what`: the document's key under `documents` in the catalogue. */
 const saveFailed = (error: unknown, what: string) =>
-  new StepFailure(`Could not save the ${what}`, {
+  new StepFailure(tr('toast.couldNotSave', { what: tr(`documents.${what}`) }), {
     variant: 'destructive',
-    title: 'Save Failed',
-    description: getErrorMessage(error, `Failed to save the ${what}`),
+    title: tr('toast.saveFailed'),
+    description: getErrorMessage(
+      error,
+      tr('toast.failedToSaveWhat', { what: tr(`documents.${what}`) }),
+    ),
   });
 
 /**
@@ -190,21 +166,28 @@ async function verifyPlate(
       approved: Boolean(verification?.approved),
       driverName: vehicle?.driverName ?? null,
       company: vehicle?.company ?? null,
+      rigTrailers: vehicle?.trailers?.map((trailer) => trailer.plateNumber) ?? [],
     },
     toast: vehicle
       ? {
-          title: 'Vehicle Approved',
-          description: `${plate} is pre-registered for ${vehicle.driverName}${vehicle.company ? ` (${vehicle.company})` : ''}.`,
+          title: tr('summary.vehicleApproved'),
+          description: vehicle.company
+            ? tr('toast.vehicleApprovedDescriptionCompany', {
+                plate,
+                driver: vehicle.driverName,
+                company: vehicle.company,
+              })
+            : tr('toast.vehicleApprovedDescription', { plate, driver: vehicle.driverName }),
         }
       : {
-          title: 'Vehicle Not Pre-Registered',
-          description: `${plate} is not pre-registered. Continue with manual verification.`,
+          title: tr('summary.vehicleNotPreRegistered'),
+          description: tr('toast.vehicleNotPreRegisteredDescription', { plate }),
         },
   };
 }
 
 async function processPlate(image: string): Promise<StepOutcome> {
-  const stepError = 'Could not read plate number';
+  const stepError = tr('toast.couldNotReadPlate');
   const { response, captureId } = await read(image, 'plate', stepError);
   const plateNumber = response ? plateFromOcr(response) : null;
   if (!response || !plateNumber) {
@@ -212,8 +195,8 @@ async function processPlate(image: string): Promise<StepOutcome> {
       stepError,
       {
         variant: 'destructive',
-        title: 'No Plate Found',
-        description: 'Please try again with better lighting',
+        title: tr('toast.noPlateFound'),
+        description: tr('toast.betterLighting'),
       },
       asReadText(response?.text),
     );
@@ -241,12 +224,15 @@ export function checkTypedPlate(
   return verifyPlate(plateNumber, { ...photo, isTypedByGuard: true });
 }
 
-async function processDisc(image: string): Promise<StepOutcome> {
-  const failure = new StepFailure('Could not extract disc data', {
+const discFailure = () =>
+  new StepFailure(tr('toast.couldNotExtractDisc'), {
     variant: 'destructive',
-    title: 'Disc Scan Failed',
-    description: 'Could not extract disc data; retry or skip',
+    title: tr('toast.discScanFailed'),
+    description: tr('toast.retryOrSkipDisc'),
   });
+
+async function processDisc(image: string): Promise<StepOutcome> {
+  const failure = discFailure();
   let response: OcrResponse | null;
   let captureId: string | null;
   try {
@@ -260,9 +246,37 @@ async function processDisc(image: string): Promise<StepOutcome> {
   if (!hasExtractedData(reading)) throw failure;
   const recordId = await save(
     () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
-    'licence disc',
+    'licenceDisc',
   );
   return { data: { disc: { recordId, image, captureId, reading } }, toast: captured('disc') };
+}
+
+/**
+ * Issue 21: a trailer's licence disc, read and saved like the truck-tractor's. Its "Licence no."
+ * is the trailer's plate, offered to the guard to confirm or type (null when none was read).
+ */
+export async function processTrailerDisc(
+  image: string,
+): Promise<{ disc: NonNullable<TrailerData['disc']>; plateNumber: string | null }> {
+  const failure = discFailure();
+  let response: OcrResponse | null;
+  let captureId: string | null;
+  try {
+    ({ response, captureId } = await read(image, 'disk', failure.stepError));
+  } catch {
+    throw failure;
+  }
+  const reading = discFromFields(fieldsOf(response));
+  if (!hasExtractedData(reading)) throw failure;
+  const recordId = await save(
+    () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
+    'trailerLicenceDisc',
+  );
+  const plate = PlateNumberSchema.safeParse(reading.licenceNumber ?? '');
+  return {
+    disc: { recordId, image, captureId, reading },
+    plateNumber: plate.success ? plate.data : null,
+  };
 }
 
 async function processFace(image: string): Promise<StepOutcome> {
@@ -272,19 +286,19 @@ async function processFace(image: string): Promise<StepOutcome> {
   try {
     const response = await readDocument(image, 'face');
     captureId = response.captureId;
-    if (!response.ok) note = response.message ?? 'No clear face was found in the photo.';
+    if (!response.ok) note = response.message ?? tr('toast.noClearFace');
     else if (response.warnings?.length) note = response.warnings.join(' ');
   } catch (error) {
     if (isHttpError(error)) note = getErrorMessage(error, '') || null;
   }
   return {
     data: { face: { image, captureId, note } },
-    toast: note ? { title: 'Face Captured', description: note } : captured('face'),
+    toast: note ? { title: tr('toast.faceCaptured'), description: note } : captured('face'),
   };
 }
 
 async function processIdentity(image: string): Promise<StepOutcome> {
-  const { response, captureId } = await read(image, 'id', 'Could not read the ID document');
+  const { response, captureId } = await read(image, 'id', tr('toast.couldNotReadId'));
   const reading = identityFromFields(fieldsOf(response));
   const recordId = await save(
     () =>
@@ -292,25 +306,21 @@ async function processIdentity(image: string): Promise<StepOutcome> {
         ...reading,
         ...imageOrCapture('sourceImageFront', image, captureId),
       }),
-    'ID document',
+    'idDocument',
   );
   return {
     data: { identity: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
     toast: reading.identityNumber
       ? captured('id')
       : {
-          title: 'No Data Found',
-          description: 'No ID number was read: check the document by hand.',
+          title: tr('toast.noDataFound'),
+          description: tr('toast.noIdNumber'),
         },
   };
 }
 
 async function processLicence(image: string): Promise<StepOutcome> {
-  const { response, captureId } = await read(
-    image,
-    'license',
-    "Could not read the driver's licence",
-  );
+  const { response, captureId } = await read(image, 'license', tr('toast.couldNotReadLicence'));
   const reading = licenceFromFields(fieldsOf(response));
   const recordId = await save(
     () =>
@@ -319,7 +329,7 @@ async function processLicence(image: string): Promise<StepOutcome> {
         ...imageOrCapture('sourceImageFront', image, captureId),
         barcodeType: 'PDF417',
       }),
-    "driver's licence",
+    'driversLicence',
   );
   return {
     data: { licence: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
@@ -327,14 +337,14 @@ async function processLicence(image: string): Promise<StepOutcome> {
       reading.licenceNumber || reading.idNumber
         ? captured('licence')
         : {
-            title: 'No Data Found',
-            description: 'No licence details were read: check the licence by hand.',
+            title: tr('toast.noDataFound'),
+            description: tr('toast.noLicenceDetails'),
           },
   };
 }
 
 async function processPassport(image: string): Promise<StepOutcome> {
-  const { response, captureId } = await read(image, 'passport', 'Could not read the passport');
+  const { response, captureId } = await read(image, 'passport', tr('toast.couldNotReadPassport'));
   const reading = passportFromFields(fieldsOf(response));
   const recordId = await save(
     () => savePassport({ ...reading, ...imageOrCapture('passportImage', image, captureId) }),
@@ -344,7 +354,7 @@ async function processPassport(image: string): Promise<StepOutcome> {
     data: { passport: { recordId, image, captureId, reading, typed: response?.reading ?? null } },
     toast: reading.passportNumber
       ? captured('passport')
-      : { title: 'MRZ extraction failed', description: 'Check the passport details by hand.' },
+      : { title: tr('summary.mrzFailed'), description: tr('toast.checkPassport') },
   };
 }
 
@@ -352,25 +362,25 @@ async function processTicket(image: string): Promise<StepOutcome> {
   let response: OcrResponse | null;
   let captureId: string | null;
   try {
-    ({ response, captureId } = await read(image, 'weighbridge', 'Ticket processing failed'));
+    ({ response, captureId } = await read(image, 'weighbridge', tr('toast.ticketFailedStep')));
   } catch (error) {
-    throw new StepFailure('Ticket processing failed', {
+    throw new StepFailure(tr('toast.ticketFailedStep'), {
       variant: 'destructive',
-      title: 'Ticket Processing Failed',
-      description: getErrorMessage(error, 'Failed to process image. Please try again.'),
+      title: tr('toast.ticketFailed'),
+      description: getErrorMessage(error, tr('toast.failedToProcess')),
     });
   }
   const reading = ticketFromFields(fieldsOf(response), response?.text ?? '');
   if (!reading.ticketNumber) {
-    throw new StepFailure('No ticket number found', {
+    throw new StepFailure(tr('toast.noTicketNumber'), {
       variant: 'destructive',
-      title: 'Ticket Processing Failed',
-      description: 'No ticket number found',
+      title: tr('toast.ticketFailed'),
+      description: tr('toast.noTicketNumber'),
     });
   }
   const recordId = await save(
     () => saveWeighbridgeTicket(ticketBody(reading, image, captureId)),
-    'weighbridge ticket',
+    'weighbridgeTicket',
   );
   return {
     data: {

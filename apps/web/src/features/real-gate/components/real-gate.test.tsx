@@ -4,6 +4,7 @@ import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
 import {
@@ -16,6 +17,7 @@ import {
   deferred,
 } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
+import enRealGate from '@/locales/en/realGate.json';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
 
@@ -25,7 +27,15 @@ import {
   type RealGateState,
   type StepId,
 } from './real-gate-machine';
-import { STEP_META } from './real-gate-steps';
+import { STEP_SHAPE, type StepMeta } from './real-gate-steps';
+
+/** Spec §4's steps in English (the source catalogue): the names the spec and its tests use. */
+const STEP_META = Object.fromEntries(
+  (Object.keys(STEP_SHAPE) as StepId[]).map((step) => [
+    step,
+    { ...STEP_SHAPE[step], ...enRealGate.steps[step] },
+  ]),
+) as Record<StepId, StepMeta>;
 
 /**
  * The screen disables Grant Entry while a correction is checked, so the machine's refusal of a
@@ -52,8 +62,8 @@ afterEach(() => {
 const step = (id: StepId) => screen.getByTestId(`step-${id}`);
 const statusOf = (id: StepId) => step(id).getAttribute('data-status');
 
-function setUp() {
-  const api = createGateApi({ vehicles: [anApprovedVehicle({ plateNumber: 'KP35XKGP' })] });
+function setUp(vehicle = anApprovedVehicle({ plateNumber: 'KP35XKGP' })) {
+  const api = createGateApi({ vehicles: [vehicle] });
   server.use(signedIn(aSession({ user: { role: 'security_guard' } })), ...api.handlers);
   api.onOcr(
     'plate',
@@ -749,6 +759,108 @@ describe('Real Gate Entry', () => {
       'Vehicle registration expired. The refusal has been logged.',
     );
     expect(screen.queryByTestId('entry-granted-panel')).not.toBeInTheDocument();
+  });
+
+  it('speaks the chosen language: steps, statuses, actions and toasts', async () => {
+    await i18next.changeLanguage('af');
+    const { user } = setUp();
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Werklike Hektoegang' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Stap 1 van 9')).toBeInTheDocument();
+    expect(within(step('plate')).getByText('1. Nommerplaat')).toBeInTheDocument();
+    expect(within(step('disc')).getByText('Hangende')).toBeInTheDocument();
+
+    await user.click(within(step('plate')).getByRole('button', { name: 'Neem Nommerplaat' }));
+    await uploadThroughCamera(user, 'Skandeer Nommerplaat');
+    await expectToast('Voertuig Goedgekeur');
+    expect(within(step('plate')).getByText('Voltooi')).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('trailers-panel')).getByRole('button', {
+        name: 'Skandeer Sleepwa-skyf',
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it("captures the trailers' discs, cites them with the entry and shows the server's rig refusal (issue 21)", async () => {
+    const { user, api } = setUp(
+      anApprovedVehicle({
+        plateNumber: 'KP35XKGP',
+        trailers: [{ plateNumber: 'TR12ABGP', discNumber: null, discExpiry: null }],
+      }),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    api.onOcr(
+      'disk',
+      anOcrRead('disk', {
+        licenceNumber: 'TR12ABGP',
+        discNumber: 'D123',
+        dateOfExpiry: '2020-01-31',
+      }),
+    );
+    const trailers = screen.getByTestId('trailers-panel');
+    expect(within(trailers).getByTestId('registered-trailers')).toHaveTextContent(
+      'Registered with this vehicle: TR 12 AB GP',
+    );
+
+    await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
+    await uploadThroughCamera(user, 'Scan Trailer Licence Disc');
+    expect(await within(trailers).findByTestId('trailer-disc-read')).toHaveTextContent(
+      'Disc D123, expires 2020-01-31',
+    );
+    const plate = within(trailers).getByLabelText('Trailer plate');
+    expect(plate).toHaveValue(formatPlate('TR12ABGP'));
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    // The truck-tractor's own plate is not a trailer.
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'KP35XKGP');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(
+      within(trailers).getByText('This plate is already recorded with this entry'),
+    ).toBeInTheDocument();
+    await user.clear(within(trailers).getByLabelText('Trailer plate'));
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'tr 34 cd gp');
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(within(trailers).getByText('No disc scanned')).toBeInTheDocument();
+    // Two trailers: a rig has no more.
+    expect(within(trailers).queryByRole('button', { name: 'Add Trailer' })).toBeNull();
+
+    const discs = api.sent('POST', '/api/licence-disc');
+    const trailerDisc = discs.at(-1)?.body as { licenceNumber: string };
+    expect(trailerDisc.licenceNumber).toBe('TR12ABGP');
+    api.onGrantEntry(
+      anEntryLog({
+        entryGranted: false,
+        refusalReason: 'rig_mismatch',
+        trailerPlates: ['TR12ABGP', 'TR34CDGP'],
+        warnings: [
+          {
+            code: 'rig_check',
+            severity: 'critical',
+            message: 'Trailer disc TR12ABGP expired on 2020-01-31.',
+            fields: ['trailerPlates'],
+          },
+        ],
+      }),
+    );
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    const panel = await screen.findByTestId('entry-refused-panel');
+    expect(within(panel).getByTestId('refusal-reason')).toHaveTextContent(
+      'Trailer not on the rig or its disc expired',
+    );
+    expect(within(panel).getByTestId('verification-warnings')).toHaveTextContent(
+      'Trailer disc TR12ABGP expired on 2020-01-31.',
+    );
+    expect(within(panel).getByTestId('entry-trailers')).toHaveTextContent(
+      `${formatPlate('TR12ABGP')}, ${formatPlate('TR34CDGP')}`,
+    );
+    const [grant] = api.sent('POST', '/api/auto-gate/grant-entry');
+    const body = grant?.body as { trailerPlates: string[]; trailerLicenceDiscIds: string[] };
+    expect(body.trailerPlates).toEqual(['TR12ABGP', 'TR34CDGP']);
+    expect(body.trailerLicenceDiscIds).toHaveLength(1);
   });
 
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {

@@ -21,6 +21,7 @@ import { PlateNumberSchema } from '@boomgate/contracts/plates';
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { TrailersPanel } from '@/components/trailers-panel';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -31,7 +32,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { i18next } from '@/lib/i18n';
+import { i18next, useTranslation } from '@/lib/i18n';
 import { isNetworkError, queueAction, reportUnreachable } from '@/lib/offline/offline-sync';
 import { getErrorMessage } from '@/lib/api-client';
 import { useGrantEntry } from '@/lib/api/grant-entry';
@@ -50,6 +51,7 @@ import {
 import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
+  canEditTrailers,
   canGrantEntry,
   canSkip,
   currentStep,
@@ -64,17 +66,16 @@ import {
   type StepId,
   type StepStatus,
 } from './real-gate-machine';
-import { checkTypedPlate, processCapture, STEP_META, StepFailure } from './real-gate-steps';
+import {
+  checkTypedPlate,
+  processCapture,
+  processTrailerDisc,
+  StepFailure,
+  stepMeta,
+} from './real-gate-steps';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
-
-const STATUS_LABEL: Record<StepStatus, string> = {
-  pending: 'Pending',
-  processing: 'Processing...',
-  success: 'Complete',
-  failed: 'Failed',
-};
 
 function StatusIcon({ status }: { status: StepStatus }) {
   switch (status) {
@@ -130,8 +131,10 @@ function Fact({ label, value }: { label: string; value: ReactNode }) {
 }
 
 function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
+  const { t } = useTranslation('realGate');
   const { data } = state;
-  if (state.skipped.includes(step)) return <p className="text-sm text-muted-foreground">Skipped</p>;
+  if (state.skipped.includes(step))
+    return <p className="text-sm text-muted-foreground">{t('status.skipped')}</p>;
   const dash = '-';
   let content: ReactNode = null;
   switch (step) {
@@ -143,12 +146,15 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
               {formatPlate(data.plate.plateNumber)}
             </span>
             {data.plate.approved ? (
-              <Badge variant="success">Vehicle Approved</Badge>
+              <Badge variant="success">{t('summary.vehicleApproved')}</Badge>
             ) : (
-              <Badge variant="secondary">Vehicle Not Pre-Registered</Badge>
+              <Badge variant="secondary">{t('summary.vehicleNotPreRegistered')}</Badge>
             )}
             {data.plate.isTypedByGuard && (
-              <Fact label="Camera read" value={data.plate.extractedPlate ?? 'nothing'} />
+              <Fact
+                label={t('summary.cameraRead')}
+                value={data.plate.extractedPlate ?? t('summary.nothing')}
+              />
             )}
           </>
         );
@@ -159,9 +165,9 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
         const disc = data.disc.reading;
         content = (
           <>
-            <Fact label="Licence number" value={disc.licenceNumber ?? dash} />
-            <Fact label="Expires" value={disc.dateOfExpiry ?? dash} />
-            {disc.make && <Fact label="Make" value={disc.make} />}
+            <Fact label={t('summary.licenceNumber')} value={disc.licenceNumber ?? dash} />
+            <Fact label={t('summary.expires')} value={disc.dateOfExpiry ?? dash} />
+            {disc.make && <Fact label={t('summary.make')} value={disc.make} />}
           </>
         );
       }
@@ -172,7 +178,7 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
           <>
             <img
               src={data.face.image}
-              alt="Driver face"
+              alt={t('summary.driverFace')}
               className="size-14 rounded-md object-cover"
             />
             {data.face.note && <span className="text-muted-foreground">{data.face.note}</span>}
@@ -186,8 +192,11 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
         const name = [identity.givenNames, identity.surname].filter(Boolean).join(' ');
         content = (
           <>
-            <Fact label="Name" value={name || dash} />
-            <Fact label="ID number" value={identity.identityNumber ?? 'Not read'} />
+            <Fact label={t('summary.name')} value={name || dash} />
+            <Fact
+              label={t('summary.idNumber')}
+              value={identity.identityNumber ?? t('summary.notRead')}
+            />
           </>
         );
       }
@@ -197,11 +206,20 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
         const licence = data.licence.reading;
         content = (
           <>
-            <Fact label="Name" value={licence.nameOnCard ?? dash} />
-            <Fact label="Licence number" value={licence.licenceNumber ?? 'Not read'} />
-            <Fact label="Valid to" value={licence.validTo ?? dash} />
+            <Fact label={t('summary.name')} value={licence.nameOnCard ?? dash} />
+            <Fact
+              label={t('summary.licenceNumber')}
+              value={licence.licenceNumber ?? t('summary.notRead')}
+            />
+            <Fact label={t('summary.validTo')} value={licence.validTo ?? dash} />
             {licence.prdpCode && (
-              <Fact label="PrDP" value={`${licence.prdpCode} to ${licence.prdpExpiry ?? dash}`} />
+              <Fact
+                label={t('summary.prdp')}
+                value={t('summary.prdpValue', {
+                  code: licence.prdpCode,
+                  expiry: licence.prdpExpiry ?? dash,
+                })}
+              />
             )}
           </>
         );
@@ -211,8 +229,8 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
       if (data.passport) {
         content = (
           <Fact
-            label="Passport number"
-            value={data.passport.reading.passportNumber ?? 'MRZ extraction failed'}
+            label={t('summary.passportNumber')}
+            value={data.passport.reading.passportNumber ?? t('summary.mrzFailed')}
           />
         );
       }
@@ -226,7 +244,7 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
               <img
                 key={index}
                 src={image}
-                alt={`Permit ${index + 1}`}
+                alt={t('summary.permit', { number: index + 1 })}
                 className="size-14 rounded-md border object-cover"
               />
             ))}
@@ -238,9 +256,9 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
       if (data.ticket) {
         content = (
           <>
-            <Fact label="Ticket" value={data.ticket.ticketNumber} />
+            <Fact label={t('summary.ticket')} value={data.ticket.ticketNumber} />
             {data.ticket.transporter && (
-              <Fact label="Transporter" value={data.ticket.transporter} />
+              <Fact label={t('summary.transporter')} value={data.ticket.transporter} />
             )}
           </>
         );
@@ -265,7 +283,8 @@ function StepItem({
   /** What may still change on a completed step (the plate's correction). */
   amend?: ReactNode;
 }) {
-  const meta = STEP_META[step];
+  const { t } = useTranslation('realGate');
+  const meta = stepMeta(step);
   const status = state.statuses[step];
   const isCurrent = currentStep(state) === step;
   const error = state.errors[step];
@@ -294,7 +313,7 @@ function StepItem({
               status === 'success' ? 'success' : status === 'failed' ? 'destructive' : 'outline'
             }
           >
-            {state.skipped.includes(step) ? 'Skipped' : STATUS_LABEL[status]}
+            {state.skipped.includes(step) ? t('status.skipped') : t(`status.${status}`)}
           </Badge>
         </div>
         {error && status === 'failed' && (
@@ -324,6 +343,7 @@ function PlateEntryForm({
   onCheck: (plateNumber: string) => Promise<void>;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation('realGate');
   const id = useId();
   const [value, setValue] = useState(initialPlate);
   const [error, setError] = useState<string | undefined>();
@@ -333,7 +353,7 @@ function PlateEntryForm({
     event.preventDefault();
     const parsed = PlateNumberSchema.safeParse(value);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter the plate number');
+      setError(parsed.error.issues[0]?.message ?? t('plateForm.enterPlate'));
       return;
     }
     setError(undefined);
@@ -348,11 +368,11 @@ function PlateEntryForm({
   return (
     <form
       className="flex flex-wrap items-end gap-2"
-      aria-label="Type the plate"
+      aria-label={t('plateForm.label')}
       noValidate
       onSubmit={(event) => void handleSubmit(event)}
     >
-      <Field id={id} label="Plate number" error={error} className="min-w-48 flex-1">
+      <Field id={id} label={t('plateForm.plateNumber')} error={error} className="min-w-48 flex-1">
         <Input
           id={id}
           value={value}
@@ -368,28 +388,29 @@ function PlateEntryForm({
       </Field>
       <Button type="submit" disabled={isChecking}>
         {isChecking ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
-        Check Plate
+        {t('plateForm.check')}
       </Button>
       <Button type="button" variant="outline" onClick={onCancel} disabled={isChecking}>
-        Cancel
+        {t('plateForm.cancel')}
       </Button>
     </form>
   );
 }
 
 function WarningsPanel({ warnings }: { warnings: string[] }) {
+  const { t } = useTranslation('realGate');
   if (warnings.length === 0) return null;
   return (
     <Alert variant="warning" data-testid="verification-warnings">
       <TriangleAlertIcon aria-hidden />
-      <AlertTitle>Verification Warnings</AlertTitle>
+      <AlertTitle>{t('warnings.title')}</AlertTitle>
       <AlertDescription className="text-current">
         <ul className="list-disc pl-4">
           {warnings.map((warning) => (
             <li key={warning}>{warning}</li>
           ))}
         </ul>
-        <p className="text-xs">Check these by hand. They are recorded with the entry.</p>
+        <p className="text-xs">{t('warnings.hint')}</p>
       </AlertDescription>
     </Alert>
   );
@@ -400,6 +421,7 @@ function WarningsPanel({ warnings }: { warnings: string[] }) {
  * saved documents, and the server's checks (an expired document in red).
  */
 function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: EntryLog }) {
+  const { t } = useTranslation('realGate');
   const name = [entry.driverName, entry.driverSurname].filter(Boolean).join(' ');
   const driver = { driverIdNumber: entry.driverIdNumber };
   return (
@@ -414,7 +436,7 @@ function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: Entr
           <ShieldXIcon aria-hidden className="size-14 text-destructive" />
         )}
         <h2 className="text-2xl font-semibold leading-none">
-          {entry.entryGranted ? 'Entry Granted' : 'Entry Refused'}
+          {entry.entryGranted ? t('decided.granted') : t('decided.refused')}
         </h2>
         {!entry.entryGranted && (
           <p className="text-sm text-muted-foreground" data-testid="refusal-reason">
@@ -425,30 +447,40 @@ function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: Entr
       <CardContent className="grid gap-4">
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
           <div>
-            <dt className="text-muted-foreground">Plate Number</dt>
+            <dt className="text-muted-foreground">{t('decided.plateNumber')}</dt>
             <dd className="font-mono text-lg font-semibold">
               {state.data.plate ? formatPlate(state.data.plate.plateNumber) : '-'}
             </dd>
           </div>
           <div>
-            <dt className="text-muted-foreground">Driver</dt>
+            <dt className="text-muted-foreground">{t('decided.driver')}</dt>
             <dd className="font-semibold">{name || '-'}</dd>
           </div>
           <div>
-            <dt className="text-muted-foreground">ID Number</dt>
+            <dt className="text-muted-foreground">{t('decided.idNumber')}</dt>
             <dd className="font-semibold">{driver.driverIdNumber ?? '-'}</dd>
           </div>
           <div>
-            <dt className="text-muted-foreground">Pre-registration</dt>
+            <dt className="text-muted-foreground">{t('decided.preRegistration')}</dt>
             <dd className="font-semibold">
-              {entry.vehicleApproved ? 'Vehicle Approved' : 'Vehicle Not Pre-Registered'}
+              {entry.vehicleApproved
+                ? t('summary.vehicleApproved')
+                : t('summary.vehicleNotPreRegistered')}
             </dd>
           </div>
+          {(entry.trailerPlates?.length ?? 0) > 0 && (
+            <div>
+              <dt className="text-muted-foreground">{t('decided.trailers')}</dt>
+              <dd className="font-mono font-semibold" data-testid="entry-trailers">
+                {entry.trailerPlates?.map((plate) => formatPlate(plate)).join(', ')}
+              </dd>
+            </div>
+          )}
         </dl>
         <EntryWarningsPanel warnings={entry.warnings} />
         <Button size="lg" onClick={() => window.location.reload()}>
           <RotateCcwIcon aria-hidden />
-          Process Next Vehicle
+          {t('decided.next')}
         </Button>
       </CardContent>
     </Card>
@@ -473,12 +505,25 @@ function useRealGateMachine() {
   return [state, dispatch] as const;
 }
 
+/** Issue 21: a trailer's disc read and saved; a failure is toasted with its reason. */
+async function readTrailerDisc(image: string) {
+  try {
+    return await processTrailerDisc(image);
+  } catch (failure) {
+    if (!(failure instanceof StepFailure)) throw failure;
+    toast(failure.toast);
+    return null;
+  }
+}
+
 /** How the server's refusal reason reads on the panel and its toast. */
 const refusalLabel = (reason: EntryLog['refusalReason']) =>
-  (reason ? REFUSAL_REASON_LABELS[reason] : undefined) ?? 'Refused';
+  (reason ? REFUSAL_REASON_LABELS[reason] : undefined) ??
+  i18next.t('realGate:decided.refusedFallback');
 
 /** Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel. */
 export function RealGate() {
+  const { t } = useTranslation('realGate');
   const [state, dispatch] = useRealGateMachine();
   const [cameraStep, setCameraStep] = useState<StepId | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
@@ -516,10 +561,10 @@ export function RealGate() {
       const failure =
         error instanceof StepFailure
           ? error
-          : new StepFailure('Processing failed', {
+          : new StepFailure(t('toast.processingFailedStep'), {
               variant: 'destructive',
-              title: 'Processing Failed',
-              description: 'Failed to process image. Please try again.',
+              title: t('toast.processingFailed'),
+              description: t('toast.failedToProcess'),
             });
       if (captureStep === 'plate') setUnreadPlate({ image, readText: failure.readText });
       dispatch({ type: 'STEP_FAILED', step: captureStep, error: failure.stepError });
@@ -567,8 +612,11 @@ export function RealGate() {
       setUnrecordedPlate(plateNumber);
       toast({
         variant: 'destructive',
-        title: 'Plate Not Recorded',
-        description: `${formatPlate(plateNumber)} was not recorded: the entry keeps ${formatPlate(recorded.plateNumber)}.`,
+        title: t('toast.plateNotRecorded'),
+        description: t('toast.plateNotRecordedDescription', {
+          typed: formatPlate(plateNumber),
+          kept: formatPlate(recorded.plateNumber),
+        }),
       });
       return;
     }
@@ -594,7 +642,7 @@ export function RealGate() {
       <div>
         <Button variant="outline" size="sm" onClick={() => setIsTypingPlate(true)}>
           <PencilIcon aria-hidden />
-          Correct Plate
+          {t('actions.correctPlate')}
         </Button>
       </div>
     )
@@ -626,17 +674,17 @@ export function RealGate() {
           if (!entry.entryGranted) {
             toast({
               variant: 'destructive',
-              title: 'Entry Refused',
-              description: `${refusalLabel(entry.refusalReason)}. The refusal has been logged.`,
+              title: t('toast.entryRefused'),
+              description: t('toast.refusedLogged', { reason: refusalLabel(entry.refusalReason) }),
             });
             return;
           }
           dispatch({ type: 'STEP_SUCCEEDED', step: 'complete' });
           toast({
-            title: 'Entry Granted',
+            title: t('toast.entryGranted'),
             description: state.data.plate
-              ? `${formatPlate(state.data.plate.plateNumber)} may enter.`
-              : 'The entry has been logged.',
+              ? t('toast.mayEnter', { plate: formatPlate(state.data.plate.plateNumber) })
+              : t('toast.entryLogged'),
             duration: ENTRY_GRANTED_TOAST_MS,
           });
         },
@@ -645,11 +693,11 @@ export function RealGate() {
             void queueOffline(entryBody());
             return;
           }
-          dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+          dispatch({ type: 'STEP_FAILED', step: 'complete', error: t('toast.failedToSave') });
           toast({
             variant: 'destructive',
-            title: 'Error Saving Entry',
-            description: getErrorMessage(error, 'Failed to save entry log'),
+            title: t('toast.errorSaving'),
+            description: getErrorMessage(error, t('toast.failedToSave')),
           });
         },
       },
@@ -666,11 +714,11 @@ export function RealGate() {
     try {
       await queueAction({ id: idempotencyKey, path: '/api/auto-gate/grant-entry', body });
     } catch (error) {
-      dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+      dispatch({ type: 'STEP_FAILED', step: 'complete', error: t('toast.failedToSave') });
       toast({
         variant: 'destructive',
-        title: 'Error Saving Entry',
-        description: getErrorMessage(error, 'Failed to save entry log'),
+        title: t('toast.errorSaving'),
+        description: getErrorMessage(error, t('toast.failedToSave')),
       });
       return;
     }
@@ -698,16 +746,16 @@ export function RealGate() {
           setSavedEntry(entry);
           toast({
             variant: 'destructive',
-            title: 'Entry Refused',
-            description: 'The refusal has been logged.',
+            title: t('toast.entryRefused'),
+            description: t('toast.refusalLogged'),
           });
         },
         onError: (error) => {
-          dispatch({ type: 'STEP_FAILED', step: 'complete', error: 'Failed to save entry log' });
+          dispatch({ type: 'STEP_FAILED', step: 'complete', error: t('toast.failedToSave') });
           toast({
             variant: 'destructive',
-            title: 'Error Saving Entry',
-            description: getErrorMessage(error, 'Failed to save entry log'),
+            title: t('toast.errorSaving'),
+            description: getErrorMessage(error, t('toast.failedToSave')),
           });
         },
       },
@@ -720,7 +768,7 @@ export function RealGate() {
     const skip = canSkip(state, id) && (
       <Button variant="outline" onClick={() => dispatch({ type: 'STEP_SKIPPED', step: id })}>
         <SkipForwardIcon aria-hidden />
-        Skip
+        {t('actions.skip')}
       </Button>
     );
     if (id === 'complete') {
@@ -732,7 +780,7 @@ export function RealGate() {
           />
           {isDriverPending && (
             <p role="status" className="w-full text-sm text-amber-800 dark:text-amber-200">
-              Confirm or correct the highlighted fields before granting entry.
+              {t('actions.confirmDriver')}
             </p>
           )}
           <Button
@@ -741,7 +789,7 @@ export function RealGate() {
             disabled={!canGrantEntry(state) || isDriverPending}
           >
             {isBusy ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
-            {status === 'failed' ? 'Retry Grant Entry' : 'Grant Entry'}
+            {status === 'failed' ? t('actions.retryGrant') : t('actions.grant')}
           </Button>
           <Button
             size="lg"
@@ -750,7 +798,7 @@ export function RealGate() {
             disabled={!canGrantEntry(state)}
           >
             <ShieldXIcon aria-hidden />
-            Refuse Entry
+            {t('actions.refuse')}
           </Button>
         </div>
       );
@@ -760,17 +808,17 @@ export function RealGate() {
       return (
         <div className="flex flex-wrap items-center gap-2">
           {count > 0 && (
-            <ul className="flex w-full flex-wrap gap-2" aria-label="Captured permits">
+            <ul className="flex w-full flex-wrap gap-2" aria-label={t('actions.capturedPermits')}>
               {state.data.permits.map((image, index) => (
                 <li key={index} className="relative">
                   <img
                     src={image}
-                    alt={`Permit ${index + 1}`}
+                    alt={t('summary.permit', { number: index + 1 })}
                     className="size-16 rounded-md border object-cover"
                   />
                   <button
                     type="button"
-                    aria-label={`Remove permit ${index + 1}`}
+                    aria-label={t('actions.removePermit', { number: index + 1 })}
                     className="absolute -right-2 -top-2 rounded-full bg-background p-0.5 shadow"
                     onClick={() => dispatch({ type: 'PERMIT_REMOVED', index })}
                   >
@@ -786,11 +834,11 @@ export function RealGate() {
             disabled={count >= MAX_PERMITS}
           >
             <CameraIcon aria-hidden />
-            {count > 0 ? 'Add Another Permit' : 'Capture Permit'}
+            {count > 0 ? t('actions.addAnotherPermit') : t('actions.capturePermit')}
           </Button>
           {count > 0 && (
             <Button onClick={() => dispatch({ type: 'PERMITS_CONFIRMED' })}>
-              Continue with {count} permit(s)
+              {t('actions.continuePermits', { count })}
             </Button>
           )}
         </div>
@@ -800,7 +848,7 @@ export function RealGate() {
     const typePlate = id === 'plate' && status === 'failed' && unreadPlate && (
       <Button variant="outline" onClick={() => setIsTypingPlate(true)}>
         <KeyboardIcon aria-hidden />
-        Enter Plate
+        {t('actions.enterPlate')}
       </Button>
     );
     return (
@@ -808,10 +856,10 @@ export function RealGate() {
         <Button onClick={() => setCameraStep(id)} disabled={isBusy}>
           {isBusy ? <Spinner /> : <CameraIcon aria-hidden />}
           {isBusy
-            ? 'Processing...'
+            ? t('actions.processing')
             : status === 'failed'
-              ? 'Retry'
-              : `Capture ${STEP_META[id].title}`}
+              ? t('actions.retry')
+              : t('actions.capture', { title: stepMeta(id).title })}
         </Button>
         {typePlate}
         {skip}
@@ -819,14 +867,11 @@ export function RealGate() {
     );
   };
 
-  const cameraMeta = cameraStep ? STEP_META[cameraStep] : null;
+  const cameraMeta = cameraStep ? stepMeta(cameraStep) : null;
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <PageHeader
-        title="Real Gate Entry"
-        description="Nine-step verification of vehicle, driver and documents before granting entry."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       {savedEntry && (isEntryGranted(state) || !savedEntry.entryGranted) ? (
         <EntryDecidedPanel state={state} entry={savedEntry} />
       ) : (
@@ -834,16 +879,31 @@ export function RealGate() {
           <div className="grid gap-2">
             <div className="flex justify-between text-sm">
               <span className="font-medium">
-                Step {Math.min(state.current + 1, REAL_GATE_STEPS.length)} of{' '}
-                {REAL_GATE_STEPS.length}
+                {t('progress.step', {
+                  current: Math.min(state.current + 1, REAL_GATE_STEPS.length),
+                  total: REAL_GATE_STEPS.length,
+                })}
               </span>
-              <span className="text-muted-foreground">{completed} complete</span>
+              <span className="text-muted-foreground">
+                {t('progress.complete', { count: completed })}
+              </span>
             </div>
-            <Progress value={(completed / REAL_GATE_STEPS.length) * 100} aria-label="Progress" />
+            <Progress
+              value={(completed / REAL_GATE_STEPS.length) * 100}
+              aria-label={t('progress.label')}
+            />
           </div>
           <WarningsPanel warnings={warnings} />
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
-          <ol className="grid gap-3" aria-label="Verification steps">
+          <TrailersPanel
+            trailers={state.data.trailers}
+            registered={state.data.plate?.rigTrailers}
+            canEdit={canEditTrailers(state)}
+            readDisc={readTrailerDisc}
+            onAdd={(trailer) => dispatch({ type: 'TRAILER_ADDED', trailer })}
+            onRemove={(index) => dispatch({ type: 'TRAILER_REMOVED', index })}
+          />
+          <ol className="grid gap-3" aria-label={t('progress.steps')}>
             {REAL_GATE_STEPS.map((id) => (
               <StepItem
                 key={id}
@@ -862,10 +922,14 @@ export function RealGate() {
         onCapture={(image) => {
           if (cameraStep) void handleCapture(cameraStep, image);
         }}
-        title={cameraMeta?.cameraTitle ?? 'Capture'}
+        title={cameraMeta?.cameraTitle ?? t('actions.captureFallback')}
         description={cameraMeta?.description}
         guide={cameraMeta?.guide ?? 'none'}
-        captureLabel={cameraMeta ? `Capture ${cameraMeta.title.toLowerCase()}` : 'Capture'}
+        captureLabel={
+          cameraMeta
+            ? t('actions.capture', { title: cameraMeta.title.toLowerCase() })
+            : t('actions.captureFallback')
+        }
       />
     </div>
   );

@@ -71,6 +71,7 @@ describe('Truck List', () => {
         category: 'contracted',
         transportName: 'Kumba Haulage',
         entryLogId: '5f0c7a1e-2b3d-4c5e-8f90-a1b2c3d4e5f6',
+        trailerPlates: ['TR12ABGP'],
       }),
       aTruck({
         timestamp: '2026-01-05T10:00:00.000Z',
@@ -111,6 +112,9 @@ describe('Truck List', () => {
       '/entry-logs/5f0c7a1e-2b3d-4c5e-8f90-a1b2c3d4e5f6',
     );
     expect(within(second!).queryByRole('link')).not.toBeInTheDocument();
+    // Issue 21: a rig shows its trailers; a rigid truck none.
+    expect(within(first!).getByTestId('truck-trailers')).toHaveTextContent('+ TR 12 AB GP');
+    expect(within(second!).queryByTestId('truck-trailers')).toBeNull();
     expect(second).toHaveTextContent('Jan 05, 2026');
     const cells = within(second!).getAllByRole('cell');
     expect(cells[1]).toHaveTextContent(/^-$/);

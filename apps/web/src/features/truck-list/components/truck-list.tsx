@@ -92,6 +92,12 @@ function TruckTable({ entries }: { entries: TruckListEntry[] }) {
               ) : (
                 DASH
               )}
+              {/* Issue 21: a rig shows its trailers as its entry recorded them. */}
+              {entry.trailerPlates.length > 0 && (
+                <div className="text-xs text-muted-foreground" data-testid="truck-trailers">
+                  + {entry.trailerPlates.map((plate) => formatPlate(plate)).join(', ')}
+                </div>
+              )}
             </TableCell>
             <TableCell className="hidden md:table-cell">
               <Badge variant={entry.category === 'contracted' ? 'default' : 'outline'}>

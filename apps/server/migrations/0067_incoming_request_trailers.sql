@@ -1,0 +1,2 @@
+ALTER TABLE "incoming_requests" ADD COLUMN "trailer_plates" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "incoming_requests" ADD COLUMN "trailer_licence_disc_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;

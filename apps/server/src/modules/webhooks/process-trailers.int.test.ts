@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type TestApp, createTestApp } from '@/testing/test-app';
+import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
+
+/**
+ * Issue 21: completing an incoming entry checks its trailers like the gate does. A trailer not on
+ * the approved vehicle's rig, or a cited trailer disc that is expired or for another trailer,
+ * refuses the completion (422, audited); a rig whose plates and discs check out completes and
+ * keeps its combination.
+ */
+describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () => {
+  let t: TestApp;
+  let tenant: Awaited<ReturnType<typeof aTenantWithSecret>>;
+  let references = 0;
+  beforeAll(async () => {
+    t = await createTestApp();
+    tenant = await aTenantWithSecret(t);
+    const rig = await tenant.admin.post('/api/approved-vehicles', {
+      plateNumber: 'HORSE2GP',
+      driverName: 'Sipho Nkosi',
+      trailers: [{ plateNumber: 'TR5GP', discExpiry: '2099-01-31' }, { plateNumber: 'TR6GP' }],
+    });
+    expect(rig.statusCode, rig.body).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  const anEntry = () =>
+    sendEntry(t, tenant, { plateNumber: 'HORSE2GP', referenceNumber: `REF-RIG${++references}` });
+  const aDisc = async (licenceNumber: string, dateOfExpiry: string) => {
+    const saved = await tenant.admin.post('/api/licence-disc', { licenceNumber, dateOfExpiry });
+    expect(saved.statusCode, saved.body).toBe(201);
+    return saved.json<{ id: string }>().id;
+  };
+  const complete = (id: string, body: Record<string, unknown>) =>
+    tenant.admin.post(
+      `/api/webhook/process-request/${id}`,
+      aCompletion({ plateNumber: 'HORSE2GP', ...body }),
+    );
+  const refusals = () =>
+    t.ownerQuery<{ target_id: string; details: { refusalReason: string } }>(
+      `select target_id, details from audit_events where tenant_id = $1 and action = 'incoming-request.refused'`,
+      [tenant.admin.body.tenant.id],
+    );
+
+  it('completes a rig whose trailers and discs check out, and keeps the combination', async () => {
+    const id = await anEntry();
+    const disc = await aDisc('TR5GP', '2099-01-31');
+
+    const response = await complete(id, {
+      trailerPlates: ['tr 5 gp', 'TR6GP'],
+      trailerLicenceDiscIds: [disc],
+    });
+
+    expect(response.statusCode, response.body).toBe(200);
+    const [row] = await t.ownerQuery<{
+      trailer_plates: string[];
+      trailer_licence_disc_ids: string[];
+    }>(`select trailer_plates, trailer_licence_disc_ids from incoming_requests where id = $1`, [
+      id,
+    ]);
+    expect(row).toEqual({ trailer_plates: ['TR5GP', 'TR6GP'], trailer_licence_disc_ids: [disc] });
+  });
+
+  it('refuses a trailer not on the rig with 422 and logs the refusal', async () => {
+    const id = await anEntry();
+
+    const response = await complete(id, { trailerPlates: ['OTHER9GP'] });
+
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      error: {
+        code: 'UNPROCESSABLE',
+        message: "Entry refused: Trailer OTHER9GP is not on this vehicle's rig.",
+      },
+    });
+    expect((await refusals()).find((audit) => audit.target_id === id)?.details).toMatchObject({
+      refusalReason: 'rig_mismatch',
+    });
+    const feed = (await tenant.admin.get('/api/webhook/pending-requests')).json<
+      { id: string; status: string }[]
+    >();
+    expect(feed.find((entry) => entry.id === id)?.status).toBe('Incomplete');
+  });
+
+  it('refuses an expired trailer disc, or one for a trailer not presented', async () => {
+    const expired = await aDisc('TR5GP', '2020-01-31');
+    const response = await complete(await anEntry(), {
+      trailerPlates: ['TR5GP'],
+      trailerLicenceDiscIds: [expired],
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.message).toBe(
+      'Entry refused: Trailer disc TR5GP expired on 2020-01-31.',
+    );
+
+    const elsewhere = await aDisc('TR6GP', '2099-01-31');
+    const notPresented = await complete(await anEntry(), {
+      trailerPlates: ['TR5GP'],
+      trailerLicenceDiscIds: [elsewhere],
+    });
+    expect(notPresented.statusCode).toBe(422);
+    expect(notPresented.json().error.message).toContain('is not for a trailer presented');
+  });
+
+  it('answers bad trailer input and another tenant disc with 400', async () => {
+    const id = await anEntry();
+    const other = await t.registerTenant();
+    const foreign = await other.post('/api/licence-disc', {
+      licenceNumber: 'TR5GP',
+      dateOfExpiry: '2099-01-31',
+    });
+    for (const body of [
+      { trailerPlates: ['A1GP', 'A2GP', 'A3GP'] },
+      { trailerPlates: ['TR5GP'], trailerLicenceDiscIds: ['not-a-uuid'] },
+      { trailerPlates: ['TR5GP'], trailerLicenceDiscIds: [foreign.json<{ id: string }>().id] },
+    ]) {
+      const response = await complete(id, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error.code).toBe('INVALID');
+    }
+  });
+});

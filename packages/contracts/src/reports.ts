@@ -51,6 +51,21 @@ const TurnaroundSchema = z.object({
   p90Minutes: z.number().nullable(),
 });
 
+/**
+ * Weighbridge figures: granted entries that cited a weighbridge ticket (loads), the net mass of
+ * those whose ticket shows one (weighed), and the overload check of the ticket's gross mass against
+ * the GVM on the licence disc, for single vehicles whose ticket and disc both show a mass.
+ */
+const WeighbridgeFiguresSchema = z.object({
+  loads: z.number().int(),
+  weighed: z.number().int(),
+  netMassKg: z.number().int(),
+  overloadChecked: z.number().int(),
+  overloaded: z.number().int(),
+  /** Overloaded of the checked loads; null when none could be checked. */
+  overloadRate: RateSchema,
+});
+
 export const ReportSummarySchema = z.object({
   from: z.iso.date(),
   to: z.iso.date(),
@@ -76,6 +91,10 @@ export const ReportSummarySchema = z.object({
   turnaround: TurnaroundSchema.extend({
     /** The 20 transporters with most closed visits, most first. */
     byTransporter: z.array(TurnaroundSchema.extend({ transporter: z.string() })),
+  }),
+  weighbridge: WeighbridgeFiguresSchema.extend({
+    /** The 50 transporters with most loads, most first ('' when the entry and ticket name none). */
+    byTransporter: z.array(WeighbridgeFiguresSchema.extend({ transporter: z.string() })),
   }),
   /** Gates by entries attempted there, most first. */
   busiestGates: z.array(

@@ -96,6 +96,38 @@ export function createReportsRepository() {
     },
 
     /**
+     * Loads, net mass and overload checks (report_hourly_weighbridge): the range's totals and the
+     * 50 transporters with most loads, most first.
+     */
+    async weighbridge(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+      const result = await tx.execute<Record<string, unknown>>(sql`
+        select transporter, sum(loads) as loads, sum(weighed) as weighed,
+               sum(net_mass_kg) as net_mass_kg, sum(overload_checked) as overload_checked,
+               sum(overloaded) as overloaded
+        from report_hourly_weighbridge
+        where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+          and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+        group by grouping sets ((transporter), ())
+        having sum(loads) > 0 or grouping(transporter) = 1
+        order by grouping(transporter) desc, 2 desc, 1
+        limit 51`);
+      const shape = (row: Record<string, unknown> | undefined) => ({
+        loads: n(row?.loads),
+        weighed: n(row?.weighed),
+        netMassKg: n(row?.net_mass_kg),
+        overloadChecked: n(row?.overload_checked),
+        overloaded: n(row?.overloaded),
+      });
+      const [overall, ...byTransporter] = result.rows;
+      return {
+        ...shape(overall),
+        byTransporter: byTransporter.map((row) => ({
+          transporter: String(row.transporter ?? ''),
+          ...shape(row),
+        })),
+      };
+    },
+    /**
      * On site now (visit_open_counts) and the net arrivals since `since`: who was on site at
      * `since` is the first minus the second, with no scan of visits.
      */

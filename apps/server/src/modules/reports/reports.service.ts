@@ -36,6 +36,25 @@ function daysOf(from: string, to: string): string[] {
   return days;
 }
 
+type WeighbridgeCounts = {
+  loads: number;
+  weighed: number;
+  netMassKg: number;
+  overloadChecked: number;
+  overloaded: number;
+};
+
+/** The weighbridge counts with their overload rates (overloaded of the checked loads). */
+function weighbridgeFigures(
+  figures: WeighbridgeCounts & { byTransporter: (WeighbridgeCounts & { transporter: string })[] },
+) {
+  const withRate = <T extends WeighbridgeCounts>(counts: T) => ({
+    ...counts,
+    overloadRate: rate(counts.overloaded, counts.overloadChecked),
+  });
+  return { ...withRate(figures), byTransporter: figures.byTransporter.map(withRate) };
+}
+
 /**
  * Issue 23: the site manager's report for a range of site days, in the site's timezone (SAST
  * when the report spans every site). A user limited to some sites sees only theirs; a site
@@ -66,6 +85,7 @@ export function createReportsService({
         const hourly = await repository.hourly(tx, tenantId, window);
         const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
         const busiestGates = await repository.busiestGates(tx, tenantId, window);
+        const weighbridge = await repository.weighbridge(tx, tenantId, window);
         const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
         const turnaround = await repository.turnaround(tx, tenantId, {
           ...window,
@@ -118,6 +138,7 @@ export function createReportsService({
           refusalReasons,
           turnaround,
           busiestGates,
+          weighbridge: weighbridgeFigures(weighbridge),
         };
       }),
   };

@@ -63,6 +63,15 @@ export function aReportSummary(
     refusalReasons: [],
     turnaround: { visits: 0, medianMinutes: null, p90Minutes: null, byTransporter: [] },
     busiestGates: [],
+    weighbridge: {
+      loads: 0,
+      weighed: 0,
+      netMassKg: 0,
+      overloadChecked: 0,
+      overloaded: 0,
+      overloadRate: null,
+      byTransporter: [],
+    },
     ...overrides,
   };
 }

@@ -118,6 +118,34 @@ describe('Reports: figures', () => {
               ],
             },
             busiestGates: [{ gateId: null, gateName: 'Main gate', entries: 4 }],
+            weighbridge: {
+              loads: 3,
+              weighed: 2,
+              netMassKg: 50_000,
+              overloadChecked: 2,
+              overloaded: 1,
+              overloadRate: 0.5,
+              byTransporter: [
+                {
+                  transporter: 'Kumba',
+                  loads: 2,
+                  weighed: 2,
+                  netMassKg: 50_000,
+                  overloadChecked: 2,
+                  overloaded: 1,
+                  overloadRate: 0.5,
+                },
+                {
+                  transporter: '',
+                  loads: 1,
+                  weighed: 0,
+                  netMassKg: 0,
+                  overloadChecked: 0,
+                  overloaded: 0,
+                  overloadRate: null,
+                },
+              ],
+            },
           }),
         );
       }),
@@ -129,6 +157,12 @@ describe('Reports: figures', () => {
     expect(screen.getByTestId('report-refusals')).toHaveTextContent('not_approved');
     expect(screen.getByTestId('report-turnaround')).toHaveTextContent('Kumba');
     expect(screen.getByTestId('report-gates')).toHaveTextContent('Main gate');
+    expect(screen.getByTestId('report-weighbridge-summary')).toHaveTextContent(
+      '3 loads, 50 t net; 1 of 2 checked loads over the GVM.',
+    );
+    const [kumba, unnamed] = screen.getByTestId('report-weighbridge').querySelectorAll('tbody tr');
+    expect(kumba).toHaveTextContent(/Kumba\s*2\s*50\s*2\s*1\s*50%/);
+    expect(unnamed).toHaveTextContent(/Not recorded\s*1\s*0\s*0\s*0\s*N\/A/);
 
     const from = screen.getByLabelText('From');
     await userEvent.clear(from);

@@ -13,6 +13,7 @@ import { EntryExportCard } from './entry-export-card';
 import { ReportCharts } from './report-charts';
 import { ReportTables, ReportTiles } from './report-figures';
 import { type RangeValues, ReportRange } from './report-range';
+import { ReportWeighbridge } from './report-weighbridge';
 
 /** The last seven days up to today, in the browser's zone (the site's day at a SA gate). */
 function lastSevenDays(): RangeValues {
@@ -70,6 +71,7 @@ export function ReportsPage() {
           <ReportTiles report={report.data} />
           <ReportCharts report={report.data} />
           <ReportTables report={report.data} />
+          <ReportWeighbridge report={report.data} />
         </section>
       )}
       <EntryExportCard range={range} />

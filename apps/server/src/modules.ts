@@ -248,7 +248,11 @@ export function createModules({
     captures: captures.service,
     corrections: corrections.service,
     clock,
-    exportJoins: { ticketNumberSql: documents.service.ticketNumberSql },
+    exportJoins: {
+      ticketNumberSql: documents.service.ticketNumberSql,
+      ticketWeightsSql: documents.service.ticketWeightsSql,
+      discGvmSql: documents.service.discGvmSql,
+    },
     places: {
       ...sites.service.inTransaction,
       onEntryLogged: (...args) => visits.service.openForEntry(...args),

@@ -39,13 +39,41 @@ describe('Reports: entry export', () => {
     await userEvent.type(to, '2026-11-21');
     await userEvent.click(screen.getByRole('button', { name: 'Download' }));
 
-    expect(await screen.findByText(/Done: 2 of 2 entries/)).toBeInTheDocument();
+    expect(await screen.findByText(/Done: 2 of 2 rows/)).toBeInTheDocument();
     expect(asked[0]?.get('from')).toBe('2026-11-20');
     expect(asked[0]?.get('to')).toBe('2026-11-21');
     expect(asked[0]?.get('format')).toBe('csv');
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]?.fileName).toBe('entries-2026-11-20-to-2026-11-21.csv');
     expect(await saved[0]?.blob.text()).toContain('CA100002');
+  });
+
+  it('downloads the refusals, watchlist hits or weighbridge tickets when chosen', async () => {
+    const asked: string[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.get('/api/exports/:kind', ({ request }) => {
+        asked.push(new URL(request.url).pathname);
+        return new HttpResponse(CSV, {
+          headers: { 'content-type': 'text/csv; charset=utf-8', [EXPORT_ROW_COUNT_HEADER]: '2' },
+        });
+      }),
+    );
+    const saved = captureDownloads();
+    renderApp('/reports');
+
+    for (const [label, path] of [
+      ['Refusals', 'refusals'],
+      ['Watchlist hits', 'watchlist-hits'],
+      ['Weighbridge tickets', 'weighbridge-tickets'],
+    ] as const) {
+      await userEvent.click(await screen.findByLabelText('What'));
+      await userEvent.click(await screen.findByRole('option', { name: label }));
+      await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+      await waitFor(() => expect(asked.at(-1)).toBe(`/api/exports/${path}`));
+      await waitFor(() => expect(saved.at(-1)?.fileName).toMatch(new RegExp(`^${path}-.*\\.csv$`)));
+    }
+    expect(asked).toHaveLength(3);
   });
 
   it('refuses a range that ends before it starts, without asking the server', async () => {

@@ -106,3 +106,35 @@ export const ReportSummarySchema = z.object({
   ),
 });
 export type ReportSummary = z.infer<typeof ReportSummarySchema>;
+
+/** Issue 23: how often a tenant's summary is e-mailed ('off': never). */
+export const REPORT_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
+export const REPORT_SCHEDULE_MAX_RECIPIENTS = 20;
+
+/**
+ * The scheduled report e-mail: daily (the previous SAST day, sent at 06:00 SAST) or weekly (the
+ * previous Monday to Sunday, sent on Monday at 06:00 SAST), to its recipients as an XLSX
+ * attachment, through the same SMTP channel as alerts.
+ */
+export const ReportScheduleSchema = z.object({
+  frequency: z.enum(REPORT_FREQUENCIES),
+  format: z.enum(['xlsx']),
+  recipients: z.array(z.string()),
+  /** When the next e-mail is due; null when off. */
+  nextSendAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
+
+export const UpdateReportScheduleSchema = z
+  .object({
+    frequency: z.enum(REPORT_FREQUENCIES),
+    format: z.enum(['xlsx']).default('xlsx'),
+    recipients: z
+      .array(z.email('Enter a valid e-mail address').max(254))
+      .max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+  })
+  .refine((body) => body.frequency === 'off' || body.recipients.length > 0, {
+    message: 'Add at least one recipient.',
+    path: ['recipients'],
+  });
+export type UpdateReportSchedule = z.input<typeof UpdateReportScheduleSchema>;

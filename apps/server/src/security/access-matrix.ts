@@ -1247,6 +1247,19 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     note: 'declared recentAuthentication (SEC-25), as the entry export',
   },
+  'GET /api/reports/schedule': {
+    access: ADMINS,
+    request: () => ({ url: '/api/reports/schedule' }),
+    allowed: 200,
+  },
+  'PUT /api/reports/schedule': {
+    access: ADMINS,
+    request: () => ({
+      url: '/api/reports/schedule',
+      payload: { frequency: 'weekly', recipients: ['manager@example.com'] },
+    }),
+    allowed: 200,
+  },
   'GET /api/reports/summary': {
     access: ONBOARDING,
     request: () => ({ url: '/api/reports/summary?from=2026-01-01&to=2026-01-31' }),

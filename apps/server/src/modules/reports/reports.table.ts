@@ -91,3 +91,21 @@ export const reportHourlyWeighbridge = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour, t.transporter] })],
 );
+
+/**
+ * Issue 23: a tenant's scheduled report e-mail (one per tenant): the summary of the last site day
+ * (daily) or week (weekly, Monday to Sunday) in SAST, as an XLSX attachment, to its recipients.
+ * `nextSendAt` is when the next one is due; the send job moves it on in the same transaction that
+ * queues the e-mail, so a report is queued once.
+ */
+export const reportSchedules = pgTable('report_schedules', {
+  tenantId: uuid()
+    .primaryKey()
+    .references(() => tenants.id),
+  frequency: text({ enum: ['daily', 'weekly'] }).notNull(),
+  format: text({ enum: ['xlsx'] }).notNull(),
+  recipients: text().array().notNull(),
+  nextSendAt: timestamp({ withTimezone: true }).notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+  updatedBy: uuid(),
+});

@@ -1252,7 +1252,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: () => ({ url: '/api/reports/schedule' }),
     allowed: 200,
   },
-  'PUT /api/reports/schedule': {
+  'PATCH /api/reports/schedule': {
     access: ADMINS,
     request: () => ({
       url: '/api/reports/schedule',

@@ -62,7 +62,7 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
     'GET /api/exports/watchlist-hits',
     'GET /api/reports/summary',
   ],
-  scheduleReports: ['GET /api/reports/schedule', 'PUT /api/reports/schedule'],
+  scheduleReports: ['GET /api/reports/schedule', 'PATCH /api/reports/schedule'],
   viewAuditLog: ['GET /api/audit-events', 'GET /api/audit-events/export'],
   viewAlerts: ['GET /api/alerts', 'POST /api/alerts/:id/acknowledge', 'GET /api/alerts/stream'],
   manageAlerts: [

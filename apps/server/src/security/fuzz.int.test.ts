@@ -392,9 +392,9 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       ['GET', '/api/exports/refusals?from=2026-02-29&to=2026-03-01', undefined],
       ['GET', '/api/exports/weighbridge-tickets?from=2026-03-02&to=2026-03-01', undefined],
       ['GET', '/api/exports/watchlist-hits?from=2026-03-01&to=2026-03-01&format=pdf', undefined],
-      ['PUT', '/api/reports/schedule', { frequency: 'daily', recipients: ['not an address'] }],
-      ['PUT', '/api/reports/schedule', { frequency: 'hourly', recipients: [] }],
-      ['PUT', '/api/reports/schedule', { frequency: 'weekly', recipients: [] }],
+      ['PATCH', '/api/reports/schedule', { frequency: 'daily', recipients: ['not an address'] }],
+      ['PATCH', '/api/reports/schedule', { frequency: 'hourly', recipients: [] }],
+      ['PATCH', '/api/reports/schedule', { frequency: 'weekly', recipients: [] }],
     ];
     const statuses: string[] = [];
     for (const [method, url, body, type] of cases) {

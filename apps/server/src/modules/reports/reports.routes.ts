@@ -38,7 +38,7 @@ export function reportsRoutes(
       async (request) => schedules.get(request.actor),
     );
 
-    app.put(
+    app.patch(
       '/reports/schedule',
       {
         config: rolesAccess(SCHEDULE_ROLES),

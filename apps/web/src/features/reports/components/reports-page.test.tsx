@@ -204,3 +204,66 @@ describe('Reports: figures', () => {
     );
   });
 });
+
+describe('Reports: scheduled e-mail', () => {
+  it('lets an administrator e-mail a weekly report to the addresses given', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.patch('/api/reports/schedule', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({
+          frequency: 'weekly',
+          format: 'xlsx',
+          recipients: ['manager@example.com', 'ops@example.com'],
+          nextSendAt: '2026-03-16T04:00:00.000Z',
+        });
+      }),
+    );
+    renderApp('/reports');
+
+    await userEvent.click(await screen.findByLabelText('Send'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Weekly' }));
+    await userEvent.type(
+      screen.getByLabelText('Recipients'),
+      'manager@example.com, ops@example.com',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          frequency: 'weekly',
+          format: 'xlsx',
+          recipients: ['manager@example.com', 'ops@example.com'],
+        },
+      ]),
+    );
+    expect(await screen.findByTestId('schedule-next')).toHaveTextContent('Next e-mail:');
+  });
+
+  it('says what is wrong with an address without asking the server', async () => {
+    let calls = 0;
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.patch('/api/reports/schedule', () => {
+        calls += 1;
+        return HttpResponse.json({});
+      }),
+    );
+    renderApp('/reports');
+    await userEvent.click(await screen.findByLabelText('Send'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Daily' }));
+    await userEvent.type(screen.getByLabelText('Recipients'), 'not-an-address');
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(await screen.findByText('Enter a valid e-mail address')).toBeInTheDocument();
+    expect(calls).toBe(0);
+  });
+
+  it('is not offered to back office', async () => {
+    server.use(signedIn(aSession({ user: { role: 'back_office' } })));
+    renderApp('/reports');
+    expect(await screen.findByRole('heading', { name: 'Reports' })).toBeInTheDocument();
+    expect(screen.queryByText('Scheduled report e-mail')).not.toBeInTheDocument();
+  });
+});

@@ -11,6 +11,7 @@ import { useTranslation } from '@/lib/i18n';
 import { useReportSummary } from '../api/get-report-summary';
 import { EntryExportCard } from './entry-export-card';
 import { ReportCharts } from './report-charts';
+import { ReportScheduleCard } from './report-schedule-card';
 import { ReportTables, ReportTiles } from './report-figures';
 import { type RangeValues, ReportRange } from './report-range';
 import { ReportWeighbridge } from './report-weighbridge';
@@ -32,8 +33,11 @@ function toQuery(values: RangeValues): ReportSummaryQuery | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Issue 23: the site manager's reports (charts with their data tables) and the exports. */
-export function ReportsPage() {
+/**
+ * Issue 23: the site manager's reports (charts with their data tables), the exports and, for
+ * administrators, the scheduled report e-mail.
+ */
+export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) {
   const { t } = useTranslation('reports');
   const sites = useSites();
   const [range, setRange] = useState(lastSevenDays);
@@ -75,6 +79,7 @@ export function ReportsPage() {
         </section>
       )}
       <EntryExportCard range={range} />
+      {canSchedule && <ReportScheduleCard />}
     </div>
   );
 }

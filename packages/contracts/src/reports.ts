@@ -89,6 +89,17 @@ export const ReportSummarySchema = z.object({
   onSite: z.array(z.object({ hour: z.number().int().min(0).max(23), count: z.number().int() })),
   refusalReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   turnaround: TurnaroundSchema.extend({
+    /**
+     * The same visits per band of minutes on site (`fromMinutes` inclusive, `toMinutes`
+     * exclusive; null: no upper bound), every band in order, zeros included.
+     */
+    distribution: z.array(
+      z.object({
+        fromMinutes: z.number().int(),
+        toMinutes: z.number().int().nullable(),
+        visits: z.number().int(),
+      }),
+    ),
     /** The 20 transporters with most closed visits, most first. */
     byTransporter: z.array(TurnaroundSchema.extend({ transporter: z.string() })),
   }),

@@ -61,7 +61,13 @@ export function aReportSummary(
     hours: Array.from({ length: 24 }, (_, hour) => ({ hour, ...zero })),
     onSite: Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 })),
     refusalReasons: [],
-    turnaround: { visits: 0, medianMinutes: null, p90Minutes: null, byTransporter: [] },
+    turnaround: {
+      visits: 0,
+      medianMinutes: null,
+      p90Minutes: null,
+      distribution: [],
+      byTransporter: [],
+    },
     busiestGates: [],
     weighbridge: {
       loads: 0,

@@ -188,6 +188,15 @@ describe('reports summary', () => {
       visits: 2,
       medianMinutes: 60,
       p90Minutes: 84,
+      // 30 minutes is in the 30–60 band (its lower edge), 90 in the 60–120 band.
+      distribution: [
+        { fromMinutes: 0, toMinutes: 30, visits: 0 },
+        { fromMinutes: 30, toMinutes: 60, visits: 1 },
+        { fromMinutes: 60, toMinutes: 120, visits: 1 },
+        { fromMinutes: 120, toMinutes: 240, visits: 0 },
+        { fromMinutes: 240, toMinutes: 480, visits: 0 },
+        { fromMinutes: 480, toMinutes: null, visits: 0 },
+      ],
       byTransporter: [
         { transporter: 'Acme', visits: 1, medianMinutes: 30, p90Minutes: 30 },
         { transporter: 'Kumba', visits: 1, medianMinutes: 90, p90Minutes: 90 },
@@ -202,6 +211,8 @@ describe('reports summary', () => {
       ['2026-03-10', 4, 3],
     ]);
     expect(twoDays.turnaround.visits).toBe(3);
+    // E1's visit (23:30 on the 9th to 09:30 on the 10th, 600 minutes) is in the last band.
+    expect(twoDays.turnaround.distribution.map((band) => band.visits)).toEqual([0, 1, 1, 0, 0, 1]);
   });
 
   it('keeps the counts when entries are deleted and visits close (the triggers)', async () => {

@@ -141,6 +141,11 @@ describe('Reports: figures', () => {
               visits: 2,
               medianMinutes: 60,
               p90Minutes: 84,
+              distribution: [
+                { fromMinutes: 0, toMinutes: 30, visits: 0 },
+                { fromMinutes: 30, toMinutes: 60, visits: 1 },
+                { fromMinutes: 480, toMinutes: null, visits: 1 },
+              ],
               byTransporter: [
                 { transporter: 'Kumba', visits: 2, medianMinutes: 60, p90Minutes: 84 },
               ],
@@ -185,6 +190,12 @@ describe('Reports: figures', () => {
     expect(screen.getByTestId('report-refusals')).toHaveTextContent('not_approved');
     expect(screen.getByTestId('report-turnaround')).toHaveTextContent('Kumba');
     expect(screen.getByTestId('report-gates')).toHaveTextContent('Main gate');
+    const bands = screen.getByTestId('report-turnaround-bands').querySelectorAll('tbody tr');
+    expect([...bands].map((row) => row.textContent)).toEqual([
+      '0–30 min0',
+      '30–60 min1',
+      '480 min and over1',
+    ]);
     expect(screen.getByTestId('report-weighbridge-summary')).toHaveTextContent(
       '3 loads, 50 t net; 1 of 2 checked loads over the GVM.',
     );

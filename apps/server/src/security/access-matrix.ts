@@ -1243,7 +1243,9 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /api/exports/watchlist-hits': {
     access: ONBOARDING,
-    request: () => ({ url: '/api/exports/watchlist-hits?format=csv&from=2026-01-01&to=2026-01-31' }),
+    request: () => ({
+      url: '/api/exports/watchlist-hits?format=csv&from=2026-01-01&to=2026-01-31',
+    }),
     allowed: 200,
     note: 'declared recentAuthentication (SEC-25), as the entry export',
   },

@@ -37,7 +37,14 @@ describe('refusal and weighbridge ticket exports (issue 23)', () => {
            tare_weight_kg, gross_weight_kg, net_weight_kg, weights_consistent)
          values ($1, gen_random_uuid(), '{"transporter":"From Ticket"}', $2, $3, $4, $5, $6, true)
          returning id`,
-        [tenantId, spec.ticket.number, spec.plate, spec.ticket.tare, spec.ticket.gross, spec.ticket.net],
+        [
+          tenantId,
+          spec.ticket.number,
+          spec.plate,
+          spec.ticket.tare,
+          spec.ticket.gross,
+          spec.ticket.net,
+        ],
       );
       ticketId = row!.id;
     }
@@ -162,8 +169,10 @@ describe('refusal and weighbridge ticket exports (issue 23)', () => {
     expect(sheet[0]).toEqual([...WEIGHBRIDGE_TICKET_EXPORT_COLUMNS]);
     const col = (name: (typeof WEIGHBRIDGE_TICKET_EXPORT_COLUMNS)[number]) =>
       WEIGHBRIDGE_TICKET_EXPORT_COLUMNS.indexOf(name);
-    const pick = (row: unknown[] | undefined, names: (typeof WEIGHBRIDGE_TICKET_EXPORT_COLUMNS)[number][]) =>
-      names.map((name) => row?.[col(name)] ?? null);
+    const pick = (
+      row: unknown[] | undefined,
+      names: (typeof WEIGHBRIDGE_TICKET_EXPORT_COLUMNS)[number][],
+    ) => names.map((name) => row?.[col(name)] ?? null);
     const names = [
       'Plate',
       'Transport',
@@ -173,17 +182,45 @@ describe('refusal and weighbridge ticket exports (issue 23)', () => {
       'Overloaded',
       'Granted',
     ] as const;
-    expect(pick(sheet[1], [...names])).toEqual(['W1', 'Kumba', 'T-1', 30_000, 40_000, 'Yes', 'Yes']);
+    expect(pick(sheet[1], [...names])).toEqual([
+      'W1',
+      'Kumba',
+      'T-1',
+      30_000,
+      40_000,
+      'Yes',
+      'Yes',
+    ]);
     // Exactly at the GVM is not over it; the transporter comes from the ticket when the entry has none.
-    expect(pick(sheet[2], [...names])).toEqual(['W2', 'From Ticket', 'T-2', 20_000, 40_000, 'No', 'Yes']);
+    expect(pick(sheet[2], [...names])).toEqual([
+      'W2',
+      'From Ticket',
+      'T-2',
+      20_000,
+      40_000,
+      'No',
+      'Yes',
+    ]);
     // A rig is not checked against the truck-tractor's GVM.
-    expect(pick(sheet[3], [...names])).toEqual(['W3', 'Bakwena', 'T-3', 40_000, 25_000, null, 'No']);
+    expect(pick(sheet[3], [...names])).toEqual([
+      'W3',
+      'Bakwena',
+      'T-3',
+      40_000,
+      25_000,
+      null,
+      'No',
+    ]);
 
     const csv = await admin.get(
       '/api/exports/weighbridge-tickets?format=csv&from=2026-03-10&to=2026-03-10',
     );
     const rows: string[][] = parse(csv.body, { bom: true });
-    expect(rows.slice(1).map((row) => row[col('Weights Consistent')])).toEqual(['Yes', 'Yes', 'Yes']);
+    expect(rows.slice(1).map((row) => row[col('Weights Consistent')])).toEqual([
+      'Yes',
+      'Yes',
+      'Yes',
+    ]);
     expect(await auditOf(tenantId, 'weighbridge-tickets.exported')).toHaveLength(2);
   });
 

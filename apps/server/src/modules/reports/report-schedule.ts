@@ -12,8 +12,7 @@ const addDays = (day: string, days: number) =>
 const weekdayOf = (day: string) => (new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7;
 const sendTimeOn = (day: string, timeZone: string) =>
   new Date(
-    startOfSiteDay(new Date(`${day}T12:00:00Z`), timeZone).getTime() +
-      REPORT_SEND_HOUR * 3_600_000,
+    startOfSiteDay(new Date(`${day}T12:00:00Z`), timeZone).getTime() + REPORT_SEND_HOUR * 3_600_000,
   );
 
 /**

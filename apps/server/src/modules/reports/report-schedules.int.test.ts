@@ -164,9 +164,17 @@ describe('scheduled report e-mails (issue 23)', () => {
     // Turned off: nothing is due any more.
     t.clock.set(new Date('2026-03-11T04:10:00Z'));
     const again = await t.registerTenant();
-    await again.patch('/api/reports/schedule', { frequency: 'daily', recipients: ['x@example.com'] });
+    await again.patch('/api/reports/schedule', {
+      frequency: 'daily',
+      recipients: ['x@example.com'],
+    });
     const off = await again.patch('/api/reports/schedule', { frequency: 'off', recipients: [] });
-    expect(off.json()).toEqual({ frequency: 'off', format: 'xlsx', recipients: [], nextSendAt: null });
+    expect(off.json()).toEqual({
+      frequency: 'off',
+      format: 'xlsx',
+      recipients: [],
+      nextSendAt: null,
+    });
     expect(
       await t.ownerQuery('select 1 from report_schedules where tenant_id = $1', [
         again.body.tenant.id,
@@ -203,7 +211,8 @@ describe('scheduled report e-mails (issue 23)', () => {
     const office = await t.createSignedInUser(admin, 'back_office');
     expect((await office.get('/api/reports/schedule')).statusCode).toBe(403);
     expect(
-      (await office.patch('/api/reports/schedule', { frequency: 'off', recipients: [] })).statusCode,
+      (await office.patch('/api/reports/schedule', { frequency: 'off', recipients: [] }))
+        .statusCode,
     ).toBe(403);
   });
 });

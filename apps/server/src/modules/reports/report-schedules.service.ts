@@ -165,7 +165,9 @@ export function createReportSchedulesService({
         to: row.recipients,
         subject: `Boomgate ${frequency} report: ${from === to ? from : `${from} to ${to}`}`,
         text: reportEmailText(report),
-        attachments: [{ filename: `report-${from}-to-${to}.xlsx`, content, contentType: XLSX_TYPE }],
+        attachments: [
+          { filename: `report-${from}-to-${to}.xlsx`, content, contentType: XLSX_TYPE },
+        ],
       });
       await database.withTenant(tenantId, (tx) =>
         audit.record(tx, {

@@ -125,7 +125,7 @@ export function createReportsRepository() {
       return {
         ...shape(overall),
         byTransporter: byTransporter.map((row) => ({
-          transporter: String(row.transporter ?? ''),
+          transporter: typeof row.transporter === 'string' ? row.transporter : '',
           ...shape(row),
         })),
       };

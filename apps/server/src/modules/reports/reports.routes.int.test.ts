@@ -340,9 +340,8 @@ describe('reports summary', () => {
     });
 
     const summary = async () =>
-      (
-        await admin.get('/api/reports/summary?from=2026-03-10&to=2026-03-10')
-      ).json<ReportSummary>().weighbridge;
+      (await admin.get('/api/reports/summary?from=2026-03-10&to=2026-03-10')).json<ReportSummary>()
+        .weighbridge;
 
     expect(await summary()).toEqual({
       loads: 4,

@@ -16,7 +16,8 @@ describe('GET /api/exports/watchlist-hits (issue 23)', () => {
   const col = (name: (typeof WATCHLIST_HIT_EXPORT_COLUMNS)[number]) =>
     WATCHLIST_HIT_EXPORT_COLUMNS.indexOf(name);
   /** The test clock's day in SAST, as the export's range names it. */
-  const today = () => t.clock.now().toLocaleDateString('en-CA', { timeZone: 'Africa/Johannesburg' });
+  const today = () =>
+    t.clock.now().toLocaleDateString('en-CA', { timeZone: 'Africa/Johannesburg' });
 
   it('exports the hits of the day, ID numbers masked, for the entry’s site, never another tenant’s', async () => {
     const admin = await t.registerTenant();

@@ -1,7 +1,4 @@
-import {
-  type ExportRangeQuery,
-  WATCHLIST_HIT_EXPORT_COLUMNS,
-} from '@boomgate/contracts/exports';
+import { type ExportRangeQuery, WATCHLIST_HIT_EXPORT_COLUMNS } from '@boomgate/contracts/exports';
 
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';

@@ -34,7 +34,7 @@ describe('counters after TRUNCATE', () => {
     // beside entries and visits (issue 23), which their truncate triggers empty too.
     await t.ownerQuery(
       `grant truncate on webhook_deliveries, entry_overrides, visits, report_hourly_entries,
-        report_hourly_refusals, report_hourly_visits to ${role}`,
+        report_hourly_refusals, report_hourly_visits, report_hourly_weighbridge to ${role}`,
     );
   });
   afterAll(async () => {

@@ -248,7 +248,11 @@ export function createModules({
     captures: captures.service,
     corrections: corrections.service,
     clock,
-    exportJoins: { ticketNumberSql: documents.service.ticketNumberSql },
+    exportJoins: {
+      ticketNumberSql: documents.service.ticketNumberSql,
+      ticketWeightsSql: documents.service.ticketWeightsSql,
+      discGvmSql: documents.service.discGvmSql,
+    },
     places: {
       ...sites.service.inTransaction,
       onEntryLogged: (...args) => visits.service.openForEntry(...args),
@@ -274,7 +278,13 @@ export function createModules({
   const devices = createDevicesModule({ database, audit, clock });
   const truckList = createTruckListModule({ database, clock, sites: sites.service.inTransaction });
   // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
-  const reports = createReportsModule({ database, sites: sites.service });
+  const reports = createReportsModule({
+    database,
+    sites: sites.service,
+    audit,
+    clock,
+    email: alerts.email,
+  });
   // Issue 17: automatic lanes decide on the server and open the boom (entries, exits, barriers).
   const anprLanes = createAnprLanesModule({
     database,

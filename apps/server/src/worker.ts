@@ -15,6 +15,7 @@ export function jobsOf(modules: Modules) {
       ...modules.alerts.jobs,
       ...modules.barriers.jobs,
       ...modules.anpr.jobs,
+      ...modules.reports.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -26,6 +27,7 @@ export function jobsOf(modules: Modules) {
       ...modules.alerts.schedules,
       ...modules.barriers.schedules,
       ...modules.anpr.schedules,
+      ...modules.reports.schedules,
     ],
   };
 }

@@ -32,8 +32,8 @@ async function api(page: Page, method: string, path: string, body?: unknown): Pr
 
 /**
  * Issue 23: a tenant admin opens Reports (charts drawn, figures from the server), changes the
- * range (the report is asked for again), downloads the entries as CSV and XLSX, then opens an
- * audit event's target from the audit log.
+ * range (the report is asked for again), downloads the entries as CSV and XLSX and the refusals,
+ * sets a weekly report e-mail, then opens an audit event's target from the audit log.
  */
 export async function runReportsFlow({ flow, page, baseUrl, screenshot }: ReportsFlowContext) {
   const suffix = Date.now().toString(36);
@@ -100,6 +100,28 @@ export async function runReportsFlow({ flow, page, baseUrl, screenshot }: Report
       else assert(bytes.subarray(0, 2).toString() === 'PK', 'XLSX is a zip');
     });
   }
+
+  await flow.step('downloads the refusals and sets a weekly report e-mail', async () => {
+    await page.getByLabel('What').click();
+    await page.getByRole('option', { name: 'Refusals' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    assert(
+      download.suggestedFilename().startsWith('refusals-2026-01-01-to-2026-01-31.'),
+      `file name ${download.suggestedFilename()}`,
+    );
+    await page.getByLabel('Send', { exact: true }).click();
+    await page.getByRole('option', { name: 'Weekly' }).click();
+    await page.getByLabel('Recipients').fill('manager@example.com');
+    const saved = page.waitForResponse(
+      (r) => r.url().includes('/api/reports/schedule') && r.request().method() === 'PATCH',
+    );
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    assert((await saved).status() === 200, 'the schedule was saved');
+    await page.getByText(/Next e-mail:/).waitFor();
+  });
 
   await flow.step("opens an audit event's target from the audit log", async () => {
     await page.goto(`${baseUrl}/audit`);

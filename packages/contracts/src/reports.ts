@@ -51,6 +51,21 @@ const TurnaroundSchema = z.object({
   p90Minutes: z.number().nullable(),
 });
 
+/**
+ * Weighbridge figures: granted entries that cited a weighbridge ticket (loads), the net mass of
+ * those whose ticket shows one (weighed), and the overload check of the ticket's gross mass against
+ * the GVM on the licence disc, for single vehicles whose ticket and disc both show a mass.
+ */
+const WeighbridgeFiguresSchema = z.object({
+  loads: z.number().int(),
+  weighed: z.number().int(),
+  netMassKg: z.number().int(),
+  overloadChecked: z.number().int(),
+  overloaded: z.number().int(),
+  /** Overloaded of the checked loads; null when none could be checked. */
+  overloadRate: RateSchema,
+});
+
 export const ReportSummarySchema = z.object({
   from: z.iso.date(),
   to: z.iso.date(),
@@ -74,8 +89,23 @@ export const ReportSummarySchema = z.object({
   onSite: z.array(z.object({ hour: z.number().int().min(0).max(23), count: z.number().int() })),
   refusalReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   turnaround: TurnaroundSchema.extend({
+    /**
+     * The same visits per band of minutes on site (`fromMinutes` inclusive, `toMinutes`
+     * exclusive; null: no upper bound), every band in order, zeros included.
+     */
+    distribution: z.array(
+      z.object({
+        fromMinutes: z.number().int(),
+        toMinutes: z.number().int().nullable(),
+        visits: z.number().int(),
+      }),
+    ),
     /** The 20 transporters with most closed visits, most first. */
     byTransporter: z.array(TurnaroundSchema.extend({ transporter: z.string() })),
+  }),
+  weighbridge: WeighbridgeFiguresSchema.extend({
+    /** The 50 transporters with most loads, most first ('' when the entry and ticket name none). */
+    byTransporter: z.array(WeighbridgeFiguresSchema.extend({ transporter: z.string() })),
   }),
   /** Gates by entries attempted there, most first. */
   busiestGates: z.array(
@@ -87,3 +117,35 @@ export const ReportSummarySchema = z.object({
   ),
 });
 export type ReportSummary = z.infer<typeof ReportSummarySchema>;
+
+/** Issue 23: how often a tenant's summary is e-mailed ('off': never). */
+export const REPORT_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
+export const REPORT_SCHEDULE_MAX_RECIPIENTS = 20;
+
+/**
+ * The scheduled report e-mail: daily (the previous SAST day, sent at 06:00 SAST) or weekly (the
+ * previous Monday to Sunday, sent on Monday at 06:00 SAST), to its recipients as an XLSX
+ * attachment, through the same SMTP channel as alerts.
+ */
+export const ReportScheduleSchema = z.object({
+  frequency: z.enum(REPORT_FREQUENCIES),
+  format: z.enum(['xlsx']),
+  recipients: z.array(z.string()),
+  /** When the next e-mail is due; null when off. */
+  nextSendAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
+
+export const UpdateReportScheduleSchema = z
+  .object({
+    frequency: z.enum(REPORT_FREQUENCIES),
+    format: z.enum(['xlsx']).default('xlsx'),
+    recipients: z
+      .array(z.email('Enter a valid e-mail address').max(254))
+      .max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+  })
+  .refine((body) => body.frequency === 'off' || body.recipients.length > 0, {
+    message: 'Add at least one recipient.',
+    path: ['recipients'],
+  });
+export type UpdateReportSchedule = z.input<typeof UpdateReportScheduleSchema>;

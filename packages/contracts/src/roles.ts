@@ -32,6 +32,8 @@ export const ACTION_ROLES = {
   editSettings: ['super_admin', 'tenant_admin'],
   /** Reports and exports of entries (issue 23): the office, not the gate. */
   viewReports: ['super_admin', 'tenant_admin', 'back_office'],
+  /** The scheduled report e-mail, a tenant setting (issue 23). */
+  scheduleReports: ['super_admin', 'tenant_admin'],
   /** The audit log viewer and its export (issue 23). */
   viewAuditLog: ['super_admin', 'tenant_admin'],
   /** The alerts bell and list: see and acknowledge alerts (issue 22). */

@@ -1227,6 +1227,41 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     note: 'declared recentAuthentication (SEC-25); entry-export.routes.int.test.ts checks the 401 REAUTH_REQUIRED after 15 minutes',
   },
+  'GET /api/exports/refusals': {
+    access: ONBOARDING,
+    request: () => ({ url: '/api/exports/refusals?format=csv&from=2026-01-01&to=2026-01-31' }),
+    allowed: 200,
+    note: 'declared recentAuthentication (SEC-25), as the entry export',
+  },
+  'GET /api/exports/weighbridge-tickets': {
+    access: ONBOARDING,
+    request: () => ({
+      url: '/api/exports/weighbridge-tickets?format=xlsx&from=2026-01-01&to=2026-01-31',
+    }),
+    allowed: 200,
+    note: 'declared recentAuthentication (SEC-25), as the entry export',
+  },
+  'GET /api/exports/watchlist-hits': {
+    access: ONBOARDING,
+    request: () => ({
+      url: '/api/exports/watchlist-hits?format=csv&from=2026-01-01&to=2026-01-31',
+    }),
+    allowed: 200,
+    note: 'declared recentAuthentication (SEC-25), as the entry export',
+  },
+  'GET /api/reports/schedule': {
+    access: ADMINS,
+    request: () => ({ url: '/api/reports/schedule' }),
+    allowed: 200,
+  },
+  'PATCH /api/reports/schedule': {
+    access: ADMINS,
+    request: () => ({
+      url: '/api/reports/schedule',
+      payload: { frequency: 'weekly', recipients: ['manager@example.com'] },
+    }),
+    allowed: 200,
+  },
   'GET /api/reports/summary': {
     access: ONBOARDING,
     request: () => ({ url: '/api/reports/summary?from=2026-01-01&to=2026-01-31' }),

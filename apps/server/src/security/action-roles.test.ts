@@ -55,7 +55,14 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
   ],
   overrideEntries: ['POST /api/entry-logs/:id/override', 'POST /api/overrides/pins'],
   pinOverrideEntries: ['POST /api/entry-logs/:id/pin-override'],
-  viewReports: ['GET /api/exports/entry-logs', 'GET /api/reports/summary'],
+  viewReports: [
+    'GET /api/exports/entry-logs',
+    'GET /api/exports/refusals',
+    'GET /api/exports/weighbridge-tickets',
+    'GET /api/exports/watchlist-hits',
+    'GET /api/reports/summary',
+  ],
+  scheduleReports: ['GET /api/reports/schedule', 'PATCH /api/reports/schedule'],
   viewAuditLog: ['GET /api/audit-events', 'GET /api/audit-events/export'],
   viewAlerts: ['GET /api/alerts', 'POST /api/alerts/:id/acknowledge', 'GET /api/alerts/stream'],
   manageAlerts: [

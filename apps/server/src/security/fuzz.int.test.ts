@@ -389,6 +389,12 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
       // Issue 23: dates a report must refuse before it reads a row.
       ['GET', '/api/reports/summary?from=0001-01-01&to=9999-12-31', undefined],
       ['GET', '/api/reports/summary?from=2026-02-29&to=2026-03-01', undefined],
+      ['GET', '/api/exports/refusals?from=2026-02-29&to=2026-03-01', undefined],
+      ['GET', '/api/exports/weighbridge-tickets?from=2026-03-02&to=2026-03-01', undefined],
+      ['GET', '/api/exports/watchlist-hits?from=2026-03-01&to=2026-03-01&format=pdf', undefined],
+      ['PATCH', '/api/reports/schedule', { frequency: 'daily', recipients: ['not an address'] }],
+      ['PATCH', '/api/reports/schedule', { frequency: 'hourly', recipients: [] }],
+      ['PATCH', '/api/reports/schedule', { frequency: 'weekly', recipients: [] }],
     ];
     const statuses: string[] = [];
     for (const [method, url, body, type] of cases) {

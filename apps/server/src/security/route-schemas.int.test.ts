@@ -26,6 +26,10 @@ const FILE_ROUTES: Record<string, string> = {
   'GET /api/onboarding/template.xlsx': 'the import template as an XLSX workbook',
   'POST /api/onboarding/import/errors.csv': 'the rejected rows of an upload as a CSV download',
   'GET /api/exports/entry-logs': 'entries of a date range, streamed as CSV or an XLSX workbook',
+  'GET /api/exports/refusals': 'refused entries of a date range, streamed as CSV or XLSX',
+  'GET /api/exports/weighbridge-tickets':
+    'entries with a weighbridge ticket of a date range, streamed as CSV or XLSX',
+  'GET /api/exports/watchlist-hits': 'watchlist hits of a date range, streamed as CSV or XLSX',
   'GET /api/safety-videos/:videoId/file':
     'the safety video, streamed, with single HTTP ranges (206)',
   'GET /api/alerts/stream': 'server-sent events (text/event-stream): the bell’s unread count',

@@ -61,8 +61,23 @@ export function aReportSummary(
     hours: Array.from({ length: 24 }, (_, hour) => ({ hour, ...zero })),
     onSite: Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 })),
     refusalReasons: [],
-    turnaround: { visits: 0, medianMinutes: null, p90Minutes: null, byTransporter: [] },
+    turnaround: {
+      visits: 0,
+      medianMinutes: null,
+      p90Minutes: null,
+      distribution: [],
+      byTransporter: [],
+    },
     busiestGates: [],
+    weighbridge: {
+      loads: 0,
+      weighed: 0,
+      netMassKg: 0,
+      overloadChecked: 0,
+      overloaded: 0,
+      overloadRate: null,
+      byTransporter: [],
+    },
     ...overrides,
   };
 }

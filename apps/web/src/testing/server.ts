@@ -29,4 +29,8 @@ export const server = setupServer(
     const params = new URL(request.url).searchParams;
     return HttpResponse.json(aReportSummary(params.get('from') ?? '', params.get('to') ?? ''));
   }),
+  // Issue 23: no scheduled report e-mail.
+  http.get('/api/reports/schedule', () =>
+    HttpResponse.json({ frequency: 'off', format: 'xlsx', recipients: [], nextSendAt: null }),
+  ),
 );

@@ -1,6 +1,12 @@
 import nodemailer from 'nodemailer';
 
-export type EmailMessage = { to: string[]; subject: string; text: string };
+export type EmailMessage = {
+  to: string[];
+  subject: string;
+  text: string;
+  /** Issue 23: a scheduled report's workbook. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+};
 
 export type EmailChannel = {
   /** False without SMTP_URL: e-mail alerts are then not sent (and not retried). */
@@ -36,8 +42,8 @@ export function createEmailChannel({
   });
   return {
     isConfigured: true,
-    async send({ to, subject, text }) {
-      await transport.sendMail({ from, to, subject, text });
+    async send({ to, subject, text, attachments }) {
+      await transport.sendMail({ from, to, subject, text, attachments });
     },
     close: () => transport.close(),
   };

@@ -26,6 +26,7 @@ import { createEmailChannel } from './email-channel';
 import { type PushChannel, createPushChannel } from './push-channel';
 
 export type { AlertsService, RaiseAlert, RaiseAlertInput } from './alerts.service';
+export type { EmailChannel, EmailMessage } from './email-channel';
 
 /** What grant-entry tells the alerts module about a refused entry. */
 export type RefusedEntry = {
@@ -78,6 +79,8 @@ export function createAlertsModule({
 
   return {
     service,
+    /** The SMTP channel, shared with the scheduled report e-mails (issue 23). */
+    email,
     routes: alertsRoutes(service, { hub, close }),
     ...createAlertJobs(service),
     // POPIA: alert messages about a driver's entries (the privacy module runs it).

@@ -1,7 +1,7 @@
 import type { Clock } from '@/platform/clock';
 import type { DbExecutor } from '@/platform/db';
 
-import type { AuditEventInput } from './audit.repository';
+import type { AuditActionRange, AuditEventInput } from './audit.repository';
 import { createAuditRepository } from './audit.repository';
 
 export type AuditService = ReturnType<typeof createAuditService>;
@@ -14,6 +14,16 @@ export function createAuditService({ clock }: { clock: Clock }) {
     find: (tx: DbExecutor, tenantId: string, id: string) => repository.find(tx, tenantId, id),
     hasDetail: (tx: DbExecutor, tenantId: string, key: string, value: string, since: Date) =>
       repository.hasDetail(tx, tenantId, key, value, since),
+    /** Issue 23's exports of one kind of event (watchlist hits), a batch at a time. */
+    countAction: (tx: DbExecutor, tenantId: string, range: AuditActionRange) =>
+      repository.countAction(tx, tenantId, range),
+    listActionBatch: (
+      tx: DbExecutor,
+      tenantId: string,
+      range: AuditActionRange,
+      limit: number,
+      after?: { occurredAt: Date; id: string },
+    ) => repository.listActionBatch(tx, tenantId, range, limit, after),
     listAbout: (tx: DbExecutor, tenantId: string, targetIds: readonly string[]) =>
       repository.listAbout(tx, tenantId, targetIds),
   };

@@ -10,6 +10,17 @@ import {
   weighbridgeTickets,
 } from './documents.table';
 
+/** What an export shows of an entry's weighbridge ticket. */
+export type TicketWeights = {
+  ticketNumber: string | null;
+  vehicleReg: string | null;
+  transporter: string | null;
+  tareWeightKg: number | null;
+  grossWeightKg: number | null;
+  netWeightKg: number | null;
+  weightsConsistent: boolean | null;
+};
+
 export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;
 
 export function createDocumentsRepository() {
@@ -18,6 +29,19 @@ export function createDocumentsRepository() {
     ticketNumberSql: (tenantId: AnyColumn, ticketId: AnyColumn): SQL<string | null> =>
       sql<string | null>`(select ${weighbridgeTickets.ticketNumber} from ${weighbridgeTickets}
         where ${weighbridgeTickets.tenantId} = ${tenantId} and ${weighbridgeTickets.id} = ${ticketId})`,
+    /** A weighbridge ticket's number and weights as one JSON object (exports); null without one. */
+    ticketWeightsSql: (tenantId: AnyColumn, ticketId: AnyColumn): SQL<TicketWeights | null> =>
+      sql<TicketWeights | null>`(select json_build_object(
+          'ticketNumber', ${weighbridgeTickets.ticketNumber}, 'vehicleReg', ${weighbridgeTickets.vehicleReg},
+          'transporter', ${weighbridgeTickets.fields}->>'transporter',
+          'tareWeightKg', ${weighbridgeTickets.tareWeightKg}, 'grossWeightKg', ${weighbridgeTickets.grossWeightKg},
+          'netWeightKg', ${weighbridgeTickets.netWeightKg}, 'weightsConsistent', ${weighbridgeTickets.weightsConsistent})
+        from ${weighbridgeTickets}
+        where ${weighbridgeTickets.tenantId} = ${tenantId} and ${weighbridgeTickets.id} = ${ticketId})`,
+    /** The GVM printed on a licence disc, as read (exports). */
+    discGvmSql: (tenantId: AnyColumn, discId: AnyColumn): SQL<string | null> =>
+      sql<string | null>`(select ${licenceDiscs.fields}->>'gvm' from ${licenceDiscs}
+        where ${licenceDiscs.tenantId} = ${tenantId} and ${licenceDiscs.id} = ${discId})`,
     insertLicenceDisc: async (tx: DbExecutor, row: typeof licenceDiscs.$inferInsert) => {
       await tx.insert(licenceDiscs).values(row);
     },

@@ -118,6 +118,9 @@ export function createDocumentsService({
   return {
     /** For exports: the entry's weighbridge ticket number, in the caller's statement. */
     ticketNumberSql: repository.ticketNumberSql,
+    /** For exports: the entry's ticket weights and its disc's GVM (issue 23). */
+    ticketWeightsSql: repository.ticketWeightsSql,
+    discGvmSql: repository.discGvmSql,
     saveLicenceDisc: (actor: Actor, body: LicenceDisc, ip?: string) =>
       save(
         actor,

@@ -1,16 +1,48 @@
-import { type AnyColumn, type SQL, and, asc, count, eq, gte, lt, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  type SQL,
+  and,
+  asc,
+  count,
+  eq,
+  gte,
+  isNotNull,
+  lt,
+  sql,
+} from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import { entryLogs } from './entry-logs.table';
 
-/** Instants bounding the export (`from` inclusive, `until` exclusive), and one site or all. */
-export type ExportRange = { from: Date; until: Date; siteId?: string };
+/**
+ * Instants bounding the export (`from` inclusive, `until` exclusive), one site or all, and which
+ * entries: all, the refusals, or those citing a weighbridge ticket (issue 23's exports).
+ */
+export type ExportRange = {
+  from: Date;
+  until: Date;
+  siteId?: string;
+  only?: 'refused' | 'weighed';
+};
+
+/** What the weighbridge export shows of an entry's ticket (the documents module's JSON). */
+export type ExportTicketWeights = {
+  ticketNumber: string | null;
+  vehicleReg: string | null;
+  transporter: string | null;
+  tareWeightKg: number | null;
+  grossWeightKg: number | null;
+  netWeightKg: number | null;
+  weightsConsistent: boolean | null;
+};
 
 /** Other modules' columns the export shows, as SQL over the entry's own columns. */
 export type ExportJoins = {
   ticketNumberSql: (tenantId: AnyColumn, ticketId: AnyColumn) => SQL<string | null>;
+  ticketWeightsSql: (tenantId: AnyColumn, ticketId: AnyColumn) => SQL<ExportTicketWeights | null>;
+  discGvmSql: (tenantId: AnyColumn, discId: AnyColumn) => SQL<string | null>;
 };
 
 export type EntryExportRow = Awaited<
@@ -25,6 +57,8 @@ export function createEntryExportRepository(joins: ExportJoins) {
       gte(e.timestamp, range.from),
       lt(e.timestamp, range.until),
       range.siteId ? eq(e.siteId, range.siteId) : undefined,
+      range.only === 'refused' ? eq(e.entryGranted, false) : undefined,
+      range.only === 'weighed' ? isNotNull(e.weighbridgeTicketId) : undefined,
     );
 
   return {
@@ -58,6 +92,10 @@ export function createEntryExportRepository(joins: ExportJoins) {
           entryGranted: e.entryGranted,
           refusalReason: e.refusalReason,
           warnings: e.warnings,
+          trailerPlates: e.trailerPlates,
+          trailerLicenceDiscIds: e.trailerLicenceDiscIds,
+          ticket: joins.ticketWeightsSql(e.tenantId, e.weighbridgeTicketId),
+          gvm: joins.discGvmSql(e.tenantId, e.vehicleLicenceDiscId),
           // Columns spelled with their table: inside a subquery Drizzle's bare "id" would be the visit's.
           // Issue 16's gate and visit (one row per entry, by visits_one_per_entry): the gate the
           // entry was attempted at, when its visit ended, and the minutes on site.

@@ -1,16 +1,22 @@
-import { once } from 'node:events';
-import { PassThrough, Readable } from 'node:stream';
-
-import ExcelJS from 'exceljs';
-
-import { ENTRY_EXPORT_COLUMNS, type ExportEntryLogsQuery } from '@boomgate/contracts/exports';
+import {
+  ENTRY_EXPORT_COLUMNS,
+  type ExportEntryLogsQuery,
+  REFUSAL_EXPORT_COLUMNS,
+  WEIGHBRIDGE_TICKET_EXPORT_COLUMNS,
+} from '@boomgate/contracts/exports';
 
 import type { AuditService } from '@/modules/audit';
+import { gvmKilograms } from '@/modules/document-rules';
 import type { Actor } from '@/modules/sessions';
 import { siteDayRange, siteTimestamp } from '@/platform/calendar';
-import { csvLines } from '@/platform/csv';
 import type { Database } from '@/platform/db';
-import type { PageCursor } from '@/platform/page-cursor';
+import {
+  EXPORT_CONTENT_TYPES,
+  type ExportCell,
+  type ExportFile,
+  keysetBatches,
+  spreadsheetStream,
+} from '@/platform/spreadsheet-export';
 import { maskIdentifier } from '@/platform/personal-data';
 
 import type {
@@ -19,21 +25,16 @@ import type {
   createEntryExportRepository,
 } from './entry-export.repository';
 
-/** Rows per read: each batch is one short transaction, so a long download holds no connection. */
-const BATCH_ROWS = 2_000;
+export type EntryExportFile = ExportFile;
 
-export type EntryExportFile = {
-  rowCount: number;
-  fileName: string;
-  contentType: string;
-  body: Readable;
-};
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const warningsOf = (row: EntryExportRow) =>
+  row.warnings.map((warning) => warning.message).join('; ') || null;
+const maskedIdOf = (row: EntryExportRow) =>
+  maskIdentifier(row.driverIdNumber ?? row.driverPassportNumber);
 
 /** One entry as the export's cells, in ENTRY_EXPORT_COLUMNS order. */
-export function entryExportCells(row: EntryExportRow): (string | number | null)[] {
+export function entryExportCells(row: EntryExportRow): ExportCell[] {
   return [
     siteTimestamp(row.timestamp),
     row.plateNumber,
@@ -41,7 +42,7 @@ export function entryExportCells(row: EntryExportRow): (string | number | null)[
     row.category,
     row.driverName,
     row.driverSurname,
-    maskIdentifier(row.driverIdNumber ?? row.driverPassportNumber),
+    maskedIdOf(row),
     row.transportName,
     row.reference,
     yesNo(row.vehicleApproved),
@@ -51,57 +52,107 @@ export function entryExportCells(row: EntryExportRow): (string | number | null)[
     row.gateName,
     row.exitedAtMs === null ? null : siteTimestamp(new Date(Number(row.exitedAtMs))),
     row.turnaroundMinutes === null ? null : Number(row.turnaroundMinutes),
-    row.warnings.map((warning) => warning.message).join('; ') || null,
+    warningsOf(row),
   ];
 }
 
-function csvStream(batches: AsyncIterable<EntryExportRow[]>): Readable {
-  async function* chunks() {
-    yield `\uFEFF${csvLines([ENTRY_EXPORT_COLUMNS])}`;
-    for await (const batch of batches) {
-      yield csvLines(
-        batch.map((row) =>
-          entryExportCells(row).map((cell) => (cell === null ? null : String(cell))),
-        ),
-      );
-    }
-  }
-  return Readable.from(chunks());
+/** One refused entry, in REFUSAL_EXPORT_COLUMNS order. */
+export function refusalExportCells(row: EntryExportRow): ExportCell[] {
+  return [
+    siteTimestamp(row.timestamp),
+    row.plateNumber,
+    row.extractedPlate,
+    row.category,
+    row.driverName,
+    row.driverSurname,
+    maskedIdOf(row),
+    row.transportName,
+    yesNo(row.vehicleApproved),
+    yesNo(row.faceVerified),
+    row.refusalReason,
+    row.gateName,
+    warningsOf(row),
+  ];
 }
 
 /**
- * exceljs's streaming writer commits each row into the zip as it goes; between batches it waits
- * while the response is full, so a slow download never piles rows up in memory. Cells are typed
- * strings and numbers, never formulas, so a value starting with '=' stays text in a spreadsheet.
+ * Overloaded when the ticket's gross mass exceeds the disc's GVM; null when it cannot be checked:
+ * a rig (the truck-tractor's GVM is not the combination's limit) or a mass not shown. The same
+ * rule as the reports' hourly weighbridge counts (migration 0068).
  */
-function xlsxStream(batches: AsyncIterable<EntryExportRow[]>): Readable {
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: false,
-    useSharedStrings: false,
-  });
-  const sheet = workbook.addWorksheet('Entries');
-  void (async () => {
-    try {
-      sheet.addRow([...ENTRY_EXPORT_COLUMNS]).commit();
-      for await (const batch of batches) {
-        if (out.destroyed) return;
-        for (const row of batch) sheet.addRow(entryExportCells(row)).commit();
-        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-      }
-      sheet.commit();
-      await workbook.commit();
-    } catch (error) {
-      out.destroy(error instanceof Error ? error : new Error(String(error)));
-    }
-  })();
-  return out;
+export function overloadOf(row: EntryExportRow): boolean | null {
+  const isRig = row.trailerPlates.length > 0 || row.trailerLicenceDiscIds.length > 0;
+  const gross = row.ticket?.grossWeightKg ?? null;
+  const gvm = gvmKilograms(row.gvm);
+  if (isRig || gross === null || gvm === null) return null;
+  return gross > gvm;
 }
 
+/** One entry with its weighbridge ticket, in WEIGHBRIDGE_TICKET_EXPORT_COLUMNS order. */
+export function weighbridgeExportCells(row: EntryExportRow): ExportCell[] {
+  const ticket = row.ticket;
+  const overloaded = overloadOf(row);
+  const consistent = ticket?.weightsConsistent ?? null;
+  return [
+    siteTimestamp(row.timestamp),
+    row.plateNumber,
+    row.transportName ?? ticket?.transporter ?? null,
+    ticket?.ticketNumber ?? null,
+    ticket?.vehicleReg ?? null,
+    ticket?.tareWeightKg ?? null,
+    ticket?.grossWeightKg ?? null,
+    ticket?.netWeightKg ?? null,
+    consistent === null ? null : yesNo(consistent),
+    gvmKilograms(row.gvm),
+    overloaded === null ? null : yesNo(overloaded),
+    yesNo(row.entryGranted),
+    row.gateName,
+  ];
+}
+
+const KINDS = {
+  entries: {
+    only: undefined,
+    action: 'entry-logs.exported',
+    header: ENTRY_EXPORT_COLUMNS,
+    sheetName: 'Entries',
+    fileStem: 'entries',
+    cells: entryExportCells,
+  },
+  refusals: {
+    only: 'refused',
+    action: 'refusals.exported',
+    header: REFUSAL_EXPORT_COLUMNS,
+    sheetName: 'Refusals',
+    fileStem: 'refusals',
+    cells: refusalExportCells,
+  },
+  weighbridge: {
+    only: 'weighed',
+    action: 'weighbridge-tickets.exported',
+    header: WEIGHBRIDGE_TICKET_EXPORT_COLUMNS,
+    sheetName: 'Weighbridge tickets',
+    fileStem: 'weighbridge-tickets',
+    cells: weighbridgeExportCells,
+  },
+} as const satisfies Record<
+  string,
+  {
+    only: ExportRange['only'];
+    action: string;
+    header: readonly string[];
+    sheetName: string;
+    fileStem: string;
+    cells: (row: EntryExportRow) => ExportCell[];
+  }
+>;
+
+export type EntryExportKind = keyof typeof KINDS;
+
 /**
- * Issue 23: the entries of a range of site days, streamed as CSV or XLSX a batch at a time (a
- * million rows never sit in memory), audited with the filters and the row count.
+ * Issue 23: the entries of a range of site days (all, the refusals, or those with a weighbridge
+ * ticket), streamed as CSV or XLSX a batch at a time (a million rows never sit in memory),
+ * audited with the filters and the row count.
  */
 export function createEntryExportService({
   database,
@@ -112,51 +163,63 @@ export function createEntryExportService({
   audit: Pick<AuditService, 'record'>;
   repository: ReturnType<typeof createEntryExportRepository>;
 }) {
-  async function* batches(tenantId: string, range: ExportRange) {
-    let after: PageCursor | undefined;
-    for (;;) {
-      const batch = await database.withTenant(tenantId, (tx) =>
-        repository.entryBatch(tx, tenantId, range, BATCH_ROWS, after),
-      );
-      if (batch.length > 0) yield batch;
-      const last = batch.at(-1);
-      if (!last || batch.length < BATCH_ROWS) return;
-      after = { timestamp: last.timestamp, id: last.id };
-    }
+  async function exportKind(
+    kind: EntryExportKind,
+    actor: Actor,
+    query: ExportEntryLogsQuery,
+    ip?: string,
+  ): Promise<ExportFile> {
+    const spec = KINDS[kind];
+    const range: ExportRange = {
+      ...siteDayRange(query.from, query.to),
+      siteId: query.siteId,
+      only: spec.only,
+    };
+    const tenantId = actor.tenantId;
+    const rowCount = await database.withTenant(tenantId, async (tx) => {
+      const count = await repository.countEntries(tx, tenantId, range);
+      await audit.record(tx, {
+        tenantId,
+        actorUserId: actor.userId,
+        action: spec.action,
+        targetType: 'entry_log',
+        ip,
+        details: {
+          from: query.from,
+          to: query.to,
+          format: query.format,
+          ...(query.siteId ? { siteId: query.siteId } : {}),
+          rows: count,
+        },
+      });
+      return count;
+    });
+    const batches = keysetBatches(
+      (after: { timestamp: Date; id: string } | undefined, limit: number) =>
+        database.withTenant(tenantId, (tx) =>
+          repository.entryBatch(tx, tenantId, range, limit, after),
+        ),
+      (row) => ({ timestamp: row.timestamp, id: row.id }),
+    );
+    return {
+      rowCount,
+      fileName: `${spec.fileStem}-${query.from}-to-${query.to}.${query.format}`,
+      contentType: EXPORT_CONTENT_TYPES[query.format],
+      body: spreadsheetStream(query.format, {
+        header: spec.header,
+        sheetName: spec.sheetName,
+        batches,
+        cells: spec.cells,
+      }),
+    };
   }
 
   return {
-    async exportEntries(
-      actor: Actor,
-      query: ExportEntryLogsQuery,
-      ip?: string,
-    ): Promise<EntryExportFile> {
-      const range = { ...siteDayRange(query.from, query.to), siteId: query.siteId };
-      const rowCount = await database.withTenant(actor.tenantId, async (tx) => {
-        const count = await repository.countEntries(tx, actor.tenantId, range);
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'entry-logs.exported',
-          targetType: 'entry_log',
-          ip,
-          details: {
-            from: query.from,
-            to: query.to,
-            format: query.format,
-            ...(query.siteId ? { siteId: query.siteId } : {}),
-            rows: count,
-          },
-        });
-        return count;
-      });
-      const rows = batches(actor.tenantId, range);
-      return {
-        rowCount,
-        fileName: `entries-${query.from}-to-${query.to}.${query.format}`,
-        contentType: query.format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE,
-        body: query.format === 'csv' ? csvStream(rows) : xlsxStream(rows),
-      };
-    },
+    exportEntries: (actor: Actor, query: ExportEntryLogsQuery, ip?: string) =>
+      exportKind('entries', actor, query, ip),
+    exportRefusals: (actor: Actor, query: ExportEntryLogsQuery, ip?: string) =>
+      exportKind('refusals', actor, query, ip),
+    exportWeighbridgeTickets: (actor: Actor, query: ExportEntryLogsQuery, ip?: string) =>
+      exportKind('weighbridge', actor, query, ip),
   };
 }

@@ -579,6 +579,7 @@ export function createEntryLogsService({
             targetType: 'entry_log',
             targetId: row.id,
             decision: row.entryGranted ? 'granted' : 'refused',
+            siteId: row.siteId,
             ip,
           });
           await corrections.record(tx, actor, { entryLogId: row.id }, body.corrections, ip);

@@ -17,6 +17,9 @@ const siteFilter = (sites: readonly string[] | null): SQL =>
   sites === null ? sql`` : sql` and site_id = any(${`{${sites.join(',')}}`}::uuid[])`;
 
 const n = (value: unknown) => Number(value ?? 0);
+
+/** Turnaround bands' upper edges in minutes: under 30, 30–60, 1–2 h, 2–4 h, 4–8 h, 8 h and over. */
+export const TURNAROUND_BAND_EDGES = [30, 60, 120, 240, 480] as const;
 const minutesOrNull = (value: unknown) =>
   value === null || value === undefined ? null : Math.round(Number(value) * 10) / 10;
 
@@ -96,6 +99,38 @@ export function createReportsRepository() {
     },
 
     /**
+     * Loads, net mass and overload checks (report_hourly_weighbridge): the range's totals and the
+     * 50 transporters with most loads, most first.
+     */
+    async weighbridge(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+      const result = await tx.execute<Record<string, unknown>>(sql`
+        select transporter, sum(loads) as loads, sum(weighed) as weighed,
+               sum(net_mass_kg) as net_mass_kg, sum(overload_checked) as overload_checked,
+               sum(overloaded) as overloaded
+        from report_hourly_weighbridge
+        where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+          and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
+        group by grouping sets ((transporter), ())
+        having sum(loads) > 0 or grouping(transporter) = 1
+        order by grouping(transporter) desc, 2 desc, 1
+        limit 51`);
+      const shape = (row: Record<string, unknown> | undefined) => ({
+        loads: n(row?.loads),
+        weighed: n(row?.weighed),
+        netMassKg: n(row?.net_mass_kg),
+        overloadChecked: n(row?.overload_checked),
+        overloaded: n(row?.overloaded),
+      });
+      const [overall, ...byTransporter] = result.rows;
+      return {
+        ...shape(overall),
+        byTransporter: byTransporter.map((row) => ({
+          transporter: typeof row.transporter === 'string' ? row.transporter : '',
+          ...shape(row),
+        })),
+      };
+    },
+    /**
      * On site now (visit_open_counts) and the net arrivals since `since`: who was on site at
      * `since` is the first minus the second, with no scan of visits.
      */
@@ -135,6 +170,22 @@ export function createReportsRepository() {
         group by grouping sets ((company), ())
         order by (company is null) desc, count(*) desc, company
         limit 21`);
+      // The distribution over the same visits: how many fall in each band of TURNAROUND_BANDS.
+      const bands = await tx.execute<{ band: number; visits: string }>(sql`
+        select width_bucket(extract(epoch from exited_at - entered_at) / 60,
+                            ${`{${TURNAROUND_BAND_EDGES.join(',')}}`}::float8[]) as band,
+               count(*) as visits
+        from visits
+        where tenant_id = ${tenantId} and site_id = any(${`{${w.sites.join(',')}}`}::uuid[])
+          and entered_at >= ${w.from.toISOString()}::timestamptz
+          and entered_at < ${w.until.toISOString()}::timestamptz and exited_at is not null
+        group by 1`);
+      const perBand = new Map(bands.rows.map((row) => [Number(row.band), n(row.visits)]));
+      const distribution = [0, ...TURNAROUND_BAND_EDGES].map((fromMinutes, index) => ({
+        fromMinutes,
+        toMinutes: TURNAROUND_BAND_EDGES[index] ?? null,
+        visits: perBand.get(index) ?? 0,
+      }));
       const [overall, ...byTransporter] = result.rows;
       const shape = (row: (typeof result.rows)[number] | undefined) => ({
         visits: n(row?.visits),
@@ -143,6 +194,7 @@ export function createReportsRepository() {
       });
       return {
         ...shape(overall),
+        distribution,
         byTransporter: byTransporter.map((row) => ({
           transporter: row.transporter ?? '',
           ...shape(row),

@@ -188,6 +188,15 @@ describe('reports summary', () => {
       visits: 2,
       medianMinutes: 60,
       p90Minutes: 84,
+      // 30 minutes is in the 30–60 band (its lower edge), 90 in the 60–120 band.
+      distribution: [
+        { fromMinutes: 0, toMinutes: 30, visits: 0 },
+        { fromMinutes: 30, toMinutes: 60, visits: 1 },
+        { fromMinutes: 60, toMinutes: 120, visits: 1 },
+        { fromMinutes: 120, toMinutes: 240, visits: 0 },
+        { fromMinutes: 240, toMinutes: 480, visits: 0 },
+        { fromMinutes: 480, toMinutes: null, visits: 0 },
+      ],
       byTransporter: [
         { transporter: 'Acme', visits: 1, medianMinutes: 30, p90Minutes: 30 },
         { transporter: 'Kumba', visits: 1, medianMinutes: 90, p90Minutes: 90 },
@@ -202,6 +211,8 @@ describe('reports summary', () => {
       ['2026-03-10', 4, 3],
     ]);
     expect(twoDays.turnaround.visits).toBe(3);
+    // E1's visit (23:30 on the 9th to 09:30 on the 10th, 600 minutes) is in the last band.
+    expect(twoDays.turnaround.distribution.map((band) => band.visits)).toEqual([0, 1, 1, 0, 0, 1]);
   });
 
   it('keeps the counts when entries are deleted and visits close (the triggers)', async () => {
@@ -224,6 +235,161 @@ describe('reports summary', () => {
       'Bakwena',
       'Kumba',
     ]);
+  });
+
+  /** A granted (or refused) entry citing a weighbridge ticket and, optionally, a licence disc. */
+  async function load(
+    tenantId: string,
+    spec: {
+      at: string;
+      transport: string | null;
+      ticket: { net: number | null; gross: number | null; transporter?: string };
+      gvm?: string;
+      trailers?: string[];
+      granted?: boolean;
+    },
+  ): Promise<string> {
+    const place = await placeOf(tenantId);
+    const [ticket] = await t.ownerQuery<{ id: string }>(
+      `insert into weighbridge_tickets (tenant_id, id, fields, net_weight_kg, gross_weight_kg)
+       values ($1, gen_random_uuid(), $2, $3, $4) returning id`,
+      [
+        tenantId,
+        JSON.stringify(spec.ticket.transporter ? { transporter: spec.ticket.transporter } : {}),
+        spec.ticket.net,
+        spec.ticket.gross,
+      ],
+    );
+    let discId: string | null = null;
+    if (spec.gvm !== undefined) {
+      const [disc] = await t.ownerQuery<{ id: string }>(
+        `insert into licence_discs (tenant_id, id, fields) values ($1, gen_random_uuid(), $2) returning id`,
+        [tenantId, JSON.stringify({ gvm: spec.gvm })],
+      );
+      discId = disc!.id;
+    }
+    const [row] = await t.ownerQuery<{ id: string }>(
+      `insert into entry_logs (tenant_id, id, timestamp, plate_number, vehicle_approved, face_verified,
+         entry_granted, transport_name, weighbridge_ticket_id, vehicle_licence_disc_id, trailer_plates,
+         site_id, gate_id)
+       values ($1, gen_random_uuid(), $2, 'W1', true, true, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      [
+        tenantId,
+        spec.at,
+        spec.granted ?? true,
+        spec.transport,
+        ticket!.id,
+        discId,
+        spec.trailers ?? [],
+        place.site_id,
+        place.gate_id,
+      ],
+    );
+    return row!.id;
+  }
+
+  it('sums net mass and the overload rate per transporter from the weighbridge counts', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    // 10 March SAST: Kumba carries 30 t over a 40 t GVM (overloaded), 20 t at exactly the GVM (not
+    // overloaded) and an unweighed load; Bakwena's rig (named on its ticket) is weighed, not checked.
+    const overloaded = await load(tenantId, {
+      at: '2026-03-10T06:00:00Z',
+      transport: 'Kumba',
+      ticket: { net: 30_000, gross: 45_000 },
+      gvm: '40 000',
+    });
+    await load(tenantId, {
+      at: '2026-03-10T07:00:00Z',
+      transport: 'Kumba',
+      ticket: { net: 20_000, gross: 40_000 },
+      gvm: '40000 kg',
+    });
+    await load(tenantId, {
+      at: '2026-03-10T08:00:00Z',
+      transport: 'Kumba',
+      ticket: { net: null, gross: null },
+    });
+    await load(tenantId, {
+      at: '2026-03-09T22:30:00Z',
+      transport: null,
+      ticket: { net: 25_000, gross: 56_000, transporter: 'Bakwena' },
+      gvm: '25000',
+      trailers: ['TR1GP'],
+    });
+    // Not loads of the 10th: a refusal, and 00:30 SAST on the 11th.
+    await load(tenantId, {
+      at: '2026-03-10T09:00:00Z',
+      transport: 'Kumba',
+      ticket: { net: 1_000, gross: 99_000 },
+      gvm: '1000',
+      granted: false,
+    });
+    await load(tenantId, {
+      at: '2026-03-10T22:30:00Z',
+      transport: 'Kumba',
+      ticket: { net: 1_000, gross: 99_000 },
+      gvm: '1000',
+    });
+    const other = await t.registerTenant();
+    await load(other.body.tenant.id, {
+      at: '2026-03-10T06:00:00Z',
+      transport: 'Kumba',
+      ticket: { net: 7, gross: 99_000 },
+      gvm: '1000',
+    });
+
+    const summary = async () =>
+      (await admin.get('/api/reports/summary?from=2026-03-10&to=2026-03-10')).json<ReportSummary>()
+        .weighbridge;
+
+    expect(await summary()).toEqual({
+      loads: 4,
+      weighed: 3,
+      netMassKg: 75_000,
+      overloadChecked: 2,
+      overloaded: 1,
+      overloadRate: 0.5,
+      byTransporter: [
+        {
+          transporter: 'Kumba',
+          loads: 3,
+          weighed: 2,
+          netMassKg: 50_000,
+          overloadChecked: 2,
+          overloaded: 1,
+          overloadRate: 0.5,
+        },
+        {
+          transporter: 'Bakwena',
+          loads: 1,
+          weighed: 1,
+          netMassKg: 25_000,
+          overloadChecked: 0,
+          overloaded: 0,
+          overloadRate: null,
+        },
+      ],
+    });
+
+    // Deleting a load takes it out of its transporter's counts.
+    await t.ownerQuery('delete from entry_logs where tenant_id = $1 and id = $2', [
+      tenantId,
+      overloaded,
+    ]);
+    const after = await summary();
+    expect(after).toMatchObject({ loads: 3, netMassKg: 45_000, overloadChecked: 1, overloaded: 0 });
+    expect(after.byTransporter.map((row) => [row.transporter, row.loads, row.netMassKg])).toEqual([
+      ['Kumba', 2, 20_000],
+      ['Bakwena', 1, 25_000],
+    ]);
+
+    // Erasing the entries' personal data and images later (retention) never shifts them.
+    await t.ownerQuery(
+      `update entry_logs set plate_image_key = null, driver_name = null where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(await summary()).toEqual(after);
   });
 
   it('answers absurd ranges 400, guards 403 and another tenant’s site 404', async () => {

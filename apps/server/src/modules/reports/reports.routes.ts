@@ -1,16 +1,59 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-import { ReportSummaryQuerySchema, ReportSummarySchema } from '@boomgate/contracts/reports';
+import {
+  ReportScheduleSchema,
+  ReportSummaryQuerySchema,
+  ReportSummarySchema,
+  UpdateReportScheduleSchema,
+} from '@boomgate/contracts/reports';
 
 import { rolesAccess } from '@/platform/access';
 
+import type { ReportSchedulesService } from './report-schedules.service';
 import type { ReportsService } from './reports.service';
 
 /** Issue 23: reports are for the office (as the entry export), not the gate. */
 const REPORT_ROLES = ['super_admin', 'tenant_admin', 'back_office'] as const;
 
-export function reportsRoutes(service: ReportsService): FastifyPluginAsyncZod {
+/** Issue 23: the scheduled e-mail is a tenant setting, so an administrator's. */
+const SCHEDULE_ROLES = ['super_admin', 'tenant_admin'] as const;
+
+export function reportsRoutes(
+  service: ReportsService,
+  schedules: ReportSchedulesService,
+): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/reports/schedule',
+      {
+        config: rolesAccess(SCHEDULE_ROLES),
+        schema: {
+          tags: ['reports'],
+          operationId: 'getReportSchedule',
+          description:
+            'The scheduled report e-mail: off, daily (the previous SAST day, sent at 06:00 SAST) or weekly (the previous Monday to Sunday, sent on Monday at 06:00 SAST), with its recipients.',
+          response: { 200: ReportScheduleSchema },
+        },
+      },
+      async (request) => schedules.get(request.actor),
+    );
+
+    app.patch(
+      '/reports/schedule',
+      {
+        config: rolesAccess(SCHEDULE_ROLES),
+        schema: {
+          tags: ['reports'],
+          operationId: 'updateReportSchedule',
+          description:
+            'Turns the scheduled report e-mail off or on (daily or weekly, XLSX attachment, at most 20 recipients) through the SMTP channel of alerts. Audited (reports.schedule-changed).',
+          body: UpdateReportScheduleSchema,
+          response: { 200: ReportScheduleSchema },
+        },
+      },
+      async (request) => schedules.update(request.actor, request.body, request.ip),
+    );
+
     app.get(
       '/reports/summary',
       {

@@ -3,7 +3,7 @@ import type { ReportSummary, ReportSummaryQuery } from '@boomgate/contracts/repo
 import type { SitesRepository, SitesService } from '@/modules/sites';
 import type { Actor } from '@/modules/sessions';
 import { DEFAULT_SITE_TIME_ZONE, siteDayRange } from '@/platform/calendar';
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
 
 import type { ReportWindow, ReportsRepository } from './reports.repository';
 
@@ -36,6 +36,25 @@ function daysOf(from: string, to: string): string[] {
   return days;
 }
 
+type WeighbridgeCounts = {
+  loads: number;
+  weighed: number;
+  netMassKg: number;
+  overloadChecked: number;
+  overloaded: number;
+};
+
+/** The weighbridge counts with their overload rates (overloaded of the checked loads). */
+function weighbridgeFigures(
+  figures: WeighbridgeCounts & { byTransporter: (WeighbridgeCounts & { transporter: string })[] },
+) {
+  const withRate = <T extends WeighbridgeCounts>(counts: T) => ({
+    ...counts,
+    overloadRate: rate(counts.overloaded, counts.overloadChecked),
+  });
+  return { ...withRate(figures), byTransporter: figures.byTransporter.map(withRate) };
+}
+
 /**
  * Issue 23: the site manager's report for a range of site days, in the site's timezone (SAST
  * when the report spans every site). A user limited to some sites sees only theirs; a site
@@ -47,78 +66,92 @@ export function createReportsService({
   sites,
   siteRows,
 }: ReportsServiceDeps) {
+  /** The report for a tenant's sites `scope` (null: every site), its days cut in `timeZone`. */
+  async function compute(
+    tx: DbExecutor,
+    tenantId: string,
+    query: ReportSummaryQuery,
+    timeZone: string,
+    scope: readonly string[] | null,
+  ): Promise<ReportSummary> {
+    const range = siteDayRange(query.from, query.to, timeZone);
+    const window: ReportWindow = { ...range, timeZone, sites: scope };
+    const lastDay = siteDayRange(query.to, query.to, timeZone);
+
+    const hourly = await repository.hourly(tx, tenantId, window);
+    const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
+    const busiestGates = await repository.busiestGates(tx, tenantId, window);
+    const weighbridge = await repository.weighbridge(tx, tenantId, window);
+    const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
+    const turnaround = await repository.turnaround(tx, tenantId, {
+      ...window,
+      sites: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
+    });
+
+    const days = new Map(daysOf(query.from, query.to).map((day) => [day, zero()]));
+    const hours = Array.from({ length: 24 }, zero);
+    const lastDayNet = Array.from({ length: 24 }, () => 0);
+    const totals = { ...zero(), approved: 0, faceVerified: 0, corrected: 0 };
+    for (const row of hourly) {
+      const counts: Counts = {
+        entries: row.entries,
+        granted: row.granted,
+        refused: row.entries - row.granted,
+        arrivals: row.arrivals,
+        departures: row.departures,
+      };
+      for (const target of [days.get(row.day), hours[row.hour], totals]) {
+        if (!target) continue;
+        for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
+      }
+      totals.approved += row.approved;
+      totals.faceVerified += row.faceVerified;
+      totals.corrected += row.corrected;
+      if (row.day === query.to) lastDayNet[row.hour] = row.arrivals - row.departures;
+    }
+    // On site at the end of each hour of the last day: work back from the end of the day.
+    const onSite: ReportSummary['onSite'] = [];
+    let count = onSiteAtUntil;
+    for (let hour = 23; hour >= 0; hour--) {
+      onSite.unshift({ hour, count });
+      count -= lastDayNet[hour] ?? 0;
+    }
+
+    return {
+      from: query.from,
+      to: query.to,
+      siteId: query.siteId ?? null,
+      timeZone,
+      totals,
+      rates: {
+        approval: rate(totals.granted, totals.entries),
+        faceVerification: rate(totals.faceVerified, totals.entries),
+        manualCorrection: rate(totals.corrected, totals.entries),
+      },
+      days: [...days].map(([day, counts]) => ({ day, ...counts })),
+      hours: hours.map((counts, hour) => ({ hour, ...counts })),
+      onSite,
+      refusalReasons,
+      turnaround,
+      busiestGates,
+      weighbridge: weighbridgeFigures(weighbridge),
+    };
+  }
+
   return {
     summary: (actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> =>
       database.withTenant(actor.tenantId, async (tx) => {
-        const tenantId = actor.tenantId;
-        let timeZone = DEFAULT_SITE_TIME_ZONE;
-        let scope: readonly string[] | null;
         if (query.siteId) {
-          timeZone = (await sites.visibleSite(tx, actor, query.siteId)).timezone;
-          scope = [query.siteId];
-        } else {
-          scope = await sites.scopeOf(tx, actor);
+          const site = await sites.visibleSite(tx, actor, query.siteId);
+          return compute(tx, actor.tenantId, query, site.timezone, [query.siteId]);
         }
-        const range = siteDayRange(query.from, query.to, timeZone);
-        const window: ReportWindow = { ...range, timeZone, sites: scope };
-        const lastDay = siteDayRange(query.to, query.to, timeZone);
-
-        const hourly = await repository.hourly(tx, tenantId, window);
-        const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
-        const busiestGates = await repository.busiestGates(tx, tenantId, window);
-        const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
-        const turnaround = await repository.turnaround(tx, tenantId, {
-          ...window,
-          sites: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
-        });
-
-        const days = new Map(daysOf(query.from, query.to).map((day) => [day, zero()]));
-        const hours = Array.from({ length: 24 }, zero);
-        const lastDayNet = Array.from({ length: 24 }, () => 0);
-        const totals = { ...zero(), approved: 0, faceVerified: 0, corrected: 0 };
-        for (const row of hourly) {
-          const counts: Counts = {
-            entries: row.entries,
-            granted: row.granted,
-            refused: row.entries - row.granted,
-            arrivals: row.arrivals,
-            departures: row.departures,
-          };
-          for (const target of [days.get(row.day), hours[row.hour], totals]) {
-            if (!target) continue;
-            for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
-          }
-          totals.approved += row.approved;
-          totals.faceVerified += row.faceVerified;
-          totals.corrected += row.corrected;
-          if (row.day === query.to) lastDayNet[row.hour] = row.arrivals - row.departures;
-        }
-        // On site at the end of each hour of the last day: work back from the end of the day.
-        const onSite: ReportSummary['onSite'] = [];
-        let count = onSiteAtUntil;
-        for (let hour = 23; hour >= 0; hour--) {
-          onSite.unshift({ hour, count });
-          count -= lastDayNet[hour] ?? 0;
-        }
-
-        return {
-          from: query.from,
-          to: query.to,
-          siteId: query.siteId ?? null,
-          timeZone,
-          totals,
-          rates: {
-            approval: rate(totals.granted, totals.entries),
-            faceVerification: rate(totals.faceVerified, totals.entries),
-            manualCorrection: rate(totals.corrected, totals.entries),
-          },
-          days: [...days].map(([day, counts]) => ({ day, ...counts })),
-          hours: hours.map((counts, hour) => ({ hour, ...counts })),
-          onSite,
-          refusalReasons,
-          turnaround,
-          busiestGates,
-        };
+        const scope = await sites.scopeOf(tx, actor);
+        return compute(tx, actor.tenantId, query, DEFAULT_SITE_TIME_ZONE, scope);
       }),
+    /** Every site of the tenant in SAST: the scheduled e-mail's report (no user asks for it). */
+    tenantSummary: (tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) =>
+      database.withTenant(tenantId, (tx) =>
+        compute(tx, tenantId, query, DEFAULT_SITE_TIME_ZONE, null),
+      ),
   };
 }

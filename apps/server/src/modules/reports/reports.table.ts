@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import { tenants } from '@/modules/tenants/tenants.table';
 
@@ -61,3 +61,51 @@ export const reportHourlyVisits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour] })],
 );
+
+/**
+ * Weighbridge figures per tenant, site, UTC hour and transporter (same triggers, on entry_logs):
+ * granted entries that cited a weighbridge ticket, their net mass, and the overload check of the
+ * ticket's gross mass against the GVM on the vehicle's licence disc (migration 0068 says which
+ * loads are checked). Fixed when the entry is logged: erasing its personal data later never
+ * shifts a past report.
+ */
+export const reportHourlyWeighbridge = pgTable(
+  'report_hourly_weighbridge',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    hour: timestamp({ withTimezone: true }).notNull(),
+    /** The entry's transporter (else the ticket's); '' when neither names one. */
+    transporter: text().notNull(),
+    /** Granted entries that cited a ticket. */
+    loads: integer().notNull().default(0),
+    /** Loads whose ticket shows a net mass, and the sum of those masses. */
+    weighed: integer().notNull().default(0),
+    netMassKg: bigint({ mode: 'number' }).notNull().default(0),
+    /** Loads of a single vehicle (no trailers) with both the ticket's gross mass and the disc's GVM. */
+    overloadChecked: integer().notNull().default(0),
+    /** Checked loads whose gross mass exceeded the GVM. */
+    overloaded: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.siteId, t.hour, t.transporter] })],
+);
+
+/**
+ * Issue 23: a tenant's scheduled report e-mail (one per tenant): the summary of the last site day
+ * (daily) or week (weekly, Monday to Sunday) in SAST, as an XLSX attachment, to its recipients.
+ * `nextSendAt` is when the next one is due; the send job moves it on in the same transaction that
+ * queues the e-mail, so a report is queued once.
+ */
+export const reportSchedules = pgTable('report_schedules', {
+  tenantId: uuid()
+    .primaryKey()
+    .references(() => tenants.id),
+  frequency: text({ enum: ['daily', 'weekly'] }).notNull(),
+  format: text({ enum: ['xlsx'] }).notNull(),
+  recipients: text().array().notNull(),
+  nextSendAt: timestamp({ withTimezone: true }).notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+  updatedBy: uuid(),
+});

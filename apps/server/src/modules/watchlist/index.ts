@@ -5,6 +5,7 @@
  * `recordHits` (audit action `watchlist.hit`, the alerts module's hook).
  * Owns: watchlist_entries. Personal data (POPIA): entries naming a driver's ID number.
  */
+import { createWatchlistExportService } from './watchlist-export.service';
 import { createWatchlistPersonalData } from './watchlist.personal-data';
 import { createWatchlistRepository } from './watchlist.repository';
 import { watchlistRoutes } from './watchlist.routes';
@@ -21,11 +22,17 @@ export {
   watchlistWarnings,
 } from './watchlist-screening';
 
-export function createWatchlistModule(deps: Omit<WatchlistServiceDeps, 'repository'>) {
+export function createWatchlistModule(
+  deps: Omit<WatchlistServiceDeps, 'repository'> & {
+    audit: Parameters<typeof createWatchlistExportService>[0]['audit'];
+  },
+) {
   const service = createWatchlistService({ ...deps, repository: createWatchlistRepository() });
+  // Issue 23: GET /api/exports/watchlist-hits.
+  const exports = createWatchlistExportService(deps);
   return {
     service,
-    routes: watchlistRoutes(service),
+    routes: watchlistRoutes(service, exports),
     personalData: createWatchlistPersonalData(),
   };
 }

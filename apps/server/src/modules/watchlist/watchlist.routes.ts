@@ -9,7 +9,12 @@ import {
   WatchlistSchema,
 } from '@boomgate/contracts/watchlist';
 
-import { rolesAccess } from '@/platform/access';
+import { EXPORT_ROW_COUNT_HEADER, ExportRangeQuerySchema } from '@boomgate/contracts/exports';
+
+import { REAUTHENTICATION_MINUTES, rolesAccess } from '@/platform/access';
+import { attachment } from '@/platform/csv';
+
+import type { WatchlistExportService } from './watchlist-export.service';
 
 import type { WatchlistService } from './watchlist.service';
 
@@ -18,8 +23,42 @@ import type { WatchlistService } from './watchlist.service';
 const readers = rolesAccess(['super_admin', 'tenant_admin', 'back_office']);
 const editors = rolesAccess(['super_admin', 'tenant_admin']);
 
-export function watchlistRoutes(service: WatchlistService): FastifyPluginAsyncZod {
+export function watchlistRoutes(
+  service: WatchlistService,
+  exports: WatchlistExportService,
+): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/exports/watchlist-hits',
+      {
+        // Issue 23: the readers of the list; SEC-25: a bulk export needs the password given recently.
+        config: rolesAccess(['super_admin', 'tenant_admin', 'back_office'], {
+          recentAuthentication: true,
+        }),
+        schema: {
+          tags: ['watchlist'],
+          operationId: 'exportWatchlistHits',
+          description:
+            'Every watchlist hit (gate and incoming feed) of the site days `from` to `to` (SAST, both inclusive), oldest first, streamed as CSV (formula cells neutralised) or XLSX; ID numbers masked. ' +
+            `${EXPORT_ROW_COUNT_HEADER} holds the number of rows. Audited (watchlist-hits.exported). ` +
+            `401 REAUTH_REQUIRED unless the password was given in the last ${REAUTHENTICATION_MINUTES} minutes.`,
+          querystring: ExportRangeQuerySchema,
+          produces: [
+            'text/csv',
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          ],
+        },
+      },
+      async (request, reply) => {
+        const file = await exports.exportHits(request.actor, request.query, request.ip);
+        return reply
+          .type(file.contentType)
+          .header('content-disposition', attachment(file.fileName))
+          .header(EXPORT_ROW_COUNT_HEADER, String(file.rowCount))
+          .send(file.body);
+      },
+    );
+
     app.get(
       '/watchlist',
       {

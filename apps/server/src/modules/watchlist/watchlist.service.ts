@@ -207,6 +207,8 @@ export function createWatchlistService({
         targetType: string;
         targetId: string;
         decision: 'refused' | 'granted';
+        /** Issue 23: the entry's site, so the hits export can be cut per site. */
+        siteId?: string | null;
         ip?: string;
       },
     ) {
@@ -238,6 +240,7 @@ export function createWatchlistService({
             decision: about.decision,
             subjectType: about.targetType,
             subjectId: about.targetId,
+            ...(about.siteId ? { siteId: about.siteId } : {}),
           },
         });
       }

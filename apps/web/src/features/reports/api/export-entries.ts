@@ -7,21 +7,31 @@ import { requestDownload } from '@/lib/api-client';
 /** Rows written so far out of the export's total (CSV), or bytes only (XLSX is compressed). */
 export type ExportProgress = { rows: number | null; total: number; bytes: number };
 
+/** Issue 23's exports of a range of site days, each with its route and file name. */
+export const EXPORT_KINDS = {
+  entries: { path: '/api/exports/entry-logs', fileStem: 'entries' },
+  refusals: { path: '/api/exports/refusals', fileStem: 'refusals' },
+  watchlistHits: { path: '/api/exports/watchlist-hits', fileStem: 'watchlist-hits' },
+  weighbridgeTickets: { path: '/api/exports/weighbridge-tickets', fileStem: 'weighbridge-tickets' },
+} as const;
+export type ExportKind = keyof typeof EXPORT_KINDS;
+
 const LINE_FEED = 10;
 
 /**
- * GET /api/exports/entry-logs streamed: progress as it arrives (a CSV row ends with a line
- * feed; the header row is not counted), then the whole file. Fetched, not linked, so the
- * password can be confirmed when the server asks for it again (401 REAUTH_REQUIRED).
+ * One export streamed: progress as it arrives (a CSV row ends with a line feed; the header row is
+ * not counted), then the whole file. Fetched, not linked, so the password can be confirmed when
+ * the server asks for it again (401 REAUTH_REQUIRED).
  */
-export function downloadEntryExport(
+export function downloadExport(
+  kind: ExportKind,
   query: ExportEntryLogsQuery,
   onProgress: (progress: ExportProgress) => void,
 ): Promise<Blob> {
   const params = new URLSearchParams({ format: query.format, from: query.from, to: query.to });
   if (query.siteId) params.set('siteId', query.siteId);
   let lines = 0;
-  return requestDownload(`/api/exports/entry-logs?${params.toString()}`, {
+  return requestDownload(`${EXPORT_KINDS[kind].path}?${params.toString()}`, {
     onProgress: ({ bytes, headers, chunk }) => {
       const total = readCountHeader(headers, EXPORT_ROW_COUNT_HEADER);
       if (query.format !== 'csv') return onProgress({ rows: null, total, bytes });
@@ -30,3 +40,9 @@ export function downloadEntryExport(
     },
   });
 }
+
+/** GET /api/exports/entry-logs (the entries export). */
+export const downloadEntryExport = (
+  query: ExportEntryLogsQuery,
+  onProgress: (progress: ExportProgress) => void,
+) => downloadExport('entries', query, onProgress);

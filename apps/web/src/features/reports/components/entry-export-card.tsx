@@ -11,11 +11,17 @@ import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
-import { type ExportProgress, downloadEntryExport } from '../api/export-entries';
+import {
+  EXPORT_KINDS,
+  type ExportKind,
+  type ExportProgress,
+  downloadExport,
+} from '../api/export-entries';
 
-type ExportForm = { format: 'csv' | 'xlsx' };
+type ExportForm = { kind: ExportKind; format: 'csv' | 'xlsx' };
 
 /** The page's range: the report on screen and the export cover the same days and site. */
 export type ExportRange = { from: string; to: string; siteId: string };
@@ -25,21 +31,35 @@ const FORMAT_OPTIONS = [
   { value: 'xlsx', label: 'Excel (XLSX)' },
 ] as const;
 
-function progressText({ rows, total, bytes }: ExportProgress): string {
-  const kilobytes = `${Math.round(bytes / 1024).toLocaleString()} KB`;
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+function progressText(t: Translate, { rows, total, bytes }: ExportProgress): string {
+  const kilobytes = Math.round(bytes / 1024).toLocaleString();
   return rows === null
-    ? `${kilobytes} of ${total.toLocaleString()} entries received`
-    : `${rows.toLocaleString()} of ${total.toLocaleString()} entries (${kilobytes})`;
+    ? t('export.receivedBytes', { kilobytes, total: total.toLocaleString() })
+    : t('export.receivedRows', {
+        rows: rows.toLocaleString(),
+        total: total.toLocaleString(),
+        kilobytes,
+      });
 }
 
-/** Issue 23: entries of a date range (site days, both inclusive) as CSV or XLSX, with progress. */
+/**
+ * Issue 23: entries, refusals, watchlist hits or weighbridge tickets of a date range (site days,
+ * both inclusive) as CSV or XLSX, with progress.
+ */
 export function EntryExportCard({ range }: { range: ExportRange }) {
-  const form = useForm<ExportForm>({ defaultValues: { format: 'csv' } });
+  const { t } = useTranslation('reports');
+  const form = useForm<ExportForm>({ defaultValues: { kind: 'entries', format: 'csv' } });
+  const kindOptions = (Object.keys(EXPORT_KINDS) as ExportKind[]).map((kind) => ({
+    value: kind,
+    label: t(`export.kinds.${kind}`),
+  }));
   const [rangeError, setRangeError] = useState<string | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [isExporting, setExporting] = useState(false);
 
-  const exportEntries = async (values: ExportForm) => {
+  const exportEntries = async ({ kind, ...values }: ExportForm) => {
     const parsed = ExportEntryLogsQuerySchema.safeParse({
       ...values,
       from: range.from,
@@ -52,13 +72,13 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
     setExporting(true);
     setProgress({ rows: 0, total: 0, bytes: 0 });
     try {
-      const file = await downloadEntryExport(query, setProgress);
-      saveBlob(file, `entries-${query.from}-to-${query.to}.${query.format}`);
+      const file = await downloadExport(kind, query, setProgress);
+      saveBlob(file, `${EXPORT_KINDS[kind].fileStem}-${query.from}-to-${query.to}.${query.format}`);
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Export Failed',
-        description: getErrorMessage(error, 'Failed to export entries'),
+        title: t('export.failedTitle'),
+        description: getErrorMessage(error, t('export.failed')),
       });
     } finally {
       setExporting(false);
@@ -73,22 +93,27 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Export Entries</CardTitle>
-        <CardDescription>
-          Every entry of the report's days (both included) and site, with ID numbers masked.
-        </CardDescription>
+        <CardTitle>{t('export.title')}</CardTitle>
+        <CardDescription>{t('export.description')}</CardDescription>
       </CardHeader>
       <CardContent>
         <form
-          aria-label="Export entries"
+          aria-label={t('export.form')}
           className="grid gap-4 sm:grid-cols-3"
           onSubmit={(event) => void form.handleSubmit(exportEntries)(event)}
         >
           <SelectField
             control={form.control}
+            name="kind"
+            id="export-kind"
+            label={t('export.kind')}
+            options={kindOptions}
+          />
+          <SelectField
+            control={form.control}
             name="format"
             id="export-format"
-            label="Format"
+            label={t('export.format')}
             options={FORMAT_OPTIONS}
           />
           <div className="flex flex-col gap-3 sm:col-span-3">
@@ -99,16 +124,18 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
             )}
             <Button type="submit" className="self-start" disabled={isExporting}>
               {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
-              {isExporting ? 'Exporting...' : 'Download'}
+              {isExporting ? t('export.exporting') : t('export.download')}
             </Button>
             {progress && (
               <div className="flex flex-col gap-1" aria-live="polite">
                 <Progress
                   value={percent ?? (isExporting ? undefined : 100)}
-                  aria-label="Export progress"
+                  aria-label={t('export.progress')}
                 />
                 <p className="text-sm text-muted-foreground">
-                  {isExporting ? progressText(progress) : `Done: ${progressText(progress)}`}
+                  {isExporting
+                    ? progressText(t, progress)
+                    : t('export.done', { progress: progressText(t, progress) })}
                 </p>
               </div>
             )}

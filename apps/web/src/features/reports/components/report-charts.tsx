@@ -21,10 +21,20 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
   );
 }
 
-/** Issue 23: per day, per hour and on site over the last day, each with its data table. */
+/**
+ * Issue 23: per day, per hour, on site over the last day, refusals and the turnaround
+ * distribution, each with its data table.
+ */
 export function ReportCharts({ report }: { report: ReportSummary }) {
   const { t } = useTranslation('reports');
   const counts = [t('columns.entries'), t('columns.granted'), t('columns.refused')];
+  const bands = report.turnaround.distribution.map((band) => ({
+    label:
+      band.toMinutes === null
+        ? t('bandOpen', { from: band.fromMinutes })
+        : t('bandRange', { from: band.fromMinutes, to: band.toMinutes }),
+    visits: band.visits,
+  }));
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <ChartCard title={t('charts.perDay')}>
@@ -108,6 +118,22 @@ export function ReportCharts({ report }: { report: ReportSummary }) {
           testId="report-refusals"
           columns={[t('columns.reason'), t('columns.count')]}
           rows={report.refusalReasons.map((row) => [row.reason || t('noReason'), row.count])}
+        />
+      </ChartCard>
+      <ChartCard title={t('charts.turnaroundDistribution')}>
+        <Chart
+          kind="bar"
+          className="h-48"
+          label={t('charts.turnaroundDistribution')}
+          data={{
+            labels: bands.map((band) => band.label),
+            series: [bands.map((band) => band.visits)],
+          }}
+        />
+        <DataTable
+          testId="report-turnaround-bands"
+          columns={[t('columns.band'), t('columns.visits')]}
+          rows={bands.map((band) => [band.label, band.visits])}
         />
       </ChartCard>
     </div>

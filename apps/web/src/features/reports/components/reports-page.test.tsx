@@ -39,13 +39,41 @@ describe('Reports: entry export', () => {
     await userEvent.type(to, '2026-11-21');
     await userEvent.click(screen.getByRole('button', { name: 'Download' }));
 
-    expect(await screen.findByText(/Done: 2 of 2 entries/)).toBeInTheDocument();
+    expect(await screen.findByText(/Done: 2 of 2 rows/)).toBeInTheDocument();
     expect(asked[0]?.get('from')).toBe('2026-11-20');
     expect(asked[0]?.get('to')).toBe('2026-11-21');
     expect(asked[0]?.get('format')).toBe('csv');
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]?.fileName).toBe('entries-2026-11-20-to-2026-11-21.csv');
     expect(await saved[0]?.blob.text()).toContain('CA100002');
+  });
+
+  it('downloads the refusals, watchlist hits or weighbridge tickets when chosen', async () => {
+    const asked: string[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.get('/api/exports/:kind', ({ request }) => {
+        asked.push(new URL(request.url).pathname);
+        return new HttpResponse(CSV, {
+          headers: { 'content-type': 'text/csv; charset=utf-8', [EXPORT_ROW_COUNT_HEADER]: '2' },
+        });
+      }),
+    );
+    const saved = captureDownloads();
+    renderApp('/reports');
+
+    for (const [label, path] of [
+      ['Refusals', 'refusals'],
+      ['Watchlist hits', 'watchlist-hits'],
+      ['Weighbridge tickets', 'weighbridge-tickets'],
+    ] as const) {
+      await userEvent.click(await screen.findByLabelText('What'));
+      await userEvent.click(await screen.findByRole('option', { name: label }));
+      await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+      await waitFor(() => expect(asked.at(-1)).toBe(`/api/exports/${path}`));
+      await waitFor(() => expect(saved.at(-1)?.fileName).toMatch(new RegExp(`^${path}-.*\\.csv$`)));
+    }
+    expect(asked).toHaveLength(3);
   });
 
   it('refuses a range that ends before it starts, without asking the server', async () => {
@@ -113,11 +141,44 @@ describe('Reports: figures', () => {
               visits: 2,
               medianMinutes: 60,
               p90Minutes: 84,
+              distribution: [
+                { fromMinutes: 0, toMinutes: 30, visits: 0 },
+                { fromMinutes: 30, toMinutes: 60, visits: 1 },
+                { fromMinutes: 480, toMinutes: null, visits: 1 },
+              ],
               byTransporter: [
                 { transporter: 'Kumba', visits: 2, medianMinutes: 60, p90Minutes: 84 },
               ],
             },
             busiestGates: [{ gateId: null, gateName: 'Main gate', entries: 4 }],
+            weighbridge: {
+              loads: 3,
+              weighed: 2,
+              netMassKg: 50_000,
+              overloadChecked: 2,
+              overloaded: 1,
+              overloadRate: 0.5,
+              byTransporter: [
+                {
+                  transporter: 'Kumba',
+                  loads: 2,
+                  weighed: 2,
+                  netMassKg: 50_000,
+                  overloadChecked: 2,
+                  overloaded: 1,
+                  overloadRate: 0.5,
+                },
+                {
+                  transporter: '',
+                  loads: 1,
+                  weighed: 0,
+                  netMassKg: 0,
+                  overloadChecked: 0,
+                  overloaded: 0,
+                  overloadRate: null,
+                },
+              ],
+            },
           }),
         );
       }),
@@ -129,6 +190,18 @@ describe('Reports: figures', () => {
     expect(screen.getByTestId('report-refusals')).toHaveTextContent('not_approved');
     expect(screen.getByTestId('report-turnaround')).toHaveTextContent('Kumba');
     expect(screen.getByTestId('report-gates')).toHaveTextContent('Main gate');
+    const bands = screen.getByTestId('report-turnaround-bands').querySelectorAll('tbody tr');
+    expect([...bands].map((row) => row.textContent)).toEqual([
+      '0–30 min0',
+      '30–60 min1',
+      '480 min and over1',
+    ]);
+    expect(screen.getByTestId('report-weighbridge-summary')).toHaveTextContent(
+      '3 loads, 50 t net; 1 of 2 checked loads over the GVM.',
+    );
+    const [kumba, unnamed] = screen.getByTestId('report-weighbridge').querySelectorAll('tbody tr');
+    expect(kumba).toHaveTextContent(/Kumba\s*2\s*50\s*2\s*1\s*50%/);
+    expect(unnamed).toHaveTextContent(/Not recorded\s*1\s*0\s*0\s*0\s*N\/A/);
 
     const from = screen.getByLabelText('From');
     await userEvent.clear(from);
@@ -140,5 +213,68 @@ describe('Reports: figures', () => {
     await waitFor(() =>
       expect(screen.getByTestId('report-days').querySelectorAll('tbody tr')).toHaveLength(3),
     );
+  });
+});
+
+describe('Reports: scheduled e-mail', () => {
+  it('lets an administrator e-mail a weekly report to the addresses given', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.patch('/api/reports/schedule', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({
+          frequency: 'weekly',
+          format: 'xlsx',
+          recipients: ['manager@example.com', 'ops@example.com'],
+          nextSendAt: '2026-03-16T04:00:00.000Z',
+        });
+      }),
+    );
+    renderApp('/reports');
+
+    await userEvent.click(await screen.findByLabelText('Send'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Weekly' }));
+    await userEvent.type(
+      screen.getByLabelText('Recipients'),
+      'manager@example.com, ops@example.com',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          frequency: 'weekly',
+          format: 'xlsx',
+          recipients: ['manager@example.com', 'ops@example.com'],
+        },
+      ]),
+    );
+    expect(await screen.findByTestId('schedule-next')).toHaveTextContent('Next e-mail:');
+  });
+
+  it('says what is wrong with an address without asking the server', async () => {
+    let calls = 0;
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      http.patch('/api/reports/schedule', () => {
+        calls += 1;
+        return HttpResponse.json({});
+      }),
+    );
+    renderApp('/reports');
+    await userEvent.click(await screen.findByLabelText('Send'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Daily' }));
+    await userEvent.type(screen.getByLabelText('Recipients'), 'not-an-address');
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(await screen.findByText('Enter a valid e-mail address')).toBeInTheDocument();
+    expect(calls).toBe(0);
+  });
+
+  it('is not offered to back office', async () => {
+    server.use(signedIn(aSession({ user: { role: 'back_office' } })));
+    renderApp('/reports');
+    expect(await screen.findByRole('heading', { name: 'Reports' })).toBeInTheDocument();
+    expect(screen.queryByText('Scheduled report e-mail')).not.toBeInTheDocument();
   });
 });

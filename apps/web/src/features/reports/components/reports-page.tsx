@@ -11,8 +11,10 @@ import { useTranslation } from '@/lib/i18n';
 import { useReportSummary } from '../api/get-report-summary';
 import { EntryExportCard } from './entry-export-card';
 import { ReportCharts } from './report-charts';
+import { ReportScheduleCard } from './report-schedule-card';
 import { ReportTables, ReportTiles } from './report-figures';
 import { type RangeValues, ReportRange } from './report-range';
+import { ReportWeighbridge } from './report-weighbridge';
 
 /** The last seven days up to today, in the browser's zone (the site's day at a SA gate). */
 function lastSevenDays(): RangeValues {
@@ -31,8 +33,11 @@ function toQuery(values: RangeValues): ReportSummaryQuery | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Issue 23: the site manager's reports (charts with their data tables) and the exports. */
-export function ReportsPage() {
+/**
+ * Issue 23: the site manager's reports (charts with their data tables), the exports and, for
+ * administrators, the scheduled report e-mail.
+ */
+export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) {
   const { t } = useTranslation('reports');
   const sites = useSites();
   const [range, setRange] = useState(lastSevenDays);
@@ -70,9 +75,11 @@ export function ReportsPage() {
           <ReportTiles report={report.data} />
           <ReportCharts report={report.data} />
           <ReportTables report={report.data} />
+          <ReportWeighbridge report={report.data} />
         </section>
       )}
       <EntryExportCard range={range} />
+      {canSchedule && <ReportScheduleCard />}
     </div>
   );
 }

@@ -117,6 +117,11 @@ export const IncomingExitPayloadSchema = z
       .max(40)
       .optional()
       .transform((value) => (value ? normalisePlate(value) || undefined : undefined)),
+    /**
+     * Issue 16: the site the vehicle leaves: the plate's open visit there (the entry's visit must
+     * be there). Another tenant's or an unknown site is refused (400).
+     */
+    siteId: IdSchema.optional(),
     gateId: IdSchema.optional(),
     ticketNumber: Text(40).optional(),
     sealNumbers: z.array(Text(40)).max(20).optional(),

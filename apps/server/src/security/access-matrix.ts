@@ -962,6 +962,15 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: () => ({ url: '/api/anpr/cameras' }),
     allowed: 200,
   },
+  'PATCH /api/anpr/cameras/:id': {
+    access: ADMINS,
+    object: async (_fx, tenant) => {
+      const created = await tenant.admin.post('/api/anpr/cameras', { name: 'Matrix moved' });
+      return (await expectStatus(created, 201, 'camera')).json<{ id: string }>().id;
+    },
+    request: (_fx, id) => ({ url: `/api/anpr/cameras/${id}`, payload: { name: 'Matrix renamed' } }),
+    allowed: 200,
+  },
   'DELETE /api/anpr/cameras/:id': {
     access: ADMINS,
     object: async (_fx, tenant) => {

@@ -80,12 +80,12 @@ export function createVisitsRepository() {
     },
 
     /** The plate's open visit, newest first (a booking system's exit names the plate). */
-    /** The plate's latest open visit; with `siteId`, only one at that site. */
+    /** The plate's latest open visit; with `site`, only one at that site (or those sites). */
     openVisitOfPlate: async (
       tx: DbExecutor,
       tenantId: string,
       plateNumber: string,
-      siteId?: string,
+      site?: string | readonly string[] | null,
     ) =>
       (
         await tx
@@ -96,7 +96,11 @@ export function createVisitsRepository() {
               eq(visits.tenantId, tenantId),
               eq(visits.plateNumber, plateNumber),
               isNull(visits.exitedAt),
-              siteId ? eq(visits.siteId, siteId) : undefined,
+              typeof site === 'string'
+                ? eq(visits.siteId, site)
+                : site
+                  ? inArray(visits.siteId, [...site])
+                  : undefined,
             ),
           )
           .orderBy(desc(visits.enteredAt), desc(visits.id))

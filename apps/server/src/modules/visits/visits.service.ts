@@ -1,6 +1,7 @@
 import type {
   IncomingExitPayloadSchema,
   RecordExitBodySchema,
+  RecordPlateExitBodySchema,
   SignInPersonBodySchema,
 } from '@boomgate/contracts/visits';
 import { sql } from 'drizzle-orm';
@@ -428,6 +429,37 @@ export function createVisitsService({
           if (error instanceof AppError && error.code === 'CONFLICT') return null;
           throw error;
         }
+      }),
+
+    /**
+     * POST /api/visits/plate-exit: a guard's plate scan at an out-lane closes the plate's open
+     * visit at the gate's site (else the site named, else the guard's sites); 404 when the plate
+     * is not on site there.
+     */
+    recordPlateExitByActor: (
+      actor: Actor,
+      body: z.output<typeof RecordPlateExitBodySchema>,
+      ip?: string,
+    ) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        let where: SiteScope;
+        if (body.gateId) {
+          where = [
+            (await sites.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId })).siteId,
+          ];
+        } else if (body.siteId) {
+          where = [(await sites.visibleSite(tx, actor, body.siteId)).id];
+        } else {
+          where = await sites.scopeOf(tx, actor);
+        }
+        const visit = await repository.openVisitOfPlate(
+          tx,
+          actor.tenantId,
+          body.plateNumber,
+          where,
+        );
+        if (!visit) throw new AppError('NOT_FOUND', `Vehicle ${body.plateNumber} is not on site.`);
+        return closeByActor(tx, actor, visit, body, ip, undefined);
       }),
 
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */

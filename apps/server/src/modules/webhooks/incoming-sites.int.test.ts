@@ -61,7 +61,12 @@ describe('sites for cameras and incoming requests (issue 16)', () => {
   ) => {
     const body = JSON.stringify(payload);
     return path === ''
-      ? postIncoming(t, tenant.tenantId, body, signedHeaders(tenant.secret, body, { at: t.clock.now() }))
+      ? postIncoming(
+          t,
+          tenant.tenantId,
+          body,
+          signedHeaders(tenant.secret, body, { at: t.clock.now() }),
+        )
       : t.inject({
           method: 'POST',
           url: `/api/webhook/incoming/${tenant.tenantId}/exit`,
@@ -85,7 +90,10 @@ describe('sites for cameras and incoming requests (issue 16)', () => {
     });
     expect(north.statusCode).toBe(202);
     const northEntry = north.json<{ id: string }>().id;
-    const unnamed = await sendSigned(tenant, '', { plateNumber: plate(), referenceNumber: 'REF-M' });
+    const unnamed = await sendSigned(tenant, '', {
+      plateNumber: plate(),
+      referenceNumber: 'REF-M',
+    });
     expect(unnamed.statusCode).toBe(202);
     const mainEntry = unnamed.json<{ id: string }>().id;
 

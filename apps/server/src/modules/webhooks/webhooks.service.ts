@@ -228,20 +228,20 @@ export function createWebhooksService({
         repository.receiveIncomingRequest(db, {
           tenantId,
           siteId,
-        id: newId(),
-        webhookId,
-        receivedAt,
-        timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
-        plateNumber: payload.plateNumber,
-        driverName: payload.driverName,
-        driverSurname: payload.driverSurname,
-        driverIdNumber: payload.driverIdNumber,
-        driverPhone1: payload.driverPhone1,
-        transportName: payload.transportName,
-        referenceNumber: payload.referenceNumber,
-        weighbridgeTicketId: payload.weighbridgeTicketId,
-        extractedDiskData: payload.extractedDiskData,
-      });
+          id: newId(),
+          webhookId,
+          receivedAt,
+          timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
+          plateNumber: payload.plateNumber,
+          driverName: payload.driverName,
+          driverSurname: payload.driverSurname,
+          driverIdNumber: payload.driverIdNumber,
+          driverPhone1: payload.driverPhone1,
+          transportName: payload.transportName,
+          referenceNumber: payload.referenceNumber,
+          weighbridgeTicketId: payload.weighbridgeTicketId,
+          extractedDiskData: payload.extractedDiskData,
+        });
       // Issue 16: a site named is checked (one of the tenant's, active) in the insert's transaction.
       const { siteId } = payload;
       if (!siteId) return receive(database.db, null);

@@ -69,7 +69,7 @@ function createIntegrationsApi(deliveries: WebhookDelivery[] = []) {
         cameras = cameras.map((camera) =>
           camera.id === params.id ? { ...camera, siteId: body.siteId ?? camera.siteId } : camera,
         );
-        return HttpResponse.json<AnprCamera>(cameras.find((camera) => camera.id === params.id)!);
+        return HttpResponse.json<AnprCamera>(cameras.find((camera) => camera.id === params.id));
       },
     ),
     http.get('/api/anpr/cameras', () => HttpResponse.json<AnprCamera[]>(cameras)),

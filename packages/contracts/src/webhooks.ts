@@ -114,8 +114,6 @@ export const IncomingRequestEntrySchema = z.object({
   extractedDiskData: z.string().nullable(),
   status: IncomingRequestStatusSchema,
   completedAt: TimestampSchema.nullable(),
-  /** Issue 16: the site the entry is for (the sender's `siteId`, else the default site). */
-  siteId: IdSchema.nullable().optional(),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 export const IncomingRequestListSchema = z.array(IncomingRequestEntrySchema);

@@ -78,7 +78,7 @@ describe('sites for cameras and incoming requests (issue 16)', () => {
   const feedIds = async (session: Session, query = '') => {
     const response = await session.get(`/api/webhook/pending-requests${query}`);
     expect(response.statusCode).toBe(200);
-    return response.json<{ id: string; siteId: string | null }[]>();
+    return response.json<{ id: string }[]>();
   };
 
   it("a pushed entry naming a site is that site's: listed, filtered and processed there only", async () => {
@@ -97,12 +97,17 @@ describe('sites for cameras and incoming requests (issue 16)', () => {
     expect(unnamed.statusCode).toBe(202);
     const mainEntry = unnamed.json<{ id: string }>().id;
 
-    // The admin sees both, each with its site; the filter keeps one site's.
-    expect(await feedIds(tenant.admin)).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ id: northEntry, siteId: tenant.northId }),
-        expect.objectContaining({ id: mainEntry, siteId: tenant.mainId }),
-      ]),
+    // Stored at the site named (else the default site); the admin sees both, the filter one site's.
+    const atSites = await t.ownerQuery<{ id: string; site_id: string }>(
+      'select id, site_id from incoming_requests where tenant_id = $1 order by site_id = $2',
+      [tenant.tenantId, tenant.mainId],
+    );
+    expect(atSites).toEqual([
+      { id: northEntry, site_id: tenant.northId },
+      { id: mainEntry, site_id: tenant.mainId },
+    ]);
+    expect((await feedIds(tenant.admin)).map((r) => r.id).sort()).toEqual(
+      [northEntry, mainEntry].sort(),
     );
     expect((await feedIds(tenant.admin, `?siteId=${tenant.northId}`)).map((r) => r.id)).toEqual([
       northEntry,
@@ -130,7 +135,7 @@ describe('sites for cameras and incoming requests (issue 16)', () => {
       aCompletion(),
     );
     expect(processed.statusCode).toBe(200);
-    expect(processed.json()).toMatchObject({ id: northEntry, siteId: tenant.northId });
+    expect(processed.json()).toMatchObject({ id: northEntry, status: 'Complete' });
   });
 
   it("refuses a site that is unknown, another tenant's or inactive with 400, storing nothing", async () => {

@@ -100,7 +100,6 @@ export function createWebhooksRepository() {
           weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
           extractedDiskData: incomingRequests.extractedDiskData,
           completedAt: incomingRequests.completedAt,
-          siteId: incomingRequests.siteId,
         })
         .from(incomingRequests)
         .where(

@@ -73,7 +73,6 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     extractedDiskData: row.extractedDiskData,
     status: incomingRequestStatus(row),
     completedAt: row.completedAt?.toISOString() ?? null,
-    siteId: row.siteId,
   };
 }
 

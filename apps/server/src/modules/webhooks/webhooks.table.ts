@@ -163,7 +163,6 @@ export type IncomingRequestListRow = Pick<
   | 'weighbridgeTicketId'
   | 'extractedDiskData'
   | 'completedAt'
-  | 'siteId'
 >;
 export type NewIncomingRequestRow = typeof incomingRequests.$inferInsert;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -326,6 +326,7 @@ export function createModules({
     clock,
     offlineAlertSeconds: env.ANPR_OFFLINE_ALERT_SECONDS,
     alerts: alerts.hooks,
+    sites: sites.service.inTransaction,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

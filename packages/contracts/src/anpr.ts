@@ -52,14 +52,39 @@ export const AnprCameraSchema = z.object({
   name: z.string(),
   createdAt: TimestampSchema,
   lastSeenAt: TimestampSchema.nullable(),
+  /** Issue 16: the site the camera watches; its reads are that site's truck-list entries. */
+  siteId: IdSchema.nullable(),
+  /** The gate it is mounted at, when set (a gate of `siteId`). */
+  gateId: IdSchema.nullable(),
 });
 export type AnprCamera = z.infer<typeof AnprCameraSchema>;
 export const AnprCameraListSchema = z.array(AnprCameraSchema);
 
+const CameraNameSchema = z.string().trim().min(1, 'Name the camera').max(80);
+
+/**
+ * Issue 16: `siteId` and/or `gateId` place the camera (a gate fixes its site); neither: the
+ * tenant's default site, or the caller's only site.
+ */
 export const CreateAnprCameraBodySchema = z
-  .object({ name: z.string().trim().min(1, 'Name the camera').max(80) })
+  .object({
+    name: CameraNameSchema,
+    siteId: IdSchema.optional(),
+    gateId: IdSchema.optional(),
+  })
   .strict();
 export type CreateAnprCameraBody = z.infer<typeof CreateAnprCameraBodySchema>;
+
+/** Renames or moves a camera; `gateId: null` clears its gate (it stays at its site). */
+export const UpdateAnprCameraBodySchema = z
+  .object({
+    name: CameraNameSchema.optional(),
+    siteId: IdSchema.optional(),
+    gateId: IdSchema.nullable().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Send name, siteId or gateId.');
+export type UpdateAnprCameraBody = z.infer<typeof UpdateAnprCameraBodySchema>;
 
 export const CreatedAnprCameraSchema = AnprCameraSchema.extend({
   /** The camera's secret push URL path. Shown once: only a hash of the token is kept. */

@@ -34,20 +34,46 @@ export const ExitMismatchSchema = z.object({
 });
 export type ExitMismatch = z.infer<typeof ExitMismatchSchema>;
 
+/** What an exit a person records may carry (by entry, by visit or by plate). */
+const exitEvidence = {
+  gateId: IdSchema.optional(),
+  capturedAt: CapturedAtSchema,
+  /** The outbound weighbridge ticket's number. */
+  ticketNumber: Text(40).optional(),
+  sealNumbers: z.array(Text(40)).max(20).optional(),
+  /**
+   * The outbound weighbridge ticket saved with POST /api/weighbridge-ticket: its number and seals
+   * are the exit's (unless sent above) and are checked against the entry's ticket.
+   */
+  weighbridgeTicketId: IdSchema.optional(),
+  /** The plate capture of the exit (POST /api/ocr): its receipt time is the exit's time. */
+  plateImageCaptureId: IdSchema.optional(),
+};
+
+/**
+ * `POST /api/visits/plate-exit`: a guard at an out-lane scans (or types) the plate of a vehicle
+ * leaving; the server closes that plate's open visit at the gate's site (or the site named, or
+ * the guard's sites). 404 when the plate is not on site there.
+ */
+export const RecordPlateExitBodySchema = z
+  .object({
+    plateNumber: z
+      .string()
+      .max(40)
+      .transform((value) => normalisePlate(value))
+      .refine(
+        (plate) => plate.length >= 2 && plate.length <= 10,
+        'The plate number must have 2 to 10 letters or digits.',
+      ),
+    siteId: IdSchema.optional(),
+    ...exitEvidence,
+  })
+  .strict();
+export type RecordPlateExitBody = z.input<typeof RecordPlateExitBodySchema>;
+
 export const RecordExitBodySchema = z
   .object({
-    gateId: IdSchema.optional(),
-    capturedAt: CapturedAtSchema,
-    /** The outbound weighbridge ticket's number. */
-    ticketNumber: Text(40).optional(),
-    sealNumbers: z.array(Text(40)).max(20).optional(),
-    /**
-     * The outbound weighbridge ticket saved with POST /api/weighbridge-ticket: its number and seals
-     * are the exit's (unless sent above) and are checked against the entry's ticket.
-     */
-    weighbridgeTicketId: IdSchema.optional(),
-    /** The plate capture of the exit (POST /api/ocr): its receipt time is the exit's time. */
-    plateImageCaptureId: IdSchema.optional(),
+    ...exitEvidence,
     /**
      * Issue 18: recorded while the device was offline and sent later: `capturedAt` (kept between
      * the entry and now) is then the exit's time, since the server received nothing at the time.
@@ -117,6 +143,11 @@ export const IncomingExitPayloadSchema = z
       .max(40)
       .optional()
       .transform((value) => (value ? normalisePlate(value) || undefined : undefined)),
+    /**
+     * Issue 16: the site the vehicle leaves: the plate's open visit there (the entry's visit must
+     * be there). Another tenant's or an unknown site is refused (400).
+     */
+    siteId: IdSchema.optional(),
     gateId: IdSchema.optional(),
     ticketNumber: Text(40).optional(),
     sealNumbers: z.array(Text(40)).max(20).optional(),

@@ -54,6 +54,11 @@ export const IncomingRequestPayloadSchema = z
       )
       .refine((value) => value === null || value.length <= 16_384, 'extractedDiskData is too long'),
     /**
+     * Issue 16: the site the vehicle is coming to (one of the tenant's, from `GET /api/sites`);
+     * omitted: the tenant's default site. Another tenant's or an unknown site is refused (400).
+     */
+    siteId: IdSchema.optional(),
+    /**
      * The spec's incoming entry (§6) lists an id: a sender may echo its own, which is neither
      * stored nor trusted (the entry's id is ours; the webhook-id header deduplicates).
      */

@@ -214,6 +214,14 @@ async function anEntryOnSite(fx: MatrixFixtures, tenant: MatrixTenant) {
   return (await expectStatus(response, 201, 'entry')).json<{ id: string }>().id;
 }
 
+/** Issue 16: the plate of a vehicle on site at the default site (a guard's plate exit). */
+async function aPlateOnSite(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const plateNumber = plate(fx).replace(/[^A-Z0-9]/g, '');
+  const response = await tenant.admin.post('/api/auto-gate/grant-entry', { plateNumber });
+  await expectStatus(response, 201, 'plate on site');
+  return plateNumber;
+}
+
 async function aPersonOnSite(_fx: MatrixFixtures, tenant: MatrixTenant) {
   const response = await tenant.admin.post('/api/visits/people', { name: 'Matrix Visitor' });
   return (await expectStatus(response, 201, 'person on site')).json<{ id: string }>().id;
@@ -962,6 +970,15 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: () => ({ url: '/api/anpr/cameras' }),
     allowed: 200,
   },
+  'PATCH /api/anpr/cameras/:id': {
+    access: ADMINS,
+    object: async (_fx, tenant) => {
+      const created = await tenant.admin.post('/api/anpr/cameras', { name: 'Matrix moved' });
+      return (await expectStatus(created, 201, 'camera')).json<{ id: string }>().id;
+    },
+    request: (_fx, id) => ({ url: `/api/anpr/cameras/${id}`, payload: { name: 'Matrix renamed' } }),
+    allowed: 200,
+  },
   'DELETE /api/anpr/cameras/:id': {
     access: ADMINS,
     object: async (_fx, tenant) => {
@@ -1338,6 +1355,13 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     access: ALL,
     object: aPersonOnSite,
     request: (_fx, id) => ({ url: `/api/visits/${id}/exit`, payload: {} }),
+    allowed: 200,
+  },
+  'POST /api/visits/plate-exit': {
+    access: ALL,
+    object: aPlateOnSite,
+    randomObject: () => `NO${randomInt(10_000_000)}`,
+    request: (_fx, plateNumber) => ({ url: '/api/visits/plate-exit', payload: { plateNumber } }),
     allowed: 200,
   },
   'POST /api/visits/people': {

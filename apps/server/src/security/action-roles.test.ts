@@ -38,6 +38,7 @@ const ROUTES_BY_ACTION: Record<RoleAction, string[]> = {
     'GET /api/integrations/deliveries',
     'GET /api/anpr/cameras',
     'POST /api/anpr/cameras',
+    'PATCH /api/anpr/cameras/:id',
   ],
   viewSettings: [
     'GET /api/settings',

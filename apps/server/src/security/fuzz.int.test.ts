@@ -147,6 +147,8 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
         }),
       ),
       ids(await other.admin.post('/api/anpr/cameras', { name: CANARY })),
+      // Issue 16: another organization's site, for every siteId (cameras, pushed entries, exits).
+      ids(await other.admin.post('/api/sites', { name: CANARY })),
     );
     const entryId = await sendEntry(t, other, { plateNumber: 'CNRY123', driverName: CANARY });
     otherTenant.ids.push(entryId);

@@ -219,6 +219,43 @@ describe('POST /api/anpr/reads on an automatic out-lane', () => {
   });
 });
 
+describe('POST /api/anpr/reads at one site of several (issue 16)', () => {
+  it("an out-lane closes only a visit at its gate's site; its entries are at that site", async () => {
+    const gate = await aLaneGate(AUTO_LANES, { withAgent: false });
+    await approve(gate.admin, 'SITE1GP');
+    const north = (await gate.admin.post('/api/sites', { name: 'North' })).json<{ id: string }>();
+    // The truck is on site at North, not at the lane's (default) site.
+    const atNorth = await gate.admin.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'SITE1GP',
+      siteId: north.id,
+    });
+    expect(atNorth.statusCode).toBe(201);
+
+    const out = await read(gate.token, { plateNumber: 'SITE1GP', lane: 'Out' });
+    expect(out.json()).toMatchObject({ decision: 'no_visit', barrier: null });
+    const open = await t.ownerQuery<{ site_id: string; exited_at: Date | null }>(
+      'select site_id, exited_at from visits where tenant_id = $1',
+      [gate.tenantId],
+    );
+    expect(open).toEqual([{ site_id: north.id, exited_at: null }]);
+
+    // The lane's own entry is at its gate's site.
+    const arrived = (
+      await read(gate.token, { plateNumber: 'SITE1GP', lane: 'In' })
+    ).json<AnprLaneReadResult>();
+    expect(arrived.decision).toBe('granted');
+    const [entry] = await t.ownerQuery<{ site_id: string; gate_id: string }>(
+      'select site_id, gate_id from entry_logs where id = $1',
+      [arrived.entryId],
+    );
+    const [defaultSite] = await t.ownerQuery<{ id: string }>(
+      'select id from sites where tenant_id = $1 and is_default',
+      [gate.tenantId],
+    );
+    expect(entry).toEqual({ site_id: defaultSite!.id, gate_id: gate.gateId });
+  });
+});
+
 describe('POST /api/anpr/reads refuses', () => {
   it('an unknown token (401), a lane that is not automatic (409), an unknown lane (404), bad input (400)', async () => {
     const gate = await aLaneGate(AUTO_LANES, { withAgent: false });

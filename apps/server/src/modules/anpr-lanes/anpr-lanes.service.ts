@@ -82,10 +82,10 @@ export function createAnprLanesService({
     if (!lane.automatic)
       throw new AppError('CONFLICT', 'This lane is not automatic: a guard decides its entries.');
 
-    // A lane both ways: a plate on site is leaving, any other is arriving.
+    // A lane both ways: a plate on this gate's site is leaving, any other is arriving.
     const direction =
       lane.direction === 'both'
-        ? (await visits.isPlateInside(tenantId, body.plateNumber))
+        ? (await visits.isPlateInside(tenantId, body.plateNumber, gate.siteId))
           ? 'out'
           : 'in'
         : lane.direction;
@@ -105,6 +105,7 @@ export function createAnprLanesService({
       const visit = await visits.recordPlateExit(tenantId, {
         plateNumber: body.plateNumber,
         gateId,
+        siteId: gate.siteId,
         capturedAt: body.capturedAt,
         recordedByName: actor.fullName!,
         ip,

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
@@ -41,12 +41,36 @@ export function createAnprRepository() {
     insert: async (tx: DbExecutor, row: typeof anprCameras.$inferInsert): Promise<AnprCameraRow> =>
       takeOne(await tx.insert(anprCameras).values(row).returning()),
 
-    list: (tx: DbExecutor, tenantId: string): Promise<AnprCameraRow[]> =>
+    /** The tenant's cameras, or (siteIds) those at these sites. */
+    list: (
+      tx: DbExecutor,
+      tenantId: string,
+      siteIds: readonly string[] | null = null,
+    ): Promise<AnprCameraRow[]> =>
       tx
         .select()
         .from(anprCameras)
-        .where(eq(anprCameras.tenantId, tenantId))
+        .where(
+          and(
+            eq(anprCameras.tenantId, tenantId),
+            siteIds === null ? undefined : inArray(anprCameras.siteId, [...siteIds]),
+          ),
+        )
         .orderBy(desc(anprCameras.createdAt)),
+
+    update: async (
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      patch: Partial<Pick<AnprCameraRow, 'name' | 'siteId' | 'gateId'>>,
+    ): Promise<AnprCameraRow | undefined> =>
+      (
+        await tx
+          .update(anprCameras)
+          .set(patch)
+          .where(and(eq(anprCameras.tenantId, tenantId), eq(anprCameras.id, id)))
+          .returning()
+      )[0],
 
     async findById(tx: DbExecutor, tenantId: string, id: string) {
       const rows = await tx

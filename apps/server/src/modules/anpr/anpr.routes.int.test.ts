@@ -64,7 +64,14 @@ describe('ANPR cameras', () => {
     expect(camera.pushUrl).toBe(`/api/anpr/${camera.token}`);
     expect(camera.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(list.json()).toEqual([
-      { id: camera.id, name: 'Main gate in', createdAt: expect.any(String), lastSeenAt: null },
+      {
+        id: camera.id,
+        name: 'Main gate in',
+        createdAt: expect.any(String),
+        lastSeenAt: null,
+        siteId: expect.any(String),
+        gateId: null,
+      },
     ]);
     expect(list.body).not.toContain(camera.token);
     expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -8,11 +8,13 @@ import {
   type AnprCamera,
   AnprCameraIdParamsSchema,
   AnprCameraListSchema,
+  AnprCameraSchema,
   AnprCameraTokenParamsSchema,
   AnprJsonReadSchema,
   AnprReadResultSchema,
   CreateAnprCameraBodySchema,
   CreatedAnprCameraSchema,
+  UpdateAnprCameraBodySchema,
 } from '@boomgate/contracts/anpr';
 import { NoContentSchema } from '@boomgate/contracts/primitives';
 
@@ -32,6 +34,8 @@ const toCamera = (row: AnprCameraRow): AnprCamera => ({
   name: row.name,
   createdAt: row.createdAt.toISOString(),
   lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+  siteId: row.siteId,
+  gateId: row.gateId,
 });
 
 /** Camera management for tenant admins: create (token shown once), list, delete. */
@@ -47,7 +51,9 @@ export function anprRoutes(service: AnprService): FastifyPluginAsyncZod {
           description:
             'Registers a number-plate camera. The response carries its secret push URL once; only a hash ' +
             'of the token is stored. Configure the camera (Hikvision: Event → Alarm Server / HTTP listening) ' +
-            'to POST to it.',
+            'to POST to it. Issue 16: `siteId` and/or `gateId` (a gate fixes its site) place the ' +
+            "camera; its reads are that site's truck-list entries. Neither: the tenant's default " +
+            "site (or the caller's only site). A site or gate outside the caller's sites is 404.",
           body: CreateAnprCameraBodySchema,
           response: { 201: CreatedAnprCameraSchema },
         },
@@ -73,6 +79,27 @@ export function anprRoutes(service: AnprService): FastifyPluginAsyncZod {
         },
       },
       async (request) => (await service.listCameras(request.actor)).map(toCamera),
+    );
+
+    app.patch(
+      '/anpr/cameras/:id',
+      {
+        config: adminAccess,
+        schema: {
+          tags: ['anpr'],
+          operationId: 'updateAnprCamera',
+          description:
+            'Renames a camera or moves it to another site or gate of the caller (issue 16). A new ' +
+            "`siteId` without `gateId` clears the old site's gate; `gateId: null` clears the gate.",
+          params: AnprCameraIdParamsSchema,
+          body: UpdateAnprCameraBodySchema,
+          response: { 200: AnprCameraSchema },
+        },
+      },
+      async (request) =>
+        toCamera(
+          await service.updateCamera(request.actor, request.params.id, request.body, request.ip),
+        ),
     );
 
     app.delete(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { CreateAnprCameraBody } from '@boomgate/contracts/anpr';
+import type { CreateAnprCameraBody, UpdateAnprCameraBody } from '@boomgate/contracts/anpr';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
 import type { RaiseAlert } from '@/modules/alerts';
@@ -8,9 +8,10 @@ import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import { type SitesService, inScope } from '@/modules/sites';
 import type { TruckListService } from '@/modules/truck-list';
 import type { Clock } from '@/platform/clock';
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
 
@@ -23,6 +24,8 @@ export type AnprServiceDeps = {
   truckList: Pick<TruckListService, 'recordRead'>;
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
+  /** Issue 16: a camera is at a site (and maybe a gate) of the caller's. */
+  sites: Pick<SitesService['inTransaction'], 'scopeOf' | 'placeOf'>;
   clock: Clock;
   /** Issue 22: a camera silent this long raises a device_offline alert (the offline scan). */
   offlineAlertSeconds: number;
@@ -50,6 +53,7 @@ const MAX_CAMERA_CLOCK_SKEW_MS = 24 * 3_600_000;
 
 export const hashCameraToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const unknownCamera = () => new AppError('NOT_FOUND', 'Unknown camera.');
+const cameraNotFound = () => new AppError('NOT_FOUND', 'Camera not found.');
 
 export function createAnprService({
   database,
@@ -58,14 +62,24 @@ export function createAnprService({
   truckList,
   images,
   audit,
+  sites,
   clock,
   offlineAlertSeconds,
   alerts,
 }: AnprServiceDeps) {
+  /** The camera, if it is at one of the caller's sites (another site's answers 404, as unknown). */
+  async function visibleCamera(tx: DbExecutor, actor: Actor, id: string) {
+    const camera = await repository.findById(tx, actor.tenantId, id);
+    if (!camera || !inScope(await sites.scopeOf(tx, actor), camera.siteId)) throw cameraNotFound();
+    return camera;
+  }
+
   return {
     async createCamera(actor: Actor, body: CreateAnprCameraBody, ip?: string) {
       const token = newToken();
       const camera = await database.withTenant(actor.tenantId, async (tx) => {
+        // The gate named fixes the site; neither named: the default site (or the caller's only).
+        const place = await sites.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId });
         const row = await repository.insert(tx, {
           tenantId: actor.tenantId,
           id: newId(),
@@ -73,6 +87,8 @@ export function createAnprService({
           tokenHash: hashCameraToken(token),
           createdAt: clock.now(),
           createdBy: actor.userId,
+          siteId: place.siteId,
+          gateId: body.gateId ? place.gateId : null,
         });
         await audit.record(tx, {
           tenantId: actor.tenantId,
@@ -81,19 +97,64 @@ export function createAnprService({
           targetType: 'anpr_camera',
           targetId: row.id,
           ip,
+          details: { siteId: row.siteId, ...(row.gateId && { gateId: row.gateId }) },
         });
         return row;
       });
       return { camera, token };
     },
 
+    /** The cameras at the caller's sites (every camera for a caller not limited to sites). */
     listCameras: (actor: Actor) =>
-      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+      database.withTenant(actor.tenantId, async (tx) =>
+        repository.list(tx, actor.tenantId, await sites.scopeOf(tx, actor)),
+      ),
+
+    /** Renames a camera or moves it to another site or gate (both the caller's). */
+    updateCamera: (actor: Actor, id: string, body: UpdateAnprCameraBody, ip?: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const camera = await visibleCamera(tx, actor, id);
+        let place: { siteId: string | null; gateId: string | null } = {
+          siteId: camera.siteId,
+          gateId: camera.gateId,
+        };
+        if (body.gateId) {
+          place = await sites.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId });
+        } else if (body.siteId) {
+          // A move to another site leaves the old site's gate behind (unless it is that site's).
+          const site = await sites.placeOf(tx, actor, { siteId: body.siteId });
+          const keepsGate = body.gateId !== null && site.siteId === camera.siteId;
+          place = { siteId: site.siteId, gateId: keepsGate ? camera.gateId : null };
+        } else if (body.gateId === null) {
+          place = { siteId: camera.siteId, gateId: null };
+        }
+        const row = await repository.update(tx, actor.tenantId, id, {
+          ...(body.name && { name: body.name }),
+          siteId: place.siteId,
+          gateId: place.gateId,
+        });
+        if (!row) throw cameraNotFound();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'anpr-camera.updated',
+          targetType: 'anpr_camera',
+          targetId: row.id,
+          ip,
+          details: {
+            fields: Object.keys(body),
+            siteId: row.siteId,
+            ...(row.gateId && { gateId: row.gateId }),
+          },
+        });
+        return row;
+      }),
 
     async deleteCamera(actor: Actor, id: string, ip?: string) {
       await database.withTenant(actor.tenantId, async (tx) => {
+        await visibleCamera(tx, actor, id);
         if (!(await repository.delete(tx, actor.tenantId, id))) {
-          throw new AppError('NOT_FOUND', 'Camera not found.');
+          throw cameraNotFound();
         }
         await audit.record(tx, {
           tenantId: actor.tenantId,
@@ -176,8 +237,11 @@ export function createAnprService({
         return await database.withTenant(camera.tenantId, async (tx) => {
           const vehicle = await vehicles.findByPlate(tx, camera.tenantId, plateNumber);
           const isApproved = vehicles.isApproved(vehicle);
+          // Issue 16: the read is at the camera's site (the database fills the default site).
+          const row = await repository.findById(tx, camera.tenantId, camera.cameraId);
           const entry = await truckList.recordRead(tx, {
             tenantId: camera.tenantId,
+            siteId: row?.siteId ?? null,
             timestamp,
             truckNumber: read.truckNumber,
             plateNumber,

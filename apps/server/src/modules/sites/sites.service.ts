@@ -115,6 +115,18 @@ export function createSitesService({ database, repository, audit }: SitesService
     return site?.timezone ?? DEFAULT_SITE_TIME_ZONE;
   }
 
+  /**
+   * Issue 16: a site a booking system names (no user, so no scope): one of the tenant's active
+   * sites, else 400. Another tenant's site is invisible under row-level security, so it is
+   * refused the same way as an unknown one.
+   */
+  async function siteOfTenant(tx: DbExecutor, tenantId: string, siteId: string) {
+    const site = await repository.findSite(tx, tenantId, siteId);
+    if (!site) throw new AppError('INVALID', 'Unknown siteId: not a site of this organization.');
+    if (!site.isActive) throw new AppError('INVALID', 'The site named by siteId is not active.');
+    return site;
+  }
+
   const nameTaken = (what: string) => new AppError('CONFLICT', `A ${what} with this name exists.`);
 
   return {
@@ -128,6 +140,7 @@ export function createSitesService({ database, repository, audit }: SitesService
       visibleSite,
       timeZoneOf,
       existingSiteIds: repository.existingSiteIds,
+      siteOfTenant,
     },
 
     listSites: (actor: Actor) =>

@@ -80,7 +80,13 @@ export function createVisitsRepository() {
     },
 
     /** The plate's open visit, newest first (a booking system's exit names the plate). */
-    openVisitOfPlate: async (tx: DbExecutor, tenantId: string, plateNumber: string) =>
+    /** The plate's latest open visit; with `site`, only one at that site (or those sites). */
+    openVisitOfPlate: async (
+      tx: DbExecutor,
+      tenantId: string,
+      plateNumber: string,
+      site?: string | readonly string[] | null,
+    ) =>
       (
         await tx
           .select()
@@ -90,6 +96,11 @@ export function createVisitsRepository() {
               eq(visits.tenantId, tenantId),
               eq(visits.plateNumber, plateNumber),
               isNull(visits.exitedAt),
+              typeof site === 'string'
+                ? eq(visits.siteId, site)
+                : site
+                  ? inArray(visits.siteId, [...site])
+                  : undefined,
             ),
           )
           .orderBy(desc(visits.enteredAt), desc(visits.id))
@@ -116,7 +127,7 @@ export function createVisitsRepository() {
       )[0] ?? null,
 
     /** Whether the plate is on site now (an open visit anywhere in the tenant). */
-    async isPlateInside(tx: DbExecutor, tenantId: string, plateNumber: string) {
+    async isPlateInside(tx: DbExecutor, tenantId: string, plateNumber: string, siteId?: string) {
       const [row] = await tx
         .select({ id: visits.id })
         .from(visits)
@@ -125,6 +136,7 @@ export function createVisitsRepository() {
             eq(visits.tenantId, tenantId),
             eq(visits.plateNumber, plateNumber),
             isNull(visits.exitedAt),
+            siteId ? eq(visits.siteId, siteId) : undefined,
           ),
         )
         .limit(1);

@@ -6,6 +6,7 @@ import type { Role } from '@boomgate/contracts/roles';
 import {
   OnSiteQuerySchema,
   RecordExitBodySchema,
+  RecordPlateExitBodySchema,
   SignInPersonBodySchema,
   type Visit,
   VisitListSchema,
@@ -130,6 +131,30 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
             request.ip,
             request.headers['idempotency-key'],
           ),
+          request.actor.role,
+        ),
+    );
+
+    app.post(
+      '/visits/plate-exit',
+      {
+        config: gateStaff,
+        schema: {
+          tags: ['visits'],
+          operationId: 'recordPlateExit',
+          description:
+            "A guard's plate scan (or typed plate) at an out-lane records the vehicle's exit: the " +
+            "plate's open visit at the gate's site (`gateId`), else at `siteId`, else at the " +
+            "caller's sites. 404 when the plate is not on site there; a gate or site outside the " +
+            "caller's sites is 404. `plateImageCaptureId` (POST /api/ocr): its receipt time is the " +
+            "exit's time. The ticket and seals are checked against the entry's (`exitMismatches`).",
+          body: RecordPlateExitBodySchema,
+          response: { 200: VisitSchema },
+        },
+      },
+      async (request) =>
+        toVisit(
+          await service.recordPlateExitByActor(request.actor, request.body, request.ip),
           request.actor.role,
         ),
     );

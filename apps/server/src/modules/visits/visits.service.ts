@@ -1,6 +1,7 @@
 import type {
   IncomingExitPayloadSchema,
   RecordExitBodySchema,
+  RecordPlateExitBodySchema,
   SignInPersonBodySchema,
 } from '@boomgate/contracts/visits';
 import { sql } from 'drizzle-orm';
@@ -46,6 +47,8 @@ export type VisitsServiceDeps = {
       where: { siteId?: string | null; gateId?: string | null },
     ): Promise<Place>;
     visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<SiteRow>;
+    /** Issue 16: the site a booking system names (one of the tenant's, active; else 400). */
+    siteOfTenant(tx: DbExecutor, tenantId: string, siteId: string): Promise<SiteRow>;
   };
   siteRows: Pick<SitesRepository, 'listSites'>;
   audit: Pick<AuditService, 'record'>;
@@ -345,9 +348,12 @@ export function createVisitsService({
      */
     recordWebhookExit: (tenantId: string, webhookId: string, payload: IncomingExitPayload) =>
       database.withTenant(tenantId, async (tx) => {
-        const visit = payload.entryLogId
+        // Issue 16: the site named narrows the search to it (the plate may be at another site).
+        if (payload.siteId) await sites.siteOfTenant(tx, tenantId, payload.siteId);
+        const found = payload.entryLogId
           ? await repository.findByEntry(tx, tenantId, payload.entryLogId)
-          : await repository.openVisitOfPlate(tx, tenantId, payload.plateNumber!);
+          : await repository.openVisitOfPlate(tx, tenantId, payload.plateNumber!, payload.siteId);
+        const visit = found && (!payload.siteId || found.siteId === payload.siteId) ? found : null;
         if (!visit) throw new AppError('NOT_FOUND', 'No visit on site for this entry or plate.');
         if (visit.exitedAt) {
           if (visit.exitSource === 'webhook')
@@ -375,9 +381,14 @@ export function createVisitsService({
         return { visit: closed, duplicate: false };
       }),
 
-    /** Whether the plate has an open visit (an automatic lane in both directions asks). */
-    isPlateInside: (tenantId: string, plateNumber: string) =>
-      database.withTenant(tenantId, (tx) => repository.isPlateInside(tx, tenantId, plateNumber)),
+    /**
+     * Whether the plate has an open visit (at `siteId` when named): an automatic lane in both
+     * directions asks, about its own gate's site.
+     */
+    isPlateInside: (tenantId: string, plateNumber: string, siteId?: string) =>
+      database.withTenant(tenantId, (tx) =>
+        repository.isPlateInside(tx, tenantId, plateNumber, siteId),
+      ),
 
     /**
      * Issue 17: an ANPR read on an automatic out-lane closes the plate's open visit (source
@@ -388,18 +399,21 @@ export function createVisitsService({
       {
         plateNumber,
         gateId,
+        siteId,
         recordedByName,
         ip,
       }: {
         plateNumber: string;
         gateId: string;
+        /** Issue 16: the lane's gate's site; a visit at another site is not this lane's to close. */
+        siteId: string;
         capturedAt?: string;
         recordedByName: string;
         ip?: string;
       },
     ): Promise<VisitRow | null> =>
       database.withTenant(tenantId, async (tx) => {
-        const visit = await repository.openVisitOfPlate(tx, tenantId, plateNumber);
+        const visit = await repository.openVisitOfPlate(tx, tenantId, plateNumber, siteId);
         if (!visit) return null;
         // The server's time of the read (the camera's clock is not evidence), no ticket to check.
         try {
@@ -415,6 +429,37 @@ export function createVisitsService({
           if (error instanceof AppError && error.code === 'CONFLICT') return null;
           throw error;
         }
+      }),
+
+    /**
+     * POST /api/visits/plate-exit: a guard's plate scan at an out-lane closes the plate's open
+     * visit at the gate's site (else the site named, else the guard's sites); 404 when the plate
+     * is not on site there.
+     */
+    recordPlateExitByActor: (
+      actor: Actor,
+      body: z.output<typeof RecordPlateExitBodySchema>,
+      ip?: string,
+    ) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        let where: SiteScope;
+        if (body.gateId) {
+          where = [
+            (await sites.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId })).siteId,
+          ];
+        } else if (body.siteId) {
+          where = [(await sites.visibleSite(tx, actor, body.siteId)).id];
+        } else {
+          where = await sites.scopeOf(tx, actor);
+        }
+        const visit = await repository.openVisitOfPlate(
+          tx,
+          actor.tenantId,
+          body.plateNumber,
+          where,
+        );
+        if (!visit) throw new AppError('NOT_FOUND', `Vehicle ${body.plateNumber} is not on site.`);
+        return closeByActor(tx, actor, visit, body, ip, undefined);
       }),
 
     /** POST /api/visits/{id}/exit: a person on foot (or a vehicle, by its visit). */

@@ -74,7 +74,7 @@ export function createWebhooksRepository() {
           ${row.driverSurname ?? null}::text, ${row.driverIdNumber ?? null}::text,
           ${row.driverPhone1 ?? null}::text, ${row.transportName ?? null}::text,
           ${row.referenceNumber ?? null}::text, ${row.weighbridgeTicketId ?? null}::text,
-          ${row.extractedDiskData ?? null}::text)`);
+          ${row.extractedDiskData ?? null}::text, ${row.siteId ?? null}::uuid)`);
       return takeOne(result.rows);
     },
 
@@ -189,6 +189,20 @@ export function createWebhooksRepository() {
     },
 
     /** Whether the tenant has this entry (tells "changed meanwhile" from "not found"). */
+    /** Issue 16: the entry's site; undefined when there is no such entry (for the tenant). */
+    async incomingRequestSite(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+    ): Promise<{ siteId: string | null } | undefined> {
+      const [row] = await tx
+        .select({ siteId: incomingRequests.siteId })
+        .from(incomingRequests)
+        .where(and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.id, id)))
+        .limit(1);
+      return row;
+    },
+
     async hasIncomingRequest(tx: DbExecutor, tenantId: string, id: string): Promise<boolean> {
       const rows = await tx
         .select({ id: incomingRequests.id })

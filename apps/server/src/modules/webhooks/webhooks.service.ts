@@ -16,7 +16,7 @@ import { checkRig } from '@/modules/entry-logs';
 import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
-import { type SiteScoping, sitesToList } from '@/modules/sites';
+import { type SiteScoping, type SitesService, inScope, sitesToList } from '@/modules/sites';
 import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { SecretBox } from '@/platform/crypto';
@@ -67,8 +67,11 @@ export type WebhooksServiceDeps = {
   counters: Pick<RateLimitStore, 'hit' | 'refund'>;
   /** Issue 21: completing an incoming entry is a gate path; the watchlist screens it. */
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
-  /** Issue 16: the caller's sites (the feed's `siteId` filter and a guard's scope). */
-  sites: SiteScoping;
+  /**
+   * Issue 16: the caller's sites (the feed's `siteId` filter and a guard's scope), and the site
+   * a sender names (one of the tenant's).
+   */
+  sites: SiteScoping & Pick<SitesService['inTransaction'], 'siteOfTenant'>;
   /** Issue 15: the typed values sent with a completion, kept beside what was read. */
   corrections: Pick<CorrectionsService, 'record'>;
   /** Issue 21: the approved vehicle's rig, against which the completion's trailers are checked. */
@@ -228,21 +231,30 @@ export function createWebhooksService({
       payload: z.output<typeof IncomingRequestPayloadSchema>,
     ): Promise<{ id: string; duplicate: boolean }> {
       const receivedAt = clock.now();
-      return repository.receiveIncomingRequest(database.db, {
-        tenantId,
-        id: newId(),
-        webhookId,
-        receivedAt,
-        timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
-        plateNumber: payload.plateNumber,
-        driverName: payload.driverName,
-        driverSurname: payload.driverSurname,
-        driverIdNumber: payload.driverIdNumber,
-        driverPhone1: payload.driverPhone1,
-        transportName: payload.transportName,
-        referenceNumber: payload.referenceNumber,
-        weighbridgeTicketId: payload.weighbridgeTicketId,
-        extractedDiskData: payload.extractedDiskData,
+      const receive = (db: DbExecutor, siteId: string | null) =>
+        repository.receiveIncomingRequest(db, {
+          tenantId,
+          siteId,
+          id: newId(),
+          webhookId,
+          receivedAt,
+          timestamp: payload.timestamp ? new Date(payload.timestamp) : receivedAt,
+          plateNumber: payload.plateNumber,
+          driverName: payload.driverName,
+          driverSurname: payload.driverSurname,
+          driverIdNumber: payload.driverIdNumber,
+          driverPhone1: payload.driverPhone1,
+          transportName: payload.transportName,
+          referenceNumber: payload.referenceNumber,
+          weighbridgeTicketId: payload.weighbridgeTicketId,
+          extractedDiskData: payload.extractedDiskData,
+        });
+      // Issue 16: a site named is checked (one of the tenant's, active) in the insert's transaction.
+      const { siteId } = payload;
+      if (!siteId) return receive(database.db, null);
+      return database.withTenant(tenantId, async (tx) => {
+        await sites.siteOfTenant(tx, tenantId, siteId);
+        return receive(tx, siteId);
       });
     },
 
@@ -301,6 +313,10 @@ export function createWebhooksService({
         company: body.transportName,
       };
       const refusal = await database.withTenant(actor.tenantId, async (tx) => {
+        // Issue 16: another site's entry is not the caller's to process (404, as unknown). An
+        // entry's site never changes, so this check holds for the completion below.
+        const found = await repository.incomingRequestSite(tx, actor.tenantId, id);
+        if (found && !inScope(await sites.scopeOf(tx, actor), found.siteId)) throw notFound();
         const screening = await watchlist.screen(tx, actor.tenantId, subject);
         const rigOutcomes =
           body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0

@@ -9,9 +9,11 @@ import { RoleGate } from '@/features/auth/components/role-gate';
 import { OverridePinsSection } from '@/features/override-pins/components/override-pins-section';
 import { SettingsPage } from '@/features/settings/components/settings-form';
 import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
+import { useTranslation } from '@/lib/i18n';
 
 export default function SettingsRoute() {
   const { user } = useSession();
+  const { t } = useTranslation('onSite');
   const canEdit = roleMay(user.role, 'editSettings');
   return (
     <RoleGate
@@ -22,7 +24,7 @@ export default function SettingsRoute() {
       {canEdit ? (
         <p className="mx-auto w-full max-w-4xl text-sm">
           <Link className="underline" href={paths.sitesSettings}>
-            Sites and Gates
+            {t('sitesPage.link')}
           </Link>
         </p>
       ) : null}

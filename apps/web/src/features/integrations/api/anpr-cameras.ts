@@ -3,8 +3,10 @@ import { z } from 'zod';
 
 import {
   AnprCameraListSchema,
+  AnprCameraSchema,
   type CreateAnprCameraBody,
   CreatedAnprCameraSchema,
+  type UpdateAnprCameraBody,
 } from '@boomgate/contracts/anpr';
 
 import { request } from '@/lib/api-client';
@@ -28,6 +30,19 @@ export function useCreateAnprCamera() {
   return useMutation({
     mutationFn: (body: CreateAnprCameraBody) =>
       request('POST', '/api/anpr/cameras', { schema: CreatedAnprCameraSchema, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: anprCameraKeys.all }),
+  });
+}
+
+/** PATCH /api/anpr/cameras/{id}: issue 16, move a camera to another site (its reads follow). */
+export function useUpdateAnprCamera() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateAnprCameraBody }) =>
+      request('PATCH', `/api/anpr/cameras/${encodeURIComponent(id)}`, {
+        schema: AnprCameraSchema,
+        body,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: anprCameraKeys.all }),
   });
 }

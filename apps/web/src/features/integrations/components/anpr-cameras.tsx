@@ -11,9 +11,11 @@ import { Label } from '@/components/ui/label';
 import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useSites } from '@/lib/api/sites';
 import { formatDate, formatTime } from '@/lib/format';
 
 import { useAnprCameras, useCreateAnprCamera, useDeleteAnprCamera } from '../api/anpr-cameras';
+import { CameraSite, CameraSiteSelect } from './camera-site';
 
 const when = (value: string | null) =>
   value ? `${formatDate(value)} ${formatTime(value)}` : 'Never';
@@ -25,7 +27,10 @@ export function AnprCameras() {
   const cameras = useAnprCameras();
   const create = useCreateAnprCamera();
   const remove = useDeleteAnprCamera();
+  const sites = useSites().data ?? [];
   const [name, setName] = useState('');
+  // Issue 16: '' is the default site (the server's choice); several sites show a picker.
+  const [siteId, setSiteId] = useState('');
   const [created, setCreated] = useState<CreatedAnprCamera | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
 
@@ -36,7 +41,7 @@ export function AnprCameras() {
       return;
     }
     create.mutate(
-      { name: name.trim() },
+      { name: name.trim(), ...(siteId && { siteId }) },
       {
         onSuccess: (camera) => {
           setCreated(camera);
@@ -124,6 +129,13 @@ export function AnprCameras() {
               onChange={(event) => setName(event.target.value)}
             />
           </div>
+          <CameraSiteSelect
+            id="camera-site"
+            label="Camera site"
+            sites={sites}
+            value={siteId}
+            onChange={setSiteId}
+          />
           <Button type="submit" disabled={create.isPending}>
             {create.isPending && <Spinner />}
             Add Camera
@@ -151,6 +163,7 @@ export function AnprCameras() {
                     Last seen: {when(camera.lastSeenAt)}
                   </div>
                 </div>
+                <CameraSite camera={camera} sites={sites} />
                 {confirming === camera.id ? (
                   <div className="flex gap-2">
                     <Button

@@ -2,7 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import type { AnprCamera, CreateAnprCameraBody, CreatedAnprCamera } from '@boomgate/contracts/anpr';
+import type {
+  AnprCamera,
+  CreateAnprCameraBody,
+  CreatedAnprCamera,
+  UpdateAnprCameraBody,
+} from '@boomgate/contracts/anpr';
+import type { Site } from '@boomgate/contracts/sites';
 import type { Role } from '@boomgate/contracts/roles';
 import type {
   Integration,
@@ -52,15 +58,31 @@ function createIntegrationsApi(deliveries: WebhookDelivery[] = []) {
   const replays: string[] = [];
   const patches: SetCallbackUrlBody[] = [];
   let cameras: AnprCamera[] = [];
+  const cameraBodies: CreateAnprCameraBody[] = [];
+  const cameraPatches: UpdateAnprCameraBody[] = [];
   const handlers = [
+    http.patch<{ id: string }, UpdateAnprCameraBody>(
+      '/api/anpr/cameras/:id',
+      async ({ params, request }) => {
+        const body = await request.json();
+        cameraPatches.push(body);
+        cameras = cameras.map((camera) =>
+          camera.id === params.id ? { ...camera, siteId: body.siteId ?? camera.siteId } : camera,
+        );
+        return HttpResponse.json<AnprCamera>(cameras.find((camera) => camera.id === params.id));
+      },
+    ),
     http.get('/api/anpr/cameras', () => HttpResponse.json<AnprCamera[]>(cameras)),
     http.post<never, CreateAnprCameraBody>('/api/anpr/cameras', async ({ request }) => {
-      const { name } = await request.json();
+      const { name, siteId } = await request.json();
+      cameraBodies.push({ name, siteId });
       const camera: AnprCamera = {
         id: crypto.randomUUID(),
         name,
         createdAt: new Date().toISOString(),
         lastSeenAt: null,
+        siteId: siteId ?? null,
+        gateId: null,
       };
       cameras = [...cameras, camera];
       const token = 'a'.repeat(43);
@@ -112,7 +134,14 @@ function createIntegrationsApi(deliveries: WebhookDelivery[] = []) {
       );
     }),
   ];
-  return { handlers, replays, patches, rotations: () => rotations };
+  return {
+    handlers,
+    replays,
+    patches,
+    cameraBodies,
+    cameraPatches,
+    rotations: () => rotations,
+  };
 }
 
 function setUp({
@@ -249,5 +278,34 @@ describe('Integrations', () => {
     await user.click(within(row!).getByRole('button', { name: 'Confirm Remove' }));
     await expectToast('Camera Removed');
     expect(await screen.findByText('No cameras yet')).toBeInTheDocument();
+  });
+
+  it('places a new camera at the chosen site and moves a listed camera (issue 16)', async () => {
+    const aSite = (name: string, isDefault: boolean): Site => ({
+      id: crypto.randomUUID(),
+      name,
+      timezone: 'Africa/Johannesburg',
+      overstayMinutes: 720,
+      isDefault,
+      isActive: true,
+      createdAt: '2026-01-01T07:00:00.000Z',
+    });
+    const main = aSite('Main site', true);
+    const north = aSite('North Pit', false);
+    server.use(http.get('/api/sites', () => HttpResponse.json<Site[]>([main, north])));
+    const { user, api } = setUp();
+
+    await user.type(await screen.findByLabelText('Camera name'), 'North in');
+    await user.selectOptions(await screen.findByLabelText('Camera site'), 'North Pit');
+    await user.click(screen.getByRole('button', { name: 'Add Camera' }));
+    await expectToast('Camera Added');
+    expect(api.cameraBodies).toEqual([{ name: 'North in', siteId: north.id }]);
+
+    const [row] = await screen.findAllByTestId('camera-row');
+    const site = within(row!).getByLabelText('Site of North in');
+    expect(site).toHaveValue(north.id);
+    await user.selectOptions(site, 'Main site');
+    await expectToast('Camera Moved');
+    expect(api.cameraPatches).toEqual([{ siteId: main.id }]);
   });
 });

@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import type { Visit } from '@boomgate/contracts/visits';
+import type { RecordPlateExitBody, Visit } from '@boomgate/contracts/visits';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
@@ -106,6 +107,67 @@ describe('On Site', () => {
   });
 });
 
+describe('Exit by plate (issue 16)', () => {
+  it('sends the typed plate, normalised, and shows the server’s answer', async () => {
+    const bodies: RecordPlateExitBody[] = [];
+    server.use(
+      signedIn(aSession()),
+      sites,
+      http.get('/api/on-site', () => HttpResponse.json([])),
+      http.post('/api/visits/plate-exit', async ({ request }) => {
+        const body = (await request.json()) as RecordPlateExitBody;
+        bodies.push(body);
+        if (body.plateNumber !== 'CA123456')
+          return HttpResponse.json(
+            {
+              error: { code: 'NOT_FOUND', message: `Vehicle ${body.plateNumber} is not on site.` },
+            },
+            { status: 404 },
+          );
+        return HttpResponse.json(
+          aVisit({
+            exitedAt: '2026-11-26T09:00:00.000Z',
+            exitSource: 'guard',
+            exitedBy: { id: null, name: 'Guard One' },
+            turnaroundMinutes: 60,
+          }),
+        );
+      }),
+    );
+    renderApp('/on-site');
+    const user = userEvent.setup();
+
+    const plate = await screen.findByLabelText('Number plate');
+    const submit = screen.getByRole('button', { name: 'Record Exit' });
+    expect(submit).toBeDisabled();
+    await user.type(plate, 'zz 99');
+    await user.click(submit);
+    expect(await screen.findByText('Vehicle ZZ99 is not on site.')).toBeInTheDocument();
+
+    await user.clear(plate);
+    await user.type(plate, 'ca 123-456');
+    await user.click(submit);
+    expect(await screen.findByText(/^Exit recorded: CA/)).toBeInTheDocument();
+    expect(bodies).toEqual([{ plateNumber: 'ZZ99' }, { plateNumber: 'CA123456' }]);
+    expect(plate).toHaveValue('');
+  });
+
+  it('speaks the guard’s language', async () => {
+    await i18next.changeLanguage('zu');
+    server.use(
+      signedIn(aSession()),
+      sites,
+      http.get('/api/on-site', () => HttpResponse.json([])),
+      http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })),
+    );
+    renderApp('/on-site');
+
+    expect(await screen.findByText('Ukuphuma Ngenombolo Yepuleti')).toBeInTheDocument();
+    expect(screen.getByLabelText('Inombolo yepuleti')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Skena Ipuleti' })).toBeInTheDocument();
+  });
+});
+
 describe('Roll-call', () => {
   it('keeps the last list in the browser and shows it when the server cannot be reached', async () => {
     window.localStorage.clear();
@@ -159,5 +221,45 @@ describe('Roll-call', () => {
     await waitFor(() =>
       expect(patches).toEqual([{ overstayMinutes: 720, timezone: 'Africa/Maputo' }]),
     );
+  });
+
+  it('shows the sites and gates screen in the chosen language', async () => {
+    await i18next.changeLanguage('af');
+    server.use(
+      signedIn(aSession({ user: { role: 'tenant_admin' } })),
+      sites,
+      http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })),
+      http.get('/api/gates/:id/barrier', ({ params }) =>
+        HttpResponse.json({
+          gateId: String(params.id),
+          online: false,
+          connected: false,
+          device: null,
+          lastSeenAt: null,
+          hasToken: false,
+        }),
+      ),
+      http.get(`/api/sites/${SITE}/gates`, () =>
+        HttpResponse.json([
+          {
+            id: crypto.randomUUID(),
+            siteId: SITE,
+            name: 'Hoofhek',
+            lanes: [
+              { name: 'Baan 1', direction: 'out', automatic: true },
+              { name: 'Baan 2', direction: 'both' },
+            ],
+            isActive: true,
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
+        ]),
+      ),
+    );
+    renderApp('/settings/sites');
+
+    expect(await screen.findByRole('heading', { name: 'Terreine en hekke' })).toBeInTheDocument();
+    expect(await screen.findByText('Baan 1 (uit, outomaties), Baan 2 (albei)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Voeg hek by' })).toBeInTheDocument();
+    expect(screen.getByText('Verstek')).toBeInTheDocument();
   });
 });

@@ -30,6 +30,7 @@ import { formatPlate } from '@/lib/plates';
 import { useOnSite, useRecordExit, useSignInPerson, useSites } from '../api/on-site';
 
 import { ExitWarnings } from './exit-warnings';
+import { PlateExitForm } from './plate-exit-form';
 
 const DASH = '-';
 
@@ -163,6 +164,15 @@ export function OnSite() {
         </Button>
       </div>
       {lastExit ? <ExitWarnings visit={lastExit} onDismiss={() => setLastExit(null)} /> : null}
+      <Card>
+        <CardHeader>
+          <CardTitle>{t('plateExit.title')}</CardTitle>
+          <CardDescription>{t('plateExit.description')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <PlateExitForm siteId={siteId} onExited={setLastExit} />
+        </CardContent>
+      </Card>
       <Card>
         <CardHeader>
           <CardTitle>{t('signInTitle')}</CardTitle>

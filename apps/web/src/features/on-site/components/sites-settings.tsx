@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useSites } from '../api/on-site';
 import { useCreateGate, useCreateSite, useGates, useUpdateSite } from '../api/sites-admin';
@@ -18,6 +19,7 @@ import { GatePresence } from './gate-presence';
 const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
 
 function SiteGates({ site }: { site: Site }) {
+  const { t } = useTranslation('onSite');
   const gates = useGates(site.id);
   const createGate = useCreateGate(site.id);
   const updateSite = useUpdateSite();
@@ -34,7 +36,7 @@ function SiteGates({ site }: { site: Site }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           {site.name}
-          {site.isDefault ? <Badge variant="secondary">Default</Badge> : null}
+          {site.isDefault ? <Badge variant="secondary">{t('sitesPage.default')}</Badge> : null}
         </CardTitle>
         <CardDescription>{site.timezone}</CardDescription>
       </CardHeader>
@@ -51,7 +53,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`overstay-${site.id}`}>Overstay limit (minutes)</Label>
+            <Label htmlFor={`overstay-${site.id}`}>{t('sitesPage.overstay')}</Label>
             <Input
               id={`overstay-${site.id}`}
               type="number"
@@ -61,7 +63,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`timezone-${site.id}`}>Time zone</Label>
+            <Label htmlFor={`timezone-${site.id}`}>{t('sitesPage.timeZone')}</Label>
             <Input
               id={`timezone-${site.id}`}
               value={timeZone}
@@ -69,7 +71,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <Button type="submit" variant="outline" disabled={updateSite.isPending}>
-            Save
+            {t('sitesPage.save')}
           </Button>
         </form>
         <ul className="flex flex-col gap-1 text-sm">
@@ -78,11 +80,13 @@ function SiteGates({ site }: { site: Site }) {
               <span className="font-medium">{gate.name}</span>{' '}
               <span className="text-muted-foreground">
                 {gate.lanes
-                  .map(
-                    (lane) =>
-                      `${lane.name} (${lane.direction}${lane.automatic ? ', automatic' : ''})`,
+                  .map((lane) =>
+                    t(lane.automatic ? 'sitesPage.laneSummaryAutomatic' : 'sitesPage.laneSummary', {
+                      lane: lane.name,
+                      direction: t(`sitesPage.directions.${lane.direction}`),
+                    }),
                   )
-                  .join(', ') || 'no lanes'}
+                  .join(', ') || t('sitesPage.noLanes')}
               </span>{' '}
               <GatePresence gateId={gate.id} />
             </li>
@@ -102,7 +106,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`gate-${site.id}`}>New gate</Label>
+            <Label htmlFor={`gate-${site.id}`}>{t('sitesPage.newGate')}</Label>
             <Input
               id={`gate-${site.id}`}
               required
@@ -111,7 +115,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`lane-${site.id}`}>Lane</Label>
+            <Label htmlFor={`lane-${site.id}`}>{t('sitesPage.lane')}</Label>
             <Input
               id={`lane-${site.id}`}
               value={laneName}
@@ -119,16 +123,16 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`direction-${site.id}`}>Direction</Label>
+            <Label htmlFor={`direction-${site.id}`}>{t('sitesPage.direction')}</Label>
             <select
               id={`direction-${site.id}`}
               className={selectClass}
               value={direction}
               onChange={(e) => setDirection(e.target.value as LaneDirection)}
             >
-              <option value="in">In</option>
-              <option value="out">Out</option>
-              <option value="both">Both</option>
+              <option value="in">{t('sitesPage.options.in')}</option>
+              <option value="out">{t('sitesPage.options.out')}</option>
+              <option value="both">{t('sitesPage.options.both')}</option>
             </select>
           </div>
           <label className="flex h-9 items-center gap-2 text-sm">
@@ -137,15 +141,15 @@ function SiteGates({ site }: { site: Site }) {
               checked={automatic}
               onChange={(e) => setAutomatic(e.target.checked)}
             />
-            Automatic (ANPR opens the barrier)
+            {t('sitesPage.automatic')}
           </label>
           <Button type="submit" disabled={createGate.isPending || !gateName.trim()}>
-            Add Gate
+            {t('sitesPage.addGate')}
           </Button>
         </form>
         {createGate.isError || updateSite.isError ? (
           <p role="alert" className="text-sm text-destructive">
-            {getErrorMessage(createGate.error ?? updateSite.error, 'Failed to save')}
+            {getErrorMessage(createGate.error ?? updateSite.error, t('sitesPage.saveFailed'))}
           </p>
         ) : null}
       </CardContent>
@@ -155,6 +159,7 @@ function SiteGates({ site }: { site: Site }) {
 
 /** Issue 16, under Settings: the tenant's sites, their gates and lanes. */
 export function SitesSettings() {
+  const { t } = useTranslation('onSite');
   const sites = useSites();
   const createSite = useCreateSite();
   const [name, setName] = useState('');
@@ -162,10 +167,10 @@ export function SitesSettings() {
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <PageHeader title="Sites and Gates" description="Sites, their gates and lanes." />
+      <PageHeader title={t('sitesPage.title')} description={t('sitesPage.description')} />
       <Card>
         <CardHeader>
-          <CardTitle>Add a Site</CardTitle>
+          <CardTitle>{t('sitesPage.addTitle')}</CardTitle>
         </CardHeader>
         <CardContent>
           <form
@@ -176,7 +181,7 @@ export function SitesSettings() {
             }}
           >
             <div className="grid gap-1">
-              <Label htmlFor="site-name">Name</Label>
+              <Label htmlFor="site-name">{t('sitesPage.name')}</Label>
               <Input
                 id="site-name"
                 required
@@ -185,7 +190,7 @@ export function SitesSettings() {
               />
             </div>
             <div className="grid gap-1">
-              <Label htmlFor="site-timezone">Time zone</Label>
+              <Label htmlFor="site-timezone">{t('sitesPage.timeZone')}</Label>
               <Input
                 id="site-timezone"
                 value={timezone}
@@ -193,21 +198,21 @@ export function SitesSettings() {
               />
             </div>
             <Button type="submit" disabled={createSite.isPending || !name.trim()}>
-              Add Site
+              {t('sitesPage.addSite')}
             </Button>
           </form>
           {createSite.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(createSite.error, 'Failed to add the site')}
+              {getErrorMessage(createSite.error, t('sitesPage.addFailed'))}
             </p>
           ) : null}
         </CardContent>
       </Card>
       {sites.isPending ? (
-        <LoadingScreen label="Loading sites..." />
+        <LoadingScreen label={t('sitesPage.loading')} />
       ) : sites.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(sites.error, 'Failed to load sites')}
+          {getErrorMessage(sites.error, t('sitesPage.loadFailed'))}
         </p>
       ) : (
         sites.data.map((site) => <SiteGates key={site.id} site={site} />)

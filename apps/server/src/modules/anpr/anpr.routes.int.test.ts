@@ -114,6 +114,7 @@ describe('ANPR cameras', () => {
         category: 'contracted',
         transportName: 'Karoo Haulage',
         entryLogId: null, // no entry at the gate yet (issue 15 links it once there is one)
+        trailerPlates: [], // issue 21: the linked entry's trailers
       },
     ]);
     const [row] = await t.ownerQuery<{ image_key: string; source: string }>(

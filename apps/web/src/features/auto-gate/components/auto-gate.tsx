@@ -16,6 +16,7 @@ import type { GateOpenOutcome, GateOpenResult } from '@boomgate/contracts/barrie
 import type { ClientRefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
+import type { OcrResponse } from '@boomgate/contracts/ocr';
 
 import { EntryWarningsPanel } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
@@ -33,6 +34,7 @@ import { useGrantEntry } from '@/lib/api/grant-entry';
 import { imageOrCapture } from '@/lib/api/captures';
 import { plateFromOcr, readDocument } from '@/lib/api/ocr';
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 import { isNetworkError, reportUnreachable, useOfflineStatus } from '@/lib/offline/offline-sync';
 import { formatPlate } from '@/lib/plates';
 
@@ -45,11 +47,14 @@ import {
   type AutoGatePhase,
   type AutoGateState,
   autoGateReducer,
+  canCorrectPlate,
   canRetakeFace,
   initialAutoGateState,
+  isAwaitingPlate,
   isFaceMatch,
 } from './auto-gate-machine';
 import { OfflineAutoGate } from './offline-auto-gate';
+import { CorrectPlateAction, PlateCheckPanel } from './plate-check-panel';
 
 // The camera's code loads after the screen has rendered: it is not needed to show the screen.
 const CameraCaptureDialog = lazy(() =>
@@ -81,6 +86,26 @@ const STEPS: { title: string; description: string; icon: LucideIcon; phases: Aut
     phases: ['approved'],
   },
 ];
+
+/** One attempt's plate: its capture, what was read and what the guard typed (issue 15). */
+type PlateEvidence = {
+  attemptId: string;
+  captureId: string | null;
+  read: string | null;
+  typed: string | null;
+};
+
+/**
+ * Issue 15: how sure the reading is of the plate. A plate found only in the text (no typed
+ * reading of it) is as unsure as one the reading lists uncertain: the guard confirms it.
+ */
+function plateCertainty(read: OcrResponse) {
+  const field = read.reading?.type === 'plate' ? read.reading.fields.plateNumber : undefined;
+  return {
+    confidence: field?.confidence ?? null,
+    isUncertain: !field || (read.reading?.uncertain.includes('plateNumber') ?? false),
+  };
+}
 
 /** The anti-spoofing score (0–1) as the guard reads it. */
 const formatLiveness = (liveness: number | null) =>
@@ -162,6 +187,7 @@ function ApprovedPanel({
             label="Plate Number"
             value={state.plateNumber ? formatPlate(state.plateNumber) : '-'}
           />
+          <TypedPlateNote state={state} />
           <Detail label="Company" value={state.vehicle?.company ?? '-'} />
           <Detail
             label="Facial Match"
@@ -194,11 +220,13 @@ function NotRegisteredPanel({
   onScanAgain,
   onRetakeFace,
   onPinOverridden,
+  onCorrectPlate,
 }: {
   state: AutoGateState;
   onScanAgain: () => void;
   onRetakeFace: () => void;
   onPinOverridden: () => void;
+  onCorrectPlate: (plateNumber: string) => void;
 }) {
   // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
   const canRetake = canRetakeFace(state);
@@ -234,6 +262,7 @@ function NotRegisteredPanel({
           <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">
             {state.plateNumber ? formatPlate(state.plateNumber) : 'No plate read'}
           </p>
+          <TypedPlateNote state={state} />
         </div>
         <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
           {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
@@ -264,9 +293,28 @@ function NotRegisteredPanel({
             <ScanLineIcon aria-hidden />
             Scan Again
           </Button>
+          {/* Issue 15: a misread plate is typed and checked again (the photo is not retaken). */}
+          {canCorrectPlate(state) && (
+            <CorrectPlateAction plateNumber={state.plateNumber} onCorrect={onCorrectPlate} />
+          )}
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/** Issue 15: a typed plate says so, with what the camera read beside it. */
+function TypedPlateNote({ state }: { state: AutoGateState }) {
+  const { t } = useTranslation('scan');
+  if (!state.plateTyped || !state.plateRead) return null;
+  const read = state.plateRead.plateNumber;
+  if (read && read === state.plateNumber) return null;
+  return (
+    <p className="mt-1 text-xs text-muted-foreground" data-testid="typed-plate-note">
+      {t('autoGatePlate.typedBy', {
+        read: read ? formatPlate(read) : t('autoGatePlate.nothingRead'),
+      })}
+    </p>
   );
 }
 
@@ -305,10 +353,41 @@ export function AutoGate() {
   const [state, dispatch] = useReducer(autoGateReducer, initialAutoGateState);
   const currentAttempt = useRef<string | null>(null);
   // The capture POST /api/ocr stored the plate photo as (issue 14): the entry cites it instead of
-  // uploading the photo again. Kept per attempt, so a new attempt never cites an old plate.
-  const plateCapture = useRef<{ attemptId: string; captureId: string } | null>(null);
-  const plateCaptureOf = (attemptId: string) =>
-    plateCapture.current?.attemptId === attemptId ? plateCapture.current.captureId : null;
+  // uploading the photo again. Kept per attempt, so a new attempt never cites an old plate; with
+  // it what was read and what the guard typed (issue 15), sent as the entry's plate correction.
+  const plateEvidence = useRef<PlateEvidence | null>(null);
+  const plateEvidenceOf = (attemptId: string) =>
+    plateEvidence.current?.attemptId === attemptId ? plateEvidence.current : null;
+  const plateFields = (attemptId: string, image: string | null) => {
+    const evidence = plateEvidenceOf(attemptId);
+    const captureId = evidence?.captureId ?? null;
+    return {
+      ...imageOrCapture('plateImage', image, captureId),
+      ...(evidence?.read ? { extractedPlate: evidence.read } : {}),
+      ...(evidence?.typed
+        ? {
+            corrections: [
+              {
+                captureId,
+                readingType: 'plate' as const,
+                field: 'plateNumber',
+                typedValue: evidence.typed,
+              },
+            ],
+          }
+        : {}),
+    };
+  };
+  /** The plate's evidence moves to a new attempt (retake, correction): the photo is not retaken. */
+  const carryPlateEvidence = (from: string | null, to: string, typed?: string) => {
+    const evidence = from ? plateEvidenceOf(from) : null;
+    plateEvidence.current = {
+      attemptId: to,
+      captureId: evidence?.captureId ?? null,
+      read: evidence?.read ?? null,
+      typed: typed ?? evidence?.typed ?? null,
+    };
+  };
   const grantEntry = useGrantEntry();
   const { online } = useOfflineStatus();
 
@@ -332,9 +411,32 @@ export function AutoGate() {
     const previous = currentAttempt.current;
     currentAttempt.current = attemptId;
     // The plate's capture stays cited by the new attempt: the plate is not scanned again.
-    if (previous && plateCapture.current?.attemptId === previous)
-      plateCapture.current = { attemptId, captureId: plateCapture.current.captureId };
+    carryPlateEvidence(previous, attemptId);
     dispatch({ type: 'FACE_RETAKE', attemptId });
+  };
+
+  /**
+   * Issue 15: the guard typed the plate (read failed) or confirmed/corrected an uncertain read:
+   * the server is asked about the plate typed, and the correction goes with the entry.
+   */
+  const enterPlate = (plateNumber: string) => {
+    const { attemptId, plateImage } = state;
+    if (!attemptId || !isAwaitingPlate(state)) return;
+    carryPlateEvidence(attemptId, attemptId, plateNumber);
+    dispatch({ type: 'PLATE_ENTERED', plateNumber, typed: plateNumber });
+    void checkRegistration(attemptId, plateNumber, plateImage);
+  };
+
+  /** Issue 15: a refused plate was misread: a new attempt on the plate the guard typed. */
+  const correctPlate = (plateNumber: string) => {
+    const { plateImage } = state;
+    if (!canCorrectPlate(state)) return;
+    const attemptId = crypto.randomUUID();
+    const previous = currentAttempt.current;
+    currentAttempt.current = attemptId;
+    carryPlateEvidence(previous, attemptId, plateNumber);
+    dispatch({ type: 'PLATE_CORRECTED', attemptId, plateNumber, typed: plateNumber });
+    void checkRegistration(attemptId, plateNumber, plateImage);
   };
 
   const closeCamera = () => {
@@ -362,7 +464,7 @@ export function AutoGate() {
         body: {
           category: 'contracted',
           plateNumber: entry.plateNumber,
-          ...imageOrCapture('plateImage', entry.plateImage, plateCaptureOf(attemptId)),
+          ...plateFields(attemptId, entry.plateImage),
           ...imageOrCapture('driverFaceImage', entry.faceImage, entry.faceCaptureId),
           vehicleApproved: true,
           faceVerified,
@@ -441,7 +543,7 @@ export function AutoGate() {
         body: {
           category: 'contracted',
           plateNumber: refusal.plateNumber,
-          ...imageOrCapture('plateImage', refusal.plateImage, plateCaptureOf(attemptId)),
+          ...plateFields(attemptId, refusal.plateImage),
           ...imageOrCapture('driverFaceImage', refusal.faceImage ?? null, refusal.faceCaptureId),
           vehicleApproved: false,
           faceVerified: false,
@@ -481,10 +583,17 @@ export function AutoGate() {
     dispatch({ type: 'PLATE_CAPTURED', image });
 
     let plateNumber: string | null;
+    let certainty: ReturnType<typeof plateCertainty> = { confidence: null, isUncertain: false };
     try {
       const read = await readDocument(image, 'plate');
-      plateCapture.current = { attemptId, captureId: read.captureId };
       plateNumber = plateFromOcr(read);
+      certainty = plateCertainty(read);
+      plateEvidence.current = {
+        attemptId,
+        captureId: read.captureId,
+        read: plateNumber,
+        typed: null,
+      };
     } catch (error) {
       if (!isCurrent(attemptId)) return;
       if (isHttpError(error, 422)) {
@@ -503,16 +612,18 @@ export function AutoGate() {
     }
     if (!isCurrent(attemptId)) return;
     if (!plateNumber) {
-      toast({
-        variant: 'destructive',
-        title: 'Cannot Read Plate',
-        description: 'Please try again with better lighting',
-      });
+      // Issue 15: "Enter manually": the guard types the plate the photo shows (or scans again).
       dispatch({ type: 'PLATE_UNREADABLE' });
       return;
     }
-    dispatch({ type: 'PLATE_READ', plateNumber });
+    dispatch({ type: 'PLATE_READ', plateNumber, ...certainty });
+    // Never silently wrong: an uncertain read waits for the guard to confirm or correct it.
+    if (certainty.isUncertain) return;
+    await checkRegistration(attemptId, plateNumber, image);
+  };
 
+  /** The plate (read, typed or corrected) against the register; the server decides the entry. */
+  const checkRegistration = async (attemptId: string, plateNumber: string, image: string | null) => {
     let vehicle: PlateLookup;
     try {
       vehicle = await lookupPlate(plateNumber);
@@ -614,8 +725,10 @@ export function AutoGate() {
   };
 
   const { phase } = state;
+  const isAwaitingGuard = isAwaitingPlate(state);
   const isBusy =
-    phase === 'scanning_plate' || phase === 'verifying_vehicle' || phase === 'verifying_face';
+    !isAwaitingGuard &&
+    (phase === 'scanning_plate' || phase === 'verifying_vehicle' || phase === 'verifying_face');
 
   return (
     <div className={cn('mx-auto flex w-full flex-col', isMobile ? 'gap-4' : 'max-w-4xl gap-6')}>
@@ -652,6 +765,14 @@ export function AutoGate() {
         </Card>
       )}
       {isBusy && <ProgressPanel state={state} />}
+      {isAwaitingGuard && (
+        <PlateCheckPanel
+          key={`${state.attemptId}-${state.status}`}
+          state={state}
+          onEnter={enterPlate}
+          onScanAgain={reset}
+        />
+      )}
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
       {phase === 'not_registered' && (
         <NotRegisteredPanel
@@ -659,6 +780,7 @@ export function AutoGate() {
           onScanAgain={reset}
           onRetakeFace={retakeFace}
           onPinOverridden={() => dispatch({ type: 'PIN_OVERRIDDEN' })}
+          onCorrectPlate={correctPlate}
         />
       )}
 

@@ -13,20 +13,18 @@ import {
   TriangleAlertIcon,
   XIcon,
 } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
-import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { PlateEntryForm } from '@/components/plate-entry-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
@@ -308,72 +306,6 @@ function StepItem({
         {isCurrent && actions}
       </div>
     </li>
-  );
-}
-
-/**
- * The guard types the plate the camera could not read or misread. Normalised as spec §5 (upper
- * case, letters and digits) by the contract's schema, which also gives the messages.
- */
-function PlateEntryForm({
-  initialPlate,
-  onCheck,
-  onCancel,
-}: {
-  initialPlate: string;
-  onCheck: (plateNumber: string) => Promise<void>;
-  onCancel: () => void;
-}) {
-  const id = useId();
-  const [value, setValue] = useState(initialPlate);
-  const [error, setError] = useState<string | undefined>();
-  const [isChecking, setIsChecking] = useState(false);
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = PlateNumberSchema.safeParse(value);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Enter the plate number');
-      return;
-    }
-    setError(undefined);
-    setIsChecking(true);
-    try {
-      await onCheck(parsed.data);
-    } finally {
-      setIsChecking(false);
-    }
-  };
-
-  return (
-    <form
-      className="flex flex-wrap items-end gap-2"
-      aria-label="Type the plate"
-      noValidate
-      onSubmit={(event) => void handleSubmit(event)}
-    >
-      <Field id={id} label="Plate number" error={error} className="min-w-48 flex-1">
-        <Input
-          id={id}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={40}
-          className="font-mono uppercase"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-      </Field>
-      <Button type="submit" disabled={isChecking}>
-        {isChecking ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
-        Check Plate
-      </Button>
-      <Button type="button" variant="outline" onClick={onCancel} disabled={isChecking}>
-        Cancel
-      </Button>
-    </form>
   );
 }
 

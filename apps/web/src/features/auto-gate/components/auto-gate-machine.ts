@@ -24,10 +24,14 @@ export const AUTO_GATE_STATUS = {
   expired: 'Vehicle registration expired',
   faceMismatch: 'Face verification failed - manual check required',
   faceError: 'Face verification error',
-  /** Issue 15 (not in the spec): the read failed, the guard types the plate ("Enter manually"). */
-  plateUnread: 'Cannot Read Plate',
-  /** Issue 15 (not in the spec): the read is uncertain, the guard confirms or corrects it. */
-  confirmPlate: 'Confirm the plate',
+} as const;
+
+/** Issue 15 (not in the spec): the plate waits for the guard before the lookup. */
+export const PLATE_CHECK_STATUS = {
+  /** The read failed: the guard types the plate ("Enter manually"). */
+  unread: 'Cannot Read Plate',
+  /** The read is uncertain: the guard confirms or corrects it. */
+  confirm: 'Confirm the plate',
 } as const;
 
 /**
@@ -234,7 +238,7 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
         return {
           ...state,
           status: plateRead.isUncertain
-            ? AUTO_GATE_STATUS.confirmPlate
+            ? PLATE_CHECK_STATUS.confirm
             : AUTO_GATE_STATUS.checkingRegistration,
           plateNumber: event.plateNumber,
           plateRead,
@@ -248,7 +252,7 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       // Issue 15: "Enter manually": the photo stays, the guard types what it shows.
       return {
         ...state,
-        status: AUTO_GATE_STATUS.plateUnread,
+        status: PLATE_CHECK_STATUS.unread,
         plateRead: { plateNumber: null, confidence: null, isUncertain: false },
       };
 
@@ -436,8 +440,7 @@ export function canRetakeFace(state: AutoGateState): boolean {
 export function isAwaitingPlate(state: AutoGateState): boolean {
   return (
     state.phase === 'verifying_vehicle' &&
-    (state.status === AUTO_GATE_STATUS.plateUnread ||
-      state.status === AUTO_GATE_STATUS.confirmPlate)
+    (state.status === PLATE_CHECK_STATUS.unread || state.status === PLATE_CHECK_STATUS.confirm)
   );
 }
 

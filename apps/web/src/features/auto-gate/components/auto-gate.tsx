@@ -623,7 +623,11 @@ export function AutoGate() {
   };
 
   /** The plate (read, typed or corrected) against the register; the server decides the entry. */
-  const checkRegistration = async (attemptId: string, plateNumber: string, image: string | null) => {
+  const checkRegistration = async (
+    attemptId: string,
+    plateNumber: string,
+    image: string | null,
+  ) => {
     let vehicle: PlateLookup;
     try {
       vehicle = await lookupPlate(plateNumber);

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
-import { AUTO_GATE_STATUS, type AutoGateState } from './auto-gate-machine';
+import { type AutoGateState, PLATE_CHECK_STATUS } from './auto-gate-machine';
 
 /**
  * Issue 15: the plate read failed ("Enter manually") or is uncertain (confirm or correct it)
@@ -24,7 +24,7 @@ export function PlateCheckPanel({
   onScanAgain: () => void;
 }) {
   const { t } = useTranslation('scan');
-  const isUnread = state.status === AUTO_GATE_STATUS.plateUnread;
+  const isUnread = state.status === PLATE_CHECK_STATUS.unread;
   const [isCorrecting, setIsCorrecting] = useState(isUnread);
   const read = state.plateRead?.plateNumber ?? null;
   const confidence = state.plateRead?.confidence;
@@ -38,9 +38,10 @@ export function PlateCheckPanel({
           {isUnread
             ? t('autoGatePlate.unreadDescription')
             : t('autoGatePlate.confirmDescription', {
-                confidence: confidence === null || confidence === undefined
-                  ? '?'
-                  : Math.round(confidence * 100),
+                confidence:
+                  confidence === null || confidence === undefined
+                    ? '?'
+                    : Math.round(confidence * 100),
               })}
         </CardDescription>
       </CardHeader>

@@ -375,6 +375,9 @@ describe('Real Gate Entry', () => {
       extractedPlate: 'GAUTENG MPUMALANGA',
       plateImage: expect.stringMatching(/^data:image\/jpeg/),
       vehicleApproved: true,
+      corrections: [
+        { captureId: null, readingType: 'plate', field: 'plateNumber', typedValue: 'KP35XKGP' },
+      ],
       warnings: [
         'Plate entered by the guard as KP 35 XK GP: the camera read "GAUTENG MPUMALANGA".',
       ],
@@ -424,6 +427,16 @@ describe('Real Gate Entry', () => {
       plateNumber: 'KP35XKGP',
       extractedPlate: 'KP 35 XKGB',
       vehicleApproved: true,
+      // Issue 15: the photo stays cited as read; the typed plate is its correction.
+      plateImageCaptureId: A_CAPTURE_ID,
+      corrections: [
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'plate',
+          field: 'plateNumber',
+          typedValue: 'KP35XKGP',
+        },
+      ],
     });
   });
 

@@ -45,7 +45,7 @@ import {
   driverValues,
   startDriverEdits,
 } from './driver-details-form';
-import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
+import { driverDetails, plateCorrections, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
   canGrantEntry,
@@ -484,8 +484,10 @@ export function RealGate() {
     let isRecorded = false;
     if (dispatch({ type: 'PLATE_CHECK_STARTED' })) {
       try {
+        // The photo stays the capture it was read as: the correction cites it (issue 15).
         outcome = await checkTypedPlate(plateNumber, {
           image: recorded.image,
+          captureId: recorded.captureId,
           extractedPlate: recorded.extractedPlate,
         });
         isRecorded = dispatch({ type: 'PLATE_CORRECTED', plate: outcome.plate });
@@ -543,7 +545,7 @@ export function RealGate() {
   const entryBody = () => ({
     ...realGateEntry(state.data, guardNotes(state.data)),
     ...driverValues(driverEdits),
-    corrections: driverCorrections(driverEdits),
+    corrections: [...plateCorrections(state.data.plate), ...driverCorrections(driverEdits)],
   });
   const isDriverPending = driverPending(driverEdits).length > 0;
 

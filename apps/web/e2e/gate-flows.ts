@@ -47,8 +47,23 @@ export async function waitForCameraPicture(page: Page, captureLabel: string) {
 }
 
 /**
- * Opens the Auto Gate, starts a verification and captures the plate the fake camera shows; the
- * caller waits for the result panel it expects.
+ * Issue 15: after the plate is captured, waits for what follows the read; a read the engine was
+ * not sure of waits for the guard, who confirms it here (the plate shown is the one expected).
+ */
+export async function confirmPlateIfAsked(page: Page) {
+  const check = page.getByTestId('plate-check-panel');
+  await check
+    .or(page.getByTestId('not-registered-panel'))
+    .or(page.getByTestId('approved-panel'))
+    .or(page.getByRole('dialog', { name: 'Verify driver identity' }))
+    .first()
+    .waitFor({ timeout: ENGINE_TIMEOUT_MS });
+  if (await check.isVisible()) await check.getByRole('button', { name: 'Confirm Plate' }).click();
+}
+
+/**
+ * Opens the Auto Gate, starts a verification and captures the plate the fake camera shows (and
+ * confirms it if the read was uncertain); the caller waits for the result panel it expects.
  */
 export async function scanPlateAtAutoGate(page: Page, baseUrl: string, viewport: Viewport) {
   await page.goto(`${baseUrl}/auto-gate`);
@@ -59,6 +74,7 @@ export async function scanPlateAtAutoGate(page: Page, baseUrl: string, viewport:
     .click();
   await waitForCameraPicture(page, 'Capture plate');
   await page.getByRole('button', { name: 'Capture plate' }).click();
+  await confirmPlateIfAsked(page);
 }
 
 /** Uploads a file through the open camera overlay named `dialogName`. */
@@ -198,6 +214,7 @@ export async function runGateFlow({
         await waitForCameraPicture(page, 'Capture plate');
         await screenshot('auto-gate-plate-camera');
         await page.getByRole('button', { name: 'Capture plate' }).click();
+        await confirmPlateIfAsked(page);
 
         const panel = page.getByTestId('not-registered-panel');
         await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
@@ -268,6 +285,7 @@ export async function runGateFlow({
       // The plate camera is open; the next camera to open (the face camera) shows the driver.
       await camera.showFace();
       await page.getByRole('button', { name: 'Capture plate' }).click();
+      await confirmPlateIfAsked(page);
 
       await page
         .getByRole('dialog', { name: 'Verify driver identity' })
@@ -295,6 +313,47 @@ export async function runGateFlow({
           name: isMobile ? 'Start Verification' : 'Start Vehicle Verification',
         })
         .waitFor();
+    });
+
+    await flow.step('auto gate: a misread plate is corrected by the guard → approved', async () => {
+      // Issue 15: the camera reads another plate; the guard types the one on the vehicle and the
+      // server decides on it, the camera's reading kept beside it.
+      await camera.showPlate('KP 35 XK GB');
+      await page.goto(`${baseUrl}/auto-gate`);
+      await page
+        .getByRole('button', {
+          name: isMobile ? 'Start Verification' : 'Start Vehicle Verification',
+        })
+        .click();
+      await waitForCameraPicture(page, 'Capture plate');
+      await camera.showFace();
+      await page.getByRole('button', { name: 'Capture plate' }).click();
+
+      const check = page.getByTestId('plate-check-panel');
+      const refused = page.getByTestId('not-registered-panel');
+      await check.or(refused).first().waitFor({ timeout: ENGINE_TIMEOUT_MS });
+      // An uncertain read is corrected before the lookup; a sure misread after its refusal.
+      const where = (await check.isVisible()) ? check : refused;
+      // A failed read opens the form at once ("Enter manually").
+      if (!(await where.getByLabel('Plate number').isVisible()))
+        await where.getByRole('button', { name: 'Correct Plate' }).click();
+      await where.getByLabel('Plate number').fill(plate.display);
+      await screenshot('auto-gate-correct-plate');
+      await where.getByRole('button', { name: 'Check Plate' }).click();
+
+      await page
+        .getByRole('dialog', { name: 'Verify driver identity' })
+        .waitFor({ timeout: ENGINE_TIMEOUT_MS });
+      await waitForCameraPicture(page, 'Capture face');
+      await page.getByRole('button', { name: 'Capture face' }).click();
+      const panel = page.getByTestId('approved-panel');
+      await panel.waitFor({ timeout: ENGINE_TIMEOUT_MS });
+      await panel.getByText(plate.display).waitFor();
+      await panel.getByTestId('typed-plate-note').waitFor();
+      await screenshot('auto-gate-corrected-approved');
+      await panel
+        .getByRole('button', { name: isMobile ? 'Next Vehicle' : 'Process Next Vehicle' })
+        .click();
     });
 
     await flow.step('real gate: the nine steps with uploads, then Entry Granted', async () => {

@@ -68,8 +68,8 @@ export function plateWarning(plate: PlateData | null): string | null {
  * Issue 15: a plate the guard typed goes with the entry as the plate reading's correction: the
  * server keeps the camera's read value (confidence, source) beside it, with who and when.
  */
-export function plateCorrections(plate: PlateData | null): CorrectionInput[] {
-  if (!plate?.isTypedByGuard) return [];
+export function plateCorrections(plate: PlateData | null, isConfirmed = false): CorrectionInput[] {
+  if (!plate?.isTypedByGuard && !(plate?.isUncertain && isConfirmed)) return [];
   return [
     {
       captureId: plate.captureId ?? null,

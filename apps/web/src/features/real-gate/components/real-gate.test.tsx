@@ -644,6 +644,46 @@ describe('Real Gate Entry', () => {
     });
   });
 
+  it('holds Grant Entry until an uncertain plate read is confirmed, and sends the confirmation (issue 15)', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    const read = anOcrRead(
+      'plate',
+      {},
+      { plateNumber: 'KP35XKGP', displayPlate: formatPlate('KP35XKGP') },
+    );
+    api.onOcr('plate', {
+      ...read,
+      reading: read.reading && { ...read.reading, uncertain: ['plateNumber'] },
+    });
+    await completeUntil(user, 'complete');
+
+    const grant = within(step('complete')).getByRole('button', { name: 'Grant Entry' });
+    expect(grant).toBeDisabled();
+    expect(
+      within(step('complete')).getByText(
+        'Confirm or correct the highlighted fields before granting entry.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(step('plate')).getByText('Confirm the plate')).toBeInTheDocument();
+    await user.click(within(step('plate')).getByRole('button', { name: 'Confirm Plate' }));
+    expect(grant).toBeEnabled();
+    await user.click(grant);
+
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      corrections: [
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'plate',
+          field: 'plateNumber',
+          typedValue: 'KP35XKGP',
+        },
+      ],
+    });
+  });
+
   it("succeeds on a passport without an MRZ, saying 'MRZ extraction failed'", async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

@@ -420,6 +420,8 @@ export function RealGate() {
     readText: string | null;
   } | null>(null);
   const [isTypingPlate, setIsTypingPlate] = useState(false);
+  /** Issue 15: the uncertain plate read the guard confirmed (capture and plate). */
+  const [confirmedPlate, setConfirmedPlate] = useState<string | null>(null);
   /** A typed plate the machine refused to record: the form opens with it again, not lost. */
   const [unrecordedPlate, setUnrecordedPlate] = useState<string | null>(null);
   const grantEntry = useGrantEntry();
@@ -521,11 +523,35 @@ export function RealGate() {
       }}
     />
   );
+  // Issue 15: an uncertain read is confirmed (or corrected) before the entry can be granted.
+  const plateKey = `${state.data.plate?.captureId ?? ''}/${state.data.plate?.plateNumber ?? ''}`;
+  const isPlateConfirmed = confirmedPlate === plateKey;
+  const isPlatePending = Boolean(
+    state.data.plate?.isUncertain && !state.data.plate.isTypedByGuard && !isPlateConfirmed,
+  );
   const plateCorrection = canCorrectPlate(state) ? (
     isTypingPlate ? (
       plateForm
     ) : (
-      <div>
+      <div
+        className={cn(
+          'flex flex-wrap items-center gap-2',
+          isPlatePending && 'rounded-md bg-amber-50 p-2 ring-1 ring-amber-500 dark:bg-amber-950/40',
+        )}
+        data-uncertain={isPlatePending ? 'true' : undefined}
+      >
+        {isPlatePending && (
+          <>
+            <span className="flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
+              <TriangleAlertIcon aria-hidden className="size-4" />
+              {i18next.t('scan:autoGatePlate.confirmTitle')}
+            </span>
+            <Button variant="outline" size="sm" onClick={() => setConfirmedPlate(plateKey)}>
+              <CheckCircle2Icon aria-hidden />
+              {i18next.t('scan:autoGatePlate.confirmPlate')}
+            </Button>
+          </>
+        )}
         <Button variant="outline" size="sm" onClick={() => setIsTypingPlate(true)}>
           <PencilIcon aria-hidden />
           Correct Plate
@@ -545,9 +571,12 @@ export function RealGate() {
   const entryBody = () => ({
     ...realGateEntry(state.data, guardNotes(state.data)),
     ...driverValues(driverEdits),
-    corrections: [...plateCorrections(state.data.plate), ...driverCorrections(driverEdits)],
+    corrections: [
+      ...plateCorrections(state.data.plate, isPlateConfirmed),
+      ...driverCorrections(driverEdits),
+    ],
   });
-  const isDriverPending = driverPending(driverEdits).length > 0;
+  const isDriverPending = driverPending(driverEdits).length > 0 || isPlatePending;
 
   const handleGrant = () => {
     if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;

@@ -399,6 +399,11 @@ export async function runGateFlow({
         const status = await stepStatus(page, step);
         assert(status === 'success', `step ${step} is ${String(status)}, not success`);
       }
+      // Issue 15: a plate the engine was unsure of is confirmed before the entry is granted.
+      const confirmPlate = page
+        .getByTestId('step-plate')
+        .getByRole('button', { name: 'Confirm Plate' });
+      if (await confirmPlate.isVisible()) await confirmPlate.click();
       await screenshot('real-gate-ready');
 
       await page.getByRole('button', { name: 'Grant Entry' }).click();

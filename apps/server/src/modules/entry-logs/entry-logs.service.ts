@@ -79,10 +79,7 @@ export type EntryLogsServiceDeps = {
   faces: Pick<FacesService, 'compareWithVehicle' | 'record' | 'claimForEntry'>;
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
-  captures: Pick<
-    CapturesService,
-    'resolveImage' | 'resolveImages' | 'readCapture' | 'findReading'
-  >;
+  captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture' | 'findReading'>;
   /** Issue 21: the tenant's watchlist, screened on every entry. */
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
   /** Issue 21: the tenant's document rules, and the driver's induction one of them reads. */
@@ -379,8 +376,7 @@ export function createEntryLogsService({
             plateNumber: body.plateNumber,
             isAutomatedGrant: body.category === 'contracted' && body.entryGranted,
             capture: body.plateImageCaptureId
-              ? ((await captures.findReading(tx, actor.tenantId, body.plateImageCaptureId)) ??
-                null)
+              ? ((await captures.findReading(tx, actor.tenantId, body.plateImageCaptureId)) ?? null)
               : null,
             clientExtractedPlate: body.extractedPlate,
             corrections: body.corrections,

@@ -97,6 +97,10 @@ try {
     const started = performance.now();
     const read = await post('/api/ocr', { type: 'plate', image: platePhoto }, cookie);
     const plateNumber = typeof read.json.plateNumber === 'string' ? read.json.plateNumber : '';
+    // Issue 15: a plate the engine was unsure of is confirmed by the guard (as the screen asks)
+    // before a grant, sent as the plate's correction.
+    const reading = read.json.reading as { uncertain?: string[] } | null | undefined;
+    const isUncertain = reading?.uncertain?.includes('plateNumber') ?? false;
     const lookup = await fetch(`${server.url}/api/approved-vehicles/plate/${plateNumber}`, {
       headers: { cookie },
     });
@@ -126,6 +130,18 @@ try {
           ? { faceComparisonId: compared.json.comparisonId }
           : {}),
         entryGranted: true,
+        ...(isUncertain
+          ? {
+              corrections: [
+                {
+                  captureId: read.json.captureId,
+                  readingType: 'plate',
+                  field: 'plateNumber',
+                  typedValue: plateNumber,
+                },
+              ],
+            }
+          : {}),
       },
       cookie,
     );

@@ -86,6 +86,11 @@ export const ENTRY_WARNING_CODES = [
    * have (a warning).
    */
   'rig_check',
+  /**
+   * Issue 15: the plate read was uncertain and nobody confirmed or corrected it, or the entry's
+   * plate differs from the read without a correction sent (the typed plate's provenance is lost).
+   */
+  'plate_unconfirmed',
 ] as const;
 export const EntryWarningCodeSchema = z.enum(ENTRY_WARNING_CODES);
 export type EntryWarningCode = z.infer<typeof EntryWarningCodeSchema>;

@@ -114,8 +114,18 @@ export const IncomingRequestEntrySchema = z.object({
   extractedDiskData: z.string().nullable(),
   status: IncomingRequestStatusSchema,
   completedAt: TimestampSchema.nullable(),
+  /**
+   * Issue 15: once processed, the gate entry recorded for its plate first at or after the request
+   * arrived (within INCOMING_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null otherwise.
+   */
+  entryLogId: IdSchema.nullable().default(null),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
+/**
+ * How long after an incoming request arrives its vehicle's gate entry is linked to it: 24 hours
+ * (a booking is pushed the day the truck comes; the entry carries no reference of the request).
+ */
+export const INCOMING_ENTRY_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const IncomingRequestListSchema = z.array(IncomingRequestEntrySchema);
 
 /**

@@ -48,6 +48,7 @@ import { crossCheckWarnings, driverDetails } from './entry-rules';
 import { faceClaimWarnings } from './entry-verdicts';
 import { withOverrides } from './entry-overrides';
 import { RIG_SOURCE, checkRig, rigWarnings } from './rig-check';
+import { plateProvenance } from './plate-provenance';
 import { withTypedCorrections } from './typed-corrections';
 
 type GrantEntry = z.output<typeof GrantEntryBodySchema>;
@@ -78,7 +79,7 @@ export type EntryLogsServiceDeps = {
   faces: Pick<FacesService, 'compareWithVehicle' | 'record' | 'claimForEntry'>;
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
   readings?: typeof citedReadings;
-  captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture'>;
+  captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture' | 'findReading'>;
   /** Issue 21: the tenant's watchlist, screened on every entry. */
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
   /** Issue 21: the tenant's document rules, and the driver's induction one of them reads. */
@@ -370,6 +371,16 @@ export function createEntryLogsService({
             ? await places.placeOf(tx, actor, { siteId: body.siteId, gateId: body.gateId })
             : null;
           const imageKeys = await resolveCaptures(tx, actor, body, stored);
+          // Issue 15: the plate read is the cited capture's; a typed plate is a correction.
+          const plate = plateProvenance({
+            plateNumber: body.plateNumber,
+            isAutomatedGrant: body.category === 'contracted' && body.entryGranted,
+            capture: body.plateImageCaptureId
+              ? ((await captures.findReading(tx, actor.tenantId, body.plateImageCaptureId)) ?? null)
+              : null,
+            clientExtractedPlate: body.extractedPlate,
+            corrections: body.corrections,
+          });
           const entryId = newId();
           const vehicle =
             (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber)) ?? null;
@@ -473,6 +484,7 @@ export function createEntryLogsService({
                 ]
               : []),
             ...decision.warnings,
+            ...plate.warnings,
             ...crossChecks,
             ...driver.warnings,
             ...body.warnings.map((message) => ({
@@ -488,7 +500,7 @@ export function createEntryLogsService({
             timestamp: clock.now(),
             category: body.category,
             plateNumber: body.plateNumber,
-            extractedPlate: body.extractedPlate,
+            extractedPlate: plate.extractedPlate,
             vehicleApproved: isApproved,
             faceVerified: face.evidence?.faceVerified ?? false,
             entryGranted: decision.entryGranted,

@@ -1,5 +1,7 @@
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 
+import { INCOMING_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/webhooks';
+
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
@@ -100,6 +102,18 @@ export function createWebhooksRepository() {
           weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
           extractedDiskData: incomingRequests.extractedDiskData,
           completedAt: incomingRequests.completedAt,
+          // Issue 15: a processed request's gate entry, as the truck list links a camera read:
+          // the plate's first entry at or after the request arrived, within the window (the
+          // tenant's plate index, in order). By table name: modules meet only in SQL.
+          entryLogId: sql<string | null>`(
+            select e.id from entry_logs e
+            where incoming_requests.completed_at is not null
+              and e.tenant_id = incoming_requests.tenant_id
+              and e.plate_number = incoming_requests.plate_number
+              and e."timestamp" >= incoming_requests.received_at
+              and e."timestamp" <= incoming_requests.received_at + ${`${INCOMING_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
+            order by e."timestamp", e.id
+            limit 1)`,
         })
         .from(incomingRequests)
         .where(

@@ -54,6 +54,7 @@ describe('incoming feed and integrations routes', () => {
           extractedDiskData: '{"transporterName":"Haul Co","visitId":"V-1"}',
           status: 'Complete',
           completedAt: null,
+          entryLogId: null,
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

@@ -73,6 +73,7 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     extractedDiskData: row.extractedDiskData,
     status: incomingRequestStatus(row),
     completedAt: row.completedAt?.toISOString() ?? null,
+    entryLogId: row.entryLogId ?? null,
   };
 }
 

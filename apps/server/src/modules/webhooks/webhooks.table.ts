@@ -173,7 +173,10 @@ export type IncomingRequestListRow = Pick<
   | 'weighbridgeTicketId'
   | 'extractedDiskData'
   | 'completedAt'
->;
+> & {
+  /** Issue 15: the gate entry the processed request led to (list only). */
+  entryLogId?: string | null;
+};
 export type NewIncomingRequestRow = typeof incomingRequests.$inferInsert;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewWebhookDeliveryRow = typeof webhookDeliveries.$inferInsert;

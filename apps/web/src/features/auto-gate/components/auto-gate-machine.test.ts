@@ -4,6 +4,7 @@ import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
 
 import {
   AUTO_GATE_STATUS,
+  PLATE_CHECK_STATUS,
   REFUSED_STATUS,
   type AutoGateEvent,
   type AutoGateState,
@@ -73,9 +74,92 @@ describe('auto gate state machine (spec §4)', () => {
     });
   });
 
-  it('an unreadable plate or a failed scan returns to idle', () => {
-    expect(run(started, plateCaptured, { type: 'PLATE_UNREADABLE' })).toEqual(initialAutoGateState);
+  it('a failed scan (no answer) returns to idle', () => {
     expect(run(started, plateCaptured, { type: 'SCAN_FAILED' })).toEqual(initialAutoGateState);
+  });
+
+  it('an unreadable plate waits for the guard to type it, keeping the photo (issue 15)', () => {
+    const unread = run(started, plateCaptured, { type: 'PLATE_UNREADABLE' });
+    expect(unread).toMatchObject({
+      phase: 'verifying_vehicle',
+      status: PLATE_CHECK_STATUS.unread,
+      plateImage: 'data:plate',
+      plateRead: { plateNumber: null },
+    });
+    // Registration is not checked until the guard has typed the plate.
+    expectUnchanged(unread, { type: 'VEHICLE_FOUND', vehicle: vehicle() });
+    expect(
+      autoGateReducer(unread, {
+        type: 'PLATE_ENTERED',
+        plateNumber: 'KP35XKGP',
+        typed: 'KP35XKGP',
+      }),
+    ).toMatchObject({
+      status: AUTO_GATE_STATUS.checkingRegistration,
+      plateNumber: 'KP35XKGP',
+      plateTyped: 'KP35XKGP',
+    });
+  });
+
+  it('an uncertain read waits for confirmation; a certain one goes on to the lookup (issue 15)', () => {
+    const uncertain = run(started, plateCaptured, {
+      type: 'PLATE_READ',
+      plateNumber: 'KP35XKG8',
+      confidence: 0.55,
+      isUncertain: true,
+    });
+    expect(uncertain).toMatchObject({
+      status: PLATE_CHECK_STATUS.confirm,
+      plateRead: { plateNumber: 'KP35XKG8', confidence: 0.55, isUncertain: true },
+    });
+    expectUnchanged(uncertain, { type: 'VEHICLE_NOT_FOUND' });
+    expect(
+      autoGateReducer(uncertain, {
+        type: 'PLATE_ENTERED',
+        plateNumber: 'KP35XKGP',
+        typed: 'KP35XKGP',
+      }),
+    ).toMatchObject({
+      status: AUTO_GATE_STATUS.checkingRegistration,
+      plateNumber: 'KP35XKGP',
+      plateRead: { plateNumber: 'KP35XKG8' },
+    });
+    // PLATE_ENTERED applies only while the plate waits for the guard.
+    expectUnchanged(run(started, plateCaptured, plateRead), {
+      type: 'PLATE_ENTERED',
+      plateNumber: 'ZZ1',
+      typed: 'ZZ1',
+    });
+  });
+
+  it('a refused plate may be corrected as a new attempt, unless the rules refused it (issue 15)', () => {
+    const refused = run(started, plateCaptured, plateRead, { type: 'VEHICLE_NOT_FOUND' });
+    const corrected = autoGateReducer(refused, {
+      type: 'PLATE_CORRECTED',
+      attemptId: 'attempt-2',
+      plateNumber: 'KP35XKGB',
+      typed: 'KP35XKGB',
+    });
+    expect(corrected).toMatchObject({
+      phase: 'verifying_vehicle',
+      status: AUTO_GATE_STATUS.checkingRegistration,
+      attemptId: 'attempt-2',
+      plateImage: 'data:plate',
+      plateNumber: 'KP35XKGB',
+      plateTyped: 'KP35XKGB',
+      plateRead: { plateNumber: 'KP35XKGP' },
+    });
+    const byRules = autoGateReducer(refused, {
+      type: 'RULES_REFUSED',
+      status: 'Manual check required',
+      detail: null,
+    });
+    expectUnchanged(byRules, {
+      type: 'PLATE_CORRECTED',
+      attemptId: 'attempt-3',
+      plateNumber: 'KP35XKGB',
+      typed: 'KP35XKGB',
+    });
   });
 
   it("a vehicle not found (or a failed lookup) → not_registered 'Vehicle not pre-registered'", () => {

@@ -26,6 +26,14 @@ export const AUTO_GATE_STATUS = {
   faceError: 'Face verification error',
 } as const;
 
+/** Issue 15 (not in the spec): the plate waits for the guard before the lookup. */
+export const PLATE_CHECK_STATUS = {
+  /** The read failed: the guard types the plate ("Enter manually"). */
+  unread: 'Cannot Read Plate',
+  /** The read is uncertain: the guard confirms or corrects it. */
+  confirm: 'Confirm the plate',
+} as const;
+
 /**
  * The not-registered panel's status for the server's refusal reason: the spec's own wording for
  * the reasons its screen knew; other reasons (rules added later) ask for a manual check.
@@ -47,6 +55,15 @@ export const PENDING_APPROVAL_STATUS = 'Vehicle registration pending approval';
 
 export type AutoGateCamera = 'plate' | 'face' | null;
 
+/** Issue 15: what the camera read of the plate (null plateNumber: nothing was read). */
+export type PlateReadState = {
+  plateNumber: string | null;
+  /** 0–1, when the reading gave one. */
+  confidence: number | null;
+  /** The reading lists the plate as uncertain: the guard must confirm or correct it. */
+  isUncertain: boolean;
+};
+
 export type AutoGateState = {
   phase: AutoGatePhase;
   status: string | null;
@@ -55,7 +72,15 @@ export type AutoGateState = {
   /** One vehicle's attempt; also the Idempotency-Key of its entry. */
   attemptId: string | null;
   plateImage: string | null;
+  /** The plate the server is asked about: the read one, or the one the guard typed. */
   plateNumber: string | null;
+  /** Issue 15: what the camera read, kept beside what the guard typed. */
+  plateRead: PlateReadState | null;
+  /**
+   * Issue 15: the plate as the guard typed, confirmed or corrected it (sent as the entry's
+   * `plate.plateNumber` correction); null when the read plate was taken as it was.
+   */
+  plateTyped: string | null;
   vehicle: PlateLookup | null;
   faceImage: string | null;
   matchScore: number | null;
@@ -95,8 +120,15 @@ export type AutoGateEvent =
   | { type: 'START'; attemptId: string }
   | { type: 'CAMERA_CLOSED' }
   | { type: 'PLATE_CAPTURED'; image: string }
-  | { type: 'PLATE_READ'; plateNumber: string }
+  | { type: 'PLATE_READ'; plateNumber: string; confidence?: number | null; isUncertain?: boolean }
   | { type: 'PLATE_UNREADABLE' }
+  /** Issue 15: the guard typed (read failed) or confirmed/corrected (uncertain read) the plate. */
+  | { type: 'PLATE_ENTERED'; plateNumber: string; typed: string }
+  /**
+   * Issue 15: on a refusal panel, the guard corrects a misread plate: a new attempt (the refusal
+   * stays logged) on the same plate photo, checked again by the server.
+   */
+  | { type: 'PLATE_CORRECTED'; attemptId: string; plateNumber: string; typed: string }
   | { type: 'SCAN_FAILED' }
   | { type: 'VEHICLE_FOUND'; vehicle: PlateLookup }
   | { type: 'VEHICLE_NOT_FOUND' }
@@ -138,6 +170,8 @@ export const initialAutoGateState: AutoGateState = {
   attemptId: null,
   plateImage: null,
   plateNumber: null,
+  plateRead: null,
+  plateTyped: null,
   vehicle: null,
   faceImage: null,
   matchScore: null,
@@ -194,13 +228,56 @@ export function autoGateReducer(state: AutoGateState, event: AutoGateEvent): Aut
       if (state.phase !== 'verifying_vehicle' || state.status !== AUTO_GATE_STATUS.readingPlate) {
         return state;
       }
+      {
+        const plateRead = {
+          plateNumber: event.plateNumber,
+          confidence: event.confidence ?? null,
+          isUncertain: event.isUncertain ?? false,
+        };
+        // Never silently wrong: an uncertain read waits for the guard before the lookup.
+        return {
+          ...state,
+          status: plateRead.isUncertain
+            ? PLATE_CHECK_STATUS.confirm
+            : AUTO_GATE_STATUS.checkingRegistration,
+          plateNumber: event.plateNumber,
+          plateRead,
+        };
+      }
+
+    case 'PLATE_UNREADABLE':
+      if (state.phase !== 'verifying_vehicle' || state.status !== AUTO_GATE_STATUS.readingPlate) {
+        return state;
+      }
+      // Issue 15: "Enter manually": the photo stays, the guard types what it shows.
+      return {
+        ...state,
+        status: PLATE_CHECK_STATUS.unread,
+        plateRead: { plateNumber: null, confidence: null, isUncertain: false },
+      };
+
+    case 'PLATE_ENTERED':
+      if (!isAwaitingPlate(state)) return state;
       return {
         ...state,
         status: AUTO_GATE_STATUS.checkingRegistration,
         plateNumber: event.plateNumber,
+        plateTyped: event.typed,
       };
 
-    case 'PLATE_UNREADABLE':
+    case 'PLATE_CORRECTED':
+      if (!canCorrectPlate(state)) return state;
+      return {
+        ...initialAutoGateState,
+        phase: 'verifying_vehicle',
+        status: AUTO_GATE_STATUS.checkingRegistration,
+        attemptId: event.attemptId,
+        plateImage: state.plateImage,
+        plateRead: state.plateRead,
+        plateNumber: event.plateNumber,
+        plateTyped: event.typed,
+      };
+
     case 'SCAN_FAILED':
       if (state.phase !== 'verifying_vehicle' || state.status !== AUTO_GATE_STATUS.readingPlate) {
         return state;
@@ -357,6 +434,22 @@ export function canRetakeFace(state: AutoGateState): boolean {
     state.vehicle.isActive &&
     Boolean(state.vehicle.driverPhoto)
   );
+}
+
+/** Issue 15: the read failed or is uncertain, and the guard has not typed or confirmed it yet. */
+export function isAwaitingPlate(state: AutoGateState): boolean {
+  return (
+    state.phase === 'verifying_vehicle' &&
+    (state.status === PLATE_CHECK_STATUS.unread || state.status === PLATE_CHECK_STATUS.confirm)
+  );
+}
+
+/**
+ * Issue 15: a refusal of the plate's photo may be corrected (a misread plate), except when the
+ * server's rules refused it: a watched plate is not typed away.
+ */
+export function canCorrectPlate(state: AutoGateState): boolean {
+  return state.phase === 'not_registered' && !state.refusedByRules && state.plateImage !== null;
 }
 
 function isCheckingRegistration(state: AutoGateState) {

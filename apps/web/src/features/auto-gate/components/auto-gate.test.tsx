@@ -139,6 +139,8 @@ describe('Automated Gate Entry', () => {
       // The plate photo was stored when it was read, the face when it was compared: the entry
       // cites both captures, each image goes up once (issue 14).
       plateImageCaptureId: A_CAPTURE_ID,
+      // What the camera read, beside the plate checked (issue 15); no correction was typed.
+      extractedPlate: 'KP35XKGP',
       driverFaceImageCaptureId: A_FACE_CAPTURE_ID,
       vehicleApproved: true,
       faceVerified: true,
@@ -517,7 +519,11 @@ describe('Automated Gate Entry', () => {
     const panel = await screen.findByTestId('not-registered-panel');
     await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
     const buttons = within(panel).getAllByRole('button');
-    expect(buttons.map((button) => button.textContent)).toEqual(['Retake Face', 'Scan Again']);
+    expect(buttons.map((button) => button.textContent)).toEqual([
+      'Retake Face',
+      'Scan Again',
+      'Correct Plate',
+    ]);
     expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
 
     api.onFaceComparison(aFaceComparison(91));
@@ -578,16 +584,134 @@ describe('Automated Gate Entry', () => {
     await expectToast('Verification Failed', 'Face comparison error');
   });
 
-  it("returns to idle with 'Cannot Read Plate' when no plate is read", async () => {
-    const { user, api } = setUp();
+  it("offers 'Enter manually' when no plate is read, and decides on the typed plate (issue 15)", async () => {
+    const { user, api } = setUp([
+      anApprovedVehicle({ plateNumber: 'KP35XKGP', driverPhoto: null }),
+    ]);
     api.onOcr('plate', anEmptyRead('plate', 'No plate found in the image.'));
 
     await start(user);
     await uploadThroughCamera(user, 'Scan Licence Plate');
 
-    await expectToast('Cannot Read Plate', 'Please try again with better lighting');
-    expect(screen.getByRole('button', { name: 'Start Vehicle Verification' })).toBeInTheDocument();
+    const panel = await screen.findByTestId('plate-check-panel');
+    expect(within(panel).getByRole('status')).toHaveTextContent('Cannot Read Plate');
+    expect(within(panel).getByText('Enter manually')).toBeInTheDocument();
     expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(0);
+    await user.type(within(panel).getByLabelText('Plate number'), 'kp 35 xk gp');
+    await user.click(within(panel).getByRole('button', { name: 'Check Plate' }));
+
+    const approved = await screen.findByTestId('approved-panel');
+    expect(within(approved).getByTestId('typed-plate-note')).toHaveTextContent(
+      'Plate typed by the guard; the camera read nothing.',
+    );
+    const [entry] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(entry!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      plateImageCaptureId: A_CAPTURE_ID,
+      entryGranted: true,
+      corrections: [
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'plate',
+          field: 'plateNumber',
+          typedValue: 'KP35XKGP',
+        },
+      ],
+    });
+    expect(entry!.body).not.toHaveProperty('extractedPlate');
+  });
+
+  it('holds an uncertain plate until the guard confirms it, then sends the confirmation (issue 15)', async () => {
+    const { user, api } = setUp([
+      anApprovedVehicle({ plateNumber: 'KP35XKGP', driverPhoto: null }),
+    ]);
+    const read = anOcrRead('plate', {}, { plateNumber: 'KP35XKGP' });
+    api.onOcr('plate', { ...read, reading: { ...read.reading!, uncertain: ['plateNumber'] } });
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('plate-check-panel');
+    expect(within(panel).getByRole('status')).toHaveTextContent('Confirm the plate');
+    expect(within(panel).getByText(/90% confidence/)).toBeInTheDocument();
+    expect(within(panel).getByTestId('read-plate')).toHaveTextContent('KP 35 XK GP');
+    // Nothing is asked of the server, and no entry is logged, before the guard answers.
+    expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(0);
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(0);
+
+    await user.click(within(panel).getByRole('button', { name: 'Confirm Plate' }));
+
+    expect(await screen.findByTestId('approved-panel')).toBeInTheDocument();
+    const [entry] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(entry!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP35XKGP',
+      corrections: [{ captureId: A_CAPTURE_ID, field: 'plateNumber', typedValue: 'KP35XKGP' }],
+    });
+  });
+
+  it('corrects an uncertain misread before the lookup: the server is asked about the typed plate', async () => {
+    const { user, api } = setUp([
+      anApprovedVehicle({ plateNumber: 'KP35XKGP', driverPhoto: null }),
+    ]);
+    const read = anOcrRead('plate', {}, { plateNumber: 'KP35XKG8' });
+    api.onOcr('plate', { ...read, reading: { ...read.reading!, uncertain: ['plateNumber'] } });
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    const panel = await screen.findByTestId('plate-check-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Correct Plate' }));
+    const input = within(panel).getByLabelText('Plate number');
+    await user.clear(input);
+    await user.type(input, 'KP35XKGP');
+    await user.click(within(panel).getByRole('button', { name: 'Check Plate' }));
+
+    expect(await screen.findByTestId('approved-panel')).toBeInTheDocument();
+    expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKG8')).toHaveLength(0);
+    expect(api.sent('GET', '/api/approved-vehicles/plate/KP35XKGP')).toHaveLength(1);
+    const [entry] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(entry!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: 'KP35XKG8',
+      corrections: [{ field: 'plateNumber', typedValue: 'KP35XKGP' }],
+    });
+  });
+
+  it('corrects a misread plate after a not-registered refusal, as a new attempt (issue 15)', async () => {
+    const { user, api } = setUp([
+      anApprovedVehicle({ plateNumber: 'KP35XKGP', driverPhoto: null }),
+    ]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'KP35XKG8' }));
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+    const refused = await screen.findByTestId('not-registered-panel');
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    await user.click(within(refused).getByRole('button', { name: 'Correct Plate' }));
+    const input = within(refused).getByLabelText('Plate number');
+    expect((input as HTMLInputElement).value.replaceAll(' ', '')).toBe('KP35XKG8');
+    await user.clear(input);
+    await user.type(input, 'KP 35 XK GP');
+    await user.click(within(refused).getByRole('button', { name: 'Check Plate' }));
+
+    const approved = await screen.findByTestId('approved-panel');
+    expect(within(approved).getByTestId('typed-plate-note')).toHaveTextContent(
+      'the camera read KP 35 XKG 8',
+    );
+    const [refusal, entry] = api.sent('POST', '/api/auto-gate/grant-entry');
+    expect(refusal!.body).toMatchObject({ plateNumber: 'KP35XKG8', entryGranted: false });
+    expect(refusal!.body).not.toHaveProperty('corrections');
+    expect(entry!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      plateImageCaptureId: A_CAPTURE_ID,
+      extractedPlate: 'KP35XKG8',
+      entryGranted: true,
+      corrections: [{ captureId: A_CAPTURE_ID, field: 'plateNumber', typedValue: 'KP35XKGP' }],
+    });
+    // A new attempt, a new entry: each has its own Idempotency-Key.
+    expect(entry!.headers['idempotency-key']).not.toBe(refusal!.headers['idempotency-key']);
+    // The photo was read once: the correction is typed, not scanned again.
+    expect(api.sent('POST', '/api/ocr')).toHaveLength(1);
   });
 
   it("returns to idle with 'Scan Failed' when reading fails", async () => {

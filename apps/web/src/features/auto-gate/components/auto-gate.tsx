@@ -1,30 +1,16 @@
-import {
-  CheckCircle2Icon,
-  CircleAlertIcon,
-  type LucideIcon,
-  RotateCcwIcon,
-  ScanFaceIcon,
-  ScanLineIcon,
-  ShieldCheckIcon,
-  UserPlusIcon,
-} from 'lucide-react';
+import { ScanLineIcon } from 'lucide-react';
 import { lazy, Suspense, useReducer, useRef } from 'react';
-import { Link } from 'wouter';
 
 import type { PlateLookup } from '@boomgate/contracts/approved-vehicles';
-import type { GateOpenOutcome, GateOpenResult } from '@boomgate/contracts/barriers';
+import type { GateOpenOutcome } from '@boomgate/contracts/barriers';
 import type { ClientRefusalReason } from '@boomgate/contracts/entry-checks';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { FaceComparisonResponse } from '@boomgate/contracts/faces';
+import type { OcrResponse } from '@boomgate/contracts/ocr';
 
-import { EntryWarningsPanel } from '@/components/entry-warnings';
-import { InductionValidityNotice } from '@/components/induction-validity-notice';
-import { PinOverrideButton } from '@/components/entry-override';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
-import { Spinner } from '@/components/ui/spinner';
-import { paths } from '@/config/paths';
 import { useIsMobile } from '@/hooks/use-is-mobile';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { toast } from '@/hooks/use-toast';
@@ -34,22 +20,27 @@ import { imageOrCapture } from '@/lib/api/captures';
 import { plateFromOcr, readDocument } from '@/lib/api/ocr';
 import { cn } from '@/lib/cn';
 import { isNetworkError, reportUnreachable, useOfflineStatus } from '@/lib/offline/offline-sync';
-import { formatPlate } from '@/lib/plates';
 
 import { compareFaces, lookupPlate } from '../api/auto-gate';
 import { rulesRefusal } from './rules-refusal';
 
 import {
-  AUTO_GATE_STATUS,
-  PIN_OVERRIDE_STATUS,
-  type AutoGatePhase,
-  type AutoGateState,
   autoGateReducer,
-  canRetakeFace,
+  canCorrectPlate,
   initialAutoGateState,
+  isAwaitingPlate,
   isFaceMatch,
+  AUTO_GATE_STATUS,
 } from './auto-gate-machine';
+import {
+  ApprovedPanel,
+  formatLiveness,
+  NotRegisteredPanel,
+  ProgressPanel,
+  StepExplainer,
+} from './auto-gate-panels';
 import { OfflineAutoGate } from './offline-auto-gate';
+import { PlateCheckPanel } from './plate-check-panel';
 
 // The camera's code loads after the screen has rendered: it is not needed to show the screen.
 const CameraCaptureDialog = lazy(() =>
@@ -61,240 +52,24 @@ const CameraCaptureDialog = lazy(() =>
 const TITLE = 'Automated Gate Entry';
 const SUBTITLE = 'NPR and biometric verification system for contracted vehicles';
 
-const STEPS: { title: string; description: string; icon: LucideIcon; phases: AutoGatePhase[] }[] = [
-  {
-    title: 'Step 1: NPR Scan',
-    description: 'Capture licence plate',
-    icon: ScanLineIcon,
-    phases: ['scanning_plate', 'verifying_vehicle'],
-  },
-  {
-    title: 'Step 2: Facial Recognition',
-    description: 'Verify driver identity',
-    icon: ScanFaceIcon,
-    phases: ['verifying_face'],
-  },
-  {
-    title: 'Step 3: Grant Entry',
-    description: 'Log and approve access',
-    icon: ShieldCheckIcon,
-    phases: ['approved'],
-  },
-];
-
-/** The anti-spoofing score (0–1) as the guard reads it. */
-const formatLiveness = (liveness: number | null) =>
-  liveness === null ? 'not measured' : `${Math.round(liveness * 100)}%`;
-
-function StepExplainer({ phase, compact }: { phase: AutoGatePhase; compact: boolean }) {
-  return (
-    <ol className={cn('grid gap-3', compact ? 'grid-cols-3' : 'md:grid-cols-3')}>
-      {STEPS.map((step) => {
-        const isActive = step.phases.includes(phase);
-        return (
-          <li
-            key={step.title}
-            aria-current={isActive ? 'step' : undefined}
-            className={cn(
-              'flex gap-3 rounded-lg border p-4',
-              compact && 'flex-col items-center gap-1 p-2 text-center',
-              isActive && 'border-primary bg-accent',
-            )}
-          >
-            <step.icon aria-hidden className={cn('shrink-0', compact ? 'size-5' : 'size-6')} />
-            <div className="grid gap-0.5">
-              <p className={cn('font-semibold', compact ? 'text-xs' : 'text-sm')}>{step.title}</p>
-              <p className="text-xs text-muted-foreground">{step.description}</p>
-            </div>
-          </li>
-        );
-      })}
-    </ol>
-  );
-}
-
-function Detail({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex justify-between gap-4 border-b py-2 last:border-b-0">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="text-right font-semibold">{value}</dd>
-    </div>
-  );
-}
-
-/** The barrier's real outcome under 'Entry approved - gate opening' (issue 17). */
-const BARRIER_OUTCOME: Record<GateOpenResult, string> = {
-  opened: 'Gate opened',
-  offline: 'Barrier offline — open by hand',
-  not_opened: 'Barrier did not open — open by hand',
+/** One attempt's plate: its capture, what was read and what the guard typed (issue 15). */
+type PlateEvidence = {
+  attemptId: string;
+  captureId: string | null;
+  read: string | null;
+  typed: string | null;
 };
 
-function ApprovedPanel({
-  state,
-  isMobile,
-  onNext,
-}: {
-  state: AutoGateState;
-  isMobile: boolean;
-  onNext: () => void;
-}) {
-  return (
-    <Card className="border-success" data-testid="approved-panel">
-      <CardHeader className="items-center text-center">
-        <CheckCircle2Icon aria-hidden className="size-14 text-success" />
-        <CardTitle className="text-xl" role="status">
-          {/* Issue 21: a PIN override grants the entry without opening the barrier. */}
-          {state.status === PIN_OVERRIDE_STATUS ? PIN_OVERRIDE_STATUS : AUTO_GATE_STATUS.approved}
-        </CardTitle>
-        {state.barrier && (
-          <p
-            data-testid="barrier-outcome"
-            className={state.barrier === 'opened' ? 'text-success' : 'font-medium text-destructive'}
-          >
-            {BARRIER_OUTCOME[state.barrier]}
-          </p>
-        )}
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <dl className="text-sm">
-          <Detail label="Driver" value={state.vehicle?.driverName ?? '-'} />
-          <Detail
-            label="Plate Number"
-            value={state.plateNumber ? formatPlate(state.plateNumber) : '-'}
-          />
-          <Detail label="Company" value={state.vehicle?.company ?? '-'} />
-          <Detail
-            label="Facial Match"
-            value={
-              state.faceVerified && state.matchScore !== null
-                ? `${Math.round(state.matchScore)}%`
-                : state.faceImage
-                  ? 'Not verified'
-                  : 'Not verified (no reference photo)'
-            }
-          />
-          {state.liveness !== null && (
-            <Detail label="Liveness" value={formatLiveness(state.liveness)} />
-          )}
-        </dl>
-        {/* Known only for vehicles onboarded for a driver record; a warning, never a refusal. */}
-        <InductionValidityNotice validity={state.vehicle?.induction} />
-        <EntryWarningsPanel warnings={state.warnings} />
-        <Button size="lg" className="w-full" onClick={onNext}>
-          <RotateCcwIcon aria-hidden />
-          {isMobile ? 'Next Vehicle' : 'Process Next Vehicle'}
-        </Button>
-      </CardContent>
-    </Card>
-  );
-}
-
-function NotRegisteredPanel({
-  state,
-  onScanAgain,
-  onRetakeFace,
-  onPinOverridden,
-  canPinOverride,
-}: {
-  state: AutoGateState;
-  onScanAgain: () => void;
-  onRetakeFace: () => void;
-  onPinOverridden: () => void;
-  canPinOverride: boolean;
-}) {
-  // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
-  const canRetake = canRetakeFace(state);
-  return (
-    <Card className="border-destructive" data-testid="not-registered-panel">
-      <CardHeader className="items-center text-center">
-        <CircleAlertIcon aria-hidden className="size-14 text-destructive" />
-        <CardTitle className="text-xl" role="status">
-          {state.status}
-        </CardTitle>
-        {state.status === AUTO_GATE_STATUS.faceMismatch && state.matchScore !== null && (
-          <CardDescription>
-            Match score: {Math.round(state.matchScore)}%
-            {state.liveness !== null && <> · Liveness: {formatLiveness(state.liveness)}</>}
-          </CardDescription>
-        )}
-        {state.refusalDetail && (
-          <CardDescription className="font-medium text-destructive" data-testid="refusal-detail">
-            {state.refusalDetail}
-          </CardDescription>
-        )}
-        {state.spoofSuspected && (
-          <CardDescription className="font-medium text-destructive" data-testid="spoof-warning">
-            Possible spoof: the face may be a photo or a screen. Check the driver in person.
-          </CardDescription>
-        )}
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <InductionValidityNotice validity={state.vehicle?.induction} />
-        <EntryWarningsPanel warnings={state.warnings} />
-        <div className="rounded-lg bg-muted p-4 text-center">
-          <p className="text-xs uppercase text-muted-foreground">Scanned plate</p>
-          <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">
-            {state.plateNumber ? formatPlate(state.plateNumber) : 'No plate read'}
-          </p>
-        </div>
-        <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
-          {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
-          {canRetake ? (
-            <Button size="lg" onClick={onRetakeFace}>
-              <ScanFaceIcon aria-hidden />
-              Retake Face
-            </Button>
-          ) : (
-            !state.refusedByRules && (
-              <Button size="lg" asChild>
-                <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
-                  <UserPlusIcon aria-hidden />
-                  Pre-Register Vehicle
-                </Link>
-              </Button>
-            )
-          )}
-          {/* Issue 21: a supervisor's one-time PIN overrides the rules' refusal of this entry. */}
-          {canPinOverride && state.refusedByRules && state.refusedEntryId && (
-            <PinOverrideButton
-              entryId={state.refusedEntryId}
-              plateNumber={state.plateNumber}
-              onOverridden={onPinOverridden}
-            />
-          )}
-          <Button size="lg" variant="outline" onClick={onScanAgain}>
-            <ScanLineIcon aria-hidden />
-            Scan Again
-          </Button>
-        </div>
-      </CardContent>
-    </Card>
-  );
-}
-
-function ProgressPanel({ state }: { state: AutoGateState }) {
-  const status =
-    state.status ?? (state.camera === 'plate' ? 'Capture the licence plate' : 'Please wait...');
-  return (
-    <Card>
-      <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
-        <div
-          role="status"
-          aria-live="polite"
-          className="flex items-center gap-2 text-lg font-medium"
-        >
-          {state.camera === null && <Spinner className="size-5" />}
-          <span data-testid="auto-gate-status">{status}</span>
-        </div>
-        {state.plateNumber && (
-          <p className="font-mono text-2xl font-bold">{formatPlate(state.plateNumber)}</p>
-        )}
-        {state.vehicle && (
-          <p className="text-sm text-muted-foreground">{state.vehicle.driverName}</p>
-        )}
-      </CardContent>
-    </Card>
-  );
+/**
+ * Issue 15: how sure the reading is of the plate. A plate found only in the text (no typed
+ * reading of it) is as unsure as one the reading lists uncertain: the guard confirms it.
+ */
+function plateCertainty(read: OcrResponse) {
+  const field = read.reading?.type === 'plate' ? read.reading.fields.plateNumber : undefined;
+  return {
+    confidence: field?.confidence ?? null,
+    isUncertain: !field || (read.reading?.uncertain.includes('plateNumber') ?? false),
+  };
 }
 
 /**
@@ -315,10 +90,41 @@ export function AutoGate({
   const [state, dispatch] = useReducer(autoGateReducer, initialAutoGateState);
   const currentAttempt = useRef<string | null>(null);
   // The capture POST /api/ocr stored the plate photo as (issue 14): the entry cites it instead of
-  // uploading the photo again. Kept per attempt, so a new attempt never cites an old plate.
-  const plateCapture = useRef<{ attemptId: string; captureId: string } | null>(null);
-  const plateCaptureOf = (attemptId: string) =>
-    plateCapture.current?.attemptId === attemptId ? plateCapture.current.captureId : null;
+  // uploading the photo again. Kept per attempt, so a new attempt never cites an old plate; with
+  // it what was read and what the guard typed (issue 15), sent as the entry's plate correction.
+  const plateEvidence = useRef<PlateEvidence | null>(null);
+  const plateEvidenceOf = (attemptId: string) =>
+    plateEvidence.current?.attemptId === attemptId ? plateEvidence.current : null;
+  const plateFields = (attemptId: string, image: string | null) => {
+    const evidence = plateEvidenceOf(attemptId);
+    const captureId = evidence?.captureId ?? null;
+    return {
+      ...imageOrCapture('plateImage', image, captureId),
+      ...(evidence?.read ? { extractedPlate: evidence.read } : {}),
+      ...(evidence?.typed
+        ? {
+            corrections: [
+              {
+                captureId,
+                readingType: 'plate' as const,
+                field: 'plateNumber',
+                typedValue: evidence.typed,
+              },
+            ],
+          }
+        : {}),
+    };
+  };
+  /** The plate's evidence moves to a new attempt (retake, correction): the photo is not retaken. */
+  const carryPlateEvidence = (from: string | null, to: string, typed?: string) => {
+    const evidence = from ? plateEvidenceOf(from) : null;
+    plateEvidence.current = {
+      attemptId: to,
+      captureId: evidence?.captureId ?? null,
+      read: evidence?.read ?? null,
+      typed: typed ?? evidence?.typed ?? null,
+    };
+  };
   const grantEntry = useGrantEntry();
   const { online } = useOfflineStatus();
 
@@ -342,9 +148,32 @@ export function AutoGate({
     const previous = currentAttempt.current;
     currentAttempt.current = attemptId;
     // The plate's capture stays cited by the new attempt: the plate is not scanned again.
-    if (previous && plateCapture.current?.attemptId === previous)
-      plateCapture.current = { attemptId, captureId: plateCapture.current.captureId };
+    carryPlateEvidence(previous, attemptId);
     dispatch({ type: 'FACE_RETAKE', attemptId });
+  };
+
+  /**
+   * Issue 15: the guard typed the plate (read failed) or confirmed/corrected an uncertain read:
+   * the server is asked about the plate typed, and the correction goes with the entry.
+   */
+  const enterPlate = (plateNumber: string) => {
+    const { attemptId, plateImage } = state;
+    if (!attemptId || !isAwaitingPlate(state)) return;
+    carryPlateEvidence(attemptId, attemptId, plateNumber);
+    dispatch({ type: 'PLATE_ENTERED', plateNumber, typed: plateNumber });
+    void checkRegistration(attemptId, plateNumber, plateImage);
+  };
+
+  /** Issue 15: a refused plate was misread: a new attempt on the plate the guard typed. */
+  const correctPlate = (plateNumber: string) => {
+    const { plateImage } = state;
+    if (!canCorrectPlate(state)) return;
+    const attemptId = crypto.randomUUID();
+    const previous = currentAttempt.current;
+    currentAttempt.current = attemptId;
+    carryPlateEvidence(previous, attemptId, plateNumber);
+    dispatch({ type: 'PLATE_CORRECTED', attemptId, plateNumber, typed: plateNumber });
+    void checkRegistration(attemptId, plateNumber, plateImage);
   };
 
   const closeCamera = () => {
@@ -372,7 +201,7 @@ export function AutoGate({
         body: {
           category: 'contracted',
           plateNumber: entry.plateNumber,
-          ...imageOrCapture('plateImage', entry.plateImage, plateCaptureOf(attemptId)),
+          ...plateFields(attemptId, entry.plateImage),
           ...imageOrCapture('driverFaceImage', entry.faceImage, entry.faceCaptureId),
           vehicleApproved: true,
           faceVerified,
@@ -451,7 +280,7 @@ export function AutoGate({
         body: {
           category: 'contracted',
           plateNumber: refusal.plateNumber,
-          ...imageOrCapture('plateImage', refusal.plateImage, plateCaptureOf(attemptId)),
+          ...plateFields(attemptId, refusal.plateImage),
           ...imageOrCapture('driverFaceImage', refusal.faceImage ?? null, refusal.faceCaptureId),
           vehicleApproved: false,
           faceVerified: false,
@@ -491,10 +320,17 @@ export function AutoGate({
     dispatch({ type: 'PLATE_CAPTURED', image });
 
     let plateNumber: string | null;
+    let certainty: ReturnType<typeof plateCertainty> = { confidence: null, isUncertain: false };
     try {
       const read = await readDocument(image, 'plate');
-      plateCapture.current = { attemptId, captureId: read.captureId };
       plateNumber = plateFromOcr(read);
+      certainty = plateCertainty(read);
+      plateEvidence.current = {
+        attemptId,
+        captureId: read.captureId,
+        read: plateNumber,
+        typed: null,
+      };
     } catch (error) {
       if (!isCurrent(attemptId)) return;
       if (isHttpError(error, 422)) {
@@ -513,16 +349,22 @@ export function AutoGate({
     }
     if (!isCurrent(attemptId)) return;
     if (!plateNumber) {
-      toast({
-        variant: 'destructive',
-        title: 'Cannot Read Plate',
-        description: 'Please try again with better lighting',
-      });
+      // Issue 15: "Enter manually": the guard types the plate the photo shows (or scans again).
       dispatch({ type: 'PLATE_UNREADABLE' });
       return;
     }
-    dispatch({ type: 'PLATE_READ', plateNumber });
+    dispatch({ type: 'PLATE_READ', plateNumber, ...certainty });
+    // Never silently wrong: an uncertain read waits for the guard to confirm or correct it.
+    if (certainty.isUncertain) return;
+    await checkRegistration(attemptId, plateNumber, image);
+  };
 
+  /** The plate (read, typed or corrected) against the register; the server decides the entry. */
+  const checkRegistration = async (
+    attemptId: string,
+    plateNumber: string,
+    image: string | null,
+  ) => {
     let vehicle: PlateLookup;
     try {
       vehicle = await lookupPlate(plateNumber);
@@ -624,8 +466,10 @@ export function AutoGate({
   };
 
   const { phase } = state;
+  const isAwaitingGuard = isAwaitingPlate(state);
   const isBusy =
-    phase === 'scanning_plate' || phase === 'verifying_vehicle' || phase === 'verifying_face';
+    !isAwaitingGuard &&
+    (phase === 'scanning_plate' || phase === 'verifying_vehicle' || phase === 'verifying_face');
 
   return (
     <div className={cn('mx-auto flex w-full flex-col', isMobile ? 'gap-4' : 'max-w-4xl gap-6')}>
@@ -662,6 +506,14 @@ export function AutoGate({
         </Card>
       )}
       {isBusy && <ProgressPanel state={state} />}
+      {isAwaitingGuard && (
+        <PlateCheckPanel
+          key={`${state.attemptId}-${state.status}`}
+          state={state}
+          onEnter={enterPlate}
+          onScanAgain={reset}
+        />
+      )}
       {phase === 'approved' && <ApprovedPanel state={state} isMobile={isMobile} onNext={reset} />}
       {phase === 'not_registered' && (
         <NotRegisteredPanel
@@ -669,6 +521,7 @@ export function AutoGate({
           onScanAgain={reset}
           onRetakeFace={retakeFace}
           onPinOverridden={() => dispatch({ type: 'PIN_OVERRIDDEN' })}
+          onCorrectPlate={correctPlate}
           canPinOverride={canPinOverride}
         />
       )}

@@ -37,6 +37,7 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     extractedDiskData: null,
     status: 'Incomplete',
     completedAt: null,
+    entryLogId: null,
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };
@@ -208,6 +209,28 @@ describe('Incoming Feed', () => {
     expect(partial).toHaveTextContent('N/A');
     expect(within(partial!).getByText('Incomplete')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('links a processed request to the entry its vehicle led to (issue 15)', async () => {
+    const entryLogId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    setUp([
+      anEntry({
+        plateNumber: 'CA123456',
+        driverName: 'Sipho',
+        driverIdNumber: '8001015009087',
+        completedAt: '2026-01-01T07:05:00.000Z',
+        entryLogId,
+      }),
+      anEntry({ plateNumber: 'ND1', driverName: 'Thabo' }),
+    ]);
+
+    const [linked, unlinked] = await rows();
+    expect(within(linked!).getByRole('link', { name: 'CA123456' })).toHaveAttribute(
+      'href',
+      `/entry-logs/${entryLogId}`,
+    );
+    expect(within(unlinked!).queryByRole('link')).toBeNull();
+    expect(unlinked).toHaveTextContent('ND1');
   });
 
   it("shows the server's counts on the cards, not the rows of the page", async () => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 
 import { type IncomingRequestEntry, parseExtractedDiskData } from '@boomgate/contracts/webhooks';
 
@@ -17,6 +18,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
 
@@ -111,8 +113,18 @@ export function IncomingFeed() {
                         </div>
                       </TableCell>
                       <TableCell className="font-mono">
-                        {entry.plateNumber ?? (
-                          <span className="font-sans text-muted-foreground">No plate</span>
+                        {/* Issue 15: a processed request whose vehicle came in opens that entry. */}
+                        {entry.plateNumber && entry.entryLogId ? (
+                          <Link
+                            href={paths.entryLog(entry.entryLogId)}
+                            className="underline-offset-2 hover:underline"
+                          >
+                            {entry.plateNumber}
+                          </Link>
+                        ) : (
+                          (entry.plateNumber ?? (
+                            <span className="font-sans text-muted-foreground">No plate</span>
+                          ))
                         )}
                       </TableCell>
                       <TableCell>

@@ -1,3 +1,4 @@
+import type { CorrectionInput } from '@boomgate/contracts/corrections';
 import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
@@ -61,6 +62,22 @@ export function plateWarning(plate: PlateData | null): string | null {
   }
   if (normalisePlate(plate.extractedPlate) === plate.plateNumber) return null;
   return `Plate entered by the guard as ${typed}: the camera read "${plate.extractedPlate}".`;
+}
+
+/**
+ * Issue 15: a plate the guard typed goes with the entry as the plate reading's correction: the
+ * server keeps the camera's read value (confidence, source) beside it, with who and when.
+ */
+export function plateCorrections(plate: PlateData | null, isConfirmed = false): CorrectionInput[] {
+  if (!plate?.isTypedByGuard && !(plate?.isUncertain && isConfirmed)) return [];
+  return [
+    {
+      captureId: plate.captureId ?? null,
+      readingType: 'plate',
+      field: 'plateNumber',
+      typedValue: plate.plateNumber,
+    },
+  ];
 }
 
 /** The real gate's entry (spec §3, the larger payload), with the guard's warnings. */

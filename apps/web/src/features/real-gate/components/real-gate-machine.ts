@@ -46,6 +46,8 @@ export type PlateData = {
   extractedPlate: string | null;
   /** The guard typed the plate (the camera could not read it, or misread it). */
   isTypedByGuard: boolean;
+  /** Issue 15: the reading lists the plate uncertain: the guard confirms or corrects it. */
+  isUncertain?: boolean;
   image: string;
   /** The stored capture of `image` (see Saved). */
   captureId?: string | null;

@@ -154,7 +154,10 @@ function asReadText(text: string | undefined): string | null {
 /** Checks the plate against the approved vehicles: spec §4 'Vehicle Approved' or not. */
 async function verifyPlate(
   plateNumber: string,
-  reading: Pick<PlateData, 'image' | 'captureId' | 'extractedPlate' | 'isTypedByGuard'>,
+  reading: Pick<
+    PlateData,
+    'image' | 'captureId' | 'extractedPlate' | 'isTypedByGuard' | 'isUncertain'
+  >,
 ): Promise<{ plate: PlateData; toast: StepToast }> {
   const verification = await verifyVehicle(plateNumber).catch(() => null);
   const vehicle = verification?.approved ? verification.vehicle : null;
@@ -209,6 +212,10 @@ async function processPlate(image: string): Promise<StepOutcome> {
       textField(response.fields, 'displayPlate', 'extractedPlate') ??
       formatPlate(plateNumber),
     isTypedByGuard: false,
+    isUncertain:
+      response.reading?.type === 'plate'
+        ? response.reading.uncertain.includes('plateNumber')
+        : false,
   });
   return { data: { plate }, toast };
 }

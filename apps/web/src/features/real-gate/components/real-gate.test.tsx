@@ -385,6 +385,9 @@ describe('Real Gate Entry', () => {
       extractedPlate: 'GAUTENG MPUMALANGA',
       plateImage: expect.stringMatching(/^data:image\/jpeg/),
       vehicleApproved: true,
+      corrections: [
+        { captureId: null, readingType: 'plate', field: 'plateNumber', typedValue: 'KP35XKGP' },
+      ],
       warnings: [
         'Plate entered by the guard as KP 35 XK GP: the camera read "GAUTENG MPUMALANGA".',
       ],
@@ -434,6 +437,16 @@ describe('Real Gate Entry', () => {
       plateNumber: 'KP35XKGP',
       extractedPlate: 'KP 35 XKGB',
       vehicleApproved: true,
+      // Issue 15: the photo stays cited as read; the typed plate is its correction.
+      plateImageCaptureId: A_CAPTURE_ID,
+      corrections: [
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'plate',
+          field: 'plateNumber',
+          typedValue: 'KP35XKGP',
+        },
+      ],
     });
   });
 
@@ -638,6 +651,46 @@ describe('Real Gate Entry', () => {
     expect(body).toMatchObject({
       driverIdNumber: '8001015009087',
       corrections: [{ field: 'identityNumber', typedValue: '8001015009087' }],
+    });
+  });
+
+  it('holds Grant Entry until an uncertain plate read is confirmed, and sends the confirmation (issue 15)', async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    const read = anOcrRead(
+      'plate',
+      {},
+      { plateNumber: 'KP35XKGP', displayPlate: formatPlate('KP35XKGP') },
+    );
+    api.onOcr('plate', {
+      ...read,
+      reading: read.reading && { ...read.reading, uncertain: ['plateNumber'] },
+    });
+    await completeUntil(user, 'complete');
+
+    const grant = within(step('complete')).getByRole('button', { name: 'Grant Entry' });
+    expect(grant).toBeDisabled();
+    expect(
+      within(step('complete')).getByText(
+        'Confirm or correct the highlighted fields before granting entry.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(step('plate')).getByText('Confirm the plate')).toBeInTheDocument();
+    await user.click(within(step('plate')).getByRole('button', { name: 'Confirm Plate' }));
+    expect(grant).toBeEnabled();
+    await user.click(grant);
+
+    await screen.findByTestId('entry-granted-panel');
+    expect(api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      corrections: [
+        {
+          captureId: A_CAPTURE_ID,
+          readingType: 'plate',
+          field: 'plateNumber',
+          typedValue: 'KP35XKGP',
+        },
+      ],
     });
   });
 

@@ -13,21 +13,19 @@ import {
   TriangleAlertIcon,
   XIcon,
 } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
-import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { TrailersPanel } from '@/components/trailers-panel';
+import { PlateEntryForm } from '@/components/plate-entry-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
@@ -48,7 +46,7 @@ import {
   driverValues,
   startDriverEdits,
 } from './driver-details-form';
-import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
+import { driverDetails, plateCorrections, plateWarning, realGateEntry } from './real-gate-entry';
 import {
   canCorrectPlate,
   canEditTrailers,
@@ -330,73 +328,6 @@ function StepItem({
   );
 }
 
-/**
- * The guard types the plate the camera could not read or misread. Normalised as spec §5 (upper
- * case, letters and digits) by the contract's schema, which also gives the messages.
- */
-function PlateEntryForm({
-  initialPlate,
-  onCheck,
-  onCancel,
-}: {
-  initialPlate: string;
-  onCheck: (plateNumber: string) => Promise<void>;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation('realGate');
-  const id = useId();
-  const [value, setValue] = useState(initialPlate);
-  const [error, setError] = useState<string | undefined>();
-  const [isChecking, setIsChecking] = useState(false);
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = PlateNumberSchema.safeParse(value);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? t('plateForm.enterPlate'));
-      return;
-    }
-    setError(undefined);
-    setIsChecking(true);
-    try {
-      await onCheck(parsed.data);
-    } finally {
-      setIsChecking(false);
-    }
-  };
-
-  return (
-    <form
-      className="flex flex-wrap items-end gap-2"
-      aria-label={t('plateForm.label')}
-      noValidate
-      onSubmit={(event) => void handleSubmit(event)}
-    >
-      <Field id={id} label={t('plateForm.plateNumber')} error={error} className="min-w-48 flex-1">
-        <Input
-          id={id}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={40}
-          className="font-mono uppercase"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-      </Field>
-      <Button type="submit" disabled={isChecking}>
-        {isChecking ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
-        {t('plateForm.check')}
-      </Button>
-      <Button type="button" variant="outline" onClick={onCancel} disabled={isChecking}>
-        {t('plateForm.cancel')}
-      </Button>
-    </form>
-  );
-}
-
 function WarningsPanel({ warnings }: { warnings: string[] }) {
   const { t } = useTranslation('realGate');
   if (warnings.length === 0) return null;
@@ -533,6 +464,8 @@ export function RealGate() {
     readText: string | null;
   } | null>(null);
   const [isTypingPlate, setIsTypingPlate] = useState(false);
+  /** Issue 15: the uncertain plate read the guard confirmed (capture and plate). */
+  const [confirmedPlate, setConfirmedPlate] = useState<string | null>(null);
   /** A typed plate the machine refused to record: the form opens with it again, not lost. */
   const [unrecordedPlate, setUnrecordedPlate] = useState<string | null>(null);
   const grantEntry = useGrantEntry();
@@ -597,8 +530,10 @@ export function RealGate() {
     let isRecorded = false;
     if (dispatch({ type: 'PLATE_CHECK_STARTED' })) {
       try {
+        // The photo stays the capture it was read as: the correction cites it (issue 15).
         outcome = await checkTypedPlate(plateNumber, {
           image: recorded.image,
+          captureId: recorded.captureId,
           extractedPlate: recorded.extractedPlate,
         });
         isRecorded = dispatch({ type: 'PLATE_CORRECTED', plate: outcome.plate });
@@ -635,11 +570,35 @@ export function RealGate() {
       }}
     />
   );
+  // Issue 15: an uncertain read is confirmed (or corrected) before the entry can be granted.
+  const plateKey = `${state.data.plate?.captureId ?? ''}/${state.data.plate?.plateNumber ?? ''}`;
+  const isPlateConfirmed = confirmedPlate === plateKey;
+  const isPlatePending = Boolean(
+    state.data.plate?.isUncertain && !state.data.plate.isTypedByGuard && !isPlateConfirmed,
+  );
   const plateCorrection = canCorrectPlate(state) ? (
     isTypingPlate ? (
       plateForm
     ) : (
-      <div>
+      <div
+        className={cn(
+          'flex flex-wrap items-center gap-2',
+          isPlatePending && 'rounded-md bg-amber-50 p-2 ring-1 ring-amber-500 dark:bg-amber-950/40',
+        )}
+        data-uncertain={isPlatePending ? 'true' : undefined}
+      >
+        {isPlatePending && (
+          <>
+            <span className="flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
+              <TriangleAlertIcon aria-hidden className="size-4" />
+              {i18next.t('scan:autoGatePlate.confirmTitle')}
+            </span>
+            <Button variant="outline" size="sm" onClick={() => setConfirmedPlate(plateKey)}>
+              <CheckCircle2Icon aria-hidden />
+              {i18next.t('scan:autoGatePlate.confirmPlate')}
+            </Button>
+          </>
+        )}
         <Button variant="outline" size="sm" onClick={() => setIsTypingPlate(true)}>
           <PencilIcon aria-hidden />
           {t('actions.correctPlate')}
@@ -659,9 +618,12 @@ export function RealGate() {
   const entryBody = () => ({
     ...realGateEntry(state.data, guardNotes(state.data)),
     ...driverValues(driverEdits),
-    corrections: driverCorrections(driverEdits),
+    corrections: [
+      ...plateCorrections(state.data.plate, isPlateConfirmed),
+      ...driverCorrections(driverEdits),
+    ],
   });
-  const isDriverPending = driverPending(driverEdits).length > 0;
+  const isDriverPending = driverPending(driverEdits).length > 0 || isPlatePending;
 
   const handleGrant = () => {
     if (!dispatch({ type: 'STEP_STARTED', step: 'complete' })) return;

@@ -16,6 +16,7 @@ import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
 import enVehicles from '@/locales/en/vehicles.json';
+import enWeighbridge from '@/locales/en/weighbridge.json';
 
 import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
 
@@ -36,6 +37,7 @@ export const english = {
   scan: enScan,
   trucks: enTrucks,
   vehicles: enVehicles,
+  weighbridge: enWeighbridge,
 };
 export const NAMESPACES = Object.keys(english) as (keyof typeof english)[];
 

@@ -5,6 +5,7 @@ import enAlerts from '@/locales/en/alerts.json';
 import enAuth from '@/locales/en/auth.json';
 import enCommon from '@/locales/en/common.json';
 import enDashboard from '@/locales/en/dashboard.json';
+import enEntries from '@/locales/en/entries.json';
 import enErrors from '@/locales/en/errors.json';
 import enInduction from '@/locales/en/induction.json';
 import enMfa from '@/locales/en/mfa.json';
@@ -26,6 +27,7 @@ export const english = {
   auth: enAuth,
   common: enCommon,
   dashboard: enDashboard,
+  entries: enEntries,
   errors: enErrors,
   induction: enInduction,
   mfa: enMfa,

@@ -16,6 +16,7 @@ import enOnSite from '@/locales/en/onSite.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enTrucks from '@/locales/en/trucks.json';
+import enUsers from '@/locales/en/users.json';
 import enVehicles from '@/locales/en/vehicles.json';
 import enWeighbridge from '@/locales/en/weighbridge.json';
 
@@ -38,6 +39,7 @@ export const english = {
   reports: enReports,
   scan: enScan,
   trucks: enTrucks,
+  users: enUsers,
   vehicles: enVehicles,
   weighbridge: enWeighbridge,
 };

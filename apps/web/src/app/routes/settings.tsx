@@ -9,20 +9,18 @@ import { RoleGate } from '@/features/auth/components/role-gate';
 import { OverridePinsSection } from '@/features/override-pins/components/override-pins-section';
 import { SettingsPage } from '@/features/settings/components/settings-form';
 import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
+import { useTranslation } from '@/lib/i18n';
 
 export default function SettingsRoute() {
+  const { t } = useTranslation('settings');
   const { user } = useSession();
   const canEdit = roleMay(user.role, 'editSettings');
   return (
-    <RoleGate
-      action="viewSettings"
-      title="Settings"
-      reason="Only administrators and back office see the settings."
-    >
+    <RoleGate action="viewSettings" title={t('title')} reason={t('gateReason')}>
       {canEdit ? (
         <p className="mx-auto w-full max-w-4xl text-sm">
           <Link className="underline" href={paths.sitesSettings}>
-            Sites and Gates
+            {t('sitesLink')}
           </Link>
         </p>
       ) : null}

@@ -1,13 +1,11 @@
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SitesSettings } from '@/features/on-site/components/sites-settings';
+import { useTranslation } from '@/lib/i18n';
 
 export default function SitesSettingsRoute() {
+  const { t } = useTranslation('settings');
   return (
-    <RoleGate
-      action="editSettings"
-      title="Sites and Gates"
-      reason="Only tenant and super administrators manage sites."
-    >
+    <RoleGate action="editSettings" title={t('sites.title')} reason={t('sites.gateReason')}>
       <SitesSettings />
     </RoleGate>
   );

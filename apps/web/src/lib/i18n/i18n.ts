@@ -15,6 +15,7 @@ import enOnboarding from '@/locales/en/onboarding.json';
 import enOnSite from '@/locales/en/onSite.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
+import enSettings from '@/locales/en/settings.json';
 import enTrucks from '@/locales/en/trucks.json';
 import enUsers from '@/locales/en/users.json';
 import enVehicles from '@/locales/en/vehicles.json';
@@ -38,6 +39,7 @@ export const english = {
   onSite: enOnSite,
   reports: enReports,
   scan: enScan,
+  settings: enSettings,
   trucks: enTrucks,
   users: enUsers,
   vehicles: enVehicles,

@@ -126,6 +126,8 @@ describe('Entry detail (issue 15)', () => {
 
   it('speaks the chosen language: labels, refusal reason, corrections and captures', async () => {
     await i18next.changeLanguage('pt');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'pt' })));
     const entry = anEntryLog({
       plateNumber: 'KP35XKGP',
       entryGranted: false,

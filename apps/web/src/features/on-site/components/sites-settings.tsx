@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useSites } from '../api/on-site';
 import { useCreateGate, useCreateSite, useGates, useUpdateSite } from '../api/sites-admin';
@@ -18,11 +19,12 @@ import { GatePresence } from './gate-presence';
 const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
 
 function SiteGates({ site }: { site: Site }) {
+  const { t } = useTranslation('settings');
   const gates = useGates(site.id);
   const createGate = useCreateGate(site.id);
   const updateSite = useUpdateSite();
   const [gateName, setGateName] = useState('');
-  const [laneName, setLaneName] = useState('Lane 1');
+  const [laneName, setLaneName] = useState(() => t('sites.laneDefault'));
   const [direction, setDirection] = useState<LaneDirection>('both');
   const [automatic, setAutomatic] = useState(false);
   const [overstay, setOverstay] = useState(String(site.overstayMinutes));
@@ -34,7 +36,7 @@ function SiteGates({ site }: { site: Site }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           {site.name}
-          {site.isDefault ? <Badge variant="secondary">Default</Badge> : null}
+          {site.isDefault ? <Badge variant="secondary">{t('sites.default')}</Badge> : null}
         </CardTitle>
         <CardDescription>{site.timezone}</CardDescription>
       </CardHeader>
@@ -51,7 +53,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`overstay-${site.id}`}>Overstay limit (minutes)</Label>
+            <Label htmlFor={`overstay-${site.id}`}>{t('sites.overstay')}</Label>
             <Input
               id={`overstay-${site.id}`}
               type="number"
@@ -61,7 +63,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`timezone-${site.id}`}>Time zone</Label>
+            <Label htmlFor={`timezone-${site.id}`}>{t('sites.timeZone')}</Label>
             <Input
               id={`timezone-${site.id}`}
               value={timeZone}
@@ -69,7 +71,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <Button type="submit" variant="outline" disabled={updateSite.isPending}>
-            Save
+            {t('sites.save')}
           </Button>
         </form>
         <ul className="flex flex-col gap-1 text-sm">
@@ -80,9 +82,9 @@ function SiteGates({ site }: { site: Site }) {
                 {gate.lanes
                   .map(
                     (lane) =>
-                      `${lane.name} (${lane.direction}${lane.automatic ? ', automatic' : ''})`,
+                      `${lane.name} (${t(`sites.laneDirections.${lane.direction}`)}${lane.automatic ? t('sites.automaticShort') : ''})`,
                   )
-                  .join(', ') || 'no lanes'}
+                  .join(', ') || t('sites.noLanes')}
               </span>{' '}
               <GatePresence gateId={gate.id} />
             </li>
@@ -102,7 +104,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`gate-${site.id}`}>New gate</Label>
+            <Label htmlFor={`gate-${site.id}`}>{t('sites.newGate')}</Label>
             <Input
               id={`gate-${site.id}`}
               required
@@ -111,7 +113,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`lane-${site.id}`}>Lane</Label>
+            <Label htmlFor={`lane-${site.id}`}>{t('sites.lane')}</Label>
             <Input
               id={`lane-${site.id}`}
               value={laneName}
@@ -119,16 +121,16 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`direction-${site.id}`}>Direction</Label>
+            <Label htmlFor={`direction-${site.id}`}>{t('sites.direction')}</Label>
             <select
               id={`direction-${site.id}`}
               className={selectClass}
               value={direction}
               onChange={(e) => setDirection(e.target.value as LaneDirection)}
             >
-              <option value="in">In</option>
-              <option value="out">Out</option>
-              <option value="both">Both</option>
+              <option value="in">{t('sites.directions.in')}</option>
+              <option value="out">{t('sites.directions.out')}</option>
+              <option value="both">{t('sites.directions.both')}</option>
             </select>
           </div>
           <label className="flex h-9 items-center gap-2 text-sm">
@@ -137,15 +139,15 @@ function SiteGates({ site }: { site: Site }) {
               checked={automatic}
               onChange={(e) => setAutomatic(e.target.checked)}
             />
-            Automatic (ANPR opens the barrier)
+            {t('sites.automatic')}
           </label>
           <Button type="submit" disabled={createGate.isPending || !gateName.trim()}>
-            Add Gate
+            {t('sites.addGate')}
           </Button>
         </form>
         {createGate.isError || updateSite.isError ? (
           <p role="alert" className="text-sm text-destructive">
-            {getErrorMessage(createGate.error ?? updateSite.error, 'Failed to save')}
+            {getErrorMessage(createGate.error ?? updateSite.error, t('sites.saveFailed'))}
           </p>
         ) : null}
       </CardContent>
@@ -155,6 +157,7 @@ function SiteGates({ site }: { site: Site }) {
 
 /** Issue 16, under Settings: the tenant's sites, their gates and lanes. */
 export function SitesSettings() {
+  const { t } = useTranslation('settings');
   const sites = useSites();
   const createSite = useCreateSite();
   const [name, setName] = useState('');
@@ -162,10 +165,10 @@ export function SitesSettings() {
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <PageHeader title="Sites and Gates" description="Sites, their gates and lanes." />
+      <PageHeader title={t('sites.title')} description={t('sites.description')} />
       <Card>
         <CardHeader>
-          <CardTitle>Add a Site</CardTitle>
+          <CardTitle>{t('sites.addSite')}</CardTitle>
         </CardHeader>
         <CardContent>
           <form
@@ -176,7 +179,7 @@ export function SitesSettings() {
             }}
           >
             <div className="grid gap-1">
-              <Label htmlFor="site-name">Name</Label>
+              <Label htmlFor="site-name">{t('sites.name')}</Label>
               <Input
                 id="site-name"
                 required
@@ -185,7 +188,7 @@ export function SitesSettings() {
               />
             </div>
             <div className="grid gap-1">
-              <Label htmlFor="site-timezone">Time zone</Label>
+              <Label htmlFor="site-timezone">{t('sites.timeZone')}</Label>
               <Input
                 id="site-timezone"
                 value={timezone}
@@ -193,21 +196,21 @@ export function SitesSettings() {
               />
             </div>
             <Button type="submit" disabled={createSite.isPending || !name.trim()}>
-              Add Site
+              {t('sites.addSiteButton')}
             </Button>
           </form>
           {createSite.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(createSite.error, 'Failed to add the site')}
+              {getErrorMessage(createSite.error, t('sites.addSiteFailed'))}
             </p>
           ) : null}
         </CardContent>
       </Card>
       {sites.isPending ? (
-        <LoadingScreen label="Loading sites..." />
+        <LoadingScreen label={t('sites.loading')} />
       ) : sites.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(sites.error, 'Failed to load sites')}
+          {getErrorMessage(sites.error, t('sites.loadFailed'))}
         </p>
       ) : (
         sites.data.map((site) => <SiteGates key={site.id} site={site} />)

@@ -32,6 +32,8 @@ const row = (username: string) => screen.getByTestId(`user-row-${username}`);
 describe('user management', () => {
   it('speaks the chosen language: the list, the roles and the edit dialog', async () => {
     await i18next.changeLanguage('zu');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })));
     const { user } = setUp();
 
     expect(

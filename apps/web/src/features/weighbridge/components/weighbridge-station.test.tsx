@@ -43,6 +43,8 @@ async function scan(user: ReturnType<typeof setUp>['user']) {
 describe('Weighbridge Station', () => {
   it('speaks the chosen language, with weights in its digit grouping', async () => {
     await i18next.changeLanguage('af');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })));
     setUp([aTicket({ ticketNumber: 'WB-2', weightsConsistent: true })]);
 
     expect(

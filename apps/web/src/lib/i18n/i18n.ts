@@ -8,6 +8,7 @@ import enDashboard from '@/locales/en/dashboard.json';
 import enEntries from '@/locales/en/entries.json';
 import enErrors from '@/locales/en/errors.json';
 import enInduction from '@/locales/en/induction.json';
+import enIntegrations from '@/locales/en/integrations.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enOffline from '@/locales/en/offline.json';
@@ -32,6 +33,7 @@ export const english = {
   entries: enEntries,
   errors: enErrors,
   induction: enInduction,
+  integrations: enIntegrations,
   mfa: enMfa,
   nav: enNav,
   offline: enOffline,

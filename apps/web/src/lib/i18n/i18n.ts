@@ -2,6 +2,7 @@ import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 import enAlerts from '@/locales/en/alerts.json';
+import enAudit from '@/locales/en/audit.json';
 import enAuth from '@/locales/en/auth.json';
 import enCommon from '@/locales/en/common.json';
 import enDashboard from '@/locales/en/dashboard.json';
@@ -27,6 +28,7 @@ import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
 /** English ships with the first load; every other catalogue is a chunk of its own. */
 export const english = {
   alerts: enAlerts,
+  audit: enAudit,
   auth: enAuth,
   common: enCommon,
   dashboard: enDashboard,

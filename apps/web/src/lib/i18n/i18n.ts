@@ -18,6 +18,7 @@ import enOnSite from '@/locales/en/onSite.json';
 import enReports from '@/locales/en/reports.json';
 import enScan from '@/locales/en/scan.json';
 import enSettings from '@/locales/en/settings.json';
+import enShared from '@/locales/en/shared.json';
 import enTrucks from '@/locales/en/trucks.json';
 import enUsers from '@/locales/en/users.json';
 import enVehicles from '@/locales/en/vehicles.json';
@@ -44,6 +45,7 @@ export const english = {
   reports: enReports,
   scan: enScan,
   settings: enSettings,
+  shared: enShared,
   trucks: enTrucks,
   users: enUsers,
   vehicles: enVehicles,

@@ -11,6 +11,8 @@ import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
+import { type TFunction, useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
 import { type ExportProgress, downloadEntryExport } from '../api/export-entries';
@@ -20,20 +22,16 @@ type ExportForm = { format: 'csv' | 'xlsx' };
 /** The page's range: the report on screen and the export cover the same days and site. */
 export type ExportRange = { from: string; to: string; siteId: string };
 
-const FORMAT_OPTIONS = [
-  { value: 'csv', label: 'CSV' },
-  { value: 'xlsx', label: 'Excel (XLSX)' },
-] as const;
-
-function progressText({ rows, total, bytes }: ExportProgress): string {
-  const kilobytes = `${Math.round(bytes / 1024).toLocaleString()} KB`;
+function progressText(t: TFunction<'reports'>, { rows, total, bytes }: ExportProgress): string {
+  const kilobytes = formatNumber(Math.round(bytes / 1024));
   return rows === null
-    ? `${kilobytes} of ${total.toLocaleString()} entries received`
-    : `${rows.toLocaleString()} of ${total.toLocaleString()} entries (${kilobytes})`;
+    ? t('export.received', { kilobytes, total: formatNumber(total) })
+    : t('export.rows', { rows: formatNumber(rows), total: formatNumber(total), kilobytes });
 }
 
 /** Issue 23: entries of a date range (site days, both inclusive) as CSV or XLSX, with progress. */
 export function EntryExportCard({ range }: { range: ExportRange }) {
+  const { t } = useTranslation('reports');
   const form = useForm<ExportForm>({ defaultValues: { format: 'csv' } });
   const [rangeError, setRangeError] = useState<string | null>(null);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
@@ -57,8 +55,8 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Export Failed',
-        description: getErrorMessage(error, 'Failed to export entries'),
+        title: t('export.failed'),
+        description: getErrorMessage(error, t('export.failedDetail')),
       });
     } finally {
       setExporting(false);
@@ -73,14 +71,12 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Export Entries</CardTitle>
-        <CardDescription>
-          Every entry of the report's days (both included) and site, with ID numbers masked.
-        </CardDescription>
+        <CardTitle>{t('export.title')}</CardTitle>
+        <CardDescription>{t('export.description')}</CardDescription>
       </CardHeader>
       <CardContent>
         <form
-          aria-label="Export entries"
+          aria-label={t('export.formLabel')}
           className="grid gap-4 sm:grid-cols-3"
           onSubmit={(event) => void form.handleSubmit(exportEntries)(event)}
         >
@@ -88,8 +84,11 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
             control={form.control}
             name="format"
             id="export-format"
-            label="Format"
-            options={FORMAT_OPTIONS}
+            label={t('export.format')}
+            options={[
+              { value: 'csv', label: 'CSV' },
+              { value: 'xlsx', label: t('export.excel') },
+            ]}
           />
           <div className="flex flex-col gap-3 sm:col-span-3">
             {rangeError && (
@@ -99,16 +98,18 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
             )}
             <Button type="submit" className="self-start" disabled={isExporting}>
               {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
-              {isExporting ? 'Exporting...' : 'Download'}
+              {isExporting ? t('export.exporting') : t('export.download')}
             </Button>
             {progress && (
               <div className="flex flex-col gap-1" aria-live="polite">
                 <Progress
                   value={percent ?? (isExporting ? undefined : 100)}
-                  aria-label="Export progress"
+                  aria-label={t('export.progress')}
                 />
                 <p className="text-sm text-muted-foreground">
-                  {isExporting ? progressText(progress) : `Done: ${progressText(progress)}`}
+                  {isExporting
+                    ? progressText(t, progress)
+                    : t('export.done', { progress: progressText(t, progress) })}
                 </p>
               </div>
             )}

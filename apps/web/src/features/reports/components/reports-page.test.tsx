@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { EXPORT_ROW_COUNT_HEADER } from '@boomgate/contracts/exports';
 
+import { i18next } from '@/lib/i18n';
 import { aReportSummary, aSession } from '@/testing/data';
 import { captureDownloads, restoreDownloadsAfterEach } from '@/testing/downloads';
 import { signedIn } from '@/testing/handlers';
@@ -46,6 +47,27 @@ describe('Reports: entry export', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]?.fileName).toBe('entries-2026-11-20-to-2026-11-21.csv');
     expect(await saved[0]?.blob.text()).toContain('CA100002');
+  });
+
+  it('says how the export went in the chosen language', async () => {
+    await i18next.changeLanguage('af');
+    server.use(
+      signedIn(aSession({ user: { role: 'back_office' } })),
+      http.get(
+        '/api/exports/entry-logs',
+        () =>
+          new HttpResponse(CSV, {
+            headers: { 'content-type': 'text/csv; charset=utf-8', [EXPORT_ROW_COUNT_HEADER]: '2' },
+          }),
+      ),
+      http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })),
+    );
+    captureDownloads();
+    renderApp('/reports');
+
+    expect(await screen.findByRole('form', { name: 'Voer toegange uit' })).toBeVisible();
+    await userEvent.click(await screen.findByRole('button', { name: 'Laai af' }));
+    expect(await screen.findByText(/Klaar: 2 van 2 toegange/)).toBeInTheDocument();
   });
 
   it('refuses a range that ends before it starts, without asking the server', async () => {

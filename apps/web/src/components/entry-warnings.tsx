@@ -5,7 +5,7 @@ import type { EntryWarning, RefusalReason } from '@boomgate/contracts/entry-chec
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
-import { useTranslation } from '@/lib/i18n';
+import { SOURCE_LANGUAGE, useTranslation } from '@/lib/i18n';
 
 /**
  * How a refusal reason reads in English (the spec's words). Screens in the chosen language use
@@ -49,7 +49,7 @@ export function hasCriticalWarning(warnings: EntryWarning[]): boolean {
  * the rest as warnings to check by hand.
  */
 export function EntryWarningsPanel({ warnings }: { warnings: EntryWarning[] }) {
-  const { t } = useTranslation('entries');
+  const { t, i18n } = useTranslation('entries');
   if (warnings.length === 0) return null;
   const isCritical = hasCriticalWarning(warnings);
   return (
@@ -64,7 +64,11 @@ export function EntryWarningsPanel({ warnings }: { warnings: EntryWarning[] }) {
               data-severity={warning.severity}
               className={cn(warning.severity === 'critical' && 'font-semibold text-destructive')}
             >
-              {warning.message}
+              {/* The server's sentence is English and carries the specifics (dates, plates);
+                  another language puts the warning's kind, by its code, in front of it. */}
+              {i18n.language === SOURCE_LANGUAGE
+                ? warning.message
+                : `${t(`warnings.codes.${warning.code}`)}: ${warning.message}`}
             </li>
           ))}
         </ul>

@@ -132,6 +132,14 @@ describe('Entry detail (issue 15)', () => {
       plateNumber: 'KP35XKGP',
       entryGranted: false,
       refusalReason: 'watchlist',
+      warnings: [
+        {
+          code: 'plate_mismatch',
+          severity: 'warning',
+          message: 'The plate KP35XKGP differs from the disc (KP35XKFP).',
+          fields: ['plateNumber'],
+        },
+      ],
     });
     server.use(
       signedIn(aSession()),
@@ -150,6 +158,11 @@ describe('Entry detail (issue 15)', () => {
       'Documento de identidade (guardado)',
     );
     expect(screen.getByText('Nenhuma comparação facial sustenta esta entrada.')).toBeVisible();
+    // The server's sentence stays, after the warning's kind in the chosen language.
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Avisos de Verificação' +
+        'Matrículas não coincidem: The plate KP35XKGP differs from the disc (KP35XKFP).',
+    );
   });
 
   it("says so when the entry is not found (another organization's or unknown)", async () => {

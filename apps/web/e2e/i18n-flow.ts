@@ -23,10 +23,10 @@ export const GUARD_ROUTES: { path: string; heading: string; asserted: boolean }[
   { path: '/pre-arrival', heading: 'Pre-Arrival Registration', asserted: true },
   { path: '/scan-station', heading: 'Document Scan Station', asserted: true },
   { path: '/account/security', heading: 'Two-Step Verification', asserted: true },
-  // Changed in parallel by issue 15 (and later converted): measured, reported, not asserted.
+  { path: '/weighbridge', heading: 'Weighbridge Station', asserted: true },
+  // Changed in parallel by other issues (and later converted): measured, reported, not asserted.
   { path: '/auto-gate', heading: 'Automated Gate Entry', asserted: false },
   { path: '/real-gate', heading: 'Real Gate Entry', asserted: false },
-  { path: '/weighbridge', heading: 'Weighbridge Station', asserted: false },
   { path: '/incoming-feed', heading: 'Incoming Feed', asserted: false },
 ];
 

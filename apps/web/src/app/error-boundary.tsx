@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { i18next } from '@/lib/i18n';
 
 type State = { error: Error | null };
 
@@ -24,11 +25,14 @@ export class AppErrorBoundary extends Component<{ children: ReactNode }, State> 
         role="alert"
         className="flex min-h-svh flex-col items-center justify-center gap-4 p-6 text-center"
       >
-        <h1 className="text-2xl font-bold">Something went wrong</h1>
+        {/* A class component (React has no hook for error boundaries): i18next directly. */}
+        <h1 className="text-2xl font-bold">{i18next.t('shared:errorBoundary.title')}</h1>
         <p className="max-w-md text-muted-foreground">
-          The page could not be displayed. Reload to try again.
+          {i18next.t('shared:errorBoundary.description')}
         </p>
-        <Button onClick={() => window.location.reload()}>Reload</Button>
+        <Button onClick={() => window.location.reload()}>
+          {i18next.t('shared:errorBoundary.reload')}
+        </Button>
       </div>
     );
   }

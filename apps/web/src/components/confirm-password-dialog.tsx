@@ -16,6 +16,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage, isHttpError, reauthenticate } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { cancelReauthentication, completeReauthentication } from '@/lib/reauth';
 
 const PASSWORD_ID = 'confirm-password';
@@ -28,6 +29,7 @@ const PASSWORD_ID = 'confirm-password';
  * Loaded on first use by app/provider.tsx, so it costs nothing on the first screen.
  */
 export function ConfirmPasswordDialog() {
+  const { t } = useTranslation('shared');
   const form = useForm<ReauthBody>({
     resolver: zodResolver(ReauthBodySchema),
     defaultValues: { password: '' },
@@ -43,7 +45,7 @@ export function ConfirmPasswordDialog() {
       if (isHttpError(error, 401)) return cancelReauthentication(error);
       form.setError(
         'password',
-        { message: getErrorMessage(error, 'Your password could not be confirmed. Try again.') },
+        { message: getErrorMessage(error, t('reauth.failed')) },
         { shouldFocus: true },
       );
     }
@@ -58,15 +60,15 @@ export function ConfirmPasswordDialog() {
     >
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Confirm your password</DialogTitle>
-          <DialogDescription>Enter your password again to continue.</DialogDescription>
+          <DialogTitle>{t('reauth.title')}</DialogTitle>
+          <DialogDescription>{t('reauth.description')}</DialogDescription>
         </DialogHeader>
         <form
           noValidate
           className="grid gap-4"
           onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
         >
-          <Field id={PASSWORD_ID} label="Password" error={errors.password?.message}>
+          <Field id={PASSWORD_ID} label={t('reauth.password')} error={errors.password?.message}>
             <Input
               id={PASSWORD_ID}
               type="password"
@@ -78,11 +80,11 @@ export function ConfirmPasswordDialog() {
           </Field>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => cancelReauthentication()}>
-              Cancel
+              {t('reauth.cancel')}
             </Button>
             <Button type="submit" disabled={isSubmitting}>
               {isSubmitting && <Spinner />}
-              Confirm
+              {t('reauth.confirm')}
             </Button>
           </DialogFooter>
         </form>

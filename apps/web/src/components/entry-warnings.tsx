@@ -5,8 +5,12 @@ import type { EntryWarning, RefusalReason } from '@boomgate/contracts/entry-chec
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
+import { SOURCE_LANGUAGE, useTranslation } from '@/lib/i18n';
 
-/** How a refusal reason reads on the screens. */
+/**
+ * How a refusal reason reads in English (the spec's words). Screens in the chosen language use
+ * `entries:refusal.reasons.<reason>`, which holds the same English texts.
+ */
 export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
   not_registered: 'Vehicle not pre-registered',
   registration_expired: 'Vehicle registration expired',
@@ -21,15 +25,16 @@ export const REFUSAL_REASON_LABELS: Record<RefusalReason, string> = {
 
 /** A refused attempt's mark beside its APPROVED/PENDING badge, with the reason as its title. */
 export function RefusedMark({ reason }: { reason: RefusalReason | null }) {
-  const label = reason ? REFUSAL_REASON_LABELS[reason] : 'Refused';
+  const { t } = useTranslation('entries');
+  const label = reason ? t(`refusal.reasons.${reason}`) : t('refusal.refused');
   return (
     <Badge
       variant="destructive"
       title={label}
-      aria-label={`Refused: ${label}`}
+      aria-label={t('refusal.refusedLabel', { reason: label })}
       data-testid="refused-mark"
     >
-      Refused
+      {t('refusal.refused')}
     </Badge>
   );
 }
@@ -44,12 +49,13 @@ export function hasCriticalWarning(warnings: EntryWarning[]): boolean {
  * the rest as warnings to check by hand.
  */
 export function EntryWarningsPanel({ warnings }: { warnings: EntryWarning[] }) {
+  const { t, i18n } = useTranslation('entries');
   if (warnings.length === 0) return null;
   const isCritical = hasCriticalWarning(warnings);
   return (
     <Alert variant={isCritical ? 'destructive' : 'warning'} data-testid="verification-warnings">
       <TriangleAlertIcon aria-hidden />
-      <AlertTitle>Verification Warnings</AlertTitle>
+      <AlertTitle>{t('warnings.title')}</AlertTitle>
       <AlertDescription className="text-current">
         <ul className="list-disc pl-4">
           {warnings.map((warning, index) => (
@@ -58,11 +64,15 @@ export function EntryWarningsPanel({ warnings }: { warnings: EntryWarning[] }) {
               data-severity={warning.severity}
               className={cn(warning.severity === 'critical' && 'font-semibold text-destructive')}
             >
-              {warning.message}
+              {/* The server's sentence is English and carries the specifics (dates, plates);
+                  another language puts the warning's kind, by its code, in front of it. */}
+              {i18n.language === SOURCE_LANGUAGE
+                ? warning.message
+                : `${t(`warnings.codes.${warning.code}`)}: ${warning.message}`}
             </li>
           ))}
         </ul>
-        <p className="text-xs">Check these by hand. They are recorded with the entry.</p>
+        <p className="text-xs">{t('warnings.hint')}</p>
       </AlertDescription>
     </Alert>
   );

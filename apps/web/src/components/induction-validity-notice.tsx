@@ -5,6 +5,7 @@ import type { InductionValidity } from '@boomgate/contracts/induction';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { useInductionValidity } from '@/lib/api/induction-validity';
 import { formatDate } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 type InductionValidityNoticeProps =
   /** Asks GET /api/induction/status once the ID number is known (Real Gate, Incoming Feed). */
@@ -17,6 +18,7 @@ type InductionValidityNoticeProps =
  * induction is a warning for the guard, not a blocker.
  */
 export function InductionValidityNotice(props: InductionValidityNoticeProps) {
+  const { t } = useTranslation('shared');
   const fetched = useInductionValidity('idNumber' in props ? props.idNumber : null);
   const validity = 'validity' in props ? props.validity : fetched.data;
   if (!validity) return null;
@@ -25,9 +27,9 @@ export function InductionValidityNotice(props: InductionValidityNoticeProps) {
     return (
       <Alert variant="success" data-testid="induction-validity" data-status="valid">
         <ShieldCheckIcon aria-hidden />
-        <AlertTitle>Safety induction valid</AlertTitle>
+        <AlertTitle>{t('inductionNotice.valid')}</AlertTitle>
         <AlertDescription>
-          {validUntil && `Valid until ${formatDate(validUntil)}.`}
+          {validUntil && t('inductionNotice.validUntil', { date: formatDate(validUntil) })}
         </AlertDescription>
       </Alert>
     );
@@ -36,12 +38,14 @@ export function InductionValidityNotice(props: InductionValidityNoticeProps) {
     <Alert variant="warning" role="status" data-testid="induction-validity" data-status={status}>
       <ShieldAlertIcon aria-hidden />
       <AlertTitle>
-        {status === 'expired' ? 'Safety induction expired' : 'No safety induction'}
+        {status === 'expired' ? t('inductionNotice.expired') : t('inductionNotice.none')}
       </AlertTitle>
       <AlertDescription>
         {status === 'expired'
-          ? `The driver's induction expired on ${validUntil ? formatDate(validUntil) : 'an earlier date'}. Arrange a new induction.`
-          : 'This driver has not passed a safety induction. Arrange one before they work on site.'}
+          ? t('inductionNotice.expiredOn', {
+              date: validUntil ? formatDate(validUntil) : t('inductionNotice.anEarlierDate'),
+            })
+          : t('inductionNotice.noneDetail')}
       </AlertDescription>
     </Alert>
   );

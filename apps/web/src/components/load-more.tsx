@@ -1,6 +1,7 @@
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 type NextPageState = {
   hasNextPage: boolean;
@@ -15,6 +16,7 @@ type NextPageState = {
  * server has a next page, disabled with 'Loading...' while it is fetched, and the failure beneath.
  */
 export function LoadMore({ query, failure }: { query: NextPageState; failure: string }) {
+  const { t } = useTranslation('shared');
   if (!query.hasNextPage) return null;
   return (
     <div className="flex flex-col items-center gap-2 pt-4">
@@ -26,10 +28,10 @@ export function LoadMore({ query, failure }: { query: NextPageState; failure: st
         {query.isFetchingNextPage ? (
           <>
             <Spinner />
-            Loading...
+            {t('loadMore.loading')}
           </>
         ) : (
-          'Load more'
+          t('loadMore.button')
         )}
       </Button>
       {query.isFetchNextPageError && !query.isFetchingNextPage && (

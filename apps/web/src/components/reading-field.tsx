@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/cn';
 import { type FieldState, isChanged, readText } from '@/lib/corrections';
+import { useTranslation } from '@/lib/i18n';
 
 /**
  * Issue 15: one extracted field, editable. It says what was read (confidence, source) once the
@@ -27,6 +28,7 @@ export function ReadingField({
   onConfirm: (name: string) => void;
   inputMode?: 'text' | 'numeric' | 'decimal';
 }) {
+  const { t } = useTranslation('shared');
   const id = useId();
   const changed = isChanged(field);
   const needsConfirmation = field.uncertain && !field.confirmed && !changed;
@@ -57,10 +59,10 @@ export function ReadingField({
             size="sm"
             className="h-9 shrink-0"
             onClick={() => onConfirm(name)}
-            aria-label={`Confirm ${label}`}
+            aria-label={t('reading.confirmLabel', { label })}
           >
             <CheckIcon aria-hidden />
-            Confirm
+            {t('reading.confirm')}
           </Button>
         )}
       </div>
@@ -68,16 +70,23 @@ export function ReadingField({
         {needsConfirmation ? (
           <span className="flex items-center gap-1 text-amber-800 dark:text-amber-200">
             <TriangleAlertIcon className="size-3" aria-hidden />
-            Uncertain: check it against the document, then confirm or correct it.
+            {t('reading.uncertain')}
           </span>
         ) : !field.read ? (
-          'Not read: enter manually.'
+          t('reading.notRead')
         ) : changed ? (
-          `Read: ${readText(field.read.value) || '-'} (${Math.round(field.read.confidence * 100)}% ${field.read.source}); your value is saved beside it.`
+          t('reading.changed', {
+            value: readText(field.read.value) || '-',
+            confidence: Math.round(field.read.confidence * 100),
+            source: field.read.source,
+          })
         ) : field.uncertain ? (
-          'Confirmed.'
+          t('reading.confirmed')
         ) : (
-          `Read with ${Math.round(field.read.confidence * 100)}% confidence (${field.read.source}).`
+          t('reading.readWith', {
+            confidence: Math.round(field.read.confidence * 100),
+            source: field.read.source,
+          })
         )}
       </p>
     </div>

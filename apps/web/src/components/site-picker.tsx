@@ -15,11 +15,11 @@ export function SitePicker({
   onChange: (siteId: string | undefined) => void;
   id?: string;
 }) {
-  const { t } = useTranslation('common');
+  const { t } = useTranslation('shared');
   if (sites.length < 2) return null;
   return (
     <div className="flex items-center gap-2 print:hidden">
-      <Label htmlFor={id}>{t('sitePicker.label')}</Label>
+      <Label htmlFor={id}>{t('sitePicker.site')}</Label>
       <select
         id={id}
         className="h-9 rounded-md border border-input bg-background px-3 text-sm"

@@ -4,14 +4,17 @@ import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
 import { SecurityOnboarding } from '@/features/onboarding/components/security-onboarding';
+import { useTranslation } from '@/lib/i18n';
 
 export default function OnboardSecurityRoute() {
+  // The role gate's title is the screen's own; its reason is shared by the routes.
+  const { t } = useTranslation();
   const { user } = useSession();
   return (
     <RoleGate
       action="onboardDrivers"
-      title="Security Onboarding"
-      reason="Only administrators and back office onboard drivers."
+      title={t('onboarding:security.title')}
+      reason={t('shared:gates.onboarding')}
     >
       <SecurityOnboarding
         backHref={paths.onboarding}

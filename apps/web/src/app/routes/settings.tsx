@@ -12,19 +12,15 @@ import { WatchlistSection } from '@/features/watchlist/components/watchlist-sect
 import { useTranslation } from '@/lib/i18n';
 
 export default function SettingsRoute() {
+  const { t } = useTranslation('settings');
   const { user } = useSession();
-  const { t } = useTranslation('onSite');
   const canEdit = roleMay(user.role, 'editSettings');
   return (
-    <RoleGate
-      action="viewSettings"
-      title="Settings"
-      reason="Only administrators and back office see the settings."
-    >
+    <RoleGate action="viewSettings" title={t('title')} reason={t('gateReason')}>
       {canEdit ? (
         <p className="mx-auto w-full max-w-4xl text-sm">
           <Link className="underline" href={paths.sitesSettings}>
-            {t('sitesPage.link')}
+            {t('sitesLink')}
           </Link>
         </p>
       ) : null}

@@ -3,9 +3,9 @@ import { SitesSettings } from '@/features/on-site/components/sites-settings';
 import { useTranslation } from '@/lib/i18n';
 
 export default function SitesSettingsRoute() {
-  const { t } = useTranslation('onSite');
+  const { t } = useTranslation('settings');
   return (
-    <RoleGate action="editSettings" title={t('sitesPage.title')} reason={t('sitesPage.reason')}>
+    <RoleGate action="editSettings" title={t('sites.title')} reason={t('sites.gateReason')}>
       <SitesSettings />
     </RoleGate>
   );

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { Toaster } from '@/components/ui/toaster';
 import { CAMERA_ERRORS } from '@/hooks/use-camera-stream';
+import { i18next } from '@/lib/i18n';
 import { aJpegFile, installFakeCamera } from '@/testing/camera';
 import { expectToast } from '@/testing/render-app';
 
@@ -141,6 +142,22 @@ describe('camera capture overlay', () => {
     expect(await within(dialog()).findByRole('alert')).toHaveTextContent(message);
     expect(within(dialog()).getByLabelText('Upload Image')).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Capture plate' })).toBeDisabled();
+  });
+
+  it('speaks the chosen language: the camera error, upload, switch and close', async () => {
+    await i18next.changeLanguage('zu');
+    installFakeCamera({ error: new DOMException('denied', 'NotAllowedError') });
+    renderCamera({ captureLabel: undefined });
+
+    expect(await within(dialog()).findByRole('alert')).toHaveTextContent(
+      'Imvume yekhamera yenqatshiwe.',
+    );
+    expect(within(dialog()).getByLabelText('Layisha Isithombe')).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Thatha' })).toBeDisabled();
+    expect(
+      screen.getByRole('button', { name: 'Shintshela kukhamera yangaphambili' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vala ikhamera' })).toBeInTheDocument();
   });
 
   it('says the browser has no camera support when getUserMedia is missing', async () => {

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { CameraIcon, SwitchCameraIcon, UploadIcon, XIcon } from 'lucide-react';
-import { type ChangeEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -8,12 +8,15 @@ import { Spinner } from '@/components/ui/spinner';
 import { type FacingMode, useCameraStream } from '@/hooks/use-camera-stream';
 import { toast } from '@/hooks/use-toast';
 import { cn } from '@/lib/cn';
-import { checkImageFile, IMAGE_FILE_ACCEPT, uploadedImageDataUrl } from '@/lib/image-file';
+import { useTranslation } from '@/lib/i18n';
+import { IMAGE_FILE_ACCEPT } from '@/lib/image-file';
 
-import { setCameraOverlayInsets } from './camera-overlay-insets';
+import { cameraErrorText } from './camera-errors';
+import { useImageUpload } from './camera-upload';
 import { captureFrame } from './capture-frame';
 import { readRememberedFacing, rememberFacing } from './facing-memory';
-import { type GuideShape, guideBox, guideRegionInFrame, type Size } from './guide';
+import { type GuideShape, guideBox, guideRegionInFrame } from './guide';
+import { useElementSize, useOverlayInsets } from './overlay-layout';
 
 export type CameraCaptureDialogProps = {
   open: boolean;
@@ -58,56 +61,6 @@ export function CameraCaptureDialog({ open, onClose, ...props }: CameraCaptureDi
   );
 }
 
-function useElementSize<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () =>
-      setSize((previous) =>
-        previous.width === element.clientWidth && previous.height === element.clientHeight
-          ? previous
-          : { width: element.clientWidth, height: element.clientHeight },
-      );
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, size };
-}
-
-/**
- * Publishes how much of the window the title bar (top) and the controls (bottom) take, while the
- * overlay is open, so the toaster keeps toasts off them.
- */
-function useOverlayInsets() {
-  const headerRef = useRef<HTMLDivElement>(null);
-  const controlsRef = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    const header = headerRef.current;
-    const controls = controlsRef.current;
-    if (!header || !controls) return;
-    const measure = () =>
-      setCameraOverlayInsets({
-        top: Math.ceil(header.getBoundingClientRect().bottom),
-        bottom: Math.ceil(window.innerHeight - controls.getBoundingClientRect().top),
-      });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(header);
-    observer.observe(controls);
-    window.addEventListener('resize', measure);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', measure);
-      setCameraOverlayInsets(null);
-    };
-  }, []);
-  return { headerRef, controlsRef };
-}
-
 function CameraBody({
   onCapture,
   title,
@@ -115,8 +68,9 @@ function CameraBody({
   guide = 'none',
   initialFacingMode = 'environment',
   rememberAs,
-  captureLabel = 'Capture',
+  captureLabel,
 }: Omit<CameraCaptureDialogProps, 'open' | 'onClose'>) {
+  const { t } = useTranslation('shared');
   const step = rememberAs ?? title;
   const [facingMode, setFacingMode] = useState<FacingMode>(
     () => readRememberedFacing(step) ?? initialFacingMode,
@@ -125,7 +79,7 @@ function CameraBody({
   const videoRef = useRef<HTMLVideoElement>(null);
   const { ref: previewRef, size: previewSize } = useElementSize<HTMLDivElement>();
   const [readyStream, setReadyStream] = useState<MediaStream | null>(null);
-  const [isReadingUpload, setIsReadingUpload] = useState(false);
+  const { isReadingUpload, handleUpload } = useImageUpload(onCapture);
   const uploadId = useId();
   const { headerRef, controlsRef } = useOverlayInsets();
 
@@ -152,51 +106,13 @@ function CameraBody({
     } catch {
       toast({
         variant: 'destructive',
-        title: 'Processing Failed',
-        description: 'Failed to process image. Please try again.',
+        title: t('camera.processingFailed'),
+        description: t('camera.processingFailedDetail'),
       });
       return;
     }
     onCapture(image);
   };
-
-  const handleUpload = async (event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    const problem = checkImageFile(file);
-    if (problem === 'too-large') {
-      toast({
-        variant: 'destructive',
-        title: 'Image Too Large',
-        description: 'Please upload an image smaller than 10MB.',
-      });
-      return;
-    }
-    if (problem === 'unsupported-type') {
-      toast({
-        variant: 'destructive',
-        title: 'Unsupported Image',
-        description: 'Please upload a PNG, JPG or WebP image.',
-      });
-      return;
-    }
-    setIsReadingUpload(true);
-    try {
-      onCapture(await uploadedImageDataUrl(file));
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: 'Upload Failed',
-        description: 'Failed to upload image. Please try again.',
-      });
-    } finally {
-      setIsReadingUpload(false);
-    }
-  };
-
-  const otherCamera = facingMode === 'environment' ? 'front' : 'rear';
 
   return (
     <>
@@ -208,7 +124,7 @@ function CameraBody({
         <div className="grid gap-1">
           <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description className="text-sm text-white/75">
-            {description ?? 'Hold the camera steady, then capture.'}
+            {description ?? t('camera.description')}
           </DialogPrimitive.Description>
         </div>
         <DialogPrimitive.Close asChild>
@@ -216,7 +132,7 @@ function CameraBody({
             variant="ghost"
             size="icon"
             className="text-white hover:bg-white/15 hover:text-white"
-            aria-label="Close camera"
+            aria-label={t('camera.close')}
           >
             <XIcon aria-hidden className="size-5" />
           </Button>
@@ -255,14 +171,14 @@ function CameraBody({
             className="absolute inset-0 flex items-center justify-center gap-2 text-white/80"
           >
             <Spinner className="size-5" />
-            Starting camera...
+            {t('camera.starting')}
           </div>
         )}
         {error && (
           <div className="absolute inset-x-4 top-4 mx-auto max-w-md">
             <Alert variant="destructive" role="alert" className="bg-background">
               <CameraIcon aria-hidden />
-              <AlertDescription>{error}</AlertDescription>
+              <AlertDescription>{cameraErrorText(t, error)}</AlertDescription>
             </Alert>
           </div>
         )}
@@ -282,16 +198,18 @@ function CameraBody({
               rememberFacing(step, next);
               setFacingMode(next);
             }}
-            aria-label={`Switch to ${otherCamera} camera`}
+            aria-label={
+              facingMode === 'environment' ? t('camera.switchToFront') : t('camera.switchToRear')
+            }
           >
             <SwitchCameraIcon aria-hidden className="size-6" />
-            <span aria-hidden>Switch</span>
+            <span aria-hidden>{t('camera.switch')}</span>
           </Button>
         </div>
         <div className="justify-self-center">
           <button
             type="button"
-            aria-label={captureLabel}
+            aria-label={captureLabel ?? t('camera.capture')}
             disabled={!isReady}
             onClick={handleCapture}
             className="flex size-16 items-center justify-center rounded-full border-4 border-white bg-white/20 transition hover:bg-white/35 focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-white/60 disabled:opacity-40"
@@ -309,7 +227,7 @@ function CameraBody({
             ) : (
               <UploadIcon aria-hidden className="size-6" />
             )}
-            Upload Image
+            {t('camera.upload')}
             <input
               id={uploadId}
               type="file"

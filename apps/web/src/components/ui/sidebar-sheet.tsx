@@ -1,5 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 
+import { useTranslation } from '@/lib/i18n';
+
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
 
 /** The sidebar as a drawer on phones (see Sidebar in sidebar.tsx, which loads this lazily). */
@@ -18,6 +20,7 @@ export function SidebarSheet({
   width: string;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('shared');
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent
@@ -28,7 +31,7 @@ export function SidebarSheet({
       >
         <SheetHeader className="sr-only">
           <SheetTitle>{title}</SheetTitle>
-          <SheetDescription>Navigation and account actions.</SheetDescription>
+          <SheetDescription>{t('sidebar.drawerDescription')}</SheetDescription>
         </SheetHeader>
         <div className="flex h-full w-full flex-col">{children}</div>
       </SheetContent>

@@ -15,6 +15,7 @@ import {
 
 import { useIsMobile } from '@/hooks/use-is-mobile';
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 
 import { Button } from './button';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from './tooltip';
@@ -192,13 +193,14 @@ export function Sidebar({
 
 export function SidebarTrigger({ className, onClick, ...props }: ComponentProps<typeof Button>) {
   const { toggleSidebar, state } = useSidebar();
+  const { t } = useTranslation('shared');
 
   return (
     <Button
       variant="ghost"
       size="icon"
       className={cn('size-8 max-md:size-11', className)}
-      aria-label="Toggle Sidebar"
+      aria-label={t('sidebar.toggle')}
       aria-expanded={state === 'expanded'}
       data-testid="sidebar-toggle"
       onClick={(event) => {

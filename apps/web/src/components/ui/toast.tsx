@@ -4,6 +4,7 @@ import { XIcon } from 'lucide-react';
 import type { ComponentProps, ReactElement } from 'react';
 
 import { cn } from '@/lib/cn';
+import { useTranslation } from '@/lib/i18n';
 
 export const ToastProvider = ToastPrimitives.Provider;
 
@@ -70,9 +71,10 @@ export function ToastAction({
 }
 
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitives.Close>) {
+  const { t } = useTranslation('common');
   return (
     <ToastPrimitives.Close
-      aria-label="Close"
+      aria-label={t('close')}
       className={cn(
         'absolute right-2 top-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none focus:ring-2 focus:ring-ring group-[.destructive]:text-destructive-foreground',
         className,

@@ -8,12 +8,14 @@ import enErrors from '@/locales/en/errors.json';
 import enMfa from '@/locales/en/mfa.json';
 import enNav from '@/locales/en/nav.json';
 import enOffline from '@/locales/en/offline.json';
+import enShared from '@/locales/en/shared.json';
 
 import { SOURCE_LANGUAGE, readStoredLanguage } from './languages';
 
 /**
  * The English the first screen needs ships with the first load: sign-in (auth, mfa, errors), the
- * signed-in shell (nav, the alert bell, the offline banner) and common words. Every other
+ * signed-in shell (nav, the alert bell, the offline banner), what can show before any screen (the
+ * error page, the app-update toast, the password confirmation: shared) and common words. Every other
  * catalogue, English included, is a chunk of its own: `loadScreenTexts()` fetches the current
  * language's before a signed-in screen first renders (app/lazy-screen.tsx), so the sign-in page
  * does not carry the texts of every screen (the e2e first-load budget, 200 KB gzip).
@@ -26,6 +28,7 @@ const firstLoadEnglish = {
   mfa: enMfa,
   nav: enNav,
   offline: enOffline,
+  shared: enShared,
 };
 const FIRST_LOAD_NAMESPACES = Object.keys(firstLoadEnglish);
 
@@ -39,6 +42,7 @@ const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '!../../locales/en/mfa.json',
   '!../../locales/en/nav.json',
   '!../../locales/en/offline.json',
+  '!../../locales/en/shared.json',
 ]);
 
 const namespaceOf = (path: string) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '';

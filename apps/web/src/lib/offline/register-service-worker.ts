@@ -1,6 +1,7 @@
 import { registerSW } from 'virtual:pwa-register';
 
 import { toast } from '@/hooks/use-toast';
+import { i18next } from '@/lib/i18n';
 
 /**
  * Registers the service worker (issue 18) once the page has loaded, so it never competes with the
@@ -11,8 +12,8 @@ export function registerServiceWorker() {
     immediate: true,
     onNeedRefresh() {
       toast({
-        title: 'Update available',
-        description: 'A new version of Boomgate is ready: it opens the next time the app starts.',
+        title: i18next.t('shared:update.title'),
+        description: i18next.t('shared:update.description'),
       });
     },
     onRegisterError(error: unknown) {

@@ -13,6 +13,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { auditTarget } from './audit-target';
 
@@ -35,6 +36,7 @@ function TargetCell({
   event: AuditEvent;
   onShowTarget: (targetId: string) => void;
 }) {
+  const { t } = useTranslation('audit');
   const target = auditTarget(event.targetType, event.targetId);
   if (!target) return <>{DASH}</>;
   return (
@@ -52,7 +54,7 @@ function TargetCell({
           variant="ghost"
           size="sm"
           className="h-auto min-h-11 px-0 font-mono text-xs text-muted-foreground"
-          aria-label={`Show every event about ${target.label} ${event.targetId}`}
+          aria-label={t('showTarget', { label: target.label, id: event.targetId })}
           onClick={() => onShowTarget(event.targetId!)}
         >
           <ListFilterIcon aria-hidden />
@@ -71,16 +73,17 @@ export function AuditEventsTable({
   events: AuditEvent[];
   onShowTarget: (targetId: string) => void;
 }) {
+  const { t } = useTranslation('audit');
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead>Date/Time</TableHead>
-          <TableHead>Person</TableHead>
-          <TableHead>Action</TableHead>
-          <TableHead>Target</TableHead>
-          <TableHead className="hidden lg:table-cell">Details</TableHead>
-          <TableHead className="hidden md:table-cell">IP Address</TableHead>
+          <TableHead>{t('columns.dateTime')}</TableHead>
+          <TableHead>{t('columns.person')}</TableHead>
+          <TableHead>{t('columns.action')}</TableHead>
+          <TableHead>{t('columns.target')}</TableHead>
+          <TableHead className="hidden lg:table-cell">{t('columns.details')}</TableHead>
+          <TableHead className="hidden md:table-cell">{t('columns.ip')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -91,7 +94,7 @@ export function AuditEventsTable({
               <div className="text-sm text-muted-foreground">{formatTime(event.occurredAt)}</div>
             </TableCell>
             <TableCell>
-              {event.actorName ?? (event.actorUserId ? 'Unknown user' : 'System')}
+              {event.actorName ?? (event.actorUserId ? t('unknownUser') : t('system'))}
             </TableCell>
             <TableCell className="font-mono text-sm">{event.action}</TableCell>
             <TableCell>

@@ -7,6 +7,8 @@ import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { useTranslation } from '@/lib/i18n';
+
 import { usePeople } from '../api/get-people';
 
 import { AUDIT_TARGET_TYPES, targetTypeLabel } from './audit-target';
@@ -15,11 +17,6 @@ import { AUDIT_TARGET_TYPES, targetTypeLabel } from './audit-target';
 const ANY = 'any';
 
 type FilterForm = Record<keyof AuditEventFilters, string>;
-
-const TARGET_OPTIONS = [
-  { value: ANY, label: 'Anything' },
-  ...AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: targetTypeLabel(type) })),
-];
 
 const toForm = (filters: AuditEventFilters): FilterForm => ({
   actorUserId: filters.actorUserId ?? ANY,
@@ -46,7 +43,13 @@ export function AuditFilters({
   value: AuditEventFilters;
   onChange: (filters: AuditEventFilters) => void;
 }) {
+  const { t } = useTranslation('audit');
   const users = usePeople();
+  // Built on each render, so the target names follow the chosen language.
+  const targetOptions = [
+    { value: ANY, label: t('filters.anything') },
+    ...AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: targetTypeLabel(type) })),
+  ];
   const form = useForm<FilterForm>({ values: toForm(value) });
   const { errors } = form.formState;
 
@@ -63,7 +66,7 @@ export function AuditFilters({
 
   return (
     <form
-      aria-label="Audit log filters"
+      aria-label={t('filters.label')}
       className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
       onSubmit={(event) => void form.handleSubmit(apply)(event)}
     >
@@ -71,19 +74,19 @@ export function AuditFilters({
         control={form.control}
         name="actorUserId"
         id="audit-person"
-        label="Person"
+        label={t('filters.person')}
         options={[
-          { value: ANY, label: 'Anyone' },
+          { value: ANY, label: t('filters.anyone') },
           ...(users.data ?? []).map((user) => ({
             value: user.id,
             label: user.fullName || user.username,
           })),
         ]}
       />
-      <Field id="audit-action" label="Action" error={errors.action?.message}>
+      <Field id="audit-action" label={t('filters.action')} error={errors.action?.message}>
         <Input
           id="audit-action"
-          placeholder="e.g. entry. or user.created"
+          placeholder={t('filters.actionPlaceholder')}
           aria-invalid={Boolean(errors.action)}
           {...form.register('action')}
         />
@@ -92,16 +95,16 @@ export function AuditFilters({
         control={form.control}
         name="targetType"
         id="audit-target-type"
-        label="Target"
-        options={TARGET_OPTIONS}
+        label={t('filters.target')}
+        options={targetOptions}
       />
-      <Field id="audit-target-id" label="Target ID" error={errors.targetId?.message}>
+      <Field id="audit-target-id" label={t('filters.targetId')} error={errors.targetId?.message}>
         <Input id="audit-target-id" {...form.register('targetId')} />
       </Field>
-      <Field id="audit-from" label="From" error={errors.from?.message}>
+      <Field id="audit-from" label={t('filters.from')} error={errors.from?.message}>
         <Input id="audit-from" type="date" {...form.register('from')} />
       </Field>
-      <Field id="audit-to" label="To" error={errors.to?.message}>
+      <Field id="audit-to" label={t('filters.to')} error={errors.to?.message}>
         <Input
           id="audit-to"
           type="date"
@@ -112,11 +115,11 @@ export function AuditFilters({
       <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-3">
         <Button type="submit">
           <FilterIcon aria-hidden />
-          Apply Filters
+          {t('filters.apply')}
         </Button>
         <Button type="button" variant="outline" onClick={() => onChange({})}>
           <XIcon aria-hidden />
-          Clear
+          {t('filters.clear')}
         </Button>
       </div>
     </form>

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '@boomgate/contracts/audit';
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
@@ -39,6 +40,29 @@ function auditApi(pages: AuditEvent[][]) {
 }
 
 describe('Audit Log', () => {
+  it('speaks the chosen language: columns, target names and filters', async () => {
+    await i18next.changeLanguage('pt');
+    const api = auditApi([[anEvent({ actorName: null, actorUserId: null })]]);
+    server.use(
+      signedIn(aSession()),
+      api.handler,
+      http.get('/api/users', () => HttpResponse.json([])),
+      // The language a signed-in user picks is saved for them on the server.
+      http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'pt' })),
+    );
+    renderApp('/audit');
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Registo de Auditoria' }),
+    ).toBeVisible();
+    const row = await screen.findByTestId('audit-row');
+    expect(within(row).getByText('Sistema')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: /Entrada/ })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Pessoa' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Aplicar Filtros' })).toBeInTheDocument();
+    expect(screen.getByLabelText('ID do alvo')).toBeInTheDocument();
+  });
+
   it('lists events with who, what and a link to the entry they are about', async () => {
     const api = auditApi([[anEvent()]]);
     server.use(

@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen, Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
 import { downloadAuditExport, useAuditEvents } from '../api/get-audit-events';
@@ -27,6 +28,7 @@ function filtersFromSearch(search: string): AuditEventFilters {
 }
 
 function ExportButton({ filters }: { filters: AuditEventFilters }) {
+  const { t } = useTranslation('audit');
   const [isExporting, setExporting] = useState(false);
   const exportView = async () => {
     setExporting(true);
@@ -35,8 +37,8 @@ function ExportButton({ filters }: { filters: AuditEventFilters }) {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Export Failed',
-        description: getErrorMessage(error, 'Failed to export the audit log'),
+        title: t('exportFailed'),
+        description: getErrorMessage(error, t('exportFailedDetail')),
       });
     } finally {
       setExporting(false);
@@ -45,7 +47,7 @@ function ExportButton({ filters }: { filters: AuditEventFilters }) {
   return (
     <Button variant="outline" disabled={isExporting} onClick={() => void exportView()}>
       {isExporting ? <Spinner /> : <DownloadIcon aria-hidden />}
-      Export CSV
+      {t('export')}
     </Button>
   );
 }
@@ -55,6 +57,7 @@ function ExportButton({ filters }: { filters: AuditEventFilters }) {
  * each read and export is itself recorded by the server.
  */
 export function AuditLog() {
+  const { t } = useTranslation('audit');
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = filtersFromSearch(search);
@@ -65,8 +68,8 @@ export function AuditLog() {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader
-        title="Audit Log"
-        description="Who did what, and when. Opening this log is recorded too."
+        title={t('title')}
+        description={t('description')}
         actions={<ExportButton filters={filters} />}
       />
       <Card>
@@ -76,20 +79,20 @@ export function AuditLog() {
       </Card>
       <Card>
         <CardHeader>
-          <CardTitle>Events</CardTitle>
-          <CardDescription>Newest first.</CardDescription>
+          <CardTitle>{t('events')}</CardTitle>
+          <CardDescription>{t('newestFirst')}</CardDescription>
         </CardHeader>
         <CardContent>
           {events.isPending ? (
-            <LoadingScreen label="Loading audit events..." />
+            <LoadingScreen label={t('loading')} />
           ) : events.isError && !events.data ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(events.error, 'Failed to load the audit log')}
+              {getErrorMessage(events.error, t('loadFailed'))}
             </p>
           ) : events.data.pages[0]?.events.length === 0 ? (
             <div className="flex flex-col items-center gap-2 py-10 text-center">
               <ScrollTextIcon aria-hidden className="size-10 text-muted-foreground" />
-              <p className="font-semibold">No events match these filters</p>
+              <p className="font-semibold">{t('none')}</p>
             </div>
           ) : (
             <>
@@ -97,7 +100,7 @@ export function AuditLog() {
                 events={events.data.pages.flatMap((page) => page.events)}
                 onShowTarget={(targetId) => setFilters({ targetId })}
               />
-              <LoadMore query={events} failure="Failed to load more events" />
+              <LoadMore query={events} failure={t('loadMoreFailed')} />
             </>
           )}
         </CardContent>

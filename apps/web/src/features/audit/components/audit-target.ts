@@ -1,8 +1,10 @@
 import { paths } from '@/config/paths';
+import { i18next } from '@/lib/i18n';
 
 /** What an audit event is about, as the viewer names it and where it opens. */
 export type AuditTarget = { label: string; href: string | null };
 
+/** English names (the `audit:targets` catalogue holds them, and every other language's). */
 const TARGET_LABELS: Record<string, string> = {
   entry_log: 'Entry',
   user: 'User',
@@ -55,10 +57,14 @@ export function auditTarget(
 ): AuditTarget | null {
   if (!targetType) return null;
   return {
-    label: TARGET_LABELS[targetType] ?? targetType.replaceAll('_', ' '),
+    label:
+      targetType in TARGET_LABELS ? targetTypeLabel(targetType) : targetType.replaceAll('_', ' '),
     href: hrefFor(targetType, targetId),
   };
 }
 
 export const AUDIT_TARGET_TYPES = Object.keys(TARGET_LABELS);
-export const targetTypeLabel = (targetType: string) => TARGET_LABELS[targetType] ?? targetType;
+export const targetTypeLabel = (targetType: string) =>
+  i18next.t(`audit:targets.${targetType}`, {
+    defaultValue: TARGET_LABELS[targetType] ?? targetType,
+  });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntryDetail } from '@boomgate/contracts/entry-detail';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { aDashboard, anEntryLog, createGateApi } from '@/testing/gate-api';
 import { signedIn } from '@/testing/handlers';
@@ -120,6 +121,47 @@ describe('Entry detail (issue 15)', () => {
     expect(screen.getByText('1 cited, checked at the gate')).toBeInTheDocument();
     expect(screen.getByTestId('entry-override')).toHaveTextContent(
       'Overridden by Thandi Supervisor (PIN entered by Gate Guard): Owner cleared by SAPS',
+    );
+  });
+
+  it('speaks the chosen language: labels, refusal reason, corrections and captures', async () => {
+    await i18next.changeLanguage('pt');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'pt' })));
+    const entry = anEntryLog({
+      plateNumber: 'KP35XKGP',
+      entryGranted: false,
+      refusalReason: 'watchlist',
+      warnings: [
+        {
+          code: 'plate_mismatch',
+          severity: 'warning',
+          message: 'The plate KP35XKGP differs from the disc (KP35XKFP).',
+          fields: ['plateNumber'],
+        },
+      ],
+    });
+    server.use(
+      signedIn(aSession()),
+      http.get('/api/entry-logs/:id', () => HttpResponse.json(aDetail(entry))),
+    );
+    renderApp(`/entry-logs/${entry.id}`);
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Entrada KP35XKGP' }),
+    ).toBeVisible();
+    expect(screen.getByText('Na lista de vigilância')).toBeInTheDocument();
+    expect(screen.getByText('Recusada')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Campos digitados e corrigidos' })).toBeVisible();
+    expect(screen.getByTestId('entry-correction')).toHaveTextContent('Corrigido');
+    expect(screen.getByTestId('entry-capture')).toHaveTextContent(
+      'Documento de identidade (guardado)',
+    );
+    expect(screen.getByText('Nenhuma comparação facial sustenta esta entrada.')).toBeVisible();
+    // The server's sentence stays, after the warning's kind in the chosen language.
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'Avisos de Verificação' +
+        'Matrículas não coincidem: The plate KP35XKGP differs from the disc (KP35XKFP).',
     );
   });
 

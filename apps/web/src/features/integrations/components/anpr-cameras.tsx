@@ -13,17 +13,19 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { useSites } from '@/lib/api/sites';
 import { formatDate, formatTime } from '@/lib/format';
+import { i18next, useTranslation } from '@/lib/i18n';
 
 import { useAnprCameras, useCreateAnprCamera, useDeleteAnprCamera } from '../api/anpr-cameras';
 import { CameraSite, CameraSiteSelect } from './camera-site';
 
 const when = (value: string | null) =>
-  value ? `${formatDate(value)} ${formatTime(value)}` : 'Never';
+  value ? `${formatDate(value)} ${formatTime(value)}` : i18next.t('integrations:cameras.never');
 const absolute = (path: string) =>
   path.startsWith('/') ? `${window.location.origin}${path}` : path;
 
 /** ANPR cameras (tenant admins): register a camera (push URL shown once), list and remove. */
 export function AnprCameras() {
+  const { t } = useTranslation('integrations');
   const cameras = useAnprCameras();
   const create = useCreateAnprCamera();
   const remove = useDeleteAnprCamera();
@@ -37,7 +39,7 @@ export function AnprCameras() {
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) {
-      toast({ variant: 'destructive', title: 'Error', description: 'Name the camera' });
+      toast({ variant: 'destructive', title: t('error'), description: t('cameras.nameIt') });
       return;
     }
     create.mutate(
@@ -47,15 +49,15 @@ export function AnprCameras() {
           setCreated(camera);
           setName('');
           toast({
-            title: 'Camera Added',
-            description: 'Copy its push URL now: it will not be shown again.',
+            title: t('cameras.added'),
+            description: t('cameras.addedDetail'),
           });
         },
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Error',
-            description: getErrorMessage(error, 'Failed to add the camera'),
+            title: t('error'),
+            description: getErrorMessage(error, t('cameras.addFailed')),
           }),
       },
     );
@@ -65,35 +67,32 @@ export function AnprCameras() {
     remove.mutate(id, {
       onSuccess: () => {
         setConfirming(null);
-        toast({ title: 'Camera Removed', description: 'The camera can no longer push reads.' });
+        toast({ title: t('cameras.removed'), description: t('cameras.removedDetail') });
       },
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Error',
-          description: getErrorMessage(error, 'Failed to remove the camera'),
+          title: t('error'),
+          description: getErrorMessage(error, t('cameras.removeFailed')),
         }),
     });
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>ANPR Cameras</CardTitle>
-        <CardDescription>
-          Number-plate cameras that push their reads to Boomgate (e.g. Hikvision alarm server / HTTP
-          listening).
-        </CardDescription>
+        <CardTitle>{t('cameras.title')}</CardTitle>
+        <CardDescription>{t('cameras.description')}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {created && (
           <Alert variant="warning" data-testid="new-camera">
             <TriangleAlertIcon aria-hidden />
-            <AlertTitle>Copy the push URL for {created.name} now</AlertTitle>
+            <AlertTitle>{t('cameras.copyNow', { name: created.name })}</AlertTitle>
             <AlertDescription className="grid gap-3">
-              <p>It holds the camera&apos;s secret and is shown only once.</p>
+              <p>{t('cameras.holdsSecret')}</p>
               <div className="flex gap-2">
                 <Input
-                  aria-label="Camera push URL"
+                  aria-label={t('cameras.pushUrl')}
                   readOnly
                   value={absolute(created.pushUrl)}
                   className="font-mono"
@@ -101,11 +100,16 @@ export function AnprCameras() {
                 <Button
                   type="button"
                   variant="outline"
-                  aria-label="Copy Camera push URL"
+                  aria-label={t('cameras.copyPushUrl')}
                   onClick={() =>
                     void navigator.clipboard
                       ?.writeText(absolute(created.pushUrl))
-                      .then(() => toast({ title: 'Copied', description: 'Push URL copied.' }))
+                      .then(() =>
+                        toast({
+                          title: t('cameras.copied'),
+                          description: t('cameras.copiedDetail'),
+                        }),
+                      )
                       .catch(() => undefined)
                   }
                 >
@@ -113,17 +117,17 @@ export function AnprCameras() {
                 </Button>
               </div>
               <Button type="button" variant="outline" onClick={() => setCreated(null)}>
-                I have configured the camera
+                {t('cameras.configured')}
               </Button>
             </AlertDescription>
           </Alert>
         )}
         <form className="flex flex-wrap items-end gap-2" onSubmit={handleSubmit} noValidate>
           <div className="grid min-w-56 flex-1 gap-2">
-            <Label htmlFor="camera-name">Camera name</Label>
+            <Label htmlFor="camera-name">{t('cameras.name')}</Label>
             <Input
               id="camera-name"
-              placeholder="Main gate inbound"
+              placeholder={t('cameras.namePlaceholder')}
               maxLength={80}
               value={name}
               onChange={(event) => setName(event.target.value)}
@@ -138,17 +142,17 @@ export function AnprCameras() {
           />
           <Button type="submit" disabled={create.isPending}>
             {create.isPending && <Spinner />}
-            Add Camera
+            {t('cameras.add')}
           </Button>
         </form>
         {cameras.isPending ? (
-          <LoadingScreen label="Loading cameras..." />
+          <LoadingScreen label={t('cameras.loading')} />
         ) : cameras.isError ? (
           <p role="alert" className="text-sm text-destructive">
-            {getErrorMessage(cameras.error, 'Failed to load cameras')}
+            {getErrorMessage(cameras.error, t('cameras.loadFailed'))}
           </p>
         ) : cameras.data.length === 0 ? (
-          <p className="py-4 text-center text-sm text-muted-foreground">No cameras yet</p>
+          <p className="py-4 text-center text-sm text-muted-foreground">{t('cameras.none')}</p>
         ) : (
           <ul className="grid gap-2">
             {cameras.data.map((camera) => (
@@ -160,7 +164,7 @@ export function AnprCameras() {
                 <div>
                   <div className="font-medium">{camera.name}</div>
                   <div className="text-xs text-muted-foreground">
-                    Last seen: {when(camera.lastSeenAt)}
+                    {t('cameras.lastSeen', { when: when(camera.lastSeenAt) })}
                   </div>
                 </div>
                 <CameraSite camera={camera} sites={sites} />
@@ -172,20 +176,20 @@ export function AnprCameras() {
                       onClick={() => handleDelete(camera.id)}
                       disabled={remove.isPending}
                     >
-                      Confirm Remove
+                      {t('cameras.confirmRemove')}
                     </Button>
                     <Button size="sm" variant="outline" onClick={() => setConfirming(null)}>
-                      Keep
+                      {t('cameras.keep')}
                     </Button>
                   </div>
                 ) : (
                   <Button
                     size="sm"
                     variant="outline"
-                    aria-label={`Remove ${camera.name}`}
+                    aria-label={t('cameras.removeNamed', { name: camera.name })}
                     onClick={() => setConfirming(camera.id)}
                   >
-                    Remove
+                    {t('cameras.remove')}
                   </Button>
                 )}
               </li>

@@ -17,6 +17,7 @@ import type {
   WebhookDelivery,
 } from '@boomgate/contracts/webhooks';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
@@ -155,6 +156,25 @@ function setUp({
 }
 
 describe('Integrations', () => {
+  it('speaks the chosen language: cards, delivery statuses and the callback code', async () => {
+    await i18next.changeLanguage('af');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })));
+    setUp({
+      deliveries: [aDelivery({ status: 'failed', lastResponseStatus: null, lastError: 'timeout' })],
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Integrasies' })).toBeVisible();
+    expect(await screen.findByLabelText('Inkomende URL')).toBeInTheDocument();
+    expect(screen.getByTestId('secret-status')).toHaveTextContent('Nog geen geheim nie');
+    // The event name stays code inside the translated sentence.
+    expect(screen.getByText('incoming-request.completed', { selector: 'code' })).toBeVisible();
+    const row = await screen.findByTestId('delivery-row');
+    expect(within(row).getByText('misluk')).toBeInTheDocument();
+    expect(within(row).getByText('Geen antwoord nie')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Voeg kamera by' })).toBeInTheDocument();
+  });
+
   it('shows the inbound URL and that no secret exists yet', async () => {
     setUp();
 

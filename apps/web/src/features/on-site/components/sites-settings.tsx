@@ -19,12 +19,12 @@ import { GatePresence } from './gate-presence';
 const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
 
 function SiteGates({ site }: { site: Site }) {
-  const { t } = useTranslation('onSite');
+  const { t } = useTranslation('settings');
   const gates = useGates(site.id);
   const createGate = useCreateGate(site.id);
   const updateSite = useUpdateSite();
   const [gateName, setGateName] = useState('');
-  const [laneName, setLaneName] = useState('Lane 1');
+  const [laneName, setLaneName] = useState(() => t('sites.laneDefault'));
   const [direction, setDirection] = useState<LaneDirection>('both');
   const [automatic, setAutomatic] = useState(false);
   const [overstay, setOverstay] = useState(String(site.overstayMinutes));
@@ -36,7 +36,7 @@ function SiteGates({ site }: { site: Site }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           {site.name}
-          {site.isDefault ? <Badge variant="secondary">{t('sitesPage.default')}</Badge> : null}
+          {site.isDefault ? <Badge variant="secondary">{t('sites.default')}</Badge> : null}
         </CardTitle>
         <CardDescription>{site.timezone}</CardDescription>
       </CardHeader>
@@ -53,7 +53,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`overstay-${site.id}`}>{t('sitesPage.overstay')}</Label>
+            <Label htmlFor={`overstay-${site.id}`}>{t('sites.overstay')}</Label>
             <Input
               id={`overstay-${site.id}`}
               type="number"
@@ -63,7 +63,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`timezone-${site.id}`}>{t('sitesPage.timeZone')}</Label>
+            <Label htmlFor={`timezone-${site.id}`}>{t('sites.timeZone')}</Label>
             <Input
               id={`timezone-${site.id}`}
               value={timeZone}
@@ -71,7 +71,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <Button type="submit" variant="outline" disabled={updateSite.isPending}>
-            {t('sitesPage.save')}
+            {t('sites.save')}
           </Button>
         </form>
         <ul className="flex flex-col gap-1 text-sm">
@@ -80,13 +80,11 @@ function SiteGates({ site }: { site: Site }) {
               <span className="font-medium">{gate.name}</span>{' '}
               <span className="text-muted-foreground">
                 {gate.lanes
-                  .map((lane) =>
-                    t(lane.automatic ? 'sitesPage.laneSummaryAutomatic' : 'sitesPage.laneSummary', {
-                      lane: lane.name,
-                      direction: t(`sitesPage.directions.${lane.direction}`),
-                    }),
+                  .map(
+                    (lane) =>
+                      `${lane.name} (${t(`sites.laneDirections.${lane.direction}`)}${lane.automatic ? t('sites.automaticShort') : ''})`,
                   )
-                  .join(', ') || t('sitesPage.noLanes')}
+                  .join(', ') || t('sites.noLanes')}
               </span>{' '}
               <GatePresence gateId={gate.id} />
             </li>
@@ -106,7 +104,7 @@ function SiteGates({ site }: { site: Site }) {
           }}
         >
           <div className="grid gap-1">
-            <Label htmlFor={`gate-${site.id}`}>{t('sitesPage.newGate')}</Label>
+            <Label htmlFor={`gate-${site.id}`}>{t('sites.newGate')}</Label>
             <Input
               id={`gate-${site.id}`}
               required
@@ -115,7 +113,7 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`lane-${site.id}`}>{t('sitesPage.lane')}</Label>
+            <Label htmlFor={`lane-${site.id}`}>{t('sites.lane')}</Label>
             <Input
               id={`lane-${site.id}`}
               value={laneName}
@@ -123,16 +121,16 @@ function SiteGates({ site }: { site: Site }) {
             />
           </div>
           <div className="grid gap-1">
-            <Label htmlFor={`direction-${site.id}`}>{t('sitesPage.direction')}</Label>
+            <Label htmlFor={`direction-${site.id}`}>{t('sites.direction')}</Label>
             <select
               id={`direction-${site.id}`}
               className={selectClass}
               value={direction}
               onChange={(e) => setDirection(e.target.value as LaneDirection)}
             >
-              <option value="in">{t('sitesPage.options.in')}</option>
-              <option value="out">{t('sitesPage.options.out')}</option>
-              <option value="both">{t('sitesPage.options.both')}</option>
+              <option value="in">{t('sites.directions.in')}</option>
+              <option value="out">{t('sites.directions.out')}</option>
+              <option value="both">{t('sites.directions.both')}</option>
             </select>
           </div>
           <label className="flex h-9 items-center gap-2 text-sm">
@@ -141,15 +139,15 @@ function SiteGates({ site }: { site: Site }) {
               checked={automatic}
               onChange={(e) => setAutomatic(e.target.checked)}
             />
-            {t('sitesPage.automatic')}
+            {t('sites.automatic')}
           </label>
           <Button type="submit" disabled={createGate.isPending || !gateName.trim()}>
-            {t('sitesPage.addGate')}
+            {t('sites.addGate')}
           </Button>
         </form>
         {createGate.isError || updateSite.isError ? (
           <p role="alert" className="text-sm text-destructive">
-            {getErrorMessage(createGate.error ?? updateSite.error, t('sitesPage.saveFailed'))}
+            {getErrorMessage(createGate.error ?? updateSite.error, t('sites.saveFailed'))}
           </p>
         ) : null}
       </CardContent>
@@ -159,7 +157,7 @@ function SiteGates({ site }: { site: Site }) {
 
 /** Issue 16, under Settings: the tenant's sites, their gates and lanes. */
 export function SitesSettings() {
-  const { t } = useTranslation('onSite');
+  const { t } = useTranslation('settings');
   const sites = useSites();
   const createSite = useCreateSite();
   const [name, setName] = useState('');
@@ -167,10 +165,10 @@ export function SitesSettings() {
 
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
-      <PageHeader title={t('sitesPage.title')} description={t('sitesPage.description')} />
+      <PageHeader title={t('sites.title')} description={t('sites.description')} />
       <Card>
         <CardHeader>
-          <CardTitle>{t('sitesPage.addTitle')}</CardTitle>
+          <CardTitle>{t('sites.addSite')}</CardTitle>
         </CardHeader>
         <CardContent>
           <form
@@ -181,7 +179,7 @@ export function SitesSettings() {
             }}
           >
             <div className="grid gap-1">
-              <Label htmlFor="site-name">{t('sitesPage.name')}</Label>
+              <Label htmlFor="site-name">{t('sites.name')}</Label>
               <Input
                 id="site-name"
                 required
@@ -190,7 +188,7 @@ export function SitesSettings() {
               />
             </div>
             <div className="grid gap-1">
-              <Label htmlFor="site-timezone">{t('sitesPage.timeZone')}</Label>
+              <Label htmlFor="site-timezone">{t('sites.timeZone')}</Label>
               <Input
                 id="site-timezone"
                 value={timezone}
@@ -198,21 +196,21 @@ export function SitesSettings() {
               />
             </div>
             <Button type="submit" disabled={createSite.isPending || !name.trim()}>
-              {t('sitesPage.addSite')}
+              {t('sites.addSiteButton')}
             </Button>
           </form>
           {createSite.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(createSite.error, t('sitesPage.addFailed'))}
+              {getErrorMessage(createSite.error, t('sites.addSiteFailed'))}
             </p>
           ) : null}
         </CardContent>
       </Card>
       {sites.isPending ? (
-        <LoadingScreen label={t('sitesPage.loading')} />
+        <LoadingScreen label={t('sites.loading')} />
       ) : sites.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(sites.error, t('sitesPage.loadFailed'))}
+          {getErrorMessage(sites.error, t('sites.loadFailed'))}
         </p>
       ) : (
         sites.data.map((site) => <SiteGates key={site.id} site={site} />)

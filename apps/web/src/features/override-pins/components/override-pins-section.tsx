@@ -10,6 +10,8 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import {
   useIssueOverridePin,
@@ -17,15 +19,13 @@ import {
   useUpdateOverridePinSettings,
 } from '../api/override-pins';
 
-const timeOf = (iso: string) =>
-  new Date(iso).toLocaleTimeString('en-ZA', { hour: '2-digit', minute: '2-digit' });
-
 /**
  * Issue 21: supervisor override PINs. An administrator turns them on; a supervisor (tenant_admin,
  * back_office) issues a one-time PIN and tells it to the guard, who overrides one refused entry
  * with it at the gate. The PIN is shown once: the server keeps only a hash.
  */
 export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
+  const { t } = useTranslation('settings');
   const settings = useOverridePinSettings();
   const update = useUpdateOverridePinSettings();
   const issue = useIssueOverridePin();
@@ -37,8 +37,8 @@ export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Could not save',
-        description: getErrorMessage(error, 'Try again'),
+        title: t('pins.saveFailed'),
+        description: getErrorMessage(error, t('pins.tryAgain')),
       });
     }
   };
@@ -48,8 +48,8 @@ export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Could not issue a PIN',
-        description: getErrorMessage(error, 'Try again'),
+        title: t('pins.issueFailed'),
+        description: getErrorMessage(error, t('pins.tryAgain')),
       });
     }
   };
@@ -57,10 +57,9 @@ export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
   return (
     <Card data-testid="override-pins-section">
       <CardHeader>
-        <CardTitle>Supervisor PINs</CardTitle>
+        <CardTitle>{t('pins.title')}</CardTitle>
         <CardDescription>
-          A guard overrides one refused entry with a one-time PIN from a supervisor. Each PIN works
-          once, for {settings.data?.validityMinutes ?? 15} minutes.
+          {t('pins.description', { minutes: settings.data?.validityMinutes ?? 15 })}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -71,7 +70,7 @@ export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
             disabled={!canEdit || !settings.data || update.isPending}
             onCheckedChange={(checked) => void toggle(checked === true)}
           />
-          <Label htmlFor="override-pins-enabled">Let guards override with a supervisor PIN</Label>
+          <Label htmlFor="override-pins-enabled">{t('pins.enable')}</Label>
         </div>
         {settings.data?.enabled && (
           <div className="grid gap-2">
@@ -82,12 +81,12 @@ export function OverridePinsSection({ canEdit }: { canEdit: boolean }) {
               disabled={issue.isPending}
             >
               {issue.isPending ? <Spinner /> : <KeyRoundIcon aria-hidden />}
-              Issue PIN
+              {t('pins.issue')}
             </Button>
             {issued && (
               <p className="text-sm" data-testid="issued-pin">
                 <span className="font-mono text-3xl font-bold tracking-widest">{issued.pin}</span>{' '}
-                works once until {timeOf(issued.expiresAt)}. It is not shown again.
+                {t('pins.issued', { time: formatTime(issued.expiresAt).slice(0, 5) })}
               </p>
             )}
           </div>

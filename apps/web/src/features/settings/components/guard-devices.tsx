@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatDate, formatTime } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
 
 import { useDevices, useRevokeDevice } from '../api/devices';
@@ -11,6 +12,7 @@ import { useDevices, useRevokeDevice } from '../api/devices';
 /** Issue 18: the guards' devices with an offline queue; an admin revokes a lost one. */
 export function GuardDevices() {
   const { t } = useTranslation('offline');
+  const { t: tSettings } = useTranslation('settings');
   const devices = useDevices();
   const revoke = useRevokeDevice();
 
@@ -25,7 +27,9 @@ export function GuardDevices() {
           <Spinner aria-hidden />
         ) : devices.isError ? (
           <Alert variant="destructive">
-            <AlertDescription>{getErrorMessage(devices.error, 'Failed to load')}</AlertDescription>
+            <AlertDescription>
+              {getErrorMessage(devices.error, tSettings('devices.loadFailed'))}
+            </AlertDescription>
           </Alert>
         ) : devices.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">{t('devices.empty')}</p>
@@ -36,7 +40,8 @@ export function GuardDevices() {
                 <div className="min-w-0 flex-1 text-sm">
                   <p className="truncate font-medium">{device.label ?? device.deviceId}</p>
                   <p className="text-muted-foreground">
-                    {t('devices.lastContact')}: {new Date(device.lastContactAt).toLocaleString()}
+                    {t('devices.lastContact')}: {formatDate(device.lastContactAt)}{' '}
+                    {formatTime(device.lastContactAt)}
                     {device.lastUser?.name && (
                       <>
                         {' · '}
@@ -62,7 +67,7 @@ export function GuardDevices() {
                           toast({
                             variant: 'destructive',
                             title: t('devices.revoke'),
-                            description: getErrorMessage(error, 'Failed to revoke'),
+                            description: getErrorMessage(error, tSettings('devices.revokeFailed')),
                           }),
                       })
                     }

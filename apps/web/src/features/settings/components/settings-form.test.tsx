@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '@boomgate/contracts/roles';
 import type { TenantSettings, UpdateTenantSettings } from '@boomgate/contracts/settings';
 
+import { i18next } from '@/lib/i18n';
 import { aSession } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
@@ -61,6 +62,29 @@ function setUp(role: Role, patchAnswer?: () => Response) {
 }
 
 describe('Settings', () => {
+  it('speaks the chosen language, its percentage messages too', async () => {
+    await i18next.changeLanguage('st');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'st' })));
+    const { user, patches } = setUp('tenant_admin');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Disetting' })).toBeVisible();
+    expect(await screen.findByLabelText('Thupello e sebetsa (matsatsi)')).toHaveValue(365);
+    expect(screen.getByRole('link', { name: 'Disaete le Diheke' })).toBeVisible();
+    expect(screen.getByText('Lenane la Tlhokomelo')).toBeVisible();
+
+    await user.click(
+      screen.getByLabelText('Hana difahleho tse shebahalang jwaloka setshwantsho kapa skrini'),
+    );
+    const threshold = screen.getByLabelText('Dintlha tse tlase tsa bophelo (%)');
+    await user.clear(threshold);
+    await user.type(threshold, '100');
+    await user.click(screen.getByRole('button', { name: 'Boloka Disetting' }));
+
+    expect(await screen.findByText('Bongata 99%')).toBeVisible();
+    expect(patches).toEqual([]);
+  });
+
   it('shows the current settings and saves a change as whole settings', async () => {
     const { user, patches } = setUp('tenant_admin');
 

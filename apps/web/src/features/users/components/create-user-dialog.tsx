@@ -28,6 +28,7 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useCreateUser } from '../api/create-user';
 
@@ -44,6 +45,7 @@ const emptyForm = {
 };
 
 export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
+  const { t } = useTranslation('users');
   const [open, setOpen] = useState(false);
   const createUser = useCreateUser();
   const form = useForm({ resolver: zodResolver(CreateUserBodySchema), defaultValues: emptyForm });
@@ -57,14 +59,14 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
   const handleValid = (body: CreateUserBody) => {
     createUser.mutate(body, {
       onSuccess: () => {
-        toast({ title: 'User Created', description: 'New user has been created successfully' });
+        toast({ title: t('toast.created'), description: t('toast.createdDetail') });
         handleOpenChange(false);
       },
       onError: (error) => {
         toast({
           variant: 'destructive',
-          title: 'Creation Failed',
-          description: getErrorMessage(error, 'Failed to create user'),
+          title: t('toast.createFailed'),
+          description: getErrorMessage(error, t('toast.createFailedDetail')),
         });
       },
     });
@@ -75,22 +77,20 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
       <DialogTrigger asChild>
         <Button>
           <UserPlusIcon aria-hidden />
-          Create New User
+          {t('create.open')}
         </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Create New User</DialogTitle>
-          <DialogDescription>
-            Add a user to your organization and choose their role.
-          </DialogDescription>
+          <DialogTitle>{t('create.title')}</DialogTitle>
+          <DialogDescription>{t('create.description')}</DialogDescription>
         </DialogHeader>
         <form
           noValidate
           className="grid gap-4"
           onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
         >
-          <Field id="create-username" label="Username" error={errors.username?.message}>
+          <Field id="create-username" label={t('create.username')} error={errors.username?.message}>
             <Input
               id="create-username"
               autoComplete="off"
@@ -101,7 +101,7 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
               {...form.register('username')}
             />
           </Field>
-          <Field id="create-password" label="Password" error={errors.password?.message}>
+          <Field id="create-password" label={t('create.password')} error={errors.password?.message}>
             <Input
               id="create-password"
               type="password"
@@ -113,7 +113,7 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
           </Field>
           <Field
             id="create-full-name"
-            label="Full Name (optional)"
+            label={t('create.fullName')}
             error={errors.fullName?.message}
           >
             <Input
@@ -123,7 +123,7 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
               {...form.register('fullName')}
             />
           </Field>
-          <Field id="create-email" label="Email (optional)" error={errors.email?.message}>
+          <Field id="create-email" label={t('create.email')} error={errors.email?.message}>
             <Input
               id="create-email"
               type="email"
@@ -132,7 +132,7 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
               {...form.register('email')}
             />
           </Field>
-          <Field id="create-role" label="Role" error={errors.role?.message}>
+          <Field id="create-role" label={t('create.role')} error={errors.role?.message}>
             <Controller
               control={form.control}
               name="role"
@@ -142,7 +142,7 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
                     <SelectValue />
                   </SelectTrigger>
                   <SelectContent>
-                    {assignableRoles(actorRole).map((option) => (
+                    {assignableRoles(t, actorRole).map((option) => (
                       <SelectItem key={option.value} value={option.value}>
                         {option.label}
                       </SelectItem>
@@ -154,11 +154,11 @@ export function CreateUserDialog({ actorRole }: { actorRole: Role }) {
           </Field>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => handleOpenChange(false)}>
-              Cancel
+              {t('create.cancel')}
             </Button>
             <Button type="submit" disabled={createUser.isPending}>
               {createUser.isPending && <Spinner />}
-              Create User
+              {t('create.submit')}
             </Button>
           </DialogFooter>
         </form>

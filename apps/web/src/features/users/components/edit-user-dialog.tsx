@@ -26,6 +26,7 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { Trans, useTranslation } from '@/lib/i18n';
 import { useSites } from '@/lib/api/sites';
 
 import { useResetUserMfa } from '../api/reset-user-mfa';
@@ -63,6 +64,7 @@ export function EditUserDialog({
   actorRole: Role;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('users');
   const updateUser = useUpdateUser();
   const resetMfa = useResetUserMfa();
   const form = useForm({
@@ -90,14 +92,14 @@ export function EditUserDialog({
       { id: user.id, body },
       {
         onSuccess: () => {
-          toast({ title: 'User Updated', description: 'User has been updated successfully' });
+          toast({ title: t('toast.updated'), description: t('toast.updatedDetail') });
           onClose();
         },
         onError: (error) => {
           toast({
             variant: 'destructive',
-            title: 'Update Failed',
-            description: getErrorMessage(error, 'Failed to update user'),
+            title: t('toast.updateFailed'),
+            description: getErrorMessage(error, t('toast.updateFailedDetail')),
           });
         },
       },
@@ -113,10 +115,14 @@ export function EditUserDialog({
     >
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Edit User</DialogTitle>
+          <DialogTitle>{t('edit.title')}</DialogTitle>
           <DialogDescription>
-            Update the details of{' '}
-            <span className="font-medium text-foreground">{user.username}</span>.
+            <Trans
+              t={t}
+              i18nKey="edit.description"
+              values={{ username: user.username }}
+              components={{ user: <span className="font-medium text-foreground" /> }}
+            />
           </DialogDescription>
         </DialogHeader>
         <form
@@ -124,7 +130,7 @@ export function EditUserDialog({
           className="grid gap-4"
           onSubmit={(event) => void form.handleSubmit(handleValid)(event)}
         >
-          <Field id="edit-full-name" label="Full Name" error={errors.fullName?.message}>
+          <Field id="edit-full-name" label={t('edit.fullName')} error={errors.fullName?.message}>
             <Input
               id="edit-full-name"
               autoComplete="off"
@@ -132,7 +138,7 @@ export function EditUserDialog({
               {...form.register('fullName')}
             />
           </Field>
-          <Field id="edit-email" label="Email" error={errors.email?.message}>
+          <Field id="edit-email" label={t('edit.email')} error={errors.email?.message}>
             <Input
               id="edit-email"
               type="email"
@@ -141,7 +147,7 @@ export function EditUserDialog({
               {...form.register('email')}
             />
           </Field>
-          <Field id="edit-role" label="Role" error={errors.role?.message}>
+          <Field id="edit-role" label={t('edit.role')} error={errors.role?.message}>
             <Controller
               control={form.control}
               name="role"
@@ -151,7 +157,7 @@ export function EditUserDialog({
                     <SelectValue />
                   </SelectTrigger>
                   <SelectContent>
-                    {assignableRoles(actorRole, user.role).map((option) => (
+                    {assignableRoles(t, actorRole, user.role).map((option) => (
                       <SelectItem
                         key={option.value}
                         value={option.value}
@@ -176,12 +182,12 @@ export function EditUserDialog({
               />
             )}
           />
-          <Field id="edit-password" label="New Password" error={errors.password?.message}>
+          <Field id="edit-password" label={t('edit.newPassword')} error={errors.password?.message}>
             <Input
               id="edit-password"
               type="password"
               autoComplete="new-password"
-              placeholder="Leave blank to keep current password"
+              placeholder={t('edit.keepPassword')}
               aria-invalid={errors.password ? true : undefined}
               {...form.register('password')}
             />
@@ -196,28 +202,27 @@ export function EditUserDialog({
                 resetMfa.mutate(user.id, {
                   onSuccess: () =>
                     toast({
-                      title: 'Two-Step Verification Reset',
-                      description:
-                        'The user signs in with the password only, or sets a new one up.',
+                      title: t('toast.mfaReset'),
+                      description: t('toast.mfaResetDetail'),
                     }),
                   onError: (error) =>
                     toast({
                       variant: 'destructive',
-                      title: 'Reset Failed',
-                      description: getErrorMessage(error, 'Failed to reset two-step verification'),
+                      title: t('toast.mfaResetFailed'),
+                      description: getErrorMessage(error, t('toast.mfaResetFailedDetail')),
                     }),
                 })
               }
             >
               {resetMfa.isPending && <Spinner />}
-              Reset Two-Step Verification
+              {t('edit.resetMfa')}
             </Button>
             <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
+              {t('edit.cancel')}
             </Button>
             <Button type="submit" disabled={updateUser.isPending}>
               {updateUser.isPending && <Spinner />}
-              Save Changes
+              {t('edit.save')}
             </Button>
           </DialogFooter>
         </form>

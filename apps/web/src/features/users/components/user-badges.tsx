@@ -1,6 +1,7 @@
-import { ROLE_LABELS, type Role } from '@boomgate/contracts/roles';
+import type { Role } from '@boomgate/contracts/roles';
 
 import { Badge } from '@/components/ui/badge';
+import { useTranslation } from '@/lib/i18n';
 
 const roleVariant: Record<Role, 'default' | 'secondary' | 'outline'> = {
   super_admin: 'default',
@@ -10,13 +11,15 @@ const roleVariant: Record<Role, 'default' | 'secondary' | 'outline'> = {
 };
 
 export function RoleBadge({ role }: { role: Role }) {
-  return <Badge variant={roleVariant[role]}>{ROLE_LABELS[role]}</Badge>;
+  const { t } = useTranslation('users');
+  return <Badge variant={roleVariant[role]}>{t(`roles.${role}`)}</Badge>;
 }
 
 export function StatusBadge({ isActive }: { isActive: boolean }) {
+  const { t } = useTranslation('users');
   return isActive ? (
-    <Badge variant="success">Active</Badge>
+    <Badge variant="success">{t('status.active')}</Badge>
   ) : (
-    <Badge variant="secondary">Inactive</Badge>
+    <Badge variant="secondary">{t('status.inactive')}</Badge>
   );
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Role } from '@boomgate/contracts/roles';
 
+import { i18next } from '@/lib/i18n';
 import { aSession, aUser } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
@@ -29,6 +30,27 @@ function setUp({ role = 'tenant_admin' }: { role?: Role } = {}) {
 const row = (username: string) => screen.getByTestId(`user-row-${username}`);
 
 describe('user management', () => {
+  it('speaks the chosen language: the list, the roles and the edit dialog', async () => {
+    await i18next.changeLanguage('zu');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })));
+    const { user } = setUp();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ukuphathwa Kwabasebenzisi' }),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('Abasebenzisi ababhalisiwe enhlanganweni: 3'),
+    ).toBeInTheDocument();
+    expect(within(row('guard1')).getByText('Unogada')).toBeInTheDocument();
+    expect(within(row('clerk')).getByText('Akasebenzi')).toBeInTheDocument();
+
+    await user.click(within(row('guard1')).getByRole('button', { name: 'Hlela u-guard1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hlela Umsebenzisi' });
+    expect(within(dialog).getByText('guard1')).toHaveClass('font-medium');
+    expect(within(dialog).getByLabelText('Iphasiwedi Entsha')).toBeInTheDocument();
+  });
+
   it('lists the users of the organization', async () => {
     setUp();
 

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useDeactivateUser } from '../api/deactivate-user';
 import { useUsers } from '../api/get-users';
@@ -18,6 +19,7 @@ import { UsersTable } from './users-table';
 
 /** The users of the signed-in user's organization, with create, edit and (de)activation. */
 export function UserManagement({ currentUser }: { currentUser: User }) {
+  const { t } = useTranslation('users');
   const users = useUsers();
   const deactivateUser = useDeactivateUser();
   const reactivateUser = useReactivateUser();
@@ -26,12 +28,12 @@ export function UserManagement({ currentUser }: { currentUser: User }) {
   const handleDeactivate = (user: User) => {
     deactivateUser.mutate(user.id, {
       onSuccess: () =>
-        toast({ title: 'User Deactivated', description: 'User has been deactivated' }),
+        toast({ title: t('toast.deactivated'), description: t('toast.deactivatedDetail') }),
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Deactivation Failed',
-          description: getErrorMessage(error, 'Failed to deactivate user'),
+          title: t('toast.deactivateFailed'),
+          description: getErrorMessage(error, t('toast.deactivateFailedDetail')),
         }),
     });
   };
@@ -39,12 +41,12 @@ export function UserManagement({ currentUser }: { currentUser: User }) {
   const handleReactivate = (user: User) => {
     reactivateUser.mutate(user.id, {
       onSuccess: () =>
-        toast({ title: 'User Reactivated', description: 'User has been reactivated' }),
+        toast({ title: t('toast.reactivated'), description: t('toast.reactivatedDetail') }),
       onError: (error) =>
         toast({
           variant: 'destructive',
-          title: 'Reactivation Failed',
-          description: getErrorMessage(error, 'Failed to reactivate user'),
+          title: t('toast.reactivateFailed'),
+          description: getErrorMessage(error, t('toast.reactivateFailedDetail')),
         }),
     });
   };
@@ -58,26 +60,24 @@ export function UserManagement({ currentUser }: { currentUser: User }) {
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
       <PageHeader
-        title="User Management"
-        description="Manage who can use Boomgate in your organization and what they can do."
+        title={t('title')}
+        description={t('description')}
         actions={<CreateUserDialog actorRole={currentUser.role} />}
       />
 
       <Card>
         <CardHeader>
-          <CardTitle>Users</CardTitle>
+          <CardTitle>{t('users')}</CardTitle>
           {users.data && (
-            <CardDescription>
-              {users.data.length} registered user(s) in organization
-            </CardDescription>
+            <CardDescription>{t('count', { count: users.data.length })}</CardDescription>
           )}
         </CardHeader>
         <CardContent>
           {users.isPending ? (
-            <LoadingScreen label="Loading users..." />
+            <LoadingScreen label={t('loading')} />
           ) : users.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(users.error, 'Failed to load users')}
+              {getErrorMessage(users.error, t('loadFailed'))}
             </p>
           ) : (
             <UsersTable

@@ -11,6 +11,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { useTranslation } from '@/lib/i18n';
 
 import { RoleBadge, StatusBadge } from './user-badges';
 
@@ -30,15 +31,16 @@ export function UsersTable({
   onDeactivate: (user: User) => void;
   onReactivate: (user: User) => void;
 }) {
+  const { t } = useTranslation('users');
   return (
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead>Username</TableHead>
-          <TableHead>Full Name</TableHead>
-          <TableHead>Role</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
+          <TableHead>{t('table.username')}</TableHead>
+          <TableHead>{t('table.fullName')}</TableHead>
+          <TableHead>{t('table.role')}</TableHead>
+          <TableHead>{t('table.status')}</TableHead>
+          <TableHead className="text-right">{t('table.actions')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -50,7 +52,9 @@ export function UsersTable({
             <TableRow key={user.id} data-testid={`user-row-${user.username}`}>
               <TableCell className="font-medium">
                 {user.username}
-                {isSelf && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}
+                {isSelf && (
+                  <span className="ml-2 text-xs text-muted-foreground">{t('table.you')}</span>
+                )}
               </TableCell>
               <TableCell>
                 {user.fullName || <span className="text-muted-foreground">—</span>}
@@ -66,11 +70,11 @@ export function UsersTable({
                   <Button
                     variant="outline"
                     size="sm"
-                    aria-label={`Edit ${user.username}`}
+                    aria-label={t('table.editUser', { username: user.username })}
                     onClick={() => onEdit(user)}
                   >
                     <PencilIcon aria-hidden />
-                    Edit
+                    {t('table.edit')}
                   </Button>
                   {!isSelf &&
                     (user.isActive ? (
@@ -78,23 +82,23 @@ export function UsersTable({
                         variant="outline"
                         size="sm"
                         className="text-destructive hover:text-destructive"
-                        aria-label={`Deactivate ${user.username}`}
+                        aria-label={t('table.deactivateUser', { username: user.username })}
                         disabled={isPending}
                         onClick={() => onDeactivate(user)}
                       >
                         <UserXIcon aria-hidden />
-                        Deactivate
+                        {t('table.deactivate')}
                       </Button>
                     ) : (
                       <Button
                         variant="outline"
                         size="sm"
-                        aria-label={`Reactivate ${user.username}`}
+                        aria-label={t('table.reactivateUser', { username: user.username })}
                         disabled={isPending}
                         onClick={() => onReactivate(user)}
                       >
                         <UserCheckIcon aria-hidden />
-                        Reactivate
+                        {t('table.reactivate')}
                       </Button>
                     ))}
                 </div>

@@ -27,19 +27,16 @@ import {
 } from '@/components/ui/table';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { useAddToWatchlist, useRemoveFromWatchlist, useWatchlist } from '../api/watchlist';
-
-const KIND_LABELS: Record<WatchlistKind, string> = {
-  plate: 'Plate',
-  idNumber: 'Driver ID number',
-  company: 'Transport company',
-};
 
 const SELECT_CLASS =
   'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
 function AddEntryForm() {
+  const { t } = useTranslation('settings');
   const add = useAddToWatchlist();
   const [kind, setKind] = useState<WatchlistKind>('plate');
   const [value, setValue] = useState('');
@@ -60,7 +57,7 @@ function AddEntryForm() {
         // The end of the chosen day, site time (SAST, UTC+2).
         expiresAt: expiresOn ? new Date(`${expiresOn}T23:59:59+02:00`).toISOString() : null,
       });
-      toast({ title: 'Added to the watchlist', description: value });
+      toast({ title: t('watchlist.added'), description: value });
       setValue('');
       setReason('');
       setCovert(false);
@@ -68,15 +65,15 @@ function AddEntryForm() {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Could not add',
-        description: getErrorMessage(error, 'Check the entry and try again'),
+        title: t('watchlist.addFailed'),
+        description: getErrorMessage(error, t('watchlist.addFailedDetail')),
       });
     }
   };
 
   return (
     <form className="grid gap-4 sm:grid-cols-2" onSubmit={(event) => void submit(event)}>
-      <Field id="watchlist-kind" label="Kind">
+      <Field id="watchlist-kind" label={t('watchlist.kind')}>
         <select
           id="watchlist-kind"
           className={SELECT_CLASS}
@@ -85,12 +82,12 @@ function AddEntryForm() {
         >
           {WATCHLIST_KINDS.map((option) => (
             <option key={option} value={option}>
-              {KIND_LABELS[option]}
+              {t(`watchlist.kinds.${option}`)}
             </option>
           ))}
         </select>
       </Field>
-      <Field id="watchlist-value" label={KIND_LABELS[kind]}>
+      <Field id="watchlist-value" label={t(`watchlist.kinds.${kind}`)}>
         <Input
           id="watchlist-value"
           value={value}
@@ -100,7 +97,7 @@ function AddEntryForm() {
           maxLength={200}
         />
       </Field>
-      <Field id="watchlist-reason" label="Reason" className="sm:col-span-2">
+      <Field id="watchlist-reason" label={t('watchlist.reason')} className="sm:col-span-2">
         <Input
           id="watchlist-reason"
           value={reason}
@@ -109,18 +106,18 @@ function AddEntryForm() {
           maxLength={500}
         />
       </Field>
-      <Field id="watchlist-severity" label="At the gate">
+      <Field id="watchlist-severity" label={t('watchlist.atGate')}>
         <select
           id="watchlist-severity"
           className={SELECT_CLASS}
           value={severity}
           onChange={(event) => setSeverity(event.target.value as WatchlistSeverity)}
         >
-          <option value="block">Block (refuse entry)</option>
-          <option value="alert">Alert (grant with a warning)</option>
+          <option value="block">{t('watchlist.blockOption')}</option>
+          <option value="alert">{t('watchlist.alertOption')}</option>
         </select>
       </Field>
-      <Field id="watchlist-expires" label="Expires (optional)">
+      <Field id="watchlist-expires" label={t('watchlist.expires')}>
         <Input
           id="watchlist-expires"
           type="date"
@@ -134,14 +131,12 @@ function AddEntryForm() {
           checked={covert}
           onCheckedChange={(checked) => setCovert(checked === true)}
         />
-        <Label htmlFor="watchlist-covert">
-          Covert: the guard sees only &quot;Manual check required&quot; (block) or nothing (alert)
-        </Label>
+        <Label htmlFor="watchlist-covert">{t('watchlist.covert')}</Label>
       </div>
       <div className="sm:col-span-2">
         <Button type="submit" disabled={add.isPending}>
           {add.isPending && <Spinner />}
-          Add to Watchlist
+          {t('watchlist.add')}
         </Button>
       </div>
     </form>
@@ -149,26 +144,29 @@ function AddEntryForm() {
 }
 
 function EntryRow({ entry, canEdit }: { entry: WatchlistEntry; canEdit: boolean }) {
+  const { t } = useTranslation('settings');
   const remove = useRemoveFromWatchlist();
   return (
     <TableRow>
-      <TableCell>{KIND_LABELS[entry.kind]}</TableCell>
+      <TableCell>{t(`watchlist.kinds.${entry.kind}`)}</TableCell>
       <TableCell className="font-mono">{entry.value}</TableCell>
       <TableCell>
         <div className="flex flex-wrap gap-1">
           <Badge variant={entry.severity === 'block' ? 'destructive' : 'secondary'}>
-            {entry.severity === 'block' ? 'Block' : 'Alert'}
+            {entry.severity === 'block' ? t('watchlist.block') : t('watchlist.alert')}
           </Badge>
-          {entry.covert && <Badge variant="outline">Covert</Badge>}
-          {!entry.isActive && <Badge variant="outline">Expired</Badge>}
+          {entry.covert && <Badge variant="outline">{t('watchlist.covertBadge')}</Badge>}
+          {!entry.isActive && <Badge variant="outline">{t('watchlist.expired')}</Badge>}
         </div>
       </TableCell>
       <TableCell>
         {entry.reason}
         <p className="text-xs text-muted-foreground">
-          Added by {entry.createdBy.name ?? 'unknown'} on{' '}
-          {new Date(entry.createdAt).toLocaleDateString()}
-          {entry.expiresAt && ` · expires ${new Date(entry.expiresAt).toLocaleDateString()}`}
+          {t('watchlist.addedBy', {
+            name: entry.createdBy.name ?? t('watchlist.unknown'),
+            date: formatDate(entry.createdAt),
+          })}
+          {entry.expiresAt && t('watchlist.expiresOn', { date: formatDate(entry.expiresAt) })}
         </p>
       </TableCell>
       {canEdit && (
@@ -176,15 +174,15 @@ function EntryRow({ entry, canEdit }: { entry: WatchlistEntry; canEdit: boolean 
           <Button
             variant="ghost"
             size="icon"
-            aria-label={`Remove ${entry.value} from the watchlist`}
+            aria-label={t('watchlist.remove', { value: entry.value })}
             disabled={remove.isPending}
             onClick={() =>
               remove.mutate(entry.id, {
                 onError: (error) =>
                   toast({
                     variant: 'destructive',
-                    title: 'Could not remove',
-                    description: getErrorMessage(error, 'Try again'),
+                    title: t('watchlist.removeFailed'),
+                    description: getErrorMessage(error, t('watchlist.tryAgain')),
                   }),
               })
             }
@@ -202,15 +200,13 @@ function EntryRow({ entry, canEdit }: { entry: WatchlistEntry; canEdit: boolean 
  * companies that every gate path refuses (block) or grants with a warning (alert).
  */
 export function WatchlistSection({ canEdit }: { canEdit: boolean }) {
+  const { t } = useTranslation('settings');
   const watchlist = useWatchlist();
   return (
     <Card data-testid="watchlist-section">
       <CardHeader>
-        <CardTitle>Watchlist</CardTitle>
-        <CardDescription>
-          Plates, drivers and transport companies checked at every gate. A block refuses entry; an
-          alert lets the vehicle in with a warning.
-        </CardDescription>
+        <CardTitle>{t('watchlist.title')}</CardTitle>
+        <CardDescription>{t('watchlist.description')}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
         {canEdit && <AddEntryForm />}
@@ -219,20 +215,20 @@ export function WatchlistSection({ canEdit }: { canEdit: boolean }) {
         ) : watchlist.isError ? (
           <Alert variant="destructive">
             <AlertDescription>
-              {getErrorMessage(watchlist.error, 'Failed to load the watchlist')}
+              {getErrorMessage(watchlist.error, t('watchlist.loadFailed'))}
             </AlertDescription>
           </Alert>
         ) : watchlist.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">The watchlist is empty.</p>
+          <p className="text-sm text-muted-foreground">{t('watchlist.empty')}</p>
         ) : (
           <Table>
             <TableHeader>
               <TableRow>
-                <TableHead>Kind</TableHead>
-                <TableHead>Value</TableHead>
-                <TableHead>At the gate</TableHead>
-                <TableHead>Reason</TableHead>
-                {canEdit && <TableHead className="sr-only">Actions</TableHead>}
+                <TableHead>{t('watchlist.kind')}</TableHead>
+                <TableHead>{t('watchlist.value')}</TableHead>
+                <TableHead>{t('watchlist.atGate')}</TableHead>
+                <TableHead>{t('watchlist.reason')}</TableHead>
+                {canEdit && <TableHead className="sr-only">{t('watchlist.actions')}</TableHead>}
               </TableRow>
             </TableHeader>
             <TableBody>

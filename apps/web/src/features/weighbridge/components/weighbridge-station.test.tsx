@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
 import { A_CAPTURE_ID, aTicket, anEmptyRead, anOcrRead, createGateApi } from '@/testing/gate-api';
@@ -40,6 +41,23 @@ async function scan(user: ReturnType<typeof setUp>['user']) {
 }
 
 describe('Weighbridge Station', () => {
+  it('speaks the chosen language, with weights in its digit grouping', async () => {
+    await i18next.changeLanguage('af');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'af' })));
+    setUp([aTicket({ ticketNumber: 'WB-2', weightsConsistent: true })]);
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Weegbrugstasie' }),
+    ).toBeInTheDocument();
+    const [row] = await screen.findAllByTestId('ticket-row');
+    expect(within(row!).getByText('Bruto − Tarra = Netto')).toBeInTheDocument();
+    // Afrikaans groups thousands with a (non-breaking) space: 49 500 kg.
+    expect(row).toHaveTextContent(/49\s500 kg/);
+    expect(screen.getByRole('button', { name: 'Skandeer kaartjie' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Kaartjie' })).toBeInTheDocument();
+  });
+
   it('lists recent tickets with the gross − tare = net check', async () => {
     setUp([
       aTicket({ ticketNumber: 'WB-2', weightsConsistent: true }),

@@ -2,6 +2,8 @@ import { screen, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { vi } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
+
 /** A tiny real JPEG (1×1), as an upload. */
 const JPEG_BYTES = Uint8Array.from(
   atob(
@@ -46,8 +48,11 @@ export async function findCamera(name?: string) {
   return screen.findByRole('dialog', name ? { name } : undefined);
 }
 
-/** Uploads an image through the open camera overlay (upload always works, camera or not). */
+/**
+ * Uploads an image through the open camera overlay (upload always works, camera or not). Its
+ * label is looked up in the language the test chose (the overlay speaks it too).
+ */
 export async function uploadThroughCamera(user: UserEvent, name?: string, file = aJpegFile()) {
   const dialog = await findCamera(name);
-  await user.upload(within(dialog).getByLabelText('Upload Image'), file);
+  await user.upload(within(dialog).getByLabelText(i18next.t('shared:camera.upload')), file);
 }

@@ -180,6 +180,9 @@ describe('buildCompletionPayload', () => {
       driverSex: 'M',
       // Issue 15: none typed; the server stores none.
       corrections: [],
+      // Issue 21: no trailers presented with this completion.
+      trailerPlates: [],
+      trailerLicenceDiscIds: [],
     });
   });
 });

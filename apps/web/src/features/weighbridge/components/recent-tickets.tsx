@@ -27,7 +27,10 @@ function TicketCorrections({ corrections }: { corrections: Correction[] }) {
   const { t } = useTranslation('weighbridge');
   if (corrections.length === 0) return null;
   return (
-    <ul className="mt-1 text-xs font-normal text-muted-foreground" data-testid="ticket-corrections">
+    <ul
+      className="mt-1 w-40 whitespace-normal text-xs font-normal text-muted-foreground sm:w-72"
+      data-testid="ticket-corrections"
+    >
       {corrections.map((correction) => (
         <li key={correction.id}>
           {t(`recent.provenance.${correction.kind}`, {

@@ -1,4 +1,3 @@
-import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,13 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import type { Viewport } from './flows';
 import { type FakeCamera, faceJpeg, plateJpeg, renderDocument, withLuhnDigit } from './gate-camera';
-import { confirmPlateIfAsked, waitForCameraPicture } from './gate-flows';
+import {
+  confirmPlateIfAsked,
+  uploadInCamera,
+  waitForCameraPicture,
+  waitForStep,
+} from './gate-flows';
+import { signedHeaders } from './incoming-feed-flow';
 import { assert, type Flow } from './runner';
 
 type CorrectionsFlowContext = {
@@ -26,35 +31,6 @@ const ENGINE_TIMEOUT_MS = 120_000;
 
 const toast = (page: Page, title: string) =>
   page.getByTestId('toast').filter({ hasText: title }).first();
-
-/** Standard Webhooks, as a booking system signs its request (see incoming-feed-flow.ts). */
-function signedHeaders(secret: string, body: string) {
-  const id = `msg_${randomUUID().replaceAll('-', '')}`;
-  const timestamp = Math.floor(Date.now() / 1000).toString();
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return {
-    'content-type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${signature}`,
-  };
-}
-
-async function uploadInCamera(page: Page, dialogName: string, file: string) {
-  const dialog = page.getByRole('dialog', { name: dialogName });
-  await dialog.waitFor();
-  await dialog.getByLabel('Upload Image').setInputFiles(file);
-}
-
-async function waitForStep(page: Page, step: string, status: 'success' | 'failed') {
-  await page.waitForFunction(
-    ({ id, expected }) =>
-      document.querySelector(`[data-testid=step-${id}]`)?.getAttribute('data-status') === expected,
-    { id: step, expected: status },
-    { timeout: ENGINE_TIMEOUT_MS },
-  );
-}
 
 async function textOf(locator: Locator) {
   return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();

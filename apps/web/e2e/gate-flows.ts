@@ -78,7 +78,7 @@ export async function scanPlateAtAutoGate(page: Page, baseUrl: string, viewport:
 }
 
 /** Uploads a file through the open camera overlay named `dialogName`. */
-async function uploadInCamera(page: Page, dialogName: string, file: string) {
+export async function uploadInCamera(page: Page, dialogName: string, file: string) {
   const dialog = page.getByRole('dialog', { name: dialogName });
   await dialog.waitFor();
   await dialog.getByLabel('Upload Image').setInputFiles(file);
@@ -88,7 +88,7 @@ async function stepStatus(page: Page, step: string) {
   return page.getByTestId(`step-${step}`).getAttribute('data-status');
 }
 
-async function waitForStep(page: Page, step: string, status: 'success' | 'failed') {
+export async function waitForStep(page: Page, step: string, status: 'success' | 'failed') {
   await page.waitForFunction(
     ({ id, expected }) =>
       document.querySelector(`[data-testid=step-${id}]`)?.getAttribute('data-status') === expected,

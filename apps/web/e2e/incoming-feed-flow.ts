@@ -26,7 +26,7 @@ const TAB_NAMES = [
 ] as const;
 
 /** Standard Webhooks, as the server's SIGNATURE_HELP describes it: what a booking system sends. */
-function signedHeaders(secret: string, body: string) {
+export function signedHeaders(secret: string, body: string) {
   const id = `msg_${randomUUID().replaceAll('-', '')}`;
   const timestamp = Math.floor(Date.now() / 1000).toString();
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');

@@ -4,7 +4,8 @@
  * fake camera shows a still face photo), company onboarding (template download, bulk import with a
  * bad row, individual), then the Gate flow (auto gate, pre-arrival, real gate; its fake camera
  * shows a rendered number plate, then the driver's face), the Incoming Feed's Process Vehicle Entry
- * dialog (its five tabs reachable and visible; no CSP violation), each at desktop and mobile sizes, stops
+ * dialog (its five tabs reachable and visible; no CSP violation), the guard's corrections (issue 15),
+ * each at desktop and mobile sizes, stops
  * the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
@@ -22,6 +23,7 @@ import { chromium } from 'playwright-core';
 import { runAlertsFlow } from './alerts-flow';
 import { runBarrierFlow } from './barrier-flow';
 import { runCompanyOnboardingFlow } from './company-onboarding-flow';
+import { runCorrectionsFlow } from './corrections-flow';
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
 import { runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
@@ -153,6 +155,15 @@ async function main(): Promise<number> {
         args: gateCameras[viewport.name].args,
         run: (context: Parameters<typeof runFoundationFlow>[0]) =>
           runGateFlow({ ...context, camera: gateCameras[viewport.name] }),
+      })),
+      // Issue 15: a retaken face, typed ID values, a feed entry typed after a failed read, a
+      // corrected weighbridge registration, each with its provenance.
+      ...viewports.map((viewport) => ({
+        viewport,
+        label: `corrections-${viewport.name}`,
+        args: gateCameras[viewport.name].args,
+        run: (context: Parameters<typeof runFoundationFlow>[0]) =>
+          runCorrectionsFlow({ ...context, camera: gateCameras[viewport.name] }),
       })),
       ...viewports.map((viewport) => ({
         viewport,

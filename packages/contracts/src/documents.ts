@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { CorrectionListSchema } from './corrections';
+import { CorrectionListSchema, CorrectionSchema } from './corrections';
 import {
   ImagePayloadSchema,
   ImageUrlSchema,
@@ -183,6 +183,8 @@ export const WeighbridgeTicketSchema = z.object({
   ticketImage: ImageUrlSchema.nullable(),
   /** False when gross − tare ≠ net (checked on save). */
   weightsConsistent: z.boolean().nullable(),
+  /** Issue 15: fields typed or corrected before saving, beside what was read, by whom and when. */
+  corrections: z.array(CorrectionSchema),
 });
 export type WeighbridgeTicket = z.infer<typeof WeighbridgeTicketSchema>;
 export const WeighbridgeTicketListSchema = z.array(WeighbridgeTicketSchema);

@@ -91,6 +91,11 @@ export const ENTRY_WARNING_CODES = [
    * plate differs from the read without a correction sent (the typed plate's provenance is lost).
    */
   'plate_unconfirmed',
+  /**
+   * Issue 15: the client sent an `extractedPlate` but cited no plate capture whose read found a
+   * plate; the entry's `extractedPlate` is null and the claim is kept only in this note.
+   */
+  'plate_read_unbacked',
 ] as const;
 export const EntryWarningCodeSchema = z.enum(ENTRY_WARNING_CODES);
 export type EntryWarningCode = z.infer<typeof EntryWarningCodeSchema>;

@@ -127,6 +127,7 @@ export function aTicket(overrides: Partial<WeighbridgeTicket> = {}): Weighbridge
     grossDateTime: null,
     ticketImage: null,
     weightsConsistent: true,
+    corrections: [],
     ...overrides,
   };
 }

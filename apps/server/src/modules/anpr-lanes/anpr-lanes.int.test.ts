@@ -112,11 +112,21 @@ describe('POST /api/anpr/reads on an automatic in-lane', () => {
       entry_granted: boolean;
       gate_id: string;
       recorded_by_name: string;
-    }>('select entry_granted, gate_id, recorded_by_name from entry_logs where tenant_id = $1', [
-      gate.tenantId,
-    ]);
+      extracted_plate: string | null;
+      warnings: { code: string }[];
+    }>(
+      'select entry_granted, gate_id, recorded_by_name, extracted_plate, warnings from entry_logs where tenant_id = $1',
+      [gate.tenantId],
+    );
+    // The lane camera's read is the entry's plate read, backed by the server's own receipt of it.
     expect(entries).toEqual([
-      { entry_granted: true, gate_id: gate.gateId, recorded_by_name: 'ANPR lane In (automatic)' },
+      {
+        entry_granted: true,
+        gate_id: gate.gateId,
+        recorded_by_name: 'ANPR lane In (automatic)',
+        extracted_plate: 'AUTO1GP',
+        warnings: [],
+      },
     ]);
     const opened = await t.ownerQuery<{ action: string; target_type: string }>(
       "select action, target_type from audit_events where tenant_id = $1 and action like 'gate.open%'",

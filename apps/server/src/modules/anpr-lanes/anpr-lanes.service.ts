@@ -141,11 +141,11 @@ export function createAnprLanesService({
       GrantEntryBodySchema.parse({
         category: 'contracted',
         plateNumber: body.plateNumber,
-        extractedPlate: body.plateNumber,
         gateId,
         ...(body.capturedAt && { capturedAt: body.capturedAt }),
       }),
-      { ip },
+      // The lane camera's read is the entry's plate read (issue 15: never a client's claim).
+      { ip, laneRead: body.plateNumber },
     );
     return {
       ...base,

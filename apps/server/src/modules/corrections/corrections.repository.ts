@@ -33,5 +33,24 @@ export function createCorrectionsRepository() {
           ),
         )
         .orderBy(asc(readingCorrections.correctedAt), asc(readingCorrections.field)),
+
+    /** Issue 15: the corrections saved with these documents (a list of tickets), oldest first. */
+    listForDocuments: async (
+      tx: DbExecutor,
+      tenantId: string,
+      documentIds: readonly string[],
+    ): Promise<ReadingCorrectionRow[]> =>
+      documentIds.length === 0
+        ? []
+        : tx
+            .select()
+            .from(readingCorrections)
+            .where(
+              and(
+                eq(readingCorrections.tenantId, tenantId),
+                inArray(readingCorrections.documentId, [...documentIds]),
+              ),
+            )
+            .orderBy(asc(readingCorrections.correctedAt), asc(readingCorrections.field)),
   };
 }

@@ -1,4 +1,8 @@
-import type { CorrectionInputSchema, CorrectionKind } from '@boomgate/contracts/corrections';
+import type {
+  Correction,
+  CorrectionInputSchema,
+  CorrectionKind,
+} from '@boomgate/contracts/corrections';
 import type { ReadingFieldValue } from '@boomgate/contracts/readings';
 import type { z } from 'zod';
 
@@ -11,6 +15,7 @@ import { AppError } from '@/platform/errors';
 import { newId } from '@/platform/ids';
 
 import type { CorrectionsRepository } from './corrections.repository';
+import type { ReadingCorrectionRow } from './corrections.table';
 
 type CorrectionInput = z.output<typeof CorrectionInputSchema>;
 
@@ -134,5 +139,27 @@ export function createCorrectionsService({
     },
 
     listFor: repository.listFor,
+    listForDocuments: repository.listForDocuments,
+  };
+}
+
+/** A stored correction as the API shows it (the entry detail, a ticket's provenance). */
+export function toCorrection(correction: ReadingCorrectionRow): Correction {
+  return {
+    id: correction.id,
+    captureId: correction.captureId,
+    readingType: correction.readingType as Correction['readingType'],
+    field: correction.field,
+    kind: correction.kind,
+    readValue: correction.readValue?.value ?? null,
+    readConfidence: correction.readConfidence,
+    readSource: correction.readSource,
+    wasUncertain: correction.wasUncertain,
+    typedValue: correction.typedValue,
+    correctedBy: { id: correction.correctedBy, name: correction.correctedByName },
+    correctedAt: correction.correctedAt.toISOString(),
+    entryLogId: correction.entryLogId,
+    documentType: correction.documentType,
+    documentId: correction.documentId,
   };
 }

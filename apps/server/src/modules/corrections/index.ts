@@ -16,6 +16,7 @@ export {
   type CorrectionsService,
   asTypedText,
   correctionKind,
+  toCorrection,
 } from './corrections.service';
 export type { ReadingCorrectionRow } from './corrections.table';
 

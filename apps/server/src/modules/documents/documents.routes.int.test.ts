@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { Actor } from '@/modules/sessions';
 import { aJpegDataUrl } from '@/testing/images';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -82,6 +83,62 @@ describe('document routes', () => {
       ['WB-1', true],
     ]);
     expect(list[1]).toMatchObject({ trailerRegs: 'TRL1GP, TRL2GP', tareWeight: 15220 });
+  });
+
+  it('lists a ticket with the registration the guard corrected beside the one read (issue 15)', async () => {
+    const office = await t.registerTenant();
+    const actor = { tenantId: office.body.tenant.id, userId: office.body.user.id } as Actor;
+    const { captureId } = await t.modules.captures.service.create(
+      actor,
+      { image: photo, type: 'weighbridge' },
+      async () => ({
+        reading: {
+          type: 'weighbridge',
+          fields: {
+            ticketNumber: { value: 'WB-7', confidence: 0.97, source: 'ocr' },
+            vehicleReg: { value: 'PP587A0', confidence: 0.62, source: 'ocr' },
+          },
+          uncertain: ['vehicleReg'],
+        },
+        result: null,
+      }),
+    );
+    const saved = await office.post('/api/weighbridge-ticket', {
+      ticketNumber: 'WB-7',
+      vehicleReg: 'PP587AG',
+      ticketImageCaptureId: captureId,
+      corrections: [
+        { captureId, readingType: 'weighbridge', field: 'vehicleReg', typedValue: 'PP587AG' },
+      ],
+    });
+    expect(saved.statusCode).toBe(201);
+    await office.post('/api/weighbridge-ticket', { ticketNumber: 'WB-8', vehicleReg: 'AB12CDGP' });
+
+    const list = (await office.get('/api/weighbridge-tickets')).json();
+
+    const byNumber = new Map(
+      list.map((ticket: { ticketNumber: string }) => [ticket.ticketNumber, ticket]),
+    );
+    expect(byNumber.get('WB-8')).toMatchObject({ corrections: [] });
+    expect(byNumber.get('WB-7')).toMatchObject({
+      vehicleReg: 'PP587AG',
+      corrections: [
+        {
+          field: 'vehicleReg',
+          kind: 'corrected',
+          readValue: 'PP587A0',
+          readConfidence: expect.closeTo(0.62, 5),
+          readSource: 'ocr',
+          wasUncertain: true,
+          typedValue: 'PP587AG',
+          correctedBy: { id: office.body.user.id },
+          documentId: saved.json().id,
+        },
+      ],
+    });
+    // Another organization sees neither the ticket nor its correction.
+    const other = await t.registerTenant();
+    expect((await other.get('/api/weighbridge-tickets')).json()).toEqual([]);
   });
 
   it("stores the weight check at the bridge's 20 kg resolution: 20 kg apart agree, 21 kg do not", async () => {

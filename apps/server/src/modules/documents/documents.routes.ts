@@ -11,6 +11,7 @@ import {
   WeighbridgeTicketListSchema,
 } from '@boomgate/contracts/documents';
 
+import { type ReadingCorrectionRow, toCorrection } from '@/modules/corrections';
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
@@ -26,7 +27,13 @@ export function documentsRoutes(
   service: DocumentsService,
   images: Pick<ImagesService, 'urlFor'>,
 ): FastifyPluginAsyncZod {
-  const toTicket = (row: WeighbridgeTicketRow): WeighbridgeTicket => {
+  const toTicket = ({
+    ticket: row,
+    corrections,
+  }: {
+    ticket: WeighbridgeTicketRow;
+    corrections: ReadingCorrectionRow[];
+  }): WeighbridgeTicket => {
     const text = (key: string) => {
       const value = row.fields[key];
       return typeof value === 'string' ? value : null;
@@ -52,6 +59,7 @@ export function documentsRoutes(
       grossDateTime: text('grossDateTime'),
       ticketImage: images.urlFor(row.imageKey),
       weightsConsistent: row.weightsConsistent,
+      corrections: corrections.map(toCorrection),
     };
   };
 

@@ -33,7 +33,7 @@ export type DocumentsServiceDeps = {
   images: Pick<ImagesService, 'storeOptional' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   captures: Pick<CapturesService, 'resolveImage'>;
-  corrections: Pick<CorrectionsService, 'record'>;
+  corrections: Pick<CorrectionsService, 'record' | 'listForDocuments'>;
   clock: Clock;
 };
 
@@ -219,9 +219,22 @@ export function createDocumentsService({
         ip,
       ),
 
+    /**
+     * The newest tickets, each with the fields the guard typed or corrected before saving (issue
+     * 15: what was read stays beside what was typed, by whom and when).
+     */
     listWeighbridgeTickets: (actor: Actor, limit = 200) =>
-      database.withTenant(actor.tenantId, (tx) =>
-        repository.listWeighbridgeTickets(tx, actor.tenantId, limit),
-      ),
+      database.withTenant(actor.tenantId, async (tx) => {
+        const tickets = await repository.listWeighbridgeTickets(tx, actor.tenantId, limit);
+        const typed = await corrections.listForDocuments(
+          tx,
+          actor.tenantId,
+          tickets.map((ticket) => ticket.id),
+        );
+        return tickets.map((ticket) => ({
+          ticket,
+          corrections: typed.filter((correction) => correction.documentId === ticket.id),
+        }));
+      }),
   };
 }

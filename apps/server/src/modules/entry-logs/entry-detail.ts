@@ -1,11 +1,10 @@
-import type { Correction } from '@boomgate/contracts/corrections';
 import type { EntryCapture, EntryDetail } from '@boomgate/contracts/entry-detail';
 import type { Reading, ReadingSource } from '@boomgate/contracts/readings';
 import type { Role } from '@boomgate/contracts/roles';
 
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
-import { type CorrectionsService, asTypedText } from '@/modules/corrections';
+import { type CorrectionsService, asTypedText, toCorrection } from '@/modules/corrections';
 import { citedDocuments } from '@/modules/documents';
 import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
@@ -158,23 +157,7 @@ export function createEntryDetail({
           id: document.id,
           fields: document.fields,
         })),
-        corrections: correctionRows.map((correction): Correction => ({
-          id: correction.id,
-          captureId: correction.captureId,
-          readingType: correction.readingType as Correction['readingType'],
-          field: correction.field,
-          kind: correction.kind,
-          readValue: correction.readValue?.value ?? null,
-          readConfidence: correction.readConfidence,
-          readSource: correction.readSource,
-          wasUncertain: correction.wasUncertain,
-          typedValue: correction.typedValue,
-          correctedBy: { id: correction.correctedBy, name: correction.correctedByName },
-          correctedAt: correction.correctedAt.toISOString(),
-          entryLogId: correction.entryLogId,
-          documentType: correction.documentType,
-          documentId: correction.documentId,
-        })),
+        corrections: correctionRows.map(toCorrection),
         faceComparison: face
           ? {
               id: face.id,

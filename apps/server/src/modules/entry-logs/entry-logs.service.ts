@@ -351,7 +351,16 @@ export function createEntryLogsService({
     async grantEntry(
       actor: Actor,
       body: GrantEntry,
-      { idempotencyKey, ip }: { idempotencyKey?: string; ip?: string },
+      {
+        idempotencyKey,
+        ip,
+        laneRead,
+      }: {
+        idempotencyKey?: string;
+        ip?: string;
+        /** Issue 15: the plate an ANPR lane's camera sent the server (its read, not a client's). */
+        laneRead?: string;
+      },
     ): Promise<{ entry: EntryLogRow; isReplay: boolean; barrier?: GateOpenOutcome | null }> {
       const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 
@@ -379,6 +388,7 @@ export function createEntryLogsService({
               ? ((await captures.findReading(tx, actor.tenantId, body.plateImageCaptureId)) ?? null)
               : null,
             clientExtractedPlate: body.extractedPlate,
+            laneRead: laneRead ?? null,
             corrections: body.corrections,
           });
           const entryId = newId();

@@ -161,6 +161,44 @@ describe('grant-entry: the plate the guard typed (issue 15)', () => {
     expect(correction).toMatchObject({ kind: 'typed', readValue: null, readConfidence: null });
   });
 
+  it("stores no plate read when no plate capture backs the client's extractedPlate", async () => {
+    const { admin, guard } = await setUp();
+
+    // An image uploaded inline is stored, but nothing on the server read a plate from it.
+    const inline = await grant(guard, {
+      plateNumber: 'KP35XKGP',
+      plateImage: photo,
+      extractedPlate: 'KP35XKGP',
+    });
+    expect(inline.statusCode).toBe(201);
+    expect(inline.json().extractedPlate).toBeNull();
+    expect(inline.json().warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'plate_read_unbacked',
+        severity: 'info',
+        fields: ['extractedPlate'],
+      }),
+    );
+
+    // A failed read's capture cited with the read text the device showed: still no reading.
+    const failed = await aPlateCapture(guard, null);
+    const typed = await grant(guard, {
+      plateNumber: 'KP35XKGP',
+      plateImageCaptureId: failed,
+      extractedPlate: 'GAUTENG',
+      corrections: [plateCorrection(failed, 'KP35XKGP')],
+    });
+    expect(typed.statusCode).toBe(201);
+    const detail = await admin.get(`/api/entry-logs/${typed.json().id}`);
+    expect(detail.json().entry).toMatchObject({ extractedPlate: null });
+    expect(detail.json().entry.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'plate_read_unbacked',
+        message: expect.stringContaining('"GAUTENG"'),
+      }),
+    );
+  });
+
   it('answers 400 when the typed plate is not the entry’s plate', async () => {
     const { guard } = await setUp();
     const capture = await aPlateCapture(guard, plateRead('KP35XKG8', 0.9, false));

@@ -34,10 +34,35 @@ describe('plateProvenance (issue 15)', () => {
     ).toEqual({ extractedPlate: 'KP35XKG8', warnings: [] });
   });
 
-  it("keeps the client's extractedPlate when no capture read a plate", () => {
+  it("never records the client's extractedPlate as a reading when no capture read a plate", () => {
+    const unbacked = plateProvenance({ ...base, capture: null, clientExtractedPlate: 'GAUTENG' });
+    expect(unbacked.extractedPlate).toBeNull();
+    expect(unbacked.warnings).toEqual([
+      expect.objectContaining({
+        code: 'plate_read_unbacked',
+        severity: 'info',
+        fields: ['extractedPlate'],
+        message: expect.stringContaining('"GAUTENG"'),
+      }),
+    ]);
+    // A capture whose read found no plate backs nothing either.
+    const failedRead = plateProvenance({
+      ...base,
+      capture: { type: 'plate', reading: null },
+      clientExtractedPlate: 'KP35XKGP',
+      corrections: [typed('KP35XKGP')],
+    });
+    expect(failedRead.extractedPlate).toBeNull();
+    expect(failedRead.warnings.map((w) => w.code)).toEqual(['plate_read_unbacked']);
+    // An ANPR lane's read reached the server from the camera itself: it is the reading.
     expect(
-      plateProvenance({ ...base, capture: null, clientExtractedPlate: 'GAUTENG' }),
-    ).toMatchObject({ extractedPlate: 'GAUTENG', warnings: [] });
+      plateProvenance({ ...base, laneRead: 'KP35XKGP', clientExtractedPlate: 'GAUTENG' }),
+    ).toEqual({ extractedPlate: 'KP35XKGP', warnings: [] });
+    // No claim, nothing to note.
+    expect(plateProvenance({ ...base, clientExtractedPlate: '  ' })).toEqual({
+      extractedPlate: null,
+      warnings: [],
+    });
   });
 
   it('refuses a typed plate that is not the entry’s plate', () => {

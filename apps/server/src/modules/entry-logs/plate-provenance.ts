@@ -27,12 +27,18 @@ export const UNCONFIRMED_PLATE_MESSAGE =
  * An automated-gate grant on an uncertain read nobody confirmed is refused as bad input; a plate
  * that differs from the read without a correction, or an unconfirmed uncertain read at the real
  * gate (which checks by eye), is kept as a warning on the entry.
+ *
+ * With no plate capture behind it (none cited, an image uploaded inline, or a capture whose read
+ * found no plate) and no ANPR lane read the server received itself, the entry has no plate reading: `extractedPlate` is null, never the client's
+ * claim. A claim the client did send is kept as a `plate_read_unbacked` note saying nothing backs it.
  */
 export function plateProvenance(input: {
   plateNumber: string;
   isAutomatedGrant: boolean;
   capture: PlateCapture;
   clientExtractedPlate: string | null;
+  /** An ANPR lane camera's read, received by the server from the camera itself (issue 16). */
+  laneRead?: string | null;
   corrections: readonly CorrectionInput[];
 }): { extractedPlate: string | null; warnings: EntryWarning[] } {
   const correction = input.corrections.find(
@@ -45,8 +51,10 @@ export function plateProvenance(input: {
     );
   const reading = input.capture?.type === 'plate' ? input.capture.reading : null;
   const read = reading?.fields.plateNumber?.value;
-  if (typeof read !== 'string' || read.trim() === '')
-    return { extractedPlate: input.clientExtractedPlate, warnings: [] };
+  if (typeof read !== 'string' || read.trim() === '') {
+    if (input.laneRead) return { extractedPlate: input.laneRead, warnings: [] };
+    return { extractedPlate: null, warnings: unbackedClaim(input.clientExtractedPlate) };
+  }
 
   const isUncertain = reading?.uncertain.includes('plateNumber') ?? false;
   const warnings: EntryWarning[] = [];
@@ -67,4 +75,18 @@ export function plateProvenance(input: {
     });
   }
   return { extractedPlate: read, warnings };
+}
+
+/** Issue 15: the client's `extractedPlate` with no plate capture read behind it, kept as a note. */
+function unbackedClaim(claim: string | null): EntryWarning[] {
+  const text = claim?.trim();
+  if (!text) return [];
+  return [
+    {
+      code: 'plate_read_unbacked',
+      severity: 'info',
+      message: `The device reported the plate read as "${text}", but no plate capture on the server backs it: it is not recorded as a reading.`,
+      fields: ['extractedPlate'],
+    },
+  ];
 }

@@ -97,6 +97,41 @@ describe('Entry detail (issue 15)', () => {
     expect(screen.getByTestId('entry-audit-trail')).toHaveTextContent('entry.granted');
   });
 
+  it('shows the plate read only when a plate capture backs it', async () => {
+    const read = anEntryLog({ plateNumber: 'KP35XKGP', extractedPlate: 'KP35XKG8' });
+    const unbacked = anEntryLog({
+      plateNumber: 'KP35XKGP',
+      extractedPlate: null,
+      warnings: [
+        {
+          code: 'plate_read_unbacked',
+          severity: 'info',
+          message:
+            'The device reported the plate read as "KP35XKGP", but no plate capture backs it.',
+          fields: ['extractedPlate'],
+        },
+      ],
+    });
+    server.use(
+      signedIn(aSession()),
+      http.get<{ id: string }>('/api/entry-logs/:id', ({ params }) =>
+        HttpResponse.json(aDetail(params.id === read.id ? read : unbacked)),
+      ),
+    );
+    const { unmount } = renderApp(`/entry-logs/${read.id}`);
+    expect(await screen.findByTestId('entry-plate-read')).toHaveTextContent('KP35XKG8');
+    expect(screen.getByTestId('entry-plate')).toHaveTextContent('KP35XKGP');
+    unmount();
+
+    renderApp(`/entry-logs/${unbacked.id}`);
+    expect(await screen.findByTestId('entry-plate-read')).toHaveTextContent(
+      'Not read (no plate capture)',
+    );
+    expect(screen.getByTestId('verification-warnings')).toHaveTextContent(
+      'no plate capture backs it',
+    );
+  });
+
   it("shows a rig's trailers and discs, and a PIN override with who entered it (issue 21)", async () => {
     const entry = anEntryLog({
       plateNumber: 'HORSE1GP',

@@ -44,6 +44,18 @@ function DecisionCard({ entry }: { entry: Detail['entry'] }) {
             {entry.matchScore !== null ? ` (${entry.matchScore}%)` : ''}
           </Row>
           <Row label={t('decision.category')}>{entry.category}</Row>
+          {/* Issue 15: the plate decided on and what a stored plate capture read, never a
+              device's unbacked claim (the server keeps that only as a warning). */}
+          <Row label={t('decision.plate')}>
+            <span className="font-mono" data-testid="entry-plate">
+              {entry.plateNumber || '-'}
+            </span>
+          </Row>
+          <Row label={t('decision.plateRead')}>
+            <span className="font-mono" data-testid="entry-plate-read">
+              {entry.extractedPlate ?? t('decision.plateNotRead')}
+            </span>
+          </Row>
           {/* Issue 21: a rig — the trailers presented and the trailer discs cited. */}
           {(entry.trailerPlates?.length ?? 0) > 0 && (
             <Row label={t('decision.trailers')}>

@@ -75,6 +75,8 @@ export class StepFailure extends Error {
     readonly toast: StepToast,
     /** What the engine did read, when it found text but not what the step needs. */
     readonly readText: string | null = null,
+    /** Issue 15: the capture the server stored of the unread photo, cited by a typed value. */
+    readonly captureId: string | null = null,
   ) {
     super(stepError);
   }
@@ -202,6 +204,7 @@ async function processPlate(image: string): Promise<StepOutcome> {
         description: tr('toast.betterLighting'),
       },
       asReadText(response?.text),
+      captureId,
     );
   }
   const { plate, toast } = await verifyPlate(plateNumber, {

@@ -462,6 +462,7 @@ export function RealGate() {
   const [unreadPlate, setUnreadPlate] = useState<{
     image: string;
     readText: string | null;
+    captureId: string | null;
   } | null>(null);
   const [isTypingPlate, setIsTypingPlate] = useState(false);
   /** Issue 15: the uncertain plate read the guard confirmed (capture and plate). */
@@ -499,7 +500,8 @@ export function RealGate() {
               title: t('toast.processingFailed'),
               description: t('toast.failedToProcess'),
             });
-      if (captureStep === 'plate') setUnreadPlate({ image, readText: failure.readText });
+      if (captureStep === 'plate')
+        setUnreadPlate({ image, readText: failure.readText, captureId: failure.captureId });
       dispatch({ type: 'STEP_FAILED', step: captureStep, error: failure.stepError });
       toast(failure.toast);
     }
@@ -516,6 +518,8 @@ export function RealGate() {
       setIsTypingPlate(false);
       const outcome = await checkTypedPlate(plateNumber, {
         image: unreadPlate.image,
+        // The unread photo's capture is cited: the entry's evidence is what the server read.
+        captureId: unreadPlate.captureId,
         extractedPlate: unreadPlate.readText,
       });
       dispatch({ type: 'STEP_SUCCEEDED', step: 'plate', data: { plate: outcome.plate } });

@@ -1,3 +1,5 @@
+import type { Correction } from '@boomgate/contracts/corrections';
+
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadingScreen } from '@/components/ui/spinner';
 import {
@@ -9,12 +11,40 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
+import { readText } from '@/lib/corrections';
 import { formatDate, formatTime } from '@/lib/format';
 import { useTranslation } from '@/lib/i18n';
 
 import { useWeighbridgeTickets } from '../api/get-weighbridge-tickets';
 
 import { formatKg, WeightCheck } from './weights';
+
+/**
+ * Issue 15: what the guard typed before saving, beside what was read, by whom and when (the
+ * ticket's provenance; the read value is never silently replaced).
+ */
+function TicketCorrections({ corrections }: { corrections: Correction[] }) {
+  const { t } = useTranslation('weighbridge');
+  if (corrections.length === 0) return null;
+  return (
+    <ul
+      className="mt-1 w-40 whitespace-normal text-xs font-normal text-muted-foreground sm:w-72"
+      data-testid="ticket-corrections"
+    >
+      {corrections.map((correction) => (
+        <li key={correction.id}>
+          {t(`recent.provenance.${correction.kind}`, {
+            field: t(`fields.${correction.field}`, { defaultValue: correction.field }),
+            read: readText(correction.readValue),
+            typed: correction.typedValue,
+            by: correction.correctedBy.name ?? '-',
+            when: `${formatDate(correction.correctedAt)} ${formatTime(correction.correctedAt)}`,
+          })}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The saved tickets, newest first, each with its gross − tare = net check. */
 export function RecentTickets() {
@@ -60,7 +90,10 @@ export function RecentTickets() {
                       {formatTime(ticket.createdAt)}
                     </div>
                   </TableCell>
-                  <TableCell className="font-medium">{ticket.ticketNumber ?? '-'}</TableCell>
+                  <TableCell className="font-medium">
+                    {ticket.ticketNumber ?? '-'}
+                    <TicketCorrections corrections={ticket.corrections} />
+                  </TableCell>
                   <TableCell className="font-mono">{ticket.vehicleReg ?? '-'}</TableCell>
                   <TableCell className="hidden md:table-cell">{ticket.product ?? '-'}</TableCell>
                   <TableCell className="text-right">{formatKg(ticket.grossWeight)}</TableCell>

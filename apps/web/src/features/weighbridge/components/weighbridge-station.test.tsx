@@ -72,6 +72,42 @@ describe('Weighbridge Station', () => {
     expect(within(rows[1]!).getByText('Gross − Tare ≠ Net')).toBeInTheDocument();
   });
 
+  it("shows a ticket's corrected registration beside the one read, with who and when (issue 15)", async () => {
+    const correctedAt = '2026-11-27T08:30:00.000Z';
+    setUp([
+      aTicket({
+        ticketNumber: 'WB-7',
+        vehicleReg: 'PP587AG',
+        corrections: [
+          {
+            id: crypto.randomUUID(),
+            captureId: A_CAPTURE_ID,
+            readingType: 'weighbridge',
+            field: 'vehicleReg',
+            kind: 'corrected',
+            readValue: 'PP587A0',
+            readConfidence: 0.62,
+            readSource: 'ocr',
+            wasUncertain: true,
+            typedValue: 'PP587AG',
+            correctedBy: { id: crypto.randomUUID(), name: 'Gate Guard' },
+            correctedAt,
+            entryLogId: null,
+            documentType: 'weighbridge-tickets',
+            documentId: crypto.randomUUID(),
+          },
+        ],
+      }),
+      aTicket({ ticketNumber: 'WB-8' }),
+    ]);
+
+    const rows = await screen.findAllByTestId('ticket-row');
+    expect(within(rows[0]!).getByTestId('ticket-corrections')).toHaveTextContent(
+      /^Vehicle Reg read as PP587A0, corrected to PP587AG by Gate Guard, .+\d{2}:\d{2}/,
+    );
+    expect(within(rows[1]!).queryByTestId('ticket-corrections')).not.toBeInTheDocument();
+  });
+
   it('scans a ticket, shows what was read and saves it', async () => {
     const { user, api } = setUp([]);
     api.onOcr('weighbridge', anOcrRead('weighbridge', fullTicket, { text: 'raw ticket text' }));

@@ -24,10 +24,10 @@ export const GUARD_ROUTES: { path: string; heading: string; asserted: boolean }[
   { path: '/scan-station', heading: 'Document Scan Station', asserted: true },
   { path: '/account/security', heading: 'Two-Step Verification', asserted: true },
   { path: '/weighbridge', heading: 'Weighbridge Station', asserted: true },
-  // Changed in parallel by other issues (and later converted): measured, reported, not asserted.
-  { path: '/auto-gate', heading: 'Automated Gate Entry', asserted: false },
+  { path: '/auto-gate', heading: 'Automated Gate Entry', asserted: true },
+  { path: '/incoming-feed', heading: 'Incoming Feed', asserted: true },
+  // Reworked in parallel by issue 15 (a stepper on phones): measured, reported, not asserted.
   { path: '/real-gate', heading: 'Real Gate Entry', asserted: false },
-  { path: '/incoming-feed', heading: 'Incoming Feed', asserted: false },
 ];
 
 type Problem = { kind: 'target' | 'text'; what: string; size: string };

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 
 /**
  * Issue 15: the guard types the plate the camera could not read or misread (Real Gate's plate
@@ -33,7 +33,7 @@ export function PlateEntryForm({
     event.preventDefault();
     const parsed = PlateNumberSchema.safeParse(value);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? t('plateEntry.required'));
+      setError(contractMessage(parsed.error.issues[0]?.message) ?? t('plateEntry.required'));
       return;
     }
     setError(undefined);

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 
 import { Spinner } from '@/components/ui/spinner';
+import { useTranslation } from '@/lib/i18n';
 
 /**
  * `text` as a QR code (an SVG image), drawn in the browser with `qrcode`, which is loaded only when
  * a QR code is first shown.
  */
 export function QrCodeImage({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation('shared');
   const [result, setResult] = useState<{ text: string; svg: string | null } | null>(null);
 
   useEffect(() => {
@@ -30,12 +32,12 @@ export function QrCodeImage({ text, label }: { text: string; label: string }) {
     return (
       <div role="status" className="flex size-48 items-center justify-center rounded-lg border">
         <Spinner className="size-5" />
-        <span className="sr-only">Drawing QR code...</span>
+        <span className="sr-only">{t('qrCode.drawing')}</span>
       </div>
     );
   }
   if (result.svg === null) {
-    return <p className="text-sm text-destructive">The QR code could not be drawn.</p>;
+    return <p className="text-sm text-destructive">{t('qrCode.failed')}</p>;
   }
   return (
     <img

@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 /** A trailer as captured: its plate, and its licence disc as saved when it was scanned. */
@@ -79,7 +79,7 @@ export function TrailersPanel<T extends TrailerData>({
     event.preventDefault();
     const parsed = PlateNumberSchema.safeParse(plate);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? t('trailers.enterPlate'));
+      setError(contractMessage(parsed.error.issues[0]?.message) ?? t('trailers.enterPlate'));
       return;
     }
     if (!onAdd({ plateNumber: parsed.data, disc })) {

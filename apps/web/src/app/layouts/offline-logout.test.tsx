@@ -4,6 +4,7 @@ import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
 import { enqueueAction } from '@/lib/offline/action-queue';
 import { getOfflineDb } from '@/lib/offline/offline-db';
 import { aSession } from '@/testing/data';
@@ -54,5 +55,31 @@ describe('the offline banner and logout (issue 18)', () => {
     );
     expect(logoutCalls).toBe(0);
     expect(currentPath()).toBe('/dashboard');
+  });
+
+  it('refuses logout in the chosen language, with its plural (issue 19)', async () => {
+    await i18next.changeLanguage('pt');
+    server.use(
+      signedIn(session),
+      http.get('/api/health', () => HttpResponse.error()),
+      http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'pt' })),
+    );
+    for (const id of ['offline-entry-1', 'offline-entry-2']) {
+      await enqueueAction((await getOfflineDb())!, {
+        id,
+        path: '/api/auto-gate/grant-entry',
+        body: { category: 'contracted', plateNumber: 'KP35XKGP', entryGranted: true },
+        userId: session.user.id,
+      });
+    }
+    const { user } = renderApp('/dashboard');
+
+    expect(await screen.findByText(/2 ações guardadas neste dispositivo/)).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Terminar sessão' }));
+
+    await expectToast(
+      'Falha ao Terminar Sessão',
+      '2 entradas registadas sem ligação ainda não foram enviadas. Mantenha a sessão iniciada até o servidor as receber.',
+    );
   });
 });

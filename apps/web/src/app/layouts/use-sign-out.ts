@@ -4,6 +4,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 import { getOfflineStatus } from '@/lib/offline/offline-sync';
 import { rememberSession } from '@/lib/offline/session-memory';
 
@@ -14,6 +15,7 @@ import { rememberSession } from '@/lib/offline/session-memory';
 export function useSignOut({ isMobile }: { isMobile: boolean }) {
   const [, navigate] = useLocation();
   const logout = useLogout();
+  const { t } = useTranslation('offline');
 
   const signOut = () => {
     // Issue 18: entries recorded offline are sent with this guard's session; signing out now
@@ -22,11 +24,8 @@ export function useSignOut({ isMobile }: { isMobile: boolean }) {
     if (pending + failed.length > 0) {
       toast({
         variant: 'destructive',
-        title: 'Logout Failed',
-        description:
-          pending > 0
-            ? `${pending} ${pending === 1 ? 'entry recorded' : 'entries recorded'} offline ${pending === 1 ? 'has' : 'have'} not been sent yet. Stay signed in until the server has them.`
-            : 'An entry recorded offline was refused by the server. Read and dismiss it first.',
+        title: t('logout.failed'),
+        description: pending > 0 ? t('logout.unsent', { count: pending }) : t('logout.refused'),
       });
       return;
     }
@@ -39,7 +38,7 @@ export function useSignOut({ isMobile }: { isMobile: boolean }) {
       onError: (error) => {
         toast({
           variant: 'destructive',
-          title: 'Logout Failed',
+          title: t('logout.failed'),
           description: getErrorMessage(error, error.message),
         });
       },

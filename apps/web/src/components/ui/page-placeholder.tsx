@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useTranslation } from '@/lib/i18n';
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './card';
 
@@ -14,6 +15,7 @@ export function PagePlaceholder({
   description?: string;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation('shared');
   useDocumentTitle(title);
   return (
     <div className="mx-auto flex w-full max-w-5xl flex-col gap-6">
@@ -23,8 +25,8 @@ export function PagePlaceholder({
       </header>
       <Card>
         <CardHeader>
-          <CardTitle>Coming soon</CardTitle>
-          <CardDescription>This screen is part of an upcoming release.</CardDescription>
+          <CardTitle>{t('placeholder.title')}</CardTitle>
+          <CardDescription>{t('placeholder.description')}</CardDescription>
         </CardHeader>
         {children && <CardContent>{children}</CardContent>}
       </Card>

@@ -9,4 +9,4 @@ export type { TFunction } from 'i18next';
 export { i18next, i18nReady, loadScreenTexts } from './i18n';
 export { LANGUAGES, SOURCE_LANGUAGE, isSupportedLanguage, type Language } from './languages';
 export { changeLanguage, useCurrentLanguage } from './change-language';
-export { translateServerError } from './server-errors';
+export { contractMessage, translateContractMessage, translateServerError } from './server-errors';

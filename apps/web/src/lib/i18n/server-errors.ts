@@ -1,12 +1,43 @@
+import enErrors from '@/locales/en/errors.json';
+
 import { i18next } from './i18n';
 
 /**
- * A server error's sentence in the user's language, found by its code (`errors` namespace): the
- * server speaks English, and in English its own message is shown unchanged (spec §8). Codes the
- * catalogue does not know keep the server's message.
+ * The shared contracts' (zod, `packages/contracts`) messages the catalogue words, found by their
+ * English text: `errors:contract.<key>` in English is the contract's message, byte for byte, so
+ * the catalogue is the only list (a contract message changed in English simply stops matching
+ * and shows as the contract says it).
+ */
+const CONTRACT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(enErrors.contract).map(([key, message]) => [message, key]),
+);
+
+const isEnglish = () => !i18next.language || i18next.language === 'en';
+
+/**
+ * A contract's validation message (a zod issue's, checked on the device or answered by the
+ * server) in the user's language; a message the catalogue does not know is shown as it is.
+ */
+export function translateContractMessage(message: string): string {
+  if (isEnglish()) return message;
+  const key = CONTRACT_KEYS[message];
+  return key ? i18next.t(`errors:contract.${key}`) : message;
+}
+
+/**
+ * A server error's sentence in the user's language (issue 19: "translated by code"): the server
+ * speaks English, and in English its own message is shown unchanged (spec §8). In another
+ * language a contract message the catalogue words is shown as such (it says more than the code);
+ * otherwise the `errors` catalogue's sentence for the code. Codes the catalogue does not know
+ * keep the server's message.
  */
 export function translateServerError(code: string | undefined, message: string): string {
-  if (!code || i18next.language === 'en') return message;
+  if (!code || isEnglish()) return message;
+  if (CONTRACT_KEYS[message]) return translateContractMessage(message);
   const key = `errors:${code}`;
   return i18next.exists(key) ? i18next.t(key) : message;
 }
+
+/** `translateContractMessage` for an optional message (a zod issue that may be absent). */
+export const contractMessage = (message: string | undefined): string | undefined =>
+  message === undefined ? undefined : translateContractMessage(message);

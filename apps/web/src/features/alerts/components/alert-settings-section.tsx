@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { useSites } from '@/lib/api/sites';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 
 import { useAlertSettings, useUpdateAlertSettings } from '../api/alerts';
 import { AlertRulesTable } from './alert-rules-table';
@@ -54,7 +54,7 @@ function AlertSettingsForm({ initial }: { initial: AlertSettings }) {
     };
     const parsed = AlertSettingsSchema.safeParse(candidate);
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? t('settings.checkSettings'));
+      setProblem(contractMessage(parsed.error.issues[0]?.message) ?? t('settings.checkSettings'));
       return;
     }
     setProblem(null);

@@ -7,7 +7,7 @@ import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 
 import { usePeople } from '../api/get-people';
 
@@ -57,7 +57,9 @@ export function AuditFilters({
     const parsed = AuditEventFiltersSchema.safeParse(fromForm(values));
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        form.setError(issue.path[0] as keyof FilterForm, { message: issue.message });
+        form.setError(issue.path[0] as keyof FilterForm, {
+          message: contractMessage(issue.message),
+        });
       }
       return;
     }

@@ -16,7 +16,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
-import { i18next, useTranslation } from '@/lib/i18n';
+import { contractMessage, i18next, useTranslation } from '@/lib/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { firstErrorMessage } from '@/lib/form-errors';
 import { displayName } from '@/lib/display-name';
@@ -54,7 +54,9 @@ export function RegisterScreen() {
     // The form checks presence, length and match; the contract adds the username and email rules.
     const body = RegisterBodySchema.safeParse(values);
     if (!body.success) {
-      showValidationError(body.error.issues[0]?.message ?? t('register.fillRequired'));
+      showValidationError(
+        contractMessage(body.error.issues[0]?.message) ?? t('register.fillRequired'),
+      );
       return;
     }
 

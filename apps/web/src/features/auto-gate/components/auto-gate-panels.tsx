@@ -1,24 +1,19 @@
 import {
   CheckCircle2Icon,
-  CircleAlertIcon,
   type LucideIcon,
   RotateCcwIcon,
   ScanFaceIcon,
   ScanLineIcon,
   ShieldCheckIcon,
-  UserPlusIcon,
 } from 'lucide-react';
-import { Link } from 'wouter';
 
 import type { GateOpenResult } from '@boomgate/contracts/barriers';
 
 import { EntryWarningsPanel } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
-import { PinOverrideButton } from '@/components/entry-override';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
@@ -28,46 +23,28 @@ import {
   PIN_OVERRIDE_STATUS,
   type AutoGatePhase,
   type AutoGateState,
-  canCorrectPlate,
-  canRetakeFace,
 } from './auto-gate-machine';
-import { CorrectPlateAction } from './plate-check-panel';
+import { formatLiveness, statusText } from './auto-gate-texts';
+import { TypedPlateNote } from './plate-check-panel';
 
-/** The Auto Gate's panels: the steps, progress, the approved and the refused outcomes. */
+/** The Auto Gate's panels: the steps, progress and the approved outcome (refused: not-registered-panel.tsx). */
 
-const STEPS: { title: string; description: string; icon: LucideIcon; phases: AutoGatePhase[] }[] = [
-  {
-    title: 'Step 1: NPR Scan',
-    description: 'Capture licence plate',
-    icon: ScanLineIcon,
-    phases: ['scanning_plate', 'verifying_vehicle'],
-  },
-  {
-    title: 'Step 2: Facial Recognition',
-    description: 'Verify driver identity',
-    icon: ScanFaceIcon,
-    phases: ['verifying_face'],
-  },
-  {
-    title: 'Step 3: Grant Entry',
-    description: 'Log and approve access',
-    icon: ShieldCheckIcon,
-    phases: ['approved'],
-  },
+/** The steps' texts are `autoGate:steps.<key>.title` and `.description`. */
+const STEPS: { key: string; icon: LucideIcon; phases: AutoGatePhase[] }[] = [
+  { key: 'plate', icon: ScanLineIcon, phases: ['scanning_plate', 'verifying_vehicle'] },
+  { key: 'face', icon: ScanFaceIcon, phases: ['verifying_face'] },
+  { key: 'grant', icon: ShieldCheckIcon, phases: ['approved'] },
 ];
 
-/** The anti-spoofing score (0–1) as the guard reads it. */
-export const formatLiveness = (liveness: number | null) =>
-  liveness === null ? 'not measured' : `${Math.round(liveness * 100)}%`;
-
 export function StepExplainer({ phase, compact }: { phase: AutoGatePhase; compact: boolean }) {
+  const { t } = useTranslation('autoGate');
   return (
     <ol className={cn('grid gap-3', compact ? 'grid-cols-3' : 'md:grid-cols-3')}>
       {STEPS.map((step) => {
         const isActive = step.phases.includes(phase);
         return (
           <li
-            key={step.title}
+            key={step.key}
             aria-current={isActive ? 'step' : undefined}
             className={cn(
               'flex gap-3 rounded-lg border p-4',
@@ -77,8 +54,10 @@ export function StepExplainer({ phase, compact }: { phase: AutoGatePhase; compac
           >
             <step.icon aria-hidden className={cn('shrink-0', compact ? 'size-5' : 'size-6')} />
             <div className="grid gap-0.5">
-              <p className={cn('font-semibold', compact ? 'text-xs' : 'text-sm')}>{step.title}</p>
-              <p className="text-xs text-muted-foreground">{step.description}</p>
+              <p className={cn('font-semibold', compact ? 'text-xs' : 'text-sm')}>
+                {t(`steps.${step.key}.title`)}
+              </p>
+              <p className="text-xs text-muted-foreground">{t(`steps.${step.key}.description`)}</p>
             </div>
           </li>
         );
@@ -97,10 +76,10 @@ function Detail({ label, value }: { label: string; value: string }) {
 }
 
 /** The barrier's real outcome under 'Entry approved - gate opening' (issue 17). */
-const BARRIER_OUTCOME: Record<GateOpenResult, string> = {
-  opened: 'Gate opened',
-  offline: 'Barrier offline — open by hand',
-  not_opened: 'Barrier did not open — open by hand',
+const BARRIER_OUTCOME_KEY: Record<GateOpenResult, string> = {
+  opened: 'barrier.opened',
+  offline: 'barrier.offline',
+  not_opened: 'barrier.not_opened',
 };
 
 export function ApprovedPanel({
@@ -112,44 +91,48 @@ export function ApprovedPanel({
   isMobile: boolean;
   onNext: () => void;
 }) {
+  const { t } = useTranslation('autoGate');
   return (
     <Card className="border-success" data-testid="approved-panel">
       <CardHeader className="items-center text-center">
         <CheckCircle2Icon aria-hidden className="size-14 text-success" />
         <CardTitle className="text-xl" role="status">
           {/* Issue 21: a PIN override grants the entry without opening the barrier. */}
-          {state.status === PIN_OVERRIDE_STATUS ? PIN_OVERRIDE_STATUS : AUTO_GATE_STATUS.approved}
+          {statusText(
+            t,
+            state.status === PIN_OVERRIDE_STATUS ? PIN_OVERRIDE_STATUS : AUTO_GATE_STATUS.approved,
+          )}
         </CardTitle>
         {state.barrier && (
           <p
             data-testid="barrier-outcome"
             className={state.barrier === 'opened' ? 'text-success' : 'font-medium text-destructive'}
           >
-            {BARRIER_OUTCOME[state.barrier]}
+            {t(BARRIER_OUTCOME_KEY[state.barrier])}
           </p>
         )}
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="text-sm">
-          <Detail label="Driver" value={state.vehicle?.driverName ?? '-'} />
+          <Detail label={t('details.driver')} value={state.vehicle?.driverName ?? '-'} />
           <Detail
-            label="Plate Number"
+            label={t('details.plateNumber')}
             value={state.plateNumber ? formatPlate(state.plateNumber) : '-'}
           />
           <TypedPlateNote state={state} />
-          <Detail label="Company" value={state.vehicle?.company ?? '-'} />
+          <Detail label={t('details.company')} value={state.vehicle?.company ?? '-'} />
           <Detail
-            label="Facial Match"
+            label={t('details.facialMatch')}
             value={
               state.faceVerified && state.matchScore !== null
                 ? `${Math.round(state.matchScore)}%`
                 : state.faceImage
-                  ? 'Not verified'
-                  : 'Not verified (no reference photo)'
+                  ? t('details.notVerified')
+                  : t('details.notVerifiedNoPhoto')
             }
           />
           {state.liveness !== null && (
-            <Detail label="Liveness" value={formatLiveness(state.liveness)} />
+            <Detail label={t('details.liveness')} value={formatLiveness(t, state.liveness)} />
           )}
         </dl>
         {/* Known only for vehicles onboarded for a driver record; a warning, never a refusal. */}
@@ -157,121 +140,20 @@ export function ApprovedPanel({
         <EntryWarningsPanel warnings={state.warnings} />
         <Button size="lg" className="w-full" onClick={onNext}>
           <RotateCcwIcon aria-hidden />
-          {isMobile ? 'Next Vehicle' : 'Process Next Vehicle'}
+          {isMobile ? t('nextVehicle') : t('processNextVehicle')}
         </Button>
       </CardContent>
     </Card>
   );
 }
 
-export function NotRegisteredPanel({
-  state,
-  onScanAgain,
-  onRetakeFace,
-  onPinOverridden,
-  onCorrectPlate,
-  canPinOverride,
-}: {
-  state: AutoGateState;
-  onScanAgain: () => void;
-  onRetakeFace: () => void;
-  onPinOverridden: () => void;
-  onCorrectPlate: (plateNumber: string) => void;
-  canPinOverride: boolean;
-}) {
-  // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
-  const canRetake = canRetakeFace(state);
-  return (
-    <Card className="border-destructive" data-testid="not-registered-panel">
-      <CardHeader className="items-center text-center">
-        <CircleAlertIcon aria-hidden className="size-14 text-destructive" />
-        <CardTitle className="text-xl" role="status">
-          {state.status}
-        </CardTitle>
-        {state.status === AUTO_GATE_STATUS.faceMismatch && state.matchScore !== null && (
-          <CardDescription>
-            Match score: {Math.round(state.matchScore)}%
-            {state.liveness !== null && <> · Liveness: {formatLiveness(state.liveness)}</>}
-          </CardDescription>
-        )}
-        {state.refusalDetail && (
-          <CardDescription className="font-medium text-destructive" data-testid="refusal-detail">
-            {state.refusalDetail}
-          </CardDescription>
-        )}
-        {state.spoofSuspected && (
-          <CardDescription className="font-medium text-destructive" data-testid="spoof-warning">
-            Possible spoof: the face may be a photo or a screen. Check the driver in person.
-          </CardDescription>
-        )}
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <InductionValidityNotice validity={state.vehicle?.induction} />
-        <EntryWarningsPanel warnings={state.warnings} />
-        <div className="rounded-lg bg-muted p-4 text-center">
-          <p className="text-xs uppercase text-muted-foreground">Scanned plate</p>
-          <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">
-            {state.plateNumber ? formatPlate(state.plateNumber) : 'No plate read'}
-          </p>
-          <TypedPlateNote state={state} />
-        </div>
-        <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
-          {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
-          {canRetake ? (
-            <Button size="lg" onClick={onRetakeFace}>
-              <ScanFaceIcon aria-hidden />
-              Retake Face
-            </Button>
-          ) : (
-            !state.refusedByRules && (
-              <Button size="lg" asChild>
-                <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
-                  <UserPlusIcon aria-hidden />
-                  Pre-Register Vehicle
-                </Link>
-              </Button>
-            )
-          )}
-          {/* Issue 21: a supervisor's one-time PIN overrides the rules' refusal of this entry. */}
-          {canPinOverride && state.refusedByRules && state.refusedEntryId && (
-            <PinOverrideButton
-              entryId={state.refusedEntryId}
-              plateNumber={state.plateNumber}
-              onOverridden={onPinOverridden}
-            />
-          )}
-          <Button size="lg" variant="outline" onClick={onScanAgain}>
-            <ScanLineIcon aria-hidden />
-            Scan Again
-          </Button>
-          {/* Issue 15: a misread plate is typed and checked again (the photo is not retaken). */}
-          {canCorrectPlate(state) && (
-            <CorrectPlateAction plateNumber={state.plateNumber} onCorrect={onCorrectPlate} />
-          )}
-        </div>
-      </CardContent>
-    </Card>
-  );
-}
-
-/** Issue 15: a typed plate says so, with what the camera read beside it. */
-function TypedPlateNote({ state }: { state: AutoGateState }) {
-  const { t } = useTranslation('scan');
-  if (!state.plateTyped || !state.plateRead) return null;
-  const read = state.plateRead.plateNumber;
-  if (read && read === state.plateNumber) return null;
-  return (
-    <p className="mt-1 text-xs text-muted-foreground" data-testid="typed-plate-note">
-      {t('autoGatePlate.typedBy', {
-        read: read ? formatPlate(read) : t('autoGatePlate.nothingRead'),
-      })}
-    </p>
-  );
-}
-
 export function ProgressPanel({ state }: { state: AutoGateState }) {
-  const status =
-    state.status ?? (state.camera === 'plate' ? 'Capture the licence plate' : 'Please wait...');
+  const { t } = useTranslation('autoGate');
+  const status = state.status
+    ? statusText(t, state.status)
+    : state.camera === 'plate'
+      ? t('status.capturePlate')
+      : t('status.pleaseWait');
   return (
     <Card>
       <CardContent className="flex flex-col items-center gap-3 py-8 text-center">

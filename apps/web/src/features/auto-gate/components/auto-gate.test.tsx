@@ -20,6 +20,7 @@ import {
   createGateApi,
   deferred,
 } from '@/testing/gate-api';
+import { i18next } from '@/lib/i18n';
 import { apiError, signedIn } from '@/testing/handlers';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
@@ -105,11 +106,12 @@ describe('Automated Gate Entry', () => {
     expect(await screen.findByText('Reading plate number...')).toBeInTheDocument();
     plateRead.resolve();
 
-    // Registered with a photo: the face camera opens on the front camera.
+    // Registered with a photo: the face camera opens on the rear camera (spec §9, issue 19: the
+    // guard photographs the driver in the cab).
     await findCamera('Verify driver identity');
     expect(status()).toHaveTextContent('Verify driver identity');
     await waitFor(() => expect(camera.streams).toHaveLength(2));
-    expect(camera.streams[1]!.constraints.video).toMatchObject({ facingMode: 'user' });
+    expect(camera.streams[1]!.constraints.video).toMatchObject({ facingMode: 'environment' });
     await uploadThroughCamera(user, 'Verify driver identity');
 
     expect(await screen.findByText('Comparing faces...')).toBeInTheDocument();
@@ -365,6 +367,35 @@ describe('Automated Gate Entry', () => {
     expect(within(panel).getByText('Manual check required')).toBeInTheDocument();
     expect(within(panel).queryByTestId('refusal-detail')).toBeNull();
     expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+  });
+
+  it('speaks isiZulu: its title, steps, buttons, camera and refusal status (issue 19)', async () => {
+    await i18next.changeLanguage('zu');
+    // The language a signed-in user picks is saved for them on the server.
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'zu' })));
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'Ukungena Esangweni Okuzenzakalelayo',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Isinyathelo 1: Ukuskena Ipuleti')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Qala Ukuqinisekisa Imoto' }));
+    await uploadThroughCamera(user, 'Skena Ipuleti Lenombolo');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    // The machine keeps the spec's English status; the guard reads it in isiZulu.
+    expect(within(panel).getByRole('status')).toHaveTextContent(
+      'Imoto ayibhaliswanga kusengaphambili',
+    );
+    expect(
+      within(panel).getByRole('link', { name: 'Bhalisa Imoto Kusengaphambili' }),
+    ).toBeVisible();
+    expect(within(panel).getByRole('button', { name: 'Skena Futhi' })).toBeInTheDocument();
+    expect(panel).not.toHaveTextContent(/Vehicle not pre-registered|Scan Again|Scanned plate/);
   });
 
   it('offers Pre-Register with the scanned plate for a vehicle that is not registered', async () => {

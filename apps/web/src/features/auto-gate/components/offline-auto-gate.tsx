@@ -20,6 +20,7 @@ import { findVehicle, type OfflineVehicle, readVehicleCache } from '@/lib/offlin
 import { formatPlate, normalisePlate } from '@/lib/plates';
 
 import { AUTO_GATE_STATUS, PENDING_APPROVAL_STATUS } from './auto-gate-machine';
+import { statusText } from './auto-gate-texts';
 
 const CameraCaptureDialog = lazy(() =>
   import('@/components/camera/camera-capture-dialog').then((m) => ({
@@ -50,6 +51,7 @@ const today = () => new Date().toLocaleDateString('en-CA');
  */
 export function OfflineAutoGate() {
   const { t } = useTranslation('offline');
+  const { t: tGate } = useTranslation('autoGate');
   const [plate, setPlate] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [faceImage, setFaceImage] = useState<string | null>(null);
@@ -69,8 +71,8 @@ export function OfflineAutoGate() {
     } catch (error) {
       toast({
         variant: 'destructive',
-        title: 'Entry Logging Failed',
-        description: error instanceof Error ? error.message : 'Could not save the entry',
+        title: tGate('toasts.loggingFailed'),
+        description: error instanceof Error ? error.message : tGate('offline.couldNotSave'),
       });
       return false;
     }
@@ -168,17 +170,14 @@ export function OfflineAutoGate() {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <CloudOffIcon aria-hidden className="size-5" />
-          Offline verification
+          {tGate('offline.title')}
         </CardTitle>
-        <CardDescription>
-          The server cannot be reached. Type the plate: this device checks it against its saved list
-          of approved vehicles and sends the entry when the server answers.
-        </CardDescription>
+        <CardDescription>{tGate('offline.description')}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {outcome === null || outcome.kind === 'no-list' || outcome.kind === 'exit-unknown' ? (
           <form className="grid gap-2" onSubmit={(event) => void check(event)}>
-            <Label htmlFor="offline-plate">Plate number</Label>
+            <Label htmlFor="offline-plate">{tGate('offline.plateNumber')}</Label>
             <Input
               id="offline-plate"
               autoComplete="off"
@@ -187,7 +186,7 @@ export function OfflineAutoGate() {
               onChange={(event) => setPlate(event.target.value)}
             />
             <Button type="submit" size="lg" disabled={busy || normalisePlate(plate) === ''}>
-              Check Plate
+              {tGate('offline.checkPlate')}
             </Button>
             <Button
               type="button"
@@ -205,23 +204,28 @@ export function OfflineAutoGate() {
             )}
             {outcome?.kind === 'no-list' && (
               <p role="alert" className="text-sm text-destructive">
-                This device has no saved list of approved vehicles yet: it is saved the next time
-                the server answers.
+                {tGate('offline.noList')}
               </p>
             )}
           </form>
         ) : outcome.kind === 'found' ? (
           <div className="grid gap-3" data-testid="offline-vehicle">
             <dl className="text-sm">
-              <Row label="Plate Number" value={formatPlate(outcome.vehicle.plateNumber)} />
-              <Row label="Driver" value={outcome.vehicle.driverName} />
-              <Row label="Company" value={outcome.vehicle.company ?? '-'} />
-              <Row label="Facial Match" value="Pending verification" />
+              <Row
+                label={tGate('details.plateNumber')}
+                value={formatPlate(outcome.vehicle.plateNumber)}
+              />
+              <Row label={tGate('details.driver')} value={outcome.vehicle.driverName} />
+              <Row label={tGate('details.company')} value={outcome.vehicle.company ?? '-'} />
+              <Row
+                label={tGate('details.facialMatch')}
+                value={tGate('offline.pendingVerification')}
+              />
             </dl>
             {outcome.vehicle.hasDriverPhoto && (
               <Button variant="outline" size="lg" onClick={() => setCameraOpen(true)}>
                 <ScanFaceIcon aria-hidden />
-                {faceImage ? 'Face captured: capture again' : 'Capture Face'}
+                {faceImage ? tGate('offline.captureFaceAgain') : tGate('offline.captureFace')}
               </Button>
             )}
             <Button
@@ -229,10 +233,10 @@ export function OfflineAutoGate() {
               disabled={busy}
               onClick={() => void grant(outcome.vehicle, outcome.attemptId)}
             >
-              Grant Entry
+              {tGate('offline.grantEntry')}
             </Button>
             <Button variant="ghost" onClick={reset}>
-              Cancel
+              {tGate('offline.cancel')}
             </Button>
           </div>
         ) : outcome.kind === 'exit-saved' ? (
@@ -243,33 +247,35 @@ export function OfflineAutoGate() {
             </p>
             <Button size="lg" onClick={reset}>
               <RotateCcwIcon aria-hidden />
-              Next Vehicle
+              {tGate('nextVehicle')}
             </Button>
           </div>
         ) : outcome.kind === 'granted' ? (
           <div className="grid gap-3 text-center" data-testid="offline-granted">
             <CheckCircle2Icon aria-hidden className="mx-auto size-12 text-success" />
             <p role="status" className="text-lg font-semibold">
-              {AUTO_GATE_STATUS.approved}
+              {statusText(tGate, AUTO_GATE_STATUS.approved)}
             </p>
             <p className="text-sm text-muted-foreground">
-              {outcome.vehicle.driverName} · {formatPlate(outcome.vehicle.plateNumber)}. Saved on
-              this device; the server verifies it when it answers.
+              {tGate('offline.grantedDetail', {
+                driver: outcome.vehicle.driverName,
+                plate: formatPlate(outcome.vehicle.plateNumber),
+              })}
             </p>
             <Button size="lg" onClick={reset}>
               <RotateCcwIcon aria-hidden />
-              Next Vehicle
+              {tGate('nextVehicle')}
             </Button>
           </div>
         ) : (
           <div className="grid gap-3 text-center" data-testid="offline-refused">
             <CircleAlertIcon aria-hidden className="mx-auto size-12 text-destructive" />
             <p role="status" className="text-lg font-semibold">
-              {outcome.status}
+              {statusText(tGate, outcome.status)}
             </p>
             <p className="font-mono text-xl font-bold">{formatPlate(outcome.plate)}</p>
             <Button size="lg" variant="outline" onClick={reset}>
-              Scan Again
+              {tGate('scanAgain')}
             </Button>
           </div>
         )}
@@ -282,11 +288,11 @@ export function OfflineAutoGate() {
             setFaceImage(image);
             setCameraOpen(false);
           }}
-          title={AUTO_GATE_STATUS.verifyDriver}
-          description="Fit the driver's face inside the oval."
+          title={statusText(tGate, AUTO_GATE_STATUS.verifyDriver)}
+          description={tGate('camera.faceDescriptionNoName')}
           guide="oval"
-          initialFacingMode="user"
-          captureLabel="Capture face"
+          rememberAs="auto-gate-face"
+          captureLabel={tGate('camera.captureFace')}
         />
       </Suspense>
     </Card>

@@ -128,3 +128,18 @@ export function CorrectPlateAction({
     </div>
   );
 }
+
+/** Issue 15: a typed plate says so, with what the camera read beside it. */
+export function TypedPlateNote({ state }: { state: AutoGateState }) {
+  const { t } = useTranslation('scan');
+  if (!state.plateTyped || !state.plateRead) return null;
+  const read = state.plateRead.plateNumber;
+  if (read && read === state.plateNumber) return null;
+  return (
+    <p className="mt-1 text-xs text-muted-foreground" data-testid="typed-plate-note">
+      {t('autoGatePlate.typedBy', {
+        read: read ? formatPlate(read) : t('autoGatePlate.nothingRead'),
+      })}
+    </p>
+  );
+}

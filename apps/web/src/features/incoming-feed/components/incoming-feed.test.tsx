@@ -13,6 +13,7 @@ import {
   type ProcessRequestResponse,
 } from '@boomgate/contracts/webhooks';
 
+import { i18next } from '@/lib/i18n';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
 import { A_CAPTURE_ID, anEmptyRead, anOcrRead } from '@/testing/gate-api';
@@ -160,6 +161,41 @@ async function capture(
 }
 
 describe('Incoming Feed', () => {
+  it('speaks Portuguese: the table, the dialog, its tabs and what is missing (issue 19)', async () => {
+    await i18next.changeLanguage('pt');
+    server.use(http.patch('/api/auth/preferences', () => HttpResponse.json({ language: 'pt' })));
+    const { user } = setUp([anEntry({ plateNumber: 'CA123456' })]);
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Entradas Recebidas' }),
+    ).toBeInTheDocument();
+    const [row] = await rows();
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Data e Hora',
+      'Matrícula',
+      'Nome do Motorista',
+      'Número de Identificação',
+      'Transporte',
+      'Referência',
+      'Estado',
+      'Ação',
+    ]);
+    expect(within(row!).getByText('Incompleto')).toBeInTheDocument();
+    await user.click(within(row!).getByRole('button', { name: 'Processar' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Processar Entrada de Veículo' });
+    // The missing documents are the contracts' English names, shown in Portuguese.
+    expect(within(dialog).getByTestId('required-status')).toHaveTextContent(
+      'Obrigatório: Carta de Condução, Documento de Identificação',
+    );
+    expect(
+      within(dialog).getByRole('tab', { name: /Talão da Báscula\s*\(opcional\)/ }),
+    ).toBeVisible();
+    await user.click(within(dialog).getByRole('tab', { name: /Matrícula/ }));
+    expect(within(dialog).getByText('Dados Existentes da Matrícula')).toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent(/Required|Existing|Number Plate|\bCancel\b/);
+  });
+
   it('shows the cards, the table with its fallbacks and the action per status', async () => {
     setUp([
       anEntry({

@@ -21,12 +21,24 @@ import {
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDate, formatTime } from '@/lib/format';
+import { useTranslation } from '@/lib/i18n';
 
 import { usePendingRequests } from '../api/incoming-requests';
 import { useSites } from '@/lib/api/sites';
 
 import { ProcessEntryDialog } from './process-entry-dialog';
 import { fullName } from './process-entry';
+
+const COLUMNS = [
+  'timestamp',
+  'plateNumber',
+  'driverName',
+  'idNumber',
+  'transport',
+  'reference',
+  'status',
+  'action',
+] as const;
 
 const isProcessed = (entry: IncomingRequestEntry) =>
   Boolean(entry.driverName?.trim() && entry.driverIdNumber?.trim());
@@ -46,6 +58,7 @@ function SummaryCard({ title, value, testId }: { title: string; value: number; t
 
 /** Spec §2 Incoming Feed: entries sent by external systems, polled every 5 seconds. */
 export function IncomingFeed() {
+  const { t } = useTranslation('incomingFeed');
   const sites = useSites();
   const [siteId, setSiteId] = useState<string | undefined>();
   const requests = usePendingRequests(siteId);
@@ -57,10 +70,7 @@ export function IncomingFeed() {
 
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-6">
-      <PageHeader
-        title="Incoming Feed"
-        description="Vehicle entries sent by external systems, waiting to be completed."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <SitePicker
         id="incoming-feed-site"
         sites={sites.data ?? []}
@@ -68,36 +78,35 @@ export function IncomingFeed() {
         onChange={setSiteId}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <SummaryCard title="Pending Processing" value={summary.pending} testId="pending-count" />
-        <SummaryCard title="Processed" value={summary.processed} testId="processed-count" />
-        <SummaryCard title="Total Requests" value={summary.total} testId="total-count" />
+        <SummaryCard title={t('summary.pending')} value={summary.pending} testId="pending-count" />
+        <SummaryCard
+          title={t('summary.processed')}
+          value={summary.processed}
+          testId="processed-count"
+        />
+        <SummaryCard title={t('summary.total')} value={summary.total} testId="total-count" />
       </div>
       <Card>
         <CardHeader>
-          <CardTitle>Incoming Requests</CardTitle>
-          <CardDescription>Refreshes every 5 seconds.</CardDescription>
+          <CardTitle>{t('requests.title')}</CardTitle>
+          <CardDescription>{t('requests.refreshes')}</CardDescription>
         </CardHeader>
         <CardContent>
           {requests.isPending ? (
-            <LoadingScreen label="Loading requests..." />
+            <LoadingScreen label={t('requests.loading')} />
           ) : requests.isError && entries.length === 0 ? (
             <p role="alert" className="text-sm text-destructive">
-              {getErrorMessage(requests.error, 'Failed to load requests')}
+              {getErrorMessage(requests.error, t('requests.loadFailed'))}
             </p>
           ) : entries.length === 0 ? (
-            <p className="py-6 text-center text-sm text-muted-foreground">No pending requests</p>
+            <p className="py-6 text-center text-sm text-muted-foreground">{t('requests.empty')}</p>
           ) : (
             <Table>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Timestamp</TableHead>
-                  <TableHead>Plate Number</TableHead>
-                  <TableHead>Driver Name</TableHead>
-                  <TableHead>ID Number</TableHead>
-                  <TableHead>Transport</TableHead>
-                  <TableHead>Reference</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead>Action</TableHead>
+                  {COLUMNS.map((column) => (
+                    <TableHead key={column}>{t(`columns.${column}`)}</TableHead>
+                  ))}
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -123,7 +132,7 @@ export function IncomingFeed() {
                           </Link>
                         ) : (
                           (entry.plateNumber ?? (
-                            <span className="font-sans text-muted-foreground">No plate</span>
+                            <span className="font-sans text-muted-foreground">{t('noPlate')}</span>
                           ))
                         )}
                       </TableCell>
@@ -132,10 +141,12 @@ export function IncomingFeed() {
                       </TableCell>
                       <TableCell>{entry.driverIdNumber ?? '-'}</TableCell>
                       <TableCell>{entry.transportName ?? disk.transporterName ?? '-'}</TableCell>
-                      <TableCell>{entry.referenceNumber ?? disk.visitId ?? 'N/A'}</TableCell>
+                      <TableCell>
+                        {entry.referenceNumber ?? disk.visitId ?? t('notApplicable')}
+                      </TableCell>
                       <TableCell>
                         <Badge variant={complete ? 'success' : 'secondary'}>
-                          {complete ? 'Complete' : 'Incomplete'}
+                          {complete ? t('complete') : t('incomplete')}
                         </Badge>
                       </TableCell>
                       <TableCell>
@@ -144,7 +155,7 @@ export function IncomingFeed() {
                           variant={complete ? 'outline' : 'default'}
                           onClick={() => setSelected(entry)}
                         >
-                          {complete ? 'Edit' : 'Process'}
+                          {complete ? t('edit') : t('process')}
                         </Button>
                       </TableCell>
                     </TableRow>
@@ -153,7 +164,7 @@ export function IncomingFeed() {
               </TableBody>
             </Table>
           )}
-          <LoadMore query={requests} failure="Failed to load more requests" />
+          <LoadMore query={requests} failure={t('requests.loadMoreFailed')} />
         </CardContent>
       </Card>
       {selected && (

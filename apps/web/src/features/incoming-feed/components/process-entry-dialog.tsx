@@ -8,21 +8,19 @@ import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
 import { type TrailerData, TrailersPanel } from '@/components/trailers-panel';
-import { Button } from '@/components/ui/button';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { readDocument } from '@/lib/api/ocr';
 import { unconfirmed } from '@/lib/corrections';
+import { useTranslation } from '@/lib/i18n';
 
 import { useProcessRequest } from '../api/incoming-requests';
 
@@ -38,16 +36,13 @@ import {
   startTabEdits,
   TABS,
   type TabDefinition,
-  type TabEdits,
   type TabKey,
   tabCorrections,
 } from './process-entry';
+import { fieldLabel, tabLabel, tabList } from './incoming-feed-texts';
+import { CompletionFooter } from './process-entry-tab-panel';
 import { TabPanel, type TabState } from './process-entry-tab-panel';
-
-/** Spec §8, when the server queued the callback. */
-const CALLBACK_SENT = 'Entry processed and callback sent';
-/** The spec's toast would claim a callback; without a usable callback URL none is sent. */
-const NO_CALLBACK = 'Entry processed. No callback was sent: no active callback URL is set up.';
+import { useTabEdits } from './use-tab-edits';
 
 /** Spec §2 "Process Vehicle Entry dialog": capture the missing documents, then complete. */
 export function ProcessEntryDialog({
@@ -57,9 +52,10 @@ export function ProcessEntryDialog({
   entry: IncomingRequestEntry;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('incomingFeed');
   const [activeTab, setActiveTab] = useState<TabKey>(() => defaultTab(entry));
   const [readCaptures, setCaptures] = useState<Captures>({});
-  const [tabEdits, setTabEdits] = useState<Partial<Record<TabKey, TabEdits>>>({});
+  const { tabEdits, setTabEdits, editField, confirmField, enterManually } = useTabEdits();
   const [states, setStates] = useState<Partial<Record<TabKey, TabState>>>({});
   const [cameraTab, setCameraTab] = useState<TabDefinition | null>(null);
   /** Issue 21: the rig's trailer plates, checked against the approved vehicle by the server. */
@@ -84,8 +80,11 @@ export function ProcessEntryDialog({
     const edited = tabEdits[tab.key];
     if (!edited) return [];
     const labels = EDITABLE[tab.key]?.fields ?? [];
-    return unconfirmed(edited.edits).map(
-      (name) => `${labels.find((field) => field.name === name)?.label ?? name} (${tab.label})`,
+    return unconfirmed(edited.edits).map((name) =>
+      t('dialog.fieldInTab', {
+        field: fieldLabel(t, labels.find((field) => field.name === name)?.label ?? name),
+        tab: tabLabel(t, tab.label),
+      }),
     );
   });
   const canComplete = missing.length === 0 && toConfirm.length === 0;
@@ -94,43 +93,12 @@ export function ProcessEntryDialog({
     return edited ? tabCorrections(edited) : [];
   });
 
-  const updateEdits = (key: TabKey, change: (edited: TabEdits) => TabEdits) =>
-    setTabEdits((previous) => {
-      const edited = previous[key];
-      return edited ? { ...previous, [key]: change(edited) } : previous;
-    });
-  const editField = (key: TabKey, name: string, value: string) =>
-    updateEdits(key, (edited) => {
-      const field = edited.edits.fields[name];
-      if (!field) return edited;
-      return {
-        ...edited,
-        edits: { ...edited.edits, fields: { ...edited.edits.fields, [name]: { ...field, value } } },
-      };
-    });
-  const confirmField = (key: TabKey, name: string) =>
-    updateEdits(key, (edited) => {
-      const field = edited.edits.fields[name];
-      if (!field) return edited;
-      return {
-        ...edited,
-        edits: {
-          ...edited.edits,
-          fields: { ...edited.edits.fields, [name]: { ...field, confirmed: true } },
-        },
-      };
-    });
-  const enterManually = (tab: TabDefinition) => {
-    const started = startTabEdits(tab.key, null, null);
-    if (started) setTabEdits((previous) => ({ ...previous, [tab.key]: started }));
-  };
-
   const handleImage = (tab: TabDefinition, image: string) => {
     setCameraTab(null);
     setStates((previous) => ({ ...previous, [tab.key]: 'processing' }));
     const fail = (description: string) => {
       setStates((previous) => ({ ...previous, [tab.key]: 'error' }));
-      toast({ variant: 'destructive', title: 'Error', description });
+      toast({ variant: 'destructive', title: t('toasts.error'), description });
     };
     reading.mutate(
       { tab, image },
@@ -143,16 +111,19 @@ export function ProcessEntryDialog({
             capture = null;
           }
           if (!capture) {
-            fail('Failed to process image');
+            fail(t('toasts.imageFailed'));
             return;
           }
           setCaptures((previous) => ({ ...previous, [tab.key]: capture }));
           const started = startTabEdits(tab.key, response, capture);
           setTabEdits((previous) => ({ ...previous, [tab.key]: started ?? undefined }));
           setStates((previous) => ({ ...previous, [tab.key]: 'idle' }));
-          toast({ title: 'Captured', description: `${tab.label} processed successfully` });
+          toast({
+            title: t('toasts.captured'),
+            description: t('toasts.processed', { document: tabLabel(t, tab.label) }),
+          });
         },
-        onError: (error) => fail(getErrorMessage(error, 'Failed to process image')),
+        onError: (error) => fail(getErrorMessage(error, t('toasts.imageFailed'))),
       },
     );
   };
@@ -161,8 +132,8 @@ export function ProcessEntryDialog({
     if (payloadMissing.length > 0) {
       toast({
         variant: 'destructive',
-        title: 'Missing Required Fields',
-        description: `Please complete: ${payloadMissing.join(', ')}`,
+        title: t('toasts.missingTitle'),
+        description: t('toasts.missingDescription', { list: tabList(t, payloadMissing) }),
       });
       return;
     }
@@ -182,17 +153,19 @@ export function ProcessEntryDialog({
       },
       {
         onSuccess: ({ callbackQueued }) => {
+          // Spec §8's toast when the server queued the callback; without a usable callback URL
+          // none is sent, and the toast does not claim one.
           toast({
-            title: 'Success',
-            description: callbackQueued ? CALLBACK_SENT : NO_CALLBACK,
+            title: t('toasts.success'),
+            description: callbackQueued ? t('toasts.callbackSent') : t('toasts.noCallback'),
           });
           onClose();
         },
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Error',
-            description: getErrorMessage(error, 'Failed to complete'),
+            title: t('toasts.error'),
+            description: getErrorMessage(error, t('toasts.completeFailed')),
           }),
       },
     );
@@ -210,9 +183,9 @@ export function ProcessEntryDialog({
       >
         <DialogContent className="sm:max-w-3xl">
           <DialogHeader>
-            <DialogTitle>Process Vehicle Entry</DialogTitle>
+            <DialogTitle>{t('dialog.title')}</DialogTitle>
             <DialogDescription>
-              {entry.plateNumber ?? 'No plate'}
+              {entry.plateNumber ?? t('noPlate')}
               {entry.referenceNumber ? ` · ${entry.referenceNumber}` : ''}
             </DialogDescription>
           </DialogHeader>
@@ -233,12 +206,12 @@ export function ProcessEntryDialog({
                       <CheckCircle2Icon
                         className="text-success"
                         role="img"
-                        aria-label="Completed"
+                        aria-label={t('dialog.completed')}
                       />
                     )}
-                    {tab.label}
+                    {tabLabel(t, tab.label)}
                     {tab.optional && (
-                      <span className="text-xs text-muted-foreground">(optional)</span>
+                      <span className="text-xs text-muted-foreground">{t('dialog.optional')}</span>
                     )}
                   </TabsTrigger>
                 );
@@ -276,38 +249,28 @@ export function ProcessEntryDialog({
             onRemove={(index) => setTrailers(trailers.filter((_, at) => at !== index))}
           />
           <InductionValidityNotice idNumber={payload.driverIdNumber} />
-          <DialogFooter className="items-center sm:justify-between">
-            <p
-              data-testid="required-status"
-              className={canComplete ? 'text-sm text-success' : 'text-sm text-muted-foreground'}
-            >
-              {canComplete
-                ? '✓ All required fields completed'
-                : missing.length > 0
-                  ? `Required: ${missing.join(', ')}`
-                  : `Confirm or correct: ${toConfirm.join(', ')}`}
-            </p>
-            <div className="flex gap-2">
-              <Button variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button onClick={handleComplete} disabled={!canComplete || isBusy}>
-                {processRequest.isPending && <Spinner />}
-                {canComplete ? 'Complete Processing' : 'Fill Required Fields'}
-              </Button>
-            </div>
-          </DialogFooter>
+          <CompletionFooter
+            canComplete={canComplete}
+            missing={missing}
+            toConfirm={toConfirm}
+            isSaving={processRequest.isPending}
+            isBusy={isBusy}
+            onCancel={onClose}
+            onComplete={handleComplete}
+          />
         </DialogContent>
       </Dialog>
       <CameraCaptureDialog
         open={cameraTab !== null}
         onClose={() => setCameraTab(null)}
         onCapture={(image) => cameraTab && handleImage(cameraTab, image)}
-        title={cameraTab?.label ?? ''}
-        description={cameraTab ? `Capture the ${cameraTab.label.toLowerCase()}.` : undefined}
+        title={cameraTab ? tabLabel(t, cameraTab.label) : ''}
+        description={cameraTab ? t(`tabs.${cameraTab.key}.cameraDescription`) : undefined}
         guide={cameraTab?.guide ?? 'none'}
-        initialFacingMode={cameraTab?.key === 'face' ? 'user' : 'environment'}
-        captureLabel={cameraTab?.captureLabel}
+        // Spec §9: the rear camera by default (the back office photographs a driver or a
+        // document); the last camera chosen for each tab is remembered on this device.
+        rememberAs={cameraTab ? `incoming-feed-${cameraTab.key}` : undefined}
+        captureLabel={cameraTab ? t(`tabs.${cameraTab.key}.capture`) : undefined}
       />
     </>
   );

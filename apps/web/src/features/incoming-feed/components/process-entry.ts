@@ -32,21 +32,19 @@ export type TabDefinition = {
   label: string;
   ocrType: OcrType;
   optional: boolean;
-  /** The noun in 'Existing {noun} Data'. */
-  existingNoun: string;
-  captureLabel: string;
   guide: GuideShape;
 };
 
-/** Spec §2: the dialog's tabs, in order. Only the weighbridge ticket is optional. */
+/**
+ * Spec §2: the dialog's tabs, in order. Only the weighbridge ticket is optional. The label is the
+ * spec's English name (missing requirements use it); the screen's texts are `incomingFeed:tabs.<key>`.
+ */
 export const TABS: readonly TabDefinition[] = [
   {
     key: 'plate',
     label: 'Number Plate',
     ocrType: 'plate',
     optional: false,
-    existingNoun: 'Plate',
-    captureLabel: 'Capture Number Plate',
     guide: 'wide',
   },
   {
@@ -54,8 +52,6 @@ export const TABS: readonly TabDefinition[] = [
     label: "Driver's License",
     ocrType: 'license',
     optional: false,
-    existingNoun: 'License',
-    captureLabel: "Capture Driver's License",
     guide: 'card',
   },
   {
@@ -63,8 +59,6 @@ export const TABS: readonly TabDefinition[] = [
     label: 'ID Document',
     ocrType: 'id',
     optional: false,
-    existingNoun: 'ID',
-    captureLabel: 'Capture ID Document',
     guide: 'card',
   },
   {
@@ -72,8 +66,6 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Face Capture',
     ocrType: 'face',
     optional: false,
-    existingNoun: 'Face',
-    captureLabel: 'Capture Face',
     guide: 'oval',
   },
   {
@@ -81,8 +73,6 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Weighbridge Ticket',
     ocrType: 'weighbridge',
     optional: true,
-    existingNoun: 'Weighbridge Ticket',
-    captureLabel: 'Capture Weighbridge Ticket',
     guide: 'page',
   },
 ];

@@ -135,7 +135,7 @@ export function AnprCameras() {
           </div>
           <CameraSiteSelect
             id="camera-site"
-            label="Camera site"
+            label={t('cameras.site')}
             sites={sites}
             value={siteId}
             onChange={setSiteId}

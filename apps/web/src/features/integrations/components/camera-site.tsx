@@ -3,6 +3,7 @@ import type { Site } from '@boomgate/contracts/sites';
 
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { useTranslation } from '@/lib/i18n';
 
 import { useUpdateAnprCamera } from '../api/anpr-cameras';
 
@@ -25,6 +26,7 @@ export function CameraSiteSelect({
   onChange: (siteId: string) => void;
   label: string;
 }) {
+  const { t } = useTranslation('integrations');
   if (sites.length < 2) return null;
   return (
     <select
@@ -34,7 +36,7 @@ export function CameraSiteSelect({
       value={value}
       onChange={(event) => onChange(event.target.value)}
     >
-      {value === '' && <option value="">Default site</option>}
+      {value === '' && <option value="">{t('cameras.defaultSite')}</option>}
       {sites.map((site) => (
         <option key={site.id} value={site.id}>
           {site.name}
@@ -46,6 +48,7 @@ export function CameraSiteSelect({
 
 /** A listed camera's site: moved on change (the server checks the site is the caller's). */
 export function CameraSite({ camera, sites }: { camera: AnprCamera; sites: Site[] }) {
+  const { t } = useTranslation('integrations');
   const update = useUpdateAnprCamera();
   if (sites.length < 2) return null;
   const handleChange = (siteId: string) =>
@@ -53,19 +56,19 @@ export function CameraSite({ camera, sites }: { camera: AnprCamera; sites: Site[
       { id: camera.id, body: { siteId } },
       {
         onSuccess: () =>
-          toast({ title: 'Camera Moved', description: 'Its reads go to the new site.' }),
+          toast({ title: t('cameras.moved'), description: t('cameras.movedDetail') }),
         onError: (error) =>
           toast({
             variant: 'destructive',
-            title: 'Error',
-            description: getErrorMessage(error, 'Failed to move the camera'),
+            title: t('error'),
+            description: getErrorMessage(error, t('cameras.moveFailed')),
           }),
       },
     );
   return (
     <CameraSiteSelect
       id={`camera-site-${camera.id}`}
-      label={`Site of ${camera.name}`}
+      label={t('cameras.siteOf', { name: camera.name })}
       sites={sites}
       value={camera.siteId ?? ''}
       onChange={handleChange}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { i18next } from '@/lib/i18n';
+
 import { crossCheckWarnings, hasExpired, parseDocumentDate } from './cross-checks';
 import {
   type Disc,
@@ -155,5 +157,34 @@ describe('crossCheckWarnings', () => {
         today,
       ),
     ).toHaveLength(5);
+  });
+});
+
+describe('crossCheckWarnings in the chosen language (issue 19)', () => {
+  it('speaks Afrikaans, with the date as Afrikaans writes it', async () => {
+    await i18next.changeLanguage('af');
+    expect(
+      crossCheckWarnings(
+        {
+          ...none,
+          plateNumber: 'KP35XKGP',
+          disc: disc({ licenceNumber: 'CA 123-456', dateOfExpiry: '2026-11-21' }),
+        },
+        today,
+      ),
+    ).toEqual([
+      'Die lisensieskyf is vir CA 123 456, maar die nommerplaat lees KP 35 XK GP.',
+      expect.stringMatching(/^Lisensieskyf het op 21 Nov\.? 2026 verval\.$/),
+    ]);
+  });
+
+  it('keeps the English sentences when given English', () => {
+    expect(
+      crossCheckWarnings(
+        { ...none, disc: disc({ dateOfExpiry: '2026-11-21' }) },
+        today,
+        i18next.getFixedT('en', 'realGate'),
+      ),
+    ).toEqual(['Licence disc expired on Nov 21, 2026.']);
   });
 });

@@ -1,6 +1,7 @@
 import { isValid, parse, parseISO, startOfDay } from 'date-fns';
 
 import { formatDate } from '@/lib/format';
+import { i18next, type TFunction } from '@/lib/i18n';
 import { formatPlate, normalisePlate } from '@/lib/plates';
 
 import type { Disc, Identity, Licence, Passport } from './document-readings';
@@ -46,45 +47,77 @@ export type CrossCheckInput = {
   passport: Passport | null;
 };
 
+/** One cross-check's finding, in no language yet (`realGate:crossChecks.<code>`). */
+export type CrossCheck =
+  | { code: 'discPlate'; discPlate: string; scannedPlate: string }
+  | { code: 'discExpired' | 'licenceExpired' | 'prdpExpired' | 'passportExpired'; date: Date }
+  | { code: 'idMismatch'; licenceId: string; documentId: string };
+
 /**
  * Checks a guard needs that no single document can make (warnings, never blockers):
  * - the licence disc is for the scanned vehicle (its licence number is the vehicle's registration);
  * - the licence disc, driving licence, PrDP and passport have not expired;
  * - the ID number on the driving licence matches the ID document.
  */
-export function crossCheckWarnings(input: CrossCheckInput, today: Date = new Date()): string[] {
-  const warnings: string[] = [];
+export function crossChecks(input: CrossCheckInput, today: Date = new Date()): CrossCheck[] {
+  const checks: CrossCheck[] = [];
   const { plateNumber, disc, identity, licence, passport } = input;
 
   const discPlate = disc?.licenceNumber ? normalisePlate(disc.licenceNumber) : '';
   const scannedPlate = plateNumber ? normalisePlate(plateNumber) : '';
   if (discPlate && scannedPlate && discPlate !== scannedPlate) {
-    warnings.push(
-      `Licence disc is for ${formatPlate(discPlate)}, but the plate reads ${formatPlate(scannedPlate)}.`,
-    );
+    checks.push({ code: 'discPlate', discPlate, scannedPlate });
   }
 
-  const discExpiry = hasExpired(disc?.dateOfExpiry, today);
-  if (discExpiry) warnings.push(`Licence disc expired on ${formatDate(discExpiry)}.`);
-
-  const licenceExpiry = hasExpired(licence?.validTo, today);
-  if (licenceExpiry) warnings.push(`Driving licence expired on ${formatDate(licenceExpiry)}.`);
-
-  const prdpExpiry = hasExpired(licence?.prdpExpiry, today);
-  if (prdpExpiry) {
-    warnings.push(`Professional driving permit (PrDP) expired on ${formatDate(prdpExpiry)}.`);
+  const expiries = [
+    ['discExpired', disc?.dateOfExpiry],
+    ['licenceExpired', licence?.validTo],
+    ['prdpExpired', licence?.prdpExpiry],
+    ['passportExpired', passport?.expiryDate],
+  ] as const;
+  for (const [code, value] of expiries) {
+    const date = hasExpired(value, today);
+    if (date) checks.push({ code, date });
   }
-
-  const passportExpiry = hasExpired(passport?.expiryDate, today);
-  if (passportExpiry) warnings.push(`Passport expired on ${formatDate(passportExpiry)}.`);
 
   const licenceId = licence?.idNumber?.replace(/\s/g, '');
   const documentId = identity?.identityNumber?.replace(/\s/g, '');
   if (licenceId && documentId && licenceId !== documentId) {
-    warnings.push(
-      `ID number on the driving licence (${licenceId}) does not match the ID document (${documentId}).`,
-    );
+    checks.push({ code: 'idMismatch', licenceId, documentId });
   }
 
-  return warnings;
+  return checks;
+}
+
+/** A cross-check's sentence in the language of `t` (the `realGate` namespace's). */
+export function crossCheckText(t: TFunction<'realGate'>, check: CrossCheck): string {
+  switch (check.code) {
+    case 'discPlate':
+      return t('crossChecks.discPlate', {
+        disc: formatPlate(check.discPlate),
+        plate: formatPlate(check.scannedPlate),
+      });
+    case 'idMismatch':
+      return t('crossChecks.idMismatch', {
+        licenceId: check.licenceId,
+        documentId: check.documentId,
+      });
+    case 'discExpired':
+    case 'licenceExpired':
+    case 'prdpExpired':
+    case 'passportExpired':
+      return t(`crossChecks.${check.code}`, { date: formatDate(check.date) });
+  }
+}
+
+/**
+ * The cross-checks as the guard reads them (issue 19: in the chosen language, the spec's English
+ * otherwise; dates as `formatDate` gives them in that language).
+ */
+export function crossCheckWarnings(
+  input: CrossCheckInput,
+  today: Date = new Date(),
+  t: TFunction<'realGate'> = i18next.getFixedT(null, 'realGate'),
+): string[] {
+  return crossChecks(input, today).map((check) => crossCheckText(t, check));
 }

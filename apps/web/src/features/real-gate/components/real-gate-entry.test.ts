@@ -8,7 +8,9 @@ import {
   licenceFromFields,
   passportFromFields,
 } from './document-readings';
-import { driverDetails, plateWarning, realGateEntry } from './real-gate-entry';
+import { i18next } from '@/lib/i18n';
+
+import { driverDetails, plateWarning, plateWarningText, realGateEntry } from './real-gate-entry';
 import { initialRealGateState, type RealGateData } from './real-gate-machine';
 
 const saved = <T>(reading: T, recordId = crypto.randomUUID()) => ({
@@ -202,6 +204,20 @@ describe('plateWarning', () => {
     expect(plateWarning({ ...plate, extractedPlate: null })).toBe(
       'Plate entered by the guard as KP 35 XK GP: the camera could not read it.',
     );
+  });
+
+  it('shows the note in English exactly as it is sent, and in the chosen language (issue 19)', async () => {
+    const english = i18next.getFixedT('en', 'realGate');
+    for (const typed of [plate, { ...plate, extractedPlate: null }]) {
+      expect(plateWarningText(english, typed)).toBe(plateWarning(typed));
+    }
+    expect(plateWarningText(english, { ...plate, isTypedByGuard: false })).toBeNull();
+    await i18next.changeLanguage('zu');
+    expect(plateWarningText(i18next.getFixedT(null, 'realGate'), plate)).toBe(
+      'Ipuleti lifakwe ngunogada njengo-KP 35 XK GP: ikhamera ifunde "KP 35 XK GB".',
+    );
+    // What goes to the server stays English whatever the screen speaks.
+    expect(plateWarning(plate)).toMatch(/^Plate entered by the guard/);
   });
 
   it('says nothing for a plate the camera read, or the same plate typed again', () => {

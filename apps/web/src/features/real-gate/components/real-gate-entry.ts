@@ -3,6 +3,7 @@ import type { GrantEntryBody } from '@boomgate/contracts/entry-logs';
 import { normalisePlate } from '@boomgate/contracts/plates';
 
 import { imageOrCapture } from '@/lib/api/captures';
+import type { TFunction } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import type { PlateData, RealGateData } from './real-gate-machine';
@@ -49,19 +50,36 @@ export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 
   };
 }
 
+/** A plate the guard typed: what the camera read of it (null: nothing), none when the same. */
+function typedPlate(plate: PlateData | null): { typed: string; read: string | null } | null {
+  if (!plate?.isTypedByGuard) return null;
+  const typed = formatPlate(plate.plateNumber);
+  if (plate.extractedPlate === null) return { typed, read: null };
+  if (normalisePlate(plate.extractedPlate) === plate.plateNumber) return null;
+  return { typed, read: plate.extractedPlate };
+}
+
 /**
  * A plate the guard typed is recorded as a warning, like the cross-checks: the entry keeps both
  * the plate checked (plateNumber) and what the camera read (extractedPlate). None when the guard
- * typed what the camera had read.
+ * typed what the camera had read. Sent to the server as the guard's note, so always in English
+ * (the same sentence as `realGate:crossChecks.plateTyped*` in English; a test keeps them equal).
  */
 export function plateWarning(plate: PlateData | null): string | null {
-  if (!plate?.isTypedByGuard) return null;
-  const typed = formatPlate(plate.plateNumber);
-  if (plate.extractedPlate === null) {
-    return `Plate entered by the guard as ${typed}: the camera could not read it.`;
-  }
-  if (normalisePlate(plate.extractedPlate) === plate.plateNumber) return null;
-  return `Plate entered by the guard as ${typed}: the camera read "${plate.extractedPlate}".`;
+  const note = typedPlate(plate);
+  if (!note) return null;
+  return note.read === null
+    ? `Plate entered by the guard as ${note.typed}: the camera could not read it.`
+    : `Plate entered by the guard as ${note.typed}: the camera read "${note.read}".`;
+}
+
+/** `plateWarning` as the guard reads it on the screen, in the chosen language (issue 19). */
+export function plateWarningText(t: TFunction<'realGate'>, plate: PlateData | null): string | null {
+  const note = typedPlate(plate);
+  if (!note) return null;
+  return note.read === null
+    ? t('crossChecks.plateTypedUnread', { plate: note.typed })
+    : t('crossChecks.plateTypedRead', { plate: note.typed, read: note.read });
 }
 
 /**

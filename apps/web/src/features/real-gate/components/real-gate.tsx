@@ -30,7 +30,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { i18next, useTranslation } from '@/lib/i18n';
+import { i18next, type TFunction, useTranslation } from '@/lib/i18n';
 import { isNetworkError, queueAction, reportUnreachable } from '@/lib/offline/offline-sync';
 import { getErrorMessage } from '@/lib/api-client';
 import { useGrantEntry } from '@/lib/api/grant-entry';
@@ -46,7 +46,13 @@ import {
   driverValues,
   startDriverEdits,
 } from './driver-details-form';
-import { driverDetails, plateCorrections, plateWarning, realGateEntry } from './real-gate-entry';
+import {
+  driverDetails,
+  plateCorrections,
+  plateWarning,
+  plateWarningText,
+  realGateEntry,
+} from './real-gate-entry';
 import {
   canCorrectPlate,
   canEditTrailers,
@@ -93,7 +99,11 @@ function StatusIcon({ status }: { status: StepStatus }) {
  * guard's own notes. The entry's recorded warnings are the server's (issue 14): it runs the same
  * checks on the saved documents and answers them with the entry, shown once it is saved.
  */
-export function entryWarnings(data: RealGateData, today: Date = new Date()): string[] {
+export function entryWarnings(
+  data: RealGateData,
+  today: Date = new Date(),
+  t: TFunction<'realGate'> = i18next.getFixedT(null, 'realGate'),
+): string[] {
   const warnings = crossCheckWarnings(
     {
       plateNumber: data.plate?.plateNumber ?? null,
@@ -103,10 +113,12 @@ export function entryWarnings(data: RealGateData, today: Date = new Date()): str
       passport: data.passport?.reading ?? null,
     },
     today,
+    t,
   );
-  const typedPlate = plateWarning(data.plate);
+  // Issue 19: shown in the chosen language; guardNotes() sends the same notes in English.
+  const typedPlate = plateWarningText(t, data.plate);
   if (typedPlate) warnings.unshift(typedPlate);
-  if (data.face?.note) warnings.push(`Face photo: ${data.face.note}`);
+  if (data.face?.note) warnings.push(t('crossChecks.facePhoto', { note: data.face.note }));
   return warnings;
 }
 
@@ -475,7 +487,7 @@ export function RealGate() {
   );
   /** The entry as the server saved it (granted or refused): the checklist is over. */
   const [savedEntry, setSavedEntry] = useState<EntryLog | null>(null);
-  const warnings = entryWarnings(state.data);
+  const warnings = entryWarnings(state.data, new Date(), t);
   const step = currentStep(state);
   const completed = REAL_GATE_STEPS.filter((id) => state.statuses[id] === 'success').length;
 

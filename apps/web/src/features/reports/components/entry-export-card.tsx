@@ -11,7 +11,7 @@ import { Progress } from '@/components/ui/progress';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 import { saveBlob } from '@/lib/save-blob';
 
 import {
@@ -66,7 +66,9 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
       to: range.to,
       siteId: range.siteId || undefined,
     });
-    setRangeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
+    setRangeError(
+      parsed.success ? null : (contractMessage(parsed.error.issues[0]?.message) ?? null),
+    );
     if (!parsed.success) return;
     const query: ExportEntryLogsQuery = parsed.data;
     setExporting(true);

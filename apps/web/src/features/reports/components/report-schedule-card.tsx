@@ -10,7 +10,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
-import { useTranslation } from '@/lib/i18n';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 
 import { useReportSchedule, useUpdateReportSchedule } from '../api/report-schedule';
 
@@ -44,7 +44,9 @@ export function ReportScheduleCard() {
         .filter(Boolean),
     });
     if (!parsed.success) {
-      form.setError('recipients', { message: parsed.error.issues[0]?.message });
+      form.setError('recipients', {
+        message: contractMessage(parsed.error.issues[0]?.message),
+      });
       return;
     }
     update.mutate(parsed.data);

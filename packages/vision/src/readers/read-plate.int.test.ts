@@ -107,6 +107,16 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
     expect(result.confidence).toBeGreaterThan(0.5);
   });
 
+  // A vanity or show plate of letters only: read, but never shown as confirmed (a badge reads alike).
+  it('reads a letters-only plate and lists it as uncertain', async () => {
+    const photo = await renderPlatePhoto('GO BOKS', SA_PLATES[0]!.style);
+
+    const result = await readPlate(await decodeImage(photo), ctx);
+
+    expect(result.ok && result.fields.plateNumber).toBe('GOBOKS');
+    expect(result.ok && result.uncertain).toContain('plateNumber');
+  });
+
   it('answers ok: false when there is no plate', async () => {
     const photo = await renderPlatePhoto('', { background: '#3b4a5a', text: '#3b4a5a' });
 

@@ -2,6 +2,7 @@ import {
   type PlateCandidate,
   type PlateCandidateInput,
   isPlateConfirmed,
+  rankLettersOnlyCandidates,
   rankPlateCandidates,
 } from '../documents/plate';
 import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
@@ -305,6 +306,11 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     );
     ranked = rankPlateCandidates(inputs);
     text = [text, ...confirmLines.map((l) => l.text)].join('\n');
+  }
+  if (!ranked.length) {
+    // Nothing with a digit: a letters-only plate, never confirmed (a word on the vehicle reads the same).
+    const letters = rankLettersOnlyCandidates(inputs);
+    return plateResult(letters, text, 'ocr', false);
   }
   return plateResult(ranked, text, 'ocr', isPlateConfirmed(ranked));
 }

@@ -6,6 +6,7 @@ import {
   SADC_PLATES,
   SA_PLATES,
   renderPlatePhoto,
+  renderPlateView,
   renderTightPlateCrop,
   renderTwoRowPlate,
 } from '../testing/plate-fixture';
@@ -45,6 +46,21 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
       expect(result.ok && result.fields.plateNumber).toBe(p.plate);
     },
   );
+
+  // Seen from the side (foreshortened and sheared): before levelling, 2 of these 8 read right.
+  it.each(
+    [...SA_PLATES.slice(0, 5), ...SADC_PLATES].flatMap((p, i) =>
+      i % 2
+        ? [[p.display, p, [0.5, 0, -0.35, 1]] as const]
+        : [[p.display, p, [0.7, 0, 0.4, 1]] as const],
+    ),
+  )('reads %s seen from the side', async (_d, p, matrix) => {
+    const photo = await renderPlateView(p.display, p.style, [...matrix]);
+
+    const result = await readPlate(await decodeImage(photo), ctx);
+
+    expect(result.ok && result.fields.plateNumber).toBe(p.plate);
+  });
 
   it.each(SADC_PLATES.map((p) => [p.display, p] as const))(
     'reads the cross-border plate %s',

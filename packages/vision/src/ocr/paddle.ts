@@ -48,6 +48,11 @@ export function loadPaddle(intraOpThreads = 1): Promise<PaddleOcrService> {
             interOpNumThreads: 1,
             executionMode: 'sequential',
             graphOptimizationLevel: 'all',
+            // Idle intra-op threads sleep instead of spin-waiting for the next operator. With 2
+            // threads on 2 shared cores the spinning doubled a plate read's CPU time and, under
+            // load, its wall clock too (12 street photos at load ~17: CPU median 448-503 → 217-229
+            // ms, wall median 1791-1891 → 648-849 ms; docs/vision/accuracy.md).
+            extra: { session: { intra_op: { allow_spinning: '0' } } },
           }),
       },
     };

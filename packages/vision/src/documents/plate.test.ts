@@ -10,6 +10,7 @@ import {
   isPlateConfirmed,
   markRatio,
   matchPlatePatterns,
+  rankLettersOnlyCandidates,
   rankPlateCandidates,
   rivalRatio,
   scorePlateCandidate,
@@ -92,6 +93,35 @@ describe('rankPlateCandidates', () => {
 
     expect(ranked[0]?.plateNumber).toBe('KP35XKGP');
     expect(ranked.map((c) => c.plateNumber)).not.toContain('TOYOTA');
+  });
+});
+
+describe('rankLettersOnlyCandidates', () => {
+  it('offers a letters-only plate, bigger and surer text first, never confirmed', () => {
+    const inputs = [
+      { text: 'LEXUS', confidence: 0.9, relativeHeight: 0.02, source: 'detect' },
+      { text: 'G:WAGEN', confidence: 0.95, relativeHeight: 0.1, source: 'detect' },
+      { text: 'G WAGEN', confidence: 0.93, relativeHeight: 0.1, source: 'reread' },
+    ];
+
+    expect(rankPlateCandidates(inputs)).toEqual([]);
+    const ranked = rankLettersOnlyCandidates(inputs);
+
+    expect(ranked.map((c) => c.plateNumber)).toEqual(['GWAGEN', 'LEXUS']);
+    expect(ranked[0]?.sources.size).toBe(2);
+    expect(ranked[0]?.warnings[0]).toMatch(/Letters only/);
+    expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+
+  it('ignores readings with digits, marks only, or too short or long to be a plate', () => {
+    expect(
+      rankLettersOnlyCandidates([
+        { text: 'ABC123', confidence: 0.9 },
+        { text: 'GP', confidence: 0.9 },
+        { text: 'REGISTRATION', confidence: 0.9 },
+        { text: '--', confidence: 0.9 },
+      ]),
+    ).toEqual([]);
   });
 });
 

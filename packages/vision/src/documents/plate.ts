@@ -270,6 +270,8 @@ export type PlateCandidate = {
    * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
    */
   glyphAmbiguous: boolean;
+  /** A letters-only reading (rankLettersOnlyCandidates): never confirmed. */
+  lettersOnly?: boolean;
   box?: PlateCandidateInput['box'];
 };
 
@@ -438,6 +440,52 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
   return ranked.sort((a, b) => b.score - a.score);
 }
 
+/** Letters-only readings considered when nothing with a digit was read: vanity and show plates. */
+const LETTERS_ONLY = /^[A-Z]{4,8}$/;
+
+/**
+ * Plates of letters only (US vanity plates, show plates such as `G-WAGEN`), for when no reading had
+ * a digit: rankPlateCandidates drops them, because a word on the vehicle (`TOYOTA`, a dealer's
+ * name) reads the same way. Here they are the last resort before "no plate", best recognition
+ * confidence (and bigger text) first, and each carries `lettersOnly`: the reader never shows one
+ * as confirmed, since no reading can tell the plate from a badge. Nothing is corrected in them.
+ */
+export function rankLettersOnlyCandidates(inputs: PlateCandidateInput[]): PlateCandidate[] {
+  const byPlate = new Map<string, PlateCandidate>();
+  for (const input of inputs) {
+    const plate = normalisePlate(input.text);
+    if (!LETTERS_ONLY.test(plate)) continue;
+    const score =
+      input.confidence +
+      (input.relativeHeight !== undefined ? Math.min(0.3, input.relativeHeight * 3) : 0);
+    const existing = byPlate.get(plate);
+    if (existing) {
+      existing.score = Math.max(existing.score, score) + 0.1;
+      existing.confidence = Math.max(existing.confidence, input.confidence);
+      if (input.source) existing.sources.add(input.source);
+      continue;
+    }
+    byPlate.set(plate, {
+      plateNumber: plate,
+      displayPlate: plate,
+      pattern: null,
+      confidence: Math.min(0.6, input.confidence),
+      score,
+      warnings: [
+        'Letters only: a plate like this cannot be told from a word on the vehicle, check it.',
+      ],
+      sources: new Set(input.source ? [input.source] : []),
+      directSources: new Set(input.source ? [input.source] : []),
+      rivalRatio: rivalRatio(input.chars),
+      markRatio: markRatio(input.chars),
+      glyphAmbiguous: hasGlyphAmbiguity(plate),
+      lettersOnly: true,
+      ...(input.box ? { box: input.box } : {}),
+    });
+  }
+  return [...byPlate.values()].sort((a, b) => b.score - a.score);
+}
+
 /** Equal, counting O/0 and I/1 as one glyph. */
 function sameGlyphs(a: string, b: string): boolean {
   return a.length === b.length && fold(a) === fold(b);
@@ -487,7 +535,7 @@ export function isNearVariant(a: string, b: string): boolean {
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
-  if (!best || best.directSources.size < 2 || best.glyphAmbiguous) return false;
+  if (!best || best.lettersOnly || best.directSources.size < 2 || best.glyphAmbiguous) return false;
   // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
   if (best.markRatio >= CLEAR_RIVAL_RATIO) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters

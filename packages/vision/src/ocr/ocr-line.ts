@@ -1,3 +1,5 @@
+import type { Quad } from './text-quad';
+
 /** One recognised character with its probability and the best other character at that step. */
 export type OcrChar = { char: string; p: number; alt: string; altP: number };
 
@@ -8,7 +10,17 @@ export type OcrLine = {
   confidence: number;
   /** Per character (PaddleOCR recognition only). */
   chars?: OcrChar[];
-  box: { x: number; y: number; width: number; height: number };
+  /**
+   * `points`, when present: the line's corners (top-left, top-right, bottom-right, bottom-left) of a
+   * tilted line that recognition levelled (text-quad.ts); the box is their axis-aligned bounds.
+   */
+  box: {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    points?: Quad;
+  };
 };
 
 /** Joins lines top to bottom (a small vertical overlap counts as the same line, left to right). */

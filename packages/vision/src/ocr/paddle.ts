@@ -13,6 +13,7 @@ import type { RawImage } from '../image/decode-image';
 
 import { type DetectionInput, type DetectionOptions, detectionInput } from './detection-input';
 import type { OcrChar, OcrLine } from './ocr-line';
+import { type Point, type Quad, rectifiableQuad } from './text-quad';
 
 const require = createRequire(import.meta.url);
 
@@ -47,6 +48,11 @@ export function loadPaddle(intraOpThreads = 1): Promise<PaddleOcrService> {
             interOpNumThreads: 1,
             executionMode: 'sequential',
             graphOptimizationLevel: 'all',
+            // Idle intra-op threads sleep instead of spin-waiting for the next operator. With 2
+            // threads on 2 shared cores the spinning doubled a plate read's CPU time and, under
+            // load, its wall clock too (12 street photos at load ~17: CPU median 448-503 → 217-229
+            // ms, wall median 1791-1891 → 648-849 ms; docs/vision/accuracy.md).
+            extra: { session: { intra_op: { allow_spinning: '0' } } },
           }),
       },
     };
@@ -170,6 +176,11 @@ export type PaddleOptions = {
   boxScoreThreshold?: number;
   unclipRatio?: number;
   intraOpThreads?: number;
+  /**
+   * detectTextBoxes: keep a tilted line's corners so recognizeBoxes reads it levelled (plates);
+   * off by default, so the other readers' boxes are as they were.
+   */
+  levelTiltedLines?: boolean;
 };
 
 export async function ocrWithPaddle(
@@ -207,9 +218,22 @@ function toPaddleImage(image: RawImage): PaddleImage {
   return new PaddleImage(image.width, image.height, 3, rgb);
 }
 
-export type TextBox = { x: number; y: number; width: number; height: number };
+/** A text line's axis-aligned box; `points` are its corners when recognition should level it. */
+export type TextBox = { x: number; y: number; width: number; height: number; points?: Quad };
 
-/** Text detection only (no recognition): boxes of text lines, cheap compared with reading them all. */
+const boxOf = (b: TextBox): TextBox => ({
+  x: b.x,
+  y: b.y,
+  width: b.width,
+  height: b.height,
+  ...(b.points ? { points: b.points } : {}),
+});
+
+/**
+ * Text detection only (no recognition): boxes of text lines, cheap compared with reading them all.
+ * With `levelTiltedLines`, a tilted line keeps the detector's corners (rectifiableQuad), so
+ * recognizeBoxes reads it levelled.
+ */
 export async function detectTextBoxes(
   image: RawImage,
   options: PaddleOptions = {},
@@ -218,10 +242,15 @@ export async function detectTextBoxes(
   const boxes = await ocr.detectionService!.run(toPaddleImage(image), {
     maxSideLength: options.maxSideLength ?? 960,
   });
-  return boxes.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height }));
+  return boxes.map((b) => {
+    const points = options.levelTiltedLines
+      ? rectifiableQuad((b as { points?: Point[] }).points)
+      : undefined;
+    return { x: b.x, y: b.y, width: b.width, height: b.height, ...(points ? { points } : {}) };
+  });
 }
 
-/** Recognition of given boxes only. */
+/** Recognition of given boxes only; a box with `points` is sampled levelled along them (the runtime's cropRotated). */
 export async function recognizeBoxes(
   image: RawImage,
   boxes: TextBox[],
@@ -229,13 +258,13 @@ export async function recognizeBoxes(
 ): Promise<OcrLine[]> {
   if (!boxes.length) return [];
   const ocr = await loadPaddle(options.intraOpThreads);
-  const results = await ocr.recognitionService!.run(toPaddleImage(image), boxes);
+  const results = await ocr.recognitionService!.run(toPaddleImage(image), boxes.map(boxOf));
   return results
     .filter((r) => r.text.trim().length > 0)
     .map((r) => ({
       text: r.text.trim(),
       confidence: r.confidence,
-      box: { x: r.box.x, y: r.box.y, width: r.box.width, height: r.box.height },
+      box: boxOf(r.box as TextBox),
       ...charsOf(r),
     }));
 }

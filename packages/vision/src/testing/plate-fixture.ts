@@ -119,6 +119,34 @@ export async function renderPlatePhoto(
 }
 
 /**
+ * The plate seen from the side: an affine view `[a, b, c, d]` of the flat plate (`a` < 1 foreshortens
+ * it, `c` shears it vertically as a plate turned away from the camera does), on a plain 1280x720 scene.
+ */
+export async function renderPlateView(
+  display: string,
+  style: PlateStyle,
+  matrix: [number, number, number, number],
+  { plateWidth = 420, blurSigma = 0.7, jpegQuality = 80 } = {},
+): Promise<Buffer> {
+  const plate = await sharp(Buffer.from(plateSvg(display, style, plateWidth)))
+    .affine(matrix, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
+  const meta = await sharp(plate).metadata();
+  return sharp({ create: { width: 1280, height: 720, channels: 3, background: '#556070' } })
+    .composite([
+      {
+        input: plate,
+        left: Math.round(640 - meta.width / 2),
+        top: Math.round(480 - meta.height / 2),
+      },
+    ])
+    .blur(blurSigma)
+    .jpeg({ quality: jpegQuality })
+    .toBuffer();
+}
+
+/**
  * The plate alone, filling the frame edge to edge (a camera's plate crop, or a photo taken close
  * up): the case where the detector sees each character group as a separate box.
  */

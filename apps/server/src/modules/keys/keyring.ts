@@ -1,0 +1,168 @@
+import type { Database, DbExecutor } from '@/platform/db';
+import {
+  type DataKey,
+  type KeyLookup,
+  blindIndex,
+  columnContext,
+  masterKeyId,
+  newDataKey,
+  openValue,
+  sealValue,
+  unwrapKey,
+  wrapKey,
+} from '@/platform/sealing';
+
+import type { KeyPurpose, KeysRepository, TenantKeyRow } from './keys.repository';
+
+/** A tenant's unwrapped keys, as the sealing code needs them. */
+export type TenantKeys = {
+  /** Seals everything new. */
+  active: DataKey;
+  /** Opens what the active key or a retiring one sealed. */
+  lookup: KeyLookup;
+  /** The keyed hash's key (blind indexes). */
+  indexKey: Buffer;
+};
+
+/** Keys are read again after this long, so a rotation made by another process is picked up. */
+export const KEY_CACHE_MS = 30_000;
+
+const wrapContext = (key: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version'>) =>
+  `${key.tenantId}:${key.purpose}:${key.version}`;
+
+/**
+ * The master key (ENCRYPTION_KEY) and the keys it wrapped (issue 26). `previousMasters` are
+ * the master keys a rotation replaced (ENCRYPTION_KEY_PREVIOUS): they only unwrap, until the
+ * re-wrap job has moved every data key to the current master.
+ */
+export function createKeyring({
+  database,
+  repository,
+  master,
+  previousMasters = [],
+  cacheMs = KEY_CACHE_MS,
+  now = () => performance.now(),
+}: {
+  database: Pick<Database, 'withTenant'>;
+  repository: KeysRepository;
+  master: Buffer;
+  previousMasters?: readonly Buffer[];
+  cacheMs?: number;
+  /** Milliseconds, for the cache only. */
+  now?: () => number;
+}) {
+  const currentMasterId = masterKeyId(master);
+  const masters = new Map<string, Buffer>([
+    ...previousMasters.map((key) => [masterKeyId(key), key] as const),
+    [currentMasterId, master],
+  ]);
+  const cache = new Map<string, { expires: number; keys: Promise<TenantKeys> }>();
+
+  function unwrap(row: TenantKeyRow): Buffer {
+    const wrapping = masters.get(row.masterKeyId);
+    if (!wrapping || !row.wrappedKey)
+      throw new Error(
+        `The ${row.purpose} key v${row.version} of tenant ${row.tenantId} was wrapped by a master key this server does not have (set ENCRYPTION_KEY_PREVIOUS)`,
+      );
+    return unwrapKey(wrapping, row.wrappedKey, wrapContext(row));
+  }
+
+  const wrapped = (tenantId: string, purpose: KeyPurpose, version: number, key: Buffer) => ({
+    tenantId,
+    purpose,
+    version,
+    wrappedKey: wrapKey(master, key, wrapContext({ tenantId, purpose, version })),
+    masterKeyId: currentMasterId,
+  });
+
+  async function load(tenantId: string): Promise<TenantKeys> {
+    const rows = await database.withTenant(tenantId, async (tx) => {
+      let live = await repository.live(tx, tenantId);
+      const missing = (['data', 'index'] as const).filter(
+        (purpose) => !live.some((row) => row.purpose === purpose && row.state === 'active'),
+      );
+      if (missing.length > 0) {
+        for (const purpose of missing)
+          await repository.insertFirst(tx, wrapped(tenantId, purpose, 1, newDataKey()));
+        live = await repository.live(tx, tenantId);
+      }
+      return live;
+    });
+    const data = new Map<number, Buffer>();
+    let active: DataKey | undefined;
+    let indexKey: Buffer | undefined;
+    for (const row of rows) {
+      const key = unwrap(row);
+      if (row.purpose === 'index') {
+        if (row.state === 'active') indexKey = key;
+      } else {
+        data.set(row.version, key);
+        if (row.state === 'active') active = { version: row.version, key };
+      }
+    }
+    if (!active || !indexKey) throw new Error(`Tenant ${tenantId} has no active keys`);
+    return { active, lookup: (version) => data.get(version), indexKey };
+  }
+
+  function forTenant(tenantId: string): Promise<TenantKeys> {
+    const cached = cache.get(tenantId);
+    if (cached && cached.expires > now()) return cached.keys;
+    const keys = load(tenantId);
+    cache.set(tenantId, { expires: now() + cacheMs, keys });
+    keys.catch(() => cache.delete(tenantId));
+    return keys;
+  }
+
+  return {
+    masterKeyId: currentMasterId,
+    forTenant,
+    /** Drops the cached keys (after a rotation in this process). */
+    forget(tenantId?: string) {
+      if (tenantId) cache.delete(tenantId);
+      else cache.clear();
+    },
+
+    /** Seals a column value (null stays null). `column` is `table.column`. */
+    async seal(tenantId: string, column: string, value: string): Promise<string> {
+      return sealValue((await forTenant(tenantId)).active, value, columnContext(tenantId, column));
+    },
+    async open(tenantId: string, column: string, sealed: string): Promise<string> {
+      return openValue((await forTenant(tenantId)).lookup, sealed, columnContext(tenantId, column));
+    },
+    /** The keyed hash beside a sealed value, for equality lookups. */
+    async index(tenantId: string, column: string, value: string): Promise<string> {
+      return blindIndex((await forTenant(tenantId)).indexKey, column, value);
+    },
+
+    /**
+     * Starts a data key rotation: the active key becomes `retiring` (it still opens) and a new
+     * version seals from now on. Returns the new version.
+     */
+    async rotateDataKey(tx: DbExecutor, tenantId: string): Promise<number> {
+      const { newestVersion } = await repository.lockForRotation(tx, tenantId, 'data');
+      await repository.retireActive(tx, tenantId, 'data');
+      const version = newestVersion + 1;
+      await repository.insertActive(tx, wrapped(tenantId, 'data', version, newDataKey()));
+      return version;
+    },
+
+    /** Re-wraps the tenant's keys that another master key wrapped under the current one. */
+    async rewrapTenant(tx: DbExecutor, tenantId: string): Promise<number> {
+      const rows = (await repository.live(tx, tenantId)).filter(
+        (row) => row.masterKeyId !== currentMasterId,
+      );
+      for (const row of rows) {
+        const key = unwrap(row);
+        await repository.rewrap(
+          tx,
+          row,
+          wrapKey(master, key, wrapContext(row)),
+          currentMasterId,
+        );
+      }
+      return rows.length;
+    },
+  };
+}
+
+export type Keyring = ReturnType<typeof createKeyring>;

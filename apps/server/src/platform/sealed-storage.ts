@@ -73,7 +73,11 @@ export function createSealedStorage(inner: ObjectStorage, keys: ObjectKeys): Sea
       const stored = await inner.get(key);
       if (!stored || !isSealedObject(stored)) return stored;
       const tenantId = tenantOf(key);
-      return openObject((await keys.forTenant(tenantId)).lookup, stored, objectContext(tenantId, key));
+      return openObject(
+        (await keys.forTenant(tenantId)).lookup,
+        stored,
+        objectContext(tenantId, key),
+      );
     },
     async getRange(key, start, end) {
       try {

@@ -158,6 +158,7 @@ describe('tenant isolation in the database', () => {
       'reports_due_schedules',
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
+      'tenant_keys_to_rewrap',
       'webhooks_due_deliveries',
     ]);
   });

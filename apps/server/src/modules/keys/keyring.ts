@@ -153,12 +153,7 @@ export function createKeyring({
       );
       for (const row of rows) {
         const key = unwrap(row);
-        await repository.rewrap(
-          tx,
-          row,
-          wrapKey(master, key, wrapContext(row)),
-          currentMasterId,
-        );
+        await repository.rewrap(tx, row, wrapKey(master, key, wrapContext(row)), currentMasterId);
       }
       return rows.length;
     },

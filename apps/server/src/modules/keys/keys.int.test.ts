@@ -154,8 +154,7 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect(written.length).toBeGreaterThanOrEqual(3);
     for await (const key of storage.list(`${tenantId}/`))
       expect(await storage.sealedVersion(key)).toBe(2);
-    for (const url of [...before, ...written])
-      expect((await admin.get(url)).statusCode).toBe(200);
+    for (const url of [...before, ...written]) expect((await admin.get(url)).statusCode).toBe(200);
     const rows = await t.ownerQuery<{ version: number; state: string; wrapped: boolean }>(
       `select version, state, wrapped_key is not null as wrapped from tenant_keys
         where tenant_id = $1 and purpose = 'data' order by version`,

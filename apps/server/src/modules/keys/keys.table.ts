@@ -43,6 +43,9 @@ export const tenantKeys = pgTable(
       .on(t.tenantId, t.purpose)
       .where(sql`${t.state} = 'active'`),
     index('tenant_keys_master_key_idx').on(t.masterKeyId),
-    check('tenant_keys_retired_shredded', sql`(${t.state} = 'retired') = (${t.wrappedKey} is null)`),
+    check(
+      'tenant_keys_retired_shredded',
+      sql`(${t.state} = 'retired') = (${t.wrappedKey} is null)`,
+    ),
   ],
 );

@@ -151,8 +151,10 @@ export function createModules({
     audit,
     clock,
     encryptionKey,
+    sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
+  keys.service.register(drivers.sealedTable);
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,

@@ -16,6 +16,21 @@ export type DataKey = { version: number; key: Buffer };
 /** A tenant's data keys by version (the active one and any not yet retired). */
 export type KeyLookup = (version: number) => Buffer | undefined;
 
+/**
+ * What a repository needs to keep a column sealed: seal on write, open on read (a value stored
+ * before sealing, not `sv1.…`, is returned as it is), and the keyed hash for equality lookups.
+ * `column` is `table.column`; the keyed hash's `domain` is shared by every column holding the
+ * same kind of number (an ID number hashes alike in drivers and entries).
+ */
+export type ColumnSealer = {
+  seal(tenantId: string, column: string, value: string): Promise<string>;
+  open(tenantId: string, column: string, stored: string): Promise<string>;
+  index(tenantId: string, domain: string, value: string): Promise<string>;
+};
+
+/** Blind-index domains. */
+export const SA_ID_NUMBER = 'sa_id_number';
+
 /** Associated data of a value in a column: the tenant and `table.column`. */
 export const columnContext = (tenantId: string, column: string) =>
   `boomgate:${tenantId}:column:${column}`;

@@ -17,7 +17,7 @@ import { createKeysRepository } from './keys.repository';
 import { type ResealPayload, createKeysService } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS } from './keyring';
-export type { KeysService } from './keys.service';
+export type { KeysService, SealedTable } from './keys.service';
 
 export function createKeysModule(deps: {
   database: Pick<Database, 'withTenant' | 'db'>;
@@ -72,13 +72,13 @@ export function createKeysModule(deps: {
         );
     },
   });
-  const sealObjects = defineJob({
-    name: 'keys.seal-stored-objects',
+  const sealStored = defineJob({
+    name: 'keys.seal-stored-data',
     maxAttempts: 5,
     payload: z.unknown(),
     async run(_payload, { log }) {
-      const { resealed, failed } = await service.sealStoredObjects();
-      if (resealed > 0) log('info', `sealed ${resealed} stored object(s)`);
+      const { resealed, failed } = await service.sealStoredData();
+      if (resealed > 0) log('info', `sealed ${resealed} stored object(s) and row(s)`);
       if (failed > 0) throw new Error(`${failed} stored object(s) could not be sealed`);
     },
   });
@@ -87,10 +87,10 @@ export function createKeysModule(deps: {
     keyring,
     storage,
     service,
-    jobs: [reseal, rewrap, sealObjects],
+    jobs: [reseal, rewrap, sealStored],
     schedules,
     /** At worker start: seal whatever is stored unsealed (one job however many processes start). */
     enqueueStartup: () =>
-      enqueueJob(deps.database.db, sealObjects, {}, { jobKey: 'keys.seal-stored-objects' }),
+      enqueueJob(deps.database.db, sealStored, {}, { jobKey: 'keys.seal-stored-data' }),
   };
 }

@@ -4,6 +4,7 @@ import {
   type KeyLookup,
   blindIndex,
   columnContext,
+  isSealedValue,
   masterKeyId,
   newDataKey,
   openValue,
@@ -126,8 +127,10 @@ export function createKeyring({
     async seal(tenantId: string, column: string, value: string): Promise<string> {
       return sealValue((await forTenant(tenantId)).active, value, columnContext(tenantId, column));
     },
-    async open(tenantId: string, column: string, sealed: string): Promise<string> {
-      return openValue((await forTenant(tenantId)).lookup, sealed, columnContext(tenantId, column));
+    /** Opens a sealed value; a value stored before sealing (not `sv1.…`) is returned as it is. */
+    async open(tenantId: string, column: string, stored: string): Promise<string> {
+      if (!isSealedValue(stored)) return stored;
+      return openValue((await forTenant(tenantId)).lookup, stored, columnContext(tenantId, column));
     },
     /** The keyed hash beside a sealed value, for equality lookups. */
     async index(tenantId: string, column: string, value: string): Promise<string> {

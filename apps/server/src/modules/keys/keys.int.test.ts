@@ -113,16 +113,24 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
       expect((await t.modules.keys.storage.get(key))?.equals(plain)).toBe(true);
     }
     const audited = await t.ownerQuery<{ details: { objects: number } }>(
-      `select details from audit_events where tenant_id = $1 and action = 'storage.objects_sealed'`,
+      `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
       [tenantId],
     );
-    expect(audited).toEqual([{ details: { objects: 3 } }]);
+    expect(audited).toEqual([{ details: { objects: 3, rows: {} } }]);
   });
 
   it('rotates a tenant data key under load: writes and reads go on, nothing stays on the old key', async () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;
     const before = await entryWithPermits(admin, 3);
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Sipho',
+      surname: 'Nkosi',
+      idNumber: '8001015009087',
+      plateNumber: 'CA 4242',
+      approvedUntil: '2099-06-30',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
     const storage = t.modules.keys.storage;
     for await (const key of storage.list(`${tenantId}/`))
       expect(await storage.sealedVersion(key)).toBe(1);
@@ -155,6 +163,14 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     for await (const key of storage.list(`${tenantId}/`))
       expect(await storage.sealedVersion(key)).toBe(2);
     for (const url of [...before, ...written]) expect((await admin.get(url)).statusCode).toBe(200);
+    const driverRows = await t.ownerQuery<{ id_number: string }>(
+      'select id_number from drivers where tenant_id = $1',
+      [tenantId],
+    );
+    expect(driverRows.map((row) => row.id_number.split('.').slice(0, 2).join('.'))).toEqual([
+      'sv1.2',
+    ]);
+    expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
     const rows = await t.ownerQuery<{ version: number; state: string; wrapped: boolean }>(
       `select version, state, wrapped_key is not null as wrapped from tenant_keys
         where tenant_id = $1 and purpose = 'data' order by version`,

@@ -9,6 +9,26 @@ import type { KeysRepository } from './keys.repository';
 
 export type ResealPayload = { tenantId: string; rotatedAt: string };
 
+/**
+ * A table with sealed columns, registered by its module: the sealing job seals its rows stored
+ * before sealing, a rotation re-seals those an old key sealed. Each call does one batch in its
+ * own tenant transaction and returns how many rows it changed (0: done).
+ */
+export type SealedTable = {
+  name: string;
+  unsealedTenants(limit: number): Promise<string[]>;
+  sealStored(tenantId: string, limit: number): Promise<number>;
+  resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
+};
+
+const ROW_BATCH = 200;
+
+async function drain(step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let done = await step(); done > 0; done = await step()) total += done;
+  return total;
+}
+
 /** Objects walked: how many were sealed again, how many could not be (left as they were). */
 type Walk = { resealed: number; failed: number };
 
@@ -32,6 +52,8 @@ export function createKeysService({
   cacheMs: number;
   resealJob: Pick<Job<ResealPayload>, 'name' | 'maxAttempts'>;
 }) {
+  const tables: SealedTable[] = [];
+
   /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
   async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
     const result: Walk = { resealed: 0, failed: 0 };
@@ -53,7 +75,19 @@ export function createKeysService({
     return (await keyring.forTenant(tenantId)).active.version;
   }
 
+  /** Re-seals the tenant's rows (every registered table) that a data key other than `version` sealed. */
+  async function resealRows(tenantId: string, version: number): Promise<number> {
+    let total = 0;
+    for (const table of tables)
+      total += await drain(() => table.resealOlder(tenantId, version, ROW_BATCH));
+    return total;
+  }
+
   return {
+    register(table: SealedTable) {
+      tables.push(table);
+    },
+
     /**
      * Starts a rotation of the tenant's data key: new writes use a new key at once; the reseal
      * job re-encrypts what the old one sealed, then erases it. Writes and reads go on throughout.
@@ -82,9 +116,11 @@ export function createKeysService({
     async resealTenant({ tenantId, rotatedAt }: ResealPayload): Promise<boolean> {
       const version = await activeVersion(tenantId);
       const first = await walk(`${tenantId}/`, () => undefined);
+      const firstRows = await resealRows(tenantId, version);
       const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= cacheMs;
       if (!settled) return false;
       const last = await walk(`${tenantId}/`, () => undefined);
+      const lastRows = await resealRows(tenantId, version);
       // Anything still under an old key now is an object a reseal could not open: keep the key.
       for await (const key of storage.list(`${tenantId}/`)) {
         const sealed = await storage.sealedVersion(key);
@@ -99,7 +135,11 @@ export function createKeysService({
           action: 'keys.data_key_retired',
           targetType: 'tenant_key',
           targetId: `data:${version}`,
-          details: { resealedObjects: first.resealed + last.resealed, retiredVersions: shredded },
+          details: {
+            resealedObjects: first.resealed + last.resealed,
+            resealedRows: firstRows + lastRows,
+            retiredVersions: shredded,
+          },
         });
       });
       keyring.forget(tenantId);
@@ -144,22 +184,38 @@ export function createKeysService({
     },
 
     /**
-     * The migration of issue 26: seals every object stored before sealing existed (and any left
-     * under an old key), then records per tenant how many it sealed.
+     * The migration of issue 26: seals every object and every registered table's rows stored
+     * before sealing existed (and objects left under an old key), then records per tenant what
+     * it sealed. Running it again finds nothing to do.
      */
-    async sealStoredObjects(): Promise<{ resealed: number; failed: number }> {
-      const perTenant = new Map<string, number>();
-      const result = await walk('', (tenantId) =>
-        perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1),
-      );
-      for (const [tenantId, count] of perTenant)
+    async sealStoredData(): Promise<{ resealed: number; failed: number }> {
+      const perTenant = new Map<string, { objects: number; rows: Record<string, number> }>();
+      const tally = (tenantId: string) => {
+        const entry = perTenant.get(tenantId) ?? { objects: 0, rows: {} };
+        perTenant.set(tenantId, entry);
+        return entry;
+      };
+      const result = await walk('', (tenantId) => tally(tenantId).objects++);
+      for (const table of tables) {
+        for (;;) {
+          const tenantIds = await table.unsealedTenants(100);
+          if (tenantIds.length === 0) break;
+          for (const tenantId of tenantIds) {
+            const sealed = await drain(() => table.sealStored(tenantId, ROW_BATCH));
+            const { rows } = tally(tenantId);
+            rows[table.name] = (rows[table.name] ?? 0) + sealed;
+            result.resealed += sealed;
+          }
+        }
+      }
+      for (const [tenantId, details] of perTenant)
         await database.withTenant(tenantId, (tx) =>
           audit.record(tx, {
             tenantId,
             actorUserId: null,
-            action: 'storage.objects_sealed',
+            action: 'storage.data_sealed',
             targetType: 'storage',
-            details: { objects: count },
+            details,
           }),
         );
       return result;

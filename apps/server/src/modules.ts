@@ -237,7 +237,14 @@ export function createModules({
     log: (message) => console.warn(message),
   });
   // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
-  const watchlist = createWatchlistModule({ database, audit, clock, alerts: alerts.hooks });
+  const watchlist = createWatchlistModule({
+    database,
+    audit,
+    clock,
+    alerts: alerts.hooks,
+    sealer: keys.keyring,
+  });
+  keys.service.register(watchlist.sealedTable);
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({

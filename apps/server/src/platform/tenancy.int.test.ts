@@ -160,6 +160,7 @@ describe('tenant isolation in the database', () => {
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
       'tenant_keys_to_rewrap',
+      'watchlist_unsealed_tenants',
       'webhooks_due_deliveries',
     ]);
   });

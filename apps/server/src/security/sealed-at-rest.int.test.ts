@@ -72,6 +72,14 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json().driver.idNumber).toBe(idNumber);
     }
+    const watched = await admin.post('/api/watchlist', {
+      kind: 'idNumber',
+      value: ids[2],
+      reason: 'Banned driver',
+      severity: 'alert',
+    });
+    expect(watched.statusCode, watched.body).toBe(201);
+    expect(watched.json().value).toBe(ids[2]);
     const entry = await admin.post('/api/auto-gate/grant-entry', {
       plateNumber: 'CA1000',
       driverIdNumber: ids[0],
@@ -111,6 +119,21 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
          values ($1, gen_random_uuid(), $2, 'Lerato', 'Dlamini', 'bulk')`,
         [tenantId, idNumber],
       );
+    const watchedId = saId('700707');
+    await t.ownerQuery(
+      `insert into watchlist_entries (tenant_id, id, kind, value, match_key, reason, severity,
+         created_at, updated_at)
+       values ($1, gen_random_uuid(), 'idNumber', $2, $2, 'Banned', 'block', now(), now())`,
+      [tenantId, watchedId],
+    );
+    const atGate = async () =>
+      (
+        await admin.post('/api/auto-gate/grant-entry', {
+          plateNumber: 'CA7000',
+          driverIdNumber: watchedId,
+        })
+      ).json<{ refusalReason: string | null }>().refusalReason;
+    expect(await atGate()).toBe('watchlist');
     // Before the migration: found by number (a duplicate is refused), listed in the clear.
     const duplicate = await admin.post('/api/onboarding/drivers', {
       name: 'Lerato',
@@ -138,6 +161,14 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
         .map((d: { idNumber: string }) => d.idNumber)
         .sort(),
     ).toEqual([...legacy].sort());
+    const [watchRow] = await t.ownerQuery<{ value: string; match_key: string }>(
+      'select value, match_key from watchlist_entries where tenant_id = $1',
+      [tenantId],
+    );
+    expect(watchRow?.value).toMatch(/^sv1\./);
+    expect(watchRow?.match_key).not.toContain(watchedId);
+    expect(await atGate()).toBe('watchlist');
+    expect((await admin.get('/api/watchlist')).json()[0].value).toBe(watchedId);
     const again = await admin.post('/api/onboarding/drivers', {
       name: 'Lerato',
       surname: 'Dlamini',
@@ -150,6 +181,8 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
       [tenantId],
     );
-    expect(audited).toEqual([{ details: { objects: 0, rows: { drivers: 2 } } }]);
+    expect(audited).toEqual([
+      { details: { objects: 0, rows: { drivers: 2, watchlist_entries: 1 } } },
+    ]);
   });
 });

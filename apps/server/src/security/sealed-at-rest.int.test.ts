@@ -12,7 +12,18 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
  */
 const NOT_YET_SEALED = new Set([
   'public.entry_logs.driver_id_number',
+  'public.identity_documents.identity_number',
+  'public.identity_documents.fields',
+  'public.drivers_licences.id_number',
+  'public.drivers_licences.fields',
+  'public.passports.passport_number',
+  'public.passports.fields',
+  'public.visits.person_id_number',
+  'public.induction_assignments.driver_id_number',
+  'public.incoming_requests.driver_id_number',
+  'public.webhook_deliveries.body',
   'public.audit_events.details',
+  'graphile_worker._private_jobs.payload',
 ]);
 
 const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;

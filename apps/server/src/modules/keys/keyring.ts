@@ -57,7 +57,8 @@ export function createKeyring({
     ...previousMasters.map((key) => [masterKeyId(key), key] as const),
     [currentMasterId, master],
   ]);
-  const cache = new Map<string, { expires: number; keys: Promise<TenantKeys> }>();
+  type Cached = { expires: number; keys: Promise<TenantKeys>; refreshing?: boolean };
+  const cache = new Map<string, Cached>();
 
   function unwrap(row: TenantKeyRow): Buffer {
     const wrapping = masters.get(row.masterKeyId);
@@ -105,13 +106,38 @@ export function createKeyring({
     return { active, lookup: (version) => data.get(version), indexKey };
   }
 
+  /** Loads the keys; they may be used until `cacheMs` after the load began (never longer). */
+  function start(tenantId: string): Cached {
+    const entry: Cached = { expires: now() + cacheMs, keys: load(tenantId) };
+    entry.keys.catch(() => {
+      if (cache.get(tenantId) === entry) cache.delete(tenantId);
+    });
+    return entry;
+  }
+
+  /**
+   * A tenant's keys. Loading takes a second pooled connection while the caller may hold one, so
+   * keys in use are refreshed ahead, in the background, in the last quarter of their life: a busy
+   * tenant never waits on a load, and the bound a rotation relies on (no key used longer than
+   * `cacheMs` after it was read) still holds.
+   */
   function forTenant(tenantId: string): Promise<TenantKeys> {
     const cached = cache.get(tenantId);
-    if (cached && cached.expires > now()) return cached.keys;
-    const keys = load(tenantId);
-    cache.set(tenantId, { expires: now() + cacheMs, keys });
-    keys.catch(() => cache.delete(tenantId));
-    return keys;
+    const at = now();
+    if (cached && cached.expires > at) {
+      if (!cached.refreshing && cached.expires - at < cacheMs / 4) {
+        cached.refreshing = true;
+        const next = start(tenantId);
+        next.keys.then(
+          () => cache.get(tenantId) === cached && cache.set(tenantId, next),
+          () => (cached.refreshing = false),
+        );
+      }
+      return cached.keys;
+    }
+    const entry = start(tenantId);
+    cache.set(tenantId, entry);
+    return entry.keys;
   }
 
   return {

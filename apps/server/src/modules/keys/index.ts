@@ -14,7 +14,7 @@ import type { ObjectStorage } from '@/platform/storage';
 
 import { KEY_CACHE_MS, createKeyring } from './keyring';
 import { createKeysRepository } from './keys.repository';
-import { type ResealPayload, createKeysService } from './keys.service';
+import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS } from './keyring';
 export type { KeysService, SealedTable } from './keys.service';
@@ -54,7 +54,7 @@ export function createKeysModule(deps: {
       }
       // Other processes may still seal with the old key until their cache expires: come back then.
       await enqueueJob(deps.database.db, resealJob, payload, {
-        runAt: new Date(new Date(payload.rotatedAt).getTime() + cacheMs + 1_000),
+        runAt: new Date(new Date(payload.rotatedAt).getTime() + cacheMs + SETTLE_MARGIN_MS),
       });
     },
   });

@@ -228,4 +228,37 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect((await moduleWith(newMaster).storage.get(key))?.toString()).toBe('a face');
     await expect(moduleWith(oldMaster).storage.get(key)).rejects.toThrow(/master key/);
   });
+
+  it('keeps the old data key until no process can still hold it in its cache', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const keys = createKeysModule({
+      database: t.database,
+      master: randomBytes(32),
+      previousMasters: [],
+      storage: t.files,
+      audit: t.modules.audit,
+      clock: t.clock,
+      cacheMs: 30_000,
+    });
+    const key = `${tenantId}/faces/${crypto.randomUUID()}.jpg`;
+    await keys.storage.put(key, Buffer.from('a face'));
+    const rotatedAt = t.clock.now().toISOString();
+    await keys.service.rotateDataKey(tenantId, null);
+    const states = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+
+    expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(false);
+    expect(await keys.storage.sealedVersion(key)).toBe(2); // re-encrypted already…
+    expect(await states()).toEqual(['retiring', 'active']); // …but the old key still opens
+    t.clock.advanceMs(31_000);
+    expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
+    expect(await states()).toEqual(['retired', 'active']);
+    expect((await keys.storage.get(key))?.toString()).toBe('a face');
+  });
 });

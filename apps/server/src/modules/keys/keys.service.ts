@@ -22,6 +22,7 @@ export type SealedTable = {
 };
 
 const ROW_BATCH = 200;
+export const SETTLE_MARGIN_MS = 1_000;
 
 async function drain(step: () => Promise<number>): Promise<number> {
   let total = 0;
@@ -117,7 +118,10 @@ export function createKeysService({
       const version = await activeVersion(tenantId);
       const first = await walk(`${tenantId}/`, () => undefined);
       const firstRows = await resealRows(tenantId, version);
-      const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= cacheMs;
+      // A load that began just before the rotation committed may serve the old key for up to
+      // cacheMs after it: a second's margin covers that and clocks a little apart between processes.
+      const wait = cacheMs === 0 ? 0 : cacheMs + SETTLE_MARGIN_MS;
+      const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= wait;
       if (!settled) return false;
       const last = await walk(`${tenantId}/`, () => undefined);
       const lastRows = await resealRows(tenantId, version);

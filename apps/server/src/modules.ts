@@ -18,6 +18,7 @@ import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modul
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
+import { createKeysModule } from '@/modules/keys';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createOverridePinsModule } from '@/modules/override-pins';
@@ -40,7 +41,7 @@ import {
 import { createWatchlistModule } from '@/modules/watchlist';
 import { createCallbackSender, createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
-import { createSecretBox } from '@/platform/crypto';
+import { createSecretBox, decodeEncryptionKey } from '@/platform/crypto';
 import type { Database } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -62,10 +63,25 @@ export function createModules({
   clock,
   sessionSecret,
   encryptionKey,
-  storage,
+  storage: storedObjects,
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  // Issue 26: every object goes into storage sealed with its tenant's data key, through here.
+  const keys = createKeysModule({
+    database,
+    master: encryptionKey,
+    previousMasters: (env.ENCRYPTION_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((text) => text.trim())
+      .filter(Boolean)
+      .map(decodeEncryptionKey),
+    storage: storedObjects,
+    audit,
+    clock,
+    cacheMs: env.KEY_CACHE_SECONDS * 1000,
+  });
+  const { storage } = keys;
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.
@@ -135,8 +151,10 @@ export function createModules({
     audit,
     clock,
     encryptionKey,
+    sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
+  keys.service.register(drivers.sealedTable);
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,
@@ -219,7 +237,14 @@ export function createModules({
     log: (message) => console.warn(message),
   });
   // Issue 21: screened on every gate path (grant-entry, the incoming feed's completion).
-  const watchlist = createWatchlistModule({ database, audit, clock, alerts: alerts.hooks });
+  const watchlist = createWatchlistModule({
+    database,
+    audit,
+    clock,
+    alerts: alerts.hooks,
+    sealer: keys.keyring,
+  });
+  keys.service.register(watchlist.sealedTable);
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({
@@ -362,6 +387,7 @@ export function createModules({
   });
   return {
     audit,
+    keys,
     auditEvents,
     rateLimits,
     tenants,

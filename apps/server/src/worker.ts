@@ -16,6 +16,7 @@ export function jobsOf(modules: Modules) {
       ...modules.barriers.jobs,
       ...modules.anpr.jobs,
       ...modules.reports.jobs,
+      ...modules.keys.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -28,12 +29,16 @@ export function jobsOf(modules: Modules) {
       ...modules.barriers.schedules,
       ...modules.anpr.schedules,
       ...modules.reports.schedules,
+      ...modules.keys.schedules,
     ],
   };
 }
 
-/** Starts consuming jobs (APP_ROLE worker or all). Enqueueing works in every role. */
-export function startJobWorker({
+/**
+ * Starts consuming jobs (APP_ROLE worker or all). Enqueueing works in every role. Each start
+ * queues the sealing of objects stored unsealed (issue 26's migration; a no-op walk once done).
+ */
+export async function startJobWorker({
   env,
   modules,
   ownerUrl,
@@ -44,5 +49,6 @@ export function startJobWorker({
   ownerUrl: string;
   log: JobLog;
 }): Promise<Worker> {
+  await modules.keys.enqueueStartup();
   return startWorker({ ownerUrl, concurrency: env.WORKER_CONCURRENCY, log, ...jobsOf(modules) });
 }

@@ -81,6 +81,12 @@ const EnvSchema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
     // 32 random bytes (base64) for secrets stored encrypted; default: generated into DATA_DIR.
     ENCRYPTION_KEY: z.string().min(43).optional(),
+    // Issue 26: master keys a rotation replaced, comma-separated: they only unwrap tenant keys
+    // until the keys.rewrap-master job has re-wrapped them under ENCRYPTION_KEY.
+    ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
+    // How long a process keeps a tenant's unwrapped keys before reading them again (a rotation
+    // elsewhere is seen within this); the old key is erased only after it.
+    KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
     WEBHOOK_SECRET_ROTATION_HOURS: z.coerce.number().int().min(0).max(720).default(24),
     // Local development and tests only: lets callbacks go to http://127.0.0.1 / localhost.

@@ -1,11 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createS3Storage } from './s3-storage';
+import { createSealedStorage } from './sealed-storage';
 
-/** A minimal S3 on loopback: path-style PUT/GET/DELETE of objects, as MinIO answers them. */
+/**
+ * A minimal S3 on loopback: path-style PUT/GET (with Range)/DELETE of objects and ListObjectsV2,
+ * as MinIO answers them.
+ */
 function startFakeS3() {
   const objects = new Map<string, Buffer>();
   const requests: { method: string; url: string; authorization: string | undefined }[] = [];
@@ -13,7 +18,10 @@ function startFakeS3() {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const url = decodeURIComponent((request.url ?? '').split('?')[0] ?? '');
+      const [rawPath = '', query = ''] = (request.url ?? '').split('?');
+      const url = decodeURIComponent(rawPath);
+      const params = new URLSearchParams(query);
+      const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
       requests.push({
         method: request.method ?? '',
         url,
@@ -22,6 +30,24 @@ function startFakeS3() {
       if (request.method === 'PUT') {
         objects.set(url, Buffer.concat(chunks));
         response.writeHead(200, { etag: '"1"' }).end();
+      } else if (request.method === 'GET' && params.get('list-type') === '2') {
+        const bucket = `${url.replace(/\/$/, '')}/`;
+        const prefix = params.get('prefix') ?? '';
+        const keys = [...objects.keys()]
+          .filter((key) => key.startsWith(bucket + prefix))
+          .map((key) => `<Contents><Key>${key.slice(bucket.length)}</Key></Contents>`);
+        response
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0"?><ListBucketResult><IsTruncated>false</IsTruncated>${keys.join('')}</ListBucketResult>`,
+          );
+      } else if (request.method === 'GET' && objects.has(url) && range) {
+        const bytes = objects.get(url)!;
+        const start = Number(range[1]);
+        const end = Math.min(Number(range[2]), bytes.length - 1);
+        response
+          .writeHead(206, { 'content-range': `bytes ${start}-${end}/${bytes.length}` })
+          .end(bytes.subarray(start, end + 1));
       } else if (request.method === 'GET' && objects.has(url)) {
         response
           .writeHead(200, { 'content-type': 'application/octet-stream' })
@@ -82,5 +108,36 @@ describe('createS3Storage', () => {
     expect(afterDelete).toBeUndefined();
     expect(s3.requests[0]).toMatchObject({ method: 'PUT', url: `/boomgate-images/${key}` });
     expect(s3.requests[0]?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=test-key\//);
+  });
+
+  it('keeps objects sealed in the bucket, and lists, reads and ranges them opened (issue 26)', async () => {
+    const dataKey = { version: 1, key: randomBytes(32) };
+    const storage = createSealedStorage(
+      createS3Storage({
+        bucket: 'sealed',
+        region: 'af-south-1',
+        endpoint: s3.url,
+        accessKeyId: 'test-key',
+        secretAccessKey: 'test-secret',
+        forcePathStyle: true,
+      }),
+      { forTenant: async () => ({ active: dataKey, lookup: () => dataKey.key }) },
+    );
+    const tenantId = crypto.randomUUID();
+    const key = `${tenantId}/faces/${crypto.randomUUID()}.jpg`;
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(100_000)]);
+
+    await storage.put(key, jpeg);
+    const inBucket = s3.objects.get(`/sealed/${key}`);
+    const listed: string[] = [];
+    for await (const found of storage.list(`${tenantId}/`)) listed.push(found);
+
+    expect(inBucket?.subarray(0, 4).toString('latin1')).toBe('BGS1');
+    expect(inBucket?.indexOf(Buffer.from([0xff, 0xd8, 0xff]))).toBe(-1);
+    expect((await storage.get(key))?.equals(jpeg)).toBe(true);
+    expect(
+      (await storage.getRange(key, 70_000, 70_009))?.equals(jpeg.subarray(70_000, 70_010)),
+    ).toBe(true);
+    expect(listed).toEqual([key]);
   });
 });

@@ -1,12 +1,13 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 
-import { type ObjectStorage, assertStorageKey } from './storage';
+import { type ObjectStorage, assertStorageKey, isStorageKey } from './storage';
 
 export type S3StorageOptions = {
   bucket: string;
@@ -75,6 +76,21 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       assertStorageKey(key);
       // S3 answers 204 for a key that is not there: deleting twice is no error (retries rely on it).
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+    },
+    async *list(prefix) {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: options.bucket,
+            Prefix: prefix,
+            ContinuationToken: token,
+          }),
+        );
+        for (const object of page.Contents ?? [])
+          if (object.Key && isStorageKey(object.Key)) yield object.Key;
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -38,5 +38,19 @@ describe('createLocalStorage', () => {
     await expect(
       storage.put(`${crypto.randomUUID()}/x/../../a.jpg`, Buffer.from('x')),
     ).rejects.toThrow(/Invalid storage key/);
+  });
+
+  it('lists the keys under a prefix, and never a half-written temporary file', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'bg-store-'));
+    const storage = createLocalStorage(root);
+    const tenant = crypto.randomUUID();
+    const mine = [key(), key('faces')].map((k) => `${tenant}/${k.split('/').slice(1).join('/')}`);
+    for (const k of [...mine, key()]) await storage.put(k, Buffer.from('x'));
+    await writeFile(path.join(root, `${mine[0]}.abc.tmp`), 'partial');
+
+    const listed: string[] = [];
+    for await (const k of storage.list(`${tenant}/`)) listed.push(k);
+
+    expect(listed.sort()).toEqual([...mine].sort());
   });
 });

@@ -1,4 +1,5 @@
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -14,6 +15,8 @@ export type ObjectStorage = {
    */
   getRange(key: string, start: number, end: number): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
+  /** Every key under `prefix` (e.g. `<tenant>/`), in no particular order: the sealing jobs' walk. */
+  list(prefix: string): AsyncIterable<string>;
 };
 
 // Keys are made by the server (tenant/kind/uuid.ext); anything else is refused, so a key can
@@ -24,6 +27,8 @@ export function assertStorageKey(key: string): void {
   if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
 }
 
+export const isStorageKey = (key: string) => KEY_PATTERN.test(key);
+
 export function createLocalStorage(root: string): ObjectStorage {
   const fileFor = (key: string) => {
     assertStorageKey(key);
@@ -33,7 +38,16 @@ export function createLocalStorage(root: string): ObjectStorage {
     async put(key, bytes) {
       const file = fileFor(key);
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      await writeFile(file, bytes, { mode: 0o600 });
+      // Written aside and renamed: a reader never sees half an object, even while a key rotation
+      // rewrites one that is being served.
+      const temporary = `${file}.${randomUUID()}.tmp`;
+      try {
+        await writeFile(temporary, bytes, { mode: 0o600 });
+        await rename(temporary, file);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       try {
@@ -61,6 +75,19 @@ export function createLocalStorage(root: string): ObjectStorage {
     },
     async delete(key) {
       await rm(fileFor(key), { force: true });
+    },
+    async *list(prefix) {
+      let entries: string[];
+      try {
+        entries = await readdir(root, { recursive: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const key = entry.split(path.sep).join('/');
+        if (key.startsWith(prefix) && KEY_PATTERN.test(key)) yield key;
+      }
     },
   };
 }

@@ -154,10 +154,13 @@ describe('tenant isolation in the database', () => {
       'barrier_offline_agents',
       'captures_due_purge',
       'drivers_due_biometric_purge',
+      'drivers_unsealed_tenants',
       'induction_assignments_due_photo_purge',
       'reports_due_schedules',
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
+      'tenant_keys_to_rewrap',
+      'watchlist_unsealed_tenants',
       'webhooks_due_deliveries',
     ]);
   });

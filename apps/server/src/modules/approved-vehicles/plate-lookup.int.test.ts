@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
+import { SA_ID_NUMBER } from '@/platform/sealing';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 /** A valid SA ID number (Luhn check digit) born on 1 January 1985, with `sequence`. */
@@ -109,9 +110,13 @@ describe("GET /api/approved-vehicles/plate/{plate}: the linked driver's inductio
 
     const ownLookup = await other.get('/api/approved-vehicles/plate/TN55ABGP');
     const acmePlate = await other.get('/api/approved-vehicles/plate/TN44ABGP');
+    // ID numbers are sealed (issue 26): the driver is found by the keyed hash.
     const [acmeDriver] = await t.ownerQuery<{ id: string }>(
-      'select id from drivers where tenant_id = $1 and id_number = $2',
-      [acme.body.tenant.id, idNumber],
+      'select id from drivers where tenant_id = $1 and id_number_hash = $2',
+      [
+        acme.body.tenant.id,
+        await t.modules.keys.keyring.index(acme.body.tenant.id, SA_ID_NUMBER, idNumber),
+      ],
     );
     // The key includes tenant_id: a vehicle cannot even name another tenant's driver. Awaited
     // here, so its rejection is never left unhandled while the lookups below run.

@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import { SA_PLATES, frontalSampleFace, renderPlatePhoto } from '@boomgate/vision/testing';
@@ -304,8 +304,9 @@ describe('captures: an image is uploaded once (issue 14)', () => {
 
   it('keeps a camera JPEG as sent and strips a photo carrying EXIF before storing it', async () => {
     const guard = await t.registerTenant();
+    // What was stored, opened (on disk every object is sealed: issue 26).
     const stored = async (captureId: string) =>
-      readFile(path.join(t.storageDir, (await keyOf(captureId))!.image_key));
+      (await t.modules.keys.storage.get((await keyOf(captureId))!.image_key))!;
     const camera = await sharp({
       create: { width: 64, height: 48, channels: 3, background: '#4a7' },
     })

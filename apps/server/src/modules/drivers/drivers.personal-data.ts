@@ -1,8 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-
 import type { ImagesService } from '@/modules/images';
 import { type PersonalDataProvider, withImageLinks } from '@/platform/personal-data';
 
+import type { DriversRepository } from './drivers.repository';
 import { drivers } from './drivers.table';
 
 /**
@@ -15,8 +14,11 @@ import { drivers } from './drivers.table';
  */
 export function createDriversPersonalData({
   images,
+  repository,
 }: {
   images: Pick<ImagesService, 'urlFor'>;
+  /** ID numbers are sealed: rows are found by the keyed hash and opened for the export. */
+  repository: Pick<DriversRepository, 'whereIdNumber' | 'open'>;
 }): PersonalDataProvider {
   return {
     section: 'drivers',
@@ -25,7 +27,7 @@ export function createDriversPersonalData({
       const rows = await tx
         .select({ id: drivers.id, licenceNumber: drivers.licenceNumber })
         .from(drivers)
-        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)));
+        .where(await repository.whereIdNumber(tenantId, idNumber));
       return {
         licenceNumbers: rows.map((row) => row.licenceNumber).filter((n): n is string => !!n),
         driverIds: rows.map((row) => row.id),
@@ -36,12 +38,14 @@ export function createDriversPersonalData({
       const rows = await tx
         .select()
         .from(drivers)
-        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)));
-      return rows.map((row) => withImageLinks(row, ['photoKey', 'licenceImageKey'], images.urlFor));
+        .where(await repository.whereIdNumber(tenantId, idNumber));
+      return (await Promise.all(rows.map(repository.open))).map(({ idNumberHash: _, ...row }) =>
+        withImageLinks(row, ['photoKey', 'licenceImageKey'], images.urlFor),
+      );
     },
 
     async eraseBiometrics(tx, { tenantId, idNumber }) {
-      const where = and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber));
+      const where = await repository.whereIdNumber(tenantId, idNumber);
       const [row] = await tx.select().from(drivers).where(where);
       if (!row?.photoKey) return { rows: 0, imageKeys: [] };
       await tx
@@ -61,7 +65,7 @@ export function createDriversPersonalData({
     async eraseSubject(tx, { tenantId, idNumber }) {
       const rows = await tx
         .delete(drivers)
-        .where(and(eq(drivers.tenantId, tenantId), eq(drivers.idNumber, idNumber)))
+        .where(await repository.whereIdNumber(tenantId, idNumber))
         .returning();
       return {
         rows: rows.length,

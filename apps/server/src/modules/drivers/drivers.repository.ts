@@ -1,19 +1,60 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { type SQL, and, desc, eq, inArray, isNull, like, notLike, or } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
+import { type ColumnSealer, SA_ID_NUMBER, isSealedValue } from '@/platform/sealing';
 
 import { type DriverRow, type NewDriverRow, drivers } from './drivers.table';
 
 export type DriversRepository = ReturnType<typeof createDriversRepository>;
+/** A driver to insert: the ID number in the clear; the repository seals it and adds its hash. */
+export type DriverInput = Omit<NewDriverRow, 'idNumberHash'>;
 
-export function createDriversRepository() {
+const ID_NUMBER = 'drivers.id_number';
+
+/**
+ * Issue 26: the ID number is sealed on its way in and opened on its way out; equality goes by
+ * its keyed hash, never by decrypting in SQL. Rows stored before sealing (no hash yet) still
+ * match by their plain number until the sealing job (keys.seal-stored-data) has sealed them.
+ */
+export function createDriversRepository(sealer: ColumnSealer) {
+  const open = async (row: DriverRow): Promise<DriverRow> => ({
+    ...row,
+    idNumber: await sealer.open(row.tenantId, ID_NUMBER, row.idNumber),
+  });
+  const seal = async (row: DriverInput): Promise<NewDriverRow> => ({
+    ...row,
+    idNumber: await sealer.seal(row.tenantId, ID_NUMBER, row.idNumber),
+    idNumberHash: await sealer.index(row.tenantId, SA_ID_NUMBER, row.idNumber),
+  });
+
+  /** Rows of the tenant holding one of these ID numbers. */
+  async function whereIdNumbers(tenantId: string, idNumbers: readonly string[]): Promise<SQL> {
+    const hashes = await Promise.all(
+      idNumbers.map((idNumber) => sealer.index(tenantId, SA_ID_NUMBER, idNumber)),
+    );
+    return and(
+      eq(drivers.tenantId, tenantId),
+      or(
+        inArray(drivers.idNumberHash, hashes),
+        and(isNull(drivers.idNumberHash), inArray(drivers.idNumber, [...idNumbers])),
+      ),
+    ) as SQL;
+  }
+
   return {
-    list: (tx: DbExecutor, tenantId: string): Promise<DriverRow[]> =>
-      tx
-        .select()
-        .from(drivers)
-        .where(eq(drivers.tenantId, tenantId))
-        .orderBy(desc(drivers.createdAt), desc(drivers.id)),
+    open,
+    whereIdNumber: (tenantId: string, idNumber: string) => whereIdNumbers(tenantId, [idNumber]),
+
+    list: async (tx: DbExecutor, tenantId: string): Promise<DriverRow[]> =>
+      Promise.all(
+        (
+          await tx
+            .select()
+            .from(drivers)
+            .where(eq(drivers.tenantId, tenantId))
+            .orderBy(desc(drivers.createdAt), desc(drivers.id))
+        ).map(open),
+      ),
 
     async find(tx: DbExecutor, tenantId: string, id: string): Promise<DriverRow | undefined> {
       const rows = await tx
@@ -21,7 +62,7 @@ export function createDriversRepository() {
         .from(drivers)
         .where(and(eq(drivers.tenantId, tenantId), eq(drivers.id, id)))
         .limit(1);
-      return rows[0];
+      return rows[0] && open(rows[0]);
     },
 
     /** Which of these ID numbers already belong to a driver of the tenant. */
@@ -34,8 +75,10 @@ export function createDriversRepository() {
       const rows = await tx
         .select({ idNumber: drivers.idNumber })
         .from(drivers)
-        .where(and(eq(drivers.tenantId, tenantId), inArray(drivers.idNumber, [...idNumbers])));
-      return new Set(rows.map((row) => row.idNumber));
+        .where(await whereIdNumbers(tenantId, idNumbers));
+      return new Set(
+        await Promise.all(rows.map((row) => sealer.open(tenantId, ID_NUMBER, row.idNumber))),
+      );
     },
 
     /** Drops the selfie and its consent; returns the row as it was (for the image key). */
@@ -49,17 +92,75 @@ export function createDriversRepository() {
       return before;
     },
 
-    insert: async (tx: DbExecutor, row: NewDriverRow) =>
-      takeOne(await tx.insert(drivers).values(row).returning()),
+    insert: async (tx: DbExecutor, row: DriverInput) =>
+      open(
+        takeOne(
+          await tx
+            .insert(drivers)
+            .values(await seal(row))
+            .returning(),
+        ),
+      ),
 
     /** One statement per 500 rows (PostgreSQL allows 65535 parameters per statement). */
-    async insertMany(tx: DbExecutor, rows: readonly NewDriverRow[]): Promise<DriverRow[]> {
+    async insertMany(tx: DbExecutor, rows: readonly DriverInput[]): Promise<DriverRow[]> {
       const inserted: DriverRow[] = [];
       for (let start = 0; start < rows.length; start += 500) {
-        const batch = rows.slice(start, start + 500);
-        inserted.push(...(await tx.insert(drivers).values(batch).returning()));
+        const batch = await Promise.all(rows.slice(start, start + 500).map(seal));
+        const stored = await tx.insert(drivers).values(batch).returning();
+        inserted.push(...(await Promise.all(stored.map(open))));
       }
       return inserted;
+    },
+
+    /** Rows stored before sealing (the sealing job's work), a batch at a time. */
+    async sealStored(tx: DbExecutor, tenantId: string, limit: number): Promise<number> {
+      const rows = await tx
+        .select({ id: drivers.id, idNumber: drivers.idNumber })
+        .from(drivers)
+        .where(and(eq(drivers.tenantId, tenantId), isNull(drivers.idNumberHash)))
+        .limit(limit);
+      for (const row of rows) {
+        const plain = await sealer.open(tenantId, ID_NUMBER, row.idNumber);
+        await tx
+          .update(drivers)
+          .set({
+            idNumber: isSealedValue(row.idNumber)
+              ? row.idNumber
+              : await sealer.seal(tenantId, ID_NUMBER, plain),
+            idNumberHash: await sealer.index(tenantId, SA_ID_NUMBER, plain),
+          })
+          .where(and(eq(drivers.tenantId, tenantId), eq(drivers.id, row.id)));
+      }
+      return rows.length;
+    },
+
+    /** Rows sealed with a data key other than `version` (a rotation's work), a batch at a time. */
+    async resealOlder(
+      tx: DbExecutor,
+      tenantId: string,
+      version: number,
+      limit: number,
+    ): Promise<number> {
+      const rows = await tx
+        .select({ id: drivers.id, idNumber: drivers.idNumber })
+        .from(drivers)
+        .where(
+          and(
+            eq(drivers.tenantId, tenantId),
+            like(drivers.idNumber, 'sv1.%'),
+            notLike(drivers.idNumber, `sv1.${version}.%`),
+          ),
+        )
+        .limit(limit);
+      for (const row of rows) {
+        const plain = await sealer.open(tenantId, ID_NUMBER, row.idNumber);
+        await tx
+          .update(drivers)
+          .set({ idNumber: await sealer.seal(tenantId, ID_NUMBER, plain) })
+          .where(and(eq(drivers.tenantId, tenantId), eq(drivers.id, row.id)));
+      }
+      return rows.length;
     },
   };
 }

@@ -11,8 +11,8 @@ import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 
 import type { DriverReferenceSigner } from './driver-reference';
-import type { DriversRepository } from './drivers.repository';
-import type { DriverRow, NewDriverRow } from './drivers.table';
+import type { DriverInput, DriversRepository } from './drivers.repository';
+import type { DriverRow } from './drivers.table';
 
 export type DriversServiceDeps = {
   database: Pick<Database, 'withTenant' | 'db'>;
@@ -161,7 +161,7 @@ export function createDriversService({
     // For the onboarding module, inside its own tenant transaction.
     existingIdNumbers: (tx: DbExecutor, tenantId: string, idNumbers: readonly string[]) =>
       repository.existingIdNumbers(tx, tenantId, idNumbers),
-    insertDrivers: (tx: DbExecutor, rows: readonly NewDriverRow[]) =>
+    insertDrivers: (tx: DbExecutor, rows: readonly DriverInput[]) =>
       repository.insertMany(tx, rows),
     /** For the plate lookup, in its transaction: the ID number of a driver a vehicle links to. */
     async findIdNumber(tx: DbExecutor, tenantId: string, driverId: string) {

@@ -22,8 +22,13 @@ export const drivers = pgTable(
       .notNull()
       .references(() => tenants.id),
     id: uuid().notNull(),
-    /** The 13-digit SA ID number (checksum-validated); one driver per ID number per tenant. */
+    /**
+     * The 13-digit SA ID number (checksum-validated), sealed with the tenant's data key (issue 26:
+     * `sv1.…`; a row stored before sealing holds it plain until the sealing job has run).
+     */
     idNumber: text().notNull(),
+    /** Keyed hash of the ID number (platform/sealing.ts blindIndex): one driver per ID number. */
+    idNumberHash: text(),
     name: text().notNull(),
     surname: text().notNull(),
     phone: text(),
@@ -49,7 +54,7 @@ export const drivers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('drivers_one_per_id_number').on(t.tenantId, t.idNumber),
+    uniqueIndex('drivers_one_per_id_number_hash').on(t.tenantId, t.idNumberHash),
     index('drivers_tenant_created_idx').on(t.tenantId, t.createdAt),
     check('drivers_source_known', sql`${t.source} in ('bulk', 'individual', 'self')`),
   ],

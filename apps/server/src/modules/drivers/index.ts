@@ -4,10 +4,13 @@
  * carries, and the selfie retention purge. Records are created by the onboarding module.
  * Owns: drivers.
  */
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 
 import type { ImagesService } from '@/modules/images';
+import type { SealedTable } from '@/modules/keys';
 import { type ScheduledJob, defineJob } from '@/platform/jobs';
+import type { ColumnSealer } from '@/platform/sealing';
 
 import { createDriverReferenceSigner } from './driver-reference';
 import { createDriversRepository } from './drivers.repository';
@@ -16,7 +19,8 @@ import { type DriversServiceDeps, createDriversService } from './drivers.service
 import { createDriversPersonalData } from './drivers.personal-data';
 
 export type { DriversService } from './drivers.service';
-export type { DriverRow, NewDriverRow } from './drivers.table';
+export type { DriverRow } from './drivers.table';
+export type { DriverInput as NewDriverRow } from './drivers.repository';
 export { ONBOARDING_ROLES, toDriver } from './drivers.routes';
 
 export function createDriversModule(
@@ -24,13 +28,32 @@ export function createDriversModule(
     images: DriversServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
     /** The data encryption key; the reference key is derived from it for that purpose only. */
     encryptionKey: Buffer;
+    /** The tenant keyring: ID numbers are sealed at rest (issue 26). */
+    sealer: ColumnSealer;
   },
 ) {
+  const repository = createDriversRepository(deps.sealer);
   const service = createDriversService({
     ...deps,
-    repository: createDriversRepository(),
+    repository,
     signer: createDriverReferenceSigner(deps.encryptionKey),
   });
+  // What the keys module's jobs seal (rows stored before issue 26) and re-seal (a rotation).
+  const sealedTable: SealedTable = {
+    name: 'drivers',
+    unsealedTenants: async (limit) =>
+      (
+        await deps.database.db.execute<{ tenant_id: string }>(
+          sql`select tenant_id from drivers_unsealed_tenants(${limit}::int)`,
+        )
+      ).rows.map((row) => row.tenant_id),
+    sealStored: (tenantId, limit) =>
+      deps.database.withTenant(tenantId, (tx) => repository.sealStored(tx, tenantId, limit)),
+    resealOlder: (tenantId, version, limit) =>
+      deps.database.withTenant(tenantId, (tx) =>
+        repository.resealOlder(tx, tenantId, version, limit),
+      ),
+  };
   // Daily: selfies past their retention period are deleted (the driver record stays).
   const purgeBiometrics = defineJob({
     name: 'drivers.purge-biometrics',
@@ -45,7 +68,8 @@ export function createDriversModule(
   return {
     service,
     routes: driversRoutes(service, deps.images),
-    personalData: createDriversPersonalData({ images: deps.images }),
+    personalData: createDriversPersonalData({ images: deps.images, repository }),
+    sealedTable,
     jobs: [purgeBiometrics],
     schedules,
   };

@@ -194,12 +194,26 @@ describe('company onboarding', () => {
     const second = driver();
     const withoutVehicle = driver({ plateNumber: '' });
     const single = driver();
-    const linksOf = () =>
-      t.ownerQuery<{ plate_number: string; id_number: string | null }>(
-        `select v.plate_number, d.id_number from approved_vehicles v
-         left join drivers d on d.tenant_id = v.tenant_id and d.id = v.driver_id
-         where v.tenant_id = $1 order by v.plate_number`,
-        [admin.body.tenant.id],
+    // The ID number is sealed at rest (issue 26): opened here with the tenant's key.
+    const linksOf = async () =>
+      Promise.all(
+        (
+          await t.ownerQuery<{ plate_number: string; id_number: string | null }>(
+            `select v.plate_number, d.id_number from approved_vehicles v
+             left join drivers d on d.tenant_id = v.tenant_id and d.id = v.driver_id
+             where v.tenant_id = $1 order by v.plate_number`,
+            [admin.body.tenant.id],
+          )
+        ).map(async (row) => ({
+          ...row,
+          id_number:
+            row.id_number &&
+            (await t.modules.keys.keyring.open(
+              admin.body.tenant.id,
+              'drivers.id_number',
+              row.id_number,
+            )),
+        })),
       );
 
     const imported = await send(

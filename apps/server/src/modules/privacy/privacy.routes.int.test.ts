@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
+import { SA_ID_NUMBER } from '@/platform/sealing';
 import { type ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { anMp4 } from '@/testing/videos';
@@ -352,16 +353,18 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     await aDriverEverywhere(acme, subject, 'L0401');
     const photoKey = `${acme.tenantId}/driver-photo/${crypto.randomUUID()}.jpg`;
     await files.put(photoKey, Buffer.from('a selfie'));
+    // ID numbers are sealed (issue 26): the row is found by the keyed hash.
+    const subjectHash = await t.modules.keys.keyring.index(acme.tenantId, SA_ID_NUMBER, subject);
     await t.ownerQuery(
       `update drivers set photo_key = $2, biometrics_purge_after = now() - interval '1 day'
-       where tenant_id = $1 and id_number = $3`,
-      [acme.tenantId, photoKey, subject],
+       where tenant_id = $1 and id_number_hash = $3`,
+      [acme.tenantId, photoKey, subjectHash],
     );
     const photoKeyNow = async () =>
       (
         await t.ownerQuery<{ photo_key: string | null }>(
-          'select photo_key from drivers where tenant_id = $1 and id_number = $2',
-          [acme.tenantId, subject],
+          'select photo_key from drivers where tenant_id = $1 and id_number_hash = $2',
+          [acme.tenantId, subjectHash],
         )
       )[0]?.photo_key;
 
@@ -472,9 +475,10 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
     });
 
     // As the API's role, without the approved-vehicles provider clearing the link first.
+    const idNumberHash = await t.modules.keys.keyring.index(tenantId, SA_ID_NUMBER, idNumber);
     const deleted = await t.database.withTenant(tenantId, (tx) =>
       tx.execute(
-        sql`delete from drivers where tenant_id = ${tenantId} and id_number = ${idNumber}`,
+        sql`delete from drivers where tenant_id = ${tenantId} and id_number_hash = ${idNumberHash}`,
       ),
     );
 

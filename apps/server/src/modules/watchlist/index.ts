@@ -5,6 +5,12 @@
  * `recordHits` (audit action `watchlist.hit`, the alerts module's hook).
  * Owns: watchlist_entries. Personal data (POPIA): entries naming a driver's ID number.
  */
+import { sql } from 'drizzle-orm';
+
+import type { SealedTable } from '@/modules/keys';
+import type { Database } from '@/platform/db';
+import type { ColumnSealer } from '@/platform/sealing';
+
 import { createWatchlistExportService } from './watchlist-export.service';
 import { createWatchlistPersonalData } from './watchlist.personal-data';
 import { createWatchlistRepository } from './watchlist.repository';
@@ -23,16 +29,37 @@ export {
 } from './watchlist-screening';
 
 export function createWatchlistModule(
-  deps: Omit<WatchlistServiceDeps, 'repository'> & {
+  deps: Omit<WatchlistServiceDeps, 'repository' | 'database'> & {
+    database: Pick<Database, 'withTenant' | 'db'>;
     audit: Parameters<typeof createWatchlistExportService>[0]['audit'];
+    /** The tenant keyring: ID-number entries are sealed at rest (issue 26). */
+    sealer: ColumnSealer;
   },
 ) {
-  const service = createWatchlistService({ ...deps, repository: createWatchlistRepository() });
+  const repository = createWatchlistRepository(deps.sealer);
+  const service = createWatchlistService({ ...deps, repository });
+  // What the keys module's jobs seal (entries stored before issue 26) and re-seal (a rotation).
+  const sealedTable: SealedTable = {
+    name: 'watchlist_entries',
+    unsealedTenants: async (limit) =>
+      (
+        await deps.database.db.execute<{ tenant_id: string }>(
+          sql`select tenant_id from watchlist_unsealed_tenants(${limit}::int)`,
+        )
+      ).rows.map((row) => row.tenant_id),
+    sealStored: (tenantId, limit) =>
+      deps.database.withTenant(tenantId, (tx) => repository.sealStored(tx, tenantId, limit)),
+    resealOlder: (tenantId, version, limit) =>
+      deps.database.withTenant(tenantId, (tx) =>
+        repository.resealOlder(tx, tenantId, version, limit),
+      ),
+  };
   // Issue 23: GET /api/exports/watchlist-hits.
   const exports = createWatchlistExportService(deps);
   return {
     service,
     routes: watchlistRoutes(service, exports),
-    personalData: createWatchlistPersonalData(),
+    personalData: createWatchlistPersonalData(repository),
+    sealedTable,
   };
 }

@@ -1,10 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 
-import { watchlistMatchKey } from '@boomgate/contracts/watchlist';
-
 import type { Tx } from '@/platform/db';
 import type { DataSubject, PersonalDataProvider } from '@/platform/personal-data';
 
+import { type WatchlistRepository, watchlistIdNumberFilter } from './watchlist.repository';
 import { watchlistEntries } from './watchlist.table';
 
 /**
@@ -14,20 +13,28 @@ import { watchlistEntries } from './watchlist.table';
  * deletes them: the organization asked to erase the subject, and a watchlist is its own list,
  * never a record it must keep; the erasure's audit row says how many went.
  */
-const rowsOf = (tx: Tx, subject: DataSubject) =>
-  tx
-    .select()
-    .from(watchlistEntries)
-    .where(
-      and(
-        eq(watchlistEntries.tenantId, subject.tenantId),
-        eq(watchlistEntries.kind, 'idNumber'),
-        inArray(watchlistEntries.matchKey, [watchlistMatchKey('idNumber', subject.idNumber)]),
-      ),
-    )
-    .orderBy(watchlistEntries.createdAt);
+export function createWatchlistPersonalData(
+  repository: Pick<WatchlistRepository, 'idNumberKeys' | 'open'>,
+): PersonalDataProvider {
+  // The number is sealed (issue 26): entries are found by its keyed hash and opened for export.
+  const rowsOf = async (tx: Tx, subject: DataSubject) =>
+    Promise.all(
+      (
+        await tx
+          .select()
+          .from(watchlistEntries)
+          .where(
+            and(
+              eq(watchlistEntries.tenantId, subject.tenantId),
+              watchlistIdNumberFilter(
+                await repository.idNumberKeys(subject.tenantId, subject.idNumber),
+              ),
+            ),
+          )
+          .orderBy(watchlistEntries.createdAt)
+      ).map(repository.open),
+    );
 
-export function createWatchlistPersonalData(): PersonalDataProvider {
   return {
     section: 'watchlist',
 

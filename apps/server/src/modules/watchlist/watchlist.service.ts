@@ -144,7 +144,7 @@ export function createWatchlistService({
         const before = await repository.find(tx, actor.tenantId, id);
         if (!before) throw notFound();
         const value = body.value ?? before.value;
-        const row = await repository.update(tx, actor.tenantId, id, {
+        const row = await repository.update(tx, actor.tenantId, id, before.kind, {
           value,
           matchKey: watchlistMatchKey(before.kind, value),
           ...(body.reason !== undefined ? { reason: body.reason } : {}),

@@ -1,0 +1,96 @@
+/**
+ * Keys (issue 26, SEC-48): per-tenant data keys wrapped by the master key, the sealed object
+ * storage every module writes through, and the jobs that rotate keys and seal what was stored
+ * before sealing existed. ADR docs/adr/0008-sealed-personal-data.md.
+ */
+import { z } from 'zod';
+
+import type { AuditService } from '@/modules/audit';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { type ScheduledJob, defineJob, enqueueJob } from '@/platform/jobs';
+import { createSealedStorage } from '@/platform/sealed-storage';
+import type { ObjectStorage } from '@/platform/storage';
+
+import { KEY_CACHE_MS, createKeyring } from './keyring';
+import { createKeysRepository } from './keys.repository';
+import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
+
+export { type Keyring, KEY_CACHE_MS } from './keyring';
+export type { KeysService, SealedTable } from './keys.service';
+
+export function createKeysModule(deps: {
+  database: Pick<Database, 'withTenant' | 'db'>;
+  /** ENCRYPTION_KEY. */
+  master: Buffer;
+  /** ENCRYPTION_KEY_PREVIOUS: master keys that only unwrap until the re-wrap job has run. */
+  previousMasters: readonly Buffer[];
+  /** The storage backend as it is (folder or bucket); the module hands out the sealed one. */
+  storage: ObjectStorage;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  cacheMs?: number;
+}) {
+  const cacheMs = deps.cacheMs ?? KEY_CACHE_MS;
+  const repository = createKeysRepository();
+  const keyring = createKeyring({
+    database: deps.database,
+    repository,
+    master: deps.master,
+    previousMasters: deps.previousMasters,
+    cacheMs,
+  });
+  const storage = createSealedStorage(deps.storage, keyring);
+  const resealJob = { name: 'keys.reseal', maxAttempts: 10 } as const;
+  const service = createKeysService({ ...deps, repository, keyring, storage, cacheMs, resealJob });
+
+  const reseal = defineJob<ResealPayload>({
+    ...resealJob,
+    payload: z.object({ tenantId: z.uuid(), rotatedAt: z.iso.datetime() }),
+    async run(payload, { log }) {
+      if (await service.resealTenant(payload)) {
+        log('info', `data key rotation of tenant ${payload.tenantId} finished`);
+        return;
+      }
+      // Other processes may still seal with the old key until their cache expires: come back then.
+      await enqueueJob(deps.database.db, resealJob, payload, {
+        runAt: new Date(new Date(payload.rotatedAt).getTime() + cacheMs + SETTLE_MARGIN_MS),
+      });
+    },
+  });
+  const rewrap = defineJob({
+    name: 'keys.rewrap-master',
+    maxAttempts: 3,
+    payload: z.unknown(),
+    async run(_payload, { log }) {
+      const { rewrapped, failed } = await service.rewrapAll();
+      if (rewrapped > 0)
+        log('info', `re-wrapped ${rewrapped} tenant key(s) under the current master key`);
+      if (failed > 0)
+        throw new Error(
+          `${failed} tenant(s) have keys wrapped by a master key not in ENCRYPTION_KEY_PREVIOUS`,
+        );
+    },
+  });
+  const sealStored = defineJob({
+    name: 'keys.seal-stored-data',
+    maxAttempts: 5,
+    payload: z.unknown(),
+    async run(_payload, { log }) {
+      const { resealed, failed } = await service.sealStoredData();
+      if (resealed > 0) log('info', `sealed ${resealed} stored object(s) and row(s)`);
+      if (failed > 0) throw new Error(`${failed} stored object(s) could not be sealed`);
+    },
+  });
+  const schedules: ScheduledJob[] = [{ job: rewrap, schedule: '*/15 * * * *' }];
+  return {
+    keyring,
+    storage,
+    service,
+    jobs: [reseal, rewrap, sealStored],
+    schedules,
+    /** At worker start: seal whatever is stored unsealed (one job however many processes start). */
+    enqueueStartup: () =>
+      enqueueJob(deps.database.db, sealStored, {}, { jobKey: 'keys.seal-stored-data' }),
+  };
+}

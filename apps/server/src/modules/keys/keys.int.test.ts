@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runDueJobsOnce } from '@/platform/jobs';
+import { aJpegDataUrl } from '@/testing/images';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+
+import { createKeysModule } from '.';
+
+/** Magic bytes of the image formats the server stores or accepts. */
+const IMAGE_MAGIC = [
+  Buffer.from([0xff, 0xd8, 0xff]), // JPEG
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), // PNG
+  Buffer.from('WEBPVP8', 'latin1'), // WebP (after RIFF....)
+];
+
+/** Every stored object, as the bytes on disk. */
+async function storedObjects(root: string): Promise<{ key: string; bytes: Buffer }[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        return { key: path.relative(root, file), bytes: await readFile(file) };
+      }),
+  );
+}
+
+describe('keys: personal data sealed at rest (issue 26)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // No key cache: a rotation's old key may be erased as soon as its objects are resealed.
+    t = await createTestApp({ env: { KEY_CACHE_SECONDS: '0' } });
+  });
+  afterAll(() => t.close());
+
+  const jobs = () => runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: t.modules.keys.jobs });
+
+  async function entryWithPermits(session: Session, count = 2) {
+    const permits = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        aJpegDataUrl({ color: `#${(i * 40 + 16).toString(16).padStart(2, '0')}a7` }),
+      ),
+    );
+    const entry = await session.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA123456',
+      permitImages: permits,
+    });
+    expect(entry.statusCode).toBe(201);
+    return entry.json<{ permitImages: string[] }>().permitImages;
+  }
+
+  it('stores no image unencrypted, and serves each image decrypted', async () => {
+    const admin = await t.registerTenant();
+    const png = await sharp({ create: { width: 20, height: 20, channels: 4, background: '#f00' } })
+      .png()
+      .toBuffer();
+    const urls = await entryWithPermits(admin);
+    const withPng = await admin.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA654321',
+      permitImages: [`data:image/png;base64,${png.toString('base64')}`],
+    });
+    expect(withPng.statusCode).toBe(201);
+
+    const objects = await storedObjects(t.storageDir);
+    expect(objects.length).toBeGreaterThanOrEqual(3);
+    for (const { key, bytes } of objects) {
+      expect(bytes.subarray(0, 4).toString('latin1'), key).toBe('BGS1');
+      for (const magic of IMAGE_MAGIC) expect(bytes.indexOf(magic), key).toBe(-1);
+    }
+    for (const url of urls) {
+      const image = await admin.get(url);
+      expect(image.statusCode).toBe(200);
+      expect(image.rawPayload.subarray(0, 3).equals(IMAGE_MAGIC[0]!)).toBe(true);
+      expect((await sharp(image.rawPayload).metadata()).width).toBe(64);
+    }
+  });
+
+  it('another tenant’s key cannot open an object copied into its folder', async () => {
+    const a = await t.registerTenant();
+    const b = await t.registerTenant();
+    const [url] = await entryWithPermits(a, 1);
+    const key = url!.replace('/api/images/', '');
+    const stolen = await t.files.get(key);
+    const moved = key.replace(a.body.tenant.id, b.body.tenant.id);
+    await t.files.put(moved, stolen!);
+
+    await expect(t.modules.keys.storage.get(moved)).rejects.toThrow();
+    expect((await b.get(`/api/images/${moved}`)).statusCode).toBe(404);
+  });
+
+  it('the migration job seals objects stored before sealing, audited, and loses nothing', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const plain = Buffer.from((await aJpegDataUrl()).split(',')[1]!, 'base64');
+    const keys = [1, 2, 3].map(() => `${tenantId}/permits/${crypto.randomUUID()}.jpg`);
+    for (const key of keys) await t.files.put(key, plain); // as today's code stored them
+    // Read as they are before the migration…
+    expect((await t.modules.keys.storage.get(keys[0]!))?.equals(plain)).toBe(true);
+
+    await t.modules.keys.enqueueStartup();
+    await jobs();
+
+    for (const key of keys) {
+      const raw = await t.files.get(key);
+      expect(raw?.subarray(0, 4).toString('latin1')).toBe('BGS1');
+      expect(raw?.indexOf(IMAGE_MAGIC[0]!)).toBe(-1);
+      expect((await t.modules.keys.storage.get(key))?.equals(plain)).toBe(true);
+    }
+    const audited = await t.ownerQuery<{ details: { objects: number } }>(
+      `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
+      [tenantId],
+    );
+    expect(audited).toEqual([{ details: { objects: 3, rows: {} } }]);
+  });
+
+  it('rotates a tenant data key under load: writes and reads go on, nothing stays on the old key', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const before = await entryWithPermits(admin, 3);
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Sipho',
+      surname: 'Nkosi',
+      idNumber: '8001015009087',
+      plateNumber: 'CA 4242',
+      approvedUntil: '2099-06-30',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+    const storage = t.modules.keys.storage;
+    for await (const key of storage.list(`${tenantId}/`))
+      expect(await storage.sealedVersion(key)).toBe(1);
+
+    let running = true;
+    const failures: string[] = [];
+    const written: string[] = [];
+    const load = (async () => {
+      for (let i = 0; running || i < 3; i++) {
+        const urls = await entryWithPermits(admin, 1).catch((error: Error) => {
+          failures.push(`write: ${error.message}`);
+          return [];
+        });
+        written.push(...urls);
+        for (const url of [...before, ...urls]) {
+          const read = await admin.get(url);
+          if (read.statusCode !== 200) failures.push(`read ${url}: ${read.statusCode}`);
+        }
+      }
+    })();
+
+    const version = await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
+    expect(version).toBe(2);
+    await jobs();
+    running = false;
+    await load;
+
+    expect(failures).toEqual([]);
+    expect(written.length).toBeGreaterThanOrEqual(3);
+    for await (const key of storage.list(`${tenantId}/`))
+      expect(await storage.sealedVersion(key)).toBe(2);
+    for (const url of [...before, ...written]) expect((await admin.get(url)).statusCode).toBe(200);
+    const driverRows = await t.ownerQuery<{ id_number: string }>(
+      'select id_number from drivers where tenant_id = $1',
+      [tenantId],
+    );
+    expect(driverRows.map((row) => row.id_number.split('.').slice(0, 2).join('.'))).toEqual([
+      'sv1.2',
+    ]);
+    expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+    const rows = await t.ownerQuery<{ version: number; state: string; wrapped: boolean }>(
+      `select version, state, wrapped_key is not null as wrapped from tenant_keys
+        where tenant_id = $1 and purpose = 'data' order by version`,
+      [tenantId],
+    );
+    expect(rows).toEqual([
+      { version: 1, state: 'retired', wrapped: false },
+      { version: 2, state: 'active', wrapped: true },
+    ]);
+    const actions = await t.ownerQuery<{ action: string }>(
+      `select action from audit_events where tenant_id = $1 and action like 'keys.%' order by occurred_at, action`,
+      [tenantId],
+    );
+    expect(actions.map((row) => row.action).sort()).toEqual([
+      'keys.data_key_retired',
+      'keys.data_key_rotated',
+    ]);
+  });
+
+  it('master key rotation re-wraps every tenant key; the old master is then no longer needed', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const oldMaster = randomBytes(32);
+    const newMaster = randomBytes(32);
+    const moduleWith = (master: Buffer, previousMasters: Buffer[] = []) =>
+      createKeysModule({
+        database: t.database,
+        master,
+        previousMasters,
+        storage: t.files,
+        audit: t.modules.audit,
+        clock: t.clock,
+      });
+    // A tenant whose keys the old master wrapped, with a sealed object.
+    const before = moduleWith(oldMaster);
+    const key = `${tenantId}/faces/${crypto.randomUUID()}.jpg`;
+    await before.storage.put(key, Buffer.from('a face'));
+
+    const rotated = moduleWith(newMaster, [oldMaster]);
+    expect((await rotated.storage.get(key))?.toString()).toBe('a face');
+    const { rewrapped, failed } = await rotated.service.rewrapAll();
+    expect(rewrapped).toBe(2); // its data key and its index key
+    // The other tenants of this database were wrapped by the app's own master: not ours to open.
+    const others = await t.ownerQuery<{ n: number }>(
+      `select count(distinct tenant_id)::int as n from tenant_keys where tenant_id <> $1`,
+      [tenantId],
+    );
+    expect(failed).toBe(others[0]!.n);
+
+    const rows = await t.ownerQuery<{ master_key_id: string }>(
+      `select distinct master_key_id from tenant_keys where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(rows).toEqual([{ master_key_id: rotated.keyring.masterKeyId }]);
+    expect((await moduleWith(newMaster).storage.get(key))?.toString()).toBe('a face');
+    await expect(moduleWith(oldMaster).storage.get(key)).rejects.toThrow(/master key/);
+  });
+
+  it('keeps the old data key until no process can still hold it in its cache', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const keys = createKeysModule({
+      database: t.database,
+      master: randomBytes(32),
+      previousMasters: [],
+      storage: t.files,
+      audit: t.modules.audit,
+      clock: t.clock,
+      cacheMs: 30_000,
+    });
+    const key = `${tenantId}/faces/${crypto.randomUUID()}.jpg`;
+    await keys.storage.put(key, Buffer.from('a face'));
+    const rotatedAt = t.clock.now().toISOString();
+    await keys.service.rotateDataKey(tenantId, null);
+    const states = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+
+    expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(false);
+    expect(await keys.storage.sealedVersion(key)).toBe(2); // re-encrypted already…
+    expect(await states()).toEqual(['retiring', 'active']); // …but the old key still opens
+    t.clock.advanceMs(31_000);
+    expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
+    expect(await states()).toEqual(['retired', 'active']);
+    expect((await keys.storage.get(key))?.toString()).toBe('a face');
+  });
+});

@@ -1,0 +1,118 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+
+import type { DbExecutor } from '@/platform/db';
+
+import { tenantKeys } from './keys.table';
+
+export type TenantKeyRow = typeof tenantKeys.$inferSelect;
+export type KeyPurpose = TenantKeyRow['purpose'];
+
+export function createKeysRepository() {
+  return {
+    /** The keys still usable (active and retiring), newest first. */
+    live: (tx: DbExecutor, tenantId: string): Promise<TenantKeyRow[]> =>
+      tx
+        .select()
+        .from(tenantKeys)
+        .where(and(eq(tenantKeys.tenantId, tenantId), ne(tenantKeys.state, 'retired')))
+        .orderBy(sql`${tenantKeys.version} desc`),
+
+    /** A first key; a concurrent first use has made it already when this inserts nothing. */
+    async insertFirst(
+      tx: DbExecutor,
+      row: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'wrappedKey' | 'masterKeyId'>,
+    ): Promise<void> {
+      await tx
+        .insert(tenantKeys)
+        .values({ ...row, version: 1, state: 'active' })
+        .onConflictDoNothing();
+    },
+
+    /** Locks the tenant's keys of one purpose for a rotation; the active one and the newest version. */
+    async lockForRotation(tx: DbExecutor, tenantId: string, purpose: KeyPurpose) {
+      const rows = await tx
+        .select({ version: tenantKeys.version, state: tenantKeys.state })
+        .from(tenantKeys)
+        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, purpose)))
+        .for('update');
+      return {
+        activeVersion: rows.find((row) => row.state === 'active')?.version,
+        newestVersion: Math.max(0, ...rows.map((row) => row.version)),
+      };
+    },
+
+    async retireActive(tx: DbExecutor, tenantId: string, purpose: KeyPurpose): Promise<void> {
+      await tx
+        .update(tenantKeys)
+        .set({ state: 'retiring' })
+        .where(
+          and(
+            eq(tenantKeys.tenantId, tenantId),
+            eq(tenantKeys.purpose, purpose),
+            eq(tenantKeys.state, 'active'),
+          ),
+        );
+    },
+
+    async insertActive(
+      tx: DbExecutor,
+      row: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version' | 'wrappedKey' | 'masterKeyId'>,
+    ): Promise<void> {
+      await tx.insert(tenantKeys).values({ ...row, state: 'active' });
+    },
+
+    /** Erases the wrapped bytes of the retiring keys: whatever they sealed can never be opened. */
+    async shredRetiring(
+      tx: DbExecutor,
+      tenantId: string,
+      purpose: KeyPurpose,
+      now: Date,
+    ): Promise<number[]> {
+      const rows = await tx
+        .update(tenantKeys)
+        .set({ state: 'retired', wrappedKey: null, retiredAt: now })
+        .where(
+          and(
+            eq(tenantKeys.tenantId, tenantId),
+            eq(tenantKeys.purpose, purpose),
+            eq(tenantKeys.state, 'retiring'),
+          ),
+        )
+        .returning({ version: tenantKeys.version });
+      return rows.map((row) => row.version);
+    },
+
+    async rewrap(
+      tx: DbExecutor,
+      key: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version'>,
+      wrappedKey: string,
+      masterKeyId: string,
+    ): Promise<void> {
+      await tx
+        .update(tenantKeys)
+        .set({ wrappedKey, masterKeyId })
+        .where(
+          and(
+            eq(tenantKeys.tenantId, key.tenantId),
+            eq(tenantKeys.purpose, key.purpose),
+            eq(tenantKeys.version, key.version),
+          ),
+        );
+    },
+
+    /** Tenants with keys wrapped by another master key (migration 0075's lookup). */
+    async tenantsToRewrap(
+      tx: DbExecutor,
+      masterKeyId: string,
+      after: string | null,
+      limit: number,
+    ): Promise<string[]> {
+      const result = await tx.execute<{ tenant_id: string }>(
+        sql`select tenant_id from tenant_keys_to_rewrap(${masterKeyId}, ${after}::uuid, ${limit}::int)`,
+      );
+      return result.rows.map((row) => row.tenant_id);
+    },
+  };
+}
+
+export type KeysRepository = ReturnType<typeof createKeysRepository>;

@@ -1,0 +1,230 @@
+import type { AuditService } from '@/modules/audit';
+import type { Clock } from '@/platform/clock';
+import type { Database } from '@/platform/db';
+import { type Job, enqueueJob } from '@/platform/jobs';
+import type { SealedStorage } from '@/platform/sealed-storage';
+
+import type { Keyring } from './keyring';
+import type { KeysRepository } from './keys.repository';
+
+export type ResealPayload = { tenantId: string; rotatedAt: string };
+
+/**
+ * A table with sealed columns, registered by its module: the sealing job seals its rows stored
+ * before sealing, a rotation re-seals those an old key sealed. Each call does one batch in its
+ * own tenant transaction and returns how many rows it changed (0: done).
+ */
+export type SealedTable = {
+  name: string;
+  unsealedTenants(limit: number): Promise<string[]>;
+  sealStored(tenantId: string, limit: number): Promise<number>;
+  resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
+};
+
+const ROW_BATCH = 200;
+export const SETTLE_MARGIN_MS = 1_000;
+
+async function drain(step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let done = await step(); done > 0; done = await step()) total += done;
+  return total;
+}
+
+/** Objects walked: how many were sealed again, how many could not be (left as they were). */
+type Walk = { resealed: number; failed: number };
+
+export function createKeysService({
+  database,
+  repository,
+  keyring,
+  storage,
+  audit,
+  clock,
+  cacheMs,
+  resealJob,
+}: {
+  database: Pick<Database, 'withTenant' | 'db'>;
+  repository: KeysRepository;
+  keyring: Keyring;
+  storage: SealedStorage;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  /** How long another process may still seal with a rotated-out key (its key cache). */
+  cacheMs: number;
+  resealJob: Pick<Job<ResealPayload>, 'name' | 'maxAttempts'>;
+}) {
+  const tables: SealedTable[] = [];
+
+  /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
+  async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
+    const result: Walk = { resealed: 0, failed: 0 };
+    for await (const key of storage.list(prefix)) {
+      try {
+        if (await storage.reseal(key)) {
+          result.resealed++;
+          onResealed(key.slice(0, key.indexOf('/')));
+        }
+      } catch {
+        result.failed++; // one bad object must not stop the walk; the caller reports the count
+      }
+    }
+    return result;
+  }
+
+  async function activeVersion(tenantId: string) {
+    keyring.forget(tenantId);
+    return (await keyring.forTenant(tenantId)).active.version;
+  }
+
+  /** Re-seals the tenant's rows (every registered table) that a data key other than `version` sealed. */
+  async function resealRows(tenantId: string, version: number): Promise<number> {
+    let total = 0;
+    for (const table of tables)
+      total += await drain(() => table.resealOlder(tenantId, version, ROW_BATCH));
+    return total;
+  }
+
+  return {
+    register(table: SealedTable) {
+      tables.push(table);
+    },
+
+    /**
+     * Starts a rotation of the tenant's data key: new writes use a new key at once; the reseal
+     * job re-encrypts what the old one sealed, then erases it. Writes and reads go on throughout.
+     */
+    async rotateDataKey(tenantId: string, actorUserId: string | null): Promise<number> {
+      const version = await database.withTenant(tenantId, async (tx) => {
+        const next = await keyring.rotateDataKey(tx, tenantId);
+        await enqueueJob(tx, resealJob, { tenantId, rotatedAt: clock.now().toISOString() });
+        await audit.record(tx, {
+          tenantId,
+          actorUserId,
+          action: 'keys.data_key_rotated',
+          targetType: 'tenant_key',
+          targetId: `data:${next}`,
+        });
+        return next;
+      });
+      keyring.forget(tenantId);
+      return version;
+    },
+
+    /**
+     * The reseal job's work: objects first, then (once no process can still hold the old key in
+     * its cache) a last walk and the old key's erasure. Returns false when it must run again later.
+     */
+    async resealTenant({ tenantId, rotatedAt }: ResealPayload): Promise<boolean> {
+      const version = await activeVersion(tenantId);
+      const first = await walk(`${tenantId}/`, () => undefined);
+      const firstRows = await resealRows(tenantId, version);
+      // A load that began just before the rotation committed may serve the old key for up to
+      // cacheMs after it: a second's margin covers that and clocks a little apart between processes.
+      const wait = cacheMs === 0 ? 0 : cacheMs + SETTLE_MARGIN_MS;
+      const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= wait;
+      if (!settled) return false;
+      const last = await walk(`${tenantId}/`, () => undefined);
+      const lastRows = await resealRows(tenantId, version);
+      // Anything still under an old key now is an object a reseal could not open: keep the key.
+      for await (const key of storage.list(`${tenantId}/`)) {
+        const sealed = await storage.sealedVersion(key);
+        if (sealed !== undefined && sealed !== version)
+          throw new Error(`${key} is still not sealed with data key v${version}`);
+      }
+      await database.withTenant(tenantId, async (tx) => {
+        const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now());
+        await audit.record(tx, {
+          tenantId,
+          actorUserId: null,
+          action: 'keys.data_key_retired',
+          targetType: 'tenant_key',
+          targetId: `data:${version}`,
+          details: {
+            resealedObjects: first.resealed + last.resealed,
+            resealedRows: firstRows + lastRows,
+            retiredVersions: shredded,
+          },
+        });
+      });
+      keyring.forget(tenantId);
+      return true;
+    },
+
+    /**
+     * Re-wraps every tenant key still wrapped by a previous master key. A tenant whose old master
+     * is not configured is counted as failed and skipped, so it does not hold up the others.
+     */
+    async rewrapAll(batch = 100): Promise<{ rewrapped: number; failed: number }> {
+      const result = { rewrapped: 0, failed: 0 };
+      let after: string | null = null;
+      for (;;) {
+        const tenants = await repository.tenantsToRewrap(
+          database.db,
+          keyring.masterKeyId,
+          after,
+          batch,
+        );
+        if (tenants.length === 0) return result;
+        for (const tenantId of tenants) {
+          after = tenantId;
+          try {
+            result.rewrapped += await database.withTenant(tenantId, async (tx) => {
+              const count = await keyring.rewrapTenant(tx, tenantId);
+              await audit.record(tx, {
+                tenantId,
+                actorUserId: null,
+                action: 'keys.master_key_rewrapped',
+                targetType: 'tenant_key',
+                details: { keys: count, masterKeyId: keyring.masterKeyId },
+              });
+              return count;
+            });
+            keyring.forget(tenantId);
+          } catch {
+            result.failed++;
+          }
+        }
+      }
+    },
+
+    /**
+     * The migration of issue 26: seals every object and every registered table's rows stored
+     * before sealing existed (and objects left under an old key), then records per tenant what
+     * it sealed. Running it again finds nothing to do.
+     */
+    async sealStoredData(): Promise<{ resealed: number; failed: number }> {
+      const perTenant = new Map<string, { objects: number; rows: Record<string, number> }>();
+      const tally = (tenantId: string) => {
+        const entry = perTenant.get(tenantId) ?? { objects: 0, rows: {} };
+        perTenant.set(tenantId, entry);
+        return entry;
+      };
+      const result = await walk('', (tenantId) => tally(tenantId).objects++);
+      for (const table of tables) {
+        for (;;) {
+          const tenantIds = await table.unsealedTenants(100);
+          if (tenantIds.length === 0) break;
+          for (const tenantId of tenantIds) {
+            const sealed = await drain(() => table.sealStored(tenantId, ROW_BATCH));
+            const { rows } = tally(tenantId);
+            rows[table.name] = (rows[table.name] ?? 0) + sealed;
+            result.resealed += sealed;
+          }
+        }
+      }
+      for (const [tenantId, details] of perTenant)
+        await database.withTenant(tenantId, (tx) =>
+          audit.record(tx, {
+            tenantId,
+            actorUserId: null,
+            action: 'storage.data_sealed',
+            targetType: 'storage',
+            details,
+          }),
+        );
+      return result;
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

@@ -119,6 +119,13 @@ export const IncomingRequestEntrySchema = z.object({
    * arrived (within INCOMING_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null otherwise.
    */
   entryLogId: IdSchema.nullable().default(null),
+  /**
+   * Issue 21: the trailers the completion named (a rig's plates, in order; empty before it is
+   * processed or for a rigid vehicle) and the trailers' licence discs it cited (documents' ids,
+   * `GET /api/licence-disc/{id}`). An edit starts from them.
+   */
+  trailerPlates: z.array(z.string()).default([]),
+  trailerLicenceDiscIds: z.array(IdSchema).default([]),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 /**
@@ -391,6 +398,27 @@ export const IncomingRequestCompletedEventSchema = z.object({
     driverSex: z.string().nullable(),
     receivedAt: TimestampSchema,
     completedAt: TimestampSchema,
+    /**
+     * Issue 21 (added to version 1; receivers ignore what they do not know): the trailers the
+     * truck-tractor pulls, as the completion named them (normalised plates, at most 2, in order;
+     * empty for a rigid vehicle). Each passed the rig check before the completion was accepted.
+     */
+    trailerPlates: z.array(z.string()).default([]),
+    /**
+     * Issue 21: the same trailers, each with the licence disc scanned for it (null fields when
+     * none was): `discNumber` and `discExpiry` as read from that disc (`dateOfExpiry`, as
+     * written on it), `licenceDiscId` the stored disc.
+     */
+    trailers: z
+      .array(
+        z.object({
+          plateNumber: z.string(),
+          licenceDiscId: IdSchema.nullable(),
+          discNumber: z.string().nullable(),
+          discExpiry: z.string().nullable(),
+        }),
+      )
+      .default([]),
   }),
 });
 export type IncomingRequestCompletedEvent = z.infer<typeof IncomingRequestCompletedEventSchema>;

@@ -102,6 +102,8 @@ export function createWebhooksRepository() {
           weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
           extractedDiskData: incomingRequests.extractedDiskData,
           completedAt: incomingRequests.completedAt,
+          trailerPlates: incomingRequests.trailerPlates,
+          trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
           // Issue 15: a processed request's gate entry, as the truck list links a camera read:
           // the plate's first entry at or after the request arrived, within the window (the
           // tenant's plate index, in order). By table name: modules meet only in SQL.

@@ -55,6 +55,8 @@ describe('incoming feed and integrations routes', () => {
           status: 'Complete',
           completedAt: null,
           entryLogId: null,
+          trailerPlates: [],
+          trailerLicenceDiscIds: [],
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

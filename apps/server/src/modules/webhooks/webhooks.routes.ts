@@ -74,6 +74,8 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     status: incomingRequestStatus(row),
     completedAt: row.completedAt?.toISOString() ?? null,
     entryLogId: row.entryLogId ?? null,
+    trailerPlates: row.trailerPlates,
+    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { normalisePlate } from '@boomgate/contracts/plates';
 import {
   INCOMING_REQUEST_COMPLETED,
   type IncomingFeedSummary,
@@ -312,38 +313,42 @@ export function createWebhooksService({
         idNumber: body.driverIdNumber,
         company: body.transportName,
       };
-      const refusal = await database.withTenant(actor.tenantId, async (tx) => {
+      const { refusal, trailerDiscs } = await database.withTenant(actor.tenantId, async (tx) => {
         // Issue 16: another site's entry is not the caller's to process (404, as unknown). An
         // entry's site never changes, so this check holds for the completion below.
         const found = await repository.incomingRequestSite(tx, actor.tenantId, id);
         if (found && !inScope(await sites.scopeOf(tx, actor), found.siteId)) throw notFound();
         const screening = await watchlist.screen(tx, actor.tenantId, subject);
-        const rigOutcomes =
-          body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0
-            ? checkRig({
-                rig:
-                  (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
-                  null,
-                trailerPlates: body.trailerPlates,
-                trailerDiscs:
-                  (
-                    await citedReadings(tx, actor.tenantId, {
-                      vehicleLicenceDiscId: null,
-                      identityDocumentId: null,
-                      driversLicenceId: null,
-                      passportRecordId: null,
-                      weighbridgeTicketId: null,
-                      trailerLicenceDiscIds: body.trailerLicenceDiscIds,
-                    })
-                  ).trailerDiscs ?? [],
-                // The feed's ticket is the sender's reference, not a ticket read here.
-                ticketTrailerRegs: null,
-                today: siteDay(now),
+        const hasTrailers = body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0;
+        // The cited trailer discs as read (a 400 for another tenant's): checked here, and
+        // their disc numbers and expiry dates go out with the callback.
+        const discs = hasTrailers
+          ? ((
+              await citedReadings(tx, actor.tenantId, {
+                vehicleLicenceDiscId: null,
+                identityDocumentId: null,
+                driversLicenceId: null,
+                passportRecordId: null,
+                weighbridgeTicketId: null,
+                trailerLicenceDiscIds: body.trailerLicenceDiscIds,
               })
-            : [];
+            ).trailerDiscs ?? [])
+          : [];
+        const rigOutcomes = hasTrailers
+          ? checkRig({
+              rig:
+                (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
+                null,
+              trailerPlates: body.trailerPlates,
+              trailerDiscs: discs,
+              // The feed's ticket is the sender's reference, not a ticket read here.
+              ticketTrailerRegs: null,
+              today: siteDay(now),
+            })
+          : [];
         const outcomes = [...screening.outcomes, ...rigOutcomes];
         const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
-        if (!blocking) return null;
+        if (!blocking) return { refusal: null, trailerDiscs: discs };
         if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
         await audit.record(tx, {
           tenantId: actor.tenantId,
@@ -365,7 +370,7 @@ export function createWebhooksService({
           decision: 'refused',
           ip,
         });
-        return blocking;
+        return { refusal: blocking, trailerDiscs: discs };
       });
       if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
       // ----- end of issue 21's screening -----
@@ -425,6 +430,20 @@ export function createWebhooksService({
             driverSex: body.driverSex,
             receivedAt: row.receivedAt.toISOString(),
             completedAt,
+            // Issue 21: the rig as completed, each trailer with the disc cited for it (the rig
+            // check above refused a disc for a trailer not presented).
+            trailerPlates: body.trailerPlates,
+            trailers: body.trailerPlates.map((plateNumber) => {
+              const disc = trailerDiscs.find(
+                (cited) => cited.plate !== null && normalisePlate(cited.plate) === plateNumber,
+              );
+              return {
+                plateNumber,
+                licenceDiscId: disc?.id ?? null,
+                discNumber: disc?.discNumber ?? null,
+                discExpiry: disc?.dateOfExpiry ?? null,
+              };
+            }),
           },
         };
         const delivery = await repository.insertDelivery(tx, {

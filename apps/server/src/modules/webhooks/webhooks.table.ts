@@ -173,6 +173,8 @@ export type IncomingRequestListRow = Pick<
   | 'weighbridgeTicketId'
   | 'extractedDiskData'
   | 'completedAt'
+  | 'trailerPlates'
+  | 'trailerLicenceDiscIds'
 > & {
   /** Issue 15: the gate entry the processed request led to (list only). */
   entryLogId?: string | null;

@@ -38,6 +38,8 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     status: 'Incomplete',
     completedAt: null,
     entryLogId: null,
+    trailerPlates: [],
+    trailerLicenceDiscIds: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };

@@ -99,6 +99,19 @@ export function incomingRequestStatus(entry: {
   return entry.driverName?.trim() && entry.driverIdNumber?.trim() ? 'Complete' : 'Incomplete';
 }
 
+/**
+ * Issue 21: a trailer of a processed entry's rig, with the licence disc the completion cited for
+ * it (`discNumber` and `discExpiry` as read from that disc, `dateOfExpiry` as written on it; all
+ * null when none was scanned). The feed lists these and the completion callback sends them.
+ */
+export const IncomingTrailerSchema = z.object({
+  plateNumber: z.string(),
+  licenceDiscId: IdSchema.nullable(),
+  discNumber: z.string().nullable(),
+  discExpiry: z.string().nullable(),
+});
+export type IncomingTrailer = z.infer<typeof IncomingTrailerSchema>;
+
 export const IncomingRequestEntrySchema = z.object({
   id: IdSchema,
   timestamp: TimestampSchema,
@@ -121,11 +134,12 @@ export const IncomingRequestEntrySchema = z.object({
   entryLogId: IdSchema.nullable().default(null),
   /**
    * Issue 21: the trailers the completion named (a rig's plates, in order; empty before it is
-   * processed or for a rigid vehicle) and the trailers' licence discs it cited (documents' ids,
-   * `GET /api/licence-disc/{id}`). An edit starts from them.
+   * processed or for a rigid vehicle) and the trailers' licence discs it cited (documents' ids),
+   * and the two paired as `trailers` (each plate with its disc as read). An edit starts from them.
    */
   trailerPlates: z.array(z.string()).default([]),
   trailerLicenceDiscIds: z.array(IdSchema).default([]),
+  trailers: z.array(IncomingTrailerSchema).default([]),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 /**
@@ -409,16 +423,7 @@ export const IncomingRequestCompletedEventSchema = z.object({
      * none was): `discNumber` and `discExpiry` as read from that disc (`dateOfExpiry`, as
      * written on it), `licenceDiscId` the stored disc.
      */
-    trailers: z
-      .array(
-        z.object({
-          plateNumber: z.string(),
-          licenceDiscId: IdSchema.nullable(),
-          discNumber: z.string().nullable(),
-          discExpiry: z.string().nullable(),
-        }),
-      )
-      .default([]),
+    trailers: z.array(IncomingTrailerSchema).default([]),
   }),
 });
 export type IncomingRequestCompletedEvent = z.infer<typeof IncomingRequestCompletedEventSchema>;

@@ -85,9 +85,19 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
       trailerLicenceDiscIds: [disc],
     });
     expect(response.statusCode, response.body).toBe(200);
+    const trailers = [
+      { plateNumber: 'TR6GP', licenceDiscId: null, discNumber: null, discExpiry: null },
+      {
+        plateNumber: 'TR5GP',
+        licenceDiscId: disc,
+        discNumber: 'DISC-TR5',
+        discExpiry: '2099-01-31',
+      },
+    ];
     expect(response.json()).toMatchObject({
       trailerPlates: ['TR6GP', 'TR5GP'],
       trailerLicenceDiscIds: [disc],
+      trailers,
     });
 
     const listed = (await tenant.admin.get('/api/webhook/pending-requests')).json<
@@ -96,6 +106,7 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     expect(listed.find((entry) => entry.id === id)).toMatchObject({
       trailerPlates: ['TR6GP', 'TR5GP'],
       trailerLicenceDiscIds: [disc],
+      trailers,
     });
     // An entry not processed yet lists none.
     const fresh = await anEntry();
@@ -105,21 +116,14 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     expect(feed.find((entry) => entry.id === fresh)).toMatchObject({
       trailerPlates: [],
       trailerLicenceDiscIds: [],
+      trailers: [],
     });
 
     const event = IncomingRequestCompletedEventSchema.parse(JSON.parse(await callbackOf(id)));
     expect(event.data).toMatchObject({
       plateNumber: 'HORSE2GP',
       trailerPlates: ['TR6GP', 'TR5GP'],
-      trailers: [
-        { plateNumber: 'TR6GP', licenceDiscId: null, discNumber: null, discExpiry: null },
-        {
-          plateNumber: 'TR5GP',
-          licenceDiscId: disc,
-          discNumber: 'DISC-TR5',
-          discExpiry: '2099-01-31',
-        },
-      ],
+      trailers,
     });
   });
 

@@ -57,6 +57,7 @@ describe('incoming feed and integrations routes', () => {
           entryLogId: null,
           trailerPlates: [],
           trailerLicenceDiscIds: [],
+          trailers: [],
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

@@ -33,6 +33,7 @@ import { AppError } from '@/platform/errors';
 import { setPageHeaders } from '@/platform/page-cursor';
 
 import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
+import { pairTrailers } from './incoming-trailers';
 import { WebhookVerificationError, type WebhooksService } from './webhooks.service';
 import type {
   IncomingRequestListRow,
@@ -76,6 +77,7 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     entryLogId: row.entryLogId ?? null,
     trailerPlates: row.trailerPlates,
     trailerLicenceDiscIds: row.trailerLicenceDiscIds,
+    trailers: pairTrailers(row.trailerPlates, row.trailerDiscs ?? []),
   };
 }
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-import { normalisePlate } from '@boomgate/contracts/plates';
 import {
   INCOMING_REQUEST_COMPLETED,
   type IncomingFeedSummary,
@@ -29,6 +28,7 @@ import { enqueueJob } from '@/platform/jobs';
 
 import type { CallbackSender, SendResult } from './callback-sender';
 import { decideAfterAttempt } from './delivery-policy';
+import { pairTrailers } from './incoming-trailers';
 import {
   type VerifyFailure,
   generateIntegrationSecret,
@@ -433,17 +433,7 @@ export function createWebhooksService({
             // Issue 21: the rig as completed, each trailer with the disc cited for it (the rig
             // check above refused a disc for a trailer not presented).
             trailerPlates: body.trailerPlates,
-            trailers: body.trailerPlates.map((plateNumber) => {
-              const disc = trailerDiscs.find(
-                (cited) => cited.plate !== null && normalisePlate(cited.plate) === plateNumber,
-              );
-              return {
-                plateNumber,
-                licenceDiscId: disc?.id ?? null,
-                discNumber: disc?.discNumber ?? null,
-                discExpiry: disc?.dateOfExpiry ?? null,
-              };
-            }),
+            trailers: pairTrailers(body.trailerPlates, trailerDiscs),
           },
         };
         const delivery = await repository.insertDelivery(tx, {
@@ -492,7 +482,8 @@ export function createWebhooksService({
           decision: 'granted',
           ip,
         });
-        return { row, callbackQueued };
+        // The answer pairs the trailers with their discs as the feed lists them.
+        return { row: { ...row, trailerDiscs }, callbackQueued };
       });
     },
 

@@ -40,6 +40,7 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     entryLogId: null,
     trailerPlates: [],
     trailerLicenceDiscIds: [],
+    trailers: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };

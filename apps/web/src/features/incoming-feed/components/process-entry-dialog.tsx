@@ -2,12 +2,11 @@ import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
 
-import { normalisePlate } from '@boomgate/contracts/plates';
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
-import { type TrailerData, TrailersPanel } from '@/components/trailers-panel';
+import type { TrailerData } from '@/components/trailers-panel';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -43,6 +42,7 @@ import {
   tabCorrections,
 } from './process-entry';
 import { TabPanel, type TabState } from './process-entry-tab-panel';
+import { ProcessEntryTrailers, storedTrailers, trailerFields } from './process-entry-trailers';
 
 /** Spec §8, when the server queued the callback. */
 const CALLBACK_SENT = 'Entry processed and callback sent';
@@ -62,8 +62,8 @@ export function ProcessEntryDialog({
   const [tabEdits, setTabEdits] = useState<Partial<Record<TabKey, TabEdits>>>({});
   const [states, setStates] = useState<Partial<Record<TabKey, TabState>>>({});
   const [cameraTab, setCameraTab] = useState<TabDefinition | null>(null);
-  /** Issue 21: the rig's trailer plates, checked against the approved vehicle by the server. */
-  const [trailers, setTrailers] = useState<TrailerData[]>([]);
+  /** Issue 21: the rig's trailers (an edit starts from the stored ones), checked by the server. */
+  const [trailers, setTrailers] = useState<TrailerData[]>(() => storedTrailers(entry));
   const processRequest = useProcessRequest();
   const reading = useMutation({
     mutationFn: ({ tab, image }: { tab: TabDefinition; image: string }) =>
@@ -175,9 +175,7 @@ export function ProcessEntryDialog({
           ...payload,
           expectedCompletedAt: entry.completedAt,
           ...(corrections.length > 0 ? { corrections } : {}),
-          ...(trailers.length > 0
-            ? { trailerPlates: trailers.map((trailer) => trailer.plateNumber) }
-            : {}),
+          ...trailerFields(trailers),
         },
       },
       {
@@ -260,20 +258,11 @@ export function ProcessEntryDialog({
               </TabsContent>
             ))}
           </Tabs>
-          <TrailersPanel
+          <ProcessEntryTrailers
             trailers={trailers}
+            truckPlate={payload.plateNumber}
             canEdit={!processRequest.isPending}
-            onAdd={(trailer) => {
-              if (
-                trailers.length >= 2 ||
-                trailer.plateNumber === normalisePlate(payload.plateNumber ?? '') ||
-                trailers.some((known) => known.plateNumber === trailer.plateNumber)
-              )
-                return false;
-              setTrailers([...trailers, trailer]);
-              return true;
-            }}
-            onRemove={(index) => setTrailers(trailers.filter((_, at) => at !== index))}
+            onChange={setTrailers}
           />
           <InductionValidityNotice idNumber={payload.driverIdNumber} />
           <DialogFooter className="items-center sm:justify-between">

@@ -3,7 +3,6 @@ import {
   CreatedIdSchema,
   type DriversLicenceBody,
   type IdentityDocumentBody,
-  type LicenceDiscBody,
   type PassportBody,
 } from '@boomgate/contracts/documents';
 
@@ -14,10 +13,6 @@ export function verifyVehicle(plateNumber: string) {
   return request('GET', `/api/verify-vehicle/${encodeURIComponent(plateNumber)}`, {
     schema: VerifyVehicleSchema,
   });
-}
-
-export function saveLicenceDisc(body: LicenceDiscBody) {
-  return request('POST', '/api/licence-disc', { schema: CreatedIdSchema, body });
 }
 
 export function saveIdentityDocument(body: IdentityDocumentBody) {

@@ -20,6 +20,7 @@ import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { readTrailerDisc } from '@/components/trailer-disc-reader';
 import { TrailersPanel } from '@/components/trailers-panel';
 import { PlateEntryForm } from '@/components/plate-entry-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -64,13 +65,7 @@ import {
   type StepId,
   type StepStatus,
 } from './real-gate-machine';
-import {
-  checkTypedPlate,
-  processCapture,
-  processTrailerDisc,
-  StepFailure,
-  stepMeta,
-} from './real-gate-steps';
+import { checkTypedPlate, processCapture, StepFailure, stepMeta } from './real-gate-steps';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -434,17 +429,6 @@ function useRealGateMachine() {
     return next !== previous;
   };
   return [state, dispatch] as const;
-}
-
-/** Issue 21: a trailer's disc read and saved; a failure is toasted with its reason. */
-async function readTrailerDisc(image: string) {
-  try {
-    return await processTrailerDisc(image);
-  } catch (failure) {
-    if (!(failure instanceof StepFailure)) throw failure;
-    toast(failure.toast);
-    return null;
-  }
 }
 
 /** How the server's refusal reason reads on the panel and its toast. */

@@ -293,6 +293,7 @@ export function createModules({
     entryLogs: entryLogs.service,
     vehicles: approvedVehicles.service,
     visits: visits.service,
+    watchlist: watchlist.service,
     audit,
     clock,
   });

@@ -317,6 +317,7 @@ export function createModules({
     sites: sites.service.inTransaction,
     exits: visits.webhookExits,
     vehicles: approvedVehicles.service,
+    captures: captures.service,
   });
   const anpr = createAnprModule({
     database,

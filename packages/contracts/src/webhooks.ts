@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { CorrectionListSchema } from './corrections';
+import { CaptureIdSchema } from './images';
 import { PlateNumberSchema, normalisePlate } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
@@ -209,6 +210,12 @@ export const ProcessRequestBodySchema = z
       .max(2, 'A rig has at most 2 trailers')
       .refine((ids) => new Set(ids).size === ids.length, 'Cite each trailer disc once')
       .default([]),
+    /**
+     * Issue 21: the Weighbridge Ticket tab's capture (POST /api/ocr's `captureId`, read as
+     * `weighbridge`). The trailer registrations the server read on it are matched against the
+     * approved vehicle's rig: a trailer the rig lacks is a warning (`warnings`), never a refusal.
+     */
+    weighbridgeTicketCaptureId: CaptureIdSchema.nullish().transform((value) => value ?? null),
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
@@ -220,6 +227,11 @@ export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
  */
 export const ProcessRequestResponseSchema = IncomingRequestEntrySchema.extend({
   callbackQueued: z.boolean(),
+  /**
+   * Issue 21: what the rig check found worth a look but not a refusal (a weighbridge ticket naming
+   * a trailer the rig lacks: code `ticket_trailer_unknown`); also in the completion's audit event.
+   */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })).default([]),
 });
 export type ProcessRequestResponse = z.infer<typeof ProcessRequestResponseSchema>;
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { Reading } from '@boomgate/contracts/readings';
 import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhooks';
 
+import type { Actor } from '@/modules/sessions';
+import { aJpegDataUrl } from '@/testing/images';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
 
@@ -173,6 +176,75 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     });
     expect(notPresented.statusCode).toBe(422);
     expect(notPresented.json().error.message).toContain('is not for a trailer presented');
+  });
+
+  /** A ticket read in the dialog: the capture POST /api/ocr would store, with this reading. */
+  const aTicketCapture = async (
+    trailerRegs: string[] | null,
+    type: 'weighbridge' | 'id' = 'weighbridge',
+  ) => {
+    const actor = {
+      tenantId: tenant.admin.body.tenant.id,
+      userId: tenant.admin.body.user.id,
+    } as Actor;
+    const reading = {
+      type,
+      fields: trailerRegs
+        ? { trailerRegs: { value: trailerRegs, confidence: 0.9, source: 'ocr' } }
+        : {},
+      uncertain: [],
+    } as Reading;
+    const { captureId } = await t.modules.captures.service.create(
+      actor,
+      { image: await aJpegDataUrl(), type },
+      async () => ({ reading, result: null }),
+    );
+    return captureId;
+  };
+
+  it('warns when the ticket read in the dialog names a trailer the rig lacks, and completes', async () => {
+    const id = await anEntry();
+    const ticket = await aTicketCapture(['TR5GP', 'XX9GP']);
+
+    const response = await complete(id, {
+      trailerPlates: ['TR5GP'],
+      weighbridgeTicketCaptureId: ticket,
+    });
+
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().warnings).toEqual([
+      {
+        code: 'ticket_trailer_unknown',
+        message: "The weighbridge ticket names trailer XX9GP, which is not on this vehicle's rig.",
+      },
+    ]);
+    const [audit] = await t.ownerQuery<{ details: { ruleOutcomes?: { code: string }[] } }>(
+      `select details from audit_events where action = 'incoming-request.completed' and target_id = $1`,
+      [id],
+    );
+    expect(audit?.details.ruleOutcomes).toEqual([
+      expect.objectContaining({ verdict: 'warn', code: 'ticket_trailer_unknown' }),
+    ]);
+
+    // A ticket naming only the rig's trailers (or none) warns of nothing.
+    const clean = await complete(await anEntry(), {
+      weighbridgeTicketCaptureId: await aTicketCapture(['TR5GP', 'TR6GP']),
+    });
+    expect(clean.statusCode, clean.body).toBe(200);
+    expect(clean.json().warnings).toEqual([]);
+    const none = await complete(await anEntry(), {
+      weighbridgeTicketCaptureId: await aTicketCapture(null),
+    });
+    expect(none.json().warnings).toEqual([]);
+  });
+
+  it('answers a ticket capture that is not a weighbridge read, or unknown, with 400', async () => {
+    const id = await anEntry();
+    for (const captureId of [await aTicketCapture(null, 'id'), crypto.randomUUID(), 'nope']) {
+      const response = await complete(id, { weighbridgeTicketCaptureId: captureId });
+      expect(response.statusCode, captureId).toBe(400);
+      expect(response.json().error.code).toBe('INVALID');
+    }
   });
 
   it('answers bad trailer input and another tenant disc with 400', async () => {

@@ -113,6 +113,7 @@ function createFeedApi(
         return HttpResponse.json<ProcessRequestResponse>({
           ...entries.find((e) => e.id === params.id)!,
           callbackQueued,
+          warnings: [],
         });
       },
     ),
@@ -600,6 +601,44 @@ describe('Incoming Feed', () => {
       trailerPlates: ['TR5GP', 'TR6GP'],
       trailerLicenceDiscIds: [api.discs[0]!.id],
     });
+  });
+
+  it("cites the ticket read in the dialog and shows the server's rig warning (issue 21)", async () => {
+    const entry = anEntry({
+      plateNumber: 'CA1',
+      driverName: 'Sipho',
+      driverIdNumber: '8001015009087',
+    });
+    const { user, api } = setUp([entry]);
+    api.onOcr(
+      'weighbridge',
+      anOcrRead('weighbridge', { ticketNumber: 'T-1', vehicleReg: 'CA1', trailerRegs: ['XX9GP'] }),
+    );
+    api.onProcess(
+      HttpResponse.json<ProcessRequestResponse>({
+        ...entry,
+        completedAt: '2026-01-01T07:05:00.000Z',
+        callbackQueued: true,
+        warnings: [
+          {
+            code: 'ticket_trailer_unknown',
+            message:
+              "The weighbridge ticket names trailer XX9GP, which is not on this vehicle's rig.",
+          },
+        ],
+      }),
+    );
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await capture(user, dialog, 'Weighbridge Ticket', 'Capture Weighbridge Ticket');
+    await expectToast('Captured', 'Weighbridge Ticket processed successfully');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast(
+      'Success',
+      "Entry processed and callback sent — Check the rig: The weighbridge ticket names trailer XX9GP, which is not on this vehicle's rig.",
+    );
+    expect(api.processed[0]!.body).toMatchObject({ weighbridgeTicketCaptureId: A_CAPTURE_ID });
   });
 
   it('toasts a trailer disc that was not read, and lets the plate be typed (issue 21)', async () => {

@@ -20,6 +20,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { i18next } from '@/lib/i18n';
 import { readDocument } from '@/lib/api/ocr';
 import { unconfirmed } from '@/lib/corrections';
 
@@ -176,13 +177,25 @@ export function ProcessEntryDialog({
           expectedCompletedAt: entry.completedAt,
           ...(corrections.length > 0 ? { corrections } : {}),
           ...trailerFields(trailers),
+          // Issue 21: the ticket read here, so the server matches its trailers with the rig.
+          ...(tabEdits.weighbridge?.edits.captureId
+            ? { weighbridgeTicketCaptureId: tabEdits.weighbridge.edits.captureId }
+            : {}),
         },
       },
       {
-        onSuccess: ({ callbackQueued }) => {
+        onSuccess: ({ callbackQueued, warnings }) => {
+          const status = callbackQueued ? CALLBACK_SENT : NO_CALLBACK;
           toast({
             title: 'Success',
-            description: callbackQueued ? CALLBACK_SENT : NO_CALLBACK,
+            // Issue 21: what the rig check found (a ticket naming a trailer the rig lacks).
+            description:
+              warnings.length > 0
+                ? i18next.t('common:trailers.processedWithWarnings', {
+                    status,
+                    warnings: warnings.map((warning) => warning.message).join(' '),
+                  })
+                : status,
           });
           onClose();
         },

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
+import type { ApprovedVehicle, VerifyVehicle } from '@boomgate/contracts/approved-vehicles';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
 import {
@@ -16,7 +17,7 @@ import {
 import { formatPlate } from '@/lib/plates';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
-import { A_CAPTURE_ID, anEmptyRead, anOcrRead } from '@/testing/gate-api';
+import { A_CAPTURE_ID, anApprovedVehicle, anEmptyRead, anOcrRead } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
@@ -57,10 +58,12 @@ type FeedOptions = {
   summary?: IncomingFeedSummary;
   /** What process-request answers: was the callback queued (default) or is none set up? */
   callbackQueued?: boolean;
+  /** Issue 21: the approved vehicles verify-vehicle knows (none by default: not registered). */
+  vehicles?: ApprovedVehicle[];
 };
 function createFeedApi(
   initial: IncomingRequestEntry[],
-  { pageSize = 100, summary, callbackQueued = true }: FeedOptions,
+  { pageSize = 100, summary, callbackQueued = true, vehicles = [] }: FeedOptions,
 ) {
   let entries = [...initial];
   let listCalls = 0;
@@ -117,6 +120,15 @@ function createFeedApi(
         });
       },
     ),
+    http.get<{ plate: string }>('/api/verify-vehicle/:plate', ({ params }) => {
+      const vehicle = vehicles.find((known) => known.plateNumber === params.plate) ?? null;
+      return HttpResponse.json<VerifyVehicle>({
+        approved: vehicle !== null,
+        plateNumber: params.plate,
+        reason: vehicle ? 'approved' : 'not_registered',
+        vehicle,
+      });
+    }),
     http.post<never, Record<string, unknown>>('/api/licence-disc', async ({ request }) => {
       const id = crypto.randomUUID();
       discs.push({ id, body: await request.json() });
@@ -557,9 +569,17 @@ describe('Incoming Feed', () => {
   });
 
   it("scans a trailer's disc as Real Gate does and sends the rig for the server to check (issue 21)", async () => {
-    const { user, api } = setUp([
-      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
-    ]);
+    const { user, api } = setUp(
+      [anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' })],
+      {
+        vehicles: [
+          anApprovedVehicle({
+            plateNumber: 'CA1',
+            trailers: [{ plateNumber: 'TR5GP', discNumber: null, discExpiry: null }],
+          }),
+        ],
+      },
+    );
     api.onOcr(
       'disk',
       anOcrRead('disk', { licenceNumber: 'TR5GP', discNumber: 'D55', dateOfExpiry: '2099-01-31' }),
@@ -567,6 +587,10 @@ describe('Incoming Feed', () => {
 
     const dialog = await openDialog(user, 0, 'Edit');
     const trailers = within(dialog).getByTestId('trailers-panel');
+    // The approved vehicle's rig, as Real Gate shows it.
+    expect(await within(trailers).findByTestId('registered-trailers')).toHaveTextContent(
+      `Registered with this vehicle: ${formatPlate('TR5GP')}`,
+    );
     await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
     await uploadThroughCamera(user, 'Scan Trailer Licence Disc');
     // The disc as read, its "Licence no." offered as the trailer's plate.

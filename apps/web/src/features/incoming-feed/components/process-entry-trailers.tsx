@@ -1,9 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
+
 import { MAX_TRAILERS } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { readTrailerDisc } from '@/components/trailer-disc-reader';
 import { type TrailerData, TrailersPanel } from '@/components/trailers-panel';
+import { gateKeys } from '@/lib/api/query-keys';
+import { verifyVehicle } from '@/lib/api/vehicles';
 
 /**
  * Issue 21: the trailers a processed entry stored, each with the disc cited for it, so an edit
@@ -49,9 +53,18 @@ export function ProcessEntryTrailers({
   canEdit: boolean;
   onChange: (trailers: TrailerData[]) => void;
 }) {
+  // The approved vehicle's registered trailers, as a hint (Real Gate shows them too); the server
+  // checks the rig whatever this says. A plate not found, or a failed lookup, shows none.
+  const plate = normalisePlate(truckPlate ?? '');
+  const vehicle = useQuery({
+    queryKey: gateKeys.verifyVehicle(plate),
+    queryFn: () => verifyVehicle(plate),
+    enabled: plate.length > 0,
+  });
   return (
     <TrailersPanel
       trailers={trailers}
+      registered={vehicle.data?.vehicle?.trailers?.map((trailer) => trailer.plateNumber) ?? []}
       canEdit={canEdit}
       readDisc={readTrailerDisc}
       onAdd={(trailer) => {

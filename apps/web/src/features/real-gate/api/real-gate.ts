@@ -1,4 +1,3 @@
-import { VerifyVehicleSchema } from '@boomgate/contracts/approved-vehicles';
 import {
   CreatedIdSchema,
   type DriversLicenceBody,
@@ -7,13 +6,6 @@ import {
 } from '@boomgate/contracts/documents';
 
 import { request } from '@/lib/api-client';
-
-/** GET /api/verify-vehicle/{plate}: whether the plate is a registered, active vehicle. */
-export function verifyVehicle(plateNumber: string) {
-  return request('GET', `/api/verify-vehicle/${encodeURIComponent(plateNumber)}`, {
-    schema: VerifyVehicleSchema,
-  });
-}
 
 export function saveIdentityDocument(body: IdentityDocumentBody) {
   return request('POST', '/api/identity-document', { schema: CreatedIdSchema, body });

@@ -9,12 +9,9 @@ import { type OcrFields, ocrFields, plateFromOcr, readDocument, textField } from
 import { saveWeighbridgeTicket, ticketBody, ticketFromFields } from '@/lib/api/weighbridge-tickets';
 import { formatPlate } from '@/lib/plates';
 
-import {
-  saveDriversLicence,
-  saveIdentityDocument,
-  savePassport,
-  verifyVehicle,
-} from '../api/real-gate';
+import { verifyVehicle } from '@/lib/api/vehicles';
+
+import { saveDriversLicence, saveIdentityDocument, savePassport } from '../api/real-gate';
 
 import { identityFromFields, licenceFromFields, passportFromFields } from './document-readings';
 import type { PlateData, RealGateData, StepId } from './real-gate-machine';

@@ -318,6 +318,7 @@ export function createModules({
     entryLogs: entryLogs.service,
     vehicles: approvedVehicles.service,
     visits: visits.service,
+    watchlist: watchlist.service,
     audit,
     clock,
   });
@@ -341,6 +342,7 @@ export function createModules({
     sites: sites.service.inTransaction,
     exits: visits.webhookExits,
     vehicles: approvedVehicles.service,
+    captures: captures.service,
   });
   const anpr = createAnprModule({
     database,

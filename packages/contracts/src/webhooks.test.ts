@@ -183,6 +183,8 @@ describe('buildCompletionPayload', () => {
       // Issue 21: no trailers presented with this completion.
       trailerPlates: [],
       trailerLicenceDiscIds: [],
+      // Issue 21: no weighbridge ticket read in the dialog.
+      weighbridgeTicketCaptureId: null,
     });
   });
 });

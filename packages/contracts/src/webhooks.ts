@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { CorrectionListSchema } from './corrections';
+import { CaptureIdSchema } from './images';
 import { PlateNumberSchema, normalisePlate } from './plates';
 import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 
@@ -99,6 +100,19 @@ export function incomingRequestStatus(entry: {
   return entry.driverName?.trim() && entry.driverIdNumber?.trim() ? 'Complete' : 'Incomplete';
 }
 
+/**
+ * Issue 21: a trailer of a processed entry's rig, with the licence disc the completion cited for
+ * it (`discNumber` and `discExpiry` as read from that disc, `dateOfExpiry` as written on it; all
+ * null when none was scanned). The feed lists these and the completion callback sends them.
+ */
+export const IncomingTrailerSchema = z.object({
+  plateNumber: z.string(),
+  licenceDiscId: IdSchema.nullable(),
+  discNumber: z.string().nullable(),
+  discExpiry: z.string().nullable(),
+});
+export type IncomingTrailer = z.infer<typeof IncomingTrailerSchema>;
+
 export const IncomingRequestEntrySchema = z.object({
   id: IdSchema,
   timestamp: TimestampSchema,
@@ -119,6 +133,14 @@ export const IncomingRequestEntrySchema = z.object({
    * arrived (within INCOMING_ENTRY_LINK_WINDOW_MS), opened at /entry-logs/{id}; null otherwise.
    */
   entryLogId: IdSchema.nullable().default(null),
+  /**
+   * Issue 21: the trailers the completion named (a rig's plates, in order; empty before it is
+   * processed or for a rigid vehicle) and the trailers' licence discs it cited (documents' ids),
+   * and the two paired as `trailers` (each plate with its disc as read). An edit starts from them.
+   */
+  trailerPlates: z.array(z.string()).default([]),
+  trailerLicenceDiscIds: z.array(IdSchema).default([]),
+  trailers: z.array(IncomingTrailerSchema).default([]),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 /**
@@ -188,6 +210,12 @@ export const ProcessRequestBodySchema = z
       .max(2, 'A rig has at most 2 trailers')
       .refine((ids) => new Set(ids).size === ids.length, 'Cite each trailer disc once')
       .default([]),
+    /**
+     * Issue 21: the Weighbridge Ticket tab's capture (POST /api/ocr's `captureId`, read as
+     * `weighbridge`). The trailer registrations the server read on it are matched against the
+     * approved vehicle's rig: a trailer the rig lacks is a warning (`warnings`), never a refusal.
+     */
+    weighbridgeTicketCaptureId: CaptureIdSchema.nullish().transform((value) => value ?? null),
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
@@ -199,6 +227,11 @@ export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;
  */
 export const ProcessRequestResponseSchema = IncomingRequestEntrySchema.extend({
   callbackQueued: z.boolean(),
+  /**
+   * Issue 21: what the rig check found worth a look but not a refusal (a weighbridge ticket naming
+   * a trailer the rig lacks: code `ticket_trailer_unknown`); also in the completion's audit event.
+   */
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })).default([]),
 });
 export type ProcessRequestResponse = z.infer<typeof ProcessRequestResponseSchema>;
 
@@ -391,6 +424,18 @@ export const IncomingRequestCompletedEventSchema = z.object({
     driverSex: z.string().nullable(),
     receivedAt: TimestampSchema,
     completedAt: TimestampSchema,
+    /**
+     * Issue 21 (added to version 1; receivers ignore what they do not know): the trailers the
+     * truck-tractor pulls, as the completion named them (normalised plates, at most 2, in order;
+     * empty for a rigid vehicle). Each passed the rig check before the completion was accepted.
+     */
+    trailerPlates: z.array(z.string()).default([]),
+    /**
+     * Issue 21: the same trailers, each with the licence disc scanned for it (null fields when
+     * none was): `discNumber` and `discExpiry` as read from that disc (`dateOfExpiry`, as
+     * written on it), `licenceDiscId` the stored disc.
+     */
+    trailers: z.array(IncomingTrailerSchema).default([]),
   }),
 });
 export type IncomingRequestCompletedEvent = z.infer<typeof IncomingRequestCompletedEventSchema>;

@@ -1,11 +1,10 @@
 import { ShieldCheckIcon } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 
 import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
+import { PlateField } from '@/components/plate-field';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { contractMessage, useTranslation } from '@/lib/i18n';
 
@@ -24,7 +23,6 @@ export function PlateEntryForm({
   onCancel?: () => void;
 }) {
   const { t } = useTranslation('scan');
-  const id = useId();
   const [value, setValue] = useState(initialPlate);
   const [error, setError] = useState<string | undefined>();
   const [isChecking, setIsChecking] = useState(false);
@@ -52,20 +50,13 @@ export function PlateEntryForm({
       noValidate
       onSubmit={(event) => void handleSubmit(event)}
     >
-      <Field id={id} label={t('plateEntry.label')} error={error} className="min-w-48 flex-1">
-        <Input
-          id={id}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={40}
-          className="font-mono uppercase"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-      </Field>
+      <PlateField
+        label={t('plateEntry.label')}
+        value={value}
+        onChange={setValue}
+        error={error}
+        className="min-w-48 flex-1"
+      />
       <Button type="submit" disabled={isChecking}>
         {isChecking ? <Spinner /> : <ShieldCheckIcon aria-hidden />}
         {t('plateEntry.check')}

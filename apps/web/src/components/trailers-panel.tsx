@@ -1,14 +1,13 @@
 import { CameraIcon, ContainerIcon, PlusIcon, XIcon } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 
 import { MAX_TRAILERS } from '@boomgate/contracts/approved-vehicles';
 import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { PlateField } from '@/components/plate-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { contractMessage, useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
@@ -52,7 +51,6 @@ export function TrailersPanel<T extends TrailerData>({
   onRemove: (index: number) => void;
 }) {
   const { t } = useTranslation('common');
-  const id = useId();
   const [isCameraOpen, setCameraOpen] = useState(false);
   const [isReading, setReading] = useState(false);
   const [disc, setDisc] = useState<T['disc']>(null);
@@ -160,20 +158,13 @@ export function TrailersPanel<T extends TrailerData>({
                 {t('trailers.scanDisc')}
               </Button>
             )}
-            <Field id={id} label={t('trailers.plate')} error={error} className="min-w-40 flex-1">
-              <Input
-                id={id}
-                value={plate}
-                onChange={(event) => setPlate(event.target.value)}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                maxLength={40}
-                className="font-mono uppercase"
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-              />
-            </Field>
+            <PlateField
+              label={t('trailers.plate')}
+              value={plate}
+              onChange={setPlate}
+              error={error}
+              className="min-w-40 flex-1"
+            />
             <Button type="submit" disabled={isReading}>
               <PlusIcon aria-hidden />
               {t('trailers.add')}

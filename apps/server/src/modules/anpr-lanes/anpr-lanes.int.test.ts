@@ -292,3 +292,95 @@ describe('POST /api/anpr/reads refuses', () => {
     expect(entries).toHaveLength(0);
   });
 });
+
+describe('the watchlist on an automatic lane (issue 21)', () => {
+  const watch = async (admin: Session, value: string, severity: 'block' | 'alert') => {
+    const added = await admin.post('/api/watchlist', {
+      kind: 'plate',
+      value,
+      reason: 'Reported stolen',
+      severity,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+  };
+  const entriesOf = (tenantId: string) =>
+    t.ownerQuery<{ entry_granted: boolean; refusal_reason: string | null }>(
+      'select entry_granted, refusal_reason from entry_logs where tenant_id = $1',
+      [tenantId],
+    );
+  const hitsOf = (tenantId: string) =>
+    t.ownerQuery<{ details: { severity: string; decision: string; value: string } }>(
+      "select details from audit_events where tenant_id = $1 and action = 'watchlist.hit'",
+      [tenantId],
+    );
+
+  it('refuses a blocked plate of an approved vehicle: logged with its reason, the boom stays down', async () => {
+    const gate = await aLaneGate(AUTO_LANES);
+    await approve(gate.admin, 'HOT1GP');
+    await watch(gate.admin, 'HOT1GP', 'block');
+
+    const result = (
+      await read(gate.token, { plateNumber: 'HOT1GP', lane: 'In' })
+    ).json<AnprLaneReadResult>();
+
+    expect(result).toMatchObject({
+      decision: 'refused',
+      refusalReason: 'watchlist',
+      barrier: null,
+    });
+    expect(gate.simulator!.pulses).toBe(0);
+    expect(await entriesOf(gate.tenantId)).toEqual([
+      { entry_granted: false, refusal_reason: 'watchlist' },
+    ]);
+    expect((await hitsOf(gate.tenantId)).map((hit) => hit.details)).toMatchObject([
+      { severity: 'block', decision: 'refused', value: 'HOT1GP' },
+    ]);
+  });
+
+  it('refuses a blocked plate whose entry would need a guard, instead of waiting for one', async () => {
+    const gate = await aLaneGate(AUTO_LANES);
+    await approve(gate.admin, 'HOT2GP');
+    await t.ownerQuery(
+      "update approved_vehicles set driver_face_descriptor = 'x' where tenant_id = $1",
+      [gate.tenantId],
+    );
+    await watch(gate.admin, 'HOT2GP', 'block');
+
+    const result = (
+      await read(gate.token, { plateNumber: 'HOT2GP', lane: 'In' })
+    ).json<AnprLaneReadResult>();
+
+    expect(result).toMatchObject({
+      decision: 'refused',
+      refusalReason: 'watchlist',
+      barrier: null,
+    });
+    expect(result.entryId).not.toBeNull();
+    expect(gate.simulator!.pulses).toBe(0);
+    expect(await entriesOf(gate.tenantId)).toEqual([
+      { entry_granted: false, refusal_reason: 'watchlist' },
+    ]);
+  });
+
+  it("grants an alert hit with the hit logged; another tenant's watchlist never matches", async () => {
+    const gate = await aLaneGate(AUTO_LANES);
+    await approve(gate.admin, 'WARM1GP');
+    await approve(gate.admin, 'ELSE1GP');
+    await watch(gate.admin, 'WARM1GP', 'alert');
+    const other = await t.registerTenant();
+    await watch(other, 'ELSE1GP', 'block');
+
+    const alerted = (
+      await read(gate.token, { plateNumber: 'WARM1GP', lane: 'In' })
+    ).json<AnprLaneReadResult>();
+    const elsewhere = (
+      await read(gate.token, { plateNumber: 'ELSE1GP', lane: 'In' })
+    ).json<AnprLaneReadResult>();
+
+    expect(alerted).toMatchObject({ decision: 'granted', barrier: { opened: true } });
+    expect(elsewhere).toMatchObject({ decision: 'granted', barrier: { opened: true } });
+    expect((await hitsOf(gate.tenantId)).map((hit) => hit.details)).toMatchObject([
+      { severity: 'alert', decision: 'granted', value: 'WARM1GP' },
+    ]);
+  });
+});

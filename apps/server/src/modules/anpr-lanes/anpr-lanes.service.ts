@@ -9,6 +9,7 @@ import type { EntryLogsService } from '@/modules/entry-logs';
 import type { Actor } from '@/modules/sessions';
 import type { SitesRepository } from '@/modules/sites';
 import type { VisitsService } from '@/modules/visits';
+import type { WatchlistService } from '@/modules/watchlist';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
@@ -22,6 +23,8 @@ export type AnprLanesServiceDeps = {
   entryLogs: Pick<EntryLogsService, 'grantEntry'>;
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate'>;
   visits: Pick<VisitsService, 'recordPlateExit' | 'isPlateInside'>;
+  /** Issue 21: a watched plate is stopped at the lane even when its entry needs a guard. */
+  watchlist: Pick<WatchlistService, 'screen'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
 };
@@ -62,6 +65,7 @@ export function createAnprLanesService({
   entryLogs,
   vehicles,
   visits,
+  watchlist,
   audit,
   clock,
 }: AnprLanesServiceDeps) {
@@ -126,10 +130,27 @@ export function createAnprLanesService({
     }
 
     // An approved vehicle whose driver has a photo on file needs the face step: a guard's.
-    const vehicle = await database.withTenant(tenantId, (tx) =>
-      vehicles.findByPlate(tx, tenantId, body.plateNumber),
-    );
-    if (vehicle && (vehicle.driverPhotoKey !== null || vehicle.driverFaceDescriptor !== null)) {
+    // Issue 21: unless the watchlist blocks its plate (or its company): then the lane refuses it
+    // here, through grant-entry below, logged with the watchlist's reason and its hits, instead
+    // of leaving a watched truck waiting at the boom for a guard.
+    const { vehicle, isBlocked } = await database.withTenant(tenantId, async (tx) => {
+      const found = await vehicles.findByPlate(tx, tenantId, body.plateNumber);
+      if (!found || (found.driverPhotoKey === null && found.driverFaceDescriptor === null))
+        return { vehicle: found, isBlocked: false };
+      const screening = await watchlist.screen(tx, tenantId, {
+        plateNumbers: [body.plateNumber],
+        company: found.company ?? null,
+      });
+      return {
+        vehicle: found,
+        isBlocked: screening.outcomes.some((outcome) => outcome.verdict === 'block'),
+      };
+    });
+    if (
+      vehicle &&
+      (vehicle.driverPhotoKey !== null || vehicle.driverFaceDescriptor !== null) &&
+      !isBlocked
+    ) {
       await auditRead(tenantId, gateId, 'guard_required', body, ip);
       return { ...base, decision: 'guard_required' };
     }

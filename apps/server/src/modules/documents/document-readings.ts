@@ -53,7 +53,7 @@ export type CitedReadings = {
   /** `trailerRegs`: the ticket's trailer registrations as written ("ABC123GP, DEF456GP"). */
   ticket: { vehicleReg: Text; transporter: Text; trailerRegs: Text } | null;
   /** Issue 21: the trailers' licence discs, in the order cited (absent: none cited). */
-  trailerDiscs?: { id: string; plate: Text; dateOfExpiry: Text }[];
+  trailerDiscs?: { id: string; plate: Text; discNumber: Text; dateOfExpiry: Text }[];
 };
 
 type Fields = Record<string, string | number | null>;
@@ -144,6 +144,7 @@ export async function citedReadings(
       trailerDiscs.push({
         id,
         plate: read(fields, 'licenceNumber'),
+        discNumber: read(fields, 'discNumber'),
         dateOfExpiry: read(fields, 'dateOfExpiry'),
       });
   }

@@ -5,6 +5,8 @@ import { INCOMING_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/webhooks';
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
+import type { CitedTrailerDisc } from './incoming-trailers';
+
 import {
   type IncomingRequestListRow,
   type IncomingRequestRow,
@@ -102,6 +104,19 @@ export function createWebhooksRepository() {
           weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
           extractedDiskData: incomingRequests.extractedDiskData,
           completedAt: incomingRequests.completedAt,
+          trailerPlates: incomingRequests.trailerPlates,
+          trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
+          // Issue 21: the cited trailer discs as read, to pair with the plates (by table name,
+          // as above; a primary-key lookup per cited disc, none for a rigid vehicle).
+          trailerDiscs: sql<CitedTrailerDisc[]>`(
+            select coalesce(json_agg(json_build_object(
+              'id', d.id,
+              'plate', nullif(btrim(d.fields->>'licenceNumber'), ''),
+              'discNumber', nullif(btrim(d.fields->>'discNumber'), ''),
+              'dateOfExpiry', nullif(btrim(d.fields->>'dateOfExpiry'), ''))), '[]'::json)
+            from licence_discs d
+            where d.tenant_id = incoming_requests.tenant_id
+              and d.id = any(incoming_requests.trailer_licence_disc_ids))`,
           // Issue 15: a processed request's gate entry, as the truck list links a camera read:
           // the plate's first entry at or after the request arrived, within the window (the
           // tenant's plate index, in order). By table name: modules meet only in SQL.

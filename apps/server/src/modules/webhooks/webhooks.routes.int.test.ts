@@ -55,6 +55,9 @@ describe('incoming feed and integrations routes', () => {
           status: 'Complete',
           completedAt: null,
           entryLogId: null,
+          trailerPlates: [],
+          trailerLicenceDiscIds: [],
+          trailers: [],
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

@@ -33,6 +33,7 @@ import { AppError } from '@/platform/errors';
 import { setPageHeaders } from '@/platform/page-cursor';
 
 import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
+import { pairTrailers } from './incoming-trailers';
 import { WebhookVerificationError, type WebhooksService } from './webhooks.service';
 import type {
   IncomingRequestListRow,
@@ -74,6 +75,9 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     status: incomingRequestStatus(row),
     completedAt: row.completedAt?.toISOString() ?? null,
     entryLogId: row.entryLogId ?? null,
+    trailerPlates: row.trailerPlates,
+    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
+    trailers: pairTrailers(row.trailerPlates, row.trailerDiscs ?? []),
   };
 }
 
@@ -157,20 +161,23 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
             'field existed); concurrent calls are applied one after another, each with its own ' +
             'completion time and its own callback. `callbackQueued` says whether the callback can ' +
             'go out: false when the tenant has no callback URL, it is disabled (410) or there is ' +
-            'no secret to sign it (the outbox row is then dead-lettered with that reason).',
+            'no secret to sign it (the outbox row is then dead-lettered with that reason). ' +
+            'Issue 21: `trailerPlates`/`trailerLicenceDiscIds` are checked against the approved ' +
+            'vehicle’s rig (a failure is 422); `weighbridgeTicketCaptureId` cites the ticket read ' +
+            'in the dialog, whose trailer registrations the rig lacks come back as `warnings`.',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
           response: { 200: ProcessRequestResponseSchema },
         },
       },
       async (request) => {
-        const { row, callbackQueued } = await service.processRequest(
+        const { row, callbackQueued, warnings } = await service.processRequest(
           request.actor,
           request.params.id,
           request.body,
           request.ip,
         );
-        return { ...toIncomingRequestEntry(row), callbackQueued };
+        return { ...toIncomingRequestEntry(row), callbackQueued, warnings };
       },
     );
 

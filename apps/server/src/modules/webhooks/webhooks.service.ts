@@ -10,6 +10,7 @@ import {
 
 import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
+import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
 import { citedReadings } from '@/modules/documents';
 import { checkRig } from '@/modules/entry-logs';
@@ -28,6 +29,7 @@ import { enqueueJob } from '@/platform/jobs';
 
 import type { CallbackSender, SendResult } from './callback-sender';
 import { decideAfterAttempt } from './delivery-policy';
+import { pairTrailers } from './incoming-trailers';
 import {
   type VerifyFailure,
   generateIntegrationSecret,
@@ -76,6 +78,8 @@ export type WebhooksServiceDeps = {
   corrections: Pick<CorrectionsService, 'record'>;
   /** Issue 21: the approved vehicle's rig, against which the completion's trailers are checked. */
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate'>;
+  /** Issue 21: the weighbridge ticket the dialog read, by its capture (its trailer registrations). */
+  captures: Pick<CapturesService, 'findReading'>;
   random?: () => number;
 };
 
@@ -132,8 +136,25 @@ export function createWebhooksService({
   sites,
   corrections,
   vehicles,
+  captures,
   random = Math.random,
 }: WebhooksServiceDeps) {
+  /**
+   * Issue 21: the trailer registrations the server read on a cited weighbridge ticket capture,
+   * as the rig check takes them ("A, B"); a capture that is not the tenant's ticket is a 400.
+   */
+  async function ticketTrailerRegs(tx: DbExecutor, tenantId: string, captureId: string) {
+    const capture = await captures.findReading(tx, tenantId, captureId);
+    if (!capture || capture.type !== 'weighbridge')
+      throw new AppError(
+        'INVALID',
+        'weighbridgeTicketCaptureId: no weighbridge ticket read with this capture in this organization.',
+      );
+    const regs = (capture.reading?.fields as { trailerRegs?: { value?: unknown } } | undefined)
+      ?.trailerRegs?.value;
+    return Array.isArray(regs) ? regs.filter((reg) => typeof reg === 'string').join(', ') : '';
+  }
+
   /** The current secret first, then the previous one while its rotation window lasts. */
   function activeSecrets(integration: WebhookIntegrationRow | undefined, now: Date): string[] {
     if (!integration?.secretCiphertext) return [];
@@ -312,61 +333,76 @@ export function createWebhooksService({
         idNumber: body.driverIdNumber,
         company: body.transportName,
       };
-      const refusal = await database.withTenant(actor.tenantId, async (tx) => {
-        // Issue 16: another site's entry is not the caller's to process (404, as unknown). An
-        // entry's site never changes, so this check holds for the completion below.
-        const found = await repository.incomingRequestSite(tx, actor.tenantId, id);
-        if (found && !inScope(await sites.scopeOf(tx, actor), found.siteId)) throw notFound();
-        const screening = await watchlist.screen(tx, actor.tenantId, subject);
-        const rigOutcomes =
-          body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0
-            ? checkRig({
-                rig:
-                  (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
-                  null,
-                trailerPlates: body.trailerPlates,
-                trailerDiscs:
-                  (
-                    await citedReadings(tx, actor.tenantId, {
-                      vehicleLicenceDiscId: null,
-                      identityDocumentId: null,
-                      driversLicenceId: null,
-                      passportRecordId: null,
-                      weighbridgeTicketId: null,
-                      trailerLicenceDiscIds: body.trailerLicenceDiscIds,
-                    })
-                  ).trailerDiscs ?? [],
-                // The feed's ticket is the sender's reference, not a ticket read here.
-                ticketTrailerRegs: null,
-                today: siteDay(now),
-              })
+      const { refusal, trailerDiscs, warnings } = await database.withTenant(
+        actor.tenantId,
+        async (tx) => {
+          // Issue 16: another site's entry is not the caller's to process (404, as unknown). An
+          // entry's site never changes, so this check holds for the completion below.
+          const found = await repository.incomingRequestSite(tx, actor.tenantId, id);
+          if (found && !inScope(await sites.scopeOf(tx, actor), found.siteId)) throw notFound();
+          const screening = await watchlist.screen(tx, actor.tenantId, subject);
+          const hasTrailers =
+            body.trailerPlates.length > 0 || body.trailerLicenceDiscIds.length > 0;
+          // The cited trailer discs as read (a 400 for another tenant's): checked here, and
+          // their disc numbers and expiry dates go out with the callback.
+          const discs = hasTrailers
+            ? ((
+                await citedReadings(tx, actor.tenantId, {
+                  vehicleLicenceDiscId: null,
+                  identityDocumentId: null,
+                  driversLicenceId: null,
+                  passportRecordId: null,
+                  weighbridgeTicketId: null,
+                  trailerLicenceDiscIds: body.trailerLicenceDiscIds,
+                })
+              ).trailerDiscs ?? [])
             : [];
-        const outcomes = [...screening.outcomes, ...rigOutcomes];
-        const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
-        if (!blocking) return null;
-        if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'incoming-request.refused',
-          targetType: 'incoming_request',
-          targetId: id,
-          ip,
-          details: {
-            refusalReason: blocking.refusalReason,
-            ruleOutcomes: outcomes,
-            watchlistHits: screening.hits,
-          },
-        });
-        await watchlist.recordHits(tx, actor, screening, {
-          gatePath: 'incoming-feed',
-          targetType: 'incoming_request',
-          targetId: id,
-          decision: 'refused',
-          ip,
-        });
-        return blocking;
-      });
+          // The feed's `weighbridgeTicketId` is the sender's reference; the ticket checked is the
+          // one the dialog read, cited by its capture.
+          const ticketRegs = body.weighbridgeTicketCaptureId
+            ? await ticketTrailerRegs(tx, actor.tenantId, body.weighbridgeTicketCaptureId)
+            : null;
+          const rigOutcomes =
+            hasTrailers || ticketRegs !== null
+              ? checkRig({
+                  rig:
+                    (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
+                    null,
+                  trailerPlates: body.trailerPlates,
+                  trailerDiscs: discs,
+                  ticketTrailerRegs: ticketRegs,
+                  today: siteDay(now),
+                })
+              : [];
+          // Only the rig's warnings are told: a watchlist alert may be covert.
+          const rigWarnings = rigOutcomes.filter((outcome) => outcome.verdict === 'warn');
+          const outcomes = [...screening.outcomes, ...rigOutcomes];
+          const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
+          if (!blocking) return { refusal: null, trailerDiscs: discs, warnings: rigWarnings };
+          if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'incoming-request.refused',
+            targetType: 'incoming_request',
+            targetId: id,
+            ip,
+            details: {
+              refusalReason: blocking.refusalReason,
+              ruleOutcomes: outcomes,
+              watchlistHits: screening.hits,
+            },
+          });
+          await watchlist.recordHits(tx, actor, screening, {
+            gatePath: 'incoming-feed',
+            targetType: 'incoming_request',
+            targetId: id,
+            decision: 'refused',
+            ip,
+          });
+          return { refusal: blocking, trailerDiscs: discs, warnings: rigWarnings };
+        },
+      );
       if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
       // ----- end of issue 21's screening -----
       return database.withTenant(actor.tenantId, async (tx) => {
@@ -425,6 +461,10 @@ export function createWebhooksService({
             driverSex: body.driverSex,
             receivedAt: row.receivedAt.toISOString(),
             completedAt,
+            // Issue 21: the rig as completed, each trailer with the disc cited for it (the rig
+            // check above refused a disc for a trailer not presented).
+            trailerPlates: body.trailerPlates,
+            trailers: pairTrailers(body.trailerPlates, trailerDiscs),
           },
         };
         const delivery = await repository.insertDelivery(tx, {
@@ -453,7 +493,11 @@ export function createWebhooksService({
           targetType: 'incoming_request',
           targetId: row.id,
           ip,
-          details: { deliveryId: delivery.id, callbackQueued },
+          details: {
+            deliveryId: delivery.id,
+            callbackQueued,
+            ...(warnings.length > 0 ? { ruleOutcomes: warnings } : {}),
+          },
         });
         // Issue 15: in the completion's transaction, so the typed values exist if and only if
         // the completion does; the read values come from the captures the server holds.
@@ -473,7 +517,12 @@ export function createWebhooksService({
           decision: 'granted',
           ip,
         });
-        return { row, callbackQueued };
+        // The answer pairs the trailers with their discs as the feed lists them.
+        return {
+          row: { ...row, trailerDiscs },
+          callbackQueued,
+          warnings: warnings.map(({ code, message }) => ({ code, message })),
+        };
       });
     },
 

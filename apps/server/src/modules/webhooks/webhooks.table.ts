@@ -16,6 +16,8 @@ import {
 import { sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
+import type { CitedTrailerDisc } from './incoming-trailers';
+
 /**
  * One per tenant: the integration secret (encrypted, platform/crypto.ts) that signs inbound posts
  * and outbound callbacks, the previous secret during a rotation window, and the callback URL.
@@ -173,9 +175,13 @@ export type IncomingRequestListRow = Pick<
   | 'weighbridgeTicketId'
   | 'extractedDiskData'
   | 'completedAt'
+  | 'trailerPlates'
+  | 'trailerLicenceDiscIds'
 > & {
   /** Issue 15: the gate entry the processed request led to (list only). */
   entryLogId?: string | null;
+  /** Issue 21: the trailer discs the completion cited, as read (list only). */
+  trailerDiscs?: CitedTrailerDisc[];
 };
 export type NewIncomingRequestRow = typeof incomingRequests.$inferInsert;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -8,4 +8,6 @@ export const gateKeys = {
   approvedVehicles: ['approved-vehicles'] as const,
   truckList: ['truck-list'] as const,
   weighbridgeTickets: ['weighbridge-tickets'] as const,
+  /** GET /api/verify-vehicle/{plate}, per plate (issue 21: the registered rig). */
+  verifyVehicle: (plateNumber: string) => ['verify-vehicle', plateNumber] as const,
 };

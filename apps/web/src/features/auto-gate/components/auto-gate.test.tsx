@@ -240,6 +240,36 @@ describe('Automated Gate Entry', () => {
     expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
   });
 
+  it('never offers Pre-Register for an unregistered plate with a watchlist alert (issue 21)', async () => {
+    const { user, api } = setUp([]);
+    api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+    api.onGrantEntry(
+      anEntryLog({
+        plateNumber: 'CA123456',
+        entryGranted: false,
+        refusalReason: 'not_registered',
+        warnings: [
+          {
+            code: 'watchlist_hit',
+            severity: 'warning',
+            message: 'Plate CA123456 is on the watchlist (alert): Late payments',
+            fields: ['plateNumber'],
+          },
+        ],
+      }),
+    );
+
+    await start(user);
+    await uploadThroughCamera(user, 'Scan Licence Plate');
+
+    const panel = await screen.findByTestId('not-registered-panel');
+    expect(within(panel).getByText('Vehicle not pre-registered')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(panel).getByTestId('verification-warnings')).toHaveTextContent('Late payments'),
+    );
+    expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
+  });
+
   it("lets the guard override a watchlist refusal with a supervisor's PIN (issue 21)", async () => {
     const { user, api } = setUp([]);
     api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));

@@ -38,6 +38,11 @@ export function NotRegisteredPanel({
 }) {
   // Issue 15: a registered vehicle whose face check failed retakes the face, not pre-registers.
   const canRetake = canRetakeFace(state);
+  // Issue 21: a watched plate is never pre-registered: one the rules refused, or one the server
+  // reports a watchlist hit for (an alert on an unregistered plate). A covert hit carries no
+  // warning, so nothing here tells the guard about it.
+  const isWatched =
+    state.refusedByRules || state.warnings.some((warning) => warning.code === 'watchlist_hit');
   const { t } = useTranslation('autoGate');
   return (
     <Card className="border-destructive" data-testid="not-registered-panel">
@@ -77,15 +82,14 @@ export function NotRegisteredPanel({
           </p>
           <TypedPlateNote state={state} />
         </div>
-        <div className={cn('grid gap-2', !state.refusedByRules && 'sm:grid-cols-2')}>
-          {/* Issue 21: a vehicle the rules refused (a watched plate) is never pre-registered. */}
+        <div className={cn('grid gap-2', !isWatched && 'sm:grid-cols-2')}>
           {canRetake ? (
             <Button size="lg" onClick={onRetakeFace}>
               <ScanFaceIcon aria-hidden />
               {t('retakeFace')}
             </Button>
           ) : (
-            !state.refusedByRules && (
+            !isWatched && (
               <Button size="lg" asChild>
                 <Link href={paths.preArrival(state.plateNumber ?? undefined)}>
                   <UserPlusIcon aria-hidden />

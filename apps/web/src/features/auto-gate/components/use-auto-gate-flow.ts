@@ -262,14 +262,14 @@ export function useAutoGateFlow() {
           ...(refusal.faceComparisonId ? { faceComparisonId: refusal.faceComparisonId } : {}),
         },
       });
-      if (isCurrent(attemptId))
-        dispatch({
-          type: 'REFUSAL_LOGGED',
-          refusalReason: stored.refusalReason,
-          warnings: stored.warnings,
-        });
+      const logged = {
+        type: 'REFUSAL_LOGGED',
+        refusalReason: stored.refusalReason,
+        warnings: stored.warnings,
+      } as const;
+      if (isCurrent(attemptId)) dispatch(logged);
       // Issue 21: a watched plate is refused by the server's rules, never offered pre-registration.
-      return rulesRefusal(stored);
+      return { rules: rulesRefusal(stored), logged };
     } catch (error) {
       if (!isCurrent(attemptId)) return null;
       toast({
@@ -283,7 +283,7 @@ export function useAutoGateFlow() {
 
   /** A refusal logged after its panel is shown: the server's rules may still change the panel. */
   const logRefusalShown = async (attemptId: string, refusal: Parameters<typeof logRefusal>[1]) => {
-    const refused = await logRefusal(attemptId, refusal);
+    const refused = (await logRefusal(attemptId, refusal))?.rules;
     if (refused && isCurrent(attemptId)) dispatch({ type: 'RULES_REFUSED', ...refused });
   };
 
@@ -353,7 +353,9 @@ export function useAutoGateFlow() {
       });
       if (!isCurrent(attemptId)) return;
       dispatch({ type: 'VEHICLE_NOT_FOUND' });
-      if (refused) dispatch({ type: 'RULES_REFUSED', ...refused });
+      // Logged before the panel existed: its warnings (a watchlist alert, issue 21) go on it now.
+      if (refused) dispatch(refused.logged);
+      if (refused?.rules) dispatch({ type: 'RULES_REFUSED', ...refused.rules });
       return;
     }
     if (!isCurrent(attemptId)) return;

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
+import type { ApprovedVehicle, VerifyVehicle } from '@boomgate/contracts/approved-vehicles';
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
 import { NEXT_CURSOR_HEADER } from '@boomgate/contracts/primitives';
 import {
@@ -14,9 +15,10 @@ import {
 } from '@boomgate/contracts/webhooks';
 
 import { i18next } from '@/lib/i18n';
+import { formatPlate } from '@/lib/plates';
 import { uploadThroughCamera } from '@/testing/camera';
 import { aSession } from '@/testing/data';
-import { A_CAPTURE_ID, anEmptyRead, anOcrRead } from '@/testing/gate-api';
+import { A_CAPTURE_ID, anApprovedVehicle, anEmptyRead, anOcrRead } from '@/testing/gate-api';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
@@ -39,6 +41,9 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     status: 'Incomplete',
     completedAt: null,
     entryLogId: null,
+    trailerPlates: [],
+    trailerLicenceDiscIds: [],
+    trailers: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };
@@ -54,15 +59,19 @@ type FeedOptions = {
   summary?: IncomingFeedSummary;
   /** What process-request answers: was the callback queued (default) or is none set up? */
   callbackQueued?: boolean;
+  /** Issue 21: the approved vehicles verify-vehicle knows (none by default: not registered). */
+  vehicles?: ApprovedVehicle[];
 };
 function createFeedApi(
   initial: IncomingRequestEntry[],
-  { pageSize = 100, summary, callbackQueued = true }: FeedOptions,
+  { pageSize = 100, summary, callbackQueued = true, vehicles = [] }: FeedOptions,
 ) {
   let entries = [...initial];
   let listCalls = 0;
   const cursors: (string | null)[] = [];
   const processed: { id: string; body: ProcessRequestBody }[] = [];
+  /** Issue 21: the licence discs saved (a trailer's), each answered with a new id. */
+  const discs: { id: string; body: Record<string, unknown> }[] = [];
   const ocr = new Map<OcrType, OcrResponse | Response>();
   let processAnswer: Response | null = null;
   const handlers = [
@@ -108,9 +117,24 @@ function createFeedApi(
         return HttpResponse.json<ProcessRequestResponse>({
           ...entries.find((e) => e.id === params.id)!,
           callbackQueued,
+          warnings: [],
         });
       },
     ),
+    http.get<{ plate: string }>('/api/verify-vehicle/:plate', ({ params }) => {
+      const vehicle = vehicles.find((known) => known.plateNumber === params.plate) ?? null;
+      return HttpResponse.json<VerifyVehicle>({
+        approved: vehicle !== null,
+        plateNumber: params.plate,
+        reason: vehicle ? 'approved' : 'not_registered',
+        vehicle,
+      });
+    }),
+    http.post<never, Record<string, unknown>>('/api/licence-disc', async ({ request }) => {
+      const id = crypto.randomUUID();
+      discs.push({ id, body: await request.json() });
+      return HttpResponse.json({ id }, { status: 201 });
+    }),
     http.post<never, { type: OcrType }>('/api/ocr', async ({ request }) => {
       const { type } = await request.json();
       const answer = ocr.get(type);
@@ -121,6 +145,7 @@ function createFeedApi(
   return {
     handlers,
     processed,
+    discs,
     listCalls: () => listCalls,
     cursors,
     onOcr: (type: OcrType, answer: OcrResponse | Response) => ocr.set(type, answer),
@@ -579,27 +604,166 @@ describe('Incoming Feed', () => {
     expect(api.processed[0]!.body).toHaveProperty('expectedCompletedAt', null);
   });
 
-  it("sends the rig's trailer plates for the server to check (issue 21)", async () => {
-    const { user, api } = setUp([
-      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
-    ]);
+  it("scans a trailer's disc as Real Gate does and sends the rig for the server to check (issue 21)", async () => {
+    const { user, api } = setUp(
+      [anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' })],
+      {
+        vehicles: [
+          anApprovedVehicle({
+            plateNumber: 'CA1',
+            trailers: [{ plateNumber: 'TR5GP', discNumber: null, discExpiry: null }],
+          }),
+        ],
+      },
+    );
+    api.onOcr(
+      'disk',
+      anOcrRead('disk', { licenceNumber: 'TR5GP', discNumber: 'D55', dateOfExpiry: '2099-01-31' }),
+    );
 
     const dialog = await openDialog(user, 0, 'Edit');
     const trailers = within(dialog).getByTestId('trailers-panel');
-    // No disc reader here: the back office types the plates.
-    expect(within(trailers).queryByRole('button', { name: 'Scan Trailer Disc' })).toBeNull();
+    // The approved vehicle's rig, as Real Gate shows it.
+    expect(await within(trailers).findByTestId('registered-trailers')).toHaveTextContent(
+      `Registered with this vehicle: ${formatPlate('TR5GP')}`,
+    );
+    await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
+    await uploadThroughCamera(user, 'Scan Trailer Licence Disc');
+    // The disc as read, its "Licence no." offered as the trailer's plate.
+    expect(await within(trailers).findByTestId('trailer-disc-read')).toHaveTextContent(
+      'Disc D55, expires 2099-01-31',
+    );
+    expect(within(trailers).getByLabelText('Trailer plate')).toHaveValue(formatPlate('TR5GP'));
+    await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(within(trailers).getByRole('list')).toHaveTextContent('Disc D55, expires 2099-01-31');
+    // The truck-tractor's own plate is not a trailer; a second one is typed.
     await user.type(within(trailers).getByLabelText('Trailer plate'), 'ca1');
     await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
     expect(
       within(trailers).getByText('This plate is already recorded with this entry'),
     ).toBeInTheDocument();
     await user.clear(within(trailers).getByLabelText('Trailer plate'));
-    await user.type(within(trailers).getByLabelText('Trailer plate'), 'tr 5 gp');
+    await user.type(within(trailers).getByLabelText('Trailer plate'), 'tr 6 gp');
     await user.click(within(trailers).getByRole('button', { name: 'Add Trailer' }));
+    expect(within(trailers).getByText('No disc scanned')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
 
     await expectToast('Success', 'Entry processed and callback sent');
-    expect(api.processed[0]!.body).toMatchObject({ plateNumber: 'CA1', trailerPlates: ['TR5GP'] });
+    // The disc was saved citing the photo the OCR call stored, and cited with the completion.
+    expect(api.discs).toHaveLength(1);
+    expect(api.discs[0]!.body).toMatchObject({
+      licenceNumber: 'TR5GP',
+      discNumber: 'D55',
+      discImageCaptureId: A_CAPTURE_ID,
+    });
+    expect(api.processed[0]!.body).toMatchObject({
+      plateNumber: 'CA1',
+      trailerPlates: ['TR5GP', 'TR6GP'],
+      trailerLicenceDiscIds: [api.discs[0]!.id],
+    });
+  });
+
+  it("cites the ticket read in the dialog and shows the server's rig warning (issue 21)", async () => {
+    const entry = anEntry({
+      plateNumber: 'CA1',
+      driverName: 'Sipho',
+      driverIdNumber: '8001015009087',
+    });
+    const { user, api } = setUp([entry]);
+    api.onOcr(
+      'weighbridge',
+      anOcrRead('weighbridge', { ticketNumber: 'T-1', vehicleReg: 'CA1', trailerRegs: ['XX9GP'] }),
+    );
+    api.onProcess(
+      HttpResponse.json<ProcessRequestResponse>({
+        ...entry,
+        completedAt: '2026-01-01T07:05:00.000Z',
+        callbackQueued: true,
+        warnings: [
+          {
+            code: 'ticket_trailer_unknown',
+            message:
+              "The weighbridge ticket names trailer XX9GP, which is not on this vehicle's rig.",
+          },
+        ],
+      }),
+    );
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    await capture(user, dialog, 'Weighbridge Ticket', 'Capture Weighbridge Ticket');
+    await expectToast('Captured', 'Weighbridge Ticket processed successfully');
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast(
+      'Success',
+      "Entry processed and callback sent — Check the rig: The weighbridge ticket names trailer XX9GP, which is not on this vehicle's rig.",
+    );
+    expect(api.processed[0]!.body).toMatchObject({ weighbridgeTicketCaptureId: A_CAPTURE_ID });
+  });
+
+  it('toasts a trailer disc that was not read, and lets the plate be typed (issue 21)', async () => {
+    const { user, api } = setUp([
+      anEntry({ plateNumber: 'CA1', driverName: 'Sipho', driverIdNumber: '8001015009087' }),
+    ]);
+    api.onOcr('disk', anEmptyRead('disk'));
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    const trailers = within(dialog).getByTestId('trailers-panel');
+    await user.click(within(trailers).getByRole('button', { name: 'Scan Trailer Disc' }));
+    await uploadThroughCamera(user, 'Scan Trailer Licence Disc');
+
+    await expectToast(
+      'Trailer Disc Scan Failed',
+      "Could not read the trailer's licence disc: scan it again or type its plate.",
+    );
+    expect(api.discs).toHaveLength(0);
+    expect(within(trailers).queryByTestId('trailer-disc-read')).toBeNull();
+    expect(within(trailers).getByLabelText('Trailer plate')).toBeEnabled();
+  });
+
+  it("edits a processed entry from its stored rig and shows the server's rig refusal (issue 21)", async () => {
+    const discId = '5b1d7f0e-7d5e-4c61-9a55-3c1f8c0de0aa';
+    const { user, api } = setUp([
+      anEntry({
+        plateNumber: 'CA1',
+        driverName: 'Sipho',
+        driverIdNumber: '8001015009087',
+        completedAt: '2026-01-01T07:05:00.000Z',
+        trailerPlates: ['TR5GP', 'TR6GP'],
+        trailerLicenceDiscIds: [discId],
+        trailers: [
+          { plateNumber: 'TR5GP', licenceDiscId: null, discNumber: null, discExpiry: null },
+          {
+            plateNumber: 'TR6GP',
+            licenceDiscId: discId,
+            discNumber: 'D66',
+            discExpiry: '2020-01-31',
+          },
+        ],
+      }),
+    ]);
+    api.onProcess(
+      apiError(422, 'UNPROCESSABLE', 'Entry refused: Trailer disc TR6GP expired on 2020-01-31.'),
+    );
+
+    const dialog = await openDialog(user, 0, 'Edit');
+    const listed = within(within(dialog).getByTestId('trailers-panel')).getByRole('list');
+    expect(
+      within(listed)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      `${formatPlate('TR5GP')}No disc scanned`,
+      `${formatPlate('TR6GP')}Disc D66, expires 2020-01-31`,
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Complete Processing' }));
+
+    await expectToast('Error', 'Entry refused: Trailer disc TR6GP expired on 2020-01-31.');
+    expect(api.processed[0]!.body).toMatchObject({
+      trailerPlates: ['TR5GP', 'TR6GP'],
+      trailerLicenceDiscIds: [discId],
+    });
+    expect(screen.getByRole('dialog', { name: 'Process Vehicle Entry' })).toBeInTheDocument();
   });
 
   it('says no callback was sent when the server queued none, instead of claiming one', async () => {

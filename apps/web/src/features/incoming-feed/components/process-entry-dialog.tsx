@@ -2,12 +2,11 @@ import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
 
-import { normalisePlate } from '@boomgate/contracts/plates';
 import type { IncomingRequestEntry } from '@boomgate/contracts/webhooks';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
-import { type TrailerData, TrailersPanel } from '@/components/trailers-panel';
+import type { TrailerData } from '@/components/trailers-panel';
 import {
   Dialog,
   DialogContent,
@@ -18,6 +17,7 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { i18next } from '@/lib/i18n';
 import { readDocument } from '@/lib/api/ocr';
 import { unconfirmed } from '@/lib/corrections';
 import { useTranslation } from '@/lib/i18n';
@@ -42,6 +42,7 @@ import {
 import { fieldLabel, tabLabel, tabList } from './incoming-feed-texts';
 import { CompletionFooter } from './process-entry-tab-panel';
 import { TabPanel, type TabState } from './process-entry-tab-panel';
+import { ProcessEntryTrailers, storedTrailers, trailerFields } from './process-entry-trailers';
 import { useTabEdits } from './use-tab-edits';
 
 /** Spec §2 "Process Vehicle Entry dialog": capture the missing documents, then complete. */
@@ -58,8 +59,8 @@ export function ProcessEntryDialog({
   const { tabEdits, setTabEdits, editField, confirmField, enterManually } = useTabEdits();
   const [states, setStates] = useState<Partial<Record<TabKey, TabState>>>({});
   const [cameraTab, setCameraTab] = useState<TabDefinition | null>(null);
-  /** Issue 21: the rig's trailer plates, checked against the approved vehicle by the server. */
-  const [trailers, setTrailers] = useState<TrailerData[]>([]);
+  /** Issue 21: the rig's trailers (an edit starts from the stored ones), checked by the server. */
+  const [trailers, setTrailers] = useState<TrailerData[]>(() => storedTrailers(entry));
   const processRequest = useProcessRequest();
   const reading = useMutation({
     mutationFn: ({ tab, image }: { tab: TabDefinition; image: string }) =>
@@ -146,18 +147,28 @@ export function ProcessEntryDialog({
           ...payload,
           expectedCompletedAt: entry.completedAt,
           ...(corrections.length > 0 ? { corrections } : {}),
-          ...(trailers.length > 0
-            ? { trailerPlates: trailers.map((trailer) => trailer.plateNumber) }
+          ...trailerFields(trailers),
+          // Issue 21: the ticket read here, so the server matches its trailers with the rig.
+          ...(tabEdits.weighbridge?.edits.captureId
+            ? { weighbridgeTicketCaptureId: tabEdits.weighbridge.edits.captureId }
             : {}),
         },
       },
       {
-        onSuccess: ({ callbackQueued }) => {
+        onSuccess: ({ callbackQueued, warnings }) => {
           // Spec §8's toast when the server queued the callback; without a usable callback URL
           // none is sent, and the toast does not claim one.
+          const status = callbackQueued ? t('toasts.callbackSent') : t('toasts.noCallback');
           toast({
             title: t('toasts.success'),
-            description: callbackQueued ? t('toasts.callbackSent') : t('toasts.noCallback'),
+            // Issue 21: what the rig check found (a ticket naming a trailer the rig lacks).
+            description:
+              warnings.length > 0
+                ? i18next.t('common:trailers.processedWithWarnings', {
+                    status,
+                    warnings: warnings.map((warning) => warning.message).join(' '),
+                  })
+                : status,
           });
           onClose();
         },
@@ -233,20 +244,11 @@ export function ProcessEntryDialog({
               </TabsContent>
             ))}
           </Tabs>
-          <TrailersPanel
+          <ProcessEntryTrailers
             trailers={trailers}
+            truckPlate={payload.plateNumber}
             canEdit={!processRequest.isPending}
-            onAdd={(trailer) => {
-              if (
-                trailers.length >= 2 ||
-                trailer.plateNumber === normalisePlate(payload.plateNumber ?? '') ||
-                trailers.some((known) => known.plateNumber === trailer.plateNumber)
-              )
-                return false;
-              setTrailers([...trailers, trailer]);
-              return true;
-            }}
-            onRemove={(index) => setTrailers(trailers.filter((_, at) => at !== index))}
+            onChange={setTrailers}
           />
           <InductionValidityNotice idNumber={payload.driverIdNumber} />
           <CompletionFooter

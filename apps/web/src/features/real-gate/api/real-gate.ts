@@ -1,24 +1,11 @@
-import { VerifyVehicleSchema } from '@boomgate/contracts/approved-vehicles';
 import {
   CreatedIdSchema,
   type DriversLicenceBody,
   type IdentityDocumentBody,
-  type LicenceDiscBody,
   type PassportBody,
 } from '@boomgate/contracts/documents';
 
 import { request } from '@/lib/api-client';
-
-/** GET /api/verify-vehicle/{plate}: whether the plate is a registered, active vehicle. */
-export function verifyVehicle(plateNumber: string) {
-  return request('GET', `/api/verify-vehicle/${encodeURIComponent(plateNumber)}`, {
-    schema: VerifyVehicleSchema,
-  });
-}
-
-export function saveLicenceDisc(body: LicenceDiscBody) {
-  return request('POST', '/api/licence-disc', { schema: CreatedIdSchema, body });
-}
 
 export function saveIdentityDocument(body: IdentityDocumentBody) {
   return request('POST', '/api/identity-document', { schema: CreatedIdSchema, body });

@@ -1,11 +1,13 @@
 import type {
   DriversLicenceBody,
   IdentityDocumentBody,
-  LicenceDiscBody,
   PassportBody,
 } from '@boomgate/contracts/documents';
 
 import { type OcrFields, textField } from '@/lib/api/ocr';
+
+// The licence disc's fields are shared with every trailer disc (Real Gate, the incoming feed).
+export { type Disc, discFromFields } from '@/lib/api/licence-discs';
 
 /** A field as text no longer than the server accepts for it. */
 const text = (fields: OcrFields, max: number, ...keys: string[]) =>
@@ -14,25 +16,6 @@ const text = (fields: OcrFields, max: number, ...keys: string[]) =>
 /** Digits (and letters) of an identity number: slashes and spaces removed. */
 const identityNumber = (fields: OcrFields, ...keys: string[]) =>
   text(fields, 20, ...keys)?.replace(/[\s/]/g, '') || null;
-
-export function discFromFields(fields: OcrFields) {
-  return {
-    discNumber: text(fields, 40, 'discNumber'),
-    licenceNumber: text(fields, 40, 'licenceNumber'),
-    vehicleRegisterNo: text(fields, 40, 'vehicleRegisterNo', 'vehRegisterNo'),
-    vin: text(fields, 40, 'vin'),
-    engineNo: text(fields, 40, 'engineNo'),
-    make: text(fields, 120, 'make'),
-    description: text(fields, 120, 'description'),
-    fees: text(fields, 40, 'fees'),
-    gvm: text(fields, 40, 'gvm'),
-    tare: text(fields, 40, 'tare'),
-    dateOfTest: text(fields, 40, 'dateOfTest'),
-    persons: text(fields, 40, 'persons'),
-    dateOfExpiry: text(fields, 40, 'dateOfExpiry'),
-  } satisfies Omit<LicenceDiscBody, 'discImage' | 'vehRegisterNo'>;
-}
-export type Disc = ReturnType<typeof discFromFields>;
 
 export function identityFromFields(fields: OcrFields) {
   return {

@@ -1,36 +1,20 @@
 import type { OcrResponse, OcrType } from '@boomgate/contracts/ocr';
-import { PlateNumberSchema } from '@boomgate/contracts/plates';
 
 import type { GuideShape } from '@/components/camera/guide';
 import { getErrorMessage, isHttpError } from '@/lib/api-client';
 import { i18next } from '@/lib/i18n';
 import { imageOrCapture } from '@/lib/api/captures';
-import {
-  hasExtractedData,
-  type OcrFields,
-  ocrFields,
-  plateFromOcr,
-  readDocument,
-  textField,
-} from '@/lib/api/ocr';
+import { LicenceDiscFailure, readAndSaveLicenceDisc } from '@/lib/api/licence-discs';
+import { type OcrFields, ocrFields, plateFromOcr, readDocument, textField } from '@/lib/api/ocr';
 import { saveWeighbridgeTicket, ticketBody, ticketFromFields } from '@/lib/api/weighbridge-tickets';
 import { formatPlate } from '@/lib/plates';
 
-import {
-  saveDriversLicence,
-  saveIdentityDocument,
-  saveLicenceDisc,
-  savePassport,
-  verifyVehicle,
-} from '../api/real-gate';
+import { verifyVehicle } from '@/lib/api/vehicles';
 
-import {
-  discFromFields,
-  identityFromFields,
-  licenceFromFields,
-  passportFromFields,
-} from './document-readings';
-import type { PlateData, RealGateData, StepId, TrailerData } from './real-gate-machine';
+import { saveDriversLicence, saveIdentityDocument, savePassport } from '../api/real-gate';
+
+import { identityFromFields, licenceFromFields, passportFromFields } from './document-readings';
+import type { PlateData, RealGateData, StepId } from './real-gate-machine';
 
 export type StepMeta = {
   number: number;
@@ -242,51 +226,12 @@ const discFailure = () =>
   });
 
 async function processDisc(image: string): Promise<StepOutcome> {
-  const failure = discFailure();
-  let response: OcrResponse | null;
-  let captureId: string | null;
   try {
-    ({ response, captureId } = await read(image, 'disk', failure.stepError));
-  } catch {
-    throw failure;
+    return { data: { disc: await readAndSaveLicenceDisc(image) }, toast: captured('disc') };
+  } catch (failure) {
+    if (!(failure instanceof LicenceDiscFailure)) throw failure;
+    throw failure.reason === 'unread' ? discFailure() : saveFailed(failure.cause, 'licenceDisc');
   }
-  const fields = fieldsOf(response);
-  if (!hasExtractedData(fields)) throw failure;
-  const reading = discFromFields(fields);
-  if (!hasExtractedData(reading)) throw failure;
-  const recordId = await save(
-    () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
-    'licenceDisc',
-  );
-  return { data: { disc: { recordId, image, captureId, reading } }, toast: captured('disc') };
-}
-
-/**
- * Issue 21: a trailer's licence disc, read and saved like the truck-tractor's. Its "Licence no."
- * is the trailer's plate, offered to the guard to confirm or type (null when none was read).
- */
-export async function processTrailerDisc(
-  image: string,
-): Promise<{ disc: NonNullable<TrailerData['disc']>; plateNumber: string | null }> {
-  const failure = discFailure();
-  let response: OcrResponse | null;
-  let captureId: string | null;
-  try {
-    ({ response, captureId } = await read(image, 'disk', failure.stepError));
-  } catch {
-    throw failure;
-  }
-  const reading = discFromFields(fieldsOf(response));
-  if (!hasExtractedData(reading)) throw failure;
-  const recordId = await save(
-    () => saveLicenceDisc({ ...reading, ...imageOrCapture('discImage', image, captureId) }),
-    'trailerLicenceDisc',
-  );
-  const plate = PlateNumberSchema.safeParse(reading.licenceNumber ?? '');
-  return {
-    disc: { recordId, image, captureId, reading },
-    plateNumber: plate.success ? plate.data : null,
-  };
 }
 
 async function processFace(image: string): Promise<StepOutcome> {

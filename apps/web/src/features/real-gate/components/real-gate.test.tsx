@@ -925,6 +925,69 @@ describe('Real Gate Entry', () => {
     expect(body.trailerLicenceDiscIds).toHaveLength(1);
   });
 
+  it("lets the guard override a rules refusal with a supervisor's PIN (issue 21)", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    const refused = anEntryLog({
+      plateNumber: 'KP35XKGP',
+      entryGranted: false,
+      refusalReason: 'watchlist',
+      warnings: [
+        {
+          code: 'watchlist_hit',
+          severity: 'critical',
+          message: 'Plate KP35XKGP is on the watchlist (block): Reported stolen',
+          fields: ['plateNumber'],
+        },
+      ],
+    });
+    api.onGrantEntry(refused);
+    const sent: unknown[] = [];
+    server.use(
+      http.post(`/api/entry-logs/${refused.id}/pin-override`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({
+          ...refused,
+          entryGranted: true,
+          override: {
+            reason: 'Owner cleared by SAPS',
+            overriddenAt: new Date().toISOString(),
+            overriddenBy: { id: null, name: 'Thandi Supervisor' },
+            enteredBy: { id: null, name: 'Guard' },
+          },
+        });
+      }),
+    );
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+    const panel = await screen.findByTestId('entry-refused-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Supervisor PIN' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('PIN'), '654321');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Owner cleared by SAPS');
+    await user.click(within(dialog).getByRole('button', { name: 'Override Entry' }));
+
+    const granted = await screen.findByTestId('entry-granted-panel');
+    expect(within(granted).getByTestId('entry-override')).toHaveTextContent(
+      'Owner cleared by SAPS',
+    );
+    expect(within(granted).queryByRole('button', { name: 'Supervisor PIN' })).toBeNull();
+    expect(sent).toEqual([{ pin: '654321', reason: 'Owner cleared by SAPS' }]);
+  });
+
+  it("offers no PIN override for the guard's own refusal (issue 21)", async () => {
+    const { user, api } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await completeUntil(user, 'complete');
+    api.onGrantEntry(anEntryLog({ entryGranted: false, refusalReason: 'guard_refused' }));
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+
+    const panel = await screen.findByTestId('entry-refused-panel');
+    expect(within(panel).queryByRole('button', { name: 'Supervisor PIN' })).toBeNull();
+  });
+
   it("says 'Error Saving Entry' when the entry is not logged, and retries with the same key", async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

@@ -18,8 +18,10 @@ import { type ReactNode, useRef, useState } from 'react';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 
 import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
+import { OverrideNote, PinOverrideButton } from '@/components/entry-override';
 import { EntryWarningsPanel, REFUSAL_REASON_LABELS } from '@/components/entry-warnings';
 import { InductionValidityNotice } from '@/components/induction-validity-notice';
+import { readTrailerDisc } from '@/components/trailer-disc-reader';
 import { TrailersPanel } from '@/components/trailers-panel';
 import { PlateEntryForm } from '@/components/plate-entry-form';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -70,13 +72,7 @@ import {
   type StepId,
   type StepStatus,
 } from './real-gate-machine';
-import {
-  checkTypedPlate,
-  processCapture,
-  processTrailerDisc,
-  StepFailure,
-  stepMeta,
-} from './real-gate-steps';
+import { checkTypedPlate, processCapture, StepFailure, stepMeta } from './real-gate-steps';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -363,7 +359,17 @@ function WarningsPanel({ warnings }: { warnings: string[] }) {
  * The saved entry as the server recorded it: driver details by the spec's precedence from the
  * saved documents, and the server's checks (an expired document in red).
  */
-function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: EntryLog }) {
+function EntryDecidedPanel({
+  state,
+  entry,
+  canPinOverride,
+  onOverridden,
+}: {
+  state: RealGateState;
+  entry: EntryLog;
+  canPinOverride: boolean;
+  onOverridden: (entry: EntryLog) => void;
+}) {
   const { t } = useTranslation('realGate');
   const name = [entry.driverName, entry.driverSurname].filter(Boolean).join(' ');
   const driver = { driverIdNumber: entry.driverIdNumber };
@@ -421,6 +427,18 @@ function EntryDecidedPanel({ state, entry }: { state: RealGateState; entry: Entr
           )}
         </dl>
         <EntryWarningsPanel warnings={entry.warnings} />
+        <OverrideNote entry={entry} />
+        {/* Issue 21: a refusal by the server's rules, overridden with a supervisor's one-time PIN. */}
+        {canPinOverride &&
+          !entry.entryGranted &&
+          entry.refusalReason !== null &&
+          RULES_REFUSALS.has(entry.refusalReason) && (
+            <PinOverrideButton
+              entryId={entry.id}
+              plateNumber={entry.plateNumber}
+              onOverridden={onOverridden}
+            />
+          )}
         <Button size="lg" onClick={() => window.location.reload()}>
           <RotateCcwIcon aria-hidden />
           {t('decided.next')}
@@ -448,24 +466,20 @@ function useRealGateMachine() {
   return [state, dispatch] as const;
 }
 
-/** Issue 21: a trailer's disc read and saved; a failure is toasted with its reason. */
-async function readTrailerDisc(image: string) {
-  try {
-    return await processTrailerDisc(image);
-  } catch (failure) {
-    if (!(failure instanceof StepFailure)) throw failure;
-    toast(failure.toast);
-    return null;
-  }
-}
-
 /** How the server's refusal reason reads on the panel and its toast. */
 const refusalLabel = (reason: EntryLog['refusalReason']) =>
   (reason ? REFUSAL_REASON_LABELS[reason] : undefined) ??
   i18next.t('realGate:decided.refusedFallback');
 
-/** Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel. */
-export function RealGate() {
+/** Issue 21: refusals by the server's rules, which a supervisor (or the supervisor's PIN) may override. */
+const RULES_REFUSALS = new Set<string>(['watchlist', 'document_rule', 'rig_mismatch']);
+
+/**
+ * Spec §2/§4 Real Gate Entry: the nine-step checklist, then the Entry Granted panel.
+ * `canPinOverride`: the user's role may override a rules refusal with a supervisor's PIN
+ * (`pinOverrideEntries`, as the server's route allows it).
+ */
+export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean } = {}) {
   const { t } = useTranslation('realGate');
   const [state, dispatch] = useRealGateMachine();
   const [cameraStep, setCameraStep] = useState<StepId | null>(null);
@@ -850,8 +864,13 @@ export function RealGate() {
   return (
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-6">
       <PageHeader title={t('title')} description={t('description')} />
-      {savedEntry && (isEntryGranted(state) || !savedEntry.entryGranted) ? (
-        <EntryDecidedPanel state={state} entry={savedEntry} />
+      {savedEntry && (isEntryGranted(state) || !savedEntry.entryGranted || savedEntry.override) ? (
+        <EntryDecidedPanel
+          state={state}
+          entry={savedEntry}
+          canPinOverride={canPinOverride}
+          onOverridden={setSavedEntry}
+        />
       ) : (
         <>
           <div className="grid gap-2">

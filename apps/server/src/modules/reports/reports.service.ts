@@ -78,7 +78,7 @@ export function createReportsService({
     const window: ReportWindow = { ...range, timeZone, sites: scope };
     const lastDay = siteDayRange(query.to, query.to, timeZone);
 
-    const hourly = await repository.hourly(tx, tenantId, window);
+    const counts = await repository.dayAndHourCounts(tx, tenantId, window, query.to);
     const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
     const busiestGates = await repository.busiestGates(tx, tenantId, window);
     const weighbridge = await repository.weighbridge(tx, tenantId, window);
@@ -92,22 +92,27 @@ export function createReportsService({
     const hours = Array.from({ length: 24 }, zero);
     const lastDayNet = Array.from({ length: 24 }, () => 0);
     const totals = { ...zero(), approved: 0, faceVerified: 0, corrected: 0 };
-    for (const row of hourly) {
-      const counts: Counts = {
-        entries: row.entries,
-        granted: row.granted,
-        refused: row.entries - row.granted,
-        arrivals: row.arrivals,
-        departures: row.departures,
-      };
-      for (const target of [days.get(row.day), hours[row.hour], totals]) {
-        if (!target) continue;
-        for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
-      }
+    const countsOf = (row: Omit<Counts, 'refused'>): Counts => ({
+      entries: row.entries,
+      granted: row.granted,
+      refused: row.entries - row.granted,
+      arrivals: row.arrivals,
+      departures: row.departures,
+    });
+    const addTo = (target: Counts | undefined, more: Counts) => {
+      if (!target) return;
+      for (const key of Object.keys(more) as (keyof Counts)[]) target[key] += more[key];
+    };
+    for (const row of counts.byDay) {
+      addTo(days.get(row.day), countsOf(row));
+      addTo(totals, countsOf(row));
       totals.approved += row.approved;
       totals.faceVerified += row.faceVerified;
       totals.corrected += row.corrected;
-      if (row.day === query.to) lastDayNet[row.hour] = row.arrivals - row.departures;
+    }
+    for (const row of counts.byHour) {
+      addTo(hours[row.hour], countsOf(row));
+      if (row.isLastDay) lastDayNet[row.hour] = row.arrivals - row.departures;
     }
     // On site at the end of each hour of the last day: work back from the end of the day.
     const onSite: ReportSummary['onSite'] = [];

@@ -54,22 +54,31 @@ export function freePort(): Promise<number> {
  */
 export async function startServer({
   env = {},
-}: { env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  nodeArgs = [],
+}: {
+  env?: Record<string, string>;
+  /** Node options before the entry point (`--cpu-prof`: not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
+} = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -8,7 +8,7 @@ import type { Database, DbExecutor } from '@/platform/db';
 import type { ReportWindow, ReportsRepository } from './reports.repository';
 
 export type ReportsServiceDeps = {
-  database: Pick<Database, 'withTenant'>;
+  database: Pick<Database, 'withTenant' | 'readTogether'>;
   repository: ReportsRepository;
   sites: Pick<SitesService['inTransaction'], 'scopeOf' | 'visibleSite'>;
   siteRows: Pick<SitesRepository, 'listSiteIds'>;
@@ -66,27 +66,31 @@ export function createReportsService({
   sites,
   siteRows,
 }: ReportsServiceDeps) {
-  /** The report for a tenant's sites `scope` (null: every site), its days cut in `timeZone`. */
+  /**
+   * The report for a tenant's sites `scope` (null: every site; `siteIds`: the sites that are),
+   * its days cut in `timeZone`. Its queries are independent: they run side by side on one
+   * snapshot (readTogether), so a year's report takes about its slowest query, not their sum.
+   */
   async function compute(
-    tx: DbExecutor,
     tenantId: string,
     query: ReportSummaryQuery,
     timeZone: string,
     scope: readonly string[] | null,
+    siteIds: readonly string[],
   ): Promise<ReportSummary> {
     const range = siteDayRange(query.from, query.to, timeZone);
     const window: ReportWindow = { ...range, timeZone, sites: scope };
     const lastDay = siteDayRange(query.to, query.to, timeZone);
 
-    const counts = await repository.dayAndHourCounts(tx, tenantId, window, query.to);
-    const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
-    const busiestGates = await repository.busiestGates(tx, tenantId, window);
-    const weighbridge = await repository.weighbridge(tx, tenantId, window);
-    const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
-    const turnaround = await repository.turnaround(tx, tenantId, {
-      ...window,
-      sites: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
-    });
+    const [counts, turnaround, refusalReasons, busiestGates, weighbridge, onSiteAtUntil] =
+      await database.readTogether(tenantId, [
+        (tx) => repository.dayAndHourCounts(tx, tenantId, window, query.to),
+        (tx) => repository.turnaround(tx, tenantId, { ...window, sites: siteIds }),
+        (tx) => repository.refusalReasons(tx, tenantId, window),
+        (tx) => repository.busiestGates(tx, tenantId, window),
+        (tx) => repository.weighbridge(tx, tenantId, window),
+        (tx) => repository.onSiteAt(tx, tenantId, scope, lastDay.until),
+      ]);
 
     const days = new Map(daysOf(query.from, query.to).map((day) => [day, zero()]));
     const hours = Array.from({ length: 24 }, zero);
@@ -143,20 +147,31 @@ export function createReportsService({
     };
   }
 
+  /** The sites a report covers: `scope` (null: every site of the tenant) and their ids. */
+  const sitesOf = async (tx: DbExecutor, tenantId: string, scope: readonly string[] | null) => ({
+    scope,
+    siteIds: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
+  });
+
   return {
-    summary: (actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> =>
-      database.withTenant(actor.tenantId, async (tx) => {
+    async summary(actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> {
+      const { timeZone, scope, siteIds } = await database.withTenant(actor.tenantId, async (tx) => {
         if (query.siteId) {
           const site = await sites.visibleSite(tx, actor, query.siteId);
-          return compute(tx, actor.tenantId, query, site.timezone, [query.siteId]);
+          return { timeZone: site.timezone, scope: [query.siteId], siteIds: [query.siteId] };
         }
-        const scope = await sites.scopeOf(tx, actor);
-        return compute(tx, actor.tenantId, query, DEFAULT_SITE_TIME_ZONE, scope);
-      }),
+        const visible = await sites.scopeOf(tx, actor);
+        return {
+          timeZone: DEFAULT_SITE_TIME_ZONE,
+          ...(await sitesOf(tx, actor.tenantId, visible)),
+        };
+      });
+      return compute(actor.tenantId, query, timeZone, scope, siteIds);
+    },
     /** Every site of the tenant in SAST: the scheduled e-mail's report (no user asks for it). */
-    tenantSummary: (tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) =>
-      database.withTenant(tenantId, (tx) =>
-        compute(tx, tenantId, query, DEFAULT_SITE_TIME_ZONE, null),
-      ),
+    async tenantSummary(tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) {
+      const { siteIds } = await database.withTenant(tenantId, (tx) => sitesOf(tx, tenantId, null));
+      return compute(tenantId, query, DEFAULT_SITE_TIME_ZONE, null, siteIds);
+    },
   };
 }

@@ -1,16 +1,21 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `node --import tsx scripts/bench/cpu-profile-summary.ts FILE.cpuprofile [TOP]`: the self time of
- * the functions and the packages in a V8 CPU profile (as written by `node --cpu-prof`), most
- * first, and the inclusive time of the repository's own functions. Used to find where a route's
+ * `node --import tsx scripts/bench/cpu-profile-summary.ts FILE.cpuprofile [TOP] [--after NAME]`:
+ * the self time of the functions and the packages in a V8 CPU profile (as written by
+ * `node --cpu-prof`), most first, and the inclusive time of the repository's own functions.
+ * `--after NAME` counts only the samples from the first one whose stack holds a function named
+ * NAME (e.g. the route's service function), leaving out the server's start. Used to find where a route's
  * time goes in the Node process (docs/benchmarks.md, "Reports: where the time went").
  */
 type CallFrame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
-const [file, topArg] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const afterIndex = args.indexOf('--after');
+const after = afterIndex >= 0 ? args.splice(afterIndex, 2)[1] : undefined;
+const [file, topArg] = args;
 if (!file) {
   process.stderr.write('usage: cpu-profile-summary.ts FILE.cpuprofile [TOP]\n');
   process.exit(2);
@@ -23,9 +28,18 @@ const parentOf = new Map<number, number>();
 for (const node of profile.nodes)
   for (const child of node.children ?? []) parentOf.set(child, node.id);
 
+const stackHolds = (id: number, name: string) => {
+  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
+    if (byId.get(at)?.callFrame.functionName === name) return true;
+  return false;
+};
+const firstSample = after ? profile.samples.findIndex((id) => stackHolds(id, after)) : 0;
+if (firstSample < 0) throw new Error(`no sample has ${after} on its stack`);
+
 /** Sample time per node id, in ms (a sample's delta is the time since the one before). */
 const selfMs = new Map<number, number>();
 profile.samples.forEach((id, index) => {
+  if (index < firstSample) return;
   selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
 });
 const totalMs = [...selfMs.values()].reduce((sum, ms) => sum + ms, 0);

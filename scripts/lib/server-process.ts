@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The server's Node options, as in `npm run serve` (server-process.test.ts keeps the two equal).
+ * An explicit old-generation limit: left to its default (a quarter of the machine's memory, 4 GiB
+ * here) V8 lets the old generation grow to about four times the live heap before a full
+ * collection, so a long streamed export's short-lived garbage raised the RSS by ~200 MiB with
+ * ~60 MiB live. At 1 GiB (16 times the live heap at the 1,000,000-entry tenant) V8 grows it by
+ * a smaller factor: the 1,000,000-row export's rise fell under 100 MiB (docs/benchmarks.md).
+ */
+export const SERVER_NODE_OPTIONS = ['--max-old-space-size=1024'] as const;
+
 export type ServerProcess = {
   url: string;
   child: ChildProcess;
@@ -64,7 +74,7 @@ export async function startServer({
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    [...SERVER_NODE_OPTIONS, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
     {
       cwd: REPO_ROOT,
       env: {

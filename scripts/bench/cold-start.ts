@@ -7,7 +7,7 @@ import { SA_PLATES, renderPlatePhoto, sampleFace } from '@boomgate/vision/testin
 
 import { mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
-import { REPO_ROOT, freePort, processMemory } from '../lib/server-process';
+import { REPO_ROOT, SERVER_NODE_OPTIONS, freePort, processMemory } from '../lib/server-process';
 
 /**
  * `npm run bench:cold-start`: how long `npm start` takes to be useful, without its web build step
@@ -37,19 +37,23 @@ const median = (values: number[]) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function spawnServer(dataDir: string, port: number, pgPort: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(pgPort),
-      LOG_LEVEL: 'warn',
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_OPTIONS, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(pgPort),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The server's Node options, as in `npm run serve` (server-process.test.ts keeps the two equal).
+ * An explicit old-generation limit: left to its default (a quarter of the machine's memory, 4 GiB
+ * here) V8 lets the old generation grow to about four times the live heap before a full
+ * collection, so a long streamed export's short-lived garbage raised the RSS by ~200 MiB with
+ * ~60 MiB live. At 1 GiB (16 times the live heap at the 1,000,000-entry tenant) V8 grows it by
+ * a smaller factor: the 1,000,000-row export's rise fell under 100 MiB (docs/benchmarks.md).
+ */
+export const SERVER_NODE_OPTIONS = ['--max-old-space-size=1024'] as const;
+
 export type ServerProcess = {
   url: string;
   child: ChildProcess;
@@ -54,22 +64,31 @@ export function freePort(): Promise<number> {
  */
 export async function startServer({
   env = {},
-}: { env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  nodeArgs = [],
+}: {
+  env?: Record<string, string>;
+  /** Node options before the entry point (`--cpu-prof`: not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
+} = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_OPTIONS, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -30,6 +30,18 @@ export type Database = {
    * with the transaction, so a pooled connection never carries one tenant into the next request.
    */
   withTenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs each of `reads` in a read-only transaction of the tenant, side by side on their own
+   * pooled connections when the pool has them free, all on one snapshot (the first read's
+   * transaction exports it, the others import it): the answers agree as if read in one
+   * transaction, in about the time of the slowest read. A read that finds no free connection
+   * runs in the first one's transaction, so this never waits on the pool while holding a
+   * connection. For a report's independent queries (issue 23).
+   */
+  readTogether<T extends readonly unknown[]>(
+    tenantId: string,
+    reads: { [K in keyof T]: (tx: Tx) => Promise<T[K]> },
+  ): Promise<T>;
   /** A transaction with no tenant: row-level security then shows no tenant rows at all. */
   withoutTenant<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -71,6 +83,61 @@ export function createDatabase({
   const db = drizzle({ client: pool, casing: 'snake_case', ...(logger ? { logger } : {}) });
   const dialect = new PgDialect({ casing: 'snake_case' });
 
+  const setTenant = (tenantId: string) => {
+    if (!TENANT_ID.test(tenantId)) throw new TypeError('tenant id must be a UUID');
+    return `select set_config('app.tenant_id', '${tenantId.toLowerCase()}', true)`;
+  };
+  /** Connections the pool can hand out now without anyone waiting. */
+  const freeConnections = () =>
+    Math.max(0, pool.idleCount + (poolMax - pool.totalCount) - pool.waitingCount);
+  async function exportSnapshot(client: pg.PoolClient): Promise<string> {
+    const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+    const id = rows[0]?.id ?? '';
+    if (!/^[0-9A-F-]+$/i.test(id)) throw new Error(`unexpected snapshot id ${id}`);
+    return id;
+  }
+
+  /**
+   * `work` in one transaction begun by `begin` (one simple-protocol message) on a pooled
+   * connection, committed after it (rolled back if it throws), the connection released after.
+   */
+  async function onConnection<T>(
+    begin: string,
+    work: (tx: Tx, client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> {
+    const client = await pool.connect();
+    // A connection whose BEGIN or ROLLBACK failed may be mid-transaction: never pooled again.
+    let isBroken = false;
+    try {
+      try {
+        await client.query(begin);
+      } catch (error) {
+        isBroken = true;
+        throw error;
+      }
+      const session = new NodePgSession(client, dialect, undefined, logger ? { logger } : {});
+      const tx: Tx = new NodePgTransaction(dialect, session, undefined);
+      try {
+        const result = await work(tx, client);
+        // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: work
+        // that caught a database error without a savepoint must not look like it was saved.
+        const committed = await client.query('commit');
+        if (committed.command === 'ROLLBACK')
+          throw new Error('The transaction was rolled back: a statement in it had failed.');
+        return result;
+      } catch (error) {
+        // After a failed COMMIT PostgreSQL has already ended the transaction; ROLLBACK then
+        // only warns.
+        await client.query('rollback').catch(() => {
+          isBroken = true;
+        });
+        throw error;
+      }
+    } finally {
+      client.release(isBroken);
+    }
+  }
+
   return {
     db,
     pool,
@@ -83,40 +150,33 @@ export function createDatabase({
      * for nested transaction() calls, rollback()), over one pooled connection.
      */
     async withTenant(tenantId, work) {
-      if (!TENANT_ID.test(tenantId)) throw new TypeError('tenant id must be a UUID');
-      const client = await pool.connect();
-      // A connection whose BEGIN or ROLLBACK failed may be mid-transaction: never pooled again.
-      let isBroken = false;
-      try {
-        try {
-          await client.query(
-            `begin; select set_config('app.tenant_id', '${tenantId.toLowerCase()}', true)`,
-          );
-        } catch (error) {
-          isBroken = true;
-          throw error;
-        }
-        const session = new NodePgSession(client, dialect, undefined, logger ? { logger } : {});
-        const tx: Tx = new NodePgTransaction(dialect, session, undefined);
-        try {
-          const result = await work(tx);
-          // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: work
-          // that caught a database error without a savepoint must not look like it was saved.
-          const committed = await client.query('commit');
-          if (committed.command === 'ROLLBACK')
-            throw new Error('The transaction was rolled back: a statement in it had failed.');
-          return result;
-        } catch (error) {
-          // After a failed COMMIT PostgreSQL has already ended the transaction; ROLLBACK then
-          // only warns.
-          await client.query('rollback').catch(() => {
-            isBroken = true;
-          });
-          throw error;
-        }
-      } finally {
-        client.release(isBroken);
-      }
+      return onConnection(`begin; ${setTenant(tenantId)}`, (tx) => work(tx));
+    },
+    async readTogether(tenantId, reads) {
+      const [first, ...rest] = reads;
+      if (!first) return [] as never;
+      const begin = 'begin isolation level repeatable read read only';
+      return onConnection(`${begin}; ${setTenant(tenantId)}`, async (leadTx, lead) => {
+        // Only connections free now: waiting for one while holding this one could starve the
+        // pool under load. A read with no free connection runs on the lead's (pg queues it).
+        let free = rest.length > 0 ? freeConnections() : 0;
+        const snapshot = free > 0 ? await exportSnapshot(lead) : null;
+        // Every read settles before this answers: a failure leaves nothing running.
+        const settled = await Promise.allSettled([
+          first(leadTx),
+          ...rest.map((read) =>
+            snapshot !== null && free-- > 0
+              ? onConnection(
+                  `${begin}; set transaction snapshot '${snapshot}'; ${setTenant(tenantId)}`,
+                  (tx) => read(tx),
+                )
+              : read(leadTx),
+          ),
+        ]);
+        const failed = settled.find((result) => result.status === 'rejected');
+        if (failed) throw failed.reason;
+        return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never;
+      });
     },
     withoutTenant: (work) => db.transaction(work),
     close: () => pool.end(),

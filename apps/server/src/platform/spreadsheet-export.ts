@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 import { csvLines } from './csv';
+import type { Database, DbExecutor, Tx } from './db';
 
 export type ExportFormat = 'csv' | 'xlsx';
 export type ExportCell = string | number | null;
@@ -102,4 +103,89 @@ export function spreadsheetStream<Row>(
     for await (const batch of batches) yield batch.map(cells);
   }
   return format === 'csv' ? csvStream(header, rows()) : xlsxStream(sheetName, header, rows());
+}
+
+/** An audited event, as the audit module records it (structural: platform does not import it). */
+type ExportAuditEvent = {
+  tenantId: string;
+  actorUserId: string | null;
+  action: string;
+  targetType?: string;
+  ip?: string;
+  details?: Record<string, unknown>;
+};
+
+/** What one export of a range of site days reads, how it is audited and how it is laid out. */
+export type ExportSpec<Row, Cursor> = {
+  /** The audit action (e.g. entry-logs.exported) and the kind of thing exported. */
+  action: string;
+  targetType: string;
+  /** The download's name before `-<from>-to-<to>.<format>`. */
+  fileStem: string;
+  sheetName: string;
+  header: readonly string[];
+  /** How many rows the export will hold (audited, and sent before the body for progress). */
+  count: (tx: Tx) => Promise<number>;
+  /** The next `limit` rows after `after` (undefined: the first), in the export's order. */
+  read: (tx: Tx, after: Cursor | undefined, limit: number) => Promise<Row[]>;
+  cursorOf: (row: Row) => Cursor;
+  cells: (row: Row) => ExportCell[];
+};
+
+/**
+ * Issue 23: every export's one path. Counts the rows and records the audit event (filters, format
+ * and row count) in one transaction, then streams the file a keyset batch at a time, each batch
+ * its own short transaction of the tenant (a long download holds no connection).
+ */
+export async function exportWithAudit<Row, Cursor>(
+  {
+    database,
+    audit,
+  }: {
+    database: Pick<Database, 'withTenant'>;
+    audit: { record: (tx: DbExecutor, event: ExportAuditEvent) => Promise<unknown> };
+  },
+  request: {
+    actor: { tenantId: string; userId: string };
+    query: { from: string; to: string; format: ExportFormat; siteId?: string };
+    ip?: string;
+  },
+  spec: ExportSpec<Row, Cursor>,
+): Promise<ExportFile> {
+  const { actor, query, ip } = request;
+  const tenantId = actor.tenantId;
+  const rowCount = await database.withTenant(tenantId, async (tx) => {
+    const count = await spec.count(tx);
+    await audit.record(tx, {
+      tenantId,
+      actorUserId: actor.userId,
+      action: spec.action,
+      targetType: spec.targetType,
+      ip,
+      details: {
+        from: query.from,
+        to: query.to,
+        format: query.format,
+        ...(query.siteId ? { siteId: query.siteId } : {}),
+        rows: count,
+      },
+    });
+    return count;
+  });
+  const batches = keysetBatches(
+    (after: Cursor | undefined, limit: number) =>
+      database.withTenant(tenantId, (tx) => spec.read(tx, after, limit)),
+    spec.cursorOf,
+  );
+  return {
+    rowCount,
+    fileName: `${spec.fileStem}-${query.from}-to-${query.to}.${query.format}`,
+    contentType: EXPORT_CONTENT_TYPES[query.format],
+    body: spreadsheetStream(query.format, {
+      header: spec.header,
+      sheetName: spec.sheetName,
+      batches,
+      cells: spec.cells,
+    }),
+  };
 }

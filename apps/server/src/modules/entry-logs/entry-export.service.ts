@@ -10,13 +10,7 @@ import { gvmKilograms } from '@/modules/document-rules';
 import type { Actor } from '@/modules/sessions';
 import { siteDayRange, siteTimestamp } from '@/platform/calendar';
 import type { Database } from '@/platform/db';
-import {
-  EXPORT_CONTENT_TYPES,
-  type ExportCell,
-  type ExportFile,
-  keysetBatches,
-  spreadsheetStream,
-} from '@/platform/spreadsheet-export';
+import { type ExportCell, type ExportFile, exportWithAudit } from '@/platform/spreadsheet-export';
 import { maskIdentifier } from '@/platform/personal-data';
 
 import type {
@@ -163,7 +157,7 @@ export function createEntryExportService({
   audit: Pick<AuditService, 'record'>;
   repository: ReturnType<typeof createEntryExportRepository>;
 }) {
-  async function exportKind(
+  function exportKind(
     kind: EntryExportKind,
     actor: Actor,
     query: ExportEntryLogsQuery,
@@ -176,42 +170,18 @@ export function createEntryExportService({
       only: spec.only,
     };
     const tenantId = actor.tenantId;
-    const rowCount = await database.withTenant(tenantId, async (tx) => {
-      const count = await repository.countEntries(tx, tenantId, range);
-      await audit.record(tx, {
-        tenantId,
-        actorUserId: actor.userId,
-        action: spec.action,
+    return exportWithAudit(
+      { database, audit },
+      { actor, query, ip },
+      {
+        ...spec,
         targetType: 'entry_log',
-        ip,
-        details: {
-          from: query.from,
-          to: query.to,
-          format: query.format,
-          ...(query.siteId ? { siteId: query.siteId } : {}),
-          rows: count,
-        },
-      });
-      return count;
-    });
-    const batches = keysetBatches(
-      (after: { timestamp: Date; id: string } | undefined, limit: number) =>
-        database.withTenant(tenantId, (tx) =>
+        count: (tx) => repository.countEntries(tx, tenantId, range),
+        read: (tx, after: { timestamp: Date; id: string } | undefined, limit) =>
           repository.entryBatch(tx, tenantId, range, limit, after),
-        ),
-      (row) => ({ timestamp: row.timestamp, id: row.id }),
+        cursorOf: (row) => ({ timestamp: row.timestamp, id: row.id }),
+      },
     );
-    return {
-      rowCount,
-      fileName: `${spec.fileStem}-${query.from}-to-${query.to}.${query.format}`,
-      contentType: EXPORT_CONTENT_TYPES[query.format],
-      body: spreadsheetStream(query.format, {
-        header: spec.header,
-        sheetName: spec.sheetName,
-        batches,
-        cells: spec.cells,
-      }),
-    };
   }
 
   return {

@@ -22,7 +22,7 @@ import { createReportsService } from './reports.service';
 export type { ReportsService } from './reports.service';
 
 export function createReportsModule(deps: {
-  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  database: Pick<Database, 'withTenant' | 'withoutTenant' | 'readTogether'>;
   sites: Pick<SitesService, 'inTransaction'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;

@@ -30,33 +30,42 @@ const minutesOrNull = (value: unknown) =>
  */
 export function createReportsRepository() {
   return {
-    /** Entries and visit moves per site-local day and hour of the window. */
-    async hourly(tx: DbExecutor, tenantId: string, w: ReportWindow) {
+    /**
+     * Entries and visit moves per site-local day of the window, per hour of the site's day (summed
+     * over the days) and per hour of the window's last day (`lastDay`, YYYY-MM-DD): a few hundred
+     * rows for a year. The buckets are summed in the database, each UTC hour converted to the
+     * site's time once: a year is ~9,000 buckets, and sending each to Node to be summed there
+     * cost more than the whole rest of the report (docs/benchmarks.md, "Reports: where the time
+     * went").
+     */
+    async dayAndHourCounts(tx: DbExecutor, tenantId: string, w: ReportWindow, lastDay: string) {
+      const inWindow = sql`tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
+            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}`;
       const result = await tx.execute<Record<string, unknown>>(sql`
-        with e as (
-          select hour, sum(total) as entries, sum(approved) as approved,
+        with buckets as (
+          select hour, total as entries, approved, face_verified, granted, corrected,
+                 0 as arrivals, 0 as departures
+          from report_hourly_entries where ${inWindow}
+          union all
+          select hour, 0, 0, 0, 0, 0, arrivals, departures
+          from report_hourly_visits where ${inWindow}),
+        local as (
+          select hour at time zone ${w.timeZone} as at, entries, approved, face_verified, granted,
+                 corrected, arrivals, departures
+          from buckets),
+        grouped as (
+          select at::date as day, extract(hour from at)::int as hour,
+                 at::date = ${lastDay}::date as is_last_day,
+                 sum(entries) as entries, sum(approved) as approved,
                  sum(face_verified) as face_verified, sum(granted) as granted,
-                 sum(corrected) as corrected
-          from report_hourly_entries
-          where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
-            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
-          group by hour),
-        v as (
-          select hour, sum(arrivals) as arrivals, sum(departures) as departures
-          from report_hourly_visits
-          where tenant_id = ${tenantId} and hour >= ${w.from.toISOString()}::timestamptz
-            and hour < ${w.until.toISOString()}::timestamptz${siteFilter(w.sites)}
-          group by hour)
-        select to_char(coalesce(e.hour, v.hour) at time zone ${w.timeZone}, 'YYYY-MM-DD') as day,
-               extract(hour from coalesce(e.hour, v.hour) at time zone ${w.timeZone})::int as hour,
-               coalesce(e.entries, 0) as entries, coalesce(e.approved, 0) as approved,
-               coalesce(e.face_verified, 0) as face_verified, coalesce(e.granted, 0) as granted,
-               coalesce(e.corrected, 0) as corrected,
-               coalesce(v.arrivals, 0) as arrivals, coalesce(v.departures, 0) as departures
-        from e full join v on v.hour = e.hour`);
-      return result.rows.map((row) => ({
-        day: String(row.day),
-        hour: n(row.hour),
+                 sum(corrected) as corrected, sum(arrivals) as arrivals,
+                 sum(departures) as departures
+          from local
+          group by grouping sets ((1), (2, 3)))
+        select day::text as day, hour, is_last_day, entries, approved, face_verified, granted,
+               corrected, arrivals, departures
+        from grouped`);
+      const counts = (row: Record<string, unknown>) => ({
         entries: n(row.entries),
         approved: n(row.approved),
         faceVerified: n(row.face_verified),
@@ -64,7 +73,16 @@ export function createReportsRepository() {
         corrected: n(row.corrected),
         arrivals: n(row.arrivals),
         departures: n(row.departures),
-      }));
+      });
+      type Counts = ReturnType<typeof counts>;
+      const byDay: (Counts & { day: string })[] = [];
+      const byHour: (Counts & { hour: number; isLastDay: boolean })[] = [];
+      for (const row of result.rows) {
+        if (typeof row.day === 'string') byDay.push({ day: row.day, ...counts(row) });
+        else
+          byHour.push({ hour: n(row.hour), isLastDay: row.is_last_day === true, ...counts(row) });
+      }
+      return { byDay, byHour };
     },
 
     async refusalReasons(tx: DbExecutor, tenantId: string, w: ReportWindow) {

@@ -8,7 +8,7 @@ import type { Database, DbExecutor } from '@/platform/db';
 import type { ReportWindow, ReportsRepository } from './reports.repository';
 
 export type ReportsServiceDeps = {
-  database: Pick<Database, 'withTenant'>;
+  database: Pick<Database, 'withTenant' | 'readTogether'>;
   repository: ReportsRepository;
   sites: Pick<SitesService['inTransaction'], 'scopeOf' | 'visibleSite'>;
   siteRows: Pick<SitesRepository, 'listSiteIds'>;
@@ -66,48 +66,57 @@ export function createReportsService({
   sites,
   siteRows,
 }: ReportsServiceDeps) {
-  /** The report for a tenant's sites `scope` (null: every site), its days cut in `timeZone`. */
+  /**
+   * The report for a tenant's sites `scope` (null: every site; `siteIds`: the sites that are),
+   * its days cut in `timeZone`. Its queries are independent: they run side by side on one
+   * snapshot (readTogether), so a year's report takes about its slowest query, not their sum.
+   */
   async function compute(
-    tx: DbExecutor,
     tenantId: string,
     query: ReportSummaryQuery,
     timeZone: string,
     scope: readonly string[] | null,
+    siteIds: readonly string[],
   ): Promise<ReportSummary> {
     const range = siteDayRange(query.from, query.to, timeZone);
     const window: ReportWindow = { ...range, timeZone, sites: scope };
     const lastDay = siteDayRange(query.to, query.to, timeZone);
 
-    const hourly = await repository.hourly(tx, tenantId, window);
-    const refusalReasons = await repository.refusalReasons(tx, tenantId, window);
-    const busiestGates = await repository.busiestGates(tx, tenantId, window);
-    const weighbridge = await repository.weighbridge(tx, tenantId, window);
-    const onSiteAtUntil = await repository.onSiteAt(tx, tenantId, scope, lastDay.until);
-    const turnaround = await repository.turnaround(tx, tenantId, {
-      ...window,
-      sites: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
-    });
+    const [counts, turnaround, refusalReasons, busiestGates, weighbridge, onSiteAtUntil] =
+      await database.readTogether(tenantId, [
+        (tx) => repository.dayAndHourCounts(tx, tenantId, window, query.to),
+        (tx) => repository.turnaround(tx, tenantId, { ...window, sites: siteIds }),
+        (tx) => repository.refusalReasons(tx, tenantId, window),
+        (tx) => repository.busiestGates(tx, tenantId, window),
+        (tx) => repository.weighbridge(tx, tenantId, window),
+        (tx) => repository.onSiteAt(tx, tenantId, scope, lastDay.until),
+      ]);
 
     const days = new Map(daysOf(query.from, query.to).map((day) => [day, zero()]));
     const hours = Array.from({ length: 24 }, zero);
     const lastDayNet = Array.from({ length: 24 }, () => 0);
     const totals = { ...zero(), approved: 0, faceVerified: 0, corrected: 0 };
-    for (const row of hourly) {
-      const counts: Counts = {
-        entries: row.entries,
-        granted: row.granted,
-        refused: row.entries - row.granted,
-        arrivals: row.arrivals,
-        departures: row.departures,
-      };
-      for (const target of [days.get(row.day), hours[row.hour], totals]) {
-        if (!target) continue;
-        for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
-      }
+    const countsOf = (row: Omit<Counts, 'refused'>): Counts => ({
+      entries: row.entries,
+      granted: row.granted,
+      refused: row.entries - row.granted,
+      arrivals: row.arrivals,
+      departures: row.departures,
+    });
+    const addTo = (target: Counts | undefined, more: Counts) => {
+      if (!target) return;
+      for (const key of Object.keys(more) as (keyof Counts)[]) target[key] += more[key];
+    };
+    for (const row of counts.byDay) {
+      addTo(days.get(row.day), countsOf(row));
+      addTo(totals, countsOf(row));
       totals.approved += row.approved;
       totals.faceVerified += row.faceVerified;
       totals.corrected += row.corrected;
-      if (row.day === query.to) lastDayNet[row.hour] = row.arrivals - row.departures;
+    }
+    for (const row of counts.byHour) {
+      addTo(hours[row.hour], countsOf(row));
+      if (row.isLastDay) lastDayNet[row.hour] = row.arrivals - row.departures;
     }
     // On site at the end of each hour of the last day: work back from the end of the day.
     const onSite: ReportSummary['onSite'] = [];
@@ -138,20 +147,31 @@ export function createReportsService({
     };
   }
 
+  /** The sites a report covers: `scope` (null: every site of the tenant) and their ids. */
+  const sitesOf = async (tx: DbExecutor, tenantId: string, scope: readonly string[] | null) => ({
+    scope,
+    siteIds: scope ?? (await siteRows.listSiteIds(tx, tenantId)),
+  });
+
   return {
-    summary: (actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> =>
-      database.withTenant(actor.tenantId, async (tx) => {
+    async summary(actor: Actor, query: ReportSummaryQuery): Promise<ReportSummary> {
+      const { timeZone, scope, siteIds } = await database.withTenant(actor.tenantId, async (tx) => {
         if (query.siteId) {
           const site = await sites.visibleSite(tx, actor, query.siteId);
-          return compute(tx, actor.tenantId, query, site.timezone, [query.siteId]);
+          return { timeZone: site.timezone, scope: [query.siteId], siteIds: [query.siteId] };
         }
-        const scope = await sites.scopeOf(tx, actor);
-        return compute(tx, actor.tenantId, query, DEFAULT_SITE_TIME_ZONE, scope);
-      }),
+        const visible = await sites.scopeOf(tx, actor);
+        return {
+          timeZone: DEFAULT_SITE_TIME_ZONE,
+          ...(await sitesOf(tx, actor.tenantId, visible)),
+        };
+      });
+      return compute(actor.tenantId, query, timeZone, scope, siteIds);
+    },
     /** Every site of the tenant in SAST: the scheduled e-mail's report (no user asks for it). */
-    tenantSummary: (tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) =>
-      database.withTenant(tenantId, (tx) =>
-        compute(tx, tenantId, query, DEFAULT_SITE_TIME_ZONE, null),
-      ),
+    async tenantSummary(tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) {
+      const { siteIds } = await database.withTenant(tenantId, (tx) => sitesOf(tx, tenantId, null));
+      return compute(tenantId, query, DEFAULT_SITE_TIME_ZONE, null, siteIds);
+    },
   };
 }

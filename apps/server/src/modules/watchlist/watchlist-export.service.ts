@@ -4,13 +4,7 @@ import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
 import { siteDayRange, siteTimestamp } from '@/platform/calendar';
 import type { Database } from '@/platform/db';
-import {
-  EXPORT_CONTENT_TYPES,
-  type ExportCell,
-  type ExportFile,
-  keysetBatches,
-  spreadsheetStream,
-} from '@/platform/spreadsheet-export';
+import { type ExportCell, type ExportFile, exportWithAudit } from '@/platform/spreadsheet-export';
 
 import { WATCHLIST_HIT_ACTION } from './watchlist.service';
 
@@ -59,49 +53,29 @@ export function createWatchlistExportService({
   audit: Pick<AuditService, 'record' | 'countAction' | 'listActionBatch'>;
 }) {
   return {
-    async exportHits(actor: Actor, query: ExportRangeQuery, ip?: string): Promise<ExportFile> {
+    exportHits(actor: Actor, query: ExportRangeQuery, ip?: string): Promise<ExportFile> {
       const tenantId = actor.tenantId;
       const range = {
         ...siteDayRange(query.from, query.to),
         action: WATCHLIST_HIT_ACTION,
         siteId: query.siteId,
       };
-      const rowCount = await database.withTenant(tenantId, async (tx) => {
-        const count = await audit.countAction(tx, tenantId, range);
-        await audit.record(tx, {
-          tenantId,
-          actorUserId: actor.userId,
+      return exportWithAudit(
+        { database, audit },
+        { actor, query, ip },
+        {
           action: 'watchlist-hits.exported',
           targetType: 'watchlist_entry',
-          ip,
-          details: {
-            from: query.from,
-            to: query.to,
-            format: query.format,
-            ...(query.siteId ? { siteId: query.siteId } : {}),
-            rows: count,
-          },
-        });
-        return count;
-      });
-      const batches = keysetBatches(
-        (after: { occurredAt: Date; id: string } | undefined, limit: number) =>
-          database.withTenant(tenantId, (tx) =>
-            audit.listActionBatch(tx, tenantId, range, limit, after),
-          ),
-        (row) => ({ occurredAt: row.occurredAt, id: row.id }),
-      );
-      return {
-        rowCount,
-        fileName: `watchlist-hits-${query.from}-to-${query.to}.${query.format}`,
-        contentType: EXPORT_CONTENT_TYPES[query.format],
-        body: spreadsheetStream(query.format, {
-          header: WATCHLIST_HIT_EXPORT_COLUMNS,
+          fileStem: 'watchlist-hits',
           sheetName: 'Watchlist hits',
-          batches,
+          header: WATCHLIST_HIT_EXPORT_COLUMNS,
+          count: (tx) => audit.countAction(tx, tenantId, range),
+          read: (tx, after: { occurredAt: Date; id: string } | undefined, limit) =>
+            audit.listActionBatch(tx, tenantId, range, limit, after),
+          cursorOf: (row) => ({ occurredAt: row.occurredAt, id: row.id }),
           cells: watchlistHitCells,
-        }),
-      };
+        },
+      );
     },
   };
 }

@@ -38,6 +38,8 @@ export type Cluster = {
    * stops it with SIGTERM (the app's own drain), starts it again and puts it back once ready.
    */
   restartApi(index: number): Promise<void>;
+  /** Stops the worker with SIGTERM (running jobs finish) and starts it again. */
+  restartWorker(): Promise<void>;
   /** HAProxy's view of each server: name → status (UP, DOWN, MAINT, DRAIN…). */
   serverStates(): Promise<Record<string, string>>;
   stop(): Promise<void>;
@@ -77,7 +79,7 @@ defaults
   timeout client 60s
   timeout server 60s
   timeout tunnel 1h
-  option redispatch
+  option redispatch 1
   retries 3
   option http-keep-alive
   option forwardfor
@@ -225,17 +227,21 @@ export async function startCluster({
     // The worker first: it runs the migrations and creates the roles, so the API instances that
     // start together after it find the schema ready (each still checks it).
     const workerPort = await freePort();
-    const worker = spawnInstance('worker', { APP_ROLE: 'worker', PORT: String(workerPort) });
-    await new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        if (chunk.toString('utf8').includes('worker is running')) {
-          worker.child.stdout?.off('data', onData);
-          resolve();
-        }
-      };
-      worker.child.stdout?.on('data', onData);
-      void worker.exited.then((code) => reject(new Error(`the worker exited (${code})`)));
-    });
+    const startWorker = async () => {
+      const started = spawnInstance('worker', { APP_ROLE: 'worker', PORT: String(workerPort) });
+      await new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          if (chunk.toString('utf8').includes('worker is running')) {
+            started.child.stdout?.off('data', onData);
+            resolve();
+          }
+        };
+        started.child.stdout?.on('data', onData);
+        void started.exited.then((code) => reject(new Error(`the worker exited (${code})`)));
+      });
+      return started;
+    };
+    let worker = await startWorker();
 
     const apiPorts = await Promise.all(Array.from({ length: apiInstances }, () => freePort()));
     const apis: Instance[] = [];
@@ -324,26 +330,39 @@ export async function startCluster({
       url,
       postgres,
       apis,
-      worker,
+      get worker() {
+        return worker;
+      },
       haproxy: command,
       startApi,
       serverStates,
       async restartApi(index) {
         const api = apis[index]!;
+        const restartStartedAt = Date.now();
         await command(`set server api/${api.name} state drain`);
         // Requests already sent to it finish; HAProxy sends it nothing new.
         await waitUntil(
           async () => (await currentSessions())[api.name] === 0,
           `${api.name} has no sessions`,
         );
+        const drainedAt = Date.now();
         api.child.kill('SIGTERM');
         await api.exited;
+        const stoppedAt = Date.now();
         await startApi(index);
+        log(
+          `${api.name} restarted: drained in ${drainedAt - restartStartedAt} ms, stopped in ${stoppedAt - drainedAt} ms, ready in ${Date.now() - stoppedAt} ms`,
+        );
         await command(`set server api/${api.name} state ready`);
         await waitUntil(
           async () => (await serverStates())[api.name] === 'UP',
           `${api.name} back in rotation`,
         );
+      },
+      async restartWorker() {
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+        worker = await startWorker();
       },
       async stop() {
         for (const child of children) if (child !== haproxy) child.kill('SIGTERM');

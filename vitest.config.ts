@@ -19,7 +19,12 @@ export default defineConfig({
             'apps/server/src/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
-          exclude: ['**/*.int.test.ts', '**/*.fault.test.ts', '**/node_modules/**'],
+          exclude: [
+            '**/*.int.test.ts',
+            '**/*.fault.test.ts',
+            '**/*.cluster.test.ts',
+            '**/node_modules/**',
+          ],
         },
       },
       'apps/web/vitest.config.ts',

@@ -32,6 +32,16 @@ describe('the HTTP edge', () => {
     }
   });
 
+  it('is ready for a load balancer: database reachable, any Host', async () => {
+    const response = await t.inject({
+      method: 'GET',
+      url: '/api/ready',
+      headers: { host: '10.0.0.7:5000' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ready' });
+  });
+
   it('answers unknown API paths with a JSON 404 in the error format', async () => {
     const response = await t.inject({ method: 'GET', url: '/api/nothing-here' });
 

@@ -20,6 +20,7 @@ import type { Modules } from '@/modules';
 import { publicAccess, requireAccessDeclarations } from '@/platform/access';
 import { CSP_REPORT_PATH, cspReportRoutes } from '@/platform/csp-reports';
 import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
 import {
   errorBody,
   handleClientError,
@@ -50,6 +51,9 @@ const CROSS_SITE_EXEMPT: readonly RegExp[] = [
 ];
 
 const HealthSchema = z.object({ status: z.literal('ok') });
+const ReadySchema = z.object({ status: z.literal('ready') });
+/** A readiness probe waits this long for the database before answering 503. */
+const READY_DATABASE_TIMEOUT_MS = 2_000;
 
 export async function buildApp({
   env,
@@ -145,7 +149,7 @@ export async function buildApp({
   registerHostAllowlist(app, {
     origins: [...(env.PUBLIC_ORIGIN ? [env.PUBLIC_ORIGIN] : []), ...env.allowedOrigins],
     // The load balancer's health check uses whatever Host it likes (often the instance address).
-    isExempt: (url) => /^\/api\/health(?:\?|$)/.test(url),
+    isExempt: (url) => /^\/api\/(?:health|ready)(?:\?|$)/.test(url),
   });
   registerCrossSiteRequestGuard(app, {
     allowedOrigins: env.allowedOrigins,
@@ -200,6 +204,36 @@ export async function buildApp({
         async () => {
           await database.pool.query('select 1');
           return { status: 'ok' as const };
+        },
+      );
+      // For a load balancer: ready = not draining (the onRequest hook above answers 503 then) and
+      // the database answers in time; anything else is 503, so it stops routing here.
+      api.get(
+        '/ready',
+        {
+          config: publicAccess(),
+          schema: {
+            tags: ['system'],
+            operationId: 'ready',
+            description:
+              'Readiness for a load balancer: 200 while this instance takes traffic (database reachable, not ' +
+              'shutting down), 503 in the error format otherwise.',
+            response: { 200: ReadySchema },
+          },
+        },
+        async () => {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const timedOut = new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error('timeout')), READY_DATABASE_TIMEOUT_MS);
+          });
+          try {
+            await Promise.race([database.pool.query('select 1'), timedOut]);
+          } catch {
+            throw new AppError('UNAVAILABLE', 'The database is not reachable.');
+          } finally {
+            clearTimeout(timer);
+          }
+          return { status: 'ready' as const };
         },
       );
       await api.register(cspReportRoutes);

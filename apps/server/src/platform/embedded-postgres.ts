@@ -124,14 +124,14 @@ export async function startEmbeddedPostgres({
   };
 }
 
-const OWNER_FILE = 'postgres.owner';
+export const OWNER_FILE = 'postgres.owner';
 
 /**
  * One Boomgate process per data folder. The lock goes stale 15 s after its holder stops touching
  * it; a holder that was killed (its pid, kept beside the lock, is gone) is known dead at once, so
  * a restart after a crash does not wait out the staleness period.
  */
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const lockfilePath = path.join(dataDir, 'postgres.lock');
   const lock = () => lockfile.lock(dataDir, { lockfilePath, stale: 15_000 });
   let release: () => Promise<void>;

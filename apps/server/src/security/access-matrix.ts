@@ -311,6 +311,7 @@ async function aDriver(_fx: MatrixFixtures, tenant: MatrixTenant) {
 /** `'METHOD /api/url'` → entry. */
 export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/health': { access: 'public', request: () => ({ url: '/api/health' }), allowed: 200 },
+  'GET /api/ready': { access: 'public', request: () => ({ url: '/api/ready' }), allowed: 200 },
   'POST /api/csp-report': {
     access: 'public',
     request: () => ({

@@ -54,6 +54,7 @@ export async function createTestApp({
   queryLogger,
   storage: wrapStorage = (storage) => storage,
   visionEngine: wrapVisionEngine = (engine) => engine,
+  sameDatabaseAs,
 }: {
   env?: Record<string, string>;
   /** Receives every statement the app sends through Drizzle, with its parameters. */
@@ -66,12 +67,22 @@ export async function createTestApp({
    * Tests of the engine's verdicts use it unwrapped.
    */
   visionEngine?: (engine: GateVisionEngine) => GateVisionEngine;
+  /**
+   * A second API process on another app's database (cluster tests): its own pool, modules and
+   * in-memory state; the first app drops the database, so close this one first.
+   */
+  sameDatabaseAs?: {
+    databaseName: string;
+    secrets: { sessionSecret: string; encryptionKey: Buffer };
+  };
 } = {}) {
   const { adminUrl, templateDatabase, appPassword } = inject('testDatabase');
-  const databaseName = unique('test_');
+  const databaseName = sameDatabaseAs?.databaseName ?? unique('test_');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${databaseName} template ${templateDatabase}`);
+  if (!sameDatabaseAs) {
+    await admin.query(`create database ${databaseName} template ${templateDatabase}`);
+  }
 
   const ownerUrl = withDatabase(adminUrl, databaseName);
   const appUrl = withDatabase(adminUrl, databaseName, { user: APP_ROLE, password: appPassword });
@@ -82,6 +93,11 @@ export async function createTestApp({
     ...envOverrides,
   });
   const clock: FakeClock = createFakeClock(new Date());
+  // Every process of one deployment shares these (secrets.json or the environment).
+  const secrets = sameDatabaseAs?.secrets ?? {
+    sessionSecret: randomBytes(32).toString('base64url'),
+    encryptionKey: randomBytes(32),
+  };
   const database: Database = createDatabase({
     url: appUrl,
     poolMax: 4,
@@ -113,8 +129,7 @@ export async function createTestApp({
     env,
     database,
     clock,
-    sessionSecret: randomBytes(32).toString('base64url'),
-    encryptionKey: randomBytes(32),
+    ...secrets,
     storage: wrapStorage(files),
     visionEngine: wrapVisionEngine(visionEngine),
   });
@@ -155,6 +170,8 @@ export async function createTestApp({
     modules,
     /** The schema owner's URL of this test database (the job queue connects as the owner). */
     ownerUrl,
+    databaseName,
+    secrets,
     /** The stored objects as they are (not through the test's storage wrapper): for assertions. */
     files,
     /** The storage folder itself: tests count the objects in it. */
@@ -224,7 +241,8 @@ export async function createTestApp({
       await modules.webhooks.close();
       await database.close();
       await owner.end();
-      await admin.query(`drop database if exists ${databaseName} with (force)`);
+      if (!sameDatabaseAs)
+        await admin.query(`drop database if exists ${databaseName} with (force)`);
       await admin.end();
       await rm(storageDir, { recursive: true, force: true });
       await visionEngine.close();

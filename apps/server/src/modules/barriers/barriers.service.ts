@@ -15,8 +15,10 @@ import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
+import { type NotifyChannel, createNotifyChannel } from '@/platform/notify-channel';
 
 import { type AgentHub, type AgentIdentity, type CommandReply, createAgentHub } from './agent-hub';
+import { type AgentRelay, BARRIER_NOTIFY_CHANNEL, createAgentRelay } from './agent-relay';
 import type { BarriersRepository } from './barriers.repository';
 
 export type BarrierSettings = {
@@ -29,7 +31,8 @@ export type BarrierSettings = {
 };
 
 export type BarriersServiceDeps = {
-  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  /** With `pool`, open commands reach agents connected to other API processes (LISTEN/NOTIFY). */
+  database: Pick<Database, 'withTenant' | 'withoutTenant'> & Partial<Pick<Database, 'pool'>>;
   repository: BarriersRepository;
   sites: Pick<SitesRepository, 'siteIdsOfUser' | 'findSite'>;
   audit: Pick<AuditService, 'record'>;
@@ -37,6 +40,14 @@ export type BarriersServiceDeps = {
   alerts?: { raiseAlert: RaiseAlert };
   clock: Clock;
   settings: BarrierSettings;
+  log?: (message: string) => void;
+};
+
+/** What one open command came to; `sent` is false when an earlier call for the decision sent it. */
+export type OpenResult = {
+  outcome: GateOpenOutcome;
+  device: BarrierDeviceKind | null;
+  sent: boolean;
 };
 
 export type BarriersService = ReturnType<typeof createBarriersService>;
@@ -94,16 +105,14 @@ export function createBarriersService({
   alerts,
   clock,
   settings,
+  log = (message) => console.warn(message),
 }: BarriersServiceDeps) {
   const lastSeenWriteIntervalMs = Math.min(
     LAST_SEEN_WRITE_INTERVAL_MS,
     Math.floor((settings.offlineAlertSeconds * 1000) / 3),
   );
   const lastWritten = new Map<string, number>();
-  const decisions = new Map<
-    string,
-    Promise<{ outcome: GateOpenOutcome; device: BarrierDeviceKind | null; sent: boolean }>
-  >();
+  const decisions = new Map<string, Promise<OpenResult>>();
 
   const persistContact = (
     agent: AgentIdentity,
@@ -127,14 +136,18 @@ export function createBarriersService({
     resultTimeoutMs: settings.resultTimeoutMs,
     onHeartbeat: (agent, device) => persistContact(agent, device, true),
     // Connecting and dropping are always written: they are the presence badge.
-    onConnectionChange: (agent, online) => persistContact(agent, hub.deviceOf(agent), online, true),
+    onConnectionChange: (agent, online) => {
+      persistContact(agent, hub.deviceOf(agent), online, true);
+      // Holding an agent: hear the commands other processes decide for it.
+      if (online) relay?.listen().catch((error: Error) => log(`barriers: ${error.message}`));
+    },
   });
 
   /**
    * One command per decision: a second call for a decision already sent (two grants for one
    * entry, a double click) gets the first call's outcome and sends nothing.
    */
-  function openOnce(agent: AgentIdentity, decisionId: string) {
+  function openHere(agent: AgentIdentity, decisionId: string): Promise<OpenResult> {
     const key = `${agent.tenantId}/${decisionId}`;
     const earlier = decisions.get(key);
     if (earlier) return earlier.then((first) => ({ ...first, sent: false }));
@@ -146,6 +159,47 @@ export function createBarriersService({
     decisions.set(key, pending);
     setTimeout(() => decisions.delete(key), DECISION_MEMORY_MS).unref();
     return pending;
+  }
+
+  // Several API processes: the agent may hold its connection to another one (agent-relay.ts).
+  let channel: NotifyChannel | undefined;
+  const pool = database.pool;
+  const relay: AgentRelay | undefined = pool
+    ? createAgentRelay({
+        channel: () =>
+          (channel ??= createNotifyChannel({
+            pool,
+            channel: BARRIER_NOTIFY_CHANNEL,
+            onMessage: (payload) => relay?.receive(payload),
+            log,
+          })),
+        holds: (agent) => hub.isOnline(agent),
+        openHere,
+        disconnectHere: (agent) => hub.disconnect(agent),
+        resultTimeoutMs: settings.resultTimeoutMs,
+        log,
+      })
+    : undefined;
+
+  /**
+   * One command per decision, sent on this process's connection to the agent or, when the stored
+   * presence says another process holds it, relayed to that one (which remembers the decision).
+   */
+  async function openOnce(agent: AgentIdentity, decisionId: string): Promise<OpenResult> {
+    if (hub.isOnline(agent) || !relay) return openHere(agent, decisionId);
+    const row = await database.withTenant(agent.tenantId, (tx) =>
+      repository.findAgent(tx, agent.tenantId, agent.gateId),
+    );
+    if (!row?.connected) return openHere(agent, decisionId); // offline, remembered as ever
+    const relayed = await relay.request(agent, decisionId);
+    if (typeof relayed === 'object') return relayed;
+    const reply: CommandReply = {
+      ok: false,
+      failure: relayed === 'no_holder' ? 'offline' : 'timeout',
+      latencyMs: relayed === 'no_holder' ? null : settings.resultTimeoutMs,
+      device: row.device,
+    };
+    return { outcome: outcomeOf(agent.gateId, decisionId, reply), device: row.device, sent: true };
   }
 
   async function recordOpen(
@@ -230,6 +284,10 @@ export function createBarriersService({
       });
       // The old token's connection ends now; the agent must reconnect with the new one.
       hub.disconnect({ tenantId: actor.tenantId, gateId });
+      // …on whichever API process holds it.
+      await relay
+        ?.disconnect({ tenantId: actor.tenantId, gateId })
+        .catch((error: Error) => log(`barriers: ${error.message}`));
       return {
         gateId,
         token,
@@ -366,6 +424,9 @@ export function createBarriersService({
       return raised;
     },
 
-    close: () => hub.close(),
+    async close() {
+      hub.close();
+      await channel?.close();
+    },
   };
 }

@@ -63,6 +63,7 @@ describe('PostgreSQL outage under load', () => {
     const poller = async () => {
       while (!isStopped) {
         answers.push(await probe.call('health', 'GET', '/api/health'));
+        answers.push(await probe.call('ready', 'GET', '/api/ready'));
         await sleep(100);
       }
     };

@@ -47,6 +47,7 @@ describe('SIGTERM', () => {
 
     const during = await Promise.all([
       apiClient(server.url).call('health', 'GET', '/api/health'),
+      apiClient(server.url).call('ready', 'GET', '/api/ready'),
       admin.call('grant', 'POST', '/api/auto-gate/grant-entry', { plateNumber: 'CA555222' }),
     ]);
     await sleep(1800); // past the drain: the listener is closed, the slow request still open

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { ImagePayloadSchema, ImageUrlSchema } from './images';
+import { LanguageSchema } from './preferences';
 import { IdSchema, TimestampSchema } from './primitives';
 
 /** Uploaded safety videos: mp4 or webm, checked by their first bytes, at most 50 MiB. */
@@ -79,6 +80,10 @@ export const CreateSafetyVideoBodySchema = z
       .min(1, 'Add at least one question')
       .max(50, 'A quiz may have at most 50 questions'),
     video: VideoSourceInputSchema,
+    /** The language the video speaks and its quiz is written in (issue 19). */
+    language: LanguageSchema.default('en'),
+    /** The original video this one is a version of in another language, if it is one. */
+    translationOf: IdSchema.nullish(),
   })
   .strict();
 export type CreateSafetyVideoBody = z.input<typeof CreateSafetyVideoBodySchema>;
@@ -102,6 +107,9 @@ export const SafetyVideoSchema = z.object({
   passScore: z.number().int(),
   durationSeconds: z.number(),
   questions: z.array(QuizQuestionSchema),
+  language: LanguageSchema,
+  /** The original video when this is its version in another language, else null. */
+  translationOf: IdSchema.nullable(),
 });
 export type SafetyVideo = z.infer<typeof SafetyVideoSchema>;
 
@@ -138,6 +146,10 @@ export const InductionAssignmentSchema = z.object({
   videoComplete: z.boolean(),
   passedAt: TimestampSchema.nullable(),
   createdAt: TimestampSchema,
+  /** The driver's language as given when assigning (null: not given). */
+  driverLanguage: LanguageSchema.nullable(),
+  /** The language of the video assigned: the driver's when a version in it exists. */
+  videoLanguage: LanguageSchema,
 });
 export type InductionAssignment = z.infer<typeof InductionAssignmentSchema>;
 export const InductionAssignmentListSchema = z.array(InductionAssignmentSchema);
@@ -148,6 +160,11 @@ export const CreateInductionAssignmentBodySchema = z
     driverName: z.string().trim().min(1, 'Driver name is required').max(120),
     driverIdNumber: DriverIdNumberSchema,
     driverImage: ImagePayloadSchema.nullish(),
+    /**
+     * The driver's language (issue 19): the assignment is made with the chosen video's version in
+     * it when one exists, else with the chosen video.
+     */
+    driverLanguage: LanguageSchema.nullish(),
   })
   .strict();
 export type CreateInductionAssignmentBody = z.input<typeof CreateInductionAssignmentBodySchema>;

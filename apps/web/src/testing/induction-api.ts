@@ -24,6 +24,8 @@ export function aSafetyVideo(overrides: Partial<SafetyVideoSummary> = {}): Safet
     questionCount: 3,
     assignmentCount: 0,
     createdAt: '2026-11-20T08:00:00.000Z',
+    language: 'en',
+    translationOf: null,
     ...overrides,
   };
 }
@@ -46,6 +48,8 @@ export function anInductionAssignment(
     videoComplete: false,
     passedAt: null,
     createdAt: '2026-11-21T08:00:00.000Z',
+    driverLanguage: null,
+    videoLanguage: 'en',
     ...overrides,
   };
 }
@@ -103,6 +107,8 @@ export function createInductionApi(
         questionCount: body.questions.length,
         source: body.video.kind,
         durationSeconds: body.video.kind === 'url' ? body.video.durationSeconds : 42,
+        language: body.language ?? 'en',
+        translationOf: body.translationOf ?? null,
       });
       videos = [video, ...videos];
       return HttpResponse.json(video, { status: 201 });
@@ -125,13 +131,23 @@ export function createInductionApi(
     http.post('/api/induction/assignments', async ({ request }) => {
       const body = (await request.json()) as CreateInductionAssignmentBody;
       await record(request, body);
-      const video = videos.find((candidate) => candidate.id === body.videoId);
-      if (!video) return apiError(404, 'NOT_FOUND', 'Video not found.');
+      const chosen = videos.find((candidate) => candidate.id === body.videoId);
+      if (!chosen) return apiError(404, 'NOT_FOUND', 'Video not found.');
+      // As the server: the chosen video's version in the driver's language when there is one.
+      const root = chosen.translationOf ?? chosen.id;
+      const video =
+        videos.find(
+          (candidate) =>
+            (candidate.id === root || candidate.translationOf === root) &&
+            candidate.language === body.driverLanguage,
+        ) ?? chosen;
       const assignment = anInductionAssignment({
         videoId: video.id,
         videoTitle: video.title,
         driverName: body.driverName,
         driverIdNumber: body.driverIdNumber,
+        driverLanguage: body.driverLanguage ?? null,
+        videoLanguage: video.language,
       });
       assignments = [assignment, ...assignments];
       countAssignments();

@@ -1,4 +1,6 @@
-import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, or } from 'drizzle-orm';
+
+import type { LanguageCode } from '@boomgate/contracts/preferences';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
 
@@ -34,6 +36,35 @@ export function createInductionRepository() {
         .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.id, id)))
         .limit(1);
       return rows[0];
+    },
+
+    /** The version of a video (the original `rootId` or one of its translations) in a language. */
+    async findVersionInLanguage(
+      tx: DbExecutor,
+      tenantId: string,
+      rootId: string,
+      language: LanguageCode,
+    ) {
+      const rows = await tx
+        .select()
+        .from(safetyVideos)
+        .where(
+          and(
+            eq(safetyVideos.tenantId, tenantId),
+            or(eq(safetyVideos.id, rootId), eq(safetyVideos.translationOf, rootId)),
+            eq(safetyVideos.language, language),
+          ),
+        )
+        .limit(1);
+      return rows[0];
+    },
+
+    async countTranslations(tx: DbExecutor, tenantId: string, videoId: string) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(safetyVideos)
+        .where(and(eq(safetyVideos.tenantId, tenantId), eq(safetyVideos.translationOf, videoId)));
+      return Number(row?.n ?? 0);
     },
 
     // ---- uploads waiting for their video
@@ -139,7 +170,11 @@ export function createInductionRepository() {
 
     async listAssignments(tx: DbExecutor, tenantId: string) {
       const rows = await tx
-        .select({ assignment: inductionAssignments, videoTitle: safetyVideos.title })
+        .select({
+          assignment: inductionAssignments,
+          videoTitle: safetyVideos.title,
+          videoLanguage: safetyVideos.language,
+        })
         .from(inductionAssignments)
         .innerJoin(
           safetyVideos,
@@ -151,7 +186,11 @@ export function createInductionRepository() {
         .where(eq(inductionAssignments.tenantId, tenantId))
         .orderBy(desc(inductionAssignments.createdAt))
         .limit(500);
-      return rows.map((row) => ({ ...row.assignment, videoTitle: row.videoTitle }));
+      return rows.map((row) => ({
+        ...row.assignment,
+        videoTitle: row.videoTitle,
+        videoLanguage: row.videoLanguage,
+      }));
     },
 
     async updateAssignment(

@@ -294,6 +294,8 @@ describe('safety induction', () => {
       passScore: 67,
       durationSeconds: 30,
       questions: QUESTIONS.map(({ question, options }) => ({ question, options })),
+      language: 'en',
+      translationOf: null,
     });
 
     // Nothing watched yet: the quiz cannot be submitted.

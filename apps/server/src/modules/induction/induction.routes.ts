@@ -25,6 +25,7 @@ import {
   VIDEO_CONTENT_TYPES,
   VideoIdParamsSchema,
 } from '@boomgate/contracts/induction';
+import type { LanguageCode } from '@boomgate/contracts/preferences';
 import { EmptyBodySchema, NoContentSchema } from '@boomgate/contracts/primitives';
 
 import type { ImagesService } from '@/modules/images';
@@ -67,6 +68,8 @@ export function toSafetyVideo(video: SafetyVideoRow): SafetyVideo {
     passScore: video.passScore,
     durationSeconds: video.durationSeconds,
     questions: video.questions.map(({ question, options }) => ({ question, options })),
+    language: video.language,
+    translationOf: video.translationOf,
   };
 }
 
@@ -86,7 +89,7 @@ export function inductionRoutes(
   images: Pick<ImagesService, 'urlFor'>,
 ): FastifyPluginAsyncZod {
   const toAssignment = (
-    row: InductionAssignmentRow & { videoTitle: string },
+    row: InductionAssignmentRow & { videoTitle: string; videoLanguage: LanguageCode },
     video?: Pick<SafetyVideoRow, 'durationSeconds'>,
   ): InductionAssignment => ({
     id: row.id,
@@ -103,9 +106,14 @@ export function inductionRoutes(
     videoComplete: video ? service.isComplete(row, video) : row.status === 'passed',
     passedAt: row.passedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    driverLanguage: row.driverLanguage,
+    videoLanguage: row.videoLanguage,
   });
   const withVideo = (row: InductionAssignmentRow & { video: SafetyVideoRow }) =>
-    toAssignment({ ...row, videoTitle: row.video.title }, row.video);
+    toAssignment(
+      { ...row, videoTitle: row.video.title, videoLanguage: row.video.language },
+      row.video,
+    );
 
   return async (app) => {
     // ---- management ------------------------------------------------------------------------

@@ -64,6 +64,7 @@ describe('induction service', () => {
       {
         findVideo: async () => video,
         countAssignmentsOfVideo: async () => 0,
+        countTranslations: async () => 0,
         deleteVideo: () => Promise.reject(fkViolation()),
       },
       failingDelete,

@@ -10,6 +10,7 @@ import {
   type UploadedVideoFile,
   type VideoContentType,
 } from '@boomgate/contracts/induction';
+import type { LanguageCode } from '@boomgate/contracts/preferences';
 
 import { sql } from 'drizzle-orm';
 
@@ -51,6 +52,8 @@ const EXTENSIONS: Record<VideoContentType, string> = { 'video/mp4': 'mp4', 'vide
 // Another tenant's ids answer exactly like ids that do not exist.
 const videoNotFound = () => new AppError('NOT_FOUND', 'Video not found.');
 const assignmentNotFound = () => new AppError('NOT_FOUND', 'Assignment not found.');
+const versionExists = () =>
+  new AppError('CONFLICT', 'This video already has a version in that language.');
 
 /** Scores a submission on the server: the correct options never leave it. */
 export function scoreQuiz(
@@ -126,6 +129,31 @@ export function createInductionService({
     const video = await repository.findVideo(tx, actor.tenantId, assignment.videoId);
     if (!video) throw assignmentNotFound();
     return { assignment, video };
+  }
+
+  /**
+   * A translation names an original video (never another translation: one level keeps "the
+   * versions of a video" a single lookup) and a language it does not have yet.
+   */
+  async function assertCanTranslate(
+    tx: DbExecutor,
+    tenantId: string,
+    originalId: string,
+    language: LanguageCode,
+  ) {
+    const original = await repository.findVideo(tx, tenantId, originalId);
+    if (!original) {
+      throw new AppError('INVALID', 'The video this one translates was not found.');
+    }
+    if (original.translationOf) {
+      throw new AppError(
+        'INVALID',
+        'Choose the original video, not one of its versions in another language.',
+      );
+    }
+    if (await repository.findVersionInLanguage(tx, tenantId, originalId, language)) {
+      throw versionExists();
+    }
   }
 
   /** The driver's latest pass against the tenant's validity period, in the caller's transaction. */
@@ -214,48 +242,67 @@ export function createInductionService({
           durationSeconds: body.video.durationSeconds,
         };
       }
-      return database.withTenant(actor.tenantId, async (tx) => {
-        // Deleting either of two videos on one file would delete the other's file too. Two
-        // concurrent creates with the same key can still both pass this check; only the
-        // uploader holds the key, so that needs the same admin racing themselves.
-        if (
-          source.videoKey &&
-          (await repository.videoKeyInUse(tx, actor.tenantId, source.videoKey))
-        ) {
-          throw new AppError(
-            'CONFLICT',
-            'This uploaded video is already used by another video. Upload it again.',
-          );
-        }
-        // Left for more than a day, the cleanup may have taken the file in the meantime.
-        if (source.videoKey && !(await repository.claimUpload(tx, actor.tenantId, source.videoKey)))
-          throw new AppError('INVALID', 'The uploaded video was not found. Upload it again.');
-        const video = await repository.insertVideo(tx, {
-          tenantId: actor.tenantId,
-          id: newId(),
-          title: body.title,
-          description: body.description,
-          ...source,
-          passScore: body.passScore,
-          questions: body.questions.map(({ question, options, correctIndex }) => ({
-            question,
-            options,
-            correctIndex,
-          })),
-          createdAt: clock.now(),
-          createdBy: actor.userId,
+      const language = body.language ?? 'en';
+      const translationOf = body.translationOf ?? null;
+      return database
+        .withTenant(actor.tenantId, async (tx) => {
+          if (translationOf) await assertCanTranslate(tx, actor.tenantId, translationOf, language);
+          // Deleting either of two videos on one file would delete the other's file too. Two
+          // concurrent creates with the same key can still both pass this check; only the
+          // uploader holds the key, so that needs the same admin racing themselves.
+          if (
+            source.videoKey &&
+            (await repository.videoKeyInUse(tx, actor.tenantId, source.videoKey))
+          ) {
+            throw new AppError(
+              'CONFLICT',
+              'This uploaded video is already used by another video. Upload it again.',
+            );
+          }
+          // Left for more than a day, the cleanup may have taken the file in the meantime.
+          if (
+            source.videoKey &&
+            !(await repository.claimUpload(tx, actor.tenantId, source.videoKey))
+          )
+            throw new AppError('INVALID', 'The uploaded video was not found. Upload it again.');
+          const video = await repository.insertVideo(tx, {
+            tenantId: actor.tenantId,
+            id: newId(),
+            title: body.title,
+            description: body.description,
+            ...source,
+            passScore: body.passScore,
+            questions: body.questions.map(({ question, options, correctIndex }) => ({
+              question,
+              options,
+              correctIndex,
+            })),
+            createdAt: clock.now(),
+            createdBy: actor.userId,
+            language,
+            translationOf,
+          });
+          await audit.record(tx, {
+            tenantId: actor.tenantId,
+            actorUserId: actor.userId,
+            action: 'safety-video.created',
+            targetType: 'safety_video',
+            targetId: video.id,
+            ip,
+            details: {
+              source: video.source,
+              questions: video.questions.length,
+              language,
+              translationOf,
+            },
+          });
+          return { ...video, assignmentCount: 0 };
+        })
+        .catch((error: unknown) => {
+          // Two versions in one language created at once: the unique index keeps one.
+          if (findPgError(error)?.code === '23505') throw versionExists();
+          throw error;
         });
-        await audit.record(tx, {
-          tenantId: actor.tenantId,
-          actorUserId: actor.userId,
-          action: 'safety-video.created',
-          targetType: 'safety_video',
-          targetId: video.id,
-          ip,
-          details: { source: video.source, questions: video.questions.length },
-        });
-        return { ...video, assignmentCount: 0 };
-      });
     },
 
     listVideos: (actor: Actor) =>
@@ -295,6 +342,12 @@ export function createInductionService({
           if ((await repository.countAssignmentsOfVideo(tx, actor.tenantId, videoId)) > 0) {
             throw stillAssigned();
           }
+          if ((await repository.countTranslations(tx, actor.tenantId, videoId)) > 0) {
+            throw new AppError(
+              'CONFLICT',
+              'This video has versions in other languages. Delete them first.',
+            );
+          }
           await repository.deleteVideo(tx, actor.tenantId, videoId);
           await audit.record(tx, {
             tenantId: actor.tenantId,
@@ -329,8 +382,19 @@ export function createInductionService({
       );
       try {
         return await database.withTenant(actor.tenantId, async (tx) => {
-          const video = await repository.findVideo(tx, actor.tenantId, body.videoId);
-          if (!video) throw videoNotFound();
+          const chosen = await repository.findVideo(tx, actor.tenantId, body.videoId);
+          if (!chosen) throw videoNotFound();
+          // Issue 19: the driver watches and answers in their language when a version exists.
+          const driverLanguage = body.driverLanguage ?? null;
+          const video =
+            (driverLanguage &&
+              (await repository.findVersionInLanguage(
+                tx,
+                actor.tenantId,
+                chosen.translationOf ?? chosen.id,
+                driverLanguage,
+              ))) ||
+            chosen;
           const assignment = await repository.insertAssignment(tx, {
             tenantId: actor.tenantId,
             id: newId(),
@@ -340,6 +404,7 @@ export function createInductionService({
             driverPhotoKey,
             createdAt: clock.now(),
             createdBy: actor.userId,
+            driverLanguage,
           });
           await audit.record(tx, {
             tenantId: actor.tenantId,
@@ -348,7 +413,12 @@ export function createInductionService({
             targetType: 'induction_assignment',
             targetId: assignment.id,
             ip,
-            details: { videoId: video.id, hasDriverPhoto: driverPhotoKey !== null },
+            details: {
+              videoId: video.id,
+              hasDriverPhoto: driverPhotoKey !== null,
+              driverLanguage,
+              videoLanguage: video.language,
+            },
           });
           return { ...assignment, video };
         });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   foreignKey,
@@ -9,8 +10,11 @@ import {
   real,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+import type { LanguageCode } from '@boomgate/contracts/preferences';
 
 import { tenants } from '@/modules/tenants/tenants.table';
 
@@ -38,8 +42,24 @@ export const safetyVideos = pgTable(
     questions: jsonb().$type<StoredQuestion[]>().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdBy: uuid(),
+    /** The language the video speaks and its quiz is written in (issue 19). */
+    language: text().$type<LanguageCode>().notNull().default('en'),
+    /** The original video when this is its version in another language. */
+    translationOf: uuid(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({
+      columns: [t.tenantId, t.translationOf],
+      foreignColumns: [t.tenantId, t.id],
+    }),
+    // One version per language of a video: the original and its translations share the root id.
+    uniqueIndex('safety_videos_tenant_root_language_idx').on(
+      t.tenantId,
+      sql`coalesce(${t.translationOf}, ${t.id})`,
+      t.language,
+    ),
+  ],
 );
 
 /**
@@ -88,6 +108,8 @@ export const inductionAssignments = pgTable(
     passedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdBy: uuid(),
+    /** The driver's language as given when assigning; the video is its version in it if any. */
+    driverLanguage: text().$type<LanguageCode>(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

@@ -1,6 +1,8 @@
 import { PlusIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 
+import type { SafetyVideoSummary } from '@boomgate/contracts/induction';
+
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -29,6 +31,7 @@ import {
   emptyVideoDraft,
   toNewSafetyVideo,
 } from './video-draft';
+import { VideoLanguageFields } from './video-language-select';
 
 const textareaClass =
   'min-h-16 w-full rounded-md border border-input bg-transparent px-3 py-2 text-base shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm';
@@ -51,7 +54,7 @@ function probeVideoLength(url: string): Promise<number | undefined> {
 }
 
 /** A new safety video: the file (or an https link), the pass score and the quiz with its answers. */
-export function AddVideoDialog() {
+export function AddVideoDialog({ videos }: { videos: readonly SafetyVideoSummary[] }) {
   const { t } = useTranslation('induction');
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<VideoDraft>(emptyVideoDraft);
@@ -155,6 +158,13 @@ export function AddVideoDialog() {
               onChange={(event) => update({ passScore: event.target.value })}
             />
           </Field>
+
+          <VideoLanguageFields
+            language={draft.language}
+            translationOf={draft.translationOf}
+            originals={videos.filter((video) => video.translationOf === null)}
+            onChange={update}
+          />
 
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">{t('addVideo.videoLegend')}</legend>

@@ -5,6 +5,7 @@ import {
   CreateInductionAssignmentBodySchema,
   type SafetyVideoSummary,
 } from '@boomgate/contracts/induction';
+import { LANGUAGE_NATIVE_NAMES, type LanguageCode } from '@boomgate/contracts/preferences';
 
 import { Button } from '@/components/ui/button';
 import {
@@ -33,6 +34,8 @@ import { IMAGE_FILE_ACCEPT, checkImageFile, uploadedImageDataUrl } from '@/lib/i
 
 import { useCreateAssignment } from '../api/induction';
 
+import { VideoLanguageSelect } from './video-language-select';
+
 /** The contract's English messages, as keys of `induction:assignVideo`. */
 const SCHEMA_MESSAGE_KEYS: Readonly<Record<string, string>> = {
   'Driver name is required': 'driverNameRequired',
@@ -40,7 +43,13 @@ const SCHEMA_MESSAGE_KEYS: Readonly<Record<string, string>> = {
   'ID number must be at most 13 characters': 'idNumberTooLong',
 };
 
-const empty = { videoId: '', driverName: '', driverIdNumber: '', photo: null as File | null };
+const empty = {
+  videoId: '',
+  driverName: '',
+  driverIdNumber: '',
+  photo: null as File | null,
+  driverLanguage: '' as LanguageCode | '',
+};
 
 /** Assigns a video to a driver (name, ID number, optional photo for recognising them). */
 export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) {
@@ -67,6 +76,7 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       videoId: form.videoId,
       driverName: form.driverName,
       driverIdNumber: form.driverIdNumber,
+      ...(form.driverLanguage ? { driverLanguage: form.driverLanguage } : {}),
     });
     if (!parsed.success) {
       const key = SCHEMA_MESSAGE_KEYS[parsed.error.issues[0]?.message ?? ''];
@@ -89,9 +99,19 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
       { ...parsed.data, driverImage },
       {
         onSuccess: (assignment) => {
+          // Issue 19: say so when the driver's language has no version and another was assigned.
+          const fallback =
+            assignment.driverLanguage !== null &&
+            assignment.driverLanguage !== assignment.videoLanguage;
           toast({
             title: t('assignVideo.assigned'),
-            description: t('assignVideo.canTake', { name: assignment.driverName }),
+            description: fallback
+              ? t('assignVideo.noVersionInLanguage', {
+                  name: assignment.driverName,
+                  language: LANGUAGE_NATIVE_NAMES[assignment.driverLanguage ?? 'en'],
+                  videoLanguage: LANGUAGE_NATIVE_NAMES[assignment.videoLanguage],
+                })
+              : t('assignVideo.canTake', { name: assignment.driverName }),
           });
           handleOpenChange(false);
         },
@@ -137,11 +157,19 @@ export function AssignVideoDialog({ videos }: { videos: SafetyVideoSummary[] }) 
               <SelectContent>
                 {videos.map((video) => (
                   <SelectItem key={video.id} value={video.id}>
-                    {video.title}
+                    {video.title} · {LANGUAGE_NATIVE_NAMES[video.language]}
                   </SelectItem>
                 ))}
               </SelectContent>
             </Select>
+          </Field>
+          <Field id="assign-driver-language" label={t('assignVideo.driverLanguageLabel')}>
+            <VideoLanguageSelect
+              id="assign-driver-language"
+              value={form.driverLanguage}
+              emptyLabel={t('assignVideo.driverLanguageNone')}
+              onChange={(driverLanguage) => setForm((current) => ({ ...current, driverLanguage }))}
+            />
           </Field>
           <Field id="assign-driver-name" label={t('assignVideo.driverNameLabel')}>
             <Input

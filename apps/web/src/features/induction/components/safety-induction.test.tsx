@@ -28,6 +28,8 @@ const video: SafetyVideo = {
     { question: 'Speed limit on site?', options: ['20 km/h', '60 km/h'] },
     { question: 'Hard hat required?', options: ['Yes', 'No'] },
   ],
+  language: 'en',
+  translationOf: null,
 };
 
 function anAssignment(overrides: Partial<InductionAssignment> = {}): InductionAssignment {
@@ -46,6 +48,8 @@ function anAssignment(overrides: Partial<InductionAssignment> = {}): InductionAs
     videoComplete: true,
     passedAt: null,
     createdAt: '2026-11-22T08:00:00.000Z',
+    driverLanguage: null,
+    videoLanguage: 'en',
     ...overrides,
   };
 }

@@ -103,7 +103,7 @@ describe('Safety Videos', () => {
       within(video)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['Site safety', '2 min 5 s', '3', '80%', '1', '']);
+    ).toEqual(['Site safety', 'English', '2 min 5 s', '3', '80%', '1', '']);
     const link = screen.getByTestId(`video-row-${hosted.id}`);
     expect(within(link).getByText('Link')).toBeInTheDocument();
     expect(within(link).getByText('45 s')).toBeInTheDocument();
@@ -202,6 +202,8 @@ describe('Safety Videos', () => {
         { question: 'Speed limit?', options: ['80 km/h', '60 km/h', '40 km/h'], correctIndex: 2 },
       ],
       video: { kind: 'upload', fileKey: expect.stringMatching(/^tenant\/safety-videos\//) },
+      language: 'en',
+      translationOf: null,
     });
   });
 
@@ -254,7 +256,7 @@ describe('Safety Videos', () => {
 
     expect(await assign()).toBe('Choose a video.');
     await user.click(within(dialog).getByRole('combobox', { name: 'Video' }));
-    await user.click(await screen.findByRole('option', { name: 'Blasting zones' }));
+    await user.click(await screen.findByRole('option', { name: 'Blasting zones · English' }));
     expect(await assign()).toBe('Driver name is required');
     await user.type(within(dialog).getByLabelText('Driver name'), 'Sipho Nkosi');
     expect(await assign()).toBe('ID number is required');
@@ -274,6 +276,63 @@ describe('Safety Videos', () => {
     expect(row).toBeDefined();
     expect(within(row!).getByText('Blasting zones')).toBeInTheDocument();
     expect(within(row!).getByText('Assigned')).toBeInTheDocument();
+  });
+
+  it("saves a video as another language's version and assigns in the driver's (issue 19)", async () => {
+    const { user, api } = setUp();
+    const dialog = await openAddVideo(user);
+    await fillQuiz(user, dialog);
+    await user.selectOptions(within(dialog).getByLabelText('Language of the video and quiz'), 'zu');
+    await user.selectOptions(
+      within(dialog).getByLabelText('Version of'),
+      within(dialog).getByRole('option', { name: 'Site safety (English)' }),
+    );
+    await user.click(within(dialog).getByRole('radio', { name: 'Link (https)' }));
+    await user.type(
+      within(dialog).getByLabelText('Video URL'),
+      'https://videos.example.com/zu.mp4',
+    );
+    await user.type(within(dialog).getByLabelText('Length (seconds)'), '95');
+    expect(await save(user, dialog)).toBeNull();
+    await expectToast('Video Added');
+    expect(api.sent('POST', '/api/safety-videos')[0]!.body).toMatchObject({
+      language: 'zu',
+      translationOf: siteSafety.id,
+    });
+    // A linked video's title cell also says "Link".
+    const row = (await screen.findByText('Haul road rules')).closest('tr')!;
+    expect(within(row).getByRole('cell', { name: 'isiZulu' })).toBeInTheDocument();
+
+    // Assigned from the English original to a Zulu-speaking driver: the Zulu version.
+    await user.click(screen.getByRole('button', { name: 'Assign Video' }));
+    const assignDialog = await screen.findByRole('dialog', { name: 'Assign Safety Video' });
+    await user.click(within(assignDialog).getByRole('combobox', { name: 'Video' }));
+    await user.click(await screen.findByRole('option', { name: 'Site safety · English' }));
+    await user.selectOptions(within(assignDialog).getByLabelText("Driver's language"), 'zu');
+    await user.type(within(assignDialog).getByLabelText('Driver name'), 'Sipho Nkosi');
+    await user.type(within(assignDialog).getByLabelText('ID number'), '8001015009087');
+    await user.click(within(assignDialog).getByRole('button', { name: 'Assign' }));
+    await expectToast('Video Assigned', 'Sipho Nkosi can now take the induction.');
+    expect(api.sent('POST', '/api/induction/assignments')[0]!.body).toMatchObject({
+      videoId: siteSafety.id,
+      driverLanguage: 'zu',
+    });
+  });
+
+  it("says so when the driver's language has no version (issue 19)", async () => {
+    const { user } = setUp();
+    await user.click(await screen.findByRole('button', { name: 'Assign Video' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign Safety Video' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Video' }));
+    await user.click(await screen.findByRole('option', { name: 'Blasting zones · English' }));
+    await user.selectOptions(within(dialog).getByLabelText("Driver's language"), 'pt');
+    await user.type(within(dialog).getByLabelText('Driver name'), 'João Matola');
+    await user.type(within(dialog).getByLabelText('ID number'), '8001015009087');
+    await user.click(within(dialog).getByRole('button', { name: 'Assign' }));
+    await expectToast(
+      'Video Assigned',
+      'João Matola can now take the induction. There is no version in Português: assigned in English.',
+    );
   });
 
   it('refuses to delete a video that is still assigned, with the reason', async () => {

@@ -2,6 +2,8 @@ import { CircleCheckBigIcon, ExternalLinkIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 
+import { LANGUAGE_NATIVE_NAMES } from '@boomgate/contracts/preferences';
+
 import type {
   InductionAssignment,
   InductionStatus,
@@ -112,7 +114,7 @@ export function SafetyVideos() {
         description={t('admin.description')}
         actions={
           <>
-            <AddVideoDialog />
+            <AddVideoDialog videos={videos.data ?? []} />
             <AssignVideoDialog videos={videos.data ?? []} />
           </>
         }
@@ -141,6 +143,9 @@ export function SafetyVideos() {
               <TableHeader>
                 <TableRow>
                   <TableHead>{t('admin.columns.title')}</TableHead>
+                  <TableHead className="hidden sm:table-cell">
+                    {t('admin.columns.language')}
+                  </TableHead>
                   <TableHead>{t('admin.columns.length')}</TableHead>
                   <TableHead className="hidden sm:table-cell">
                     {t('admin.columns.questions')}
@@ -164,6 +169,9 @@ export function SafetyVideos() {
                           {t('admin.link')}
                         </Badge>
                       )}
+                    </TableCell>
+                    <TableCell className="hidden sm:table-cell" lang={video.language}>
+                      {LANGUAGE_NATIVE_NAMES[video.language]}
                     </TableCell>
                     <TableCell>{minutes(video.durationSeconds)}</TableCell>
                     <TableCell className="hidden sm:table-cell">{video.questionCount}</TableCell>

@@ -4,6 +4,8 @@ import {
   VIDEO_CONTENT_TYPES,
 } from '@boomgate/contracts/induction';
 
+import type { LanguageCode } from '@boomgate/contracts/preferences';
+
 import type { NewSafetyVideo } from '../api/induction';
 
 export type QuestionDraft = { question: string; options: string[]; correctIndex: number | null };
@@ -17,6 +19,10 @@ export type VideoDraft = {
   url: string;
   durationSeconds: string;
   questions: QuestionDraft[];
+  /** The language the video speaks and its quiz is written in (issue 19). */
+  language: LanguageCode;
+  /** The original video this is a version of in another language; '' when it is an original. */
+  translationOf: string;
 };
 
 export const emptyQuestion = (): QuestionDraft => ({
@@ -34,6 +40,8 @@ export const emptyVideoDraft = (): VideoDraft => ({
   url: '',
   durationSeconds: '',
   questions: [emptyQuestion()],
+  language: 'en',
+  translationOf: '',
 });
 
 const ContentSchema = CreateSafetyVideoBodySchema.omit({ video: true });
@@ -92,6 +100,8 @@ export function toNewSafetyVideo(
       options: question.options,
       correctIndex: question.correctIndex,
     })),
+    language: draft.language,
+    translationOf: draft.translationOf || null,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

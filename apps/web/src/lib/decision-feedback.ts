@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+
 /**
  * Issue 19: a guard with gloves, in noise and sun, may not be looking at the screen when the
  * verdict arrives. `signalDecision` buzzes (Vibration API, Android) and beeps (Web Audio, every
@@ -51,4 +53,14 @@ export function signalDecision(decision: Decision): void {
   } catch {
     // Audio may be blocked until the page has had a tap.
   }
+}
+
+/**
+ * Signals a verdict once, when the screen shows it: `decision` goes from null (or the other
+ * verdict, a supervisor's override) to the verdict on screen.
+ */
+export function useDecisionFeedback(decision: Decision | null): void {
+  useEffect(() => {
+    if (decision) signalDecision(decision);
+  }, [decision]);
 }

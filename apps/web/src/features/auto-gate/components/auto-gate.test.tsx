@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { InductionValidity } from '@boomgate/contracts/induction';
@@ -20,6 +20,7 @@ import {
   createGateApi,
   deferred,
 } from '@/testing/gate-api';
+import { VIBRATION_PATTERNS } from '@/lib/decision-feedback';
 import { i18next } from '@/lib/i18n';
 import { apiError, signedIn } from '@/testing/handlers';
 import { currentPath, expectToast, renderApp } from '@/testing/render-app';
@@ -461,6 +462,42 @@ describe('Automated Gate Entry', () => {
     expect(currentPath()).toBe('/pre-arrival');
     expect(screen.getByLabelText('Plate Number')).toHaveValue('CA123456');
     await expectToast('Plate Number Auto-Filled', 'Plate number transferred from Auto Gate');
+  });
+
+  it('buzzes the verdict: one pulse on approval, three on refusal (issue 19)', async () => {
+    const vibrate = vi.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    try {
+      const { user, api } = setUp();
+      api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'KP35XKGP' }));
+      api.onFaceComparison(aFaceComparison(92.4));
+      await start(user);
+      await uploadThroughCamera(user, 'Scan Licence Plate');
+      await findCamera('Verify driver identity');
+      expect(vibrate).not.toHaveBeenCalled();
+      await uploadThroughCamera(user, 'Verify driver identity');
+      await screen.findByTestId('approved-panel');
+      await waitFor(() => expect(vibrate).toHaveBeenCalledWith(VIBRATION_PATTERNS.approved));
+      expect(vibrate).toHaveBeenCalledTimes(1);
+    } finally {
+      Reflect.deleteProperty(navigator, 'vibrate');
+    }
+  });
+
+  it('buzzes a refusal three times (issue 19)', async () => {
+    const vibrate = vi.fn(() => true);
+    Object.defineProperty(navigator, 'vibrate', { value: vibrate, configurable: true });
+    try {
+      const { user, api } = setUp([]);
+      api.onOcr('plate', anOcrRead('plate', {}, { plateNumber: 'CA123456' }));
+      await start(user);
+      await uploadThroughCamera(user, 'Scan Licence Plate');
+      await screen.findByTestId('not-registered-panel');
+      await waitFor(() => expect(vibrate).toHaveBeenCalledWith(VIBRATION_PATTERNS.refused));
+      expect(vibrate).toHaveBeenCalledTimes(1);
+    } finally {
+      Reflect.deleteProperty(navigator, 'vibrate');
+    }
   });
 
   it('treats a failed lookup like an unregistered vehicle', async () => {

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { useIsMobile } from '@/hooks/use-is-mobile';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { cn } from '@/lib/cn';
+import { useDecisionFeedback } from '@/lib/decision-feedback';
 import { useTranslation } from '@/lib/i18n';
 import { useOfflineStatus } from '@/lib/offline/offline-sync';
 
@@ -58,6 +59,10 @@ export function AutoGate({
   } = useAutoGateFlow();
 
   const { phase } = state;
+  // Issue 19: a guard in gloves and noise feels and hears the verdict without looking.
+  useDecisionFeedback(
+    phase === 'approved' ? 'approved' : phase === 'not_registered' ? 'refused' : null,
+  );
   const isAwaitingGuard = isAwaitingPlate(state);
   const isBusy =
     !isAwaitingGuard &&

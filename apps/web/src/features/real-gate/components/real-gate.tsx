@@ -37,6 +37,7 @@ import { isNetworkError, queueAction, reportUnreachable } from '@/lib/offline/of
 import { getErrorMessage } from '@/lib/api-client';
 import { useGrantEntry } from '@/lib/api/grant-entry';
 import { cn } from '@/lib/cn';
+import { useDecisionFeedback } from '@/lib/decision-feedback';
 import { formatPlate } from '@/lib/plates';
 
 import { crossCheckWarnings } from './cross-checks';
@@ -501,6 +502,8 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
   );
   /** The entry as the server saved it (granted or refused): the checklist is over. */
   const [savedEntry, setSavedEntry] = useState<EntryLog | null>(null);
+  // Issue 19: the verdict buzzes and beeps where the device allows.
+  useDecisionFeedback(savedEntry ? (savedEntry.entryGranted ? 'approved' : 'refused') : null);
   const warnings = entryWarnings(state.data, new Date(), t);
   const step = currentStep(state);
   const completed = REAL_GATE_STEPS.filter((id) => state.statuses[id] === 'success').length;

@@ -42,10 +42,20 @@ export type Database = {
     tenantId: string,
     reads: { [K in keyof T]: (tx: Tx) => Promise<T[K]> },
   ): Promise<T>;
+  /**
+   * `withTenant` on a connection of a small side pool that request transactions never hold: for
+   * work a request's transaction waits on (the key ring loading a tenant's keys, issue 26).
+   * Waiting on the main pool while holding one of its connections deadlocks once every
+   * connection is held by a request doing the same (ten concurrent completions did).
+   */
+  withTenantAside<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /** A transaction with no tenant: row-level security then shows no tenant rows at all. */
   withoutTenant<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/** Connections of the side pool (`withTenantAside`): key loads are rare and short. */
+const SIDE_POOL_MAX = 2;
 
 export function createDatabase({
   url,
@@ -61,9 +71,9 @@ export function createDatabase({
   /** Sees every statement Drizzle sends (the query-plan test explains them). */
   logger?: Logger;
 }): Database {
-  const pool = new pg.Pool({
+  const poolOptions = (max: number): pg.PoolConfig => ({
     connectionString: url,
-    max: poolMax,
+    max,
     connectionTimeoutMillis: 5_000,
     // pg's default closes a connection idle for 10 s, so a load that rises and falls keeps opening
     // new backends, whose first statements pay PostgreSQL's cold catalog caches and RLS policy
@@ -74,6 +84,17 @@ export function createDatabase({
     idle_in_transaction_session_timeout: statementTimeoutMs,
     application_name: 'boomgate',
   });
+  const pool = new pg.Pool(poolOptions(poolMax));
+  /** Opened on first use: most processes never load keys outside a warm cache. */
+  let sidePool: pg.Pool | undefined;
+  const asidePool = () => {
+    if (!sidePool) {
+      sidePool = new pg.Pool(poolOptions(SIDE_POOL_MAX));
+      sidePool.on('error', onPoolError);
+      sidePool.on('connect', (client) => client.on('error', onPoolError));
+    }
+    return sidePool;
+  };
   // A dropped connection (database restart or crash) must not crash the process: the pool
   // reports idle clients, and a checked-out client (mid-transaction) reports on itself, where an
   // unhandled 'error' event would kill the process. Its query then fails (503) and the pool
@@ -104,8 +125,9 @@ export function createDatabase({
   async function onConnection<T>(
     begin: string,
     work: (tx: Tx, client: pg.PoolClient) => Promise<T>,
+    from: pg.Pool = pool,
   ): Promise<T> {
-    const client = await pool.connect();
+    const client = await from.connect();
     // A connection whose BEGIN or ROLLBACK failed may be mid-transaction: never pooled again.
     let isBroken = false;
     try {
@@ -178,7 +200,12 @@ export function createDatabase({
         return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never;
       });
     },
+    async withTenantAside(tenantId, work) {
+      return onConnection(`begin; ${setTenant(tenantId)}`, (tx) => work(tx), asidePool());
+    },
     withoutTenant: (work) => db.transaction(work),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), sidePool?.end()]);
+    },
   };
 }

@@ -20,7 +20,7 @@ export { type Keyring, KEY_CACHE_MS } from './keyring';
 export type { KeysService, SealedTable } from './keys.service';
 
 export function createKeysModule(deps: {
-  database: Pick<Database, 'withTenant' | 'db'>;
+  database: Pick<Database, 'withTenant' | 'withTenantAside' | 'db'>;
   /** ENCRYPTION_KEY. */
   master: Buffer;
   /** ENCRYPTION_KEY_PREVIOUS: master keys that only unwrap until the re-wrap job has run. */

@@ -31,8 +31,8 @@ function setup() {
     },
   } as unknown as KeysRepository;
   const database = {
-    withTenant: (_tenant: string, work: (tx: never) => Promise<unknown>) => work({} as never),
-  } as unknown as Pick<Database, 'withTenant'>;
+    withTenantAside: (_tenant: string, work: (tx: never) => Promise<unknown>) => work({} as never),
+  } as unknown as Pick<Database, 'withTenantAside'>;
   const keyring = createKeyring({
     database,
     repository,

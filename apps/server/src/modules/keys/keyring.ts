@@ -44,7 +44,7 @@ export function createKeyring({
   cacheMs = KEY_CACHE_MS,
   now = () => performance.now(),
 }: {
-  database: Pick<Database, 'withTenant'>;
+  database: Pick<Database, 'withTenantAside'>;
   repository: KeysRepository;
   master: Buffer;
   previousMasters?: readonly Buffer[];
@@ -78,7 +78,8 @@ export function createKeyring({
   });
 
   async function load(tenantId: string): Promise<TenantKeys> {
-    const rows = await database.withTenant(tenantId, async (tx) => {
+    // Aside: the caller may hold a pooled connection, and every other request may too.
+    const rows = await database.withTenantAside(tenantId, async (tx) => {
       let live = await repository.live(tx, tenantId);
       const missing = (['data', 'index'] as const).filter(
         (purpose) => !live.some((row) => row.purpose === purpose && row.state === 'active'),
@@ -116,7 +117,7 @@ export function createKeyring({
   }
 
   /**
-   * A tenant's keys. Loading takes a second pooled connection while the caller may hold one, so
+   * A tenant's keys. Loading takes a second connection (the side pool) while the caller may hold one, so
    * keys in use are refreshed ahead, in the background, in the last quarter of their life: a busy
    * tenant never waits on a load, and the bound a rotation relies on (no key used longer than
    * `cacheMs` after it was read) still holds.

@@ -6,11 +6,48 @@ import { i18next } from './i18n';
  * The shared contracts' (zod, `packages/contracts`) messages the catalogue words, found by their
  * English text: `errors:contract.<key>` in English is the contract's message, byte for byte, so
  * the catalogue is the only list (a contract message changed in English simply stops matching
- * and shows as the contract says it).
+ * and shows as the contract says it). `node scripts/ci/contract-messages.mjs` (in `npm run lint`)
+ * fails when a contract message has no entry, or an entry no contract says.
  */
 const CONTRACT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(enErrors.contract).map(([key, message]) => [message, key]),
 );
+
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A contract message built from a template (`${label} is required.`) is worded with
+ * placeholders (`{{label}} is required.`): matched as a pattern, its holes passed on as they are.
+ */
+const CONTRACT_PATTERNS: ReadonlyArray<{ key: string; pattern: RegExp }> = Object.entries(
+  enErrors.contract,
+)
+  .filter(([, message]) => PLACEHOLDER.test(message))
+  .map(([key, message]) => {
+    const seen = new Set<string>();
+    const source = message
+      .split(PLACEHOLDER)
+      .map((part, index) => {
+        if (index % 2 === 0) return escapeRegExp(part);
+        if (seen.has(part)) return `\\k<${part}>`;
+        seen.add(part);
+        return `(?<${part}>.+?)`;
+      })
+      .join('');
+    return { key, pattern: new RegExp(`^${source}$`) };
+  });
+
+/** The catalogue key (and placeholder values) wording a contract message, if any. */
+function contractEntry(message: string): { key: string; values?: Record<string, string> } | null {
+  const key = CONTRACT_KEYS[message];
+  if (key) return { key };
+  for (const { key: patternKey, pattern } of CONTRACT_PATTERNS) {
+    const match = pattern.exec(message);
+    if (match) return { key: patternKey, values: { ...match.groups } };
+  }
+  return null;
+}
 
 const isEnglish = () => !i18next.language || i18next.language === 'en';
 
@@ -20,8 +57,8 @@ const isEnglish = () => !i18next.language || i18next.language === 'en';
  */
 export function translateContractMessage(message: string): string {
   if (isEnglish()) return message;
-  const key = CONTRACT_KEYS[message];
-  return key ? i18next.t(`errors:contract.${key}`) : message;
+  const entry = contractEntry(message);
+  return entry ? i18next.t(`errors:contract.${entry.key}`, entry.values ?? {}) : message;
 }
 
 /**
@@ -33,7 +70,7 @@ export function translateContractMessage(message: string): string {
  */
 export function translateServerError(code: string | undefined, message: string): string {
   if (!code || isEnglish()) return message;
-  if (CONTRACT_KEYS[message]) return translateContractMessage(message);
+  if (contractEntry(message)) return translateContractMessage(message);
   const key = `errors:${code}`;
   return i18next.exists(key) ? i18next.t(key) : message;
 }

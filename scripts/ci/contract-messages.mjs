@@ -15,6 +15,9 @@
 //     server and the web can share them).
 // A template literal with `${…}` is a message with holes: its catalogue entry words the holes as
 // `{{name}}` placeholders, and the two match when the text around the holes is the same.
+// The same goes for the AppError messages of the server modules guards and the back office use
+// daily (DAILY_SERVER_MODULES), worded by the catalogue's `server` section (`--server-modules
+// none` checks the contracts only).
 // Exits 1 with one line per message the catalogue does not word, and on catalogue entries no
 // contract says any more (a contract's English changed: its entry would never match again).
 import { readFileSync, readdirSync } from 'node:fs';
@@ -139,12 +142,96 @@ export function collectContractMessages(contractsDir) {
   return [...byMessage.values()];
 }
 
+/**
+ * The server modules whose AppError messages the web shows as they are on the screens guards and
+ * the back office use daily (sign-in, the gate's entries and visits, registered vehicles,
+ * drivers, users): each must be worded by the catalogue's `server` section.
+ */
+export const DAILY_SERVER_MODULES = [
+  'auth',
+  'entry-logs',
+  'visits',
+  'approved-vehicles',
+  'drivers',
+  'users',
+];
+
+/**
+ * Server messages left to the code's sentence on purpose: their holes carry English words (a
+ * plural ending, a verb, an engine's reason), so no translation can keep them; in another
+ * language the web shows the `errors:<CODE>` sentence instead.
+ */
+export const SERVER_MESSAGES_BY_CODE_ONLY = new Set(
+  [
+    'Too many failed sign-in attempts. Try again in ${} minute${}.',
+    'A security guard can approve a vehicle for at most ${} month${} (until ${}).',
+    'You cannot ${} your own account.',
+    'Driver photo: ${}',
+  ].map((text) => text.replaceAll('${}', HOLE)),
+);
+
+/** The messages of `new AppError(code, message)` in one server file; a constant is followed. */
+export function appErrorMessagesOfSource(fileName, sourceText) {
+  const file = ts.createSourceFile(fileName, sourceText, ts.ScriptTarget.Latest, true);
+  const constants = new Map();
+  const found = [];
+  const collectConstants = (node) => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+      const text = literalText(node.initializer);
+      if (text !== undefined) constants.set(node.name.text, text);
+    }
+    ts.forEachChild(node, collectConstants);
+  };
+  collectConstants(file);
+  const visit = (node) => {
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'AppError' &&
+      node.arguments?.[1]
+    ) {
+      const argument = node.arguments[1];
+      const text = ts.isIdentifier(argument) ? constants.get(argument.text) : literalText(argument);
+      if (text !== undefined && text.trim() !== '') {
+        const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+        found.push({ message: text, where: `${fileName}:${line}` });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** Every AppError message of the daily modules (tests aside), deduplicated. */
+export function collectServerMessages(modulesDir, modules = DAILY_SERVER_MODULES) {
+  const byMessage = new Map();
+  for (const module of modules) {
+    const moduleDir = path.join(modulesDir, module);
+    const files = readdirSync(moduleDir, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .sort();
+    for (const name of files) {
+      const text = readFileSync(path.join(moduleDir, name), 'utf8');
+      for (const found of appErrorMessagesOfSource(`${module}/${name}`, text)) {
+        if (SERVER_MESSAGES_BY_CODE_ONLY.has(found.message)) continue;
+        if (!byMessage.has(found.message)) byMessage.set(found.message, found);
+      }
+    }
+  }
+  return [...byMessage.values()];
+}
+
 /** A catalogue entry's English as a message with holes (`{{name}}` → HOLE). */
 export const catalogueShape = (english) => english.replace(/\{\{\s*[\w.]+\s*\}\}/g, HOLE);
 
-/** The messages no `contract` entry of the English errors catalogue words. */
-export function unwordedMessages(messages, contractCatalogue) {
-  const worded = new Set(Object.values(contractCatalogue).map((text) => catalogueShape(text)));
+/**
+ * The messages no entry of a catalogue section words (`also`: further sentences that word a
+ * message as well, e.g. the code's own sentence when the server says exactly that).
+ */
+export function unwordedMessages(messages, section, also = []) {
+  const worded = new Set([...Object.values(section), ...also].map((text) => catalogueShape(text)));
   return messages.filter(({ message }) => !worded.has(message));
 }
 
@@ -156,26 +243,56 @@ export function staleEntries(messages, contractCatalogue) {
     .map(([key]) => key);
 }
 
+/** Problems of one catalogue section against the messages it must word (empty: none). */
+function sectionProblems(title, messages, section, where, also = []) {
+  const missing = unwordedMessages(messages, section, also);
+  const stale = staleEntries(messages, section);
+  const problems = [];
+  if (missing.length > 0) problems.push(`${title} the catalogue does not word (${where}):`);
+  for (const { message, where: at } of missing) {
+    problems.push(`  ${at}: ${JSON.stringify(message.replaceAll(HOLE, '${…}'))}`);
+  }
+  if (stale.length > 0) {
+    problems.push(`Catalogue entries no such message says (${where}): ${stale.join(', ')}`);
+  }
+  return problems;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const contractsDir = path.resolve(repoRoot, arg('--contracts', 'packages/contracts/src'));
+  const serverDir = arg('--server-modules', 'apps/server/src/modules');
   const catalogueFile = path.resolve(
     repoRoot,
     arg('--catalogue', 'apps/web/src/locales/en/errors.json'),
   );
-  const catalogue = JSON.parse(readFileSync(catalogueFile, 'utf8')).contract ?? {};
-  const messages = collectContractMessages(contractsDir);
-  const missing = unwordedMessages(messages, catalogue);
-  const stale = staleEntries(messages, catalogue);
-  const where = `${path.relative(repoRoot, catalogueFile)} "contract"`;
-  if (missing.length > 0) {
-    console.error(`Contract messages the catalogue does not word (${where}):`);
-    for (const { message, where: at } of missing) {
-      console.error(`  ${at}: ${JSON.stringify(message.replaceAll(HOLE, '${…}'))}`);
-    }
+  const catalogue = JSON.parse(readFileSync(catalogueFile, 'utf8'));
+  const relative = path.relative(repoRoot, catalogueFile);
+  const contract = collectContractMessages(contractsDir);
+  const problems = sectionProblems(
+    'Contract messages',
+    contract,
+    catalogue.contract ?? {},
+    `${relative} "contract"`,
+  );
+  let server = [];
+  if (serverDir !== 'none') {
+    server = collectServerMessages(path.resolve(repoRoot, serverDir));
+    problems.push(
+      ...sectionProblems(
+        'Server messages',
+        server,
+        catalogue.server ?? {},
+        `${relative} "server"`,
+        Object.values(catalogue).filter((value) => typeof value === 'string'),
+      ),
+    );
   }
-  if (stale.length > 0) {
-    console.error(`Catalogue entries no contract says (${where}): ${stale.join(', ')}`);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    process.exit(1);
   }
-  if (missing.length > 0 || stale.length > 0) process.exit(1);
-  console.log(`Contract messages: all ${messages.length} worded by the catalogue.`);
+  console.log(
+    `Contract messages: all ${contract.length} worded by the catalogue` +
+      (serverDir === 'none' ? '.' : `; server messages: all ${server.length}.`),
+  );
 }

@@ -60,6 +60,26 @@ describe('server and contract messages in the user language (issue 19)', () => {
     );
   });
 
+  it("words the daily routes' own messages, else falls back to the code's sentence", async () => {
+    await i18next.changeLanguage('st');
+    expect(translateServerError('UNAUTHENTICATED', 'Invalid username or password')).toBe(
+      'Lebitso la mosebedisi kapa phasewete ha di nepahale',
+    );
+    expect(translateServerError('CONFLICT', 'Vehicle CA 123-456 is already registered.')).toBe(
+      'Koloi CA 123-456 e se e ngodisitswe.',
+    );
+    // Its holes carry English words (a plural ending): the code's sentence says it instead.
+    expect(
+      translateServerError(
+        'RATE_LIMITED',
+        'Too many failed sign-in attempts. Try again in 2 minutes.',
+      ),
+    ).toBe('Diteko di ngata haholo. Ka kopo ema hanyane mme o leke hape.');
+    // A contract message is only a contract message: translateContractMessage leaves server ones.
+    expect(contractMessage('Invalid username or password')).toBe('Invalid username or password');
+    await i18next.changeLanguage('en');
+  });
+
   it('words every message the shared contracts say, and only those (scripts/ci/contract-messages.mjs)', () => {
     const run = spawnSync(
       process.execPath,

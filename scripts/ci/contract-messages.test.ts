@@ -75,7 +75,8 @@ const WORDED = {
   notEmail: '{{label}} is not the e-mail',
 };
 
-describe('scripts/ci/contract-messages.mjs (issue 19)', () => {
+// Each case starts node and parses the contracts: slow on a busy machine, so a generous timeout.
+describe('scripts/ci/contract-messages.mjs (issue 19)', { timeout: 30_000 }, () => {
   it('passes when the catalogue words every message, template ones by their placeholders', () => {
     const result = check(aRepo({ 'a.ts': CONTRACT }, WORDED));
     expect(result.output).toContain('all 9 worded by the catalogue');

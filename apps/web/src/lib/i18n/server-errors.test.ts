@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import enErrors from '@/locales/en/errors.json';
-
 import { i18next } from './i18n';
 import { contractMessage, translateContractMessage, translateServerError } from './server-errors';
 
-const contractsDir = path.resolve(__dirname, '../../../../../packages/contracts/src');
+const repoRoot = path.resolve(__dirname, '../../../../..');
 
 describe('server and contract messages in the user language (issue 19)', () => {
   it('keeps the English messages exactly as the server and the contracts say them', () => {
@@ -36,14 +34,63 @@ describe('server and contract messages in the user language (issue 19)', () => {
     expect(contractMessage(undefined)).toBeUndefined();
   });
 
-  it('lists only messages the shared contracts really say (the English catalogue is the key)', () => {
-    const source = readdirSync(contractsDir)
-      .filter((file) => file.endsWith('.ts'))
-      .map((file) => readFileSync(path.join(contractsDir, file), 'utf8'))
-      .join('\n');
-    const missing = Object.values(enErrors.contract).filter(
-      (message) => !source.includes(`'${message}'`) && !source.includes(`"${message}"`),
+  it('words the rarer contract messages too, and those built from a template', async () => {
+    await i18next.changeLanguage('pt');
+    expect(translateServerError('INVALID', 'At least 1 day')).toBe('Pelo menos 1 dia');
+    expect(contractMessage('Name the camera')).toBe('Dê um nome à câmara');
+    expect(contractMessage('An ID number has 13 digits.')).toBe(
+      'Um número de identificação tem 13 algarismos.',
     );
-    expect(missing).toEqual([]);
+    expect(contractMessage("Trailer 2 needs the truck's plate number.")).toBe(
+      'O reboque 2 precisa da matrícula do camião.',
+    );
+    expect(contractMessage('Password must be at least 12 characters')).toBe(
+      'A palavra-passe deve ter pelo menos 12 caracteres',
+    );
+    expect(contractMessage('Send either image or imageCaptureId, not both')).toBe(
+      'Envie image ou imageCaptureId, não ambos',
+    );
+    // A repeated hole must say the same thing twice, else it is not this message.
+    expect(contractMessage('Send either image or photoCaptureId, not both')).toBe(
+      'Send either image or photoCaptureId, not both',
+    );
+    await i18next.changeLanguage('en');
+    expect(contractMessage("Trailer 2 needs the truck's plate number.")).toBe(
+      "Trailer 2 needs the truck's plate number.",
+    );
   });
+
+  it("words the daily routes' own messages, else falls back to the code's sentence", async () => {
+    await i18next.changeLanguage('st');
+    expect(translateServerError('UNAUTHENTICATED', 'Invalid username or password')).toBe(
+      'Lebitso la mosebedisi kapa phasewete ha di nepahale',
+    );
+    expect(translateServerError('CONFLICT', 'Vehicle CA 123-456 is already registered.')).toBe(
+      'Koloi CA 123-456 e se e ngodisitswe.',
+    );
+    // Its holes carry English words (a plural ending): the code's sentence says it instead.
+    expect(
+      translateServerError(
+        'RATE_LIMITED',
+        'Too many failed sign-in attempts. Try again in 2 minutes.',
+      ),
+    ).toBe('Diteko di ngata haholo. Ka kopo ema hanyane mme o leke hape.');
+    // A contract message is only a contract message: translateContractMessage leaves server ones.
+    expect(contractMessage('Invalid username or password')).toBe('Invalid username or password');
+    await i18next.changeLanguage('en');
+  });
+
+  it(
+    'words every message the shared contracts say, and only those (scripts/ci/contract-messages.mjs)',
+    { timeout: 30_000 },
+    () => {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(repoRoot, 'scripts/ci/contract-messages.mjs')],
+        { encoding: 'utf8' },
+      );
+      expect(`${run.stdout}${run.stderr}`).toContain('worded by the catalogue');
+      expect(run.status).toBe(0);
+    },
+  );
 });

@@ -170,6 +170,35 @@ describe('Real Gate Entry', () => {
     }
   });
 
+  it('on a phone, puts the current step first and leaves the steps to come out (issue 19)', async () => {
+    setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+
+    // Tailwind's max-md variants apply below 768 px; jsdom has no layout, so the classes are
+    // the contract the 390 px e2e check sees rendered.
+    expect(step('plate')).toHaveClass('max-md:order-first');
+    expect(step('plate')).not.toHaveClass('max-md:hidden');
+    for (const id of REAL_GATE_STEPS.filter((other) => other !== 'plate')) {
+      expect(step(id)).toHaveClass('max-md:hidden');
+    }
+    const dots = within(screen.getByTestId('step-dots')).getAllByRole('listitem', {
+      hidden: true,
+    });
+    expect(dots.map((dot) => dot.textContent)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+    ]);
+    expect(dots[0]).toHaveClass('ring-2');
+    expect(dots.slice(1).some((dot) => dot.classList.contains('ring-2'))).toBe(false);
+  });
+
   it('walks the nine steps, saves each document and grants entry with the larger payload', async () => {
     const { user, api } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

@@ -74,6 +74,7 @@ import {
   type StepStatus,
 } from './real-gate-machine';
 import { checkTypedPlate, processCapture, StepFailure, stepMeta } from './real-gate-steps';
+import { RealGateStepDots } from './real-gate-stepper';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
 export const ENTRY_GRANTED_TOAST_MS = 3000;
@@ -304,6 +305,9 @@ function StepItem({
         'flex gap-3 rounded-lg border p-4',
         isCurrent && 'border-primary shadow-sm',
         !isCurrent && status === 'pending' && 'opacity-60',
+        // Issue 19, on a phone: the current step first, finished ones compact, none to come.
+        isCurrent ? 'max-md:order-first' : 'max-md:py-2',
+        !isCurrent && status === 'pending' && 'max-md:hidden',
       )}
     >
       <StatusIcon status={status} />
@@ -313,7 +317,9 @@ function StepItem({
             <h3 className="font-semibold">
               {meta.number}. {meta.title}
             </h3>
-            <p className="text-sm text-muted-foreground">{meta.description}</p>
+            <p className={cn('text-sm text-muted-foreground', !isCurrent && 'max-md:hidden')}>
+              {meta.description}
+            </p>
           </div>
           <Badge
             variant={
@@ -892,6 +898,7 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
               value={(completed / REAL_GATE_STEPS.length) * 100}
               aria-label={t('progress.label')}
             />
+            <RealGateStepDots state={state} />
           </div>
           <WarningsPanel warnings={warnings} />
           <InductionValidityNotice idNumber={driverDetails(state.data).driverIdNumber} />
@@ -903,7 +910,7 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
             onAdd={(trailer) => dispatch({ type: 'TRAILER_ADDED', trailer })}
             onRemove={(index) => dispatch({ type: 'TRAILER_REMOVED', index })}
           />
-          <ol className="grid gap-3" aria-label={t('progress.steps')}>
+          <ol className="flex flex-col gap-3" aria-label={t('progress.steps')}>
             {REAL_GATE_STEPS.map((id) => (
               <StepItem
                 key={id}

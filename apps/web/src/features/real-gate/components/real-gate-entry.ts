@@ -6,6 +6,7 @@ import { imageOrCapture } from '@/lib/api/captures';
 import type { TFunction } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
+import { manualValue } from './manual-entry';
 import type { PlateData, RealGateData } from './real-gate-machine';
 
 function firstDistinct(values: (string | null | undefined)[], count: number): (string | null)[] {
@@ -114,11 +115,12 @@ export function realGateEntry(data: RealGateData, warnings: string[]): GrantEntr
     identityDocumentId: data.identity?.recordId ?? null,
     ...imageOrCapture('driverLicenseImage', data.licence?.image ?? null, data.licence?.captureId),
     driversLicenceId: data.licence?.recordId ?? null,
-    driverPassportNumber: data.passport?.reading.passportNumber ?? null,
+    driverPassportNumber:
+      data.passport?.reading.passportNumber ?? manualValue(data, 'passport', 'passportNumber'),
     ...imageOrCapture('passportImage', data.passport?.image ?? null, data.passport?.captureId),
     passportRecordId: data.passport?.recordId ?? null,
     permitImages: data.permits,
-    transportName: data.ticket?.transporter ?? null,
+    transportName: data.ticket?.transporter ?? manualValue(data, 'ticket', 'transporter'),
     weighbridgeTicketId: data.ticket?.recordId ?? null,
     // Issue 21: the trailers presented and their discs, so the server checks the rig.
     trailerPlates: data.trailers.map((trailer) => trailer.plateNumber),

@@ -148,10 +148,10 @@ describe('grant-entry with manually entered documents (issue 15)', () => {
       ],
     });
     expect(otherType.statusCode).toBe(400);
-    const [{ n }] = await t.ownerQuery<{ n: string }>(
+    const [count] = await t.ownerQuery<{ n: string }>(
       'select count(*) as n from reading_corrections where tenant_id = $1',
       [admin.body.tenant.id],
     );
-    expect(Number(n)).toBe(0);
+    expect(Number(count?.n)).toBe(0);
   });
 });

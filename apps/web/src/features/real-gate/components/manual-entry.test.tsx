@@ -154,6 +154,50 @@ describe('Real Gate: Enter manually', () => {
     );
   });
 
+  it('carries a typed ID document to the driver form, which sends its fields once', async () => {
+    const { api, user } = setUp();
+    await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });
+    await capture(user, 'plate');
+    api.onOcr('disk', anEmptyRead('disk'));
+    await capture(user, 'disc');
+    await user.click(within(step('disc')).getByRole('button', { name: 'Skip' }));
+    await capture(user, 'face');
+    api.onOcr('id', apiError(503, 'UNAVAILABLE', 'The image reader is busy.'));
+    await capture(user, 'id');
+    await enterManually(user, 'id', {
+      'Identity Number': '8001015009087',
+      'Given Names': 'Sipho',
+      Surname: 'Nkosi',
+    });
+    api.onOcr('license', anEmptyRead('license'));
+    await capture(user, 'licence');
+    await user.click(within(step('passport')).getByRole('button', { name: 'Skip' }));
+    await user.click(within(step('permits')).getByRole('button', { name: 'Capture Permit' }));
+    await uploadThroughCamera(user, 'Capture Permit');
+    await user.click(
+      await within(step('permits')).findByRole('button', { name: 'Continue with 1 permit(s)' }),
+    );
+    await user.click(within(step('ticket')).getByRole('button', { name: 'Skip' }));
+
+    const form = within(step('complete')).getByTestId('driver-details-form');
+    expect(within(form).getByLabelText('ID number')).toHaveValue('8001015009087');
+    expect(within(form).getByLabelText('Surname')).toHaveValue('Nkosi');
+
+    await user.click(within(step('complete')).getByRole('button', { name: 'Grant Entry' }));
+    await waitFor(() => expect(api.sent('POST', '/api/auto-gate/grant-entry')).toHaveLength(1));
+    const body = api.sent('POST', '/api/auto-gate/grant-entry')[0]!.body as {
+      corrections: { readingType: string; field: string }[];
+    };
+    expect(body).toMatchObject({
+      driverIdNumber: '8001015009087',
+      driverName: 'Sipho',
+      driverSurname: 'Nkosi',
+      identityDocumentId: null,
+    });
+    const idFields = body.corrections.filter((c) => c.readingType === 'id').map((c) => c.field);
+    expect(idFields.sort()).toEqual(['givenNames', 'identityNumber', 'surname']);
+  });
+
   it('cancels back to retry and skip, and offers no manual entry before a step fails', async () => {
     const { api, user } = setUp();
     await screen.findByRole('heading', { level: 1, name: 'Real Gate Entry' });

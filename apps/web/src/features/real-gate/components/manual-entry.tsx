@@ -19,14 +19,19 @@ import type { ManualStep, RealGateData } from './real-gate-machine';
  */
 export const MANUAL_FIELDS: Record<ManualStep, { type: ReadingType; fields: readonly string[] }> = {
   disc: { type: 'disk', fields: ['licenceNumber', 'vehicleRegisterNo', 'dateOfExpiry'] },
+  id: { type: 'id', fields: ['identityNumber', 'givenNames', 'surname'] },
   licence: { type: 'license', fields: ['licenceNumber', 'validTo', 'vehicleCodes'] },
   passport: { type: 'passport', fields: ['passportNumber', 'nationality', 'expiryDate'] },
   ticket: { type: 'weighbridge', fields: ['ticketNumber', 'vehicleReg', 'transporter'] },
 };
 
-/** Every typed field of the manually entered steps, as the entry's corrections. */
+/**
+ * Every typed field of the manually entered steps, as the entry's corrections. The ID document's
+ * fields are the driver's: the last step's driver form starts from them and sends them (once).
+ */
 export function manualCorrections(data: Pick<RealGateData, 'manual'>): CorrectionInput[] {
-  return Object.values(data.manual ?? {}).flatMap((edits) => (edits ? correctionsOf(edits) : []));
+  const { id: _driverForm, ...documents } = data.manual ?? {};
+  return Object.values(documents).flatMap((edits) => (edits ? correctionsOf(edits) : []));
 }
 
 /** One typed value of a manually entered step (blank: null). */

@@ -19,8 +19,11 @@ function firstDistinct(values: (string | null | undefined)[], count: number): (s
  * given names with its surname; the ID document's ID number wins over the licence's; the ID
  * document's phone comes before the licence's phones.
  */
-export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 'passport'>) {
-  const identity = data.identity?.reading;
+export function driverDetails(
+  data: Pick<RealGateData, 'identity' | 'licence' | 'passport' | 'manual'>,
+) {
+  // Issue 15: an ID document the guard typed (its read failed) stands where the read one would.
+  const identity = data.identity?.reading ?? (data.manual?.id ? typedIdentity(data) : undefined);
   const licence = data.licence?.reading;
   const passport = data.passport?.reading;
 
@@ -48,6 +51,16 @@ export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 
     driverPhone1: driverPhone1 ?? null,
     driverPhone2: driverPhone2 ?? null,
     driverPhone3: driverPhone3 ?? null,
+  };
+}
+
+function typedIdentity(data: Pick<RealGateData, 'manual'>) {
+  return {
+    identityNumber: manualValue(data, 'id', 'identityNumber'),
+    givenNames: manualValue(data, 'id', 'givenNames'),
+    surname: manualValue(data, 'id', 'surname'),
+    phone1: null,
+    phone2: null,
   };
 }
 

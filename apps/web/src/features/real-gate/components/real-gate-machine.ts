@@ -28,7 +28,7 @@ export const MAX_PERMITS = 5;
  * Issue 15: the steps whose read can fail and whose key fields the guard can then type ("Enter
  * manually"). What is typed goes with the entry as corrections (no capture, or the failed one).
  */
-export const MANUAL_STEPS = ['disc', 'licence', 'passport', 'ticket'] as const;
+export const MANUAL_STEPS = ['disc', 'id', 'licence', 'passport', 'ticket'] as const;
 export type ManualStep = (typeof MANUAL_STEPS)[number];
 export const isManualStep = (step: StepId): step is ManualStep =>
   (MANUAL_STEPS as readonly StepId[]).includes(step);

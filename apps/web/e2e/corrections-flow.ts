@@ -106,8 +106,6 @@ export async function runCorrectionsFlow({
     ),
   );
 
-  // The issue's desk size: 1366 px wide (the phone run keeps the runner's 390 px).
-  if (!isMobile) await page.setViewportSize({ width: 1366, height: 768 });
   // No page of the flow may trip the CSP (issue 15: the csp-report log stays empty).
   const cspViolations: string[] = [];
   await page.exposeFunction('reportCspViolation', (text: string) => cspViolations.push(text));

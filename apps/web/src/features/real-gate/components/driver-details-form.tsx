@@ -41,7 +41,9 @@ function sourceOf(
 }
 
 export function startDriverEdits(data: RealGateData): DriverEdits {
-  const { identity, licence, passport } = data;
+  const { licence, passport } = data;
+  // Issue 15: an ID document typed at its step (its read failed) is the ID document here.
+  const identity = data.identity ?? data.manual?.id ?? null;
   const sent = driverDetails(data);
   const sources: Partial<Record<DriverField, Source>> = {};
   if (licence?.reading.nameOnCard) {

@@ -6,6 +6,7 @@ import { imageOrCapture } from '@/lib/api/captures';
 import type { TFunction } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
+import { manualValue } from './manual-entry';
 import type { PlateData, RealGateData } from './real-gate-machine';
 
 function firstDistinct(values: (string | null | undefined)[], count: number): (string | null)[] {
@@ -18,8 +19,11 @@ function firstDistinct(values: (string | null | undefined)[], count: number): (s
  * given names with its surname; the ID document's ID number wins over the licence's; the ID
  * document's phone comes before the licence's phones.
  */
-export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 'passport'>) {
-  const identity = data.identity?.reading;
+export function driverDetails(
+  data: Pick<RealGateData, 'identity' | 'licence' | 'passport' | 'manual'>,
+) {
+  // Issue 15: an ID document the guard typed (its read failed) stands where the read one would.
+  const identity = data.identity?.reading ?? (data.manual?.id ? typedIdentity(data) : undefined);
   const licence = data.licence?.reading;
   const passport = data.passport?.reading;
 
@@ -47,6 +51,16 @@ export function driverDetails(data: Pick<RealGateData, 'identity' | 'licence' | 
     driverPhone1: driverPhone1 ?? null,
     driverPhone2: driverPhone2 ?? null,
     driverPhone3: driverPhone3 ?? null,
+  };
+}
+
+function typedIdentity(data: Pick<RealGateData, 'manual'>) {
+  return {
+    identityNumber: manualValue(data, 'id', 'identityNumber'),
+    givenNames: manualValue(data, 'id', 'givenNames'),
+    surname: manualValue(data, 'id', 'surname'),
+    phone1: null,
+    phone2: null,
   };
 }
 
@@ -114,11 +128,12 @@ export function realGateEntry(data: RealGateData, warnings: string[]): GrantEntr
     identityDocumentId: data.identity?.recordId ?? null,
     ...imageOrCapture('driverLicenseImage', data.licence?.image ?? null, data.licence?.captureId),
     driversLicenceId: data.licence?.recordId ?? null,
-    driverPassportNumber: data.passport?.reading.passportNumber ?? null,
+    driverPassportNumber:
+      data.passport?.reading.passportNumber ?? manualValue(data, 'passport', 'passportNumber'),
     ...imageOrCapture('passportImage', data.passport?.image ?? null, data.passport?.captureId),
     passportRecordId: data.passport?.recordId ?? null,
     permitImages: data.permits,
-    transportName: data.ticket?.transporter ?? null,
+    transportName: data.ticket?.transporter ?? manualValue(data, 'ticket', 'transporter'),
     weighbridgeTicketId: data.ticket?.recordId ?? null,
     // Issue 21: the trailers presented and their discs, so the server checks the rig.
     trailerPlates: data.trailers.map((trailer) => trailer.plateNumber),

@@ -287,3 +287,31 @@ describe('trailers of a rig (issue 21)', () => {
     expect(run(removed, { type: 'TRAILER_REMOVED', index: 5 })).toBe(removed);
   });
 });
+
+describe('a step entered manually (issue 15)', () => {
+  const edits = {
+    readingType: 'disk' as const,
+    captureId: null,
+    fields: {
+      licenceNumber: { read: undefined, uncertain: false, value: 'KP35XKGB', confirmed: false },
+    },
+  };
+
+  it('completes only the current step once its read has failed, keeping what was typed', () => {
+    const pending = at('disc');
+    const entered: RealGateEvent = { type: 'STEP_ENTERED_MANUALLY', step: 'disc', edits };
+    expect(run(pending, entered)).toBe(pending);
+    const processing = run(pending, { type: 'STEP_STARTED', step: 'disc' });
+    expect(run(processing, entered)).toBe(processing);
+
+    const failed = run(processing, { type: 'STEP_FAILED', step: 'disc', error: 'unread' });
+    const state = run(failed, entered);
+    expect(state.statuses.disc).toBe('success');
+    expect(state.errors.disc).toBeUndefined();
+    expect(currentStep(state)).toBe('face');
+    expect(state.data.manual?.disc).toEqual(edits);
+    expect(state.skipped).toEqual([]);
+    // Another step cannot be entered for the current one.
+    expect(run(failed, { type: 'STEP_ENTERED_MANUALLY', step: 'ticket', edits })).toBe(failed);
+  });
+});

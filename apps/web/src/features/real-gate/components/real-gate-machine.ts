@@ -1,6 +1,8 @@
 import { MAX_TRAILERS } from '@boomgate/contracts/approved-vehicles';
 import type { Reading } from '@boomgate/contracts/readings';
 
+import type { ReadingEdits } from '@/lib/corrections';
+
 import type { Disc, Identity, Licence, Passport } from './document-readings';
 
 /** Spec §4 Real gate entry: nine steps, in order. */
@@ -21,6 +23,15 @@ export type StepStatus = 'pending' | 'processing' | 'success' | 'failed';
 /** Spec §4: the passport (6) and mine ticket (8) steps can be skipped. */
 export const SKIPPABLE_STEPS: readonly StepId[] = ['passport', 'ticket'];
 export const MAX_PERMITS = 5;
+
+/**
+ * Issue 15: the steps whose read can fail and whose key fields the guard can then type ("Enter
+ * manually"). What is typed goes with the entry as corrections (no capture, or the failed one).
+ */
+export const MANUAL_STEPS = ['disc', 'id', 'licence', 'passport', 'ticket'] as const;
+export type ManualStep = (typeof MANUAL_STEPS)[number];
+export const isManualStep = (step: StepId): step is ManualStep =>
+  (MANUAL_STEPS as readonly StepId[]).includes(step);
 
 /**
  * `captureId`: the image as the server stored it when it was read (POST /api/ocr); the document
@@ -83,6 +94,8 @@ export type RealGateData = {
   } | null;
   /** Issue 21: the rig's trailers (at most MAX_TRAILERS), each with its disc when scanned. */
   trailers: TrailerData[];
+  /** Issue 15: the key fields the guard typed for a step whose read failed. */
+  manual?: Partial<Record<ManualStep, ReadingEdits>>;
 };
 
 export type RealGateState = {
@@ -104,6 +117,8 @@ export type RealGateEvent =
   | { type: 'STEP_SUCCEEDED'; step: StepId; data?: Partial<RealGateData> }
   | { type: 'STEP_FAILED'; step: StepId; error: string }
   | { type: 'STEP_SKIPPED'; step: StepId }
+  /** Issue 15: a failed step completed with the key fields the guard typed. */
+  | { type: 'STEP_ENTERED_MANUALLY'; step: ManualStep; edits: ReadingEdits }
   | { type: 'PERMIT_ADDED'; image: string }
   | { type: 'PERMIT_REMOVED'; index: number }
   | { type: 'PERMITS_CONFIRMED' }
@@ -246,6 +261,12 @@ export function realGateReducer(state: RealGateState, event: RealGateEvent): Rea
     case 'STEP_SKIPPED':
       if (event.step !== step || !canSkip(state, step)) return state;
       return { ...succeed(state, step), skipped: [...state.skipped, step] };
+
+    case 'STEP_ENTERED_MANUALLY':
+      if (event.step !== step || state.statuses[step] !== 'failed') return state;
+      return succeed(state, step, {
+        manual: { ...state.data.manual, [event.step]: event.edits },
+      });
 
     case 'PERMIT_ADDED':
       if (step !== 'permits' || state.data.permits.length >= MAX_PERMITS) return state;

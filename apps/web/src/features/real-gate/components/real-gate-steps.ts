@@ -327,11 +327,16 @@ async function processTicket(image: string): Promise<StepOutcome> {
   }
   const reading = ticketFromFields(fieldsOf(response), response?.text ?? '');
   if (!reading.ticketNumber) {
-    throw new StepFailure(tr('toast.noTicketNumber'), {
-      variant: 'destructive',
-      title: tr('toast.ticketFailed'),
-      description: tr('toast.noTicketNumber'),
-    });
+    throw new StepFailure(
+      tr('toast.noTicketNumber'),
+      {
+        variant: 'destructive',
+        title: tr('toast.ticketFailed'),
+        description: tr('toast.noTicketNumber'),
+      },
+      null,
+      captureId,
+    );
   }
   const recordId = await save(
     () => saveWeighbridgeTicket(ticketBody(reading, image, captureId)),

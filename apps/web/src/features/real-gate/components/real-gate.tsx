@@ -64,6 +64,7 @@ import {
   currentStep,
   initialRealGateState,
   isEntryGranted,
+  isManualStep,
   MAX_PERMITS,
   REAL_GATE_STEPS,
   type RealGateData,
@@ -74,6 +75,7 @@ import {
   type StepStatus,
 } from './real-gate-machine';
 import { checkTypedPlate, processCapture, StepFailure, stepMeta } from './real-gate-steps';
+import { ManualEntry, manualCorrections, ManualSummary } from './manual-entry';
 import { RealGateStepDots } from './real-gate-stepper';
 
 /** Spec §9: the Entry Granted toast lasts 3000 ms. */
@@ -143,6 +145,7 @@ function StepSummary({ step, state }: { step: StepId; state: RealGateState }) {
   const { data } = state;
   if (state.skipped.includes(step))
     return <p className="text-sm text-muted-foreground">{t('status.skipped')}</p>;
+  if (isManualStep(step) && data.manual?.[step]) return <ManualSummary step={step} data={data} />;
   const dash = '-';
   let content: ReactNode = null;
   switch (step) {
@@ -498,6 +501,8 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
     captureId: string | null;
   } | null>(null);
   const [isTypingPlate, setIsTypingPlate] = useState(false);
+  /** Issue 15: the capture of a step's unread photo, cited by the values typed for it. */
+  const [failedCapture, setFailedCapture] = useState<{ step: StepId; captureId: string | null }>();
   /** Issue 15: the uncertain plate read the guard confirmed (capture and plate). */
   const [confirmedPlate, setConfirmedPlate] = useState<string | null>(null);
   /** A typed plate the machine refused to record: the form opens with it again, not lost. */
@@ -537,6 +542,7 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
             });
       if (captureStep === 'plate')
         setUnreadPlate({ image, readText: failure.readText, captureId: failure.captureId });
+      setFailedCapture({ step: captureStep, captureId: failure.captureId });
       dispatch({ type: 'STEP_FAILED', step: captureStep, error: failure.stepError });
       toast(failure.toast);
     }
@@ -660,6 +666,7 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
     corrections: [
       ...plateCorrections(state.data.plate, isPlateConfirmed),
       ...driverCorrections(driverEdits),
+      ...manualCorrections(state.data),
     ],
   });
   const isDriverPending = driverPending(driverEdits).length > 0 || isPlatePending;
@@ -863,6 +870,13 @@ export function RealGate({ canPinOverride = false }: { canPinOverride?: boolean 
               : t('actions.capture', { title: stepMeta(id).title })}
         </Button>
         {typePlate}
+        {status === 'failed' && isManualStep(id) && (
+          <ManualEntry
+            step={id}
+            captureId={failedCapture?.step === id ? failedCapture.captureId : null}
+            onEntered={(edits) => dispatch({ type: 'STEP_ENTERED_MANUALLY', step: id, edits })}
+          />
+        )}
         {skip}
       </div>
     );

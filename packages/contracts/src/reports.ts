@@ -131,6 +131,8 @@ export const ReportScheduleSchema = z.object({
   frequency: z.enum(REPORT_FREQUENCIES),
   format: z.enum(['xlsx']),
   recipients: z.array(z.string()),
+  /** The site whose report it is, in that site's timezone; null: every site, in SAST. */
+  siteId: IdSchema.nullable(),
   /** When the next e-mail is due; null when off. */
   nextSendAt: z.iso.datetime({ offset: true }).nullable(),
 });
@@ -143,6 +145,8 @@ export const UpdateReportScheduleSchema = z
     recipients: z
       .array(z.email('Enter a valid e-mail address').max(254))
       .max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+    /** A site of the tenant (its report, in its timezone); null: every site; omitted: unchanged. */
+    siteId: IdSchema.nullable().optional(),
   })
   .refine((body) => body.frequency === 'off' || body.recipients.length > 0, {
     message: 'Add at least one recipient.',

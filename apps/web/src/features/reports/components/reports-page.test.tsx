@@ -227,6 +227,7 @@ describe('Reports: scheduled e-mail', () => {
           frequency: 'weekly',
           format: 'xlsx',
           recipients: ['manager@example.com', 'ops@example.com'],
+          siteId: null,
           nextSendAt: '2026-03-16T04:00:00.000Z',
         });
       }),

@@ -12,6 +12,7 @@ import { createSitesRepository } from '@/modules/sites';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 
+import { createReportSchedulesPersonalData } from './report-schedules.personal-data';
 import { createReportSchedulesRepository } from './report-schedules.repository';
 import { createReportSchedulesService } from './report-schedules.service';
 import { createReportJobs } from './reports.jobs';
@@ -47,6 +48,8 @@ export function createReportsModule(deps: {
   return {
     service,
     scheduledEmails: schedules,
+    /** POPIA requests by e-mail address: the schedule's recipients. */
+    emailPersonalData: createReportSchedulesPersonalData(),
     routes: reportsRoutes(service, schedules),
     ...createReportJobs(schedules),
   };

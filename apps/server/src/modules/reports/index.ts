@@ -1,7 +1,7 @@
 /**
  * Reports (issue 23): the site manager's figures for a range of site days, read from hourly
  * summary tables kept by triggers on entry_logs and visits (migration 0055).
- * Scheduled report e-mails (daily or weekly, XLSX; one site in its timezone or every site in SAST) go out through the alerts' SMTP channel.
+ * Scheduled report e-mails (daily or weekly, XLSX or PDF; one site in its timezone or every site in SAST) go out through the alerts' SMTP channel.
  * Owns: report_hourly_entries, report_hourly_refusals, report_hourly_visits,
  * report_hourly_weighbridge, report_schedules.
  */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ReportSchedule } from '@boomgate/contracts/reports';
 
+import { readPdf } from '@/testing/pdf';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 import { runJobs } from '@/testing/webhooks';
 
@@ -158,7 +159,13 @@ describe('scheduled report e-mails (issue 23)', () => {
       },
       {
         action: 'reports.emailed',
-        details: { frequency: 'daily', from: '2026-03-10', to: '2026-03-10', recipients: 2 },
+        details: {
+          frequency: 'daily',
+          from: '2026-03-10',
+          to: '2026-03-10',
+          format: 'xlsx',
+          recipients: 2,
+        },
       },
     ]);
 
@@ -267,6 +274,46 @@ describe('scheduled report e-mails (issue 23)', () => {
     });
   });
 
+  it('attaches the report as a PDF when asked, holding the figures', async () => {
+    await t.ownerQuery('delete from graphile_worker._private_jobs');
+    t.clock.set(new Date('2026-03-10T08:00:00Z'));
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    await entry(tenantId, '2026-03-09T22:10:00Z', true); // 00:10 SAST on the 10th
+    await entry(tenantId, '2026-03-10T06:00:00Z', true);
+    await entry(tenantId, '2026-03-10T08:00:00Z', false);
+    const saved = await admin.patch('/api/reports/schedule', {
+      frequency: 'daily',
+      format: 'pdf',
+      recipients: ['pdf@example.com'],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ format: 'pdf' });
+    expect((await admin.get('/api/reports/schedule')).json()).toMatchObject({ format: 'pdf' });
+
+    t.clock.set(new Date('2026-03-11T04:05:00Z'));
+    expect(await t.modules.reports.scheduledEmails.queueDue()).toBeGreaterThanOrEqual(1);
+    await runJobs(t);
+    const mail = smtp.received.find((m) => m.to.includes('pdf@example.com'));
+    expect(mail).toBeDefined();
+    expect(mail!.raw).toContain(
+      'Content-Type: application/pdf; name=report-2026-03-10-to-2026-03-10.pdf',
+    );
+    expect(mail!.raw).toContain('The attached PDF holds the figures');
+    const pdf = attachmentOf(mail!.raw);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const { pageCount, texts } = readPdf(pdf);
+    expect(pageCount).toBeGreaterThanOrEqual(1);
+    const after = (label: string) => texts[texts.indexOf(label) + 1];
+    expect(texts[0]).toBe('Boomgate daily report: 2026-03-10');
+    expect(after('From')).toBe('2026-03-10');
+    expect(after('Entries')).toBe('3');
+    expect(after('Granted')).toBe('2');
+    expect(after('Refused')).toBe('1');
+    expect(after('Approval rate (%)')).toBe('66.7');
+    expect(after('guard_refused')).toBe('1');
+  });
+
   it("refuses another organization's site with 404", async () => {
     const admin = await t.registerTenant();
     const other = await t.registerTenant();
@@ -306,7 +353,7 @@ describe('scheduled report e-mails (issue 23)', () => {
       { frequency: 'hourly', recipients: ['a@example.com'] },
       { frequency: 'daily', recipients: ['not an address'] },
       { frequency: 'daily', recipients: Array.from({ length: 21 }, (_, i) => `m${i}@example.com`) },
-      { frequency: 'daily', format: 'pdf', recipients: ['a@example.com'] },
+      { frequency: 'daily', format: 'csv', recipients: ['a@example.com'] },
       { frequency: 'daily', recipients: ['a@example.com'], siteId: 'not-a-uuid' },
     ]) {
       const response = await admin.patch('/api/reports/schedule', body);

@@ -16,6 +16,7 @@ import { enqueueJob } from '@/platform/jobs';
 
 import { nextSendAt, reportPeriod } from './report-schedule';
 import type { ReportSchedulesRepository } from './report-schedules.repository';
+import { reportPdf } from './report-pdf';
 import { reportWorkbook } from './report-workbook';
 import type { ReportsService } from './reports.service';
 
@@ -42,7 +43,11 @@ const percent = (rate: number | null) =>
   rate === null ? 'n/a' : `${Math.round(rate * 1000) / 10}%`;
 
 /** The e-mail's body: the headline figures, the workbook holding the rest. */
-export function reportEmailText(report: ReportSummary, siteName?: string): string {
+export function reportEmailText(
+  report: ReportSummary,
+  siteName?: string,
+  format: ReportSchedule['format'] = 'xlsx',
+): string {
   const { totals, rates, turnaround, weighbridge } = report;
   const minutes = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value)} min`);
   return [
@@ -53,7 +58,7 @@ export function reportEmailText(report: ReportSummary, siteName?: string): strin
     `Turnaround: median ${minutes(turnaround.medianMinutes)}, 90% within ${minutes(turnaround.p90Minutes)} (${turnaround.visits} visits)`,
     `Weighbridge: ${weighbridge.loads} loads, ${weighbridge.netMassKg} kg net; ${weighbridge.overloaded} of ${weighbridge.overloadChecked} checked loads over the GVM`,
     '',
-    'The attached workbook holds the figures per day, hour, reason, transporter and gate.',
+    `The attached ${format === 'pdf' ? 'PDF' : 'workbook'} holds the figures per day, hour, reason, transporter and gate.`,
   ].join('\n');
 }
 
@@ -201,15 +206,26 @@ export function createReportSchedulesService({
       // The site was queued by name: a site gone since is an error, never every site instead.
       if (siteId && !site) throw new Error(`site ${siteId} of the scheduled report is not found`);
       const report = await reports.tenantSummary(tenantId, { from, to }, site ?? undefined);
-      const content = await reportWorkbook(report);
       const days = from === to ? from : `${from} to ${to}`;
+      const subject = `Boomgate ${frequency} report: ${site ? `${site.name}, ` : ''}${days}`;
+      // The format as saved when it is sent (a change since it was queued applies at once).
+      const attachment =
+        row.format === 'pdf'
+          ? {
+              filename: `report-${from}-to-${to}.pdf`,
+              content: await reportPdf(report, subject),
+              contentType: 'application/pdf',
+            }
+          : {
+              filename: `report-${from}-to-${to}.xlsx`,
+              content: await reportWorkbook(report),
+              contentType: XLSX_TYPE,
+            };
       await email.send({
         to: row.recipients,
-        subject: `Boomgate ${frequency} report: ${site ? `${site.name}, ` : ''}${days}`,
-        text: reportEmailText(report, site?.name),
-        attachments: [
-          { filename: `report-${from}-to-${to}.xlsx`, content, contentType: XLSX_TYPE },
-        ],
+        subject,
+        text: reportEmailText(report, site?.name, row.format),
+        attachments: [attachment],
       });
       await database.withTenant(tenantId, (tx) =>
         audit.record(tx, {
@@ -221,6 +237,7 @@ export function createReportSchedulesService({
             frequency,
             from,
             to,
+            format: row.format,
             recipients: row.recipients.length,
             ...(siteId ? { siteId } : {}),
           },

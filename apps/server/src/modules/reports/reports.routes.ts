@@ -46,7 +46,7 @@ export function reportsRoutes(
           tags: ['reports'],
           operationId: 'updateReportSchedule',
           description:
-            "Turns the scheduled report e-mail off or on (daily or weekly, XLSX attachment, at most 20 recipients) through the SMTP channel of alerts. `siteId` names the site whose report it is (in its timezone; 404 when not the tenant's), null every site, omitted unchanged. Audited (reports.schedule-changed).",
+            "Turns the scheduled report e-mail off or on (daily or weekly, XLSX or PDF attachment, at most 20 recipients) through the SMTP channel of alerts. `siteId` names the site whose report it is (in its timezone; 404 when not the tenant's), null every site, omitted unchanged. Audited (reports.schedule-changed).",
           body: UpdateReportScheduleSchema,
           response: { 200: ReportScheduleSchema },
         },

@@ -104,7 +104,7 @@ export const reportHourlyWeighbridge = pgTable(
 
 /**
  * Issue 23: a tenant's scheduled report e-mail (one per tenant): the summary of the last site day
- * (daily) or week (weekly, Monday to Sunday) of one site in its timezone, or of every site in SAST, as an XLSX attachment, to its recipients.
+ * (daily) or week (weekly, Monday to Sunday) of one site in its timezone, or of every site in SAST, as an XLSX or PDF attachment, to its recipients.
  * `nextSendAt` is when the next one is due; the send job moves it on in the same transaction that
  * queues the e-mail, so a report is queued once.
  */
@@ -115,7 +115,7 @@ export const reportSchedules = pgTable(
       .primaryKey()
       .references(() => tenants.id),
     frequency: text({ enum: ['daily', 'weekly'] }).notNull(),
-    format: text({ enum: ['xlsx'] }).notNull(),
+    format: text({ enum: ['xlsx', 'pdf'] }).notNull(),
     recipients: text().array().notNull(),
     /** The site whose report it is, cut in that site's timezone; null: every site, in SAST. */
     siteId: uuid(),

@@ -382,6 +382,8 @@ export function createModules({
       // Last: records above release their citations first, so erased captures can go at once.
       captures.personalData,
     ],
+    // Issue 23: requests by e-mail address (staff who receive scheduled reports).
+    emailProviders: [reports.emailPersonalData],
     imageRetention: [documents.personalData, entryLogs.personalData, faces.personalData],
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,

@@ -50,3 +50,24 @@ export const DataSubjectErasureSchema = z.object({
   retained: z.array(z.string()),
 });
 export type DataSubjectErasure = z.infer<typeof DataSubjectErasureSchema>;
+
+/**
+ * A data-subject request by e-mail address (tenant_admin): staff and others who receive the
+ * organization's e-mails (scheduled report recipients) are named by their address, not an ID
+ * number. Sent in the body, as the ID number is.
+ */
+export const EmailSubjectRequestSchema = z
+  .object({ email: z.email('Enter a valid e-mail address').max(254) })
+  .strict();
+export type EmailSubjectRequest = z.infer<typeof EmailSubjectRequestSchema>;
+
+/** POST /api/data-subjects/email/export {email} */
+export const EmailSubjectExportSchema = z.object({
+  /** The address as matched (lower case). */
+  email: z.string(),
+  exportedAt: TimestampSchema,
+  /** One list per kind of record naming the address (reportSchedules, …). */
+  records: z.record(z.string(), z.array(HeldRecordSchema)),
+  notes: z.array(z.string()),
+});
+export type EmailSubjectExport = z.infer<typeof EmailSubjectExportSchema>;

@@ -121,6 +121,8 @@ export type ReportSummary = z.infer<typeof ReportSummarySchema>;
 /** Issue 23: how often a tenant's summary is e-mailed ('off': never). */
 export const REPORT_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
 export const REPORT_SCHEDULE_MAX_RECIPIENTS = 20;
+/** The scheduled e-mail's attachment: an XLSX workbook or a PDF document. */
+export const REPORT_FORMATS = ['xlsx', 'pdf'] as const;
 
 /**
  * The scheduled report e-mail: daily (the previous SAST day, sent at 06:00 SAST) or weekly (the
@@ -129,8 +131,10 @@ export const REPORT_SCHEDULE_MAX_RECIPIENTS = 20;
  */
 export const ReportScheduleSchema = z.object({
   frequency: z.enum(REPORT_FREQUENCIES),
-  format: z.enum(['xlsx']),
+  format: z.enum(REPORT_FORMATS),
   recipients: z.array(z.string()),
+  /** The site whose report it is, in that site's timezone; null: every site, in SAST. */
+  siteId: IdSchema.nullable(),
   /** When the next e-mail is due; null when off. */
   nextSendAt: z.iso.datetime({ offset: true }).nullable(),
 });
@@ -139,10 +143,12 @@ export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
 export const UpdateReportScheduleSchema = z
   .object({
     frequency: z.enum(REPORT_FREQUENCIES),
-    format: z.enum(['xlsx']).default('xlsx'),
+    format: z.enum(REPORT_FORMATS).default('xlsx'),
     recipients: z
       .array(z.email('Enter a valid e-mail address').max(254))
       .max(REPORT_SCHEDULE_MAX_RECIPIENTS),
+    /** A site of the tenant (its report, in its timezone); null: every site; omitted: unchanged. */
+    siteId: IdSchema.nullable().optional(),
   })
   .refine((body) => body.frequency === 'off' || body.recipients.length > 0, {
     message: 'Add at least one recipient.',

@@ -88,3 +88,16 @@ export function maskIdentifier(value: string | null): string | null {
   const visible = shown ? value.slice(-shown) : '';
   return '*'.repeat(value.length - visible.length) + visible;
 }
+
+/**
+ * Personal data held about an e-mail address rather than a driver (scheduled report
+ * recipients): served by POST /api/data-subjects/email/{export,erase}. The address comes lower
+ * case; matching is case-insensitive.
+ */
+export type EmailPersonalDataProvider = {
+  /** The export's section name, e.g. `reportSchedules`. */
+  section: string;
+  exportEmail(tx: Tx, tenantId: string, email: string): Promise<SubjectRecord[]>;
+  /** Removes the address; returns how many rows changed (0 when nothing was left). */
+  eraseEmail(tx: Tx, tenantId: string, email: string): Promise<number>;
+};

@@ -107,6 +107,17 @@ async function anOverridePin(tenant: MatrixTenant) {
 }
 
 /** A driver registered in `tenant`; the ID number names them in data-subject requests. */
+/** An address on the tenant's scheduled report e-mail (a data subject by e-mail address). */
+async function aReportRecipient(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const email = `${fx.unique('recipient')}@example.com`.toLowerCase();
+  const response = await tenant.admin.patch('/api/reports/schedule', {
+    frequency: 'daily',
+    recipients: [email],
+  });
+  await expectStatus(response, 200, 'report recipient');
+  return email;
+}
+
 async function aDataSubject(_fx: MatrixFixtures, tenant: MatrixTenant) {
   const idNumber = aSaIdNumber();
   const response = await tenant.admin.post('/api/onboarding/drivers', {
@@ -814,6 +825,27 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     missing: 200,
     note: 'erasing a person this tenant does not hold erases nothing (all counts zero) and is audited; privacy.routes.int.test.ts checks that another tenant’s data is untouched',
+  },
+
+  'POST /api/data-subjects/email/export': {
+    access: ['tenant_admin'],
+    object: aReportRecipient,
+    randomObject: () => `nobody-${randomInt(1_000_000)}@example.com`,
+    objects: ['own', 'random'],
+    request: (_fx, email) => ({ url: '/api/data-subjects/email/export', payload: { email } }),
+    allowed: 200,
+    missing: 200,
+    note: 'an address names a person, not a row: one this tenant does not hold gets an empty export (audited); privacy-email.int.test.ts checks that another tenant’s schedules are not exported',
+  },
+  'POST /api/data-subjects/email/erase': {
+    access: ['tenant_admin'],
+    object: aReportRecipient,
+    randomObject: () => `nobody-${randomInt(1_000_000)}@example.com`,
+    objects: ['own', 'random'],
+    request: (_fx, email) => ({ url: '/api/data-subjects/email/erase', payload: { email } }),
+    allowed: 200,
+    missing: 200,
+    note: 'erasing an address this tenant does not hold erases nothing (zeros, audited); privacy-email.int.test.ts checks that another tenant’s schedule keeps it',
   },
 
   // ----- organization settings -------------------------------------------------------------

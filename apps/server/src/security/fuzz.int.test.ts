@@ -461,6 +461,9 @@ describe('API fuzzing from the zod schemas (SEC-67)', () => {
     // The tenant_admin-only routes were really fuzzed, not refused at the door every time.
     expect([...pastAccessCheck.keys()].sort()).toEqual([
       'GET /api/gates/:id/barrier',
+      // Issue 23: data-subject requests by e-mail address.
+      'POST /api/data-subjects/email/erase',
+      'POST /api/data-subjects/email/export',
       'POST /api/data-subjects/erase',
       'POST /api/data-subjects/erase-biometrics',
       'POST /api/data-subjects/export',

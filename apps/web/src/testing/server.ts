@@ -31,6 +31,12 @@ export const server = setupServer(
   }),
   // Issue 23: no scheduled report e-mail.
   http.get('/api/reports/schedule', () =>
-    HttpResponse.json({ frequency: 'off', format: 'xlsx', recipients: [], nextSendAt: null }),
+    HttpResponse.json({
+      frequency: 'off',
+      format: 'xlsx',
+      recipients: [],
+      siteId: null,
+      nextSendAt: null,
+    }),
   ),
 );

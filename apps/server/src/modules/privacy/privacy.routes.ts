@@ -4,6 +4,8 @@ import {
   DataSubjectErasureSchema,
   DataSubjectExportSchema,
   DataSubjectRequestSchema,
+  EmailSubjectExportSchema,
+  EmailSubjectRequestSchema,
 } from '@boomgate/contracts/privacy';
 
 import { rolesAccess } from '@/platform/access';
@@ -80,6 +82,54 @@ export function privacyRoutes(service: PrivacyService): FastifyPluginAsyncZod {
         },
       },
       async (request) => service.eraseSubject(request.actor, request.body.idNumber, request.ip),
+    );
+
+    // Issue 23: requests by e-mail address (scheduled report recipients are staff addresses).
+    app.post(
+      '/data-subjects/email/export',
+      {
+        config: subjectAccess,
+        schema: {
+          tags: ['privacy'],
+          operationId: 'exportEmailSubject',
+          description:
+            'POPIA s23 for a person named by e-mail address (staff who receive scheduled report ' +
+            'e-mails): every record of the organization naming the address. Audited.',
+          body: EmailSubjectRequestSchema,
+          response: { 200: EmailSubjectExportSchema },
+        },
+      },
+      async (request, reply) => {
+        const exported = await service.exportEmailSubject(
+          request.actor,
+          request.body.email,
+          request.ip,
+        );
+        return reply
+          .header(
+            'content-disposition',
+            `attachment; filename="data-subject-${exported.exportedAt.slice(0, 10)}.json"`,
+          )
+          .send(exported);
+      },
+    );
+
+    app.post(
+      '/data-subjects/email/erase',
+      {
+        config: subjectAccess,
+        schema: {
+          tags: ['privacy'],
+          operationId: 'eraseEmailSubject',
+          description:
+            'POPIA s24 for a person named by e-mail address: takes the address off every ' +
+            'scheduled report e-mail (a schedule left with no recipient is turned off). Safe to ' +
+            'repeat. Audited.',
+          body: EmailSubjectRequestSchema,
+          response: { 200: DataSubjectErasureSchema },
+        },
+      },
+      async (request) => service.eraseEmailSubject(request.actor, request.body.email, request.ip),
     );
   };
 }

@@ -2,7 +2,11 @@ import { createHmac, hkdfSync } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
 
-import type { DataSubjectErasure, DataSubjectExport } from '@boomgate/contracts/privacy';
+import type {
+  DataSubjectErasure,
+  DataSubjectExport,
+  EmailSubjectExport,
+} from '@boomgate/contracts/privacy';
 
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
@@ -14,6 +18,7 @@ import type { Database, Tx } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import type {
   DataSubject,
+  EmailPersonalDataProvider,
   ImageRetentionProvider,
   PersonalDataProvider,
 } from '@/platform/personal-data';
@@ -27,6 +32,8 @@ export type PrivacyServiceDeps = {
   clock: Clock;
   /** Every module holding personal data about drivers (modules.ts wires them). */
   providers: readonly PersonalDataProvider[];
+  /** Every module holding data about an e-mail address (scheduled report recipients). */
+  emailProviders: readonly EmailPersonalDataProvider[];
   /** Every module keeping document or gate images under a retention period. */
   imageRetention: readonly ImageRetentionProvider[];
   /** DOCUMENT_RETENTION_DAYS: for tenants that set no period of their own. */
@@ -56,6 +63,15 @@ const NOTES = [
   'Matching is by the SA ID number and by the licence and passport numbers found with it (linkedIdentifiers).',
 ];
 
+const EMAIL_NOTES = [
+  'Matching is by the e-mail address, case-insensitively; these are the records that name it (such as scheduled report e-mails it receives).',
+  'A user account with this address is managed on the Users screen (deactivation); its sign-ins and actions stay in the audit trail.',
+];
+
+const EMAIL_RETAINED = [
+  'The audit trail: that the address was on a schedule and was removed (its events never hold the address).',
+];
+
 const PURGE_BATCH = 500;
 
 const IMAGE_ROUTE = '/api/images/';
@@ -83,6 +99,7 @@ export function createPrivacyService({
   captures,
   clock,
   providers,
+  emailProviders,
   imageRetention,
   documentRetentionDays,
   biometricRetentionDays,
@@ -225,6 +242,53 @@ export function createPrivacyService({
           })),
           notes: NOTES,
         };
+      }),
+
+    /** Everything held about an e-mail address (not a driver: staff receiving reports). */
+    exportEmailSubject: (actor: Actor, email: string, ip?: string): Promise<EmailSubjectExport> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const address = email.trim().toLowerCase();
+        const records: EmailSubjectExport['records'] = {};
+        for (const provider of emailProviders) {
+          records[provider.section] = await provider.exportEmail(tx, actor.tenantId, address);
+        }
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'data-subject.exported',
+          targetType: 'data_subject_email',
+          targetId: subjectRef(actor.tenantId, `email:${address}`),
+          ip,
+          details: Object.fromEntries(
+            Object.entries(records).map(([section, list]) => [section, list.length]),
+          ),
+        });
+        return {
+          email: address,
+          exportedAt: clock.now().toISOString(),
+          records,
+          notes: EMAIL_NOTES,
+        };
+      }),
+
+    /** Takes the address off every record naming it, in one transaction. Idempotent. */
+    eraseEmailSubject: (actor: Actor, email: string, ip?: string): Promise<DataSubjectErasure> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        const address = email.trim().toLowerCase();
+        const erased: Record<string, number> = {};
+        for (const provider of emailProviders) {
+          erased[provider.section] = await provider.eraseEmail(tx, actor.tenantId, address);
+        }
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'data-subject.erased',
+          targetType: 'data_subject_email',
+          targetId: subjectRef(actor.tenantId, `email:${address}`),
+          ip,
+          details: erased,
+        });
+        return { erased, imagesDeleted: 0, retained: EMAIL_RETAINED };
       }),
 
     /**

@@ -1,7 +1,7 @@
 /**
  * Reports (issue 23): the site manager's figures for a range of site days, read from hourly
  * summary tables kept by triggers on entry_logs and visits (migration 0055).
- * Scheduled report e-mails (daily or weekly, XLSX) go out through the alerts' SMTP channel.
+ * Scheduled report e-mails (daily or weekly, XLSX or PDF; one site in its timezone or every site in SAST) go out through the alerts' SMTP channel.
  * Owns: report_hourly_entries, report_hourly_refusals, report_hourly_visits,
  * report_hourly_weighbridge, report_schedules.
  */
@@ -12,6 +12,7 @@ import { createSitesRepository } from '@/modules/sites';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 
+import { createReportSchedulesPersonalData } from './report-schedules.personal-data';
 import { createReportSchedulesRepository } from './report-schedules.repository';
 import { createReportSchedulesService } from './report-schedules.service';
 import { createReportJobs } from './reports.jobs';
@@ -41,10 +42,14 @@ export function createReportsModule(deps: {
     ...deps,
     repository: createReportSchedulesRepository(),
     reports: service,
+    sites: deps.sites.inTransaction,
+    siteRows: createSitesRepository(),
   });
   return {
     service,
     scheduledEmails: schedules,
+    /** POPIA requests by e-mail address: the schedule's recipients. */
+    emailPersonalData: createReportSchedulesPersonalData(),
     routes: reportsRoutes(service, schedules),
     ...createReportJobs(schedules),
   };

@@ -31,7 +31,7 @@ export function reportsRoutes(
           tags: ['reports'],
           operationId: 'getReportSchedule',
           description:
-            'The scheduled report e-mail: off, daily (the previous SAST day, sent at 06:00 SAST) or weekly (the previous Monday to Sunday, sent on Monday at 06:00 SAST), with its recipients.',
+            "The scheduled report e-mail: off, daily (the previous site day, sent at 06:00) or weekly (the previous Monday to Sunday, sent on Monday at 06:00), with its recipients and its site (`siteId`: that site's report in its timezone; null: every site in SAST).",
           response: { 200: ReportScheduleSchema },
         },
       },
@@ -46,7 +46,7 @@ export function reportsRoutes(
           tags: ['reports'],
           operationId: 'updateReportSchedule',
           description:
-            'Turns the scheduled report e-mail off or on (daily or weekly, XLSX attachment, at most 20 recipients) through the SMTP channel of alerts. Audited (reports.schedule-changed).',
+            "Turns the scheduled report e-mail off or on (daily or weekly, XLSX or PDF attachment, at most 20 recipients) through the SMTP channel of alerts. `siteId` names the site whose report it is (in its timezone; 404 when not the tenant's), null every site, omitted unchanged. Audited (reports.schedule-changed).",
           body: UpdateReportScheduleSchema,
           response: { 200: ReportScheduleSchema },
         },

@@ -168,8 +168,23 @@ export function createReportsService({
       });
       return compute(actor.tenantId, query, timeZone, scope, siteIds);
     },
-    /** Every site of the tenant in SAST: the scheduled e-mail's report (no user asks for it). */
-    async tenantSummary(tenantId: string, query: Omit<ReportSummaryQuery, 'siteId'>) {
+    /**
+     * The scheduled e-mail's report (no user asks for it): one site in its timezone, else every
+     * site of the tenant in SAST.
+     */
+    async tenantSummary(
+      tenantId: string,
+      query: Omit<ReportSummaryQuery, 'siteId'>,
+      site?: { id: string; timezone: string },
+    ) {
+      if (site)
+        return compute(
+          tenantId,
+          { ...query, siteId: site.id },
+          site.timezone,
+          [site.id],
+          [site.id],
+        );
       const { siteIds } = await database.withTenant(tenantId, (tx) => sitesOf(tx, tenantId, null));
       return compute(tenantId, query, DEFAULT_SITE_TIME_ZONE, null, siteIds);
     },

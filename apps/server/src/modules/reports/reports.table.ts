@@ -1,5 +1,15 @@
-import { bigint, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  foreignKey,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
+import { sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
 /**
@@ -94,18 +104,26 @@ export const reportHourlyWeighbridge = pgTable(
 
 /**
  * Issue 23: a tenant's scheduled report e-mail (one per tenant): the summary of the last site day
- * (daily) or week (weekly, Monday to Sunday) in SAST, as an XLSX attachment, to its recipients.
+ * (daily) or week (weekly, Monday to Sunday) of one site in its timezone, or of every site in SAST, as an XLSX or PDF attachment, to its recipients.
  * `nextSendAt` is when the next one is due; the send job moves it on in the same transaction that
  * queues the e-mail, so a report is queued once.
  */
-export const reportSchedules = pgTable('report_schedules', {
-  tenantId: uuid()
-    .primaryKey()
-    .references(() => tenants.id),
-  frequency: text({ enum: ['daily', 'weekly'] }).notNull(),
-  format: text({ enum: ['xlsx'] }).notNull(),
-  recipients: text().array().notNull(),
-  nextSendAt: timestamp({ withTimezone: true }).notNull(),
-  updatedAt: timestamp({ withTimezone: true }).notNull(),
-  updatedBy: uuid(),
-});
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    tenantId: uuid()
+      .primaryKey()
+      .references(() => tenants.id),
+    frequency: text({ enum: ['daily', 'weekly'] }).notNull(),
+    format: text({ enum: ['xlsx', 'pdf'] }).notNull(),
+    recipients: text().array().notNull(),
+    /** The site whose report it is, cut in that site's timezone; null: every site, in SAST. */
+    siteId: uuid(),
+    nextSendAt: timestamp({ withTimezone: true }).notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+    updatedBy: uuid(),
+  },
+  (t) => [
+    foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
+  ],
+);

@@ -1,7 +1,11 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 
-import { type ReportSchedule, UpdateReportScheduleSchema } from '@boomgate/contracts/reports';
+import {
+  REPORT_FORMATS,
+  type ReportSchedule,
+  UpdateReportScheduleSchema,
+} from '@boomgate/contracts/reports';
 
 import { SelectField } from '@/components/select-field';
 import { Button } from '@/components/ui/button';
@@ -9,27 +13,42 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { useSites } from '@/lib/api/sites';
 import { getErrorMessage } from '@/lib/api-client';
 import { contractMessage, useTranslation } from '@/lib/i18n';
 
 import { useReportSchedule, useUpdateReportSchedule } from '../api/report-schedule';
 
-type ScheduleForm = { frequency: ReportSchedule['frequency']; recipients: string };
+type ScheduleForm = {
+  frequency: ReportSchedule['frequency'];
+  format: ReportSchedule['format'];
+  /** A site's id, or ALL_SITES (a Radix select item cannot be empty). */
+  site: string;
+  recipients: string;
+};
+
+const ALL_SITES = 'all';
 
 const toForm = (schedule: ReportSchedule): ScheduleForm => ({
   frequency: schedule.frequency,
+  format: schedule.format,
+  site: schedule.siteId ?? ALL_SITES,
   recipients: schedule.recipients.join(', '),
 });
 
 /**
- * Issue 23: an administrator's scheduled report e-mail (daily or weekly, XLSX), sent through the
- * same SMTP channel as alerts. The server checks the addresses and works out the next send.
+ * Issue 23: an administrator's scheduled report e-mail (daily or weekly, XLSX or PDF, one site or
+ * every site), sent through the same SMTP channel as alerts. The server checks the addresses and
+ * the site and works out the next send.
  */
 export function ReportScheduleCard() {
   const { t } = useTranslation('reports');
   const schedule = useReportSchedule();
   const update = useUpdateReportSchedule();
-  const form = useForm<ScheduleForm>({ defaultValues: { frequency: 'off', recipients: '' } });
+  const sites = useSites();
+  const form = useForm<ScheduleForm>({
+    defaultValues: { frequency: 'off', format: 'xlsx', site: ALL_SITES, recipients: '' },
+  });
   const { reset } = form;
   useEffect(() => {
     if (schedule.data) reset(toForm(schedule.data));
@@ -38,6 +57,8 @@ export function ReportScheduleCard() {
   const save = (values: ScheduleForm) => {
     const parsed = UpdateReportScheduleSchema.safeParse({
       frequency: values.frequency,
+      format: values.format,
+      siteId: values.site === ALL_SITES ? null : values.site,
       recipients: values.recipients
         .split(/[\s,;]+/)
         .map((address) => address.trim())
@@ -56,6 +77,14 @@ export function ReportScheduleCard() {
     value,
     label: t(`schedule.frequencies.${value}`),
   }));
+  const formatOptions = REPORT_FORMATS.map((value) => ({
+    value,
+    label: t(`schedule.formats.${value}`),
+  }));
+  const siteOptions = [
+    { value: ALL_SITES, label: t('schedule.allSites') },
+    ...(sites.data ?? []).map((site) => ({ value: site.id, label: site.name })),
+  ];
   const next = update.data?.nextSendAt ?? schedule.data?.nextSendAt ?? null;
 
   return (
@@ -84,11 +113,25 @@ export function ReportScheduleCard() {
               label={t('schedule.frequency')}
               options={frequencyOptions}
             />
+            <SelectField
+              control={form.control}
+              name="format"
+              id="schedule-format"
+              label={t('schedule.format')}
+              options={formatOptions}
+            />
+            <SelectField
+              control={form.control}
+              name="site"
+              id="schedule-site"
+              label={t('schedule.site')}
+              options={siteOptions}
+            />
             <Field
               id="schedule-recipients"
               label={t('schedule.recipients')}
               error={form.formState.errors.recipients?.message}
-              className="sm:col-span-2"
+              className="sm:col-span-3"
             >
               <Input
                 id="schedule-recipients"

@@ -217,7 +217,7 @@ describe('Reports: figures', () => {
 });
 
 describe('Reports: scheduled e-mail', () => {
-  it('lets an administrator e-mail a weekly report to the addresses given', async () => {
+  it('lets an administrator e-mail a weekly PDF report to the addresses given', async () => {
     const sent: unknown[] = [];
     server.use(
       signedIn(aSession({ user: { role: 'tenant_admin' } })),
@@ -225,8 +225,9 @@ describe('Reports: scheduled e-mail', () => {
         sent.push(await request.json());
         return HttpResponse.json({
           frequency: 'weekly',
-          format: 'xlsx',
+          format: 'pdf',
           recipients: ['manager@example.com', 'ops@example.com'],
+          siteId: null,
           nextSendAt: '2026-03-16T04:00:00.000Z',
         });
       }),
@@ -235,6 +236,8 @@ describe('Reports: scheduled e-mail', () => {
 
     await userEvent.click(await screen.findByLabelText('Send'));
     await userEvent.click(await screen.findByRole('option', { name: 'Weekly' }));
+    await userEvent.click(screen.getByLabelText('Attachment'));
+    await userEvent.click(await screen.findByRole('option', { name: 'PDF' }));
     await userEvent.type(
       screen.getByLabelText('Recipients'),
       'manager@example.com, ops@example.com',
@@ -245,7 +248,8 @@ describe('Reports: scheduled e-mail', () => {
       expect(sent).toEqual([
         {
           frequency: 'weekly',
-          format: 'xlsx',
+          format: 'pdf',
+          siteId: null,
           recipients: ['manager@example.com', 'ops@example.com'],
         },
       ]),

@@ -178,6 +178,11 @@ export function createModules({
     secretBox: createSecretBox(encryptionKey),
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     settings: settings.service,
+    // Issue 21: made below (after alerts); reached only when a vehicle is pre-registered.
+    watchlist: {
+      screen: (...args) => watchlist.service.screen(...args),
+      recordHits: (...args) => watchlist.service.recordHits(...args),
+    },
   });
   const onboarding = createOnboardingModule({
     database,

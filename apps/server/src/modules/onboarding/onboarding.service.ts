@@ -41,7 +41,10 @@ export const SELFIE_NOTICE_VERSION = 'driver-selfie-notice-2026-11';
 export type OnboardingServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   drivers: Pick<DriversService, 'existingIdNumbers' | 'insertDrivers' | 'referenceFor'>;
-  vehicles: Pick<ApprovedVehiclesService, 'existingPlates' | 'insertVehicles'>;
+  vehicles: Pick<
+    ApprovedVehiclesService,
+    'existingPlates' | 'insertVehicles' | 'watchlistBlocks' | 'recordRefusedHits'
+  >;
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
@@ -84,10 +87,32 @@ export function createOnboardingService({
     const plates = rows.flatMap(({ values }) =>
       values.plateNumber ? [normalisePlate(values.plateNumber)] : [],
     );
+    // Issue 21: the watchlist screens every plate of a row, the trailers' too.
+    const allPlates = rows.flatMap(({ values }) =>
+      [values.plateNumber, values.trailer1Plate, values.trailer2Plate].flatMap((plate) =>
+        plate ? [normalisePlate(plate)] : [],
+      ),
+    );
     const existingIdNumbers = await drivers.existingIdNumbers(tx, tenantId, idNumbers);
     const existingPlates = await vehicles.existingPlates(tx, tenantId, plates);
-    return checkRows(rows, { today: today(), existingIdNumbers, existingPlates });
+    const blocks = await vehicles.watchlistBlocks(tx, tenantId, allPlates);
+    return checkRows(rows, {
+      today: today(),
+      existingIdNumbers,
+      existingPlates,
+      blockedPlates: blocks.blocked,
+    }).map((row) => Object.assign(row, { watchlistHits: blocks.hits }));
   }
+
+  /** A one-record path (individual tab, self onboarding) refused by the watchlist: a 422. */
+  const refusedByWatchlist = (checked: CheckedRow) =>
+    checked.watchlistBlocked
+      ? new AppError(
+          'UNPROCESSABLE',
+          checked.errors.map((error) => error.message).join(' ') ||
+            'The vehicle cannot be pre-registered.',
+        )
+      : null;
 
   /** Drivers and their vehicles from valid records, in the caller's transaction. */
   async function insertRecords(
@@ -189,6 +214,15 @@ export function createOnboardingService({
           const records = checked.flatMap((row) => (row.record ? [row.record] : []));
           const { driverRows, vehicleRows } = await insertRecords(tx, actor, records, 'bulk');
           const rejected = rejectedOf(checked);
+          // Issue 21: rows refused by the watchlist raise its hits (alerts, watchlist.hit).
+          const watched = checked.find((row) => row.watchlistBlocked);
+          if (watched) {
+            await vehicles.recordRefusedHits(tx, actor, watched.watchlistHits, {
+              targetType: 'onboarding_import',
+              targetId: newId(),
+              ip,
+            });
+          }
           await audit.record(tx, {
             tenantId: actor.tenantId,
             actorUserId: actor.userId,
@@ -203,6 +237,7 @@ export function createOnboardingService({
               drivers: driverRows.length,
               vehicles: vehicleRows.length,
               rejected: rejected.length,
+              refusedByWatchlist: checked.filter((row) => row.watchlistBlocked).length,
             },
           });
           return {
@@ -245,6 +280,8 @@ export function createOnboardingService({
         return await database.withTenant(actor.tenantId, async (tx) => {
           await lockTenantImports(tx, actor.tenantId);
           const [checked] = await check(tx, actor.tenantId, [{ rowNumber: 1, values }]);
+          const refused = checked ? refusedByWatchlist(checked) : null;
+          if (refused) throw refused;
           if (!checked?.record) {
             const errors = checked?.errors ?? [];
             const isDuplicate = errors.some((error) => /already registered/.test(error.message));
@@ -302,6 +339,8 @@ export function createOnboardingService({
         const [checked] = await check(tx, actor.tenantId, [
           { rowNumber: 1, values: stringValues(body) },
         ]);
+        const refused = checked ? refusedByWatchlist(checked) : null;
+        if (refused) throw refused;
         if (!checked?.record) {
           const errors = checked?.errors ?? [];
           const isDuplicate = errors.some((error) => /already registered/.test(error.message));

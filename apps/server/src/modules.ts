@@ -334,6 +334,9 @@ export function createModules({
   });
   const webhooks = createWebhooksModule({
     watchlist: watchlist.service,
+    // Issue 21: the document rules run on the incoming feed's completion too.
+    documentRules: documentRules.service,
+    induction: induction.service,
     corrections: corrections.service,
     database,
     audit,

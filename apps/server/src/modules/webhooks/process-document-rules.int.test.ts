@@ -81,6 +81,17 @@ describe('POST /api/webhook/process-request/{id} with document rules (issue 21)'
       'licence_expired',
       'id_number_invalid',
     ]);
+    // Stored on the entry: the feed lists them, and the callback carries them.
+    const [stored] = await t.ownerQuery<{ warnings: { code: string }[] }>(
+      'select warnings from incoming_requests where id = $1',
+      [warned.json().id],
+    );
+    expect(stored?.warnings).toEqual(warned.json().warnings);
+    const [delivery] = await t.ownerQuery<{ body: string }>(
+      'select body from webhook_deliveries where incoming_request_id = $1',
+      [warned.json().id],
+    );
+    expect(JSON.parse(delivery?.body ?? '{}').data.warnings).toEqual(warned.json().warnings);
 
     await setRules({ licence_expired: 'off', id_number_invalid: 'off' });
     const quiet = await complete(await anEntry(), {

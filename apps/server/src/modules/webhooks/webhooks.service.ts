@@ -430,6 +430,7 @@ export function createWebhooksService({
       );
       if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
       // ----- end of issue 21's screening -----
+      const told = warnings.map(({ code, message }) => ({ code, message }));
       return database.withTenant(actor.tenantId, async (tx) => {
         // Omitted (undefined) is not null: it asks for no check at all.
         const expectedCompletedAt: Date | null | 'any' =
@@ -458,6 +459,8 @@ export function createWebhooksService({
             completedBy: actor.userId,
             trailerPlates: body.trailerPlates,
             trailerLicenceDiscIds: body.trailerLicenceDiscIds,
+            // Issue 21: stored on the entry (an edit replaces them) and sent with the callback.
+            warnings: told,
           },
         );
         if (!row) {
@@ -490,6 +493,7 @@ export function createWebhooksService({
             // check above refused a disc for a trailer not presented).
             trailerPlates: body.trailerPlates,
             trailers: pairTrailers(body.trailerPlates, trailerDiscs),
+            warnings: told,
           },
         };
         const delivery = await repository.insertDelivery(tx, {
@@ -546,7 +550,7 @@ export function createWebhooksService({
         return {
           row: { ...row, trailerDiscs },
           callbackQueued,
-          warnings: warnings.map(({ code, message }) => ({ code, message })),
+          warnings: told,
         };
       });
     },

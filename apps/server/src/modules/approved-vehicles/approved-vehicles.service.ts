@@ -558,6 +558,8 @@ export function createApprovedVehiclesService({
       repository.existingPlates(tx, tenantId, plates),
     /** Issue 21: the plates the watchlist blocks (bulk import), in the caller's transaction. */
     watchlistBlocks,
+    /** Issue 21: refuses (422, audited, hits raised) when the watchlist blocks one of `plates`. */
+    refuseWatchedPlates,
     /** Records the hits of plates refused by the bulk import (alerts and `watchlist.hit`). */
     recordRefusedHits: (
       tx: DbExecutor,

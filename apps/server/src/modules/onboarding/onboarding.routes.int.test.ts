@@ -237,6 +237,12 @@ describe('company onboarding', () => {
     const single = await admin.post('/api/onboarding/drivers', driver({ plateNumber: stolen }));
     expect(single.statusCode).toBe(422);
     expect(single.json().error).toMatchObject({ code: 'UNPROCESSABLE' });
+    // Audited, with its hit, though nothing was stored.
+    const refusals = await t.ownerQuery(
+      `select id from audit_events where tenant_id = $1 and action = 'approved-vehicle.refused'`,
+      [admin.body.tenant.id],
+    );
+    expect(refusals).toHaveLength(1);
   });
 
   it('links each imported or individually added vehicle to the driver it was onboarded for', async () => {

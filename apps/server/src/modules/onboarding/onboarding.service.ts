@@ -43,7 +43,11 @@ export type OnboardingServiceDeps = {
   drivers: Pick<DriversService, 'existingIdNumbers' | 'insertDrivers' | 'referenceFor'>;
   vehicles: Pick<
     ApprovedVehiclesService,
-    'existingPlates' | 'insertVehicles' | 'watchlistBlocks' | 'recordRefusedHits'
+    | 'existingPlates'
+    | 'insertVehicles'
+    | 'watchlistBlocks'
+    | 'recordRefusedHits'
+    | 'refuseWatchedPlates'
   >;
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
@@ -103,6 +107,19 @@ export function createOnboardingService({
       blockedPlates: blocks.blocked,
     }).map((row) => Object.assign(row, { watchlistHits: blocks.hits }));
   }
+
+  /**
+   * A one-record path (individual tab, self onboarding) with a plate the watchlist blocks: refused
+   * first in its own committed transaction, so the refusal and its hits stay audited.
+   */
+  const refuseWatched = (actor: Actor, values: ImportFileRow['values'], ip?: string) =>
+    vehicles.refuseWatchedPlates(
+      actor,
+      [values.plateNumber, values.trailer1Plate, values.trailer2Plate].flatMap((plate) =>
+        plate ? [normalisePlate(plate)] : [],
+      ),
+      ip,
+    );
 
   /** A one-record path (individual tab, self onboarding) refused by the watchlist: a 422. */
   const refusedByWatchlist = (checked: CheckedRow) =>
@@ -276,6 +293,7 @@ export function createOnboardingService({
     /** The individual tab: one record through the same checks as a file row. */
     async createDriver(actor: Actor, body: Record<string, unknown>, ip?: string) {
       const values = stringValues(body);
+      await refuseWatched(actor, values, ip);
       try {
         return await database.withTenant(actor.tenantId, async (tx) => {
           await lockTenantImports(tx, actor.tenantId);
@@ -326,6 +344,7 @@ export function createOnboardingService({
         Pick<SelfOnboardingBody, 'licencePhoto' | 'selfie' | 'livenessFrames'>,
       ip?: string,
     ) {
+      await refuseWatched(actor, stringValues(body), ip);
       // Every image passes the size and pixel checks before anything decodes any of them.
       const selfie = decodeImagePayload(body.selfie);
       decodeImagePayload(body.licencePhoto);

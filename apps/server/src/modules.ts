@@ -178,6 +178,11 @@ export function createModules({
     secretBox: createSecretBox(encryptionKey),
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     settings: settings.service,
+    // Issue 21: made below (after alerts); reached only when a vehicle is pre-registered.
+    watchlist: {
+      screen: (...args) => watchlist.service.screen(...args),
+      recordHits: (...args) => watchlist.service.recordHits(...args),
+    },
   });
   const onboarding = createOnboardingModule({
     database,
@@ -329,6 +334,9 @@ export function createModules({
   });
   const webhooks = createWebhooksModule({
     watchlist: watchlist.service,
+    // Issue 21: the document rules run on the incoming feed's completion too.
+    documentRules: documentRules.service,
+    induction: induction.service,
     corrections: corrections.service,
     database,
     audit,

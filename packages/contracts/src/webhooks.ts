@@ -113,6 +113,10 @@ export const IncomingTrailerSchema = z.object({
 });
 export type IncomingTrailer = z.infer<typeof IncomingTrailerSchema>;
 
+/** Issue 21: a warning a completion was accepted with: the rule's code and its sentence. */
+export const IncomingWarningSchema = z.object({ code: z.string(), message: z.string() });
+export type IncomingWarning = z.infer<typeof IncomingWarningSchema>;
+
 export const IncomingRequestEntrySchema = z.object({
   id: IdSchema,
   timestamp: TimestampSchema,
@@ -141,6 +145,12 @@ export const IncomingRequestEntrySchema = z.object({
   trailerPlates: z.array(z.string()).default([]),
   trailerLicenceDiscIds: z.array(IdSchema).default([]),
   trailers: z.array(IncomingTrailerSchema).default([]),
+  /**
+   * Issue 21: the warnings the completion was accepted with (the rig check, e.g. a weighbridge
+   * ticket naming a trailer the rig lacks, and the `warn` document rules), stored on the entry;
+   * empty before it is processed. Never a watchlist outcome (an alert may be covert).
+   */
+  warnings: z.array(IncomingWarningSchema).default([]),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 /**
@@ -231,7 +241,7 @@ export const ProcessRequestResponseSchema = IncomingRequestEntrySchema.extend({
    * Issue 21: what the rig check found worth a look but not a refusal (a weighbridge ticket naming
    * a trailer the rig lacks: code `ticket_trailer_unknown`); also in the completion's audit event.
    */
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })).default([]),
+  warnings: z.array(IncomingWarningSchema).default([]),
 });
 export type ProcessRequestResponse = z.infer<typeof ProcessRequestResponseSchema>;
 
@@ -436,6 +446,12 @@ export const IncomingRequestCompletedEventSchema = z.object({
      * written on it), `licenceDiscId` the stored disc.
      */
     trailers: z.array(IncomingTrailerSchema).default([]),
+    /**
+     * Issue 21 (added to version 1): the warnings the completion was accepted with (`code`,
+     * `message`), as stored on the entry: the rig check (a ticket naming an unknown trailer)
+     * and the `warn` document rules. Empty when none.
+     */
+    warnings: z.array(IncomingWarningSchema).default([]),
   }),
 });
 export type IncomingRequestCompletedEvent = z.infer<typeof IncomingRequestCompletedEventSchema>;

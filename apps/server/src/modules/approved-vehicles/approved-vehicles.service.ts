@@ -4,6 +4,7 @@ import type {
   VerifyVehicle,
 } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
+import { COVERT_BLOCK_MESSAGE, watchlistMatchKey } from '@boomgate/contracts/watchlist';
 
 import type { InductionValidity } from '@boomgate/contracts/induction';
 
@@ -15,6 +16,7 @@ import type { InductionService } from '@/modules/induction';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
 import type { UserVisionEngine } from '@/modules/vision';
+import type { WatchlistHit, WatchlistService } from '@/modules/watchlist';
 import { addMonths, siteDay } from '@/platform/calendar';
 import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
@@ -50,7 +52,37 @@ export type ApprovedVehiclesServiceDeps = {
   biometricRetentionDays: number;
   /** Separation of duties and the longest approval a guard may register (tenant settings). */
   settings: Pick<SettingsService, 'settingsOf'>;
+  /** Issue 21: a plate on a `block` entry of the tenant's watchlist is never pre-registered. */
+  watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
 };
+
+/**
+ * Issue 21: the plates (a vehicle's and its trailers') that the tenant's watchlist blocks, each
+ * with the sentence a person is shown. A covert entry shows only "Manual check required", never
+ * its reason (nor that it is a watchlist). Keyed by the plate's watchlist match key.
+ */
+export type WatchlistBlocks = {
+  blocked: Map<string, string>;
+  hits: WatchlistHit[];
+};
+
+function blocksOf(hits: readonly WatchlistHit[]): WatchlistBlocks {
+  const blocking = hits.filter((hit) => hit.kind === 'plate' && hit.severity === 'block');
+  const blocked = new Map<string, string>();
+  // An overt entry's reason first: a covert entry on the same plate then reveals nothing more.
+  // The plate is named as normalised (the match key), never as the watchlist entry spells it.
+  for (const hit of [...blocking].sort((a, b) => Number(a.covert) - Number(b.covert))) {
+    const key = watchlistMatchKey('plate', hit.value);
+    if (blocked.has(key)) continue;
+    blocked.set(
+      key,
+      hit.covert
+        ? `${COVERT_BLOCK_MESSAGE}: ${key} cannot be pre-registered.`
+        : `${key} is on the watchlist and cannot be pre-registered: ${hit.reason}`,
+    );
+  }
+  return { blocked, hits: blocking };
+}
 
 export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesService>;
 
@@ -76,6 +108,7 @@ export function createApprovedVehiclesService({
   secretBox,
   biometricRetentionDays,
   settings,
+  watchlist,
 }: ApprovedVehiclesServiceDeps) {
   const today = () => siteDay(clock.now());
   const descriptorContext = (tenantId: string, vehicleId: string) =>
@@ -87,6 +120,63 @@ export function createApprovedVehiclesService({
     if (!embedding.ok)
       throw new AppError('UNPROCESSABLE', `Driver photo: ${embedding.error.message}`);
     return embedding.descriptor;
+  }
+
+  /** The tenant's watchlist blocks among `plates`, in the caller's transaction. */
+  async function watchlistBlocks(
+    tx: DbExecutor,
+    tenantId: string,
+    plates: readonly string[],
+  ): Promise<WatchlistBlocks> {
+    if (plates.length === 0) return { blocked: new Map(), hits: [] };
+    const screening = await watchlist.screen(tx, tenantId, { plateNumbers: plates });
+    return blocksOf(screening.hits);
+  }
+
+  /**
+   * Refuses a pre-registration whose plates the watchlist blocks: the refusal and its hits are
+   * audited in their own transaction (committed), then a 422 names the first blocked plate.
+   */
+  async function refuseWatchedPlates(actor: Actor, plates: readonly string[], ip?: string) {
+    const refusal = await database.withTenant(actor.tenantId, async (tx) => {
+      const blocks = await watchlistBlocks(tx, actor.tenantId, plates);
+      if (blocks.blocked.size === 0) return null;
+      const attemptId = newId();
+      await audit.record(tx, {
+        tenantId: actor.tenantId,
+        actorUserId: actor.userId,
+        action: 'approved-vehicle.refused',
+        targetType: 'approved_vehicle',
+        targetId: attemptId,
+        ip,
+        details: {
+          refusalReason: 'watchlist',
+          plateNumbers: [...plates],
+          watchlistEntryIds: blocks.hits.map((hit) => hit.watchlistEntryId),
+        },
+      });
+      await watchlist.recordHits(
+        tx,
+        actor,
+        { outcomes: [], hits: blocks.hits },
+        {
+          gatePath: 'pre-registration',
+          targetType: 'approved_vehicle',
+          targetId: attemptId,
+          decision: 'refused',
+          ip,
+        },
+      );
+      return blocks;
+    });
+    if (!refusal) return;
+    const first = plates.find((plate) => refusal.blocked.has(watchlistMatchKey('plate', plate)));
+    throw new AppError(
+      'UNPROCESSABLE',
+      refusal.blocked.get(watchlistMatchKey('plate', first ?? '')) ??
+        [...refusal.blocked.values()][0] ??
+        COVERT_BLOCK_MESSAGE,
+    );
   }
 
   async function removeVehicle(actor: Actor, id: string, action: string, ip?: string) {
@@ -122,6 +212,12 @@ export function createApprovedVehiclesService({
       body: CreateApprovedVehicleBody & { plateNumber: string },
       ip?: string,
     ) {
+      // Issue 21: a watched plate (the vehicle's or a trailer's) is refused before anything else.
+      await refuseWatchedPlates(
+        actor,
+        [body.plateNumber, ...(body.trailers ?? []).map((trailer) => trailer.plateNumber)],
+        ip,
+      );
       const hasPhoto = Boolean(body.driverPhoto || body.driverPhotoCaptureId);
       // Separation of duties: a guard's approval is capped and, when the tenant asks for it (the
       // default), only a proposal with a driver photo until back_office or an admin confirms it.
@@ -460,6 +556,23 @@ export function createApprovedVehiclesService({
     /** For other modules, inside their own tenant transaction. */
     existingPlates: (tx: DbExecutor, tenantId: string, plates: readonly string[]) =>
       repository.existingPlates(tx, tenantId, plates),
+    /** Issue 21: the plates the watchlist blocks (bulk import), in the caller's transaction. */
+    watchlistBlocks,
+    /** Issue 21: refuses (422, audited, hits raised) when the watchlist blocks one of `plates`. */
+    refuseWatchedPlates,
+    /** Records the hits of plates refused by the bulk import (alerts and `watchlist.hit`). */
+    recordRefusedHits: (
+      tx: DbExecutor,
+      actor: Actor,
+      hits: readonly WatchlistHit[],
+      about: { targetType: string; targetId: string; ip?: string },
+    ) =>
+      watchlist.recordHits(
+        tx,
+        actor,
+        { outcomes: [], hits: [...hits] },
+        { gatePath: 'pre-registration', decision: 'refused', ...about },
+      ),
     /**
      * Approvals registered by onboarding (no driver photo), in the caller's transaction. A plate
      * already registered fails the whole transaction (unique index), never overwrites.

@@ -24,6 +24,8 @@ export type { EntryLogsService } from './entry-logs.service';
 export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './entry-overrides';
 export { entryAsSeenBy, entryLogPresenter } from './entry-logs.routes';
 export { checkRig } from './rig-check';
+/** Issue 21: the gate's cross-checks, for the incoming feed's document rules. */
+export { crossCheckWarnings } from './entry-rules';
 
 export function createEntryLogsModule(
   deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {

@@ -1,5 +1,6 @@
 import { type DriverRecord, DriverRecordSchema } from '@boomgate/contracts/drivers';
 import type { ImportRowError } from '@boomgate/contracts/onboarding';
+import { watchlistMatchKey } from '@boomgate/contracts/watchlist';
 
 import { addMonths } from '@/platform/calendar';
 
@@ -12,6 +13,8 @@ export type CheckedRow = ImportFileRow & {
   errors: ImportRowError[];
   /** The normalised record when the row has no error; null otherwise. */
   record: DriverRecord | null;
+  /** Issue 21: a plate of the row (vehicle or trailer) is on a `block` watchlist entry. */
+  watchlistBlocked: boolean;
 };
 
 export type RowContext = {
@@ -21,6 +24,11 @@ export type RowContext = {
   existingIdNumbers: ReadonlySet<string>;
   /** Plates (normalised) that are already approved vehicles of the tenant. */
   existingPlates: ReadonlySet<string>;
+  /**
+   * Issue 21: plates the tenant's watchlist blocks, by their watchlist match key, each with the
+   * sentence shown (a covert entry's says only "Manual check required").
+   */
+  blockedPlates?: ReadonlyMap<string, string>;
 };
 
 /**
@@ -42,7 +50,17 @@ export function checkRows(rows: readonly ImportFileRow[], context: RowContext): 
           message: issue.message,
         }));
     const record = parsed.success ? withDefaultApproval(parsed.data, context.today) : null;
+    let watchlistBlocked = false;
     if (record) {
+      for (const field of ['plateNumber', 'trailer1Plate', 'trailer2Plate'] as const) {
+        const value = record[field];
+        const blocked = value
+          ? context.blockedPlates?.get(watchlistMatchKey('plate', value))
+          : null;
+        if (!blocked) continue;
+        watchlistBlocked = true;
+        errors.push({ field, message: blocked });
+      }
       if (record.approvedUntil !== null && record.approvedUntil < context.today) {
         errors.push({ field: 'approvedUntil', message: 'Approved until must be today or later.' });
       }
@@ -65,7 +83,7 @@ export function checkRows(rows: readonly ImportFileRow[], context: RowContext): 
       if (!firstRowOfId.has(record.idNumber)) firstRowOfId.set(record.idNumber, row.rowNumber);
       if (plate !== null && !firstRowOfPlate.has(plate)) firstRowOfPlate.set(plate, row.rowNumber);
     }
-    return { ...row, errors, record: errors.length === 0 ? record : null };
+    return { ...row, errors, record: errors.length === 0 ? record : null, watchlistBlocked };
   });
 }
 

@@ -188,6 +188,63 @@ describe('company onboarding', () => {
     });
   });
 
+  it('refuses rows whose plate or trailer the watchlist blocks, covert ones as "Manual check required" (issue 21)', async () => {
+    const admin = await t.registerTenant();
+    const [stolen, hidden, trailer] = [aPlate(), aPlate(), aPlate()];
+    for (const [value, covert] of [
+      [stolen, false],
+      [hidden, true],
+      [trailer, false],
+    ] as const) {
+      const watched = await admin.post('/api/watchlist', {
+        kind: 'plate',
+        value,
+        reason: 'Stolen, case 77',
+        severity: 'block',
+        covert,
+      });
+      expect(watched.statusCode, watched.body).toBe(201);
+    }
+    const file = csvOf([
+      driver({ plateNumber: stolen }),
+      driver({ plateNumber: hidden }),
+      driver({ trailer1Plate: trailer }),
+      driver(),
+    ]);
+
+    const preview = (await send(admin, '/api/onboarding/import/preview', 'w.csv', file)).json();
+    expect(preview).toMatchObject({ totalRows: 4, validRows: 1 });
+    const imported = await send(admin, '/api/onboarding/import', 'w.csv', file);
+
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toMatchObject({ driversImported: 1, vehiclesImported: 1 });
+    const rejected = imported.json().rejected as { errors: { field: string; message: string }[] }[];
+    expect(rejected.map((row) => row.errors.map((error) => error.field))).toEqual([
+      ['plateNumber'],
+      ['plateNumber'],
+      ['trailer1Plate'],
+    ]);
+    expect(rejected[0]?.errors[0]?.message).toContain('Stolen, case 77');
+    expect(rejected[1]?.errors[0]?.message).toContain('Manual check required');
+    expect(rejected[1]?.errors[0]?.message).not.toMatch(/watchlist|Stolen/i);
+    const hits = await t.ownerQuery<{ details: { gatePath: string; decision: string } }>(
+      `select details from audit_events where tenant_id = $1 and action = 'watchlist.hit'`,
+      [admin.body.tenant.id],
+    );
+    expect(hits).toHaveLength(3);
+    expect(hits[0]?.details).toMatchObject({ gatePath: 'pre-registration', decision: 'refused' });
+
+    const single = await admin.post('/api/onboarding/drivers', driver({ plateNumber: stolen }));
+    expect(single.statusCode).toBe(422);
+    expect(single.json().error).toMatchObject({ code: 'UNPROCESSABLE' });
+    // Audited, with its hit, though nothing was stored.
+    const refusals = await t.ownerQuery(
+      `select id from audit_events where tenant_id = $1 and action = 'approved-vehicle.refused'`,
+      [admin.body.tenant.id],
+    );
+    expect(refusals).toHaveLength(1);
+  });
+
   it('links each imported or individually added vehicle to the driver it was onboarded for', async () => {
     const admin = await t.registerTenant();
     const first = driver();

@@ -41,7 +41,14 @@ export const SELFIE_NOTICE_VERSION = 'driver-selfie-notice-2026-11';
 export type OnboardingServiceDeps = {
   database: Pick<Database, 'withTenant'>;
   drivers: Pick<DriversService, 'existingIdNumbers' | 'insertDrivers' | 'referenceFor'>;
-  vehicles: Pick<ApprovedVehiclesService, 'existingPlates' | 'insertVehicles'>;
+  vehicles: Pick<
+    ApprovedVehiclesService,
+    | 'existingPlates'
+    | 'insertVehicles'
+    | 'watchlistBlocks'
+    | 'recordRefusedHits'
+    | 'refuseWatchedPlates'
+  >;
   images: Pick<ImagesService, 'storeImage' | 'deleteImage'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
@@ -84,10 +91,45 @@ export function createOnboardingService({
     const plates = rows.flatMap(({ values }) =>
       values.plateNumber ? [normalisePlate(values.plateNumber)] : [],
     );
+    // Issue 21: the watchlist screens every plate of a row, the trailers' too.
+    const allPlates = rows.flatMap(({ values }) =>
+      [values.plateNumber, values.trailer1Plate, values.trailer2Plate].flatMap((plate) =>
+        plate ? [normalisePlate(plate)] : [],
+      ),
+    );
     const existingIdNumbers = await drivers.existingIdNumbers(tx, tenantId, idNumbers);
     const existingPlates = await vehicles.existingPlates(tx, tenantId, plates);
-    return checkRows(rows, { today: today(), existingIdNumbers, existingPlates });
+    const blocks = await vehicles.watchlistBlocks(tx, tenantId, allPlates);
+    return checkRows(rows, {
+      today: today(),
+      existingIdNumbers,
+      existingPlates,
+      blockedPlates: blocks.blocked,
+    }).map((row) => Object.assign(row, { watchlistHits: blocks.hits }));
   }
+
+  /**
+   * A one-record path (individual tab, self onboarding) with a plate the watchlist blocks: refused
+   * first in its own committed transaction, so the refusal and its hits stay audited.
+   */
+  const refuseWatched = (actor: Actor, values: ImportFileRow['values'], ip?: string) =>
+    vehicles.refuseWatchedPlates(
+      actor,
+      [values.plateNumber, values.trailer1Plate, values.trailer2Plate].flatMap((plate) =>
+        plate ? [normalisePlate(plate)] : [],
+      ),
+      ip,
+    );
+
+  /** A one-record path (individual tab, self onboarding) refused by the watchlist: a 422. */
+  const refusedByWatchlist = (checked: CheckedRow) =>
+    checked.watchlistBlocked
+      ? new AppError(
+          'UNPROCESSABLE',
+          checked.errors.map((error) => error.message).join(' ') ||
+            'The vehicle cannot be pre-registered.',
+        )
+      : null;
 
   /** Drivers and their vehicles from valid records, in the caller's transaction. */
   async function insertRecords(
@@ -189,6 +231,15 @@ export function createOnboardingService({
           const records = checked.flatMap((row) => (row.record ? [row.record] : []));
           const { driverRows, vehicleRows } = await insertRecords(tx, actor, records, 'bulk');
           const rejected = rejectedOf(checked);
+          // Issue 21: rows refused by the watchlist raise its hits (alerts, watchlist.hit).
+          const watched = checked.find((row) => row.watchlistBlocked);
+          if (watched) {
+            await vehicles.recordRefusedHits(tx, actor, watched.watchlistHits, {
+              targetType: 'onboarding_import',
+              targetId: newId(),
+              ip,
+            });
+          }
           await audit.record(tx, {
             tenantId: actor.tenantId,
             actorUserId: actor.userId,
@@ -203,6 +254,7 @@ export function createOnboardingService({
               drivers: driverRows.length,
               vehicles: vehicleRows.length,
               rejected: rejected.length,
+              refusedByWatchlist: checked.filter((row) => row.watchlistBlocked).length,
             },
           });
           return {
@@ -241,10 +293,13 @@ export function createOnboardingService({
     /** The individual tab: one record through the same checks as a file row. */
     async createDriver(actor: Actor, body: Record<string, unknown>, ip?: string) {
       const values = stringValues(body);
+      await refuseWatched(actor, values, ip);
       try {
         return await database.withTenant(actor.tenantId, async (tx) => {
           await lockTenantImports(tx, actor.tenantId);
           const [checked] = await check(tx, actor.tenantId, [{ rowNumber: 1, values }]);
+          const refused = checked ? refusedByWatchlist(checked) : null;
+          if (refused) throw refused;
           if (!checked?.record) {
             const errors = checked?.errors ?? [];
             const isDuplicate = errors.some((error) => /already registered/.test(error.message));
@@ -289,6 +344,7 @@ export function createOnboardingService({
         Pick<SelfOnboardingBody, 'licencePhoto' | 'selfie' | 'livenessFrames'>,
       ip?: string,
     ) {
+      await refuseWatched(actor, stringValues(body), ip);
       // Every image passes the size and pixel checks before anything decodes any of them.
       const selfie = decodeImagePayload(body.selfie);
       decodeImagePayload(body.licencePhoto);
@@ -302,6 +358,8 @@ export function createOnboardingService({
         const [checked] = await check(tx, actor.tenantId, [
           { rowNumber: 1, values: stringValues(body) },
         ]);
+        const refused = checked ? refusedByWatchlist(checked) : null;
+        if (refused) throw refused;
         if (!checked?.record) {
           const errors = checked?.errors ?? [];
           const isDuplicate = errors.some((error) => /already registered/.test(error.message));

@@ -14,7 +14,11 @@ type HitEvent = {
   details: Record<string, unknown> | null;
 };
 
-const WHERE = { 'grant-entry': 'Gate', 'incoming-feed': 'Incoming feed' } as const;
+const WHERE = {
+  'grant-entry': 'Gate',
+  'incoming-feed': 'Incoming feed',
+  'pre-registration': 'Pre-registration',
+} as const;
 const KIND = { plate: 'Plate', idNumber: 'Driver ID number', company: 'Company' } as const;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 const label = <T extends Record<string, string>>(labels: T, value: unknown) =>

@@ -126,13 +126,14 @@ describe('watchlist (issue 21)', () => {
       const admin = await t.registerTenant();
       const guard = await t.createSignedInUser(admin, 'security_guard');
       const plateNumber = aPlate();
-      const entry = await watch(admin, { value: plateNumber, reason: 'Reported stolen' });
-      // Registered (no driver photo), so the watchlist is the only reason to refuse.
+      // Registered (no driver photo), so the watchlist is the only reason to refuse; watched
+      // afterwards (a watched plate is never pre-registered).
       await admin.post('/api/approved-vehicles', {
         plateNumber,
         driverName: 'Sipho Nkosi',
         company: 'Kumba Haulage',
       });
+      const entry = await watch(admin, { value: plateNumber, reason: 'Reported stolen' });
 
       for (const category of ['contracted', 'visitor']) {
         const response = await atGate(guard, { category, plateNumber });

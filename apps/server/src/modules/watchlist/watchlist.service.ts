@@ -53,6 +53,12 @@ const HIT_KIND_LABEL = {
   company: 'Company',
 } as const;
 
+const HIT_PLACE = {
+  'grant-entry': 'the gate',
+  'incoming-feed': 'the incoming feed',
+  'pre-registration': 'pre-registration',
+} as const;
+
 export type WatchlistService = ReturnType<typeof createWatchlistService>;
 
 /** Audit action of every hit: the hook the alerts module subscribes to (details: WatchlistHit). */
@@ -203,7 +209,8 @@ export function createWatchlistService({
       actor: Pick<Actor, 'tenantId' | 'userId'>,
       screening: WatchlistScreening,
       about: {
-        gatePath: 'grant-entry' | 'incoming-feed';
+        /** Issue 21: 'pre-registration' is a refused approved vehicle (form or bulk import). */
+        gatePath: 'grant-entry' | 'incoming-feed' | 'pre-registration';
         targetType: string;
         targetId: string;
         decision: 'refused' | 'granted';
@@ -220,7 +227,7 @@ export function createWatchlistService({
           kind: 'watchlist_hit',
           severity: hit.severity === 'block' ? 'critical' : 'warning',
           message: `Watchlist ${hit.severity}${hit.covert ? ' (covert)' : ''} at ${
-            about.gatePath === 'grant-entry' ? 'the gate' : 'the incoming feed'
+            HIT_PLACE[about.gatePath]
           }: ${HIT_KIND_LABEL[hit.kind]} ${shown ?? ''} — ${hit.reason}`,
           entryId: about.targetType === 'entry_log' ? about.targetId : null,
           plateNumber: hit.kind === 'plate' ? hit.value : null,

@@ -120,6 +120,7 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
       trailerPlates: [],
       trailerLicenceDiscIds: [],
       trailers: [],
+      warnings: [],
     });
 
     const event = IncomingRequestCompletedEventSchema.parse(JSON.parse(await callbackOf(id)));
@@ -225,6 +226,14 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     expect(audit?.details.ruleOutcomes).toEqual([
       expect.objectContaining({ verdict: 'warn', code: 'ticket_trailer_unknown' }),
     ]);
+    // Stored on the entry (the feed lists it) and sent with the callback.
+    const warnings = response.json().warnings;
+    const listed = (await tenant.admin.get('/api/webhook/pending-requests')).json<
+      { id: string; warnings: unknown }[]
+    >();
+    expect(listed.find((entry) => entry.id === id)?.warnings).toEqual(warnings);
+    const callback = IncomingRequestCompletedEventSchema.parse(JSON.parse(await callbackOf(id)));
+    expect(callback.data.warnings).toEqual(warnings);
 
     // A ticket naming only the rig's trailers (or none) warns of nothing.
     const clean = await complete(await anEntry(), {
@@ -232,6 +241,7 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     });
     expect(clean.statusCode, clean.body).toBe(200);
     expect(clean.json().warnings).toEqual([]);
+    expect(JSON.parse(await callbackOf(clean.json().id)).data.warnings).toEqual([]);
     const none = await complete(await anEntry(), {
       weighbridgeTicketCaptureId: await aTicketCapture(null),
     });

@@ -106,6 +106,7 @@ export function createWebhooksRepository() {
           completedAt: incomingRequests.completedAt,
           trailerPlates: incomingRequests.trailerPlates,
           trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
+          warnings: incomingRequests.warnings,
           // Issue 21: the cited trailer discs as read, to pair with the plates (by table name,
           // as above; a primary-key lookup per cited disc, none for a rigid vehicle).
           trailerDiscs: sql<CitedTrailerDisc[]>`(
@@ -193,6 +194,7 @@ export function createWebhooksRepository() {
         | 'completedBy'
         | 'trailerPlates'
         | 'trailerLicenceDiscIds'
+        | 'warnings'
       >,
     ): Promise<IncomingRequestRow | undefined> {
       const completedAt = values.completedAt?.toISOString() ?? null;

@@ -58,6 +58,7 @@ describe('incoming feed and integrations routes', () => {
           trailerPlates: [],
           trailerLicenceDiscIds: [],
           trailers: [],
+          warnings: [],
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

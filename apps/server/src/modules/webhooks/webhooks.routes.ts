@@ -78,6 +78,7 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     trailerPlates: row.trailerPlates,
     trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     trailers: pairTrailers(row.trailerPlates, row.trailerDiscs ?? []),
+    warnings: row.warnings,
   };
 }
 
@@ -164,7 +165,11 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
             'no secret to sign it (the outbox row is then dead-lettered with that reason). ' +
             'Issue 21: `trailerPlates`/`trailerLicenceDiscIds` are checked against the approved ' +
             'vehicle’s rig (a failure is 422); `weighbridgeTicketCaptureId` cites the ticket read ' +
-            'in the dialog, whose trailer registrations the rig lacks come back as `warnings`.',
+            'in the dialog, whose trailer registrations the rig lacks come back as `warnings`. ' +
+            'The tenant’s document rules run on the completion (the licence end date, the ID ' +
+            'number’s checksum, the induction, the driver against the registered driver): a ' +
+            '`block` rule is 422 naming it, a `warn` rule one of the `warnings`. The warnings are ' +
+            'stored on the entry (listed with it) and sent with the callback.',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
           response: { 200: ProcessRequestResponseSchema },

@@ -12,8 +12,10 @@ import type { ApprovedVehiclesService } from '@/modules/approved-vehicles';
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
+import { type DocumentRulesService, evaluateDocumentRules } from '@/modules/document-rules';
 import { citedReadings } from '@/modules/documents';
 import { checkRig } from '@/modules/entry-logs';
+import type { InductionService } from '@/modules/induction';
 import type { WatchlistService } from '@/modules/watchlist';
 import type { RateLimitStore } from '@/modules/rate-limits';
 import type { Actor } from '@/modules/sessions';
@@ -29,6 +31,7 @@ import { enqueueJob } from '@/platform/jobs';
 
 import type { CallbackSender, SendResult } from './callback-sender';
 import { decideAfterAttempt } from './delivery-policy';
+import { completionDocumentFacts } from './incoming-document-rules';
 import { pairTrailers } from './incoming-trailers';
 import {
   type VerifyFailure,
@@ -80,6 +83,10 @@ export type WebhooksServiceDeps = {
   vehicles: Pick<ApprovedVehiclesService, 'findByPlate'>;
   /** Issue 21: the weighbridge ticket the dialog read, by its capture (its trailer registrations). */
   captures: Pick<CapturesService, 'findReading'>;
+  /** Issue 21: the tenant's document rules, run on what the completion holds. */
+  documentRules: Pick<DocumentRulesService, 'rulesOf'>;
+  /** Issue 21: the driver's safety induction (induction_missing_or_expired). */
+  induction: Pick<InductionService, 'validityWithin'>;
   random?: () => number;
 };
 
@@ -137,6 +144,8 @@ export function createWebhooksService({
   corrections,
   vehicles,
   captures,
+  documentRules,
+  induction,
   random = Math.random,
 }: WebhooksServiceDeps) {
   /**
@@ -362,21 +371,37 @@ export function createWebhooksService({
           const ticketRegs = body.weighbridgeTicketCaptureId
             ? await ticketTrailerRegs(tx, actor.tenantId, body.weighbridgeTicketCaptureId)
             : null;
+          const vehicle = await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber);
           const rigOutcomes =
             hasTrailers || ticketRegs !== null
               ? checkRig({
-                  rig:
-                    (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber))?.trailers ??
-                    null,
+                  rig: vehicle?.trailers ?? null,
                   trailerPlates: body.trailerPlates,
                   trailerDiscs: discs,
                   ticketTrailerRegs: ticketRegs,
                   today: siteDay(now),
                 })
               : [];
-          // Only the rig's warnings are told: a watchlist alert may be covert.
-          const rigWarnings = rigOutcomes.filter((outcome) => outcome.verdict === 'warn');
-          const outcomes = [...screening.outcomes, ...rigOutcomes];
+          // The tenant's document rules, on what the completion holds (incoming-document-rules.ts).
+          const ruleModes = await documentRules.rulesOf(tx, actor.tenantId);
+          const inductionStatus =
+            ruleModes.induction_missing_or_expired !== 'off'
+              ? (await induction.validityWithin(tx, actor.tenantId, body.driverIdNumber)).status
+              : null;
+          const documentOutcomes = evaluateDocumentRules(
+            completionDocumentFacts(body, {
+              registeredDriverName: vehicle?.driverName ?? null,
+              today: siteDay(now),
+              induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
+            }),
+            ruleModes,
+          );
+          // Only the rig's and the document rules' warnings are told: a watchlist alert may be
+          // covert.
+          const rigWarnings = [...rigOutcomes, ...documentOutcomes].filter(
+            (outcome) => outcome.verdict === 'warn',
+          );
+          const outcomes = [...screening.outcomes, ...rigOutcomes, ...documentOutcomes];
           const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
           if (!blocking) return { refusal: null, trailerDiscs: discs, warnings: rigWarnings };
           if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
@@ -405,6 +430,7 @@ export function createWebhooksService({
       );
       if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
       // ----- end of issue 21's screening -----
+      const told = warnings.map(({ code, message }) => ({ code, message }));
       return database.withTenant(actor.tenantId, async (tx) => {
         // Omitted (undefined) is not null: it asks for no check at all.
         const expectedCompletedAt: Date | null | 'any' =
@@ -433,6 +459,8 @@ export function createWebhooksService({
             completedBy: actor.userId,
             trailerPlates: body.trailerPlates,
             trailerLicenceDiscIds: body.trailerLicenceDiscIds,
+            // Issue 21: stored on the entry (an edit replaces them) and sent with the callback.
+            warnings: told,
           },
         );
         if (!row) {
@@ -465,6 +493,7 @@ export function createWebhooksService({
             // check above refused a disc for a trailer not presented).
             trailerPlates: body.trailerPlates,
             trailers: pairTrailers(body.trailerPlates, trailerDiscs),
+            warnings: told,
           },
         };
         const delivery = await repository.insertDelivery(tx, {
@@ -521,7 +550,7 @@ export function createWebhooksService({
         return {
           row: { ...row, trailerDiscs },
           callbackQueued,
-          warnings: warnings.map(({ code, message }) => ({ code, message })),
+          warnings: told,
         };
       });
     },

@@ -4,6 +4,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -78,6 +79,11 @@ export const incomingRequests = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /** Issue 21: the warnings the completion was accepted with ({code, message}), in order. */
+    warnings: jsonb()
+      .$type<{ code: string; message: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
@@ -177,6 +183,7 @@ export type IncomingRequestListRow = Pick<
   | 'completedAt'
   | 'trailerPlates'
   | 'trailerLicenceDiscIds'
+  | 'warnings'
 > & {
   /** Issue 15: the gate entry the processed request led to (list only). */
   entryLogId?: string | null;

@@ -44,6 +44,7 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     trailerPlates: [],
     trailerLicenceDiscIds: [],
     trailers: [],
+    warnings: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };

@@ -1,0 +1,1 @@
+ALTER TABLE "incoming_requests" ADD COLUMN "warnings" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -4,6 +4,12 @@ import type { BrowserContext, Page, Response } from 'playwright-core';
 
 import { assert, type Flow } from './runner';
 
+/**
+ * CSP violations the flows cause on purpose (SEC-37's probe). Issue 15: apart from these, the
+ * server's csp-report log stays empty for the whole run (checked by run.ts at the end).
+ */
+export const deliberateCspViolations: { page: string; directive: string }[] = [];
+
 export type Viewport = {
   name: 'desktop' | 'mobile';
   width: number;
@@ -156,6 +162,11 @@ export async function runFoundationFlow({
         );
         const status = (await report).status();
         assert(status === 204, `the CSP report was answered ${status}, expected 204`);
+        // The one report this run causes on purpose: the run's csp-report log check allows it.
+        deliberateCspViolations.push({
+          page: new URL(page.url()).pathname,
+          directive: outcome.directive,
+        });
       },
     );
   }

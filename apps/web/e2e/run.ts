@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ import { runBarrierFlow } from './barrier-flow';
 import { runCompanyOnboardingFlow } from './company-onboarding-flow';
 import { runCorrectionsFlow } from './corrections-flow';
 import { fakeCameraArgs, writeStillFaceY4m } from './fake-camera';
-import { runFoundationFlow, type Viewport } from './flows';
+import { deliberateCspViolations, runFoundationFlow, type Viewport } from './flows';
 import { createFakeCamera } from './gate-camera';
 import { runGateFlow } from './gate-flows';
 import { runI18nFlow } from './i18n-flow';
@@ -298,6 +298,11 @@ async function main(): Promise<number> {
       }
     }
     await rm(fakeCameraDir, { recursive: true, force: true });
+    await runner
+      .flow('csp-report-log')
+      .step("the server's csp-report log holds only the deliberate SEC-37 probe (issue 15)", () =>
+        expectOnlyDeliberateCspReports(resultsDir),
+      );
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     const { passed, failed, results } = runner.summary();
@@ -314,6 +319,31 @@ async function main(): Promise<number> {
   console.log(`\nScreenshots and server log: ${resultsDir}`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/**
+ * Issue 15: no page of the run may trip the Content-Security-Policy. Every `csp.violation` the
+ * servers logged must be one the flows caused on purpose (matched one for one by page and
+ * directive); anything else fails the run with the violations listed.
+ */
+async function expectOnlyDeliberateCspReports(resultsDir: string) {
+  const allowed = [...deliberateCspViolations];
+  const unexpected: string[] = [];
+  for (const name of ['server.log', 'server-offline.log']) {
+    const text = await readFile(path.join(resultsDir, name), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line.includes('"csp.violation"')) continue;
+      const entry = JSON.parse(line) as { page?: string; directive?: string; blocked?: string };
+      const index = allowed.findIndex(
+        (probe) => probe.page === entry.page && probe.directive === entry.directive,
+      );
+      if (index >= 0) allowed.splice(index, 1);
+      else unexpected.push(`${entry.page} ${entry.directive} blocked ${entry.blocked}`);
+    }
+  }
+  if (unexpected.length > 0) {
+    throw new Error(`CSP violations reported during the run: ${unexpected.join('; ')}`);
+  }
 }
 
 process.exitCode = await main();

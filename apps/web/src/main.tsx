@@ -6,6 +6,7 @@ import { StrictMode, startTransition } from 'react';
 
 import { loadScreenFor, preloadFirstScreen } from '@/app/screens';
 import { getSession, sessionQuery } from '@/features/auth/api/get-session';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { applyTheme, readStoredTheme } from '@/hooks/use-theme';
 import { changeLanguage, i18nReady, isSupportedLanguage } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
@@ -60,10 +61,10 @@ queryClient
   })
   .catch((error: unknown) => console.error('The app failed to start', error));
 
-// Issue 18: the service worker (offline app shell) registers after the page has loaded, so it
-// never competes with the first screen; its code is a chunk of its own.
+// Issue 18: the service worker (offline app shell) registers after the first screen, so it never
+// competes with it; its code is a chunk of its own.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
+  afterFirstScreen(() => {
     void import('@/lib/offline/register-service-worker').then((m) => m.registerServiceWorker());
   });
 }

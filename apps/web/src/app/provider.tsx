@@ -3,6 +3,7 @@ import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 
 import { ThemeProvider } from '@/hooks/use-theme';
 import { useToasts } from '@/hooks/use-toast';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { cancelReauthentication, useIsReauthenticationPending } from '@/lib/reauth';
 
 import { AppErrorBoundary } from './error-boundary';
@@ -28,24 +29,16 @@ export function AppProvider({
 }
 
 /**
- * The toaster (Radix Toast) is not needed to show the first screen: its code loads when the
- * browser is next idle after that screen rendered (or when the first toast is raised), leaving the
- * network and the main thread to the screen. Toasts raised before it arrives are kept by the toast
- * store and shown when it mounts.
+ * The toaster (Radix Toast) is not needed to show the first screen: its code loads after that
+ * screen (`afterFirstScreen`: the first tap or key, or a quiet moment) or as soon as the first
+ * toast is raised, leaving the network and the main thread to the screen. Toasts raised before it
+ * arrives are kept by the toast store and shown when it mounts.
  */
 function DeferredToaster() {
   const [Toaster, setToaster] = useState<ComponentType | null>(null);
   const hasToasts = useToasts().length > 0;
   const [isIdle, setIsIdle] = useState(false);
-  useEffect(() => {
-    const markIdle = () => setIsIdle(true);
-    if ('requestIdleCallback' in window) {
-      const id = window.requestIdleCallback(markIdle, { timeout: 2000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = setTimeout(markIdle, 500);
-    return () => clearTimeout(id);
-  }, []);
+  useEffect(() => afterFirstScreen(() => setIsIdle(true)), []);
   const shouldLoad = hasToasts || isIdle;
   useEffect(() => {
     if (!shouldLoad) return;

@@ -154,7 +154,8 @@ export async function runInductionFlow({
         const row = page.getByRole('row').filter({ hasText: title });
         await row.waitFor();
         // The server read the recorded file's length itself (no Duration in a MediaRecorder webm).
-        const length = await row.getByRole('cell').nth(1).textContent();
+        // Title, language (issue 19), length.
+        const length = await row.getByRole('cell').nth(2).textContent();
         assert(/^[23] s$/.test(length ?? ''), `the video length shows "${length}"`);
         await screenshot('safety-videos');
       },

@@ -238,6 +238,8 @@ describe('Automated Gate Entry', () => {
     const panel = await screen.findByTestId('not-registered-panel');
     expect(within(panel).getByText('Entry refused - watchlist')).toBeInTheDocument();
     expect(within(panel).getByTestId('refusal-detail')).toHaveTextContent('Reported stolen');
+    // The reason once: not again in the warnings list beside it.
+    expect(within(panel).getAllByText(/Reported stolen/)).toHaveLength(1);
     expect(within(panel).queryByRole('link', { name: 'Pre-Register Vehicle' })).toBeNull();
   });
 

@@ -74,7 +74,10 @@ export function NotRegisteredPanel({
       </CardHeader>
       <CardContent className="grid gap-4">
         <InductionValidityNotice validity={state.vehicle?.induction} />
-        <EntryWarningsPanel warnings={state.warnings} />
+        {/* The refusal's own reason is shown above: not a second time as a warning. */}
+        <EntryWarningsPanel
+          warnings={state.warnings.filter((warning) => warning.message !== state.refusalDetail)}
+        />
         <div className="rounded-lg bg-muted p-4 text-center">
           <p className="text-xs uppercase text-muted-foreground">{t('scannedPlate')}</p>
           <p className="font-mono text-2xl font-bold" data-testid="scanned-plate">

@@ -26,8 +26,8 @@ export const GUARD_ROUTES: { path: string; heading: string; asserted: boolean }[
   { path: '/weighbridge', heading: 'Weighbridge Station', asserted: true },
   { path: '/auto-gate', heading: 'Automated Gate Entry', asserted: true },
   { path: '/incoming-feed', heading: 'Incoming Feed', asserted: true },
-  // Reworked in parallel by issue 15 (a stepper on phones): measured, reported, not asserted.
-  { path: '/real-gate', heading: 'Real Gate Entry', asserted: false },
+  // One step at a time on a phone (issue 19's stepper).
+  { path: '/real-gate', heading: 'Real Gate Entry', asserted: true },
 ];
 
 type Problem = { kind: 'target' | 'text'; what: string; size: string };

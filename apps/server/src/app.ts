@@ -22,6 +22,7 @@ import { CSP_REPORT_PATH, cspReportRoutes } from '@/platform/csp-reports';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import {
+  DATABASE_RETRY_AFTER_SECONDS,
   errorBody,
   handleClientError,
   handleError,
@@ -229,7 +230,10 @@ export async function buildApp({
           try {
             await Promise.race([database.pool.query('select 1'), timedOut]);
           } catch {
-            throw new AppError('UNAVAILABLE', 'The database is not reachable.');
+            // As every other route answers while the database is down (REL-06): 503, Retry-After.
+            throw new AppError('UNAVAILABLE', 'The database is not reachable.', {
+              retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+            });
           } finally {
             clearTimeout(timer);
           }

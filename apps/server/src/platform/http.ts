@@ -58,6 +58,9 @@ const UNAVAILABLE_MESSAGE =
   /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i;
 
 /** Drizzle wraps driver errors (`cause`), and a failed connect may be an AggregateError. */
+/** What a 503 for an unreachable database tells the client to wait (REL-06). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   const pgCode = findPgError(error)?.code;
   if (pgCode) return UNAVAILABLE_PG_CODES.has(pgCode) || pgCode.startsWith('08');
@@ -127,7 +130,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     request.log.warn({ err: error }, 'database unavailable');
     return reply
       .code(503)
-      .header('retry-after', '5')
+      .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
       .send(
         errorBody(
           'UNAVAILABLE',

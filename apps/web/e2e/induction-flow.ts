@@ -154,8 +154,8 @@ export async function runInductionFlow({
         const row = page.getByRole('row').filter({ hasText: title });
         await row.waitFor();
         // The server read the recorded file's length itself (no Duration in a MediaRecorder webm).
-        // Title, language (issue 19), length.
-        const length = await row.getByRole('cell').nth(2).textContent();
+        // By its test id: which cells show depends on the width (the language hides on a phone).
+        const length = await row.getByTestId('video-length').textContent();
         assert(/^[23] s$/.test(length ?? ''), `the video length shows "${length}"`);
         await screenshot('safety-videos');
       },

@@ -173,7 +173,9 @@ export function SafetyVideos() {
                     <TableCell className="hidden sm:table-cell" lang={video.language}>
                       {LANGUAGE_NATIVE_NAMES[video.language]}
                     </TableCell>
-                    <TableCell>{minutes(video.durationSeconds)}</TableCell>
+                    <TableCell data-testid="video-length">
+                      {minutes(video.durationSeconds)}
+                    </TableCell>
                     <TableCell className="hidden sm:table-cell">{video.questionCount}</TableCell>
                     <TableCell className="hidden sm:table-cell">{video.passScore}%</TableCell>
                     <TableCell className="hidden md:table-cell">{video.assignmentCount}</TableCell>

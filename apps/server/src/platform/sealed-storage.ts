@@ -96,10 +96,15 @@ export function createSealedStorage(inner: ObjectStorage, keys: ObjectKeys): Sea
       return found.header ? found.header.version : null;
     },
     async reseal(key) {
-      const stored = await inner.get(key);
-      if (!stored) return false;
+      // The sealing job walks every object at each worker start: an object already sealed with
+      // the active key is told by its header alone, without reading its body.
+      const found = await headerOf(key);
+      if (!found) return false;
       const tenantId = tenantOf(key);
       const tenantKeys = await keys.forTenant(tenantId);
+      if (found.header?.version === tenantKeys.active.version) return false;
+      const stored = await inner.get(key);
+      if (!stored) return false;
       let plain: Buffer;
       if (isSealedObject(stored)) {
         if (readObjectHeader(stored)?.version === tenantKeys.active.version) return false;

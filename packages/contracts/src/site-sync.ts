@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+import { IdSchema, TimestampSchema } from './primitives';
+
+/**
+ * Issue 28 (ADR 0009): the wire contract between a central instance and a site node. Both sides
+ * parse with these schemas, so a change here is a change to both. The site node authenticates with
+ * a site token (`Authorization: Bearer <token>`), never with a user session.
+ */
+
+/** A site node pulls master data this often while the link is up (Genetec units sync about every 15 s). */
+export const SITE_SYNC_PULL_INTERVAL_MS = 15_000;
+/** Either direction older than this and every screen says the site decides alone. */
+export const SITE_SYNC_STALE_AFTER_MS = 60_000;
+export const SITE_SYNC_PAGE_LIMIT_DEFAULT = 500;
+export const SITE_SYNC_PAGE_LIMIT_MAX = 2_000;
+export const SITE_SYNC_EVENTS_BATCH_MAX = 500;
+
+// ---- Site tokens (central, tenant_admin) ----
+
+/** `POST /api/sites/{id}/node-tokens` body. */
+export const CreateSiteNodeTokenSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+});
+export type CreateSiteNodeToken = z.infer<typeof CreateSiteNodeTokenSchema>;
+
+export const SiteNodeTokenSchema = z.object({
+  id: IdSchema,
+  siteId: IdSchema,
+  name: z.string(),
+  createdAt: TimestampSchema,
+  revokedAt: TimestampSchema.nullable(),
+  /** When the node last pulled or pushed with this token; null before its first sync. */
+  lastSyncAt: TimestampSchema.nullable(),
+});
+export type SiteNodeToken = z.infer<typeof SiteNodeTokenSchema>;
+
+/** The answer to the create: the token in clear exactly once, and what the node pins at enrolment. */
+export const CreatedSiteNodeTokenSchema = SiteNodeTokenSchema.extend({
+  token: z.string(),
+  /** Central's Ed25519 public key (SPKI, base64) that signs every changes page. */
+  centralPublicKey: z.string(),
+});
+export type CreatedSiteNodeToken = z.infer<typeof CreatedSiteNodeTokenSchema>;
+
+// ---- Down-sync: GET /api/site-sync/changes?since=<version>&limit=<n> ----
+
+/** Master-data tables a site decides from (ADR 0009 "Down-sync"). */
+export const SITE_SYNC_TABLES = [
+  'tenants',
+  'sites',
+  'gates',
+  'users',
+  'user_sites',
+  'mfa_totp',
+  'mfa_passkeys',
+  'approved_vehicles',
+  'drivers',
+  'induction_assignments',
+  'watchlist_entries',
+  'document_rule_settings',
+  'override_pin_settings',
+] as const;
+export const SiteSyncTableSchema = z.enum(SITE_SYNC_TABLES);
+export type SiteSyncTable = z.infer<typeof SiteSyncTableSchema>;
+
+export const SiteSyncChangesQuerySchema = z.object({
+  since: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SITE_SYNC_PAGE_LIMIT_MAX)
+    .default(SITE_SYNC_PAGE_LIMIT_DEFAULT),
+});
+export type SiteSyncChangesQuery = z.infer<typeof SiteSyncChangesQuerySchema>;
+
+/** One changed row: an upsert (`row` present) or a tombstone (`deleted: true`, `row` null). */
+export const SiteSyncChangeSchema = z.object({
+  version: z.number().int().min(1),
+  table: SiteSyncTableSchema,
+  id: z.string().min(1),
+  deleted: z.boolean(),
+  /** The row as central stores it (snake_case columns → values); sealed columns stay sealed. */
+  row: z.record(z.string(), z.unknown()).nullable(),
+});
+export type SiteSyncChange = z.infer<typeof SiteSyncChangeSchema>;
+
+export const SiteSyncChangesPageSchema = z.object({
+  tenantId: IdSchema,
+  siteId: IdSchema,
+  since: z.number().int().min(0),
+  /** The last version in `changes` (or `since` when empty): the node's next `since`. */
+  nextSince: z.number().int().min(0),
+  /** Central's highest version now; `nextSince < highWater` means more pages follow. */
+  highWater: z.number().int().min(0),
+  changes: z.array(SiteSyncChangeSchema),
+  generatedAt: TimestampSchema,
+  /** Ed25519 over the canonical JSON of this object without `signature` (keys sorted). */
+  signature: z.string(),
+});
+export type SiteSyncChangesPage = z.infer<typeof SiteSyncChangesPageSchema>;
+
+// ---- Up-sync: POST /api/site-sync/events ----
+
+export const SITE_SYNC_EVENT_KINDS = [
+  'entry',
+  'exit',
+  'capture',
+  'face_comparison',
+  'correction',
+  'audit',
+] as const;
+export const SiteSyncEventKindSchema = z.enum(SITE_SYNC_EVENT_KINDS);
+export type SiteSyncEventKind = z.infer<typeof SiteSyncEventKindSchema>;
+
+export const SiteSyncEventSchema = z.object({
+  /** UUIDv7 assigned at the site: central's primary key for the fact (exactly once). */
+  id: z.uuid(),
+  /** Facts are ordered per gate; a site-wide fact (an audit event) uses the null gate's stream. */
+  gateId: IdSchema.nullable(),
+  seq: z.number().int().min(1),
+  kind: SiteSyncEventKindSchema,
+  siteRecordedAt: TimestampSchema,
+  payload: z.record(z.string(), z.unknown()),
+});
+export type SiteSyncEvent = z.infer<typeof SiteSyncEventSchema>;
+
+export const SiteSyncEventsBatchSchema = z.object({
+  events: z.array(SiteSyncEventSchema).min(1).max(SITE_SYNC_EVENTS_BATCH_MAX),
+});
+export type SiteSyncEventsBatch = z.infer<typeof SiteSyncEventsBatchSchema>;
+
+export const SiteSyncAckSchema = z.object({
+  /** Per gate stream (`null` gate as the key "site"), the highest contiguous seq central holds. */
+  acknowledged: z.record(z.string(), z.number().int().min(0)),
+  /** Ids central already held before this batch (resent after a lost answer): not applied twice. */
+  duplicates: z.array(z.uuid()),
+  /** Ids applied and flagged `site_decided_on_stale_data`. */
+  flagged: z.array(z.uuid()),
+});
+export type SiteSyncAck = z.infer<typeof SiteSyncAckSchema>;
+
+/** The stream key of a gate in `acknowledged`. */
+export function siteSyncStreamKey(gateId: string | null): string {
+  return gateId ?? 'site';
+}
+
+/** `GET /api/site-sync/status` on either side: what the banner and the Sites screen show. */
+export const SiteSyncStatusSchema = z.object({
+  mode: z.enum(['central', 'site_node']),
+  lastDownSyncAt: TimestampSchema.nullable(),
+  lastUpSyncAt: TimestampSchema.nullable(),
+  /** Site node: the oldest fact not yet acknowledged by central; null when all are. */
+  oldestUnacknowledgedAt: TimestampSchema.nullable(),
+  /** True when either direction is older than SITE_SYNC_STALE_AFTER_MS (site node only). */
+  offline: z.boolean(),
+});
+export type SiteSyncStatus = z.infer<typeof SiteSyncStatusSchema>;

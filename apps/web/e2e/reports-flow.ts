@@ -61,7 +61,8 @@ export async function runReportsFlow({ flow, page, baseUrl, screenshot }: Report
     await page.goto(`${baseUrl}/reports`);
     assert((await first).status() === 200, 'the report answered');
     await page.getByTestId('report-entries').waitFor();
-    // Chartist is loaded on demand and draws SVG into the chart.
+    // Chartist is loaded on demand and draws SVG into a chart once it comes near the screen.
+    await page.getByTestId('chart').first().scrollIntoViewIfNeeded();
     await page.locator('[data-testid="chart"] svg').first().waitFor();
     await screenshot('reports');
   });

@@ -18,11 +18,21 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-1.5 px-6', className)} {...props} />;
 }
 
-export function CardTitle({ className, children, ...props }: ComponentProps<'h3'>) {
+/**
+ * A card's heading: h3 by default; `level={2}` where cards sit right under the page's h1, so
+ * headings descend one level at a time (WCAG 1.3.1, Lighthouse heading-order).
+ */
+export function CardTitle({
+  className,
+  children,
+  level = 3,
+  ...props
+}: ComponentProps<'h3'> & { level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   return (
-    <h3 className={cn('font-semibold leading-none', className)} {...props}>
+    <Heading className={cn('font-semibold leading-none', className)} {...props}>
       {children}
-    </h3>
+    </Heading>
   );
 }
 

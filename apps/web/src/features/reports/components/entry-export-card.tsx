@@ -95,7 +95,7 @@ export function EntryExportCard({ range }: { range: ExportRange }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t('export.title')}</CardTitle>
+        <CardTitle level={2}>{t('export.title')}</CardTitle>
         <CardDescription>{t('export.description')}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -14,7 +14,9 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
   return (
     <Card className="gap-3">
       <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
+        <CardTitle level={2} className="text-base">
+          {title}
+        </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">{children}</CardContent>
     </Card>

@@ -12,7 +12,9 @@ function Tile({ id, title, value }: { id: string; title: string; value: string }
   return (
     <Card className="gap-1 py-4" data-testid={`report-${id}`}>
       <CardHeader className="px-4">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <CardTitle level={2} className="text-sm font-medium text-muted-foreground">
+          {title}
+        </CardTitle>
       </CardHeader>
       <CardContent className="px-4">
         <p className="text-2xl font-bold tabular-nums">{value}</p>
@@ -59,7 +61,9 @@ export function ReportTables({ report }: { report: ReportSummary }) {
     <div className="grid gap-4 lg:grid-cols-2">
       <Card className="gap-3">
         <CardHeader>
-          <CardTitle className="text-base">{t('charts.turnaround')}</CardTitle>
+          <CardTitle level={2} className="text-base">
+            {t('charts.turnaround')}
+          </CardTitle>
         </CardHeader>
         <CardContent>
           <DataTable
@@ -82,7 +86,9 @@ export function ReportTables({ report }: { report: ReportSummary }) {
       </Card>
       <Card className="gap-3">
         <CardHeader>
-          <CardTitle className="text-base">{t('charts.gates')}</CardTitle>
+          <CardTitle level={2} className="text-base">
+            {t('charts.gates')}
+          </CardTitle>
         </CardHeader>
         <CardContent>
           <DataTable

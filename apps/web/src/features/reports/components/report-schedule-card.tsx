@@ -90,7 +90,7 @@ export function ReportScheduleCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t('schedule.title')}</CardTitle>
+        <CardTitle level={2}>{t('schedule.title')}</CardTitle>
         <CardDescription>{t('schedule.description')}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -21,7 +21,9 @@ export function ReportWeighbridge({ report }: { report: ReportSummary }) {
   return (
     <Card className="gap-3">
       <CardHeader>
-        <CardTitle className="text-base">{t('weighbridge.title')}</CardTitle>
+        <CardTitle level={2} className="text-base">
+          {t('weighbridge.title')}
+        </CardTitle>
         <CardDescription data-testid="report-weighbridge-summary">
           {t('weighbridge.summary', {
             loads: weighbridge.loads,

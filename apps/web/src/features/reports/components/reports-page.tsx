@@ -61,23 +61,26 @@ export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) 
         sites={sites.data ?? []}
         error={invalid ? t('invalidRange') : undefined}
       />
-      {report.isPending ? (
-        <LoadingScreen label={t('loading')} />
-      ) : report.isError ? (
-        <p role="alert" className="text-sm text-destructive">
-          {getErrorMessage(report.error, t('loadFailed'))}
-        </p>
-      ) : (
-        <section aria-busy={report.isFetching} className="flex flex-col gap-4">
-          <p className="text-xs text-muted-foreground">
-            {t('timeZone', { timeZone: report.data.timeZone })}
+      {/* A screen's height reserved while the report loads, so the cards below do not jump. */}
+      <div className="min-h-svh">
+        {report.isPending ? (
+          <LoadingScreen label={t('loading')} />
+        ) : report.isError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {getErrorMessage(report.error, t('loadFailed'))}
           </p>
-          <ReportTiles report={report.data} />
-          <ReportCharts report={report.data} />
-          <ReportTables report={report.data} />
-          <ReportWeighbridge report={report.data} />
-        </section>
-      )}
+        ) : (
+          <section aria-busy={report.isFetching} className="flex flex-col gap-4">
+            <p className="text-xs text-muted-foreground">
+              {t('timeZone', { timeZone: report.data.timeZone })}
+            </p>
+            <ReportTiles report={report.data} />
+            <ReportCharts report={report.data} />
+            <ReportTables report={report.data} />
+            <ReportWeighbridge report={report.data} />
+          </section>
+        )}
+      </div>
       <EntryExportCard range={range} />
       {canSchedule && <ReportScheduleCard />}
     </div>

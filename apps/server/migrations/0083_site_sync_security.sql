@@ -230,3 +230,18 @@ CREATE TRIGGER "site_sync_user_assigned" AFTER INSERT ON "user_sites" FOR EACH R
 GRANT UPDATE ("sync_version") ON "users", "mfa_totp", "mfa_passkeys" TO boomgate_app;--> statement-breakpoint
 -- An exit that reached central before its entry (another gate's stream) is applied with the entry.
 CREATE INDEX "site_sync_events_exit_entry_idx" ON "site_sync_events" USING btree ("tenant_id", ((payload->>'entry_log_id'))) WHERE kind = 'exit';
+--> statement-breakpoint
+-- A site fact is never rewritten; the one change allowed is erasure (POPIA): members of its
+-- payload removed, nothing added or altered (the new payload is contained in the old one).
+GRANT UPDATE ("payload") ON "site_sync_events" TO boomgate_app;--> statement-breakpoint
+CREATE FUNCTION site_sync_events_erase_only() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT (OLD.payload @> NEW.payload) THEN
+    RAISE EXCEPTION 'site_sync_events: a site fact is not rewritten, only personal data erased'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "site_sync_events_erase_only" BEFORE UPDATE ON "site_sync_events" FOR EACH ROW EXECUTE FUNCTION site_sync_events_erase_only();

@@ -389,6 +389,8 @@ export function createModules({
       drivers.personalData,
       // Issue 15: before the entry logs, whose erasure clears the numbers it finds entries by.
       corrections.personalData,
+      // Issue 28: site facts, found by the entry ids the entry logs link (same ids).
+      siteSync.personalData,
       entryLogs.personalData,
       visits.personalData,
       documents.personalData,

@@ -6,6 +6,7 @@
  * `site-sync-signature.ts`. Owns: site_node_tokens, site_sync_signing_keys, sync_tombstones,
  * site_sync_events, the sync_version/sync_changed_at columns of SITE_SYNC_TABLES.
  */
+import { createSiteSyncPersonalData } from './site-sync.personal-data';
 import { createSiteSyncRepository } from './site-sync.repository';
 import { siteSyncRoutes } from './site-sync.routes';
 import { type SiteSyncServiceDeps, createSiteSyncService } from './site-sync.service';
@@ -15,5 +16,6 @@ export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync
 
 export function createSiteSyncModule(deps: Omit<SiteSyncServiceDeps, 'repository'>) {
   const service = createSiteSyncService({ ...deps, repository: createSiteSyncRepository() });
-  return { service, routes: siteSyncRoutes(service) };
+  // POPIA: the facts sites sent name drivers (the privacy module runs it).
+  return { service, routes: siteSyncRoutes(service), personalData: createSiteSyncPersonalData() };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Alert } from '@boomgate/contracts/alerts';
@@ -331,5 +332,49 @@ describe('up-sync', () => {
       payload: 'events',
     });
     expect(notJson.statusCode).toBe(415);
+  });
+});
+
+describe('site facts and personal data (POPIA)', () => {
+  it('exports a driver’s site facts and erases the names in them, keeping the fact', async () => {
+    const setup = await aSiteWithNode();
+    const idNumber = '8001015009087';
+    const entry = anEntry(setup.gateId, 1, {
+      driver_id_number: idNumber,
+      driver_name: 'Sipho',
+    });
+    await pushOk(setup, [entry, anExit(setup.exitGateId, 1, entry.id)]);
+
+    const exported = await setup.admin.post('/api/data-subjects/export', { idNumber });
+    expect(exported.statusCode).toBe(200);
+    const facts = exported.json<{ records: { siteSyncEvents: { id: string }[] } }>().records
+      .siteSyncEvents;
+    expect(facts.map((fact) => fact.id)).toContain(entry.id);
+
+    const erased = await setup.admin.post('/api/data-subjects/erase', { idNumber });
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json<{ erased: Record<string, number> }>().erased.siteSyncEvents).toBe(1);
+    const [row] = await t.ownerQuery<{ payload: Record<string, unknown>; kind: string }>(
+      'select payload, kind from site_sync_events where id = $1',
+      [entry.id],
+    );
+    expect(row!.kind).toBe('entry');
+    expect(row!.payload).not.toHaveProperty('driver_id_number');
+    expect(row!.payload).not.toHaveProperty('driver_name');
+    expect(row!.payload).toMatchObject({ plate_number: entry.payload.plate_number });
+
+    // Nothing else about a fact may change, even for the API's own role.
+    await expect(
+      t.database.withTenant(setup.tenantId, (tx) =>
+        tx.execute(
+          sql`update site_sync_events set payload = payload || '{"entry_granted": false}'::jsonb where id = ${entry.id}::uuid`,
+        ),
+      ),
+    ).rejects.toThrow();
+    await expect(
+      t.database.withTenant(setup.tenantId, (tx) =>
+        tx.execute(sql`update site_sync_events set seq = 9 where id = ${entry.id}::uuid`),
+      ),
+    ).rejects.toThrow();
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type {
@@ -318,6 +319,46 @@ describe('down-sync', () => {
     const all = await pullAll(node.token, 0);
     expect(onePerPage.changes.map((change) => change.version)).toEqual(
       all.changes.map((change) => change.version),
+    );
+  });
+
+  it('never moves past a version whose transaction has not committed yet', async () => {
+    const start = await pullAll(node.token);
+    // A write takes its version and stays open…
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let written!: () => void;
+    const wroteFirst = new Promise<void>((resolve) => (written = resolve));
+    const slow = t.database.withTenant(admin.body.tenant.id, async (tx) => {
+      await tx.execute(
+        sql`update sites set overstay_minutes = 61 where tenant_id = ${admin.body.tenant.id}::uuid and id = ${siteId}::uuid`,
+      );
+      written();
+      await held;
+    });
+    await wroteFirst;
+    // …while a later one commits with a higher version.
+    const later = await admin.post('/api/watchlist', {
+      kind: 'plate',
+      value: 'LATE1GP',
+      reason: 'Later',
+      severity: 'alert',
+    });
+    expect(later.statusCode).toBe(201);
+    const laterId = later.json<{ id: string }>().id;
+
+    const during = await pullAll(node.token, start.nextSince);
+    expect(during.changes.map((change) => change.id)).not.toContain(laterId);
+
+    commit();
+    await slow;
+    const after = await pullAll(node.token, during.nextSince);
+    const ids = after.changes.map((change) => change.id);
+    expect(ids).toContain(siteId);
+    expect(ids).toContain(laterId);
+    const site = after.changes.find((change) => change.id === siteId)!;
+    expect(site.version).toBeLessThan(
+      after.changes.find((change) => change.id === laterId)!.version,
     );
   });
 

@@ -181,6 +181,8 @@ export async function buildApp({
           session: { type: 'apiKey', in: 'cookie', name: 'bg_session' },
           // A gate's site agent (issue 17): the token POST /api/gates/{id}/agent-token shows once.
           agentToken: { type: 'http', scheme: 'bearer' },
+          // A site node (issue 28): the token POST /api/sites/{id}/node-tokens shows once.
+          siteToken: { type: 'http', scheme: 'bearer' },
         },
         schemas: { ...modules.webhooks.openApi.schemas },
       },
@@ -273,6 +275,7 @@ export async function buildApp({
         modules.sites.routes,
         modules.visits.routes,
         modules.devices.routes,
+        modules.siteSync.routes,
       ]) {
         await api.register(routes);
       }

@@ -27,6 +27,7 @@ import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
+import { createSiteSyncModule } from '@/modules/site-sync';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
@@ -363,6 +364,17 @@ export function createModules({
     alerts: alerts.hooks,
     sites: sites.service.inTransaction,
   });
+  // Issue 28 (ADR 0009): site nodes pull master data and push the facts they recorded.
+  const siteSync = createSiteSyncModule({
+    database,
+    audit,
+    clock,
+    secretBox: createSecretBox(encryptionKey),
+    sites: sites.service.inTransaction,
+    visits: visits.service,
+    watchlist: watchlist.service,
+    alerts: alerts.hooks,
+  });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({
     database,
@@ -377,6 +389,8 @@ export function createModules({
       drivers.personalData,
       // Issue 15: before the entry logs, whose erasure clears the numbers it finds entries by.
       corrections.personalData,
+      // Issue 28: site facts, found by the entry ids the entry logs link (same ids).
+      siteSync.personalData,
       entryLogs.personalData,
       visits.personalData,
       documents.personalData,
@@ -433,6 +447,7 @@ export function createModules({
     documentRules,
     overridePins,
     devices,
+    siteSync,
   };
 }
 

@@ -12,6 +12,8 @@ export const ALERT_KINDS = [
   'feed_unprocessed',
   'callback_failed',
   'offline_entry_refused',
+  /** Issue 28: a site node granted an entry under master data central had already changed. */
+  'site_stale_decision',
 ] as const;
 export const AlertKindSchema = z.enum(ALERT_KINDS);
 export type AlertKind = z.infer<typeof AlertKindSchema>;
@@ -31,6 +33,7 @@ export const DEFAULT_ALERT_SEVERITY: Record<AlertKind, AlertSeverity> = {
   feed_unprocessed: 'warning',
   callback_failed: 'warning',
   offline_entry_refused: 'warning',
+  site_stale_decision: 'warning',
 };
 
 export const AlertStateSchema = z.enum(['open', 'acknowledged']);

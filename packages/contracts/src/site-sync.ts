@@ -90,9 +90,16 @@ export const SiteSyncChangesPageSchema = z.object({
   tenantId: IdSchema,
   siteId: IdSchema,
   since: z.number().int().min(0),
-  /** The last version in `changes` (or `since` when empty): the node's next `since`. */
+  /**
+   * The node's next `since`: the last version in `changes` when the page is full (`limit`
+   * changes; more may follow), else `highWater` (every change up to it for this site is in the
+   * page, so `since` moves on even past versions of other tenants and sites).
+   */
   nextSince: z.number().int().min(0),
-  /** Central's highest version now; `nextSince < highWater` means more pages follow. */
+  /**
+   * Central's highest version whose every change has committed (later versions may still be in
+   * open transactions); `nextSince < highWater` means more pages follow.
+   */
   highWater: z.number().int().min(0),
   changes: z.array(SiteSyncChangeSchema),
   generatedAt: TimestampSchema,

@@ -159,6 +159,7 @@ describe('tenant isolation in the database', () => {
       'reports_due_schedules',
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
+      'site_sync_find_token',
       'tenant_keys_to_rewrap',
       'watchlist_unsealed_tenants',
       'webhooks_due_deliveries',

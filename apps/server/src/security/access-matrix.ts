@@ -80,6 +80,11 @@ export type MatrixEntry = {
   /** Status for another tenant's object and for one that does not exist (default 404). */
   missing?: number;
   caller?: 'fresh';
+  /**
+   * Tables an allowed GET writes besides the audit trail, with the reason in `note` (a site
+   * node's pull records its last sync time on its token).
+   */
+  readWrites?: readonly string[];
   note?: string;
 };
 
@@ -215,6 +220,13 @@ async function aGate(fx: MatrixFixtures, tenant: MatrixTenant) {
     lanes: [{ name: 'In', direction: 'in' }],
   });
   return (await expectStatus(response, 201, 'gate')).json<{ id: string }>().id;
+}
+
+/** Issue 28: a fresh site's node token (the site node's credential). */
+async function aSiteNodeToken(fx: MatrixFixtures, tenant: MatrixTenant) {
+  const siteId = await aSite(fx, tenant);
+  const created = await tenant.admin.post(`/api/sites/${siteId}/node-tokens`, { name: 'Matrix' });
+  return (await expectStatus(created, 201, 'node token')).json<{ token: string }>().token;
 }
 
 /** A granted entry at the default site: its vehicle is on site until the exit. */
@@ -1365,6 +1377,80 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
       payload: { name: fx.unique('Matrix gate '), lanes: [{ name: 'Out', direction: 'out' }] },
     }),
     allowed: 201,
+  },
+  // ----- site nodes (issue 28) --------------------------------------------------------------
+  'POST /api/sites/:id/node-tokens': {
+    access: ADMINS,
+    object: aSite,
+    request: (_fx, id) => ({
+      url: `/api/sites/${id}/node-tokens`,
+      payload: { name: 'Matrix node' },
+    }),
+    allowed: 201,
+  },
+  'GET /api/sites/:id/node-tokens': {
+    access: ADMINS,
+    object: aSite,
+    request: (_fx, id) => ({ url: `/api/sites/${id}/node-tokens` }),
+    allowed: 200,
+  },
+  'DELETE /api/sites/:id/node-tokens/:tokenId': {
+    access: ADMINS,
+    object: async (fx, tenant) => {
+      const siteId = await aSite(fx, tenant);
+      const created = await tenant.admin.post(`/api/sites/${siteId}/node-tokens`, {
+        name: 'Matrix revoke',
+      });
+      const tokenId = (await expectStatus(created, 201, 'node token')).json<{ id: string }>().id;
+      return `${siteId}/node-tokens/${tokenId}`;
+    },
+    randomObject: () => `${randomUUID()}/node-tokens/${randomUUID()}`,
+    request: (_fx, path) => ({ url: `/api/sites/${path}` }),
+    allowed: 204,
+  },
+  'GET /api/site-sync/changes': {
+    access: 'public',
+    object: aSiteNodeToken,
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/site-sync/changes?since=0&limit=10',
+      headers: { authorization: `Bearer ${token}` },
+    }),
+    allowed: 200,
+    missing: 401,
+    readWrites: ['site_node_tokens'],
+    note: "the site token names its tenant and site; a session cookie is not read here (site-sync.int.test.ts); the pull records the node's last sync on its token",
+  },
+  'POST /api/site-sync/events': {
+    access: 'public',
+    object: aSiteNodeToken,
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/site-sync/events',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        events: [
+          {
+            id: randomUUID(),
+            gateId: null,
+            seq: 1,
+            kind: 'audit',
+            siteRecordedAt: new Date().toISOString(),
+            payload: { action: 'matrix' },
+          },
+        ],
+      },
+    }),
+    allowed: 200,
+    missing: 401,
+    note: "each token is a fresh site's, so its site stream starts at seq 1",
+  },
+  'GET /api/site-sync/status': {
+    access: ALL,
+    request: () => ({ url: '/api/site-sync/status' }),
+    allowed: 200,
   },
   'PATCH /api/gates/:id': {
     access: ADMINS,

@@ -19,6 +19,8 @@ export const server = setupServer(
   http.get('/api/safety-videos', () => HttpResponse.json([])),
   // Issue 16: one site (the default) is the same as none for the site pickers.
   http.get('/api/sites', () => HttpResponse.json([])),
+  // Issue 28: no site node tokens (the Sites screen lists them per site).
+  http.get('/api/sites/:id/node-tokens', () => HttpResponse.json([])),
   http.get('/api/induction/assignments', () => HttpResponse.json([])),
   http.get('/api/induction/assignment/:id', () =>
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),

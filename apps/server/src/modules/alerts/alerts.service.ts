@@ -81,6 +81,7 @@ const KIND_TITLES: Record<AlertKind, string> = {
   feed_unprocessed: 'Incoming entry not processed',
   callback_failed: 'Callback failed',
   offline_entry_refused: 'Entry refused offline',
+  site_stale_decision: 'Site decided on stale data',
 };
 
 export const alertTitle = (kind: AlertKind) => KIND_TITLES[kind];

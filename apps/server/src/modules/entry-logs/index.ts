@@ -24,6 +24,8 @@ export type { EntryLogsService } from './entry-logs.service';
 export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './entry-overrides';
 export { entryAsSeenBy, entryLogPresenter } from './entry-logs.routes';
 export { checkRig } from './rig-check';
+/** Issue 28: an entry a site node recorded (the site-sync module applies it). */
+export { insertSiteEntry } from './site-entries';
 /** Issue 21: the gate's cross-checks, for the incoming feed's document rules. */
 export { crossCheckWarnings } from './entry-rules';
 

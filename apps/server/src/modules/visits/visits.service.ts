@@ -298,6 +298,83 @@ export function createVisitsService({
       });
     },
 
+    /**
+     * Issue 28: the visit of an entry a site node recorded (up-sync), in central's transaction
+     * applying it. Its time is the site's (`enteredAt`): the fact happened there, not here.
+     */
+    async openForSiteEntry(
+      tx: DbExecutor,
+      tenantId: string,
+      entry: EntryForVisit,
+      by: { userId: string | null; name: string | null },
+    ): Promise<VisitRow | null> {
+      if (!entry.entryGranted || !entry.siteId) return null;
+      if (await repository.findByEntry(tx, tenantId, entry.id)) return null;
+      const reEntry = await repository.isPlateInside(tx, tenantId, entry.plateNumber);
+      const driver = [entry.driverName, entry.driverSurname].filter(Boolean).join(' ');
+      return repository.insert(tx, {
+        tenantId,
+        id: newId(),
+        kind: 'vehicle',
+        siteId: entry.siteId,
+        gateId: entry.gateId,
+        entryLogId: entry.id,
+        plateNumber: entry.plateNumber,
+        personName: driver || null,
+        company: entry.transportName,
+        enteredAt: entry.timestamp,
+        enteredBy: by.userId,
+        enteredByName: by.name,
+        reEntry,
+      });
+    },
+
+    /**
+     * Issue 28: closes the visit of an entry with the exit a site node recorded (up-sync), as the
+     * site recorded it. Null when central holds no open visit of that entry (not yet received,
+     * a refused entry, or already closed); `siteEventId` keeps the fact's id beside the exit.
+     */
+    async closeForSiteExit(
+      tx: DbExecutor,
+      tenantId: string,
+      entryLogId: string,
+      exit: {
+        exitedAt: Date;
+        gateId: string | null;
+        source: 'guard' | 'anpr' | 'webhook';
+        by: { userId: string | null; name: string | null };
+        ticketNumber: string | null;
+        sealNumbers: string[] | null;
+        mismatches: VisitRow['exitMismatches'];
+        siteEventId: string;
+      },
+    ): Promise<VisitRow | null> {
+      const visit = await repository.findByEntry(tx, tenantId, entryLogId);
+      if (!visit || visit.exitedAt) return null;
+      const closed = await repository.close(tx, tenantId, visit.id, {
+        exitedAt: exit.exitedAt < visit.enteredAt ? visit.enteredAt : exit.exitedAt,
+        exitRecordedAt: clock.now(),
+        exitGateId: exit.gateId,
+        exitSource: exit.source,
+        exitedBy: exit.by.userId,
+        exitedByName: exit.by.name,
+        exitTicketNumber: exit.ticketNumber,
+        exitSealNumbers: exit.sealNumbers,
+        exitMismatches: exit.mismatches,
+        exitIdempotencyKey: `site:${exit.siteEventId}`,
+      });
+      if (!closed) return null;
+      await audit.record(tx, {
+        tenantId,
+        actorUserId: exit.by.userId,
+        action: 'visit.exited',
+        targetType: 'visit',
+        targetId: closed.id,
+        details: { source: exit.source, entryLogId, siteEventId: exit.siteEventId },
+      });
+      return closed;
+    },
+
     /** POST /api/entry-logs/{id}/exit: 404 for an entry not known (to the caller), 409 once out. */
     recordEntryExit: (
       actor: Actor,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 
 import type { LaneDirection, Site } from '@boomgate/contracts/sites';
 
@@ -18,7 +18,13 @@ import { GatePresence } from './gate-presence';
 
 const selectClass = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
 
-function SiteGates({ site }: { site: Site }) {
+function SiteGates({
+  site,
+  extras,
+}: {
+  site: Site;
+  extras?: ((site: Site) => ReactNode) | undefined;
+}) {
   const { t } = useTranslation('settings');
   const gates = useGates(site.id);
   const createGate = useCreateGate(site.id);
@@ -150,13 +156,17 @@ function SiteGates({ site }: { site: Site }) {
             {getErrorMessage(createGate.error ?? updateSite.error, t('sites.saveFailed'))}
           </p>
         ) : null}
+        {extras?.(site)}
       </CardContent>
     </Card>
   );
 }
 
-/** Issue 16, under Settings: the tenant's sites, their gates and lanes. */
-export function SitesSettings() {
+/**
+ * Issue 16, under Settings: the tenant's sites, their gates and lanes. `siteExtras` adds other
+ * features' parts to each site's card (issue 28: its site node tokens), composed by the route.
+ */
+export function SitesSettings({ siteExtras }: { siteExtras?: (site: Site) => ReactNode } = {}) {
   const { t } = useTranslation('settings');
   const sites = useSites();
   const createSite = useCreateSite();
@@ -213,7 +223,7 @@ export function SitesSettings() {
           {getErrorMessage(sites.error, t('sites.loadFailed'))}
         </p>
       ) : (
-        sites.data.map((site) => <SiteGates key={site.id} site={site} />)
+        sites.data.map((site) => <SiteGates key={site.id} site={site} extras={siteExtras} />)
       )}
     </div>
   );

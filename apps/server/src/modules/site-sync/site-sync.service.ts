@@ -1,0 +1,591 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
+
+import type { EntryWarning } from '@boomgate/contracts/entry-checks';
+import {
+  type CreateSiteNodeToken,
+  type CreatedSiteNodeToken,
+  type SiteNodeToken,
+  type SiteSyncAck,
+  type SiteSyncChangesPage,
+  type SiteSyncChangesQuery,
+  type SiteSyncEvent,
+  type SiteSyncEventsBatch,
+  type SiteSyncStatus,
+  siteSyncStreamKey,
+} from '@boomgate/contracts/site-sync';
+
+import type { RaiseAlert } from '@/modules/alerts';
+import type { AuditService } from '@/modules/audit';
+import { insertSiteEntry } from '@/modules/entry-logs';
+import type { Actor } from '@/modules/sessions';
+import { findGate } from '@/modules/sites';
+import type { VisitsService } from '@/modules/visits';
+import type { WatchlistService } from '@/modules/watchlist';
+import type { Clock } from '@/platform/clock';
+import type { SecretBox } from '@/platform/crypto';
+import type { Database, DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
+import { newId, newToken } from '@/platform/ids';
+
+import {
+  type SiteEntryPayload,
+  type SiteExitPayload,
+  parseSiteEntryPayload,
+  parseSiteExitPayload,
+} from './site-facts';
+import { signSiteSyncPage } from './site-sync-signature';
+import type { SiteSyncRepository } from './site-sync.repository';
+import type { SiteNodeTokenRow } from './site-sync.table';
+
+/** The site node a request comes from: what its token names. */
+export type SiteNode = { tenantId: string; tokenId: string; siteId: string };
+
+export type SiteSyncServiceDeps = {
+  database: Pick<Database, 'withTenant' | 'withoutTenant'>;
+  repository: SiteSyncRepository;
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  /** Seals each tenant's signing key (the master key, platform/crypto.ts). */
+  secretBox: SecretBox;
+  sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
+  visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
+  watchlist: Pick<WatchlistService, 'screen'>;
+  alerts: { raiseAlert: RaiseAlert };
+};
+
+export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
+
+/** A batch whose first seq for a stream skips one: the node resends from what central holds. */
+export class SiteSyncGapError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly acknowledged: Record<string, number>,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SiteSyncGapError';
+  }
+}
+
+export const hashSiteToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const tokenNotFound = () => new AppError('NOT_FOUND', 'Node token not found.');
+
+/** The rule warning of an entry a site granted under master data central had already changed. */
+export const STALE_DECISION_RULE = 'site_decided_on_stale_data';
+export const SITE_SYNC_SOURCE = 'site_sync';
+
+export const toSiteNodeToken = (row: SiteNodeTokenRow): SiteNodeToken => ({
+  id: row.id,
+  siteId: row.siteId,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  revokedAt: row.revokedAt?.toISOString() ?? null,
+  lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
+});
+
+const maxDate = (dates: (Date | null)[]) =>
+  dates.reduce<Date | null>(
+    (latest, date) => (date && (!latest || date > latest) ? date : latest),
+    null,
+  );
+
+export function createSiteSyncService({
+  database,
+  repository,
+  audit,
+  clock,
+  secretBox,
+  sites,
+  visits,
+  watchlist,
+  alerts,
+}: SiteSyncServiceDeps) {
+  const keyContext = (tenantId: string) => `site-sync-signing:${tenantId}`;
+  /** Opened private keys per tenant (PKCS#8 base64): opening is cheap, but pages are frequent. */
+  const privateKeys = new Map<string, string>();
+
+  /** The tenant's signing key pair: made and sealed once, at its first use. */
+  async function signingKey(tx: DbExecutor, tenantId: string) {
+    let row = await repository.findSigningKey(tx, tenantId);
+    if (!row) {
+      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      await repository.insertSigningKey(tx, {
+        tenantId,
+        publicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+        privateKeySealed: secretBox.seal(
+          privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+          keyContext(tenantId),
+        ),
+        createdAt: clock.now(),
+      });
+      row = await repository.findSigningKey(tx, tenantId);
+      if (!row) throw new Error('site-sync: the signing key was not stored');
+    }
+    const sealed = row.privateKeySealed;
+    return {
+      publicKey: row.publicKey,
+      privateKey: () => {
+        let opened = privateKeys.get(tenantId);
+        if (!opened) {
+          opened = secretBox.open(sealed, keyContext(tenantId));
+          privateKeys.set(tenantId, opened);
+        }
+        return opened;
+      },
+    };
+  }
+
+  /**
+   * ADR 0009 "Conflicts": an entry the site granted is checked against central's master data as
+   * it stood at the site's time. A change central had made before then that refuses it (the
+   * approval revoked, a watchlist block) makes the entry stale: kept, flagged and alerted.
+   */
+  async function staleReasons(
+    tx: DbExecutor,
+    tenantId: string,
+    entry: SiteEntryPayload,
+    siteRecordedAt: Date,
+  ): Promise<string[]> {
+    if (!entry.entry_granted) return [];
+    const reasons: string[] = [];
+    const siteVersion =
+      entry.site_sync_version === undefined
+        ? ''
+        : ` (the site had version ${entry.site_sync_version})`;
+    if (entry.vehicle_approved) {
+      const vehicle = await repository.vehicleByPlate(tx, tenantId, entry.plate_number);
+      const siteDay = siteRecordedAt.toISOString().slice(0, 10);
+      const refuses =
+        vehicle &&
+        (!vehicle.isActive ||
+          vehicle.proposal === 'register' ||
+          (vehicle.approvedUntil !== null && vehicle.approvedUntil < siteDay));
+      if (vehicle && refuses && vehicle.changedAt <= siteRecordedAt) {
+        reasons.push(
+          `The approval of ${entry.plate_number} was withdrawn centrally at ${vehicle.changedAt.toISOString()} ` +
+            `(central version ${vehicle.version})${siteVersion}.`,
+        );
+      }
+      const deletion = vehicle
+        ? null
+        : await repository.vehicleDeletion(tx, tenantId, entry.plate_number, siteRecordedAt);
+      if (deletion) {
+        reasons.push(
+          `The approval of ${entry.plate_number} was deleted centrally at ${deletion.deletedAt.toISOString()} ` +
+            `(central version ${deletion.version})${siteVersion}.`,
+        );
+      }
+    }
+    const idNumber =
+      entry.driver_id_number && /^[A-Za-z0-9]{6,20}$/.test(entry.driver_id_number)
+        ? entry.driver_id_number
+        : null;
+    const screening = await watchlist.screen(tx, tenantId, {
+      plateNumbers: [entry.plate_number, ...(entry.trailer_plates ?? [])],
+      idNumber,
+      company: entry.transport_name ?? null,
+    });
+    const blocks = screening.hits.filter((hit) => hit.severity === 'block');
+    const stamps = await repository.watchlistStamps(
+      tx,
+      tenantId,
+      blocks.map((hit) => hit.watchlistEntryId),
+    );
+    for (const hit of blocks) {
+      const stamp = stamps.find((row) => row.id === hit.watchlistEntryId);
+      if (!stamp || stamp.changedAt > siteRecordedAt) continue;
+      reasons.push(
+        `A watchlist block on ${hit.kind === 'plate' ? 'the plate' : hit.kind === 'company' ? 'the company' : 'the ID number'} ` +
+          `was added centrally at ${stamp.changedAt.toISOString()} (central version ${stamp.version})${siteVersion}.`,
+      );
+    }
+    return reasons;
+  }
+
+  /** Stores a site's entry as central's entry log (the site's id), with its visit and flags. */
+  async function applyEntry(
+    tx: DbExecutor,
+    node: SiteNode,
+    event: SiteSyncEvent,
+    entry: SiteEntryPayload,
+    stale: string[],
+    receivedAt: Date,
+  ) {
+    const siteRecordedAt = new Date(event.siteRecordedAt);
+    const provenance: EntryWarning = {
+      code: 'rule_warning',
+      severity: 'info',
+      source: SITE_SYNC_SOURCE,
+      rule: 'site_recorded',
+      message:
+        `Decided at the site node (site ${node.siteId}) at ${siteRecordedAt.toISOString()}, ` +
+        `received centrally at ${receivedAt.toISOString()}.`,
+      fields: [],
+    };
+    const flags: EntryWarning[] = stale.map((message) => ({
+      code: 'rule_warning',
+      severity: 'critical',
+      source: SITE_SYNC_SOURCE,
+      rule: STALE_DECISION_RULE,
+      message,
+      fields: ['plateNumber'],
+    }));
+    const row: Record<string, unknown> = {
+      ...entry,
+      tenant_id: node.tenantId,
+      id: event.id,
+      timestamp: siteRecordedAt.toISOString(),
+      site_id: node.siteId,
+      gate_id: event.gateId,
+      // The site's idempotency keys and documents are the site's: documents follow as captures.
+      idempotency_key: null,
+      request_hash: null,
+      vehicle_licence_disc_id: null,
+      identity_document_id: null,
+      drivers_licence_id: null,
+      passport_record_id: null,
+      weighbridge_ticket_id: null,
+      trailer_licence_disc_ids: [],
+      warnings: [...(entry.warnings ?? []), provenance, ...flags],
+    };
+    const inserted = await insertSiteEntry(tx, row);
+    if (!inserted) return;
+    await visits.openForSiteEntry(
+      tx,
+      node.tenantId,
+      {
+        id: event.id,
+        entryGranted: entry.entry_granted,
+        plateNumber: entry.plate_number,
+        driverName: entry.driver_name ?? null,
+        driverSurname: entry.driver_surname ?? null,
+        transportName: entry.transport_name ?? null,
+        siteId: node.siteId,
+        gateId: event.gateId,
+        timestamp: siteRecordedAt,
+        plateImageKey: null,
+      },
+      { userId: entry.recorded_by ?? null, name: entry.recorded_by_name ?? null },
+    );
+    if (stale.length > 0) {
+      await alerts.raiseAlert(tx, {
+        tenantId: node.tenantId,
+        kind: 'site_stale_decision',
+        entryId: event.id,
+        siteId: node.siteId,
+        gateId: event.gateId,
+        plateNumber: entry.plate_number,
+        message: `${entry.plate_number} was admitted at a site node on data central had already changed: ${stale.join(' ')}`,
+        dedupeKey: `site_stale_decision:${event.id}`,
+      });
+    }
+    // An exit recorded at another gate may have arrived first: it closes the visit now.
+    const pendingExit = await repository.pendingExitOf(tx, node.tenantId, event.id);
+    if (pendingExit) {
+      await applyExit(
+        tx,
+        node,
+        pendingExit.id,
+        pendingExit.gateId,
+        parseSiteExitPayload(pendingExit.payload),
+      );
+    }
+  }
+
+  async function applyExit(
+    tx: DbExecutor,
+    node: SiteNode,
+    eventId: string,
+    gateId: string | null,
+    exit: SiteExitPayload,
+  ) {
+    if (!exit.entry_log_id) return;
+    await visits.closeForSiteExit(tx, node.tenantId, exit.entry_log_id, {
+      exitedAt: new Date(exit.exited_at),
+      gateId: exit.exit_gate_id ?? gateId,
+      source: exit.exit_source ?? 'guard',
+      by: { userId: exit.exited_by ?? null, name: exit.exited_by_name ?? null },
+      ticketNumber: exit.exit_ticket_number ?? null,
+      sealNumbers: exit.exit_seal_numbers ?? null,
+      mismatches: (exit.exit_mismatches ?? null) as Parameters<
+        VisitsService['closeForSiteExit']
+      >[3]['mismatches'],
+      siteEventId: eventId,
+    });
+  }
+
+  /** Checks a batch before anything is written: one bad event refuses the batch (400). */
+  async function validate(tx: DbExecutor, node: SiteNode, events: SiteSyncEvent[]) {
+    const ids = new Set<string>();
+    const gatesSeen = new Map<string, boolean>();
+    const parsed = new Map<string, SiteEntryPayload | SiteExitPayload>();
+    for (const [index, event] of events.entries()) {
+      const at = `events[${index}]`;
+      if (ids.has(event.id))
+        throw new AppError('INVALID', `${at}: the id ${event.id} is sent twice.`);
+      ids.add(event.id);
+      if (event.gateId) {
+        if (!gatesSeen.has(event.gateId)) {
+          const gate = await findGate(tx, node.tenantId, event.gateId);
+          gatesSeen.set(event.gateId, gate?.siteId === node.siteId);
+        }
+        if (!gatesSeen.get(event.gateId))
+          throw new AppError('INVALID', `${at}: the gate is not a gate of this node's site.`);
+      }
+      try {
+        if (event.kind === 'entry') {
+          const entry = parseSiteEntryPayload(event.payload);
+          if (entry.id !== undefined && entry.id !== event.id)
+            throw new Error(
+              "payload.id is not the event's id (an entry's fact id is its entry id)",
+            );
+          parsed.set(event.id, entry);
+        } else if (event.kind === 'exit') {
+          parsed.set(event.id, parseSiteExitPayload(event.payload));
+        }
+      } catch (error) {
+        throw new AppError('INVALID', `${at} (${event.kind}): ${(error as Error).message}`);
+      }
+    }
+    return parsed;
+  }
+
+  return {
+    // ---- tokens (tenant_admin) ----
+    async createToken(
+      actor: Actor,
+      siteId: string,
+      body: CreateSiteNodeToken,
+      ip?: string,
+    ): Promise<CreatedSiteNodeToken> {
+      const token = newToken();
+      return database.withTenant(actor.tenantId, async (tx) => {
+        await sites.visibleSite(tx, actor, siteId);
+        const row = await repository.insertToken(tx, {
+          tenantId: actor.tenantId,
+          id: newId(),
+          siteId,
+          name: body.name,
+          tokenHash: hashSiteToken(token),
+          createdBy: actor.userId,
+          createdAt: clock.now(),
+        });
+        const key = await signingKey(tx, actor.tenantId);
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'site.node-token.created',
+          targetType: 'site_node_token',
+          targetId: row.id,
+          ip,
+          details: { siteId, name: row.name },
+        });
+        return { ...toSiteNodeToken(row), token, centralPublicKey: key.publicKey };
+      });
+    },
+
+    listTokens: (actor: Actor, siteId: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        await sites.visibleSite(tx, actor, siteId);
+        return (await repository.listTokens(tx, actor.tenantId, siteId)).map(toSiteNodeToken);
+      }),
+
+    /** Revokes the token (idempotent); its node is refused from its next request on. */
+    revokeToken: (actor: Actor, siteId: string, tokenId: string, ip?: string) =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        await sites.visibleSite(tx, actor, siteId);
+        const row = await repository.findToken(tx, actor.tenantId, siteId, tokenId);
+        if (!row) throw tokenNotFound();
+        if (row.revokedAt) return;
+        await repository.revokeToken(tx, actor.tenantId, tokenId, clock.now());
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'site.node-token.revoked',
+          targetType: 'site_node_token',
+          targetId: tokenId,
+          ip,
+          details: { siteId, name: row.name },
+        });
+      }),
+
+    /** The site node an unrevoked token belongs to, or null. */
+    authenticate: async (token: string): Promise<SiteNode | null> =>
+      database.withoutTenant((tx) => repository.findTokenByHash(tx, hashSiteToken(token))),
+
+    // ---- down-sync ----
+    async changes(node: SiteNode, query: SiteSyncChangesQuery): Promise<SiteSyncChangesPage> {
+      const now = clock.now();
+      return database.withTenant(node.tenantId, async (tx) => {
+        const highWater = await repository.horizon(tx);
+        if (query.since > highWater) {
+          throw new AppError(
+            'CONFLICT',
+            `since ${query.since} is ahead of central (version ${highWater}): central was restored; pull again from 0.`,
+          );
+        }
+        const rows =
+          query.since === highWater
+            ? []
+            : await repository.changes(tx, {
+                tenantId: node.tenantId,
+                siteId: node.siteId,
+                since: query.since,
+                upTo: highWater,
+                limit: query.limit,
+              });
+        // A full page may have more behind it; a short one holds every change up to highWater.
+        const nextSince = rows.length === query.limit ? rows[rows.length - 1]!.version : highWater;
+        await repository.touchToken(tx, node.tenantId, node.tokenId, 'down', now);
+        const key = await signingKey(tx, node.tenantId);
+        return signSiteSyncPage(
+          {
+            tenantId: node.tenantId,
+            siteId: node.siteId,
+            since: query.since,
+            nextSince,
+            highWater,
+            changes: rows.map((row) => ({
+              version: row.version,
+              table: row.table,
+              id: row.id,
+              deleted: row.row === null,
+              row: row.row,
+            })),
+            generatedAt: now.toISOString(),
+          },
+          key.privateKey(),
+        );
+      });
+    },
+
+    // ---- up-sync ----
+    async receiveEvents(node: SiteNode, batch: SiteSyncEventsBatch): Promise<SiteSyncAck> {
+      const receivedAt = clock.now();
+      return database.withTenant(node.tenantId, async (tx) => {
+        await repository.lockSite(tx, node.tenantId, node.siteId);
+        const parsed = await validate(tx, node, batch.events);
+        const held = await repository.heldIds(
+          tx,
+          node.tenantId,
+          batch.events.map((event) => event.id),
+        );
+        const streams = [...new Set(batch.events.map((event) => siteSyncStreamKey(event.gateId)))];
+        const highest = await repository.highestSeqs(tx, node.tenantId, node.siteId, streams);
+        const acknowledged = () =>
+          Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
+
+        const duplicates: string[] = [];
+        const fresh: SiteSyncEvent[] = [];
+        for (const event of batch.events) {
+          const stream = siteSyncStreamKey(event.gateId);
+          const before = held.get(event.id);
+          if (before) {
+            if (
+              before.siteId !== node.siteId ||
+              before.stream !== stream ||
+              before.seq !== event.seq
+            )
+              throw new AppError(
+                'CONFLICT',
+                `Event ${event.id} is already held as seq ${before.seq} of another stream or site.`,
+              );
+            duplicates.push(event.id);
+          } else {
+            fresh.push(event);
+          }
+        }
+        // Per stream in seq order: each new fact must follow the last one held, without a gap.
+        fresh.sort((a, b) => a.seq - b.seq);
+        const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
+        for (const event of fresh) {
+          const stream = siteSyncStreamKey(event.gateId);
+          const expected = next.get(stream)!;
+          if (event.seq !== expected) {
+            throw new SiteSyncGapError(
+              stream,
+              acknowledged(),
+              event.seq < expected
+                ? `Stream ${stream}: seq ${event.seq} is already held by another event; central holds up to ${expected - 1}.`
+                : `Stream ${stream}: seq ${event.seq} skips ${expected}; central holds up to ${expected - 1}, resend from ${expected}.`,
+            );
+          }
+          next.set(stream, expected + 1);
+        }
+
+        const flagged: string[] = [];
+        for (const event of fresh) {
+          const payload = parsed.get(event.id);
+          const stale =
+            event.kind === 'entry'
+              ? await staleReasons(
+                  tx,
+                  node.tenantId,
+                  payload as SiteEntryPayload,
+                  new Date(event.siteRecordedAt),
+                )
+              : [];
+          const inserted = await repository.insertEvent(tx, {
+            tenantId: node.tenantId,
+            id: event.id,
+            siteId: node.siteId,
+            gateId: event.gateId,
+            stream: siteSyncStreamKey(event.gateId),
+            seq: event.seq,
+            kind: event.kind,
+            siteRecordedAt: new Date(event.siteRecordedAt),
+            centralReceivedAt: receivedAt,
+            payload: event.payload,
+            flagged: stale.length > 0,
+          });
+          if (!inserted) {
+            duplicates.push(event.id);
+            continue;
+          }
+          if (stale.length > 0) flagged.push(event.id);
+          if (event.kind === 'entry')
+            await applyEntry(tx, node, event, payload as SiteEntryPayload, stale, receivedAt);
+          if (event.kind === 'exit')
+            await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
+          const stream = siteSyncStreamKey(event.gateId);
+          highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
+        }
+        await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
+        if (fresh.length > 0) {
+          await audit.record(tx, {
+            tenantId: node.tenantId,
+            actorUserId: null,
+            action: 'site.sync.events-received',
+            targetType: 'site_node_token',
+            targetId: node.tokenId,
+            details: {
+              siteId: node.siteId,
+              received: fresh.length,
+              duplicates: duplicates.length,
+              flagged,
+            },
+          });
+        }
+        return { acknowledged: acknowledged(), duplicates, flagged };
+      });
+    },
+
+    /** Central's side: the last down- and up-sync of the tenant's (or one site's) node tokens. */
+    status: (actor: Actor, siteId: string | undefined): Promise<SiteSyncStatus> =>
+      database.withTenant(actor.tenantId, async (tx) => {
+        if (siteId) await sites.visibleSite(tx, actor, siteId);
+        const tokens = siteId
+          ? await repository.listTokens(tx, actor.tenantId, siteId)
+          : await repository.listAllTokens(tx, actor.tenantId);
+        const live = tokens.filter((token) => !token.revokedAt);
+        return {
+          mode: 'central' as const,
+          lastDownSyncAt: maxDate(live.map((token) => token.lastDownSyncAt))?.toISOString() ?? null,
+          lastUpSyncAt: maxDate(live.map((token) => token.lastUpSyncAt))?.toISOString() ?? null,
+          oldestUnacknowledgedAt: null,
+          offline: false,
+        };
+      }),
+  };
+}

@@ -32,6 +32,7 @@ function anEntry(overrides: Partial<IncomingRequestEntry>): IncomingRequestEntry
     trailerLicenceDiscIds: [],
     trailers: [],
     warnings: [],
+    ruleEvidence: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };

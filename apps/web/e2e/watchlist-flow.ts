@@ -1,8 +1,12 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { Viewport } from './flows';
-import type { FakeCamera } from './gate-camera';
-import { scanPlateAtAutoGate } from './gate-flows';
+import { type FakeCamera, faceJpeg } from './gate-camera';
+import { scanPlateAtAutoGate, uploadInCamera } from './gate-flows';
 import { assert, type Flow } from './runner';
 
 type WatchlistFlowContext = {
@@ -22,8 +26,8 @@ const ENGINE_TIMEOUT_MS = 120_000;
 /**
  * Issue 21, "who may enter": an admin puts a plate on the watchlist under Settings; the plate is
  * scanned at the auto gate and refused by the server (no Pre-Register button for a watched
- * plate); the admin overrides the refusal from the dashboard with a reason, and the entry shows
- * who overrode it and why. Then a guard's own session scans the watched plate: the guard sees the
+ * plate), and pre-registering it by hand is refused with the reason; the admin overrides the
+ * refusal from the dashboard with a reason, and the entry shows who overrode it and why. Then a guard's own session scans the watched plate: the guard sees the
  * refusal (no Pre-Register) and overrides it with a supervisor's one-time PIN the admin issued;
  * the dashboard shows the supervisor and the guard who entered the PIN.
  */
@@ -78,6 +82,42 @@ export async function runWatchlistFlow({
       const preRegister = await panel.getByRole('link', { name: 'Pre-Register Vehicle' }).count();
       assert(preRegister === 0, 'the refused panel offers to pre-register a watched plate');
       await screenshot('auto-gate-watchlist-refused');
+    },
+  );
+
+  await flow.step(
+    'pre-registering the watched plate is refused with the reason, and nothing is registered',
+    async () => {
+      // Typed by hand (the refused panel offers no Pre-Register): the server refuses it all the same.
+      const files = await mkdtemp(path.join(tmpdir(), 'boomgate-watchlist-files-'));
+      const driverPhoto = path.join(files, 'driver.jpg');
+      await writeFile(driverPhoto, await faceJpeg());
+      await page.goto(`${baseUrl}/pre-arrival?plate=${plate.stored}`);
+      await page
+        .getByRole('heading', { level: 1, name: 'Pre-Arrival Registration', exact: true })
+        .waitFor({ timeout: 15_000 });
+      await page.getByLabel('Driver Name').fill('Lindiwe Dube');
+      await page.getByRole('button', { name: 'Capture Driver Photo' }).click();
+      await uploadInCamera(page, 'Driver Photo', driverPhoto);
+      await page.getByRole('img', { name: 'The driver, as captured' }).waitFor();
+      await page
+        .getByRole('checkbox', {
+          name: 'The driver agrees to their photo being used to verify their identity at the gate',
+        })
+        .click();
+      await page.getByRole('button', { name: 'Register Vehicle' }).click();
+      const refused = page.getByTestId('toast').filter({ hasText: 'Registration Failed' }).first();
+      await refused.waitFor({ timeout: 30_000 });
+      const text = (await refused.textContent()) ?? '';
+      assert(
+        text.includes(`${plate.stored} is on the watchlist`) && text.includes(reason),
+        `the refusal reads "${text}", not the watched plate and its reason`,
+      );
+      await screenshot('pre-arrival-watchlist-refused');
+      await page.goto(`${baseUrl}/registered-vehicles`);
+      await page.getByText('No Registered Vehicles').waitFor({ timeout: 15_000 });
+      const registered = await page.getByTestId(`vehicle-${plate.stored}`).count();
+      assert(registered === 0, 'the watched plate was registered');
     },
   );
 

@@ -141,5 +141,13 @@ export const ProposalDecisionSchema = z.object({
 });
 export type ProposalDecision = z.infer<typeof ProposalDecisionSchema>;
 
+/**
+ * Issue 21: PUT /api/approved-vehicles/{id}/trailers replaces a vehicle's trailers (an empty list
+ * makes it a rigid vehicle again). Each plate is screened against the watchlist as on
+ * registration.
+ */
+export const UpdateTrailersBodySchema = z.object({ trailers: TrailersSchema }).strict();
+export type UpdateTrailersBody = z.input<typeof UpdateTrailersBodySchema>;
+
 export const PlateParamsSchema = z.object({ plate: z.string().max(40) });
 export const VehicleIdParamsSchema = z.object({ id: IdSchema });

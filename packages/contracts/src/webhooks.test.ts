@@ -183,8 +183,10 @@ describe('buildCompletionPayload', () => {
       // Issue 21: no trailers presented with this completion.
       trailerPlates: [],
       trailerLicenceDiscIds: [],
-      // Issue 21: no weighbridge ticket read in the dialog.
+      // Issue 21: no weighbridge ticket, licence or ID document read in the dialog.
       weighbridgeTicketCaptureId: null,
+      driversLicenceCaptureId: null,
+      identityDocumentCaptureId: null,
     });
   });
 });

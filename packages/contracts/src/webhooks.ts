@@ -117,6 +117,18 @@ export type IncomingTrailer = z.infer<typeof IncomingTrailerSchema>;
 export const IncomingWarningSchema = z.object({ code: z.string(), message: z.string() });
 export type IncomingWarning = z.infer<typeof IncomingWarningSchema>;
 
+/**
+ * Issue 21: what the completion's document rules judged, document by document: the stored reading
+ * of a capture taken in the Process Vehicle Entry dialog (`source: 'reading'`, its `captureId`),
+ * or, where none was read, the details the completion states (`source: 'stated'`, no capture).
+ */
+export const IncomingRuleEvidenceSchema = z.object({
+  document: z.enum(['driversLicence', 'identityDocument']),
+  source: z.enum(['reading', 'stated']),
+  captureId: IdSchema.nullable(),
+});
+export type IncomingRuleEvidence = z.infer<typeof IncomingRuleEvidenceSchema>;
+
 export const IncomingRequestEntrySchema = z.object({
   id: IdSchema,
   timestamp: TimestampSchema,
@@ -151,6 +163,11 @@ export const IncomingRequestEntrySchema = z.object({
    * empty before it is processed. Never a watchlist outcome (an alert may be covert).
    */
   warnings: z.array(IncomingWarningSchema).default([]),
+  /**
+   * Issue 21: the documents the completion's document rules judged (a capture's stored reading,
+   * else the stated details, marked so); empty before it is processed.
+   */
+  ruleEvidence: z.array(IncomingRuleEvidenceSchema).default([]),
 });
 export type IncomingRequestEntry = z.infer<typeof IncomingRequestEntrySchema>;
 /**
@@ -226,6 +243,15 @@ export const ProcessRequestBodySchema = z
      * approved vehicle's rig: a trailer the rig lacks is a warning (`warnings`), never a refusal.
      */
     weighbridgeTicketCaptureId: CaptureIdSchema.nullish().transform((value) => value ?? null),
+    /**
+     * Issue 21: the Driver's License and ID Document tabs' captures (POST /api/ocr's `captureId`,
+     * read as `license` and `id`). The document rules judge the readings the server stored for
+     * them, not the details stated above; the stated details only for a document not captured,
+     * and the verdict then says so. A capture that is not the organization's reading of that
+     * type is a 400.
+     */
+    driversLicenceCaptureId: CaptureIdSchema.nullish().transform((value) => value ?? null),
+    identityDocumentCaptureId: CaptureIdSchema.nullish().transform((value) => value ?? null),
   })
   .strict();
 export type ProcessRequestBody = z.input<typeof ProcessRequestBodySchema>;

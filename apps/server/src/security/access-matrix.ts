@@ -556,6 +556,15 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
       } satisfies MatrixEntry,
     ]),
   ),
+  'PUT /api/approved-vehicles/:id/trailers': {
+    access: ['super_admin', 'tenant_admin', 'back_office'],
+    object: async (fx, tenant) => (await aVehicle(fx, tenant)).id,
+    request: (fx, id) => ({
+      url: `/api/approved-vehicles/${id}/trailers`,
+      payload: { trailers: [{ plateNumber: plate(fx), discNumber: 'MATRIX1' }] },
+    }),
+    allowed: 200,
+  },
   'GET /api/approved-vehicles/plate/:plate': {
     access: ALL,
     object: async (fx, tenant) => (await aVehicle(fx, tenant)).plateNumber,

@@ -36,6 +36,7 @@ export type Session = {
     body?: Body,
     options?: Partial<InjectOptions>,
   ): Promise<LightMyRequestResponse>;
+  put(url: string, body?: Body, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
   delete(url: string, options?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
 };
 
@@ -151,6 +152,7 @@ export async function createTestApp({
       get: (url, options) => call('GET', url, undefined, options),
       post: (url, payload, options) => call('POST', url, payload, options),
       patch: (url, payload, options) => call('PATCH', url, payload, options),
+      put: (url, payload, options) => call('PUT', url, payload, options),
       delete: (url, options) => call('DELETE', url, undefined, options),
     };
   }

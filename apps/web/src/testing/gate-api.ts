@@ -5,6 +5,7 @@ import type {
   ApprovedVehicle,
   CreateApprovedVehicleBody,
   PlateLookup,
+  Trailer,
   VerifyVehicle,
 } from '@boomgate/contracts/approved-vehicles';
 import type { WeighbridgeTicket } from '@boomgate/contracts/documents';
@@ -282,9 +283,22 @@ export function createGateApi(
         company: input.company ?? null,
         approvedUntil: input.approvedUntil ? input.approvedUntil.slice(0, 10) : null,
         driverPhoto: input.driverPhoto ? '/api/images/tenant/driver-photos/new.jpg' : null,
+        trailers: (input.trailers ?? []).map((trailer) => ({
+          plateNumber: normalisePlate(trailer.plateNumber),
+          discNumber: trailer.discNumber ?? null,
+          discExpiry: trailer.discExpiry ?? null,
+        })),
       });
       vehicles = [vehicle, ...vehicles];
       return HttpResponse.json(vehicle, { status: 201 });
+    }),
+    http.put<{ id: string }>('/api/approved-vehicles/:id/trailers', async ({ request, params }) => {
+      const { body } = await record(request);
+      const vehicle = vehicles.find((candidate) => candidate.id === params.id);
+      if (!vehicle) return apiError(404, 'NOT_FOUND', 'Vehicle not found.');
+      const updated = { ...vehicle, trailers: (body as { trailers: Trailer[] }).trailers };
+      vehicles = vehicles.map((candidate) => (candidate.id === params.id ? updated : candidate));
+      return HttpResponse.json(updated);
     }),
     http.delete<{ id: string }>('/api/approved-vehicles/:id', async ({ request, params }) => {
       await record(request);

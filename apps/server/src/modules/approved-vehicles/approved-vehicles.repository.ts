@@ -131,6 +131,21 @@ export function createApprovedVehiclesRepository(db: Db) {
       return rows[0];
     },
 
+    /** Issue 21: replaces a vehicle's trailers; undefined when there is no such vehicle. */
+    async setTrailers(
+      tx: DbExecutor,
+      tenantId: string,
+      id: string,
+      trailers: NonNullable<NewApprovedVehicleRow['trailers']>,
+    ) {
+      const rows = await tx
+        .update(approvedVehicles)
+        .set({ trailers })
+        .where(and(eq(approvedVehicles.tenantId, tenantId), eq(approvedVehicles.id, id)))
+        .returning();
+      return rows[0];
+    },
+
     /** A confirmed registration: no longer pending, and switched on. */
     async confirmRegistration(tx: DbExecutor, tenantId: string, id: string) {
       const rows = await tx

@@ -9,6 +9,7 @@ import {
   PlateParamsSchema,
   ProposalDecisionBodySchema,
   ProposalDecisionSchema,
+  UpdateTrailersBodySchema,
   VehicleIdParamsSchema,
   VerifyVehicleSchema,
 } from '@boomgate/contracts/approved-vehicles';
@@ -115,6 +116,31 @@ export function approvedVehiclesRoutes(
         if (proposed) return reply.code(202).send(toApprovedVehicle(proposed));
         return reply.code(204).send(null);
       },
+    );
+
+    app.put(
+      '/approved-vehicles/:id/trailers',
+      {
+        config: approvers,
+        schema: {
+          tags: ['approved-vehicles'],
+          operationId: 'updateApprovedVehicleTrailers',
+          summary: "Replace a vehicle's trailers (a rig's, at most two)",
+          description:
+            'Issue 21: `{trailers: [{plateNumber, discNumber?, discExpiry?}]}` replaces the ' +
+            'trailers (an empty list makes the vehicle rigid). 400 for more than two trailers or ' +
+            "a plate given twice; 422 when a trailer carries the vehicle's own plate or the " +
+            'watchlist blocks a trailer plate (refusal audited, hits raised). Audited ' +
+            '(approved-vehicle.trailers-updated, plates before and after).',
+          params: VehicleIdParamsSchema,
+          body: UpdateTrailersBodySchema,
+          response: { 200: ApprovedVehicleSchema },
+        },
+      },
+      async (request) =>
+        toApprovedVehicle(
+          await service.updateTrailers(request.actor, request.params.id, request.body, request.ip),
+        ),
     );
 
     for (const decision of ['confirm', 'reject'] as const) {

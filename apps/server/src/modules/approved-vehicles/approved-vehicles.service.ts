@@ -1,6 +1,7 @@
 import type {
   CreateApprovedVehicleBody,
   Trailer,
+  UpdateTrailersBody,
   VerifyVehicle,
 } from '@boomgate/contracts/approved-vehicles';
 import { normalisePlate } from '@boomgate/contracts/plates';
@@ -82,6 +83,16 @@ function blocksOf(hits: readonly WatchlistHit[]): WatchlistBlocks {
     );
   }
   return { blocked, hits: blocking };
+}
+
+/** Issue 21: 422 when a trailer carries the truck-tractor's own plate. */
+function assertOwnTrailerPlates(plateNumber: string, trailers: readonly { plateNumber: string }[]) {
+  if (trailers.some((trailer) => trailer.plateNumber === plateNumber)) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `A trailer cannot carry the vehicle's own plate (${plateNumber}).`,
+    );
+  }
 }
 
 export type ApprovedVehiclesService = ReturnType<typeof createApprovedVehiclesService>;
@@ -212,6 +223,8 @@ export function createApprovedVehiclesService({
       body: CreateApprovedVehicleBody & { plateNumber: string },
       ip?: string,
     ) {
+      // Issue 21: a trailer is a vehicle of its own, never the truck-tractor's plate again.
+      assertOwnTrailerPlates(body.plateNumber, body.trailers ?? []);
       // Issue 21: a watched plate (the vehicle's or a trailer's) is refused before anything else.
       await refuseWatchedPlates(
         actor,
@@ -328,6 +341,48 @@ export function createApprovedVehiclesService({
         }
         throw error;
       }
+    },
+
+    /**
+     * Issue 21: replaces a vehicle's trailers (at most two; none makes it rigid again). A trailer
+     * plate the watchlist blocks is refused (422, audited, hits raised) as on registration; a
+     * trailer may not carry the vehicle's own plate. Audited with the plates before and after.
+     */
+    async updateTrailers(actor: Actor, id: string, body: UpdateTrailersBody, ip?: string) {
+      const trailers: Trailer[] = body.trailers.map((trailer) => ({
+        plateNumber: trailer.plateNumber,
+        discNumber: trailer.discNumber ?? null,
+        discExpiry: trailer.discExpiry ?? null,
+      }));
+      const existing = await database.withTenant(actor.tenantId, (tx) =>
+        repository.find(tx, actor.tenantId, id),
+      );
+      if (!existing) throw notFound();
+      assertOwnTrailerPlates(existing.plateNumber, trailers);
+      await refuseWatchedPlates(
+        actor,
+        trailers.map((trailer) => trailer.plateNumber),
+        ip,
+      );
+      return database.withTenant(actor.tenantId, async (tx) => {
+        const before = await repository.findForDecision(tx, actor.tenantId, id);
+        if (!before) throw notFound();
+        const updated = await repository.setTrailers(tx, actor.tenantId, id, trailers);
+        if (!updated) throw notFound();
+        await audit.record(tx, {
+          tenantId: actor.tenantId,
+          actorUserId: actor.userId,
+          action: 'approved-vehicle.trailers-updated',
+          targetType: 'approved_vehicle',
+          targetId: id,
+          ip,
+          details: {
+            before: before.trailers.map((trailer) => trailer.plateNumber),
+            after: trailers.map((trailer) => trailer.plateNumber),
+          },
+        });
+        return updated;
+      });
     },
 
     /**

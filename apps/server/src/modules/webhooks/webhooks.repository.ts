@@ -107,6 +107,7 @@ export function createWebhooksRepository() {
           trailerPlates: incomingRequests.trailerPlates,
           trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
           warnings: incomingRequests.warnings,
+          ruleEvidence: incomingRequests.ruleEvidence,
           // Issue 21: the cited trailer discs as read, to pair with the plates (by table name,
           // as above; a primary-key lookup per cited disc, none for a rigid vehicle).
           trailerDiscs: sql<CitedTrailerDisc[]>`(
@@ -195,6 +196,7 @@ export function createWebhooksRepository() {
         | 'trailerPlates'
         | 'trailerLicenceDiscIds'
         | 'warnings'
+        | 'ruleEvidence'
       >,
     ): Promise<IncomingRequestRow | undefined> {
       const completedAt = values.completedAt?.toISOString() ?? null;

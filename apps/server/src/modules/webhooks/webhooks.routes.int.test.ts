@@ -59,6 +59,7 @@ describe('incoming feed and integrations routes', () => {
           trailerLicenceDiscIds: [],
           trailers: [],
           warnings: [],
+          ruleEvidence: [],
         },
         expect.objectContaining({ plateNumber: 'CA1', status: 'Incomplete', driverName: null }),
       ]);

@@ -79,6 +79,7 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     trailers: pairTrailers(row.trailerPlates, row.trailerDiscs ?? []),
     warnings: row.warnings,
+    ruleEvidence: row.ruleEvidence,
   };
 }
 
@@ -169,7 +170,11 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
             'The tenant’s document rules run on the completion (the licence end date, the ID ' +
             'number’s checksum, the induction, the driver against the registered driver): a ' +
             '`block` rule is 422 naming it, a `warn` rule one of the `warnings`. The warnings are ' +
-            'stored on the entry (listed with it) and sent with the callback.',
+            'stored on the entry (listed with it) and sent with the callback. The rules judge the ' +
+            'readings stored for `driversLicenceCaptureId` and `identityDocumentCaptureId` (the ' +
+            'dialog’s captures; 400 when not the organization’s reading of that type), not the ' +
+            'stated details; those only for a document not captured, and the verdict says so. ' +
+            '`ruleEvidence` records which (capture ids, or `stated`).',
           params: IncomingRequestIdParamsSchema,
           body: ProcessRequestBodySchema,
           response: { 200: ProcessRequestResponseSchema },

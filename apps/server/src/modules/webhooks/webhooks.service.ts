@@ -31,7 +31,12 @@ import { enqueueJob } from '@/platform/jobs';
 
 import type { CallbackSender, SendResult } from './callback-sender';
 import { decideAfterAttempt } from './delivery-policy';
-import { completionDocumentFacts } from './incoming-document-rules';
+import {
+  type CompletionCapture,
+  completionDocumentFacts,
+  completionDocuments,
+  markStated,
+} from './incoming-document-rules';
 import { pairTrailers } from './incoming-trailers';
 import {
   type VerifyFailure,
@@ -152,15 +157,41 @@ export function createWebhooksService({
    * Issue 21: the trailer registrations the server read on a cited weighbridge ticket capture,
    * as the rig check takes them ("A, B"); a capture that is not the tenant's ticket is a 400.
    */
-  async function ticketTrailerRegs(tx: DbExecutor, tenantId: string, captureId: string) {
+  /**
+   * Issue 21: a capture the Process Vehicle Entry dialog cites, with the reading the server stored
+   * for it; a capture that is not the tenant's reading of `type` is a 400 naming `citedAs`.
+   */
+  async function dialogCapture(
+    tx: DbExecutor,
+    tenantId: string,
+    captureId: string,
+    type: 'weighbridge' | 'license' | 'id',
+    citedAs: string,
+    what: string,
+  ): Promise<CompletionCapture> {
     const capture = await captures.findReading(tx, tenantId, captureId);
-    if (!capture || capture.type !== 'weighbridge')
+    if (!capture || capture.type !== type || !capture.reading)
       throw new AppError(
         'INVALID',
-        'weighbridgeTicketCaptureId: no weighbridge ticket read with this capture in this organization.',
+        `${citedAs}: no ${what} read with this capture in this organization.`,
       );
-    const regs = (capture.reading?.fields as { trailerRegs?: { value?: unknown } } | undefined)
-      ?.trailerRegs?.value;
+    return { captureId, fields: capture.reading.fields };
+  }
+
+  /**
+   * Issue 21: the trailer registrations the server read on a cited weighbridge ticket capture,
+   * as the rig check takes them ("A, B"); a capture that is not the tenant's ticket is a 400.
+   */
+  async function ticketTrailerRegs(tx: DbExecutor, tenantId: string, captureId: string) {
+    const { fields } = await dialogCapture(
+      tx,
+      tenantId,
+      captureId,
+      'weighbridge',
+      'weighbridgeTicketCaptureId',
+      'weighbridge ticket',
+    );
+    const regs = fields.trailerRegs?.value;
     return Array.isArray(regs) ? regs.filter((reg) => typeof reg === 'string').join(', ') : '';
   }
 
@@ -342,7 +373,7 @@ export function createWebhooksService({
         idNumber: body.driverIdNumber,
         company: body.transportName,
       };
-      const { refusal, trailerDiscs, warnings } = await database.withTenant(
+      const { refusal, trailerDiscs, warnings, ruleEvidence } = await database.withTenant(
         actor.tenantId,
         async (tx) => {
           // Issue 16: another site's entry is not the caller's to process (404, as unknown). An
@@ -382,19 +413,46 @@ export function createWebhooksService({
                   today: siteDay(now),
                 })
               : [];
-          // The tenant's document rules, on what the completion holds (incoming-document-rules.ts).
+          // The tenant's document rules, on the readings the server stored for the licence and
+          // ID captured in the dialog; the stated details only for a document not captured,
+          // and marked so (incoming-document-rules.ts).
+          const documents = completionDocuments(body, {
+            licence: body.driversLicenceCaptureId
+              ? await dialogCapture(
+                  tx,
+                  actor.tenantId,
+                  body.driversLicenceCaptureId,
+                  'license',
+                  'driversLicenceCaptureId',
+                  "driver's licence",
+                )
+              : null,
+            identity: body.identityDocumentCaptureId
+              ? await dialogCapture(
+                  tx,
+                  actor.tenantId,
+                  body.identityDocumentCaptureId,
+                  'id',
+                  'identityDocumentCaptureId',
+                  'ID document',
+                )
+              : null,
+          });
           const ruleModes = await documentRules.rulesOf(tx, actor.tenantId);
           const inductionStatus =
-            ruleModes.induction_missing_or_expired !== 'off'
-              ? (await induction.validityWithin(tx, actor.tenantId, body.driverIdNumber)).status
+            ruleModes.induction_missing_or_expired !== 'off' && documents.idNumber
+              ? (await induction.validityWithin(tx, actor.tenantId, documents.idNumber)).status
               : null;
-          const documentOutcomes = evaluateDocumentRules(
-            completionDocumentFacts(body, {
-              registeredDriverName: vehicle?.driverName ?? null,
-              today: siteDay(now),
-              induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
-            }),
-            ruleModes,
+          const documentOutcomes = markStated(
+            evaluateDocumentRules(
+              completionDocumentFacts(body, documents, {
+                registeredDriverName: vehicle?.driverName ?? null,
+                today: siteDay(now),
+                induction: inductionStatus === 'none' ? 'missing' : inductionStatus,
+              }),
+              ruleModes,
+            ),
+            documents,
           );
           // Only the rig's and the document rules' warnings are told: a watchlist alert may be
           // covert.
@@ -403,7 +461,9 @@ export function createWebhooksService({
           );
           const outcomes = [...screening.outcomes, ...rigOutcomes, ...documentOutcomes];
           const blocking = outcomes.find((outcome) => outcome.verdict === 'block');
-          if (!blocking) return { refusal: null, trailerDiscs: discs, warnings: rigWarnings };
+          const ruleEvidence = documents.evidence;
+          if (!blocking)
+            return { refusal: null, trailerDiscs: discs, warnings: rigWarnings, ruleEvidence };
           if (!(await repository.hasIncomingRequest(tx, actor.tenantId, id))) throw notFound();
           await audit.record(tx, {
             tenantId: actor.tenantId,
@@ -415,6 +475,7 @@ export function createWebhooksService({
             details: {
               refusalReason: blocking.refusalReason,
               ruleOutcomes: outcomes,
+              ruleEvidence,
               watchlistHits: screening.hits,
             },
           });
@@ -425,7 +486,7 @@ export function createWebhooksService({
             decision: 'refused',
             ip,
           });
-          return { refusal: blocking, trailerDiscs: discs, warnings: rigWarnings };
+          return { refusal: blocking, trailerDiscs: discs, warnings: rigWarnings, ruleEvidence };
         },
       );
       if (refusal) throw new AppError('UNPROCESSABLE', `Entry refused: ${refusal.message}`);
@@ -461,6 +522,8 @@ export function createWebhooksService({
             trailerLicenceDiscIds: body.trailerLicenceDiscIds,
             // Issue 21: stored on the entry (an edit replaces them) and sent with the callback.
             warnings: told,
+            // Issue 21: what the document rules judged (the captures' readings, else stated).
+            ruleEvidence,
           },
         );
         if (!row) {
@@ -526,6 +589,7 @@ export function createWebhooksService({
             deliveryId: delivery.id,
             callbackQueued,
             ...(warnings.length > 0 ? { ruleOutcomes: warnings } : {}),
+            ruleEvidence,
           },
         });
         // Issue 15: in the completion's transaction, so the typed values exist if and only if

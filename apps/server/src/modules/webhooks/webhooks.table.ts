@@ -14,6 +14,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import type { IncomingRuleEvidence } from '@boomgate/contracts/webhooks';
+
 import { sites } from '@/modules/sites/sites.table';
 import { tenants } from '@/modules/tenants/tenants.table';
 
@@ -82,6 +84,14 @@ export const incomingRequests = pgTable(
     /** Issue 21: the warnings the completion was accepted with ({code, message}), in order. */
     warnings: jsonb()
       .$type<{ code: string; message: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /**
+     * Issue 21: the documents the completion's document rules judged: a dialog capture's stored
+     * reading (its capture id) or, where none was read, the stated details (`source: 'stated'`).
+     */
+    ruleEvidence: jsonb()
+      .$type<IncomingRuleEvidence[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
   },
@@ -184,6 +194,7 @@ export type IncomingRequestListRow = Pick<
   | 'trailerPlates'
   | 'trailerLicenceDiscIds'
   | 'warnings'
+  | 'ruleEvidence'
 > & {
   /** Issue 15: the gate entry the processed request led to (list only). */
   entryLogId?: string | null;

@@ -6,6 +6,7 @@ import {
   ApprovedVehicleSchema,
   type CreateApprovedVehicleBody,
   ProposalDecisionSchema,
+  type UpdateTrailersBody,
 } from '@boomgate/contracts/approved-vehicles';
 
 import { request } from '@/lib/api-client';
@@ -63,6 +64,19 @@ export function useDecideProposal() {
       request('POST', `/api/approved-vehicles/${encodeURIComponent(id)}/${decision}`, {
         schema: ProposalDecisionSchema,
         body: {},
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Issue 21: back office or an admin replaces a vehicle's trailers (at most two). */
+export function useUpdateTrailers() {
+  const invalidate = useInvalidateVehicles();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateTrailersBody }) =>
+      request('PUT', `/api/approved-vehicles/${encodeURIComponent(id)}/trailers`, {
+        schema: ApprovedVehicleSchema,
+        body,
       }),
     onSuccess: invalidate,
   });

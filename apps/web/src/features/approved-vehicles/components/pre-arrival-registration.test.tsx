@@ -76,11 +76,41 @@ describe('Pre-Arrival Registration', () => {
       approvedUntil: format(addMonths(new Date(), 3), 'yyyy-MM-dd'),
       isActive: true,
       biometricConsent: true,
+      trailers: [],
     });
     // The form starts over for the next vehicle, without the plate from Auto Gate.
     await waitFor(() => expect(screen.getByLabelText('Plate Number')).toHaveValue(''));
     expect(window.location.search).toBe('');
     expect(currentPath()).toBe('/pre-arrival');
+  });
+
+  it("registers a rig with its trailers' plates and discs (issue 21)", async () => {
+    const { user, api } = setUp();
+    await fillForm(user);
+
+    await user.click(screen.getByRole('button', { name: 'Add Trailer' }));
+    await user.click(screen.getByRole('button', { name: 'Add Trailer' }));
+    expect(screen.queryByRole('button', { name: 'Add Trailer' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Trailer 1 Plate' }), 'tr 11 cd gp');
+    await user.type(screen.getAllByLabelText('Disc Number')[0]!, 'MVL1CC42');
+    await user.type(screen.getAllByLabelText('Disc Expiry')[0]!, '2027-03-31');
+    await user.type(screen.getAllByLabelText('Disc Number')[1]!, 'D2');
+    await user.click(submit());
+    await expectToast('Trailer Plate Required', "Trailer 2 needs the trailer's plate.");
+    expect(api.sent('POST', '/api/approved-vehicles')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Remove Trailer 2' }));
+    await user.click(submit());
+
+    await expectToast('Vehicle Registered', 'KP 35 XK GP is approved for entry.');
+    const [sent] = api.sent('POST', '/api/approved-vehicles');
+    expect(sent!.body).toMatchObject({
+      plateNumber: 'KP35XKGP',
+      trailers: [{ plateNumber: 'TR11CDGP', discNumber: 'MVL1CC42', discExpiry: '2027-03-31' }],
+    });
+    await waitFor(() =>
+      expect(screen.queryByRole('textbox', { name: 'Trailer 1 Plate' })).not.toBeInTheDocument(),
+    );
   });
 
   it("asks for the plate and the driver name first: 'Missing Information'", async () => {

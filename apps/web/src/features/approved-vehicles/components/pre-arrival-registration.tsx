@@ -1,18 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import {
-  CameraIcon,
-  CheckCircle2Icon,
-  ShieldCheckIcon,
-  Trash2Icon,
-  TriangleAlertIcon,
-} from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { ShieldCheckIcon } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-
-import type { OcrResponse } from '@boomgate/contracts/ocr';
 import { Link, useLocation } from 'wouter';
 
-import { CameraCaptureDialog } from '@/components/camera/camera-capture-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -22,56 +12,15 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage, isHttpError } from '@/lib/api-client';
-import { useTranslation } from '@/lib/i18n';
-import { readDocument } from '@/lib/api/ocr';
+import { getErrorMessage } from '@/lib/api-client';
+import { contractMessage, useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useRegisterVehicle } from '../api/approved-vehicles';
 
+import { DriverPhotoField } from './driver-photo-field';
 import { emptyPreArrivalValues, type PreArrivalValues, toRegistration } from './pre-arrival-values';
-
-/** What the face engine thought of the driver photo. */
-function PhotoCheck({
-  status,
-  result,
-  error,
-}: {
-  status: 'idle' | 'pending' | 'success' | 'error';
-  result: OcrResponse | undefined;
-  error: Error | null;
-}) {
-  const { t } = useTranslation('vehicles');
-  if (status === 'pending') {
-    return (
-      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Spinner />
-        {t('preArrival.checkingPhoto')}
-      </p>
-    );
-  }
-  if (status === 'success' && result?.ok) {
-    return (
-      <p className="flex items-center gap-2 text-sm text-success">
-        <CheckCircle2Icon aria-hidden className="size-4" />
-        {t('preArrival.faceFound')}
-      </p>
-    );
-  }
-  const problem =
-    status === 'success'
-      ? (result?.message ?? t('preArrival.faceNotChecked'))
-      : status === 'error' && isHttpError(error, 422)
-        ? getErrorMessage(error, t('preArrival.noFace'))
-        : null;
-  if (!problem) return null;
-  return (
-    <p role="alert" className="flex items-start gap-2 text-sm text-amber-700 dark:text-amber-300">
-      <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
-      <span>{t('preArrival.photoProblem', { problem })}</span>
-    </p>
-  );
-}
+import { TrailersEditor } from './trailers-editor';
 
 /**
  * Spec §2 Pre-Arrival Registration. `initialPlate` comes from Auto Gate (`?plate=`) and is
@@ -90,14 +39,10 @@ export function PreArrivalRegistration({
   const { t } = useTranslation('vehicles');
   const [, navigate] = useLocation();
   const registerVehicle = useRegisterVehicle();
-  const [isCameraOpen, setIsCameraOpen] = useState(false);
   const form = useForm<PreArrivalValues>({
     defaultValues: emptyPreArrivalValues(initialPlate ?? ''),
   });
   const driverPhoto = useWatch({ control: form.control, name: 'driverPhoto' });
-  // The face engine looks at the photo as soon as it is taken, so a poor one is retaken now,
-  // not discovered at the gate. Advice only: registration does not wait for it.
-  const photoCheck = useMutation({ mutationFn: (image: string) => readDocument(image, 'face') });
 
   const announcedPlate = useRef(false);
   useEffect(() => {
@@ -112,11 +57,13 @@ export function PreArrivalRegistration({
   const handleValid = (values: PreArrivalValues) => {
     const result = toRegistration(values);
     if ('problem' in result) {
-      const { key, detail } = result.problem;
+      const { key, detail, trailer } = result.problem;
       toast({
         variant: 'destructive',
         title: t(`preArrival.problems.${key}.title`),
-        description: detail || t(`preArrival.problems.${key}.description`),
+        description:
+          (detail && contractMessage(detail)) ||
+          t(`preArrival.problems.${key}.description`, { n: trailer }),
       });
       return;
     }
@@ -199,51 +146,18 @@ export function PreArrivalRegistration({
               </Field>
             </div>
 
-            <div className="grid gap-2">
-              <p className="text-sm font-medium leading-none">{t('preArrival.driverPhoto')}</p>
-              <div className="flex flex-wrap items-center gap-4 rounded-lg border border-dashed p-4">
-                {driverPhoto ? (
-                  <img
-                    src={driverPhoto}
-                    alt={t('preArrival.driverPhotoAlt')}
-                    className="size-28 rounded-md object-cover"
-                  />
-                ) : (
-                  <div className="flex size-28 items-center justify-center rounded-md bg-muted text-muted-foreground">
-                    <CameraIcon aria-hidden className="size-8" />
-                  </div>
-                )}
-                <div className="flex flex-col gap-2">
-                  <p className="text-sm text-muted-foreground">{t('preArrival.photoHint')}</p>
-                  {driverPhoto && (
-                    <PhotoCheck
-                      status={photoCheck.status}
-                      result={photoCheck.data}
-                      error={photoCheck.error}
-                    />
-                  )}
-                  <div className="flex flex-wrap gap-2">
-                    <Button type="button" variant="outline" onClick={() => setIsCameraOpen(true)}>
-                      <CameraIcon aria-hidden />
-                      {driverPhoto ? t('preArrival.retakePhoto') : t('preArrival.capturePhoto')}
-                    </Button>
-                    {driverPhoto && (
-                      <Button
-                        type="button"
-                        variant="ghost"
-                        onClick={() => {
-                          form.setValue('driverPhoto', null);
-                          photoCheck.reset();
-                        }}
-                      >
-                        <Trash2Icon aria-hidden />
-                        {t('preArrival.removePhoto')}
-                      </Button>
-                    )}
-                  </div>
-                </div>
-              </div>
-            </div>
+            <DriverPhotoField
+              photo={driverPhoto}
+              onChange={(image) => form.setValue('driverPhoto', image)}
+            />
+
+            <Controller
+              control={form.control}
+              name="trailers"
+              render={({ field }) => (
+                <TrailersEditor value={field.value} onChange={field.onChange} />
+              )}
+            />
 
             <Controller
               control={form.control}
@@ -277,20 +191,6 @@ export function PreArrivalRegistration({
           </form>
         </CardContent>
       </Card>
-
-      <CameraCaptureDialog
-        open={isCameraOpen}
-        onClose={() => setIsCameraOpen(false)}
-        onCapture={(image) => {
-          form.setValue('driverPhoto', image);
-          setIsCameraOpen(false);
-          photoCheck.mutate(image);
-        }}
-        title={t('preArrival.driverPhoto')}
-        description={t('preArrival.cameraDescription')}
-        guide="oval"
-        captureLabel={t('preArrival.cameraCapture')}
-      />
     </div>
   );
 }

@@ -35,7 +35,39 @@ describe('pre-arrival registration values (spec §5)', () => {
         approvedUntil: '2027-02-22',
         isActive: true,
         biometricConsent: true,
+        trailers: [],
       },
+    });
+  });
+
+  it("sends a rig's trailers, normalised, blank rows dropped (issue 21)", () => {
+    const result = toRegistration(
+      {
+        ...valid,
+        trailers: [
+          { plateNumber: ' ab 12-cd gp ', discNumber: ' MVL1CC42 ', discExpiry: '2027-03-31' },
+          { plateNumber: ' ', discNumber: '', discExpiry: '' },
+        ],
+      },
+      today,
+    );
+    expect(result).toMatchObject({
+      body: {
+        trailers: [{ plateNumber: 'AB12CDGP', discNumber: 'MVL1CC42', discExpiry: '2027-03-31' }],
+      },
+    });
+  });
+
+  it('names the trailer whose disc has no plate, and refuses a plate given twice', () => {
+    expect(
+      toRegistration(
+        { ...valid, trailers: [{ plateNumber: '', discNumber: 'D1', discExpiry: '' }] },
+        today,
+      ),
+    ).toEqual({ problem: { key: 'trailerPlate', trailer: 1 } });
+    const twice = { plateNumber: 'AB12CDGP', discNumber: '', discExpiry: '' };
+    expect(toRegistration({ ...valid, trailers: [twice, twice] }, today)).toEqual({
+      problem: { key: 'trailers', detail: 'Each trailer has its own plate' },
     });
   });
 

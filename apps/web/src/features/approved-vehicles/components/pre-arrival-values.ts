@@ -7,6 +7,8 @@ import {
 
 import { normalisePlate } from '@/lib/plates';
 
+import { type TrailerValues, toTrailers } from './trailer-values';
+
 /** Spec §9: an approval lasts three months unless the form says otherwise. */
 export const APPROVAL_MONTHS = 3;
 
@@ -19,6 +21,8 @@ export type PreArrivalValues = {
   approvedUntil: string;
   driverPhoto: string | null;
   biometricConsent: boolean;
+  /** Issue 21: a rig's trailers (none for a rigid vehicle). */
+  trailers: TrailerValues[];
 };
 
 export function defaultApprovalDate(today: Date = new Date()): string {
@@ -34,18 +38,30 @@ export function emptyPreArrivalValues(plate = '', today: Date = new Date()): Pre
     approvedUntil: defaultApprovalDate(today),
     driverPhoto: null,
     biometricConsent: false,
+    trailers: [],
   };
 }
 
 /** A problem with the form: its `vehicles:preArrival.problems` key; `detail` is the contract's words. */
 export type FormProblem = {
-  key: 'missing' | 'invalidPlate' | 'photoRequired' | 'consentRequired' | 'invalidDate' | 'invalid';
+  key:
+    | 'missing'
+    | 'invalidPlate'
+    | 'photoRequired'
+    | 'consentRequired'
+    | 'invalidDate'
+    | 'trailerPlate'
+    | 'trailers'
+    | 'invalid';
   detail?: string;
+  /** The trailer (1 or 2) a `trailerPlate` problem is about. */
+  trailer?: number;
 };
 
 /**
  * Spec §5 pre-arrival rules, in the order the guard sees them: plate and driver name, a valid
- * plate, the driver photo, the driver's consent (POPIA), a usable approval date. Then the values
+ * plate, the driver photo, the driver's consent (POPIA), a usable approval date, the trailers
+ * (issue 21: each with a plate, at most two, none twice). Then the values
  * as sent: plate upper-cased, trimmed and stripped to letters and digits, names trimmed, an empty
  * licence or company as null.
  */
@@ -84,6 +100,16 @@ export function toRegistration(
       };
     }
   }
+  // Issue 21: a rig's trailers, checked by the contract's TrailersSchema.
+  const rig = toTrailers(values.trailers);
+  if ('problem' in rig) {
+    const { needsPlate, detail } = rig.problem;
+    return {
+      problem: needsPlate
+        ? { key: 'trailerPlate', trailer: needsPlate }
+        : { key: 'trailers', detail: detail ?? '' },
+    };
+  }
 
   const body: CreateApprovedVehicleBody = {
     plateNumber,
@@ -94,6 +120,7 @@ export function toRegistration(
     approvedUntil: approvedUntil || null,
     isActive: true,
     biometricConsent: true,
+    trailers: rig.trailers,
   };
   const checked = CreateApprovedVehicleBodySchema.safeParse(body);
   if (!checked.success) {

@@ -1,155 +1,45 @@
-import { parseISO } from 'date-fns';
-import { CarIcon, CheckIcon, PlusIcon, Trash2Icon, UserRoundIcon, XIcon } from 'lucide-react';
+import { CarIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 
 import type { ApprovedVehicle } from '@boomgate/contracts/approved-vehicles';
 
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { ScrollArea } from '@/components/ui/scroll-area';
-import { LoadingScreen, Spinner } from '@/components/ui/spinner';
+import { LoadingScreen } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { apiUrl, getErrorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { getErrorMessage } from '@/lib/api-client';
 import { useTranslation } from '@/lib/i18n';
 import { formatPlate } from '@/lib/plates';
 
 import { useApprovedVehicles, useDecideProposal, useDeleteVehicle } from '../api/approved-vehicles';
 
-const PENDING_TEXT = {
-  registration: 'pendingRegistration',
-  deletion: 'pendingDeletion',
-} as const;
+import { DeleteVehicleDialog } from './delete-vehicle-dialog';
+import { EditTrailersDialog } from './edit-trailers-dialog';
+import { VehicleRow } from './vehicle-row';
 
-function VehicleRow({
-  vehicle,
-  isDeleting,
-  onDelete,
-  canDecide,
-  isDeciding,
-  onDecide,
-}: {
-  vehicle: ApprovedVehicle;
-  isDeleting: boolean;
-  onDelete: () => void;
-  /** Back office and admins confirm or reject a guard's proposal (separation of duties). */
-  canDecide: boolean;
-  isDeciding: boolean;
-  onDecide: (decision: 'confirm' | 'reject') => void;
-}) {
-  const plate = formatPlate(vehicle.plateNumber);
-  const { t } = useTranslation('vehicles');
-  return (
-    <li
-      className="flex items-center gap-4 border-b p-3 last:border-b-0"
-      data-testid={`vehicle-${vehicle.plateNumber}`}
-    >
-      {vehicle.driverPhoto ? (
-        <img
-          src={apiUrl(vehicle.driverPhoto)}
-          alt={t('driverPhotoAlt', { name: vehicle.driverName })}
-          loading="lazy"
-          className="size-14 shrink-0 rounded-md bg-muted object-cover"
-        />
-      ) : (
-        <div
-          className="flex size-14 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground"
-          title={t('noDriverPhoto')}
-        >
-          <UserRoundIcon aria-hidden className="size-6" />
-        </div>
-      )}
-      <div className="grid min-w-0 flex-1 gap-1">
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="font-mono text-base font-semibold">{plate}</span>
-          {vehicle.pendingApproval ? (
-            <Badge variant="outline">{t('pendingApproval')}</Badge>
-          ) : vehicle.isActive ? (
-            <Badge variant="success">{t('active')}</Badge>
-          ) : (
-            <Badge variant="secondary">{t('inactive')}</Badge>
-          )}
-        </div>
-        {vehicle.pendingApproval && (
-          <p className="text-xs text-muted-foreground">
-            {t(PENDING_TEXT[vehicle.pendingApproval])}
-          </p>
-        )}
-        <p className="truncate text-sm">
-          {vehicle.driverName}
-          {vehicle.company && <span className="text-muted-foreground"> · {vehicle.company}</span>}
-        </p>
-        <p className="text-xs text-muted-foreground">
-          {vehicle.approvedUntil
-            ? t('approvedUntil', { date: formatDate(parseISO(vehicle.approvedUntil)) })
-            : t('noEndDate')}
-          {vehicle.driverLicense && t('licence', { licence: vehicle.driverLicense })}
-        </p>
-      </div>
-      {canDecide && vehicle.pendingApproval && (
-        <div className="flex shrink-0 gap-1">
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label={t('confirmPlate', { plate })}
-            disabled={isDeciding}
-            onClick={() => onDecide('confirm')}
-          >
-            <CheckIcon aria-hidden />
-            {t('confirm')}
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            aria-label={t('rejectPlate', { plate })}
-            disabled={isDeciding}
-            onClick={() => onDecide('reject')}
-          >
-            <XIcon aria-hidden />
-            {t('reject')}
-          </Button>
-        </div>
-      )}
-      <Button
-        variant="ghost"
-        size="icon"
-        className="shrink-0 text-destructive hover:text-destructive"
-        aria-label={t('deletePlate', { plate })}
-        disabled={isDeleting}
-        onClick={onDelete}
-      >
-        {isDeleting ? <Spinner /> : <Trash2Icon aria-hidden />}
-      </Button>
-    </li>
-  );
-}
-
-/** Spec §2 Registered Vehicles: the approved vehicles in a scroll area, each with delete. */
+/**
+ * Spec §2 Registered Vehicles: the approved vehicles in a scroll area, each with delete; a rig shows
+ * its trailers (issue 21), which back office and admins edit.
+ */
 export function RegisteredVehicles({
   preArrivalHref,
   canDecide = false,
 }: {
   preArrivalHref: string;
-  /** Back office and admins may confirm or reject a security guard's proposal. */
+  /**
+   * Back office and admins may confirm or reject a security guard's proposal, and edit a rig's
+   * trailers (issue 21).
+   */
   canDecide?: boolean;
 }) {
   const vehicles = useApprovedVehicles();
   const deleteVehicle = useDeleteVehicle();
   const decideProposal = useDecideProposal();
   const [confirming, setConfirming] = useState<ApprovedVehicle | null>(null);
+  const [editing, setEditing] = useState<ApprovedVehicle | null>(null);
   const { t } = useTranslation('vehicles');
 
   const handleDecide = (vehicle: ApprovedVehicle, decision: 'confirm' | 'reject') => {
@@ -253,6 +143,7 @@ export function RegisteredVehicles({
                       decideProposal.isPending && decideProposal.variables.id === vehicle.id
                     }
                     onDecide={(decision) => handleDecide(vehicle, decision)}
+                    onEditTrailers={canDecide ? () => setEditing(vehicle) : undefined}
                   />
                 ))}
               </ul>
@@ -261,36 +152,12 @@ export function RegisteredVehicles({
         </CardContent>
       </Card>
 
-      <AlertDialog
-        open={confirming !== null}
-        onOpenChange={(open) => {
-          if (!open) setConfirming(null);
-        }}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{t('deleteTitle')}</AlertDialogTitle>
-            <AlertDialogDescription>
-              {confirming &&
-                t('deleteDescription', {
-                  plate: formatPlate(confirming.plateNumber),
-                  name: confirming.driverName,
-                })}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>{t('cancel')}</AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              onClick={() => {
-                if (confirming) handleConfirmDelete(confirming);
-              }}
-            >
-              {t('delete')}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <DeleteVehicleDialog
+        confirming={confirming}
+        onCancel={() => setConfirming(null)}
+        onConfirm={handleConfirmDelete}
+      />
+      {editing && <EditTrailersDialog vehicle={editing} onClose={() => setEditing(null)} />}
     </div>
   );
 }

@@ -45,6 +45,7 @@ function anEntry(overrides: Partial<IncomingRequestEntry> = {}): IncomingRequest
     trailerLicenceDiscIds: [],
     trailers: [],
     warnings: [],
+    ruleEvidence: [],
     ...overrides,
   };
   return { ...entry, status: incomingRequestStatus(entry) };
@@ -525,6 +526,9 @@ describe('Incoming Feed', () => {
       driverDateOfBirth: '1990-01-01',
       driverSex: 'M',
       expectedCompletedAt: null,
+      // Issue 21: the licence and ID read here, so the server judges its own stored readings.
+      driversLicenceCaptureId: A_CAPTURE_ID,
+      identityDocumentCaptureId: A_CAPTURE_ID,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const [row] = await rows();
@@ -900,6 +904,8 @@ describe('Process Vehicle Entry: typed fallback and corrections (issue 15)', () 
         },
       ],
     });
+    // Typed by hand, not read: no capture is cited for the ID document.
+    expect(api.processed[0]!.body).not.toHaveProperty('identityDocumentCaptureId');
   });
 
   it('sends no corrections when every value is kept as read and none was uncertain', async () => {

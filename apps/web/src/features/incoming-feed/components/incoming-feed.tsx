@@ -26,6 +26,7 @@ import { useTranslation } from '@/lib/i18n';
 import { usePendingRequests } from '../api/incoming-requests';
 import { useSites } from '@/lib/api/sites';
 
+import { IncomingWarnings } from './incoming-warnings';
 import { ProcessEntryDialog } from './process-entry-dialog';
 import { fullName } from './process-entry';
 
@@ -148,6 +149,8 @@ export function IncomingFeed() {
                         <Badge variant={complete ? 'success' : 'secondary'}>
                           {complete ? t('complete') : t('incomplete')}
                         </Badge>
+                        {/* Issue 21: the warnings its completion was accepted with. */}
+                        <IncomingWarnings warnings={entry.warnings} />
                       </TableCell>
                       <TableCell>
                         <Button

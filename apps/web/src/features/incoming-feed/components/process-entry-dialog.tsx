@@ -29,6 +29,7 @@ import {
   captureFromEdits,
   captureFromRead,
   type Captures,
+  citedCaptures,
   completion,
   defaultTab,
   EDITABLE,
@@ -148,10 +149,8 @@ export function ProcessEntryDialog({
           expectedCompletedAt: entry.completedAt,
           ...(corrections.length > 0 ? { corrections } : {}),
           ...trailerFields(trailers),
-          // Issue 21: the ticket read here, so the server matches its trailers with the rig.
-          ...(tabEdits.weighbridge?.edits.captureId
-            ? { weighbridgeTicketCaptureId: tabEdits.weighbridge.edits.captureId }
-            : {}),
+          // Issue 21: the documents read here, judged by the server from its stored readings.
+          ...citedCaptures(tabEdits),
         },
       },
       {

@@ -385,3 +385,22 @@ export function tabCorrections({ edits, initial }: TabEdits): CorrectionInput[] 
     );
   });
 }
+
+/**
+ * Issue 21: the captures read in the dialog that the completion cites, so the server judges its
+ * own stored readings: the ticket's trailers against the rig, and the licence and ID document
+ * with the document rules. A tab typed by hand ("Enter manually") cites no capture.
+ */
+export function citedCaptures(
+  tabEdits: Partial<Record<TabKey, TabEdits>>,
+): Pick<
+  ProcessRequestBody,
+  'weighbridgeTicketCaptureId' | 'driversLicenceCaptureId' | 'identityDocumentCaptureId'
+> {
+  const cited = {
+    weighbridgeTicketCaptureId: tabEdits.weighbridge?.edits.captureId,
+    driversLicenceCaptureId: tabEdits.licence?.edits.captureId,
+    identityDocumentCaptureId: tabEdits.id?.edits.captureId,
+  };
+  return Object.fromEntries(Object.entries(cited).filter(([, captureId]) => Boolean(captureId)));
+}

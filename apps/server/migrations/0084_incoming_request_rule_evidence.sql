@@ -1,0 +1,1 @@
+ALTER TABLE "incoming_requests" ADD COLUMN "rule_evidence" jsonb DEFAULT '[]'::jsonb NOT NULL;

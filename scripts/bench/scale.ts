@@ -12,7 +12,7 @@ import { SCALE_PASSWORD, productionScalePlan } from '@/testing/scale-data';
 import { type BenchMeasurement, mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { percentile } from '../lib/latency';
-import { SCALE_DATA_DIR, ensureScaleData } from '../lib/scale-database';
+import { SCALE_DATA_DIR, SCALE_ENTRIES, ensureScaleData } from '../lib/scale-database';
 import { freePort, startServer } from '../lib/server-process';
 
 /**
@@ -656,7 +656,7 @@ try {
   }
 
   if (process.env.BENCH_WRITE_DOC !== '0') {
-    const plan = productionScalePlan('');
+    const plan = productionScalePlan('', { entries: SCALE_ENTRIES });
     const large = plan.tenants[0]!;
     const sum = (key: 'approvedVehicles' | 'users') =>
       plan.tenants.reduce((n, t) => n + t[key], 0).toLocaleString('en-US');

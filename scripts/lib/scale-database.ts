@@ -33,7 +33,9 @@ export function scaleEntriesFrom(
   if (given === undefined || given === '') return DEFAULT_SCALE_ENTRIES;
   const entries = Number(given.replace(/[_,]/g, ''));
   if (!Number.isInteger(entries) || entries < 1000 || entries > 50_000_000)
-    throw new Error(`--entries / SCALE_ENTRIES: a whole number from 1000 to 50000000, not ${given}`);
+    throw new Error(
+      `--entries / SCALE_ENTRIES: a whole number from 1000 to 50000000, not ${given}`,
+    );
   return entries;
 }
 export const SCALE_ENTRIES = scaleEntriesFrom();

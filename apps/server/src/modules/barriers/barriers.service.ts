@@ -130,18 +130,18 @@ export function createBarriersService({
     if (!change && now - (lastWritten.get(key) ?? 0) < lastSeenWriteIntervalMs) return;
     lastWritten.set(key, now);
     void database
-      .withTenant(agent.tenantId, (tx) =>
-        change
-          ? repository.recordConnection(
-              tx,
-              agent.tenantId,
-              agent.gateId,
-              clock.now(),
-              device,
-              change,
-            )
-          : repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device),
-      )
+      .withTenant(agent.tenantId, async (tx) => {
+        if (change)
+          await repository.recordConnection(
+            tx,
+            agent.tenantId,
+            agent.gateId,
+            clock.now(),
+            device,
+            change,
+          );
+        else await repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device);
+      })
       .catch(() => lastWritten.delete(key));
   };
 

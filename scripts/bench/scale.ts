@@ -7,12 +7,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 import { encodeCursor } from '@/platform/page-cursor';
-import { SCALE_PASSWORD, productionScalePlan } from '@/testing/scale-data';
+import { DEFAULT_SCALE_ENTRIES, SCALE_PASSWORD, productionScalePlan } from '@/testing/scale-data';
 
 import { type BenchMeasurement, mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { percentile } from '../lib/latency';
-import { SCALE_DATA_DIR, ensureScaleData } from '../lib/scale-database';
+import { SCALE_DATA_DIR, SCALE_ENTRIES, ensureScaleData } from '../lib/scale-database';
 import { freePort, startServer } from '../lib/server-process';
 
 /**
@@ -39,7 +39,12 @@ const WARMUP_SECONDS = 2;
 const SESSIONS = 50;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? SESSIONS);
 const TARGET_P99_MS = 50;
-const HEADING = process.env.BENCH_SCALE_HEADING ?? 'Scale';
+/** Another size than today's (`--entries`, SCALE_ENTRIES) writes a section of its own. */
+const HEADING =
+  process.env.BENCH_SCALE_HEADING ??
+  (SCALE_ENTRIES === DEFAULT_SCALE_ENTRIES
+    ? 'Scale'
+    : `Scale at ${SCALE_ENTRIES.toLocaleString('en-US')} entries`);
 /** Paced runs: each session sends this many requests a second (a busy screen; the feed polls every 5 s). */
 const SESSION_RATE = Number(process.env.BENCH_SESSION_RATE ?? 2);
 const PACED_ONLY = process.argv.includes('--paced-only');
@@ -656,7 +661,7 @@ try {
   }
 
   if (process.env.BENCH_WRITE_DOC !== '0') {
-    const plan = productionScalePlan('');
+    const plan = productionScalePlan('', { entries: SCALE_ENTRIES });
     const large = plan.tenants[0]!;
     const sum = (key: 'approvedVehicles' | 'users') =>
       plan.tenants.reduce((n, t) => n + t[key], 0).toLocaleString('en-US');
@@ -681,7 +686,7 @@ try {
         : `Not even the first step held p99 ≤ ${TARGET_P99_MS} ms.`;
     await writeBenchmarkSection(
       HEADING,
-      `Command: \`npm run bench:scale\` (seeds \`./data-bench\` with \`npm run seed:scale\` first when it is missing or
+      `Command: \`npm run bench:scale${SCALE_ENTRIES === DEFAULT_SCALE_ENTRIES ? '' : ` -- --entries ${SCALE_ENTRIES}`}\` (seeds \`${path.relative(process.cwd(), SCALE_DATA_DIR) || '.'}\` with \`npm run seed:scale\` first when it is missing or
 was seeded by an older plan). \`npm run bench\` repeats it and gives the medians in the Summary (the closed loop and the
 ramp in its first run only); this section is from one run.
 Data: ${plan.tenants.length} tenants; the largest has ${large.entryLogs.toLocaleString('en-US')} entry logs over two years (denser in recent weeks),

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
 import { hashPassword } from '@/platform/passwords';
 import { loadOrCreateSecrets } from '@/platform/secrets';
 import {
+  DEFAULT_SCALE_ENTRIES,
   SCALE_PASSWORD,
   type ScaleDifference,
   canTopUp,
@@ -19,9 +20,37 @@ import {
 
 import { REPO_ROOT } from './server-process';
 
-/** The scale data lives apart from the development ./data (BENCH_DATA_DIR), or in DATABASE_URL. */
+/**
+ * The large tenant's entry logs (issue 27): `--entries N` on the command line or SCALE_ENTRIES,
+ * else 1,000,000 (today's scale). Underscores and commas are allowed (`--entries 10_000_000`).
+ */
+export function scaleEntriesFrom(
+  argv: readonly string[] = process.argv,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  const at = argv.indexOf('--entries');
+  const given = at >= 0 ? argv[at + 1] : env.SCALE_ENTRIES;
+  if (given === undefined || given === '') return DEFAULT_SCALE_ENTRIES;
+  const entries = Number(given.replace(/[_,]/g, ''));
+  if (!Number.isInteger(entries) || entries < 1000 || entries > 50_000_000)
+    throw new Error(
+      `--entries / SCALE_ENTRIES: a whole number from 1000 to 50000000, not ${given}`,
+    );
+  return entries;
+}
+export const SCALE_ENTRIES = scaleEntriesFrom();
+
+/**
+ * The scale data lives apart from the development ./data (BENCH_DATA_DIR), or in DATABASE_URL.
+ * Another size than today's gets its own folder by default (./data-bench-10000000), so a 10M seed
+ * never replaces the 1M one.
+ */
 export const SCALE_DATA_DIR = path.resolve(
-  process.env.BENCH_DATA_DIR ?? path.join(REPO_ROOT, 'data-bench'),
+  process.env.BENCH_DATA_DIR ??
+    path.join(
+      REPO_ROOT,
+      SCALE_ENTRIES === DEFAULT_SCALE_ENTRIES ? 'data-bench' : `data-bench-${SCALE_ENTRIES}`,
+    ),
 );
 const LARGE_TENANT = 'Scale Tenant 001 (large)';
 
@@ -79,7 +108,7 @@ export async function ensureScaleData({
   log = (message: string) => process.stdout.write(`${message}\n`),
 }: { reset?: boolean; log?: (message: string) => void } = {}): Promise<ScaleDataOutcome> {
   const passwordHash = await hashPassword(SCALE_PASSWORD);
-  const plan = productionScalePlan(passwordHash);
+  const plan = productionScalePlan(passwordHash, { entries: SCALE_ENTRIES });
   let reseeding = false;
   if (reset) await removeDataFolder(log);
   for (;;) {

@@ -35,13 +35,23 @@ export const SITE_TIME_ZONE = 'Africa/Johannesburg';
 export const scaleUsername = (tenantNumber: number, user: number) =>
   `scale-t${String(tenantNumber).padStart(3, '0')}-u${String(user).padStart(3, '0')}`;
 
-/** Issue 9: 100 tenants, 1,000,000 entries in the largest, 50,000 approved vehicles, 500 users. */
-export function productionScalePlan(passwordHash: string): ScalePlan {
+/** The large tenant's entry logs in the issue-9 plan (today's scale). */
+export const DEFAULT_SCALE_ENTRIES = 1_000_000;
+
+/**
+ * Issue 9: 100 tenants, 1,000,000 entries in the largest, 50,000 approved vehicles, 500 users.
+ * `entries` changes the large tenant's entry logs alone (issue 27: 10,000,000, ten times the
+ * scale); everything else stays as planned, so the two data sets differ in the entry-log list only.
+ */
+export function productionScalePlan(
+  passwordHash: string,
+  { entries = DEFAULT_SCALE_ENTRIES }: { entries?: number } = {},
+): ScalePlan {
   const tenants: ScaleTenantPlan[] = [
     {
       number: 1,
       name: 'Scale Tenant 001 (large)',
-      entryLogs: 1_000_000,
+      entryLogs: entries,
       approvedVehicles: 20_000,
       users: 60,
       truckListEntries: 150_000,

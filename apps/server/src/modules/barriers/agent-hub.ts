@@ -29,6 +29,8 @@ export type CommandReply =
     };
 
 type Live = AgentIdentity & {
+  /** This connection's own id: what it writes of the gate's presence names it (issue 27). */
+  connectionId: string;
   socket: WebSocket;
   device: BarrierDeviceKind | null;
   lastHeardAt: number;
@@ -40,7 +42,11 @@ export type AgentHubOptions = {
   resultTimeoutMs: number;
   /** Called on every heartbeat (the service persists last contact, throttled). */
   onHeartbeat?: (agent: AgentIdentity, device: BarrierDeviceKind) => void;
-  onConnectionChange?: (agent: AgentIdentity, online: boolean) => void;
+  /**
+   * Called when a connection is taken over and when it closes, with that connection's id, so a
+   * late drop of an older connection (in this process or another) can be told from the newest.
+   */
+  onConnectionChange?: (agent: AgentIdentity, online: boolean, connectionId: string) => void;
 };
 
 const keyOf = ({ tenantId, gateId }: AgentIdentity) => `${tenantId}/${gateId}`;
@@ -76,13 +82,14 @@ export function createAgentHub({
       live.get(key)?.socket.close(4000, 'replaced by a newer connection');
       const connection: Live = {
         ...agent,
+        connectionId: newId(),
         socket,
         device: null,
         lastHeardAt: Date.now(),
         pending: new Map(),
       };
       live.set(key, connection);
-      onConnectionChange(agent, true);
+      onConnectionChange(agent, true, connection.connectionId);
       socket.on('message', (data, isBinary) => {
         if (isBinary || !Buffer.isBuffer(data)) return;
         let parsed;
@@ -108,7 +115,7 @@ export function createAgentHub({
       socket.on('close', () => {
         if (live.get(key) === connection) {
           live.delete(key);
-          onConnectionChange(agent, false);
+          onConnectionChange(agent, false, connection.connectionId);
         }
         for (const resolve of connection.pending.values()) resolve(null);
       });

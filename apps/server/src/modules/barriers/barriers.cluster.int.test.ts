@@ -21,6 +21,7 @@ async function until(check: () => Promise<boolean> | boolean) {
 let a: TestApp;
 let b: TestApp;
 let serverUrl: string;
+let serverUrlOfB: string;
 const cleanups: Array<() => Promise<unknown>> = [];
 const env = { BARRIER_HEARTBEAT_INTERVAL_MS: '1000', BARRIER_RESULT_TIMEOUT_MS: '3000' };
 
@@ -29,6 +30,8 @@ beforeAll(async () => {
   b = await createTestApp({ env, sameDatabaseAs: a });
   await a.app.listen({ port: 0, host: '127.0.0.1' });
   serverUrl = `http://127.0.0.1:${(a.app.server.address() as AddressInfo).port}`;
+  await b.app.listen({ port: 0, host: '127.0.0.1' });
+  serverUrlOfB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -40,20 +43,11 @@ afterAll(async () => {
 
 type Gate = { admin: Session; tenantId: string; gateId: string; token: string };
 
-async function aGateWithAgent(): Promise<
-  Gate & { simulator: Simulator; stop: () => Promise<void> }
-> {
-  const admin = await a.registerTenant();
-  const tenantId = admin.body.tenant.id;
-  const { gate } = await a.database.withTenant(tenantId, (tx) =>
-    createSitesRepository().defaultSite(tx, tenantId),
-  );
-  const created = await admin.post(`/api/gates/${gate.id}/agent-token`);
-  expect(created.statusCode).toBe(201);
-  const token = created.json<{ token: string }>().token;
+/** An agent process with its relay (an HTTP simulator), connected to `url`. */
+async function anAgent(url: string, token: string) {
   const simulator = await startHttpSimulator({});
   const agent = startAgent({
-    serverUrl,
+    serverUrl: url,
     token,
     driver: createDriver({
       kind: 'http',
@@ -69,11 +63,26 @@ async function aGateWithAgent(): Promise<
     () => simulator.close(),
     () => agent.stop(),
   );
+  return { simulator, stop: () => agent.stop() };
+}
+
+async function aGateWithAgent(): Promise<
+  Gate & { simulator: Simulator; stop: () => Promise<void> }
+> {
+  const admin = await a.registerTenant();
+  const tenantId = admin.body.tenant.id;
+  const { gate } = await a.database.withTenant(tenantId, (tx) =>
+    createSitesRepository().defaultSite(tx, tenantId),
+  );
+  const created = await admin.post(`/api/gates/${gate.id}/agent-token`);
+  expect(created.statusCode).toBe(201);
+  const token = created.json<{ token: string }>().token;
   const setup = { admin, tenantId, gateId: gate.id, token };
+  const agent = await anAgent(serverUrl, token);
   // Connected as far as the database knows (b reads it), and listening on a for commands.
   await until(async () => (await statusOn(b, setup)).connected);
   await until(() => a.modules.barriers.service.hub.isOnline(setup));
-  return { ...setup, simulator, stop: () => agent.stop() };
+  return { ...setup, ...agent };
 }
 
 const onB = (gate: Gate, method: 'GET' | 'POST', url: string, payload?: object) =>
@@ -135,6 +144,35 @@ describe('barrier commands across API processes', () => {
     const rotated = await onB(gate, 'POST', `/api/gates/${gate.gateId}/agent-token`);
     expect(rotated.statusCode).toBe(201);
     await until(() => !a.modules.barriers.service.hub.isOnline(gate));
+  });
+
+  it('a late close of the old connection on a leaves the newer one on b connected (issue 27)', async () => {
+    const gate = await aGateWithAgent();
+    const connectionOf = async () =>
+      (
+        await a.ownerQuery<{ connected: boolean; connection_id: string | null }>(
+          'select connected, connection_id from gate_agents where gate_id = $1',
+          [gate.gateId],
+        )
+      )[0];
+    const first = (await connectionOf())?.connection_id;
+    expect(first).toEqual(expect.any(String));
+    // The agent comes back through the load balancer on b (its socket on a not yet closed):
+    // b's take-over is written.
+    const second = await anAgent(serverUrlOfB, gate.token);
+    await until(() => b.modules.barriers.service.hub.isOnline(gate));
+    await until(async () => (await connectionOf())?.connection_id !== first);
+    // Then the old socket on a closes: a writes its drop, naming its own connection.
+    await gate.stop();
+    await until(() => !a.modules.barriers.service.hub.isOnline(gate));
+    for (let check = 0; check < 25; check++) {
+      expect(await connectionOf()).toMatchObject({ connected: true });
+      expect((await statusOn(a, gate)).connected).toBe(true);
+      await sleep(40);
+    }
+    // The newer connection's own close is still written.
+    await second.stop();
+    await until(async () => (await connectionOf())?.connected === false);
   });
 
   it('an agent whose process vanished without a word is offline after a short wait, never opened', async () => {

@@ -66,18 +66,54 @@ export function createBarriersRepository() {
         });
     },
 
+    /** A heartbeat: last contact (and the device it reports); the agent is connected. */
     async touch(
       tx: DbExecutor,
       tenantId: string,
       gateId: string,
       seenAt: Date,
       device: BarrierDeviceKind | null,
-      connected: boolean,
     ) {
       await tx
         .update(gateAgents)
-        .set(device ? { lastSeenAt: seenAt, device, connected } : { lastSeenAt: seenAt, connected })
+        .set(
+          device
+            ? { lastSeenAt: seenAt, device, connected: true }
+            : { lastSeenAt: seenAt, connected: true },
+        )
         .where(and(eq(gateAgents.tenantId, tenantId), eq(gateAgents.gateId, gateId)));
+    },
+
+    /**
+     * A connection taken over (it becomes the gate's connection, whichever was before) or closed
+     * (written only while the gate's row still names that connection: a late drop of an older
+     * one changes nothing). Returns whether the row was written.
+     */
+    async recordConnection(
+      tx: DbExecutor,
+      tenantId: string,
+      gateId: string,
+      seenAt: Date,
+      device: BarrierDeviceKind | null,
+      { connected, connectionId }: { connected: boolean; connectionId: string },
+    ): Promise<boolean> {
+      const rows = await tx
+        .update(gateAgents)
+        .set({
+          lastSeenAt: seenAt,
+          connected,
+          ...(device ? { device } : {}),
+          ...(connected ? { connectionId } : {}),
+        })
+        .where(
+          and(
+            eq(gateAgents.tenantId, tenantId),
+            eq(gateAgents.gateId, gateId),
+            connected ? undefined : eq(gateAgents.connectionId, connectionId),
+          ),
+        )
+        .returning({ gateId: gateAgents.gateId });
+      return rows.length > 0;
     },
   };
 }

@@ -114,30 +114,44 @@ export function createBarriersService({
   const lastWritten = new Map<string, number>();
   const decisions = new Map<string, Promise<OpenResult>>();
 
+  /**
+   * Writes the gate's last contact. `change`: a connection taken over (connected) or closed
+   * (disconnected), always written and naming the connection: a close writes only while the row
+   * still names that connection, so a late drop of an older socket (another process's, or a
+   * write that lost the race) never overwrites the newer connection's "connected" (issue 27).
+   */
   const persistContact = (
     agent: AgentIdentity,
     device: BarrierDeviceKind | null,
-    connected: boolean,
-    force = false,
+    change?: { connected: boolean; connectionId: string },
   ) => {
     const key = `${agent.tenantId}/${agent.gateId}`;
     const now = Date.now();
-    if (!force && now - (lastWritten.get(key) ?? 0) < lastSeenWriteIntervalMs) return;
+    if (!change && now - (lastWritten.get(key) ?? 0) < lastSeenWriteIntervalMs) return;
     lastWritten.set(key, now);
     void database
-      .withTenant(agent.tenantId, (tx) =>
-        repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device, connected),
-      )
+      .withTenant(agent.tenantId, async (tx) => {
+        if (change)
+          await repository.recordConnection(
+            tx,
+            agent.tenantId,
+            agent.gateId,
+            clock.now(),
+            device,
+            change,
+          );
+        else await repository.touch(tx, agent.tenantId, agent.gateId, clock.now(), device);
+      })
       .catch(() => lastWritten.delete(key));
   };
 
   const hub: AgentHub = createAgentHub({
     heartbeatIntervalMs: settings.heartbeatIntervalMs,
     resultTimeoutMs: settings.resultTimeoutMs,
-    onHeartbeat: (agent, device) => persistContact(agent, device, true),
+    onHeartbeat: (agent, device) => persistContact(agent, device),
     // Connecting and dropping are always written: they are the presence badge.
-    onConnectionChange: (agent, online) => {
-      persistContact(agent, hub.deviceOf(agent), online, true);
+    onConnectionChange: (agent, online, connectionId) => {
+      persistContact(agent, hub.deviceOf(agent), { connected: online, connectionId });
       // Holding an agent: hear the commands other processes decide for it.
       if (online) relay?.listen().catch((error: Error) => log(`barriers: ${error.message}`));
     },

@@ -36,6 +36,12 @@ export const gateAgents = pgTable(
      * A process that dies cannot clear it: the offline scan goes by last_seen_at as well.
      */
     connected: boolean().notNull().default(false),
+    /**
+     * The connection that last took the agent over (issue 27): a connection's drop clears
+     * `connected` only while this still names it, so an older socket's late close (in another
+     * process, or a write that lost the race) leaves the newer connection's presence alone.
+     */
+    connectionId: uuid(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.gateId] }),

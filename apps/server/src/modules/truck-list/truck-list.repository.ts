@@ -27,23 +27,17 @@ export function createTruckListRepository() {
           plateNumber: truckListEntries.plateNumber,
           category: truckListEntries.category,
           transportName: truckListEntries.transportName,
-          // Issue 15: the entry the read led to, so the list opens its detail. A camera read and
-          // a gate entry share no key: the camera sees the truck arrive and the guard records
-          // the entry after, so it is the plate's first entry at or after the read within the
-          // window (walks the tenant's timestamp index in order: no sort per listed read). By
-          // table name, qualified: modules read each other's tables only in SQL, and drizzle
-          // leaves the outer columns unqualified, which inside the subquery would mean the entry's.
-          entryLogId: sql<string | null>`(
-            select e.id from entry_logs e
-            where e.tenant_id = truck_list_entries.tenant_id
-              and e."timestamp" >= truck_list_entries."timestamp"
-              and e."timestamp" <= truck_list_entries."timestamp" + ${`${TRUCK_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
-              and e.plate_number = truck_list_entries.plate_number
-            order by e."timestamp", e.id
-            limit 1)`,
-          // Issue 21: the combination that entry recorded (the same entry as entryLogId).
-          trailerPlates: sql<string[] | null>`(
-            select e.trailer_plates from entry_logs e
+          // Issue 15: the entry the read led to, so the list opens its detail, and (issue 21)
+          // the combination that entry recorded. A camera read and a gate entry share no key:
+          // the camera sees the truck arrive and the guard records the entry after, so it is the
+          // plate's first entry at or after the read within the window (the tenant's plate
+          // index, in order: no sort per listed read). One probe per listed read for both
+          // (issue 27: two subqueries walked the index twice, 600 buffers a page). By table
+          // name, qualified: modules read each other's tables only in SQL, and drizzle leaves
+          // the outer columns unqualified, which inside the subquery would mean the entry's.
+          entryLink: sql<{ id: string; trailerPlates: string[] | null } | null>`(
+            select json_build_object('id', e.id, 'trailerPlates', e.trailer_plates)
+            from entry_logs e
             where e.tenant_id = truck_list_entries.tenant_id
               and e."timestamp" >= truck_list_entries."timestamp"
               and e."timestamp" <= truck_list_entries."timestamp" + ${`${TRUCK_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval

@@ -37,7 +37,13 @@ export function createTruckListService({
       const after = readPageCursor(cursor);
       return database.withTenant(actor.tenantId, async (tx) => {
         const siteIds = await sitesToList(tx, actor, sites, siteId);
-        const rows = await repository.list(tx, actor.tenantId, siteIds, limit + 1, after);
+        const rows = (await repository.list(tx, actor.tenantId, siteIds, limit + 1, after)).map(
+          ({ entryLink, ...row }) => ({
+            ...row,
+            entryLogId: entryLink?.id ?? null,
+            trailerPlates: entryLink?.trailerPlates ?? null,
+          }),
+        );
         const summary: TruckListSummary = await repository.summary(
           tx,
           actor.tenantId,

@@ -1,0 +1,1 @@
+ALTER TABLE "gate_agents" ADD COLUMN "connection_id" uuid;

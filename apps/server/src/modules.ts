@@ -82,6 +82,8 @@ export function createModules({
     cacheMs: env.KEY_CACHE_SECONDS * 1000,
   });
   const { storage } = keys;
+  // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
+  audit.sealWith(keys.keyring.audit);
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.

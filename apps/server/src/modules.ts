@@ -353,7 +353,9 @@ export function createModules({
     exits: visits.webhookExits,
     vehicles: approvedVehicles.service,
     captures: captures.service,
+    sealer: keys.keyring,
   });
+  keys.service.register(webhooks.sealedTable);
   const anpr = createAnprModule({
     database,
     vehicles: approvedVehicles.service,

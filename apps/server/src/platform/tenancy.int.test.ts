@@ -161,6 +161,7 @@ describe('tenant isolation in the database', () => {
       'safety_video_uploads_abandoned',
       'tenant_keys_to_rewrap',
       'watchlist_unsealed_tenants',
+      'webhook_deliveries_unsealed_tenants',
       'webhooks_due_deliveries',
     ]);
   });

@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 
 import type { DbExecutor } from './db';
+import { holdsPersonalText } from './personal-text';
 
 /**
  * A background job: a name (`<module>.<verb>`), a payload schema (parsed again when the worker
@@ -57,6 +58,10 @@ export async function enqueueJob<Payload>(
   payload: Payload,
   { runAt, jobKey }: EnqueueOptions = {},
 ): Promise<void> {
+  // Issue 26: job payloads are stored in the clear in graphile_worker's tables; a job carries
+  // ids (the handler reads the sealed row), never an ID or passport number.
+  if (holdsPersonalText(payload))
+    throw new Error(`A ${job.name} job's payload holds an ID or passport number: pass ids instead`);
   await tx.execute(sql`select graphile_worker.add_job(
     identifier => ${job.name}::text,
     payload => ${JSON.stringify(payload)}::json,

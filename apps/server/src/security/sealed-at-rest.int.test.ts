@@ -23,7 +23,6 @@ const NOT_YET_SEALED = new Set([
   'public.visits.person_id_number',
   'public.induction_assignments.driver_id_number',
   'public.incoming_requests.driver_id_number',
-  'graphile_worker._private_jobs.payload',
 ]);
 
 const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;

@@ -1,6 +1,7 @@
-import { passesLuhn } from '@boomgate/contracts/sa-id-number';
-
+import { looksPersonal } from '@/platform/personal-text';
 import { isSealedValue } from '@/platform/sealing';
+
+export { looksPersonal };
 
 /** Seals and opens one value of `audit_events.details` under the tenant's audit key (issue 26). */
 export type AuditSealer = {
@@ -33,18 +34,6 @@ const PERSONAL_KEYS = new Set([
   'firstName',
   'surname',
 ]);
-
-const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;
-/** Line 2 of a passport's MRZ (as the catalog test looks for it). */
-const MRZ_LINE = /[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MF<]\d{6}\d/;
-
-/**
- * Whether free text holds an ID number (a checksum-valid 13-digit run) or an MRZ line: such a
- * value is sealed under any key (a note, a watchlist hit's value, a reading).
- */
-export function looksPersonal(text: string): boolean {
-  return (text.match(THIRTEEN_DIGITS) ?? []).some((run) => passesLuhn(run)) || MRZ_LINE.test(text);
-}
 
 async function mapStrings(
   value: unknown,

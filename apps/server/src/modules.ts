@@ -18,7 +18,7 @@ import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modul
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
-import { createKeysModule } from '@/modules/keys';
+import { countSealedOlder, createKeysModule } from '@/modules/keys';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createOverridePinsModule } from '@/modules/override-pins';
@@ -156,7 +156,10 @@ export function createModules({
     sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  keys.service.register(drivers.sealedTable);
+  keys.service.register({
+    ...drivers.sealedTable,
+    countOlder: countSealedOlder(database, 'drivers', 'id_number'),
+  });
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,
@@ -251,7 +254,10 @@ export function createModules({
     alerts: alerts.hooks,
     sealer: keys.keyring,
   });
-  keys.service.register(watchlist.sealedTable);
+  keys.service.register({
+    ...watchlist.sealedTable,
+    countOlder: countSealedOlder(database, 'watchlist_entries', 'value'),
+  });
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({
@@ -355,7 +361,10 @@ export function createModules({
     captures: captures.service,
     sealer: keys.keyring,
   });
-  keys.service.register(webhooks.sealedTable);
+  keys.service.register({
+    ...webhooks.sealedTable,
+    countOlder: countSealedOlder(database, 'webhook_deliveries', 'body'),
+  });
   const anpr = createAnprModule({
     database,
     vehicles: approvedVehicles.service,

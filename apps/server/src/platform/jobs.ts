@@ -50,25 +50,28 @@ export type EnqueueOptions = {
 
 /**
  * Adds a job inside the caller's transaction, so it commits or rolls back with the write that
- * caused it. The API role may only add jobs (see prepareJobQueue).
+ * caused it; returns the job's id. The API role may only add jobs (see prepareJobQueue).
  */
 export async function enqueueJob<Payload>(
   tx: DbExecutor,
   job: Pick<Job<Payload>, 'name' | 'maxAttempts'>,
   payload: Payload,
   { runAt, jobKey }: EnqueueOptions = {},
-): Promise<void> {
+): Promise<string> {
   // Issue 26: job payloads are stored in the clear in graphile_worker's tables; a job carries
   // ids (the handler reads the sealed row), never an ID or passport number.
   if (holdsPersonalText(payload))
     throw new Error(`A ${job.name} job's payload holds an ID or passport number: pass ids instead`);
-  await tx.execute(sql`select graphile_worker.add_job(
+  const result = await tx.execute<{
+    id: string;
+  }>(sql`select id::text as id from graphile_worker.add_job(
     identifier => ${job.name}::text,
     payload => ${JSON.stringify(payload)}::json,
     run_at => ${runAt?.toISOString() ?? null}::timestamptz,
     max_attempts => ${job.maxAttempts}::int,
     job_key => ${jobKey ?? null}::text
   )`);
+  return result.rows[0]?.id ?? '';
 }
 
 /**

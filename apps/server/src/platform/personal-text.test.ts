@@ -16,7 +16,12 @@ describe('personal text (issue 26)', () => {
 
   it('refuses a job whose payload holds an ID number, before it reaches the queue', async () => {
     const calls: unknown[] = [];
-    const tx = { execute: async (query: unknown) => calls.push(query) } as unknown as DbExecutor;
+    const tx = {
+      execute: async (query: unknown) => {
+        calls.push(query);
+        return { rows: [{ id: '1' }] };
+      },
+    } as unknown as DbExecutor;
     const job = { name: 'test.job', maxAttempts: 1 } as const;
     await expect(enqueueJob(tx, job, { idNumber: '8505050102086' })).rejects.toThrow(
       /ID or passport number/,

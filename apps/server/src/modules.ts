@@ -41,7 +41,8 @@ import {
 import { createWatchlistModule } from '@/modules/watchlist';
 import { createCallbackSender, createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
-import { createSecretBox, decodeEncryptionKey } from '@/platform/crypto';
+import { createSecretBox } from '@/platform/crypto';
+import { previousMastersOf } from '@/platform/root-key';
 import type { Database } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -50,8 +51,13 @@ export type Infrastructure = {
   database: Database;
   clock: Clock;
   sessionSecret: string;
-  /** 32 bytes: encrypts secrets kept in the database (integration secrets). */
+  /** ENCRYPTION_KEY, the master key: wraps the tenants' keys and the root key. */
   encryptionKey: Buffer;
+  /**
+   * The platform root key (platform/root-key.ts), wrapped by the master key: encrypts secrets
+   * kept in the database (integration secrets) and is what purpose keys are derived from.
+   */
+  rootKey: Buffer;
   storage: ObjectStorage;
   visionEngine: GateVisionEngine;
 };
@@ -62,7 +68,10 @@ export function createModules({
   database,
   clock,
   sessionSecret,
-  encryptionKey,
+  encryptionKey: master,
+  // Everything below that says encryptionKey gets the root key (issue 26): a master-key
+  // rotation re-wraps it and changes no secret box, hash or derived key.
+  rootKey: encryptionKey,
   storage: storedObjects,
   visionEngine,
 }: Infrastructure) {
@@ -70,12 +79,8 @@ export function createModules({
   // Issue 26: every object goes into storage sealed with its tenant's data key, through here.
   const keys = createKeysModule({
     database,
-    master: encryptionKey,
-    previousMasters: (env.ENCRYPTION_KEY_PREVIOUS ?? '')
-      .split(',')
-      .map((text) => text.trim())
-      .filter(Boolean)
-      .map(decodeEncryptionKey),
+    master,
+    previousMasters: previousMastersOf(env.ENCRYPTION_KEY_PREVIOUS),
     storage: storedObjects,
     audit,
     clock,

@@ -268,6 +268,7 @@ export async function buildApp({
         modules.settings.routes,
         modules.privacy.routes,
         modules.auditEvents.routes,
+        modules.keys.routes,
         modules.alerts.routes,
         modules.watchlist.routes,
         modules.documentRules.routes,

@@ -23,6 +23,7 @@ const modules = createModules({
   clock: systemClock,
   sessionSecret: infrastructure.sessionSecret,
   encryptionKey: infrastructure.encryptionKey,
+  rootKey: infrastructure.rootKey,
   storage,
   visionEngine,
 });

@@ -18,7 +18,7 @@ import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modul
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
-import { createKeysModule } from '@/modules/keys';
+import { countSealedOlder, createKeysModule } from '@/modules/keys';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createOverridePinsModule } from '@/modules/override-pins';
@@ -42,7 +42,8 @@ import {
 import { createWatchlistModule } from '@/modules/watchlist';
 import { createCallbackSender, createWebhooksModule } from '@/modules/webhooks';
 import type { Clock } from '@/platform/clock';
-import { createSecretBox, decodeEncryptionKey } from '@/platform/crypto';
+import { createSecretBox } from '@/platform/crypto';
+import { previousMastersOf } from '@/platform/root-key';
 import type { Database } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -51,8 +52,13 @@ export type Infrastructure = {
   database: Database;
   clock: Clock;
   sessionSecret: string;
-  /** 32 bytes: encrypts secrets kept in the database (integration secrets). */
+  /** ENCRYPTION_KEY, the master key: wraps the tenants' keys and the root key. */
   encryptionKey: Buffer;
+  /**
+   * The platform root key (platform/root-key.ts), wrapped by the master key: encrypts secrets
+   * kept in the database (integration secrets) and is what purpose keys are derived from.
+   */
+  rootKey: Buffer;
   storage: ObjectStorage;
   visionEngine: GateVisionEngine;
 };
@@ -63,7 +69,10 @@ export function createModules({
   database,
   clock,
   sessionSecret,
-  encryptionKey,
+  encryptionKey: master,
+  // Everything below that says encryptionKey gets the root key (issue 26): a master-key
+  // rotation re-wraps it and changes no secret box, hash or derived key.
+  rootKey: encryptionKey,
   storage: storedObjects,
   visionEngine,
 }: Infrastructure) {
@@ -71,18 +80,16 @@ export function createModules({
   // Issue 26: every object goes into storage sealed with its tenant's data key, through here.
   const keys = createKeysModule({
     database,
-    master: encryptionKey,
-    previousMasters: (env.ENCRYPTION_KEY_PREVIOUS ?? '')
-      .split(',')
-      .map((text) => text.trim())
-      .filter(Boolean)
-      .map(decodeEncryptionKey),
+    master,
+    previousMasters: previousMastersOf(env.ENCRYPTION_KEY_PREVIOUS),
     storage: storedObjects,
     audit,
     clock,
     cacheMs: env.KEY_CACHE_SECONDS * 1000,
   });
   const { storage } = keys;
+  // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
+  audit.sealWith(keys.keyring.audit);
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.
@@ -155,7 +162,10 @@ export function createModules({
     sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  keys.service.register(drivers.sealedTable);
+  keys.service.register({
+    ...drivers.sealedTable,
+    countOlder: countSealedOlder(database, 'drivers', 'id_number'),
+  });
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,
@@ -250,7 +260,10 @@ export function createModules({
     alerts: alerts.hooks,
     sealer: keys.keyring,
   });
-  keys.service.register(watchlist.sealedTable);
+  keys.service.register({
+    ...watchlist.sealedTable,
+    countOlder: countSealedOlder(database, 'watchlist_entries', 'value'),
+  });
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({
@@ -352,6 +365,11 @@ export function createModules({
     exits: visits.webhookExits,
     vehicles: approvedVehicles.service,
     captures: captures.service,
+    sealer: keys.keyring,
+  });
+  keys.service.register({
+    ...webhooks.sealedTable,
+    countOlder: countSealedOlder(database, 'webhook_deliveries', 'body'),
   });
   const anpr = createAnprModule({
     database,

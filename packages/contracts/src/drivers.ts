@@ -4,7 +4,7 @@ import { ApprovedVehicleSchema } from './approved-vehicles';
 import { ImagePayloadSchema, ImageUrlSchema } from './images';
 import { normalisePhone, PHONE_MESSAGE } from './phone';
 import { normalisePlate } from './plates';
-import { IdSchema, TimestampSchema } from './primitives';
+import { IdSchema, PageQuerySchema, TimestampSchema } from './primitives';
 import { SaIdNumberSchema } from './sa-id-number';
 
 /** How a driver record came to exist. */
@@ -190,6 +190,11 @@ export const DriverSchema = z.object({
 });
 export type Driver = z.infer<typeof DriverSchema>;
 export const DriverListSchema = z.array(DriverSchema);
+/**
+ * GET /api/drivers: a page, newest first (issue 26: only the page's ID numbers are opened). The
+ * next page's cursor is in the X-Next-Cursor header; absent on the last page.
+ */
+export const ListDriversQuerySchema = PageQuerySchema;
 
 export const CreatedDriverSchema = z.object({
   driver: DriverSchema,

@@ -57,6 +57,7 @@ const modules = createModules({
   clock: systemClock,
   sessionSecret: infrastructure.sessionSecret,
   encryptionKey: infrastructure.encryptionKey,
+  rootKey: infrastructure.rootKey,
   storage,
   visionEngine: createLazyVisionEngine({ threads: 1 }),
 });

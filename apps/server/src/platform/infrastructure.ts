@@ -4,13 +4,16 @@ import { decodeEncryptionKey } from './crypto';
 import { type Database, createDatabase } from './db';
 import { prepareDatabase } from './database-bootstrap';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { previousMastersOf, loadRootKey } from './root-key';
 import { loadOrCreateSecrets } from './secrets';
 
 export type StartedInfrastructure = {
   database: Database;
   sessionSecret: string;
-  /** Key for secrets stored encrypted in the database (platform/crypto.ts). */
+  /** The master key (ENCRYPTION_KEY): wraps tenant keys and the root key. */
   encryptionKey: Buffer;
+  /** The platform root key (platform/root-key.ts): secrets in the database, derived keys. */
+  rootKey: Buffer;
   /** The schema owner's URL: the job queue's own connection (platform/jobs.ts). */
   ownerUrl: string;
   databaseLabel: string;
@@ -42,6 +45,12 @@ export async function startInfrastructure(
       appUrl: env.DATABASE_APP_URL,
       appPassword: secrets.databaseAppPassword,
     });
+    const encryptionKey = decodeEncryptionKey(env.ENCRYPTION_KEY ?? secrets.dataEncryptionKey);
+    const rootKey = await loadRootKey({
+      ownerUrl,
+      master: encryptionKey,
+      previousMasters: previousMastersOf(env.ENCRYPTION_KEY_PREVIOUS),
+    });
     const database = createDatabase({
       url: appUrl,
       poolMax: env.DATABASE_POOL_MAX,
@@ -50,7 +59,8 @@ export async function startInfrastructure(
     return {
       database,
       sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
-      encryptionKey: decodeEncryptionKey(env.ENCRYPTION_KEY ?? secrets.dataEncryptionKey),
+      encryptionKey,
+      rootKey,
       ownerUrl,
       databaseLabel: embedded
         ? `embedded PostgreSQL on 127.0.0.1:${embedded.port}`

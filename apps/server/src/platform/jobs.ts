@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 
 import type { DbExecutor } from './db';
+import { holdsPersonalText } from './personal-text';
 
 /**
  * A background job: a name (`<module>.<verb>`), a payload schema (parsed again when the worker
@@ -49,21 +50,28 @@ export type EnqueueOptions = {
 
 /**
  * Adds a job inside the caller's transaction, so it commits or rolls back with the write that
- * caused it. The API role may only add jobs (see prepareJobQueue).
+ * caused it; returns the job's id. The API role may only add jobs (see prepareJobQueue).
  */
 export async function enqueueJob<Payload>(
   tx: DbExecutor,
   job: Pick<Job<Payload>, 'name' | 'maxAttempts'>,
   payload: Payload,
   { runAt, jobKey }: EnqueueOptions = {},
-): Promise<void> {
-  await tx.execute(sql`select graphile_worker.add_job(
+): Promise<string> {
+  // Issue 26: job payloads are stored in the clear in graphile_worker's tables; a job carries
+  // ids (the handler reads the sealed row), never an ID or passport number.
+  if (holdsPersonalText(payload))
+    throw new Error(`A ${job.name} job's payload holds an ID or passport number: pass ids instead`);
+  const result = await tx.execute<{
+    id: string;
+  }>(sql`select id::text as id from graphile_worker.add_job(
     identifier => ${job.name}::text,
     payload => ${JSON.stringify(payload)}::json,
     run_at => ${runAt?.toISOString() ?? null}::timestamptz,
     max_attempts => ${job.maxAttempts}::int,
     job_key => ${jobKey ?? null}::text
   )`);
+  return result.rows[0]?.id ?? '';
 }
 
 /**

@@ -162,6 +162,7 @@ describe('tenant isolation in the database', () => {
       'site_sync_find_token',
       'tenant_keys_to_rewrap',
       'watchlist_unsealed_tenants',
+      'webhook_deliveries_unsealed_tenants',
       'webhooks_due_deliveries',
     ]);
   });

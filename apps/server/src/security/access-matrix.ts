@@ -1286,6 +1286,20 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     request: () => ({ url: '/api/audit-events?action=entry.' }),
     allowed: 200,
   },
+  // Issue 26. The roles call in order (super_admin first) on the same organization: the first
+  // call starts a rotation, the tenant_admin's meets it still running (its re-seal job waits out
+  // the key cache), so its own-object answer is 409.
+  'POST /api/keys/rotate': {
+    access: ADMINS,
+    request: () => ({ url: '/api/keys/rotate', payload: {} }),
+    allowed: 202,
+    allowedFor: { tenant_admin: 409 },
+  },
+  'GET /api/keys/status': {
+    access: ADMINS,
+    request: () => ({ url: '/api/keys/status' }),
+    allowed: 200,
+  },
   'GET /api/audit-events/export': {
     access: ADMINS,
     request: () => ({ url: '/api/audit-events/export?format=csv' }),

@@ -12,6 +12,8 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
  */
 const NOT_YET_SEALED = new Set([
   'public.entry_logs.driver_id_number',
+  // A watchlist hit's warning message quotes the number ("Driver ID number … is on the watchlist").
+  'public.entry_logs.warnings',
   'public.identity_documents.identity_number',
   'public.identity_documents.fields',
   'public.drivers_licences.id_number',
@@ -21,9 +23,6 @@ const NOT_YET_SEALED = new Set([
   'public.visits.person_id_number',
   'public.induction_assignments.driver_id_number',
   'public.incoming_requests.driver_id_number',
-  'public.webhook_deliveries.body',
-  'public.audit_events.details',
-  'graphile_worker._private_jobs.payload',
 ]);
 
 const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;
@@ -96,6 +95,14 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       driverIdNumber: ids[0],
     });
     expect(entry.statusCode, entry.body).toBe(201);
+    // A watchlist hit (an alert: the entry goes through with a warning): the entry's audit
+    // event keeps the hit, the watched number in it.
+    const hit = await admin.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA1002',
+      driverIdNumber: ids[2],
+    });
+    expect(hit.json().warnings[0]?.code, hit.body).toBe('watchlist_hit');
+    const hitEntryId = hit.json().id;
 
     const found = await plaintextColumns(t);
     expect([...found].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
@@ -118,6 +125,19 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
         .map((d: { idNumber: string }) => d.idNumber)
         .sort(),
     ).toEqual([...ids].sort());
+
+    // The audit trail: sealed at rest, opened for its viewer and its export.
+    const [sealedEvent] = await t.ownerQuery<{ details: string }>(
+      `select details::text as details from audit_events where tenant_id = $1 and target_id = $2`,
+      [admin.body.tenant.id, hitEntryId],
+    );
+    expect(sealedEvent?.details).not.toContain(ids[2]);
+    expect(sealedEvent?.details).toContain('"sv1.');
+    const viewed = await admin.get(`/api/audit-events?targetId=${hitEntryId}`);
+    expect(JSON.stringify(viewed.json()[0].details.watchlistHits)).toContain(ids[2]);
+    const exported = await admin.get(`/api/audit-events/export?targetId=${hitEntryId}`);
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.body).toContain(ids[2]);
   });
 
   it('seals drivers stored by the code before sealing, audited, and reads every value back', async () => {

@@ -262,6 +262,7 @@ describe('web and session hardening', () => {
         clock: createFakeClock(new Date()),
         sessionSecret: randomBytes(32).toString('base64url'),
         encryptionKey: randomBytes(32),
+        rootKey: randomBytes(32),
         storage: createLocalStorage(storageDir),
         visionEngine: createLazyVisionEngine({ threads: 1 }),
       });

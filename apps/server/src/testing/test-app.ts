@@ -20,6 +20,7 @@ import { APP_ROLE } from '@/platform/database-bootstrap';
 import { type FakeClock, createFakeClock } from '@/platform/clock';
 import { type Database, createDatabase } from '@/platform/db';
 import { LOG_SERIALIZERS, REDACTED_PATHS } from '@/platform/logger';
+import { loadRootKey, previousMastersOf } from '@/platform/root-key';
 import { type ObjectStorage, createLocalStorage } from '@/platform/storage';
 
 import { withDatabase } from './global-setup';
@@ -126,11 +127,18 @@ export async function createTestApp({
   const visionEngine = wrapVisionEngine(createLazyVisionEngine({ threads: 1 }));
   const storageDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-test-storage-'));
   const files = createLocalStorage(storageDir);
+  // As at start-up (platform/infrastructure.ts): the root key, wrapped by the master key.
+  const rootKey = await loadRootKey({
+    ownerUrl,
+    master: secrets.encryptionKey,
+    previousMasters: previousMastersOf(env.ENCRYPTION_KEY_PREVIOUS),
+  });
   const modules = createModules({
     env,
     database,
     clock,
     ...secrets,
+    rootKey,
     storage: wrapStorage(files),
     visionEngine: wrapVisionEngine(visionEngine),
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Webhook } from 'standardwebhooks';
 
+import { DELIVERY_BODY } from '@/modules/webhooks/sealed-deliveries';
 import { runDueJobsOnce } from '@/platform/jobs';
 import { jobsOf } from '@/worker';
 
@@ -144,4 +145,22 @@ export async function setCallback(admin: Session, callbackUrl: string | null) {
   if (response.statusCode !== 200)
     throw new Error(`callback: ${response.statusCode} ${response.body}`);
   return response;
+}
+
+/**
+ * Outbox rows with their bodies opened (issue 26: the outbox keeps them sealed). The query must
+ * select `tenant_id` and `body`.
+ */
+export async function openedCallbacks<T extends { body: string }>(
+  t: TestApp,
+  query: string,
+  params: unknown[],
+): Promise<T[]> {
+  const rows = await t.ownerQuery<T & { tenant_id: string }>(query, params);
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...row,
+      body: await t.modules.keys.keyring.open(row.tenant_id, DELIVERY_BODY, row.body),
+    })),
+  );
 }

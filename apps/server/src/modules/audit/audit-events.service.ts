@@ -63,7 +63,10 @@ export function createAuditEventsService({
     list: (actor: Actor, { limit, cursor, ...filters }: ListAuditEventsQuery, ip?: string) => {
       const after = readPageCursor(cursor);
       return database.withTenant(actor.tenantId, async (tx) => {
-        const rows = await repository.list(tx, actor.tenantId, toQuery(filters), limit + 1, after);
+        const rows = await audit.openAll(
+          actor.tenantId,
+          await repository.list(tx, actor.tenantId, toQuery(filters), limit + 1, after),
+        );
         await audit.record(tx, {
           tenantId: actor.tenantId,
           actorUserId: actor.userId,
@@ -78,11 +81,9 @@ export function createAuditEventsService({
 
     exportCsv: (actor: Actor, filters: AuditEventFilters, ip?: string) =>
       database.withTenant(actor.tenantId, async (tx) => {
-        const rows: AuditEventListRow[] = await repository.list(
-          tx,
+        const rows: AuditEventListRow[] = await audit.openAll(
           actor.tenantId,
-          toQuery(filters),
-          AUDIT_EXPORT_MAX_ROWS,
+          await repository.list(tx, actor.tenantId, toQuery(filters), AUDIT_EXPORT_MAX_ROWS),
         );
         await audit.record(tx, {
           tenantId: actor.tenantId,

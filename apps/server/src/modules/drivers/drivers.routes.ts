@@ -5,6 +5,7 @@ import {
   type Driver,
   DriverIdParamsSchema,
   DriverListSchema,
+  ListDriversQuerySchema,
   DriverSchema,
   VerifiedDriverSchema,
   VerifyDriverReferenceBodySchema,
@@ -13,6 +14,7 @@ import {
 import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, REAUTHENTICATION_MINUTES, rolesAccess } from '@/platform/access';
 import { attachment } from '@/platform/csv';
+import { setPageHeaders } from '@/platform/page-cursor';
 
 import type { DriversService } from './drivers.service';
 import type { DriverRow } from './drivers.table';
@@ -51,11 +53,17 @@ export function driversRoutes(
         schema: {
           tags: ['drivers'],
           operationId: 'listDrivers',
+          description:
+            'The organization’s drivers, newest first, a page at a time (`limit`, default 100, at most 500); the X-Next-Cursor header holds the next page’s `cursor`.',
+          querystring: ListDriversQuerySchema,
           response: { 200: DriverListSchema },
         },
       },
-      async (request) =>
-        (await service.listDrivers(request.actor)).map((row) => toDriver(row, images)),
+      async (request, reply) => {
+        const page = await service.listDrivers(request.actor, request.query);
+        setPageHeaders(reply, page.nextCursor);
+        return page.rows.map((row) => toDriver(row, images));
+      },
     );
 
     app.get(

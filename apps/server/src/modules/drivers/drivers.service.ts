@@ -9,8 +9,10 @@ import type { Clock } from '@/platform/clock';
 import { toCsv } from '@/platform/csv';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
+import { readPageCursor } from '@/platform/page-cursor';
 
 import type { DriverReferenceSigner } from './driver-reference';
+import { listDriversPage } from './drivers-page';
 import type { DriverInput, DriversRepository } from './drivers.repository';
 import type { DriverRow } from './drivers.table';
 
@@ -55,8 +57,13 @@ export function createDriversService({
 }: DriversServiceDeps) {
   const today = () => siteDay(clock.now());
   return {
-    listDrivers: (actor: Actor) =>
-      database.withTenant(actor.tenantId, (tx) => repository.list(tx, actor.tenantId)),
+    /** One page of the tenant's drivers, newest first (only its ID numbers are opened). */
+    listDrivers: (actor: Actor, { limit, cursor }: { limit: number; cursor?: string }) => {
+      const after = readPageCursor(cursor);
+      return database.withTenant(actor.tenantId, (tx) =>
+        listDriversPage(tx, repository, actor.tenantId, limit, after),
+      );
+    },
 
     async getDriver(actor: Actor, id: string) {
       const row = await database.withTenant(actor.tenantId, (tx) =>

@@ -14,10 +14,11 @@ import type { ObjectStorage } from '@/platform/storage';
 
 import { KEY_CACHE_MS, createKeyring } from './keyring';
 import { createKeysRepository } from './keys.repository';
+import { keysRoutes } from './keys.routes';
 import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS } from './keyring';
-export type { KeysService, SealedTable } from './keys.service';
+export { type KeysService, type SealedTable, countSealedOlder } from './keys.service';
 
 export function createKeysModule(deps: {
   database: Pick<Database, 'withTenant' | 'withTenantAside' | 'db'>;
@@ -87,6 +88,7 @@ export function createKeysModule(deps: {
     keyring,
     storage,
     service,
+    routes: keysRoutes(service),
     jobs: [reseal, rewrap, sealStored],
     schedules,
     /** At worker start: seal whatever is stored unsealed (one job however many processes start). */

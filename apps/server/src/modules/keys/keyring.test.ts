@@ -13,7 +13,7 @@ const tenantId = '11111111-1111-4111-8111-111111111111';
 /** The keyring's cache over a repository that counts its reads (the database is not the subject). */
 function setup() {
   const master = randomBytes(32);
-  const row = (purpose: 'data' | 'index', version: number): TenantKeyRow => ({
+  const row = (purpose: TenantKeyRow['purpose'], version: number): TenantKeyRow => ({
     tenantId,
     purpose,
     version,
@@ -23,7 +23,7 @@ function setup() {
     createdAt: new Date(),
     retiredAt: null,
   });
-  const state = { rows: [row('data', 1), row('index', 1)], reads: 0, clock: 0 };
+  const state = { rows: [row('data', 1), row('index', 1), row('audit', 1)], reads: 0, clock: 0 };
   const repository = {
     live: async () => {
       state.reads++;
@@ -53,7 +53,7 @@ describe('keyring cache', () => {
     expect(state.reads).toBe(1);
 
     // A rotation elsewhere: version 2 is active from now on.
-    state.rows = [{ ...row('data', 1), state: 'retiring' }, row('data', 2), state.rows[1]!];
+    state.rows = [{ ...row('data', 1), state: 'retiring' }, row('data', 2), ...state.rows.slice(1)];
     state.clock = 800; // last quarter: the cached keys answer, a refresh starts behind them
     expect((await keyring.forTenant(tenantId)).active.version).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
@@ -66,7 +66,7 @@ describe('keyring cache', () => {
   it('never uses keys past their period: an idle tenant waits for a fresh read', async () => {
     const { keyring, state, row } = setup();
     await keyring.forTenant(tenantId);
-    state.rows = [row('data', 5), state.rows[1]!];
+    state.rows = [row('data', 5), ...state.rows.slice(1)];
     state.clock = 1000;
 
     expect((await keyring.forTenant(tenantId)).active.version).toBe(5);

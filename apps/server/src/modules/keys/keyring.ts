@@ -23,6 +23,13 @@ export type TenantKeys = {
   lookup: KeyLookup;
   /** The keyed hash's key (blind indexes). */
   indexKey: Buffer;
+  /**
+   * Seals the audit trail's personal details. Separate from the data key: audit_events is
+   * append-only (nobody may update a row), so what it sealed can never be re-sealed and a data key
+   * rotation, which erases the old key, would make the trail unreadable.
+   */
+  audit: DataKey;
+  auditLookup: KeyLookup;
 };
 
 /** Keys are read again after this long, so a rotation made by another process is picked up. */
@@ -81,7 +88,7 @@ export function createKeyring({
     // Aside: the caller may hold a pooled connection, and every other request may too.
     const rows = await database.withTenantAside(tenantId, async (tx) => {
       let live = await repository.live(tx, tenantId);
-      const missing = (['data', 'index'] as const).filter(
+      const missing = (['data', 'index', 'audit'] as const).filter(
         (purpose) => !live.some((row) => row.purpose === purpose && row.state === 'active'),
       );
       if (missing.length > 0) {
@@ -92,19 +99,31 @@ export function createKeyring({
       return live;
     });
     const data = new Map<number, Buffer>();
+    const audit = new Map<number, Buffer>();
     let active: DataKey | undefined;
+    let auditActive: DataKey | undefined;
     let indexKey: Buffer | undefined;
     for (const row of rows) {
       const key = unwrap(row);
       if (row.purpose === 'index') {
         if (row.state === 'active') indexKey = key;
+      } else if (row.purpose === 'audit') {
+        audit.set(row.version, key);
+        if (row.state === 'active') auditActive = { version: row.version, key };
       } else {
         data.set(row.version, key);
         if (row.state === 'active') active = { version: row.version, key };
       }
     }
-    if (!active || !indexKey) throw new Error(`Tenant ${tenantId} has no active keys`);
-    return { active, lookup: (version) => data.get(version), indexKey };
+    if (!active || !indexKey || !auditActive)
+      throw new Error(`Tenant ${tenantId} has no active keys`);
+    return {
+      active,
+      lookup: (version) => data.get(version),
+      indexKey,
+      audit: auditActive,
+      auditLookup: (version) => audit.get(version),
+    };
   }
 
   /** Loads the keys; they may be used until `cacheMs` after the load began (never longer). */
@@ -158,6 +177,20 @@ export function createKeyring({
     async open(tenantId: string, column: string, stored: string): Promise<string> {
       if (!isSealedValue(stored)) return stored;
       return openValue((await forTenant(tenantId)).lookup, stored, columnContext(tenantId, column));
+    },
+    /** Seals and opens values of the append-only audit trail, under the tenant's audit key. */
+    audit: {
+      async seal(tenantId: string, column: string, value: string): Promise<string> {
+        return sealValue((await forTenant(tenantId)).audit, value, columnContext(tenantId, column));
+      },
+      async open(tenantId: string, column: string, stored: string): Promise<string> {
+        if (!isSealedValue(stored)) return stored;
+        return openValue(
+          (await forTenant(tenantId)).auditLookup,
+          stored,
+          columnContext(tenantId, column),
+        );
+      },
     },
     /** The keyed hash beside a sealed value, for equality lookups. */
     async index(tenantId: string, column: string, value: string): Promise<string> {

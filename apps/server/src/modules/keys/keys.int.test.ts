@@ -212,7 +212,7 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     const rotated = moduleWith(newMaster, [oldMaster]);
     expect((await rotated.storage.get(key))?.toString()).toBe('a face');
     const { rewrapped, failed } = await rotated.service.rewrapAll();
-    expect(rewrapped).toBe(2); // its data key and its index key
+    expect(rewrapped).toBe(3); // its data key, its index key and its audit key
     // The other tenants of this database were wrapped by the app's own master: not ours to open.
     const others = await t.ownerQuery<{ n: number }>(
       `select count(distinct tenant_id)::int as n from tenant_keys where tenant_id <> $1`,

@@ -9,6 +9,14 @@ export type KeyPurpose = TenantKeyRow['purpose'];
 
 export function createKeysRepository() {
   return {
+    /** Every key of the tenant, retired ones too (the key status), by purpose and version. */
+    all: (tx: DbExecutor, tenantId: string): Promise<TenantKeyRow[]> =>
+      tx
+        .select()
+        .from(tenantKeys)
+        .where(eq(tenantKeys.tenantId, tenantId))
+        .orderBy(tenantKeys.purpose, tenantKeys.version),
+
     /** The keys still usable (active and retiring), newest first. */
     live: (tx: DbExecutor, tenantId: string): Promise<TenantKeyRow[]> =>
       tx
@@ -38,6 +46,7 @@ export function createKeysRepository() {
       return {
         activeVersion: rows.find((row) => row.state === 'active')?.version,
         newestVersion: Math.max(0, ...rows.map((row) => row.version)),
+        retiring: rows.some((row) => row.state === 'retiring'),
       };
     },
 

@@ -1,6 +1,9 @@
 import type { AuditService } from '@/modules/audit';
 import type { Clock } from '@/platform/clock';
+import { sql } from 'drizzle-orm';
+
 import type { Database } from '@/platform/db';
+import { AppError } from '@/platform/errors';
 import { type Job, enqueueJob } from '@/platform/jobs';
 import type { SealedStorage } from '@/platform/sealed-storage';
 
@@ -19,6 +22,32 @@ export type SealedTable = {
   unsealedTenants(limit: number): Promise<string[]>;
   sealStored(tenantId: string, limit: number): Promise<number>;
   resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
+  /** How many of the tenant's rows a data key other than `version` sealed (the key status). */
+  countOlder?(tenantId: string, version: number): Promise<number>;
+};
+
+/**
+ * A SealedTable's countOlder for a sealed text column (`sv1.<version>.…` values): run in the
+ * tenant's transaction, so row-level security keeps it to the tenant.
+ */
+export const countSealedOlder =
+  (database: Pick<Database, 'withTenant'>, table: string, column: string) =>
+  (tenantId: string, version: number): Promise<number> =>
+    database.withTenant(tenantId, async (tx) => {
+      const result = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from ${sql.identifier(table)}
+             where tenant_id = ${tenantId} and ${sql.identifier(column)} like 'sv1.%'
+               and ${sql.identifier(column)} not like ${`sv1.${version}.%`}`,
+      );
+      return result.rows[0]?.n ?? 0;
+    });
+
+/** A rotation as started: the new version and the queued re-seal job. */
+export type StartedRotation = {
+  tenantId: string;
+  version: number;
+  rotatedAt: Date;
+  jobId: string;
 };
 
 const ROW_BATCH = 200;
@@ -84,6 +113,53 @@ export function createKeysService({
     return total;
   }
 
+  /**
+   * POST /api/keys/rotate and the admin CLI: as rotateDataKey, refused (409) while a rotation
+   * is still running (its old key not yet retired) and for an organization that does not exist.
+   */
+  async function startRotation(
+    tenantId: string,
+    by: { actorUserId: string | null; ip?: string; homeTenantId?: string },
+  ): Promise<StartedRotation> {
+    const rotatedAt = clock.now();
+    const found = await database.withTenant(tenantId, (tx) =>
+      tx.execute(sql`select 1 from tenants where id = ${tenantId}`),
+    );
+    if (found.rows.length === 0) throw new AppError('NOT_FOUND', 'Organization not found.');
+    // A tenant that never sealed anything gets its first keys now, so the rotation retires one.
+    await keyring.forTenant(tenantId);
+    const started = await database.withTenant(tenantId, async (tx) => {
+      const { retiring } = await repository.lockForRotation(tx, tenantId, 'data');
+      if (retiring)
+        throw new AppError(
+          'CONFLICT',
+          'A rotation of this organization’s data key is still running: try again once it has finished.',
+        );
+      const version = await keyring.rotateDataKey(tx, tenantId);
+      const jobId = await enqueueJob(tx, resealJob, {
+        tenantId,
+        rotatedAt: rotatedAt.toISOString(),
+      });
+      await audit.record(tx, {
+        tenantId,
+        actorUserId: by.actorUserId,
+        action: 'keys.data_key_rotated',
+        targetType: 'tenant_key',
+        targetId: `data:${version}`,
+        ...(by.ip ? { ip: by.ip } : {}),
+        details: {
+          jobId,
+          ...(by.homeTenantId && by.homeTenantId !== tenantId
+            ? { homeTenantId: by.homeTenantId }
+            : {}),
+        },
+      });
+      return { tenantId, version, rotatedAt, jobId };
+    });
+    keyring.forget(tenantId);
+    return started;
+  }
+
   return {
     register(table: SealedTable) {
       tables.push(table);
@@ -93,21 +169,51 @@ export function createKeysService({
      * Starts a rotation of the tenant's data key: new writes use a new key at once; the reseal
      * job re-encrypts what the old one sealed, then erases it. Writes and reads go on throughout.
      */
-    async rotateDataKey(tenantId: string, actorUserId: string | null): Promise<number> {
-      const version = await database.withTenant(tenantId, async (tx) => {
-        const next = await keyring.rotateDataKey(tx, tenantId);
-        await enqueueJob(tx, resealJob, { tenantId, rotatedAt: clock.now().toISOString() });
-        await audit.record(tx, {
-          tenantId,
-          actorUserId,
-          action: 'keys.data_key_rotated',
-          targetType: 'tenant_key',
-          targetId: `data:${next}`,
-        });
-        return next;
-      });
-      keyring.forget(tenantId);
-      return version;
+    rotateDataKey: async (tenantId: string, actorUserId: string | null): Promise<number> =>
+      (await startRotation(tenantId, { actorUserId })).version,
+    startRotation,
+
+    /** GET /api/keys/status: the tenant's keys, its last rotation and what is left on old versions. */
+    async status(tenantId: string) {
+      const rows = await database.withTenant(tenantId, (tx) => repository.all(tx, tenantId));
+      const data = rows.filter((row) => row.purpose === 'data');
+      const active = data.find((row) => row.state === 'active');
+      const rotationInProgress = data.some((row) => row.state === 'retiring');
+      const latest = data.filter((row) => row.version > 1).at(-1);
+      const previous = latest && data.find((row) => row.version === latest.version - 1);
+      const left = { rows: {} as Record<string, number>, objects: 0 };
+      // Only a running rotation leaves anything on an old version: a key is retired only once a
+      // walk has found nothing it sealed.
+      if (active && rotationInProgress) {
+        for (const table of tables)
+          if (table.countOlder)
+            left.rows[table.name] = await table.countOlder(tenantId, active.version);
+        for await (const key of storage.list(`${tenantId}/`)) {
+          const sealed = await storage.sealedVersion(key);
+          if (typeof sealed === 'number' && sealed !== active.version) left.objects++;
+        }
+      }
+      return {
+        tenantId,
+        activeVersion: active?.version ?? null,
+        keys: rows.map((row) => ({
+          purpose: row.purpose,
+          version: row.version,
+          state: row.state,
+          createdAt: row.createdAt,
+          retiredAt: row.retiredAt,
+          wrappedByCurrentMaster: row.masterKeyId === keyring.masterKeyId,
+        })),
+        lastRotation: latest
+          ? {
+              version: latest.version,
+              startedAt: latest.createdAt,
+              finishedAt: previous?.state === 'retired' ? previous.retiredAt : null,
+            }
+          : null,
+        rotationInProgress,
+        leftOnOldVersions: left,
+      };
     },
 
     /**

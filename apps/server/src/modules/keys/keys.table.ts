@@ -17,7 +17,9 @@ import { tenants } from '@/modules/tenants/tenants.table';
  * Issue 26 (SEC-48): a tenant's keys, each wrapped by the master key (ENCRYPTION_KEY), never
  * stored in the clear. `data` keys seal personal data (AES-256-GCM); the `index` key makes the
  * keyed hashes beside sealed values for equality lookups, and is not rotated with the data key
- * (rotating it would mean recomputing every index; it reveals only equality). One active key per
+ * (rotating it would mean recomputing every index; it reveals only equality). The `audit` key seals
+ * the audit trail's personal details and is not rotated with the data key either: the trail is
+ * append-only, so nothing it sealed could be re-sealed before the old key's erasure. One active key per
  * purpose; a rotated-out data key is `retiring` until nothing sealed with it is left, then
  * `retired` with its wrapped bytes erased.
  */
@@ -27,7 +29,7 @@ export const tenantKeys = pgTable(
     tenantId: uuid()
       .notNull()
       .references(() => tenants.id),
-    purpose: text({ enum: ['data', 'index'] }).notNull(),
+    purpose: text({ enum: ['data', 'index', 'audit'] }).notNull(),
     version: integer().notNull(),
     state: text({ enum: ['active', 'retiring', 'retired'] }).notNull(),
     /** `<iv>.<tag>.<ciphertext>` under the master key; null once retired (crypto-shredded). */

@@ -8,7 +8,7 @@ import { type ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { anMp4 } from '@/testing/videos';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
-import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
+import { aCompletion, aTenantWithSecret, openedCallbacks, sendEntry } from '@/testing/webhooks';
 
 /** A valid SA ID number (Luhn check digit) born on 1 January of `year`, with `sequence`. */
 function anIdNumber(year: number, sequence: number): string {
@@ -293,8 +293,9 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       driver_face_image_key: null,
       entry_granted: true,
     });
-    const [callback] = await t.ownerQuery<{ body: string }>(
-      'select body from webhook_deliveries where tenant_id = $1',
+    const [callback] = await openedCallbacks<{ body: string }>(
+      t,
+      'select tenant_id, body from webhook_deliveries where tenant_id = $1',
       [acme.tenantId],
     );
     expect(callback?.body ?? '').not.toContain(subject);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhooks';
 
 import { createSecretBox } from '@/platform/crypto';
+import type { ColumnSealer } from '@/platform/sealing';
 
 import { type Lookup, createCallbackSender } from './callback-sender';
 import { type DeliveryFailure, createWebhookJobs } from './webhooks.jobs';
@@ -21,6 +22,7 @@ import {
 } from './webhooks.routes';
 import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
 import { createWebhooksPersonalData } from './webhooks.personal-data';
+import { deliveriesSealedTable, withSealedDeliveries } from './sealed-deliveries';
 
 export type { WebhooksService } from './webhooks.service';
 export { type CallbackSender, createCallbackSender } from './callback-sender';
@@ -35,6 +37,7 @@ export function createWebhooksModule({
   lookup,
   onDeliveryFailed,
   exits,
+  sealer,
   ...deps
 }: Omit<
   WebhooksServiceDeps,
@@ -50,11 +53,13 @@ export function createWebhooksModule({
   onDeliveryFailed?: (failure: DeliveryFailure) => Promise<void>;
   /** Issue 16: POST /api/webhook/incoming/{tenantId}/exit closes the vehicle's visit. */
   exits?: WebhookExits;
+  /** The tenant keyring: callback bodies are sealed in the outbox (issue 26). */
+  sealer: ColumnSealer;
 }) {
   const sender = createCallbackSender({ policy: callbackPolicy, timeoutMs, lookup });
   const service = createWebhooksService({
     ...deps,
-    repository: createWebhooksRepository(),
+    repository: withSealedDeliveries(createWebhooksRepository(), sealer),
     secretBox: createSecretBox(encryptionKey),
     sender,
     rotationWindowMs,
@@ -66,7 +71,8 @@ export function createWebhooksModule({
     routes: webhooksRoutes(service),
     incomingRoutes: incomingWebhookRoutes(service, exits),
     ...createWebhookJobs(service, onDeliveryFailed),
-    personalData: createWebhooksPersonalData(),
+    personalData: createWebhooksPersonalData(sealer),
+    sealedTable: deliveriesSealedTable(deps.database, sealer),
     openApi: {
       tags: [
         {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type TestApp, createTestApp } from '@/testing/test-app';
-import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
+import { aCompletion, aTenantWithSecret, openedCallbacks, sendEntry } from '@/testing/webhooks';
 
 /**
  * Issue 21: completing an incoming entry runs the tenant's document rules on what the completion
@@ -87,8 +87,9 @@ describe('POST /api/webhook/process-request/{id} with document rules (issue 21)'
       [warned.json().id],
     );
     expect(stored?.warnings).toEqual(warned.json().warnings);
-    const [delivery] = await t.ownerQuery<{ body: string }>(
-      'select body from webhook_deliveries where incoming_request_id = $1',
+    const [delivery] = await openedCallbacks<{ body: string }>(
+      t,
+      'select tenant_id, body from webhook_deliveries where incoming_request_id = $1',
       [warned.json().id],
     );
     expect(JSON.parse(delivery?.body ?? '{}').data.warnings).toEqual(warned.json().warnings);

@@ -6,7 +6,7 @@ import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhook
 import type { Actor } from '@/modules/sessions';
 import { aJpegDataUrl } from '@/testing/images';
 import { type TestApp, createTestApp } from '@/testing/test-app';
-import { aCompletion, aTenantWithSecret, sendEntry } from '@/testing/webhooks';
+import { aCompletion, aTenantWithSecret, openedCallbacks, sendEntry } from '@/testing/webhooks';
 
 /**
  * Issue 21: completing an incoming entry checks its trailers like the gate does. A trailer not on
@@ -48,8 +48,9 @@ describe('POST /api/webhook/process-request/{id} with trailers (issue 21)', () =
     );
   /** The callback's body as stored in the outbox: the exact bytes every attempt sends. */
   const callbackOf = async (id: string) => {
-    const rows = await t.ownerQuery<{ body: string }>(
-      `select body from webhook_deliveries where incoming_request_id = $1`,
+    const rows = await openedCallbacks<{ body: string }>(
+      t,
+      `select tenant_id, body from webhook_deliveries where incoming_request_id = $1`,
       [id],
     );
     expect(rows).toHaveLength(1);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhooks';
 
+import { runDueJobsOnce } from '@/platform/jobs';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 import {
   type Receiver,
@@ -78,6 +79,13 @@ describe('callback delivery', () => {
 
   it('delivers a signed callback that the standardwebhooks library verifies', async () => {
     const tenant = await aCompletedEntry();
+    // Issue 26: the outbox keeps the body sealed; the receiver gets it opened.
+    const [stored] = await t.ownerQuery<{ body: string }>(
+      'select body from webhook_deliveries where tenant_id = $1',
+      [tenant.tenantId],
+    );
+    expect(stored?.body).toMatch(/^sv1\.\d+\./);
+    expect(stored?.body).not.toContain('8001015009087');
 
     await runJobs(t);
 
@@ -93,6 +101,7 @@ describe('callback delivery', () => {
         referenceNumber: 'REF-7',
         plateNumber: 'CA123456',
         driverName: 'Sipho',
+        driverIdNumber: '8001015009087',
       },
     });
     expect(await onlyDelivery(tenant.tenantId)).toMatchObject({
@@ -100,6 +109,35 @@ describe('callback delivery', () => {
       attempts: 1,
       last_response_status: 200,
     });
+  });
+
+  it('seals a body stored before sealing (the migration job) and still sends it byte for byte', async () => {
+    const tenant = await aTenantWithSecret(t);
+    await setCallback(tenant.admin, receiver.url);
+    const body = JSON.stringify({
+      type: 'legacy.event',
+      data: { driverIdNumber: '8001015009087' },
+    });
+    const [row] = await t.ownerQuery<{ id: string }>(
+      `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body, next_attempt_at, created_at)
+       values ($1, gen_random_uuid(), 'msg_legacy', 'legacy.event', $2, $3, $3) returning id`,
+      [tenant.tenantId, body, t.clock.now()],
+    );
+    await t.modules.keys.enqueueStartup();
+    await runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: t.modules.keys.jobs });
+    const [sealed] = await t.ownerQuery<{ body: string }>(
+      'select body from webhook_deliveries where id = $1',
+      [row?.id],
+    );
+    expect(sealed?.body).toMatch(/^sv1\./);
+
+    await t.modules.webhooks.service.deliver(tenant.tenantId, row!.id);
+    expect(receiver.received.map((r) => r.body)).toEqual([body]);
+    const audited = await t.ownerQuery<{ details: { rows: Record<string, number> } }>(
+      `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
+      [tenant.tenantId],
+    );
+    expect(audited[0]?.details.rows).toEqual({ webhook_deliveries: 1 });
   });
 
   it('retries a 500 after about 5 s with the same webhook-id, then records the delivery', async () => {

@@ -1,7 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 
 import type { PersonalDataProvider } from '@/platform/personal-data';
+import type { ColumnSealer } from '@/platform/sealing';
 
+import { rewriteBody } from './sealed-deliveries';
 import { incomingRequests, webhookDeliveries } from './webhooks.table';
 
 /** Drops every `driver…` value of a callback body (the event's personal fields), keeping its shape. */
@@ -24,7 +26,9 @@ function redactDriverFields(value: unknown): unknown {
  * name, numbers, phone, date of birth and sex, and blanks the same fields in the stored callback
  * bodies (a callback not yet sent then goes out without them).
  */
-export function createWebhooksPersonalData(): PersonalDataProvider {
+export function createWebhooksPersonalData(
+  sealer: Pick<ColumnSealer, 'seal' | 'open'>,
+): PersonalDataProvider {
   const entriesOf = (
     tx: Parameters<PersonalDataProvider['exportSubject']>[0],
     tenantId: string,
@@ -93,7 +97,11 @@ export function createWebhooksPersonalData(): PersonalDataProvider {
         })
         .where(and(eq(incomingRequests.tenantId, tenantId), inArray(incomingRequests.id, ids)));
       const deliveries = await tx
-        .select({ id: webhookDeliveries.id, body: webhookDeliveries.body })
+        .select({
+          tenantId: webhookDeliveries.tenantId,
+          id: webhookDeliveries.id,
+          body: webhookDeliveries.body,
+        })
         .from(webhookDeliveries)
         .where(
           and(
@@ -101,14 +109,11 @@ export function createWebhooksPersonalData(): PersonalDataProvider {
             inArray(webhookDeliveries.incomingRequestId, ids),
           ),
         );
-      for (const delivery of deliveries) {
-        await tx
-          .update(webhookDeliveries)
-          .set({ body: JSON.stringify(redactDriverFields(JSON.parse(delivery.body))) })
-          .where(
-            and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, delivery.id)),
-          );
-      }
+      // Sealed bodies (issue 26): opened, blanked and sealed again.
+      for (const delivery of deliveries)
+        await rewriteBody(sealer, tx, delivery, (body) =>
+          JSON.stringify(redactDriverFields(JSON.parse(body))),
+        );
       return { rows: rows.length + deliveries.length, imageKeys: [] };
     },
   };

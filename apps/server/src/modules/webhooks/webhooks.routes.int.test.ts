@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type TestApp, createTestApp } from '@/testing/test-app';
-import { aCompletion, aTenantWithSecret, sendEntry, setCallback } from '@/testing/webhooks';
+import {
+  aCompletion,
+  aTenantWithSecret,
+  openedCallbacks,
+  sendEntry,
+  setCallback,
+} from '@/testing/webhooks';
 
 describe('incoming feed and integrations routes', () => {
   let t: TestApp;
@@ -252,8 +258,9 @@ describe('incoming feed and integrations routes', () => {
         },
       };
       const callbacksOf = async (tenantId: string, entryId: string) => {
-        const rows = await t.ownerQuery<{ id: string; body: string }>(
-          'select id, body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2 order by created_at',
+        const rows = await openedCallbacks<{ id: string; body: string }>(
+          t,
+          'select tenant_id, id, body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2 order by created_at',
           [tenantId, entryId],
         );
         const jobs = await t.ownerQuery('select id from graphile_worker.jobs where key = any($1)', [
@@ -392,8 +399,9 @@ describe('incoming feed and integrations routes', () => {
         expect([...callbacks.driverNames].sort()).toEqual(
           users.map((_, index) => `Driver ${index}`),
         );
-        const bodies = await t.ownerQuery<{ body: string }>(
-          'select body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2',
+        const bodies = await openedCallbacks<{ body: string }>(
+          t,
+          'select tenant_id, body from webhook_deliveries where tenant_id = $1 and incoming_request_id = $2',
           [tenant.tenantId, id],
         );
         expect(

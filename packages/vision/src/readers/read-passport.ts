@@ -143,7 +143,7 @@ type MrzScan = {
   /** Every engine reading of the zone (never a vote): the evidence that confirms uncovered fields. */
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
-  readViz: () => Promise<string>;
+  readViz: (enough?: (text: string) => boolean) => Promise<string>;
 };
 
 /**
@@ -173,6 +173,9 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
 }
 
 const MODERATE_UPSCALE = 2;
+
+/** Visual-zone lines recognised at a time when confirming names (names are printed large). */
+const VIZ_BATCH = 8;
 
 /** Fields a second reading can confirm (no check digit covers them). */
 const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
@@ -229,14 +232,22 @@ async function readMrzAtScale(
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
-  const readViz = async () => {
+  // Read in batches, largest first, until `enough` says the text read so far settles the question.
+  const readViz = async (enough?: (text: string) => boolean) => {
     const top = band ? band.top : image.height;
     const viz = boxes
       .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
       .sort((a, b) => b.height - a.height)
       .slice(0, 40);
-    const read = await recognizeBoxes(image, viz, { intraOpThreads: ctx.intraOpThreads });
-    return read.map((l) => l.text).join('\n');
+    const texts: string[] = [];
+    for (let i = 0; i < viz.length; i += VIZ_BATCH) {
+      const read = await recognizeBoxes(image, viz.slice(i, i + VIZ_BATCH), {
+        intraOpThreads: ctx.intraOpThreads,
+      });
+      texts.push(...read.map((l) => l.text));
+      if (enough?.(texts.join('\n'))) break;
+    }
+    return texts.join('\n');
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
@@ -385,11 +396,15 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
   }
   let confirmation = confirmMrzFields(reading, readings);
   // Names no second MRZ reading confirms: the visual zone prints them in another font.
-  if (
-    reading.checksValid &&
-    confirmation.uncertain.some((f) => f === 'surname' || f === 'givenNames')
-  ) {
-    confirmation = confirmMrzFields(reading, readings, await readViz());
+  const namesUnsure = (c: typeof confirmation) =>
+    c.uncertain.some((f) => f === 'surname' || f === 'givenNames');
+  if (reading.checksValid && namesUnsure(confirmation)) {
+    // Stops reading the visual zone as soon as it confirms the names.
+    confirmation = confirmMrzFields(
+      reading,
+      readings,
+      await readViz((viz) => !namesUnsure(confirmMrzFields(reading, readings, viz))),
+    );
   }
   const { uncertain, fieldConfidence } = confirmation;
   const warnings: string[] = [];

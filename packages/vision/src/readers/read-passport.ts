@@ -174,6 +174,12 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
 
 const MODERATE_UPSCALE = 2;
 
+/**
+ * Engine passes per scale before the fallback regions are given up: a located zone takes 1-4, the
+ * lower half 1-4 more (the slowest development specimen used 6 in all).
+ */
+const MAX_PASSES = 6;
+
 /** Visual-zone lines recognised at a time when confirming names (names are printed large). */
 const VIZ_BATCH = 8;
 
@@ -196,7 +202,12 @@ async function readMrzAtScale(
           }),
         )
       : input;
-  const budgetMs = 4000;
+  /**
+   * Engine passes over crops at this scale (tesseract or PaddleOCR): a fallback region is not begun
+   * once this many are spent. A count, not a clock, so what is read does not depend on the load of
+   * the machine (a 4 s wall-clock budget made one specimen unread when the machine was busy).
+   */
+  let passes = 0;
   const texts: string[] = [];
   const all: MrzReading[] = [];
   const independent: MrzEvidence[] = [];
@@ -227,7 +238,6 @@ async function readMrzAtScale(
     .sort((a, b) => b.width - a.width)
     .slice(0, 8);
   const lines = await readZoneLines(image, wide, ctx);
-  const started = performance.now();
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
@@ -270,7 +280,7 @@ async function readMrzAtScale(
   for (const [regionIndex, region] of regions.entries()) {
     const { rect } = region;
     let { lineCount } = region;
-    if (performance.now() - started > budgetMs) break;
+    if (passes >= MAX_PASSES) break;
     const regionReadings: MrzReading[] = rect === band && firstPaddle ? [firstPaddle] : [];
     const scale = lineCount > 3 ? 1600 / rect.width : undefined;
     const regionPng = await mrzCrop(image, rect, lineCount, scale && 1600);
@@ -280,6 +290,7 @@ async function readMrzAtScale(
     const ran = new Set<string>();
     const tess = async (mode: TesseractMode, source = png, variant = '') => {
       ran.add(mode);
+      passes++;
       const result = await ocrWithTesseract(source, {
         mode,
         psm: PSM.SINGLE_BLOCK,
@@ -292,6 +303,7 @@ async function readMrzAtScale(
     };
     const paddleOnCrop = async () => {
       ran.add('paddle');
+      passes++;
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
       const paddle = await ocrWithPaddle(crop, {
         maxSideLength: 960,
@@ -346,7 +358,7 @@ async function readMrzAtScale(
       if (winner) return finish(winner);
     }
     // The slower second tesseract reading is spent on the located zone only, within the budget.
-    if (rect === band && performance.now() - started < budgetMs) {
+    if (rect === band && passes < MAX_PASSES) {
       const combined = await tess('mrz-combined');
       if (agreed(combined)) return finish(combined!);
     }

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 
 import { type RawImage, type Rect, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
-import { detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
+import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
 import { PSM, type TesseractMode, ocrWithTesseract } from '../ocr/tesseract';
 import type { ReadResult } from '../types';
 
@@ -46,6 +46,34 @@ function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   );
 }
 
+/**
+ * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed: once two
+ * MRZ lines are read, a line farther above the zone than its own line pitch is not part of it and
+ * is left unread (TD1 has three lines at the same pitch). Other wide lines cost as much as an MRZ
+ * line to recognise.
+ */
+async function readZoneLines(
+  image: RawImage,
+  wide: TextBox[],
+  ctx: ReaderContext,
+): Promise<OcrLine[]> {
+  const centre = (b: { y: number; height: number }) => b.y + b.height / 2;
+  const lines: OcrLine[] = [];
+  const mrz: OcrLine[] = [];
+  for (const box of [...wide].sort((a, b) => centre(b) - centre(a))) {
+    if (mrz.length >= 2) {
+      const top = centre(mrz[mrz.length - 1]!.box);
+      const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
+      if (top - centre(box) > pitch * 1.5) break;
+    }
+    const [line] = await recognizeBoxes(image, [box], { intraOpThreads: ctx.intraOpThreads });
+    if (!line) continue;
+    lines.push(line);
+    if (looksLikeMrzLine(line.text)) mrz.push(line);
+  }
+  return lines;
+}
+
 /** Crops and scales so MRZ characters are ~32 px tall (tesseract needs >= ~25 px). */
 async function mrzCrop(
   image: RawImage,
@@ -64,6 +92,32 @@ async function mrzCrop(
     .normalise()
     .png()
     .toBuffer();
+}
+
+/**
+ * The MRZ lines a tesseract reading of a wide region found, as a band in image coordinates (the
+ * region was scaled by `scale` before reading). Null unless 2-3 lines look like MRZ lines.
+ */
+function mrzLinesIn(lines: OcrLine[], region: Rect, scale: number, image: RawImage) {
+  const mrz = lines.filter((l) => looksLikeMrzLine(l.text));
+  if (mrz.length < 2 || mrz.length > 3) return null;
+  const x0 = Math.min(...mrz.map((l) => l.box.x));
+  const y0 = Math.min(...mrz.map((l) => l.box.y));
+  const x1 = Math.max(...mrz.map((l) => l.box.x + l.box.width));
+  const y1 = Math.max(...mrz.map((l) => l.box.y + l.box.height));
+  const pad = (y1 - y0) / mrz.length / 2;
+  return {
+    rect: clampRect(
+      {
+        left: region.left + (x0 - 2 * pad) / scale,
+        top: region.top + (y0 - pad) / scale,
+        width: (x1 - x0 + 4 * pad) / scale,
+        height: (y1 - y0 + 2 * pad) / scale,
+      },
+      image,
+    ),
+    lineCount: mrz.length,
+  };
 }
 
 function checkCount(reading: MrzReading | null): number {
@@ -89,7 +143,7 @@ type MrzScan = {
   /** Every engine reading of the zone (never a vote): the evidence that confirms uncovered fields. */
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
-  readViz: () => Promise<string>;
+  readViz: (enough?: (text: string) => boolean) => Promise<string>;
 };
 
 /**
@@ -108,8 +162,9 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
   if (first.reading?.checksValid || factor <= MODERATE_UPSCALE * 1.1) return first;
   // A large enlargement (lanczos ringing) can turn a narrow OCR-B 0 into a D that no check digit
   // catches inside the document number: a second reading at a moderate scale (measured: a 376 px
-  // scan reads right at 2-3x, wrong at 4x).
-  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx);
+  // scan reads right at 2-3x, wrong at 4x). The wide fallback regions are scaled to one fixed
+  // width whatever the enlargement, so this second scale re-reads only a located zone.
+  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false);
   const text = `${first.text}\n${second.text}`;
   const readings = [...first.readings, ...second.readings];
   if (second.reading?.checksValid || !first.reading)
@@ -119,6 +174,15 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
 
 const MODERATE_UPSCALE = 2;
 
+/**
+ * Engine passes per scale before the fallback regions are given up: a located zone takes 1-4, the
+ * lower half 1-4 more (the slowest development specimen used 6 in all).
+ */
+const MAX_PASSES = 6;
+
+/** Visual-zone lines recognised at a time when confirming names (names are printed large). */
+const VIZ_BATCH = 8;
+
 /** Fields a second reading can confirm (no check digit covers them). */
 const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
   confirmMrzFields(reading, readings).uncertain.length > 0;
@@ -127,6 +191,7 @@ async function readMrzAtScale(
   input: RawImage,
   factor: number,
   ctx: ReaderContext,
+  fallbackRegions = true,
 ): Promise<MrzScan> {
   const image =
     factor !== 1
@@ -137,7 +202,12 @@ async function readMrzAtScale(
           }),
         )
       : input;
-  const budgetMs = 4000;
+  /**
+   * Engine passes over crops at this scale (tesseract or PaddleOCR): a fallback region is not begun
+   * once this many are spent. A count, not a clock, so what is read does not depend on the load of
+   * the machine (a 4 s wall-clock budget made one specimen unread when the machine was busy).
+   */
+  let passes = 0;
   const texts: string[] = [];
   const all: MrzReading[] = [];
   const independent: MrzEvidence[] = [];
@@ -167,59 +237,73 @@ async function readMrzAtScale(
     .filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45)
     .sort((a, b) => b.width - a.width)
     .slice(0, 8);
-  const lines = await recognizeBoxes(image, wide, { intraOpThreads: ctx.intraOpThreads });
-  const started = performance.now();
+  const lines = await readZoneLines(image, wide, ctx);
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
-  const readViz = async () => {
+  // Read in batches, largest first, until `enough` says the text read so far settles the question.
+  const readViz = async (enough?: (text: string) => boolean) => {
     const top = band ? band.top : image.height;
     const viz = boxes
       .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
       .sort((a, b) => b.height - a.height)
       .slice(0, 40);
-    const read = await recognizeBoxes(image, viz, { intraOpThreads: ctx.intraOpThreads });
-    return read.map((l) => l.text).join('\n');
+    const texts: string[] = [];
+    for (let i = 0; i < viz.length; i += VIZ_BATCH) {
+      const read = await recognizeBoxes(image, viz.slice(i, i + VIZ_BATCH), {
+        intraOpThreads: ctx.intraOpThreads,
+      });
+      texts.push(...read.map((l) => l.text));
+      if (enough?.(texts.join('\n'))) break;
+    }
+    return texts.join('\n');
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
   if (band) regions.push({ rect: band, lineCount: Math.max(2, Math.min(3, mrzLines.length)) });
-  regions.push({
-    rect: clampRect(
-      { left: 0, top: image.height * 0.5, width: image.width, height: image.height * 0.5 },
-      image,
-    ),
-    lineCount: 8,
-  });
-  if (!band)
+  if (fallbackRegions) {
     regions.push({
-      rect: { left: 0, top: 0, width: image.width, height: image.height },
-      lineCount: 16,
+      rect: clampRect(
+        { left: 0, top: image.height * 0.5, width: image.width, height: image.height * 0.5 },
+        image,
+      ),
+      lineCount: 8,
     });
+    if (!band)
+      regions.push({
+        rect: { left: 0, top: 0, width: image.width, height: image.height },
+        lineCount: 16,
+      });
+  }
 
-  for (const [regionIndex, { rect, lineCount }] of regions.entries()) {
-    if (performance.now() - started > budgetMs) break;
+  for (const [regionIndex, region] of regions.entries()) {
+    const { rect } = region;
+    let { lineCount } = region;
+    if (passes >= MAX_PASSES) break;
     const regionReadings: MrzReading[] = rect === band && firstPaddle ? [firstPaddle] : [];
-    const png = await mrzCrop(image, rect, lineCount, lineCount > 3 ? 1600 : undefined);
+    const scale = lineCount > 3 ? 1600 / rect.width : undefined;
+    const regionPng = await mrzCrop(image, rect, lineCount, scale && 1600);
+    let png = regionPng;
+    /** In a wide region, the MRZ lines tesseract found there (image coordinates). */
+    const zone: { found: ReturnType<typeof mrzLinesIn> } = { found: null };
     const ran = new Set<string>();
     const tess = async (mode: TesseractMode, source = png, variant = '') => {
       ran.add(mode);
-      const r = readText(
-        (
-          await ocrWithTesseract(source, {
-            mode,
-            psm: PSM.SINGLE_BLOCK,
-            whitelist: MRZ_WHITELIST,
-          })
-        ).text,
-        `tesseract:region${regionIndex}${variant}`,
-      );
+      passes++;
+      const result = await ocrWithTesseract(source, {
+        mode,
+        psm: PSM.SINGLE_BLOCK,
+        whitelist: MRZ_WHITELIST,
+      });
+      if (scale && source === regionPng) zone.found = mrzLinesIn(result.lines, rect, scale, image);
+      const r = readText(result.text, `tesseract:region${regionIndex}${variant}`);
       if (r) regionReadings.push(r);
       return r;
     };
     const paddleOnCrop = async () => {
       ran.add('paddle');
+      passes++;
       const crop = await toRaw(sharp(png).removeAlpha().toColourspace('srgb'));
       const paddle = await ocrWithPaddle(crop, {
         maxSideLength: 960,
@@ -260,6 +344,11 @@ async function readMrzAtScale(
         (o) => o !== r && (o.mrzLines.join() === r.mrzLines.join() || confirmsByCheckDigits(r, o)),
       );
     const legacy = await tess('mrz');
+    // A wide region read once: every further reading is of the MRZ lines found there only.
+    if (zone.found) {
+      png = await mrzCrop(image, zone.found.rect, zone.found.lineCount);
+      lineCount = zone.found.lineCount;
+    }
     if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return finish(legacy!);
     if (firstPaddle && rect === band && agreed(firstPaddle)) return finish(firstPaddle);
     // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
@@ -269,7 +358,7 @@ async function readMrzAtScale(
       if (winner) return finish(winner);
     }
     // The slower second tesseract reading is spent on the located zone only, within the budget.
-    if (rect === band && performance.now() - started < budgetMs) {
+    if (rect === band && passes < MAX_PASSES) {
       const combined = await tess('mrz-combined');
       if (agreed(combined)) return finish(combined!);
     }
@@ -319,11 +408,15 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
   }
   let confirmation = confirmMrzFields(reading, readings);
   // Names no second MRZ reading confirms: the visual zone prints them in another font.
-  if (
-    reading.checksValid &&
-    confirmation.uncertain.some((f) => f === 'surname' || f === 'givenNames')
-  ) {
-    confirmation = confirmMrzFields(reading, readings, await readViz());
+  const namesUnsure = (c: typeof confirmation) =>
+    c.uncertain.some((f) => f === 'surname' || f === 'givenNames');
+  if (reading.checksValid && namesUnsure(confirmation)) {
+    // Stops reading the visual zone as soon as it confirms the names.
+    confirmation = confirmMrzFields(
+      reading,
+      readings,
+      await readViz((viz) => !namesUnsure(confirmMrzFields(reading, readings, viz))),
+    );
   }
   const { uncertain, fieldConfidence } = confirmation;
   const warnings: string[] = [];

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
+import type { SiteFacts } from '@/modules/site-node';
 import {
   type Place,
   type SiteRow,
@@ -38,6 +39,8 @@ type IncomingExitPayload = z.output<typeof IncomingExitPayloadSchema>;
 
 export type VisitsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
+  /** Issue 28: on a site node (SITE_NODE=1), every exit and sign-in is also a fact for central. */
+  siteFacts?: SiteFacts;
   repository: VisitsRepository;
   sites: {
     scopeOf(tx: DbExecutor, actor: Actor): Promise<SiteScope>;
@@ -85,6 +88,7 @@ export function createVisitsService({
   siteRows,
   audit,
   clock,
+  siteFacts,
 }: VisitsServiceDeps) {
   async function overstayLimits(tx: DbExecutor, tenantId: string) {
     const rows = await siteRows.listSites(tx, tenantId);
@@ -222,6 +226,13 @@ export function createVisitsService({
         ...(exit.webhookId && { webhookId: exit.webhookId }),
         ...(mismatches.length > 0 && { mismatches: mismatches.map((m) => m.code) }),
       },
+    });
+    await siteFacts?.record(tx, {
+      tenantId,
+      gateId: closed.exitGateId,
+      kind: 'exit',
+      recordedAt: now,
+      visitId: closed.id,
     });
     return withOverstay(closed, await overstayLimits(tx, tenantId), now);
   }
@@ -510,6 +521,13 @@ export function createVisitsService({
           targetId: visit.id,
           ip,
           details: { siteId: visit.siteId, ...(reEntry && { reEntry }) },
+        });
+        await siteFacts?.record(tx, {
+          tenantId: actor.tenantId,
+          gateId: visit.gateId,
+          kind: 'entry',
+          recordedAt: now,
+          visitId: visit.id,
         });
         return withOverstay(visit, await overstayLimits(tx, actor.tenantId), now);
       }),

@@ -1416,12 +1416,6 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
   },
   'GET /api/devices': { access: ADMINS, request: () => ({ url: '/api/devices' }), allowed: 200 },
-  // Issue 28: every screen's banner asks (central answers mode 'central').
-  'GET /api/site-sync/status': {
-    access: ALL,
-    request: () => ({ url: '/api/site-sync/status' }),
-    allowed: 200,
-  },
   'POST /api/devices/:id/revoke': {
     access: ADMINS,
     object: async (_fx, tenant) => {

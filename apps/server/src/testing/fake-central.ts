@@ -9,7 +9,7 @@ import {
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
 
-import { signChangesPage } from '@/modules/site-sync';
+import { signSiteSyncPage } from '@/modules/site-sync';
 
 type EventsAnswer = { status: number; body: unknown };
 
@@ -81,7 +81,7 @@ export async function startFakeCentral({
         return send(
           response,
           200,
-          signChangesPage(
+          signSiteSyncPage(
             {
               tenantId,
               siteId,

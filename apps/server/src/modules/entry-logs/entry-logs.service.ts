@@ -30,7 +30,7 @@ import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
-import { newId } from '@/platform/ids';
+import { newId, newUuidV7 } from '@/platform/ids';
 import { decodeImagePayload } from '@/platform/images';
 
 import { readPageCursor, toPage } from '@/platform/page-cursor';
@@ -396,7 +396,9 @@ export function createEntryLogsService({
             laneRead: laneRead ?? null,
             corrections: body.corrections,
           });
-          const entryId = newId();
+          // Issue 28: on a site node the entry's id is a UUIDv7 made here, and is also the id of
+          // the fact central stores it under (exactly once).
+          const entryId = siteFacts ? newUuidV7() : newId();
           const vehicle =
             (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber)) ?? null;
           const isApproved = vehicles.isApproved(vehicle ?? undefined);

@@ -6,6 +6,8 @@
  * started by main.ts), on the same database as the API. Owns: site_node_state, site_outbox,
  * site_outbox_streams.
  */
+import type { FastifyPluginAsync } from 'fastify';
+
 import type { SiteNodeConfig } from '@/config/env';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
@@ -26,10 +28,8 @@ export function createSiteNodeModule({
   clock: Clock;
   config: SiteNodeConfig | undefined;
 }) {
-  const service = createSiteNodeService({
-    database,
-    clock,
-    ...(config && { staleAfterMs: config.staleAfterMs }),
-  });
-  return { service, routes: siteNodeRoutes(service), isSiteNode: config !== undefined };
+  // On central, GET /api/site-sync/status is central's own (the site-sync module's nodes view).
+  if (!config) return { isSiteNode: false, routes: (async () => undefined) as FastifyPluginAsync };
+  const service = createSiteNodeService({ database, clock, staleAfterMs: config.staleAfterMs });
+  return { isSiteNode: true, service, routes: siteNodeRoutes(service) };
 }

@@ -6,13 +6,14 @@ import type { DbExecutor } from '@/platform/db';
 import { newUuidV7 } from '@/platform/ids';
 
 /**
- * Issue 28 (ADR 0009): a fact recorded at a site node, described by the rows it wrote. The payload
- * carries those rows as stored (snake_case columns → values, `to_jsonb` of the row, as the
- * down-sync's `row`), read in the fact's own transaction so it is exactly what was committed:
+ * Issue 28 (ADR 0009): a fact recorded at a site node. Its payload is the site's own row as
+ * stored (`to_jsonb`: snake_case columns, as the down-sync's `row`), read in the fact's own
+ * transaction so it is exactly what commits, in the shape central reads (site-sync/site-facts.ts
+ * on central's side):
  *
- *   entry (a vehicle): `{ entry: <entry_logs row>, visit: <visits row it opened> | null }`
- *   entry (a person on foot): `{ entry: null, visit: <visits row> }`
- *   exit: `{ visit: <visits row, closed> }`
+ *   entry: the entry_logs row, plus `site_sync_version` (the down-sync version the node had
+ *          applied when it decided); the fact's id IS the entry's id (a UUIDv7 made here)
+ *   exit:  the visits row once closed (a vehicle's visit: central closes the visit of its entry)
  */
 export type SiteFact = {
   tenantId: string;
@@ -39,31 +40,26 @@ async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
  */
 export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ id: string }> {
   const { tenantId } = fact;
-  let payload: Record<string, unknown>;
+  let payload: Record<string, unknown> | null;
+  let id: string;
   if (fact.entryLogId !== undefined) {
-    payload = {
-      entry: await rowJson(
-        tx,
-        sql`select to_jsonb(e) as row from entry_logs e
-            where e.tenant_id = ${tenantId} and e.id = ${fact.entryLogId}`,
-      ),
-      visit: await rowJson(
-        tx,
-        sql`select to_jsonb(v) as row from visits v
-            where v.tenant_id = ${tenantId} and v.entry_log_id = ${fact.entryLogId}
-            order by v.entered_at desc limit 1`,
-      ),
-    };
-    if (payload.entry === null)
-      throw new Error('recordSiteFact: the entry is not in this transaction');
+    const entry = await rowJson(
+      tx,
+      sql`select to_jsonb(e) || jsonb_build_object('site_sync_version',
+            (select coalesce(max(since_version), 0) from site_node_state)) as row
+          from entry_logs e where e.tenant_id = ${tenantId} and e.id = ${fact.entryLogId}`,
+    );
+    if (entry === null) throw new Error('recordSiteFact: the entry is not in this transaction');
+    payload = entry;
+    id = fact.entryLogId;
   } else {
-    const visit = await rowJson(
+    payload = await rowJson(
       tx,
       sql`select to_jsonb(v) as row from visits v
           where v.tenant_id = ${tenantId} and v.id = ${fact.visitId}`,
     );
-    if (visit === null) throw new Error('recordSiteFact: the visit is not in this transaction');
-    payload = fact.kind === 'exit' ? { visit } : { entry: null, visit };
+    if (payload === null) throw new Error('recordSiteFact: the visit is not in this transaction');
+    id = newUuidV7(fact.recordedAt.getTime());
   }
   const stream = siteSyncStreamKey(fact.gateId);
   const next = await tx.execute<{ seq: number }>(sql`
@@ -73,7 +69,6 @@ export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ 
     returning last_seq as seq`);
   const seq = next.rows[0]?.seq;
   if (seq === undefined) throw new Error('recordSiteFact: no seq');
-  const id = newUuidV7(fact.recordedAt.getTime());
   await tx.execute(sql`
     insert into site_outbox (tenant_id, id, gate_id, stream, seq, kind, site_recorded_at, payload)
     values (${tenantId}, ${id}, ${fact.gateId}, ${stream}, ${seq}, ${fact.kind},

@@ -138,10 +138,26 @@ describe('site node sync (issue 28)', () => {
       expect.objectContaining({ stream: gateId, seq: 2, kind: 'entry', acknowledged_at: null }),
       expect.objectContaining({ stream: gateId, seq: 3, kind: 'exit', acknowledged_at: null }),
     ]);
-    const [fact] = await node.ownerQuery<{ payload: { entry: { id: string } } }>(
-      'select payload from site_outbox where seq = 2',
+    // An entry's fact is the entry row as stored, under the entry's own id (a UUIDv7 made here).
+    const [fact] = await node.ownerQuery<{ id: string; payload: Record<string, unknown> }>(
+      'select id, payload from site_outbox where seq = 2',
     );
-    expect(fact!.payload.entry.id).toBe(granted.json().id);
+    expect(fact!.id).toBe(granted.json().id);
+    expect(fact!.id[14]).toBe('7');
+    expect(fact!.payload).toMatchObject({
+      id: granted.json().id,
+      plate_number: 'OK20GP',
+      entry_granted: granted.json().entryGranted,
+      site_sync_version: expect.any(Number),
+    });
+    const [exitFact] = await node.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_outbox where seq = 3',
+    );
+    expect(exitFact!.payload).toMatchObject({
+      entry_log_id: granted.json().id,
+      exit_gate_id: gateId,
+    });
+    expect(exitFact!.payload.exited_at).not.toBeNull();
   });
 
   it('refuses master-data edits at the site: managed centrally (409)', async () => {

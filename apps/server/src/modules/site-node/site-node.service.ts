@@ -14,20 +14,12 @@ export function createSiteNodeService({
 }: {
   database: Pick<Database, 'withTenant'>;
   clock: Clock;
-  /** Set on a site node (SITE_NODE=1); absent on central. */
-  staleAfterMs?: number;
+  /** SITE_SYNC_STALE_AFTER_MS: either direction older than this and the site decides alone. */
+  staleAfterMs: number;
 }) {
   return {
+    /** `GET /api/site-sync/status` on a site node. */
     async status(tenantId: string): Promise<SiteSyncStatus> {
-      if (staleAfterMs === undefined)
-        // Central: the per-node view (each node's last sync) is the Sites screen's (issue 28a).
-        return {
-          mode: 'central',
-          lastDownSyncAt: null,
-          lastUpSyncAt: null,
-          oldestUnacknowledgedAt: null,
-          offline: false,
-        };
       return database.withTenant(tenantId, (tx) =>
         siteNodeStatus(tx, { now: clock.now(), staleAfterMs }),
       );

@@ -11,7 +11,7 @@ import {
 } from '@boomgate/contracts/site-sync';
 
 import type { SiteNodeConfig } from '@/config/env';
-import { centralPublicKeyFrom, verifyChangesPage } from '@/modules/site-sync';
+import { verifySiteSyncPage } from '@/modules/site-sync';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor, Tx } from '@/platform/db';
 
@@ -95,7 +95,6 @@ export function createSiteNodeSync({
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
   requestTimeoutMs = 30_000,
 }: SiteNodeSyncDeps) {
-  const publicKey = centralPublicKeyFrom(config.centralPublicKey);
   const shapeOf = createTableShapes();
 
   async function call(path: string, init: RequestInit = {}): Promise<Response> {
@@ -130,7 +129,7 @@ export function createSiteNodeSync({
     const parsed = SiteSyncChangesPageSchema.safeParse(await response.json().catch(() => null));
     if (!parsed.success) throw new SiteSyncError('changes: the page does not match the contract');
     const page = parsed.data;
-    if (!verifyChangesPage(page, publicKey))
+    if (!verifySiteSyncPage(page, config.centralPublicKey))
       throw new SiteSyncError('changes: the signature does not verify with the pinned key');
     if (page.since !== since) throw new SiteSyncError('changes: the page is not for our version');
     return page;
@@ -276,17 +275,28 @@ async function relaxReferences(tx: Tx) {
   }
 }
 
-/** Central's acknowledged seqs in a 409's body, wherever its error format puts them. */
+/**
+ * Central's acknowledged seqs in a 409's body: the error format's `issues`, one per stream as
+ * `{ path: "acknowledged.<stream>", message: "<seq>" }` (central's site-sync routes), or an
+ * `acknowledged` map as SiteSyncAckSchema has it.
+ */
 function findAcknowledged(body: unknown): Record<string, number> | null {
+  const error = (body as { error?: { issues?: unknown; acknowledged?: unknown } } | null)?.error;
+  const found: Record<string, number> = {};
+  if (Array.isArray(error?.issues)) {
+    for (const issue of error.issues as { path?: unknown; message?: unknown }[]) {
+      const path = typeof issue.path === 'string' ? issue.path : '';
+      const seq = Number(issue.message);
+      if (path.startsWith('acknowledged.') && Number.isInteger(seq) && seq >= 0)
+        found[path.slice('acknowledged.'.length)] = seq;
+    }
+  }
+  if (Object.keys(found).length > 0) return found;
   const shape = SiteSyncAckSchema.shape.acknowledged;
-  const candidates = [
-    body,
+  for (const candidate of [
+    error?.acknowledged,
     (body as { acknowledged?: unknown } | null)?.acknowledged,
-    (body as { error?: { acknowledged?: unknown } } | null)?.error?.acknowledged,
-    (body as { error?: { details?: { acknowledged?: unknown } } } | null)?.error?.details
-      ?.acknowledged,
-  ];
-  for (const candidate of candidates) {
+  ]) {
     const parsed = shape.safeParse(candidate);
     if (parsed.success && Object.keys(parsed.data).length > 0) return parsed.data;
   }

@@ -1,12 +1,6 @@
 /**
- * Site sync (issue 28, ADR 0009): what central and its site nodes share — the canonical JSON and
- * the Ed25519 signature of a down-sync page. Central's routes and site tokens live beside it.
+ * Site sync (issue 28, ADR 0009): what central and its site nodes share. The signature of a
+ * down-sync page (`site-sync-signature.ts`, the same file on both sides): central signs, the site
+ * node verifies with the key it pinned at enrolment. Central's tokens and routes live beside it.
  */
-export {
-  canonicalJson,
-  centralPublicKeyFrom,
-  signChangesPage,
-  signedBytes,
-  verifyChangesPage,
-  type UnsignedChangesPage,
-} from './site-sync-signature';
+export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync-signature';

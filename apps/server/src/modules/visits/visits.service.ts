@@ -227,13 +227,15 @@ export function createVisitsService({
         ...(mismatches.length > 0 && { mismatches: mismatches.map((m) => m.code) }),
       },
     });
-    await siteFacts?.record(tx, {
-      tenantId,
-      gateId: closed.exitGateId,
-      kind: 'exit',
-      recordedAt: now,
-      visitId: closed.id,
-    });
+    // Issue 28: a vehicle's exit is a fact for central (which closes the visit of that entry).
+    if (closed.entryLogId)
+      await siteFacts?.record(tx, {
+        tenantId,
+        gateId: closed.exitGateId,
+        kind: 'exit',
+        recordedAt: now,
+        visitId: closed.id,
+      });
     return withOverstay(closed, await overstayLimits(tx, tenantId), now);
   }
 
@@ -521,13 +523,6 @@ export function createVisitsService({
           targetId: visit.id,
           ip,
           details: { siteId: visit.siteId, ...(reEntry && { reEntry }) },
-        });
-        await siteFacts?.record(tx, {
-          tenantId: actor.tenantId,
-          gateId: visit.gateId,
-          kind: 'entry',
-          recordedAt: now,
-          visitId: visit.id,
         });
         return withOverstay(visit, await overstayLimits(tx, actor.tenantId), now);
       }),

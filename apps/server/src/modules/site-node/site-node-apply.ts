@@ -92,7 +92,14 @@ export async function applyChangesPage(
   }
   for (const change of upserts) {
     const shape = await shapeOf(tx, change.table);
-    const row = change.row ?? {};
+    // Central's change stamps (`sync_version`, `sync_changed_at`, set by its triggers) are not in
+    // the row it sends; where this node's table has them, they record the version applied. (The
+    // triggers that would set them are off while a page applies; see relaxReferences.)
+    const row: Record<string, unknown> = { ...change.row };
+    if (shape.columns.has('sync_version') && row.sync_version === undefined)
+      row.sync_version = change.version;
+    if (shape.columns.has('sync_changed_at') && row.sync_changed_at === undefined)
+      row.sync_changed_at = page.generatedAt;
     const owner = change.table === 'tenants' ? row.id : row.tenant_id;
     if (owner !== page.tenantId)
       throw new Error(`site sync: a ${change.table} row of another tenant`);

@@ -14,6 +14,7 @@ import type { SiteNodeConfig } from '@/config/env';
 import { verifySiteSyncPage } from '@/modules/site-sync';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor, Tx } from '@/platform/db';
+import { findPgError } from '@/platform/errors';
 
 import { applyChangesPage, createTableShapes } from './site-node-apply';
 
@@ -113,6 +114,13 @@ export function createSiteNodeSync({
     }
   }
 
+  /** A failure as one line for the log and the state: a query's own text left out, its cause in. */
+  function describe(error: unknown): string {
+    const first = ((error as Error).message ?? String(error)).split('\n')[0] ?? '';
+    const cause = findPgError(error) as { message?: string } | undefined;
+    return cause?.message && !first.includes(cause.message) ? `${first} ${cause.message}` : first;
+  }
+
   async function recordError(message: string) {
     const state = await readNodeState(database.db);
     if (!state) return;
@@ -168,8 +176,9 @@ export function createSiteNodeSync({
       }
       return { pages, changes };
     } catch (error) {
-      await recordError((error as Error).message).catch(() => undefined);
-      throw error;
+      const message = describe(error);
+      await recordError(message).catch(() => undefined);
+      throw error instanceof SiteSyncError ? error : new SiteSyncError(message);
     }
   }
 
@@ -249,8 +258,9 @@ export function createSiteNodeSync({
       });
       return { sent: events.length, acknowledged };
     } catch (error) {
-      await recordError((error as Error).message).catch(() => undefined);
-      throw error;
+      const message = describe(error);
+      await recordError(message).catch(() => undefined);
+      throw error instanceof SiteSyncError ? error : new SiteSyncError(message);
     }
   }
 

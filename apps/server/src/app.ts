@@ -17,6 +17,7 @@ import { z } from 'zod';
 
 import type { Env } from '@/config/env';
 import type { Modules } from '@/modules';
+import { registerManagedCentrally } from '@/modules/site-node';
 import { publicAccess, requireAccessDeclarations } from '@/platform/access';
 import { CSP_REPORT_PATH, cspReportRoutes } from '@/platform/csp-reports';
 import type { Database } from '@/platform/db';
@@ -157,6 +158,8 @@ export async function buildApp({
     isExempt: (url) => CROSS_SITE_EXEMPT.some((pattern) => pattern.test(url)),
   });
   modules.auth.registerAuthentication(app);
+  // Issue 28: a site node refuses master-data edits (central wins); after the access checks.
+  if (modules.siteNode.isSiteNode) registerManagedCentrally(app);
   // After authentication (counts per user), before the routes (applies to each as registered).
   await registerRateLimits(app, {
     limits: {
@@ -276,7 +279,10 @@ export async function buildApp({
         modules.sites.routes,
         modules.visits.routes,
         modules.devices.routes,
-        modules.siteSync.routes,
+        // On a site node the node's own status route answers (mode 'site_node'); central's
+        // sync routes serve site nodes and exist only at central.
+        ...(modules.siteNode.isSiteNode ? [] : [modules.siteSync.routes]),
+        modules.siteNode.routes,
       ]) {
         await api.register(routes);
       }

@@ -4,6 +4,7 @@ import { createModules } from '@/modules';
 import { systemClock } from '@/platform/clock';
 import { startInfrastructure } from '@/platform/infrastructure';
 import { createStorage } from '@/platform/storage';
+import { startSiteNodeRuntime } from '@/modules/site-node';
 import { createLazyVisionEngine } from '@/modules/vision';
 import { startJobWorker } from '@/worker';
 
@@ -45,6 +46,17 @@ const worker =
         log: (level, message) => app.log[level](message),
       });
 
+// Issue 28: a site node pulls master data from central and pushes its facts, beside the API.
+const siteNode =
+  env.siteNode && env.APP_ROLE !== 'api'
+    ? startSiteNodeRuntime({
+        config: env.siteNode,
+        ownerUrl: infrastructure.ownerUrl,
+        clock: systemClock,
+        log: (level, message) => app.log[level](message),
+      })
+    : undefined;
+
 async function shutDown(signal: string) {
   if (isShuttingDown) return;
   isShuttingDown = true; // from now on new requests get 503 (app.ts)
@@ -61,6 +73,7 @@ async function shutDown(signal: string) {
     await new Promise((resolve) => setTimeout(resolve, drainMs));
     await app.close();
     await worker?.stop(); // running jobs finish; unfinished deliveries are swept up after restart
+    await siteNode?.stop(); // a page being applied commits or rolls back whole
     await modules.webhooks.close();
     await visionEngine.close();
     await infrastructure.stop();
@@ -86,6 +99,7 @@ try {
 } catch (error) {
   app.log.error({ err: error }, 'could not start');
   await worker?.stop();
+  await siteNode?.stop();
   await infrastructure.stop();
   process.exit(1);
 }

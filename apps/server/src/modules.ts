@@ -28,6 +28,7 @@ import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSiteSyncModule } from '@/modules/site-sync';
+import { createSiteNodeModule, siteFacts } from '@/modules/site-node';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
@@ -230,7 +231,15 @@ export function createModules({
     clock,
   });
   // Issue 16: a granted entry opens its visit; the exit closes it.
-  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
+  // Issue 28: on a site node every entry and exit is also written to the outbox for central.
+  const recordedFacts = env.siteNode ? siteFacts : undefined;
+  const visits = createVisitsModule({
+    database,
+    sites: sites.service,
+    audit,
+    clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
+  });
   // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
   // webhooks module's, made below, reached only when a job routes an alert to it.
   const alerts = createAlertsModule({
@@ -306,6 +315,7 @@ export function createModules({
     // Issue 18: what an offline decision may do.
     offlineDecisionsOf: async (tx, tenantId) =>
       (await settings.service.settingsOf(tx, tenantId)).offlineDecisions,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
   });
   // Issue 21: a guard's override with a supervisor's one-time PIN.
   const presentEntry = entryLogPresenter(images.service);
@@ -320,6 +330,8 @@ export function createModules({
   });
   // Issue 18: guard devices with an offline queue; a revoked one wipes it.
   const devices = createDevicesModule({ database, audit, clock });
+  // Issue 28: the sync status on either side; the sync loops themselves start in main.ts.
+  const siteNode = createSiteNodeModule({ database, clock, config: env.siteNode });
   const truckList = createTruckListModule({ database, clock, sites: sites.service.inTransaction });
   // Issue 23: the site manager's reports, from hourly counts kept beside entries and visits.
   const reports = createReportsModule({
@@ -466,6 +478,7 @@ export function createModules({
     overridePins,
     devices,
     siteSync,
+    siteNode,
   };
 }
 

@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
 
 import { loadEnv } from './env';
@@ -41,5 +43,30 @@ describe('loadEnv', () => {
     expect((trust as (address: string, hop: number) => boolean)('10.0.0.1', 0)).toBe(true);
     expect((trust as (address: string, hop: number) => boolean)('10.0.0.1', 1)).toBe(false);
     expect(loadEnv({}).trustProxy).toBeUndefined();
+  });
+
+  it('runs as a site node only with central, its token and a pinned Ed25519 key', () => {
+    const key = generateKeyPairSync('ed25519')
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64');
+    const node = {
+      SITE_NODE: '1',
+      CENTRAL_URL: 'https://central.example.com/',
+      SITE_TOKEN: 'token',
+      CENTRAL_PUBLIC_KEY: key,
+    };
+
+    expect(loadEnv({}).siteNode).toBeUndefined();
+    expect(loadEnv(node).siteNode).toMatchObject({
+      centralUrl: 'https://central.example.com',
+      pullIntervalMs: 15_000,
+      staleAfterMs: 60_000,
+    });
+    expect(() => loadEnv({ SITE_NODE: '1' })).toThrow(
+      /CENTRAL_URL[\s\S]*SITE_TOKEN[\s\S]*CENTRAL_PUBLIC_KEY/,
+    );
+    expect(() => loadEnv({ ...node, CENTRAL_PUBLIC_KEY: 'bm90IGEga2V5' })).toThrow(
+      /CENTRAL_PUBLIC_KEY/,
+    );
   });
 });

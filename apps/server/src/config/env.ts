@@ -1,8 +1,13 @@
+import { createPublicKey } from 'node:crypto';
 import path from 'node:path';
 
 import { z } from 'zod';
 
 import { MIN_PASSWORD_LENGTH } from '@boomgate/contracts/primitives';
+import {
+  SITE_SYNC_PULL_INTERVAL_MS,
+  SITE_SYNC_STALE_AFTER_MS,
+} from '@boomgate/contracts/site-sync';
 
 const EnvSchema = z
   .object({
@@ -101,6 +106,39 @@ const EnvSchema = z
       (value) => (value === '' ? undefined : value),
       z.url({ protocol: /^(mailto|https)$/ }).optional(),
     ),
+    // Issue 28 (ADR 0009): SITE_NODE=1 runs this server for one site of a tenant against a central
+    // instance: master data pulled from CENTRAL_URL with SITE_TOKEN, each page verified with
+    // CENTRAL_PUBLIC_KEY (base64 SPKI Ed25519, pinned at enrolment); site facts pushed back.
+    SITE_NODE: z.stringbool().default(false),
+    CENTRAL_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    SITE_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+    CENTRAL_PUBLIC_KEY: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().refine(isEd25519PublicKey, 'must be a base64 SPKI Ed25519 public key').optional(),
+    ),
+    SITE_SYNC_PULL_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(3_600_000)
+      .default(SITE_SYNC_PULL_INTERVAL_MS),
+    // The outbox is pushed this often while there is something to send (at once after a write).
+    SITE_SYNC_PUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+    // Longest wait between retries while central is unreachable (backoff doubles up to this).
+    SITE_SYNC_MAX_BACKOFF_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    SITE_SYNC_STALE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(86_400_000)
+      .default(SITE_SYNC_STALE_AFTER_MS),
+  })
+  .superRefine((env, context) => {
+    if (!env.SITE_NODE) return;
+    for (const name of ['CENTRAL_URL', 'SITE_TOKEN', 'CENTRAL_PUBLIC_KEY'] as const) {
+      if (env[name] === undefined)
+        context.addIssue({ code: 'custom', path: [name], message: 'is required when SITE_NODE=1' });
+    }
   })
   .transform((env) => ({
     ...env,
@@ -122,7 +160,31 @@ const EnvSchema = z
             mode: env.AI_MODE,
           }
         : undefined,
+    // Issue 28: present only on a site node (all three checked above).
+    siteNode:
+      env.SITE_NODE && env.CENTRAL_URL && env.SITE_TOKEN && env.CENTRAL_PUBLIC_KEY
+        ? {
+            centralUrl: env.CENTRAL_URL.replace(/\/+$/, ''),
+            token: env.SITE_TOKEN,
+            centralPublicKey: env.CENTRAL_PUBLIC_KEY,
+            pullIntervalMs: env.SITE_SYNC_PULL_INTERVAL_MS,
+            pushIntervalMs: env.SITE_SYNC_PUSH_INTERVAL_MS,
+            maxBackoffMs: env.SITE_SYNC_MAX_BACKOFF_MS,
+            staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
+          }
+        : undefined,
   }));
+
+export type SiteNodeConfig = NonNullable<Env['siteNode']>;
+
+function isEd25519PublicKey(text: string): boolean {
+  try {
+    const key = createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+    return key.asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
+}
 
 export type Env = z.output<typeof EnvSchema>;
 

@@ -26,6 +26,16 @@ export const server = setupServer(
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),
   ),
   http.get('/api/settings/alerts', () => HttpResponse.json(DEFAULT_ALERT_SETTINGS)),
+  // Issue 28: a central instance (no site-node banner).
+  http.get('/api/site-sync/status', () =>
+    HttpResponse.json({
+      mode: 'central',
+      lastDownSyncAt: null,
+      lastUpSyncAt: null,
+      oldestUnacknowledgedAt: null,
+      offline: false,
+    }),
+  ),
   // Issue 23: an empty report for the days asked (the dashboard's arrivals, the reports screen).
   http.get('/api/reports/summary', ({ request }) => {
     const params = new URL(request.url).searchParams;

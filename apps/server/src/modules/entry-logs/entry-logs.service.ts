@@ -30,7 +30,7 @@ import { siteDay } from '@/platform/calendar';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError, findPgError, isUniqueViolation } from '@/platform/errors';
-import { newId } from '@/platform/ids';
+import { newId, newUuidV7 } from '@/platform/ids';
 import { decodeImagePayload } from '@/platform/images';
 
 import { readPageCursor, toPage } from '@/platform/page-cursor';
@@ -45,6 +45,8 @@ const TYPED_RULE_SOURCES: ReadonlySet<string> = new Set([
   RIG_SOURCE,
 ]);
 import { crossCheckWarnings, driverDetails } from './entry-rules';
+import type { SiteFacts } from '@/modules/site-node';
+
 import { faceClaimWarnings } from './entry-verdicts';
 import { withOverrides } from './entry-overrides';
 import { RIG_SOURCE, checkRig, rigWarnings } from './rig-check';
@@ -100,6 +102,8 @@ export type EntryLogsServiceDeps = {
    * recorded offline; without it an offline grant is judged like any other.
    */
   offlineDecisionsOf?: (tx: DbExecutor, tenantId: string) => Promise<'grant' | 'record_only'>;
+  /** Issue 28: on a site node (SITE_NODE=1), every entry is also a fact for central's outbox. */
+  siteFacts?: SiteFacts;
 };
 
 /** The rule source of issue 18's offline checks (its outcomes are described as rule warnings). */
@@ -158,6 +162,7 @@ export function createEntryLogsService({
   places,
   barriers,
   offlineDecisionsOf,
+  siteFacts,
 }: EntryLogsServiceDeps) {
   /** The sites a list shows: the one asked for (if the caller may see it), else the caller's. */
   async function listedSites(
@@ -391,7 +396,9 @@ export function createEntryLogsService({
             laneRead: laneRead ?? null,
             corrections: body.corrections,
           });
-          const entryId = newId();
+          // Issue 28: on a site node the entry's id is a UUIDv7 made here, and is also the id of
+          // the fact central stores it under (exactly once).
+          const entryId = siteFacts ? newUuidV7() : newId();
           const vehicle =
             (await vehicles.findByPlate(tx, actor.tenantId, body.plateNumber)) ?? null;
           const isApproved = vehicles.isApproved(vehicle ?? undefined);
@@ -605,6 +612,15 @@ export function createEntryLogsService({
             ip,
           });
           await corrections.record(tx, actor, { entryLogId: row.id }, body.corrections, ip);
+          // Issue 28: last in the transaction, so the fact carries the entry (and the visit it
+          // opened) exactly as committed; granted or refused, from every gate path.
+          await siteFacts?.record(tx, {
+            tenantId: row.tenantId,
+            gateId: row.gateId,
+            kind: 'entry',
+            recordedAt: row.timestamp,
+            entryLogId: row.id,
+          });
           return row;
         });
         // Issue 17: once the entry is logged, a grant at a gate with a barrier opens it (never throws).

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
+import type { SiteFacts } from '@/modules/site-node';
 import {
   type Place,
   type SiteRow,
@@ -38,6 +39,8 @@ type IncomingExitPayload = z.output<typeof IncomingExitPayloadSchema>;
 
 export type VisitsServiceDeps = {
   database: Pick<Database, 'withTenant'>;
+  /** Issue 28: on a site node (SITE_NODE=1), every exit and sign-in is also a fact for central. */
+  siteFacts?: SiteFacts;
   repository: VisitsRepository;
   sites: {
     scopeOf(tx: DbExecutor, actor: Actor): Promise<SiteScope>;
@@ -85,6 +88,7 @@ export function createVisitsService({
   siteRows,
   audit,
   clock,
+  siteFacts,
 }: VisitsServiceDeps) {
   async function overstayLimits(tx: DbExecutor, tenantId: string) {
     const rows = await siteRows.listSites(tx, tenantId);
@@ -223,6 +227,15 @@ export function createVisitsService({
         ...(mismatches.length > 0 && { mismatches: mismatches.map((m) => m.code) }),
       },
     });
+    // Issue 28: a vehicle's exit is a fact for central (which closes the visit of that entry).
+    if (closed.entryLogId)
+      await siteFacts?.record(tx, {
+        tenantId,
+        gateId: closed.exitGateId,
+        kind: 'exit',
+        recordedAt: now,
+        visitId: closed.id,
+      });
     return withOverstay(closed, await overstayLimits(tx, tenantId), now);
   }
 

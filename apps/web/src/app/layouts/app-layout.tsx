@@ -7,6 +7,7 @@ import { roleMay } from '@boomgate/contracts/roles';
 
 import { LanguagePicker } from '@/components/language-picker';
 import { OfflineBanner } from '@/components/offline-banner';
+import { SiteSyncBanner } from '@/components/site-sync-banner';
 import { BrandMark } from '@/components/ui/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
@@ -79,6 +80,7 @@ function Shell({ children }: { children: ReactNode }) {
           <DesktopHeader session={session} onLanguageChanged={saveLanguage} />
         )}
         <OfflineBanner userId={session.user.id} />
+        <SiteSyncBanner />
         <main
           className={
             isMobile

@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+
+import { type SiteSyncEventKind, siteSyncStreamKey } from '@boomgate/contracts/site-sync';
+
+import type { DbExecutor } from '@/platform/db';
+import { newUuidV7 } from '@/platform/ids';
+
+/**
+ * Issue 28 (ADR 0009): a fact recorded at a site node. Its payload is the site's own row as
+ * stored (`to_jsonb`: snake_case columns, as the down-sync's `row`), read in the fact's own
+ * transaction so it is exactly what commits, in the shape central reads (site-sync/site-facts.ts
+ * on central's side):
+ *
+ *   entry: the entry_logs row, plus `site_sync_version` (the down-sync version the node had
+ *          applied when it decided); the fact's id IS the entry's id (a UUIDv7 made here)
+ *   exit:  the visits row once closed (a vehicle's visit: central closes the visit of its entry)
+ */
+export type SiteFact = {
+  tenantId: string;
+  /** The gate it happened at; null: the site's own stream. */
+  gateId: string | null;
+  kind: SiteSyncEventKind;
+  /** The site's clock when the fact was recorded. */
+  recordedAt: Date;
+} & ({ entryLogId: string; visitId?: undefined } | { entryLogId?: undefined; visitId: string });
+
+/** What modules call with a fact in their transaction; absent unless SITE_NODE=1. */
+export type SiteFacts = { record(tx: DbExecutor, fact: SiteFact): Promise<{ id: string }> };
+
+async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
+  const result = await tx.execute<{ row: Record<string, unknown> }>(query);
+  return result.rows[0]?.row ?? null;
+}
+
+/**
+ * Writes the fact into `site_outbox` in the caller's transaction (so it commits or rolls back
+ * with the entry or exit), with a UUIDv7 id and the next seq of its gate's stream. Taking the seq
+ * locks the stream's counter row until the transaction ends, so a gate's facts commit in seq
+ * order and a rolled-back fact leaves no gap.
+ */
+export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ id: string }> {
+  const { tenantId } = fact;
+  let payload: Record<string, unknown> | null;
+  let id: string;
+  if (fact.entryLogId !== undefined) {
+    const entry = await rowJson(
+      tx,
+      sql`select to_jsonb(e) || jsonb_build_object('site_sync_version',
+            (select coalesce(max(since_version), 0) from site_node_state)) as row
+          from entry_logs e where e.tenant_id = ${tenantId} and e.id = ${fact.entryLogId}`,
+    );
+    if (entry === null) throw new Error('recordSiteFact: the entry is not in this transaction');
+    payload = entry;
+    id = fact.entryLogId;
+  } else {
+    payload = await rowJson(
+      tx,
+      sql`select to_jsonb(v) as row from visits v
+          where v.tenant_id = ${tenantId} and v.id = ${fact.visitId}`,
+    );
+    if (payload === null) throw new Error('recordSiteFact: the visit is not in this transaction');
+    id = newUuidV7(fact.recordedAt.getTime());
+  }
+  const stream = siteSyncStreamKey(fact.gateId);
+  const next = await tx.execute<{ seq: number }>(sql`
+    insert into site_outbox_streams (tenant_id, stream, last_seq)
+    values (${tenantId}, ${stream}, 1)
+    on conflict (tenant_id, stream) do update set last_seq = site_outbox_streams.last_seq + 1
+    returning last_seq as seq`);
+  const seq = next.rows[0]?.seq;
+  if (seq === undefined) throw new Error('recordSiteFact: no seq');
+  await tx.execute(sql`
+    insert into site_outbox (tenant_id, id, gate_id, stream, seq, kind, site_recorded_at, payload)
+    values (${tenantId}, ${id}, ${fact.gateId}, ${stream}, ${seq}, ${fact.kind},
+            ${fact.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(payload)}::jsonb)`);
+  return { id };
+}
+
+export const siteFacts: SiteFacts = { record: recordSiteFact };

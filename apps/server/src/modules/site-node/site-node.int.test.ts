@@ -1,0 +1,281 @@
+import { SITE_SYNC_TABLES, type SiteSyncChange } from '@boomgate/contracts/site-sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type Database, createDatabase } from '@/platform/db';
+import { startFakeCentral } from '@/testing/fake-central';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+
+import { MANAGED_CENTRALLY_MESSAGE } from './site-node.routes';
+import { type SiteNodeSync, SiteSyncError, createSiteNodeSync } from './site-node.sync';
+
+/**
+ * Issue 28 (ADR 0009), the site node's half: master data pulled from a (fake, loopback) central
+ * into an empty node, decisions made at the site from it, and the facts pushed back in order.
+ * "Central's" rows are a real tenant's rows, made through the API of another app.
+ */
+describe('site node sync (issue 28)', () => {
+  let source: TestApp;
+  let node: TestApp;
+  let central: Awaited<ReturnType<typeof startFakeCentral>>;
+  let owner: Database;
+  let sync: SiteNodeSync;
+  let admin: Session & { password: string };
+  let tenantId: string;
+  let siteId: string;
+  let gateId: string;
+  const token = 'site-token-for-tests';
+
+  /** The tenant's rows of a synced table at the source, as central would send them. */
+  async function rowsOf(table: (typeof SITE_SYNC_TABLES)[number]) {
+    const column = table === 'tenants' ? 'id' : 'tenant_id';
+    const rows = await source.ownerQuery<{ row: Record<string, unknown> }>(
+      `select to_jsonb(t) as row from ${table} t where ${column} = $1`,
+      [tenantId],
+    );
+    return rows.map(({ row }) => row);
+  }
+  const idOf = (table: string, row: Record<string, unknown>) =>
+    table === 'user_sites'
+      ? `${String(row.user_id)}:${String(row.site_id)}`
+      : String(row.id ?? row.user_id ?? row.tenant_id);
+
+  async function publish(...tables: (typeof SITE_SYNC_TABLES)[number][]) {
+    const changes: Omit<SiteSyncChange, 'version'>[] = [];
+    for (const table of tables)
+      for (const row of await rowsOf(table))
+        changes.push({ table, id: idOf(table, row), deleted: false, row });
+    central.change(changes);
+    return changes.length;
+  }
+  const count = async (app: TestApp, table: string) =>
+    Number(
+      (
+        await app.ownerQuery<{ n: string }>(
+          `select count(*) as n from ${table} where tenant_id = $1`,
+          [tenantId],
+        )
+      )[0]!.n,
+    );
+  const outbox = () =>
+    node.ownerQuery<{ seq: number; kind: string; stream: string; acknowledged_at: Date | null }>(
+      'select seq, kind, stream, acknowledged_at from site_outbox order by stream, seq',
+    );
+
+  beforeAll(async () => {
+    source = await createTestApp();
+    admin = await source.registerTenant({ password: 'correct-horse-1' });
+    tenantId = admin.body.tenant.id;
+    siteId = (await admin.get('/api/sites')).json()[0].id;
+    gateId = (await admin.get(`/api/sites/${siteId}/gates`)).json()[0].id;
+    await admin.post('/api/watchlist', {
+      kind: 'plate',
+      value: 'WL10GP',
+      reason: 'Reported stolen',
+      severity: 'block',
+    });
+    central = await startFakeCentral({ tenantId, siteId, token });
+    node = await createTestApp({
+      env: {
+        SITE_NODE: '1',
+        CENTRAL_URL: central.url,
+        SITE_TOKEN: token,
+        CENTRAL_PUBLIC_KEY: central.publicKey,
+      },
+    });
+    owner = createDatabase({ url: node.ownerUrl, poolMax: 2 });
+    sync = createSiteNodeSync({
+      config: node.env.siteNode!,
+      database: owner,
+      clock: node.clock,
+      pageLimit: 3,
+    });
+  });
+  afterAll(async () => {
+    await owner?.close();
+    await node?.close();
+    await source?.close();
+    await central?.close();
+  });
+
+  it('pulls signed pages of master data into an empty node, page by page', async () => {
+    const published = await publish(...SITE_SYNC_TABLES);
+    expect(published).toBeGreaterThanOrEqual(5);
+
+    const pulled = await sync.pull();
+
+    expect(pulled).toEqual({ pages: Math.ceil(published / 3), changes: published });
+    for (const table of ['sites', 'gates', 'users', 'watchlist_entries'])
+      expect(await count(node, table)).toBe(await count(source, table));
+    const [state] = await node.ownerQuery<{ since_version: string; last_down_sync_at: Date }>(
+      'select since_version, last_down_sync_at from site_node_state',
+    );
+    expect(Number(state!.since_version)).toBe(published);
+    expect(state!.last_down_sync_at.getTime()).toBe(node.clock.now().getTime());
+    // Nothing newer: one empty page, the cursor stays.
+    expect(await sync.pull()).toEqual({ pages: 1, changes: 0 });
+  });
+
+  it('lets the tenant admin sign in at the site and decides there from the synced watchlist', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+
+    const blocked = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'WL10GP',
+      gateId,
+    });
+    expect(blocked.statusCode).toBe(201);
+    expect(blocked.json()).toMatchObject({ entryGranted: false, refusalReason: 'watchlist' });
+    const granted = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'OK20GP',
+      gateId,
+    });
+    expect(granted.statusCode).toBe(201);
+    const exit = await atSite.post(`/api/entry-logs/${granted.json().id}/exit`, { gateId });
+    expect(exit.statusCode).toBe(200);
+
+    // Three facts on the gate's stream, in order, none acknowledged yet.
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ stream: gateId, seq: 1, kind: 'entry', acknowledged_at: null }),
+      expect.objectContaining({ stream: gateId, seq: 2, kind: 'entry', acknowledged_at: null }),
+      expect.objectContaining({ stream: gateId, seq: 3, kind: 'exit', acknowledged_at: null }),
+    ]);
+    // An entry's fact is the entry row as stored, under the entry's own id (a UUIDv7 made here).
+    const [fact] = await node.ownerQuery<{ id: string; payload: Record<string, unknown> }>(
+      'select id, payload from site_outbox where seq = 2',
+    );
+    expect(fact!.id).toBe(granted.json().id);
+    expect(fact!.id[14]).toBe('7');
+    expect(fact!.payload).toMatchObject({
+      id: granted.json().id,
+      plate_number: 'OK20GP',
+      entry_granted: granted.json().entryGranted,
+      site_sync_version: expect.any(Number),
+    });
+    const [exitFact] = await node.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_outbox where seq = 3',
+    );
+    expect(exitFact!.payload).toMatchObject({
+      entry_log_id: granted.json().id,
+      exit_gate_id: gateId,
+    });
+    expect(exitFact!.payload.exited_at).not.toBeNull();
+  });
+
+  it('refuses master-data edits at the site: managed centrally (409)', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+
+    const edit = await atSite.post('/api/watchlist', {
+      kind: 'plate',
+      value: 'NEW1GP',
+      reason: 'Suspicious',
+      severity: 'block',
+    });
+
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json()).toEqual({
+      error: { code: 'CONFLICT', message: MANAGED_CENTRALLY_MESSAGE },
+    });
+    expect(await count(node, 'watchlist_entries')).toBe(1);
+  });
+
+  it('pushes the facts in order and marks what central acknowledges, deleting nothing', async () => {
+    expect(await sync.push()).toEqual({ sent: 3, acknowledged: 3 });
+
+    expect(central.received.map((event) => [event.gateId, event.seq, event.kind])).toEqual([
+      [gateId, 1, 'entry'],
+      [gateId, 2, 'entry'],
+      [gateId, 3, 'exit'],
+    ]);
+    expect((await outbox()).every((row) => row.acknowledged_at !== null)).toBe(true);
+    expect(await outbox()).toHaveLength(3);
+    expect(await sync.push()).toEqual({ sent: 0, acknowledged: 0 });
+  });
+
+  it('resends from central’s acknowledged seq after a 409 (order gap)', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    await atSite.post('/api/auto-gate/grant-entry', { plateNumber: 'GAP4GP', gateId });
+    central.received.length = 0;
+    // Central lost seq 3 (restored from a backup): it refuses seq 4 and says it holds up to 2.
+    central.held.delete([...central.held.values()].find((event) => event.seq === 3)!.id);
+    central.answerNextEvents({
+      status: 409,
+      body: {
+        error: {
+          code: 'CONFLICT',
+          message: 'Gap in the gate stream.',
+          acknowledged: { [gateId]: 2 },
+        },
+      },
+    });
+
+    await expect(sync.push()).rejects.toThrow(SiteSyncError);
+    expect(central.received.map((event) => event.seq)).toEqual([4]);
+    expect(await sync.push()).toEqual({ sent: 2, acknowledged: 2 });
+
+    expect(central.received.map((event) => event.seq)).toEqual([4, 3, 4]);
+    expect([...central.held.values()].map((event) => event.seq).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('keeps facts while the link is down, says so, and catches up when it is back', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    central.setDown(true);
+    const entry = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CUT5GP',
+      gateId,
+    });
+    expect(entry.statusCode).toBe(201);
+
+    await expect(sync.push()).rejects.toThrow(/central unreachable/);
+    await expect(sync.pull()).rejects.toThrow(/central unreachable/);
+    expect((await atSite.get('/api/site-sync/status')).json()).toMatchObject({
+      mode: 'site_node',
+      offline: false,
+    });
+    node.clock.advanceMs(61_000);
+    const cut = (await atSite.get('/api/site-sync/status')).json();
+    expect(cut).toMatchObject({ mode: 'site_node', offline: true });
+    expect(cut.oldestUnacknowledgedAt).not.toBeNull();
+
+    central.setDown(false);
+    await sync.pull();
+    await sync.push();
+    const back = (await atSite.get('/api/site-sync/status')).json();
+    expect(back).toMatchObject({ offline: false, oldestUnacknowledgedAt: null });
+    expect(central.held.size).toBe(5);
+  });
+
+  it('applies central’s tombstones, and changes nothing from a page that fails to verify', async () => {
+    const [watch] = await rowsOf('watchlist_entries');
+    const before = await node.ownerQuery<{ since_version: string }>(
+      'select since_version from site_node_state',
+    );
+    central.change([
+      { table: 'watchlist_entries', id: String(watch!.id), deleted: true, row: null },
+    ]);
+    central.signWithAnotherKey();
+
+    await expect(sync.pull()).rejects.toThrow(/signature/);
+    expect(await count(node, 'watchlist_entries')).toBe(1);
+    expect(await node.ownerQuery('select since_version from site_node_state')).toEqual(before);
+
+    central.signWithOwnKey();
+    await sync.pull();
+    expect(await count(node, 'watchlist_entries')).toBe(0);
+  });
+
+  it('refuses a page carrying another tenant’s row, whole', async () => {
+    const other = await source.registerTenant();
+    const [foreign] = await source.ownerQuery<{ row: Record<string, unknown> }>(
+      'select to_jsonb(s) as row from sites s where tenant_id = $1',
+      [other.body.tenant.id],
+    );
+    const [own] = await rowsOf('sites');
+    central.change([
+      { table: 'sites', id: String(own!.id), deleted: false, row: { ...own, name: 'Renamed' } },
+      { table: 'sites', id: String(foreign!.row.id), deleted: false, row: foreign!.row },
+    ]);
+
+    await expect(sync.pull()).rejects.toThrow(/another tenant/);
+    const names = await node.ownerQuery<{ name: string }>('select name from sites');
+    expect(names.map((row) => row.name)).not.toContain('Renamed');
+  });
+});

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type Client, client, sleep } from '../cluster/load';
+import { type ServerProcess, startServer } from '../lib/server-process';
+
+import { startLinkProxy } from './proxy';
+
+/**
+ * test:site-sync (issue 28, ADR 0009): central and a site node on one machine — two real server
+ * processes, each on its own embedded PostgreSQL — with a loopback TCP proxy as the link. The site
+ * records entries and exits; the link is cut while both sides carry on (central revokes an approval
+ * and adds a watchlist block, the site keeps deciding); then it is restored and both sides must
+ * agree: the same entries and exits, none twice, none lost, central's changes at the site, the
+ * site's stale decisions flagged at central, and the cut shown on both sides while it lasted.
+ */
+
+// Short intervals so the harness runs in seconds; the meaning is the production one.
+const NODE_ENV = {
+  SITE_SYNC_PULL_INTERVAL_MS: '500',
+  SITE_SYNC_PUSH_INTERVAL_MS: '300',
+  SITE_SYNC_MAX_BACKOFF_MS: '1000',
+  SITE_SYNC_STALE_AFTER_MS: '3000',
+};
+const PASSWORD = 'site-sync-pass-1';
+
+type Status = {
+  mode: string;
+  lastDownSyncAt: string | null;
+  lastUpSyncAt: string | null;
+  oldestUnacknowledgedAt: string | null;
+  offline: boolean;
+};
+type Entry = {
+  id: string;
+  plateNumber: string;
+  entryGranted: boolean;
+  warnings: { code: string; rule?: string }[];
+};
+
+let central: ServerProcess;
+let node: ServerProcess;
+let link: Awaited<ReturnType<typeof startLinkProxy>>;
+let atCentral: Client;
+let atNode: Client;
+let siteId: string;
+let gateId: string;
+let tokenId: string;
+let username: string;
+const report: string[] = [];
+
+async function ok<T>(
+  api: Client,
+  method: string,
+  path: string,
+  body?: unknown,
+  status = [200, 201, 204],
+): Promise<T> {
+  const answer = await api.call(`${method} ${path}`, method, path, body);
+  if (!status.includes(answer.status ?? 0))
+    throw new Error(
+      `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body ?? answer.error)}`,
+    );
+  return answer.body as T;
+}
+
+async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+}
+
+const statusOf = (api: Client) => ok<Status>(api, 'GET', '/api/site-sync/status');
+
+/** Every entry the caller sees (one page: the harness records far fewer than its limit). */
+async function allEntries(api: Client): Promise<Entry[]> {
+  const entries = await ok<Entry[]>(api, 'GET', '/api/entry-logs?limit=100');
+  if (entries.length >= 100) throw new Error('more entries than one page: raise the limit');
+  return entries;
+}
+
+async function exitedAt(api: Client, entryId: string): Promise<string | null> {
+  const visit = await api.call('visit', 'GET', `/api/entry-logs/${entryId}/visit`);
+  if (visit.status === 404) return null;
+  return (visit.body as { exitedAt: string | null }).exitedAt;
+}
+
+async function enter(plateNumber: string) {
+  return ok<Entry>(atNode, 'POST', '/api/auto-gate/grant-entry', { plateNumber, gateId });
+}
+async function exit(entryId: string) {
+  return ok(atNode, 'POST', `/api/entry-logs/${entryId}/exit`, { gateId });
+}
+const plate = (prefix: string) => `${prefix}${randomUUID().slice(0, 4).toUpperCase()}GP`;
+
+beforeAll(async () => {
+  // Each process gets its own embedded PostgreSQL: never a shared DATABASE_URL.
+  delete process.env.DATABASE_URL;
+  delete process.env.DATABASE_APP_URL;
+  central = await startServer();
+  atCentral = client(central.url);
+  username = `sitesync${randomUUID().slice(0, 8)}`;
+  await ok(atCentral, 'POST', '/api/auth/register', {
+    organizationName: `Site Sync ${randomUUID().slice(0, 6)}`,
+    fullName: 'Site Admin',
+    username,
+    password: PASSWORD,
+  });
+  siteId = (await ok<{ id: string }[]>(atCentral, 'GET', '/api/sites'))[0]!.id;
+  gateId = (await ok<{ id: string }[]>(atCentral, 'GET', `/api/sites/${siteId}/gates`))[0]!.id;
+  const created = await ok<{ id: string; token: string; centralPublicKey: string }>(
+    atCentral,
+    'POST',
+    `/api/sites/${siteId}/node-tokens`,
+    { name: 'North gate house' },
+  );
+  tokenId = created.id;
+  link = await startLinkProxy({ host: '127.0.0.1', port: Number(new URL(central.url).port) });
+  node = await startServer({
+    env: {
+      ...NODE_ENV,
+      SITE_NODE: '1',
+      CENTRAL_URL: link.url,
+      SITE_TOKEN: created.token,
+      CENTRAL_PUBLIC_KEY: created.centralPublicKey,
+    },
+  });
+  atNode = client(node.url);
+}, 240_000);
+
+afterAll(async () => {
+  await node?.stop();
+  await link?.close();
+  await central?.stop();
+  if (report.length > 0) process.stdout.write(`\n${report.join('\n')}\n`);
+});
+
+describe('site node and central (issue 28)', () => {
+  const before: Entry[] = [];
+  const during: Entry[] = [];
+  let revokedPlate: string;
+  let blockedPlate: string;
+
+  it('the node takes the tenant from central and the admin signs in at the site', async () => {
+    const approved = plate('AP');
+    revokedPlate = plate('RV');
+    for (const plateNumber of [approved, revokedPlate])
+      await ok(atCentral, 'POST', '/api/approved-vehicles', {
+        plateNumber,
+        driverName: 'Sipho Dlamini',
+      });
+
+    await waitFor('the admin signs in at the site', async () => {
+      const login = await atNode.call('login', 'POST', '/api/auth/login', {
+        username,
+        password: PASSWORD,
+      });
+      return login.status === 200;
+    });
+    const status = await statusOf(atNode);
+    expect(status).toMatchObject({ mode: 'site_node', offline: false });
+    expect(status.lastDownSyncAt).not.toBeNull();
+  });
+
+  it('records entries and exits at the site, acknowledged by central', async () => {
+    for (let i = 0; i < 6; i += 1) before.push(await enter(plate('IN')));
+    for (const entry of before.slice(0, 3).filter((e) => e.entryGranted)) await exit(entry.id);
+
+    await waitFor('central acknowledges every fact', async () => {
+      const status = await statusOf(atNode);
+      return status.oldestUnacknowledgedAt === null && status.lastUpSyncAt !== null;
+    });
+  });
+
+  it('keeps deciding at the site while the link is cut, and says so on both sides', async () => {
+    await link.cut();
+    const cutAt = Date.now();
+    // Central carries on: an approval revoked, a plate blocked.
+    const vehicles = await ok<{ id: string; plateNumber: string }[]>(
+      atCentral,
+      'GET',
+      '/api/approved-vehicles',
+    );
+    const revoked = vehicles.find((vehicle) => vehicle.plateNumber === revokedPlate)!;
+    await ok(atCentral, 'DELETE', `/api/approved-vehicles/${revoked.id}`);
+    blockedPlate = plate('BL');
+    await ok(atCentral, 'POST', '/api/watchlist', {
+      kind: 'plate',
+      value: blockedPlate,
+      reason: 'Reported stolen',
+      severity: 'block',
+    });
+    await sleep(500);
+
+    // The site carries on, from what it last had.
+    for (let i = 0; i < 3; i += 1) during.push(await enter(plate('CT')));
+    during.push(await enter(revokedPlate));
+    const blockedAtSite = await enter(blockedPlate);
+    during.push(blockedAtSite);
+    expect(blockedAtSite.entryGranted).toBe(true); // the site did not know yet
+    for (const entry of [...before.slice(3), ...during.slice(0, 2)].filter((e) => e.entryGranted))
+      await exit(entry.id);
+
+    const offline = await waitFor('the node says it is offline', async () => {
+      const status = await statusOf(atNode);
+      return status.offline ? status : undefined;
+    });
+    report.push(`site-sync: node offline ${Date.now() - cutAt} ms after the cut`);
+    expect(offline.oldestUnacknowledgedAt).not.toBeNull();
+    // Central's side of the cut: the node's token has not synced since the cut.
+    const tokens = await ok<{ id: string; lastSyncAt: string | null }[]>(
+      atCentral,
+      'GET',
+      `/api/sites/${siteId}/node-tokens`,
+    );
+    const token = tokens.find((candidate) => candidate.id === tokenId)!;
+    expect(new Date(token.lastSyncAt!).getTime()).toBeLessThanOrEqual(cutAt);
+  });
+
+  it('agrees after the link is back: same entries and exits, none twice, none lost', async () => {
+    await link.restore();
+    const restoredAt = Date.now();
+    await waitFor('the node is in sync again', async () => {
+      const status = await statusOf(atNode);
+      return !status.offline && status.oldestUnacknowledgedAt === null;
+    });
+    report.push(`site-sync: back in sync ${Date.now() - restoredAt} ms after the link returned`);
+
+    const atSite = await allEntries(atNode);
+    const atHead = await allEntries(atCentral);
+    const siteIds = atSite.map((entry) => entry.id);
+    const headIds = atHead.map((entry) => entry.id);
+    expect(new Set(siteIds).size).toBe(siteIds.length);
+    expect(new Set(headIds).size).toBe(headIds.length);
+    expect([...headIds].sort()).toEqual([...siteIds].sort());
+    expect(siteIds).toEqual(expect.arrayContaining([...before, ...during].map((e) => e.id)));
+    for (const entry of atSite)
+      expect(await exitedAt(atCentral, entry.id)).toBe(await exitedAt(atNode, entry.id));
+    report.push(`site-sync: ${siteIds.length} entries on both sides`);
+  });
+
+  it('brings central’s changes to the site, and flags the site’s stale decisions at central', async () => {
+    const refused = await enter(blockedPlate);
+    expect(refused).toMatchObject({ entryGranted: false });
+    const vehicles = await ok<{ plateNumber: string }[]>(atNode, 'GET', '/api/approved-vehicles');
+    expect(vehicles.map((vehicle) => vehicle.plateNumber)).not.toContain(revokedPlate);
+
+    const atHead = await waitFor('central holds the last entry', async () => {
+      const entries = await allEntries(atCentral);
+      return entries.some((entry) => entry.id === refused.id) ? entries : undefined;
+    });
+    // ADR 0009: a rule warning `site_decided_on_stale_data` on central's copy of the entry.
+    const flagged = (id: string) =>
+      atHead
+        .find((entry) => entry.id === id)!
+        .warnings.some((warning) => warning.rule === 'site_decided_on_stale_data');
+    const [revokedAtSite, blockedAtSite] = during.slice(-2);
+    expect(flagged(blockedAtSite!.id)).toBe(true);
+    if (revokedAtSite!.entryGranted) expect(flagged(revokedAtSite!.id)).toBe(true);
+    for (const entry of [...before, ...during.slice(0, 3)]) expect(flagged(entry.id)).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
 import { DEFAULT_ALERT_SETTINGS } from '@boomgate/contracts/alerts';
+import { DEFAULT_RULE_SETTING, DOCUMENT_RULE_CODES } from '@boomgate/contracts/document-rules';
 
 import { aReportSummary } from './data';
 import { apiError, signedOut } from './handlers';
@@ -26,6 +27,12 @@ export const server = setupServer(
     apiError(404, 'NOT_FOUND', 'Assignment not found.'),
   ),
   http.get('/api/settings/alerts', () => HttpResponse.json(DEFAULT_ALERT_SETTINGS)),
+  // Issue 21: every document rule at its default (Settings shows them).
+  http.get('/api/settings/rules', () =>
+    HttpResponse.json({
+      rules: Object.fromEntries(DOCUMENT_RULE_CODES.map((code) => [code, DEFAULT_RULE_SETTING])),
+    }),
+  ),
   // Issue 28: a central instance (no site-node banner).
   http.get('/api/site-sync/status', () =>
     HttpResponse.json({

@@ -6,6 +6,7 @@ import { AlertSettingsSection } from '@/features/alerts/components/alert-setting
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth/api/get-session';
 import { RoleGate } from '@/features/auth/components/role-gate';
+import { DocumentRulesSection } from '@/features/document-rules/components/document-rules-section';
 import { OverridePinsSection } from '@/features/override-pins/components/override-pins-section';
 import { SettingsPage } from '@/features/settings/components/settings-form';
 import { WatchlistSection } from '@/features/watchlist/components/watchlist-section';
@@ -30,6 +31,10 @@ export default function SettingsRoute() {
           <AlertSettingsSection />
         </div>
       )}
+      {/* Issue 21: who may enter — the document rules the server decides by. */}
+      <div className="mx-auto mt-6 w-full max-w-3xl">
+        <DocumentRulesSection canEdit={canEdit} />
+      </div>
       {/* Issue 21: who may enter — the watchlist. */}
       <div className="mx-auto mt-6 w-full max-w-3xl">
         <WatchlistSection canEdit={canEdit} />

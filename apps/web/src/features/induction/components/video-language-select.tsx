@@ -6,12 +6,9 @@ import {
 import type { SafetyVideoSummary } from '@boomgate/contracts/induction';
 
 import { Field } from '@/components/ui/field';
+import { nativeSelectClass } from '@/components/ui/native-select';
 import { cn } from '@/lib/cn';
 import { useTranslation } from '@/lib/i18n';
-
-/** Native select styling shared by the induction forms (large, familiar picker on a phone). */
-export const nativeSelectClass =
-  'h-9 w-full rounded-md border border-input bg-background px-3 text-base shadow-xs outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm max-md:h-11';
 
 /**
  * Every language a safety video may speak, each named in itself: a video may be recorded in a

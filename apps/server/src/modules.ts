@@ -154,7 +154,7 @@ export function createModules({
     sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  keys.service.register(drivers.sealedTable);
+  keys.service.register(drivers.sealedColumns);
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,
@@ -249,7 +249,7 @@ export function createModules({
     alerts: alerts.hooks,
     sealer: keys.keyring,
   });
-  keys.service.register(watchlist.sealedTable);
+  keys.service.register(watchlist.sealedColumns);
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({

@@ -17,7 +17,8 @@ import { createKeysRepository } from './keys.repository';
 import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS } from './keyring';
-export type { KeysService, SealedTable } from './keys.service';
+export type { KeysService } from './keys.service';
+export { type SealedColumns, sealedColumnName } from './sealed-columns';
 
 export function createKeysModule(deps: {
   database: Pick<Database, 'withTenant' | 'withTenantAside' | 'db'>;

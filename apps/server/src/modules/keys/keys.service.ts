@@ -6,20 +6,9 @@ import type { SealedStorage } from '@/platform/sealed-storage';
 
 import type { Keyring } from './keyring';
 import type { KeysRepository } from './keys.repository';
+import { type SealedColumns, type SealedTable, createSealedTable } from './sealed-columns';
 
 export type ResealPayload = { tenantId: string; rotatedAt: string };
-
-/**
- * A table with sealed columns, registered by its module: the sealing job seals its rows stored
- * before sealing, a rotation re-seals those an old key sealed. Each call does one batch in its
- * own tenant transaction and returns how many rows it changed (0: done).
- */
-export type SealedTable = {
-  name: string;
-  unsealedTenants(limit: number): Promise<string[]>;
-  sealStored(tenantId: string, limit: number): Promise<number>;
-  resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
-};
 
 const ROW_BATCH = 200;
 export const SETTLE_MARGIN_MS = 1_000;
@@ -85,8 +74,9 @@ export function createKeysService({
   }
 
   return {
-    register(table: SealedTable) {
-      tables.push(table);
+    /** A module's table with sealed columns: sealing and rotation walk it with the others. */
+    register(spec: SealedColumns) {
+      tables.push(createSealedTable(spec, { database, sealer: keyring }));
     },
 
     /**

@@ -278,6 +278,7 @@ export function createModules({
     captures: captures.service,
     corrections: corrections.service,
     clock,
+    sealer: keys.keyring,
     exportJoins: {
       ticketNumberSql: documents.service.ticketNumberSql,
       ticketWeightsSql: documents.service.ticketWeightsSql,
@@ -293,6 +294,7 @@ export function createModules({
     offlineDecisionsOf: async (tx, tenantId) =>
       (await settings.service.settingsOf(tx, tenantId)).offlineDecisions,
   });
+  keys.service.register(entryLogs.sealedColumns);
   // Issue 21: a guard's override with a supervisor's one-time PIN.
   const presentEntry = entryLogPresenter(images.service);
   const overridePins = createOverridePinsModule({
@@ -396,6 +398,7 @@ export function createModules({
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     encryptionKey,
+    sealer: keys.keyring,
   });
   return {
     audit,

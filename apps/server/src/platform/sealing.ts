@@ -30,6 +30,8 @@ export type ColumnSealer = {
 
 /** Blind-index domains. */
 export const SA_ID_NUMBER = 'sa_id_number';
+/** Passport numbers (any country's), normalised as every blind index is. */
+export const PASSPORT_NUMBER = 'passport_number';
 
 /** Associated data of a value in a column: the tenant and `table.column`. */
 export const columnContext = (tenantId: string, column: string) =>

@@ -155,6 +155,7 @@ describe('tenant isolation in the database', () => {
       'captures_due_purge',
       'drivers_due_biometric_purge',
       'drivers_unsealed_tenants',
+      'entry_logs_unsealed_tenants',
       'induction_assignments_due_photo_purge',
       'reports_due_schedules',
       'retention_due_document_images',

@@ -10,14 +10,9 @@ import { type SealedColumns, type SealedTable, createSealedTable } from './seale
 
 export type ResealPayload = { tenantId: string; rotatedAt: string };
 
-const ROW_BATCH = 200;
+/** Rows per batch (one transaction, one UPDATE each). */
+const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
-
-async function drain(step: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (let done = await step(); done > 0; done = await step()) total += done;
-  return total;
-}
 
 /** Objects walked: how many were sealed again, how many could not be (left as they were). */
 type Walk = { resealed: number; failed: number };
@@ -68,8 +63,7 @@ export function createKeysService({
   /** Re-seals the tenant's rows (every registered table) that a data key other than `version` sealed. */
   async function resealRows(tenantId: string, version: number): Promise<number> {
     let total = 0;
-    for (const table of tables)
-      total += await drain(() => table.resealOlder(tenantId, version, ROW_BATCH));
+    for (const table of tables) total += await table.resealOlder(tenantId, version, ROW_BATCH);
     return total;
   }
 
@@ -195,7 +189,7 @@ export function createKeysService({
           const tenantIds = await table.unsealedTenants(100);
           if (tenantIds.length === 0) break;
           for (const tenantId of tenantIds) {
-            const sealed = await drain(() => table.sealStored(tenantId, ROW_BATCH));
+            const sealed = await table.sealStored(tenantId, ROW_BATCH);
             const { rows } = tally(tenantId);
             rows[table.name] = (rows[table.name] ?? 0) + sealed;
             result.resealed += sealed;

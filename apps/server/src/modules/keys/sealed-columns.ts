@@ -35,74 +35,130 @@ export type SealedColumns = {
   unsealedTenants: string;
 };
 
-/** The walk the keys service runs over a registered table, a batch per call (0: done). */
+/**
+ * The walk the keys service runs over a registered table, for one tenant, to the end: batches in
+ * primary-key order (a keyset, so a million rows are read once, not rescanned per batch), each in
+ * its own tenant transaction and written by one statement. Returns how many rows it changed.
+ */
 export type SealedTable = {
   name: string;
   unsealedTenants(limit: number): Promise<string[]>;
-  sealStored(tenantId: string, limit: number): Promise<number>;
-  resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
+  sealStored(tenantId: string, batch: number): Promise<number>;
+  resealOlder(tenantId: string, version: number, batch: number): Promise<number>;
 };
 
 const id = (name: string) => sql.identifier(name);
-const SEALED = 'sv1.%';
+// A literal, not a parameter: the planner matches it against partial indexes' predicates.
+const SEALED = sql.raw(`'sv1.%'`);
 
 /** The column's associated-data name (`table.column`), as repositories seal and open it. */
 export const sealedColumnName = (spec: Pick<SealedColumns, 'table'>, column: string) =>
   `${spec.table}.${column}`;
 
+/**
+ * Rows still to seal, as SQL: a value still plain, or sealed without its hash beside it yet.
+ * A table may index exactly this predicate (entry_logs_unsealed_idx).
+ */
+export const unsealedPredicate = (columns: readonly SealedColumn[]): SQL =>
+  sql.join(
+    columns.map((c) =>
+      c.hash
+        ? sql`(${id(c.column)} is not null and (${id(c.hash.column)} is null or ${id(c.column)} not like ${SEALED}))`
+        : sql`(${id(c.column)} is not null and ${id(c.column)} not like ${SEALED})`,
+    ),
+    sql` or `,
+  );
+
 export function createSealedTable(
   spec: SealedColumns,
   { database, sealer }: { database: Pick<Database, 'withTenant' | 'db'>; sealer: ColumnSealer },
 ): SealedTable {
+  const written = spec.columns.flatMap((c) => [c.column, ...(c.hash ? [c.hash.column] : [])]);
   const selected = sql.join(
-    [
-      sql`${id(spec.id)}::text as "id"`,
-      ...spec.columns.map((c) => sql`${id(c.column)} as ${id(c.column)}`),
-      ...spec.columns.flatMap((c) =>
-        c.hash ? [sql`${id(c.hash.column)} as ${id(c.hash.column)}`] : [],
-      ),
-    ],
+    [sql`${id(spec.id)}::text as "id"`, ...written.map((column) => sql`${id(column)}`)],
     sql`, `,
   );
-  const inScope = (tenantId: string, condition: SQL) =>
-    sql`${id(spec.tenant)} = ${tenantId}::uuid and (${spec.scope ?? sql`true`}) and (${condition})`;
-  const anyOf = (conditions: SQL[]) => sql.join(conditions, sql` or `);
-
-  // A row to seal: a value still plain, or sealed without its hash beside it yet.
-  const unsealed = anyOf(
-    spec.columns.flatMap((c) => [
-      sql`(${id(c.column)} is not null and ${id(c.column)} not like ${SEALED})`,
-      ...(c.hash ? [sql`(${id(c.column)} is not null and ${id(c.hash.column)} is null)`] : []),
-    ]),
-  );
+  const unsealed = unsealedPredicate(spec.columns);
   const olderThan = (version: number) =>
-    anyOf(
+    sql.join(
       spec.columns.map(
         (c) =>
           sql`(${id(c.column)} like ${SEALED} and ${id(c.column)} not like ${`sv1.${version}.%`})`,
       ),
+      sql` or `,
     );
 
   type Row = Record<string, string | null> & { id: string };
+  type Changes = Map<string, string>;
 
-  async function rows(tx: DbExecutor, tenantId: string, condition: SQL, limit: number) {
+  async function batchAfter(
+    tx: DbExecutor,
+    tenantId: string,
+    condition: SQL,
+    after: string | null,
+    limit: number,
+  ) {
     return (
       await tx.execute<Row>(
-        sql`select ${selected} from ${id(spec.table)} where ${inScope(tenantId, condition)} limit ${limit}::int`,
+        sql`select ${selected} from ${id(spec.table)}
+            where ${id(spec.tenant)} = ${tenantId}::uuid and (${spec.scope ?? sql`true`})
+              and (${condition}) ${after === null ? sql`` : sql`and ${id(spec.id)} > ${after}::uuid`}
+            order by ${id(spec.id)} limit ${limit}::int`,
       )
     ).rows;
   }
 
-  /** Writes only the columns that change (an erase-only trigger sees nothing else moving). */
-  async function write(tx: DbExecutor, tenantId: string, row: Row, changes: Map<string, string>) {
-    if (changes.size === 0) return;
+  /**
+   * One statement for the batch; a column a row does not change keeps its value (coalesce), so an
+   * erase-only trigger sees only the changes sealing makes.
+   */
+  async function write(tx: DbExecutor, tenantId: string, changed: [string, Changes][]) {
+    if (changed.length === 0) return;
+    const values = sql.join(
+      changed.map(
+        ([rowId, changes]) =>
+          sql`(${rowId}::uuid, ${sql.join(
+            written.map((column) => sql`${changes.get(column) ?? null}::text`),
+            sql`, `,
+          )})`,
+      ),
+      sql`, `,
+    );
     const set = sql.join(
-      [...changes].map(([column, value]) => sql`${id(column)} = ${value}`),
+      written.map((column) => sql`${id(column)} = coalesce(v.${id(column)}, t.${id(column)})`),
       sql`, `,
     );
     await tx.execute(
-      sql`update ${id(spec.table)} set ${set} where ${id(spec.tenant)} = ${tenantId}::uuid and ${id(spec.id)} = ${row.id}::uuid`,
+      sql`update ${id(spec.table)} t set ${set}
+          from (values ${values}) as v(${sql.join([id('id'), ...written.map(id)], sql`, `)})
+          where t.${id(spec.tenant)} = ${tenantId}::uuid and t.${id(spec.id)} = v.id`,
     );
+  }
+
+  /** Walks the tenant's rows matching `condition` to the end, `change` deciding each row's writes. */
+  async function walk(
+    tenantId: string,
+    condition: SQL,
+    batch: number,
+    change: (row: Row) => Promise<Changes>,
+  ): Promise<number> {
+    let after: string | null = null;
+    let total = 0;
+    for (;;) {
+      const found = await database.withTenant(tenantId, async (tx) => {
+        const rows = await batchAfter(tx, tenantId, condition, after, batch);
+        const changed: [string, Changes][] = [];
+        for (const row of rows) {
+          const changes = await change(row);
+          if (changes.size > 0) changed.push([row.id, changes]);
+        }
+        await write(tx, tenantId, changed);
+        total += changed.length;
+        return rows;
+      });
+      if (found.length < batch) return total;
+      after = found[found.length - 1]!.id;
+    }
   }
 
   return {
@@ -115,49 +171,35 @@ export function createSealedTable(
         )
       ).rows.map((row) => row.tenant_id),
 
-    sealStored: (tenantId, limit) =>
-      database.withTenant(tenantId, async (tx) => {
-        const found = await rows(tx, tenantId, unsealed, limit);
-        for (const row of found) {
-          const changes = new Map<string, string>();
-          for (const c of spec.columns) {
-            const stored = row[c.column];
-            if (stored === null || stored === undefined) continue;
-            const name = sealedColumnName(spec, c.column);
-            const plain = await sealer.open(tenantId, name, stored);
-            if (!isSealedValue(stored))
-              changes.set(c.column, await sealer.seal(tenantId, name, plain));
-            if (c.hash) {
-              const hash = await sealer.index(
-                tenantId,
-                c.hash.domain,
-                c.hash.key?.(plain) ?? plain,
-              );
-              if (row[c.hash.column] !== hash) changes.set(c.hash.column, hash);
-            }
+    sealStored: (tenantId, batch) =>
+      walk(tenantId, unsealed, batch, async (row) => {
+        const changes: Changes = new Map();
+        for (const c of spec.columns) {
+          const stored = row[c.column];
+          if (stored === null || stored === undefined) continue;
+          const name = sealedColumnName(spec, c.column);
+          const plain = await sealer.open(tenantId, name, stored);
+          if (!isSealedValue(stored))
+            changes.set(c.column, await sealer.seal(tenantId, name, plain));
+          if (c.hash) {
+            const hash = await sealer.index(tenantId, c.hash.domain, c.hash.key?.(plain) ?? plain);
+            if (row[c.hash.column] !== hash) changes.set(c.hash.column, hash);
           }
-          await write(tx, tenantId, row, changes);
         }
-        return found.length;
+        return changes;
       }),
 
-    resealOlder: (tenantId, version, limit) =>
-      database.withTenant(tenantId, async (tx) => {
-        const found = await rows(tx, tenantId, olderThan(version), limit);
-        for (const row of found) {
-          const changes = new Map<string, string>();
-          for (const c of spec.columns) {
-            const stored = row[c.column];
-            if (!stored || !isSealedValue(stored) || stored.startsWith(`sv1.${version}.`)) continue;
-            const name = sealedColumnName(spec, c.column);
-            changes.set(
-              c.column,
-              await sealer.seal(tenantId, name, await sealer.open(tenantId, name, stored)),
-            );
-          }
-          await write(tx, tenantId, row, changes);
+    resealOlder: (tenantId, version, batch) =>
+      walk(tenantId, olderThan(version), batch, async (row) => {
+        const changes: Changes = new Map();
+        for (const c of spec.columns) {
+          const stored = row[c.column];
+          if (!stored || !isSealedValue(stored) || stored.startsWith(`sv1.${version}.`)) continue;
+          const name = sealedColumnName(spec, c.column);
+          const plain = await sealer.open(tenantId, name, stored);
+          changes.set(c.column, await sealer.seal(tenantId, name, plain));
         }
-        return found.length;
+        return changes;
       }),
   };
 }

@@ -1,7 +1,11 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 
 import type { Tx } from '@/platform/db';
-import type { DataSubject, PersonalDataProvider } from '@/platform/personal-data';
+import {
+  type DataSubject,
+  type PersonalDataProvider,
+  entryNamesSubject,
+} from '@/platform/personal-data';
 
 import { visits } from './visits.table';
 
@@ -20,11 +24,9 @@ const rowsOf = (tx: Tx, subject: DataSubject) => {
         eq(visits.tenantId, subject.tenantId),
         or(
           inArray(visits.personIdNumber, numbers),
-          // The driver's entries, as the entry logs' provider finds them.
-          sql`${visits.entryLogId} in (select e.id from entry_logs e where e.tenant_id = ${subject.tenantId}::uuid and (e.driver_id_number = ${subject.idNumber} or e.driver_passport_number in (${sql.join(
-            numbers.map((n) => sql`${n}`),
-            sql`, `,
-          )})))`,
+          // The driver's entries, as the entry logs' provider finds them (issue 26: by the keyed
+          // hashes of the numbers; entries not sealed yet by their plain numbers).
+          sql`${visits.entryLogId} in (select e.id from entry_logs e where e.tenant_id = ${subject.tenantId}::uuid and ${entryNamesSubject(subject)})`,
         ),
       ),
     )

@@ -1,0 +1,5 @@
+ALTER TABLE "entry_logs" ADD COLUMN "driver_id_number_hash" text;--> statement-breakpoint
+ALTER TABLE "entry_logs" ADD COLUMN "driver_passport_number_hash" text;--> statement-breakpoint
+CREATE INDEX "entry_logs_tenant_id_number_hash_idx" ON "entry_logs" USING btree ("tenant_id","driver_id_number_hash") WHERE driver_id_number_hash is not null;--> statement-breakpoint
+CREATE INDEX "entry_logs_tenant_passport_number_hash_idx" ON "entry_logs" USING btree ("tenant_id","driver_passport_number_hash") WHERE driver_passport_number_hash is not null;--> statement-breakpoint
+CREATE INDEX "entry_logs_unsealed_idx" ON "entry_logs" USING btree ("tenant_id") WHERE (driver_id_number is not null and (driver_id_number_hash is null or driver_id_number not like 'sv1.%')) or (driver_passport_number is not null and (driver_passport_number_hash is null or driver_passport_number not like 'sv1.%'));

@@ -219,7 +219,14 @@ export function createModules({
     clock,
   });
   // Issue 16: a granted entry opens its visit; the exit closes it.
-  const visits = createVisitsModule({ database, sites: sites.service, audit, clock });
+  const visits = createVisitsModule({
+    database,
+    sites: sites.service,
+    audit,
+    clock,
+    sealer: keys.keyring,
+  });
+  keys.service.register(visits.sealedColumns);
   // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
   // webhooks module's, made below, reached only when a job routes an alert to it.
   const alerts = createAlertsModule({

@@ -161,6 +161,7 @@ describe('tenant isolation in the database', () => {
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
       'tenant_keys_to_rewrap',
+      'visits_unsealed_tenants',
       'watchlist_unsealed_tenants',
       'webhooks_due_deliveries',
     ]);

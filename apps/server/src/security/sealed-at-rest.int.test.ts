@@ -17,7 +17,6 @@ const NOT_YET_SEALED = new Set([
   'public.drivers_licences.fields',
   'public.passports.passport_number',
   'public.passports.fields',
-  'public.visits.person_id_number',
   'public.induction_assignments.driver_id_number',
   'public.incoming_requests.driver_id_number',
   'public.webhook_deliveries.body',
@@ -95,6 +94,13 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       driverIdNumber: ids[0],
     });
     expect(entry.statusCode, entry.body).toBe(201);
+    const visitor = await admin.post('/api/visits/people', {
+      name: 'Naledi',
+      idNumber: ids[1],
+      company: 'Acme',
+    });
+    expect(visitor.statusCode, visitor.body).toBe(201);
+    expect(visitor.json().personIdNumber).toBe(ids[1]);
 
     const found = await plaintextColumns(t);
     expect([...found].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
@@ -142,6 +148,13 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
        values ($1, gen_random_uuid(), 'CA7001', true, false, true, $2, null),
               ($1, gen_random_uuid(), 'CA7002', true, false, true, null, $3)`,
       [tenantId, legacy[0], passport],
+    );
+    const visitorId = saId('700707');
+    await t.ownerQuery(
+      `insert into visits (tenant_id, id, kind, site_id, person_name, person_id_number, entered_at)
+       select $1, gen_random_uuid(), 'person', id, 'Thabo', $2, now() from sites
+       where tenant_id = $1 and is_default`,
+      [tenantId, visitorId],
     );
     const watchedId = saId('700707');
     await t.ownerQuery(
@@ -233,11 +246,24 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
       [tenantId],
     );
+    const [visit] = await t.ownerQuery<{ number: string; hash: string | null }>(
+      'select person_id_number as number, person_id_number_hash as hash from visits where tenant_id = $1',
+      [tenantId],
+    );
+    expect(visit?.number).toMatch(/^sv1\.1\./);
+    expect(visit?.hash).toMatch(/^[\w-]{43}$/);
+    const onSite = (await admin.get('/api/on-site')).json<{ personIdNumber: string | null }[]>();
+    expect(onSite.map((v) => v.personIdNumber)).toContain(visitorId);
     // Sealing ran once: a second run finds nothing.
     await t.modules.keys.enqueueStartup();
     await runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: t.modules.keys.jobs });
     expect(audited).toEqual([
-      { details: { objects: 0, rows: { drivers: 2, watchlist_entries: 1, entry_logs: 2 } } },
+      {
+        details: {
+          objects: 0,
+          rows: { drivers: 2, watchlist_entries: 1, entry_logs: 2, visits: 1 },
+        },
+      },
     ]);
   });
 

@@ -11,7 +11,12 @@ import { type ColumnSealer, isSealedValue } from '@/platform/sealing';
  */
 export type SealedColumn = {
   column: string;
-  hash?: { column: string; domain: string; key?: (plain: string) => string };
+  hash?: {
+    column: string;
+    /** The blind-index domain, or one chosen by the value (identityNumberDomain). */
+    domain: string | ((plain: string) => string);
+    key?: (plain: string) => string;
+  };
 };
 
 /**
@@ -182,7 +187,12 @@ export function createSealedTable(
           if (!isSealedValue(stored))
             changes.set(c.column, await sealer.seal(tenantId, name, plain));
           if (c.hash) {
-            const hash = await sealer.index(tenantId, c.hash.domain, c.hash.key?.(plain) ?? plain);
+            const { domain } = c.hash;
+            const hash = await sealer.index(
+              tenantId,
+              typeof domain === 'string' ? domain : domain(plain),
+              c.hash.key?.(plain) ?? plain,
+            );
             if (row[c.hash.column] !== hash) changes.set(c.hash.column, hash);
           }
         }

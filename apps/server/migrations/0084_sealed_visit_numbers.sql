@@ -1,0 +1,2 @@
+ALTER TABLE "visits" ADD COLUMN "person_id_number_hash" text;--> statement-breakpoint
+CREATE INDEX "visits_tenant_person_hash_idx" ON "visits" USING btree ("tenant_id","person_id_number_hash") WHERE person_id_number_hash is not null;

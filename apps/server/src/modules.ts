@@ -163,7 +163,9 @@ export function createModules({
     audit,
     clock,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+    sealer: keys.keyring,
   });
+  keys.service.register(induction.sealedColumns);
   const approvedVehicles = createApprovedVehiclesModule({
     db: database.db,
     database,

@@ -157,6 +157,7 @@ describe('tenant isolation in the database', () => {
       'drivers_unsealed_tenants',
       'entry_logs_unsealed_tenants',
       'induction_assignments_due_photo_purge',
+      'induction_assignments_unsealed_tenants',
       'reports_due_schedules',
       'retention_due_document_images',
       'safety_video_uploads_abandoned',

@@ -17,7 +17,6 @@ const NOT_YET_SEALED = new Set([
   'public.drivers_licences.fields',
   'public.passports.passport_number',
   'public.passports.fields',
-  'public.induction_assignments.driver_id_number',
   'public.incoming_requests.driver_id_number',
   'public.webhook_deliveries.body',
   'public.audit_events.details',

@@ -18,7 +18,7 @@ import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modul
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
-import { countSealedOlder, createKeysModule } from '@/modules/keys';
+import { createKeysModule } from '@/modules/keys';
 import { createMfaModule } from '@/modules/mfa';
 import { createOnboardingModule } from '@/modules/onboarding';
 import { createOverridePinsModule } from '@/modules/override-pins';
@@ -163,10 +163,7 @@ export function createModules({
     sealer: keys.keyring,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
   });
-  keys.service.register({
-    ...drivers.sealedTable,
-    countOlder: countSealedOlder(database, 'drivers', 'id_number'),
-  });
+  keys.service.register(drivers.sealedColumns);
   const induction = createInductionModule({
     database,
     tenants: tenants.repository,
@@ -175,7 +172,9 @@ export function createModules({
     audit,
     clock,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
+    sealer: keys.keyring,
   });
+  keys.service.register(induction.sealedColumns);
   const approvedVehicles = createApprovedVehiclesModule({
     db: database.db,
     database,
@@ -239,7 +238,9 @@ export function createModules({
     audit,
     clock,
     ...(recordedFacts && { siteFacts: recordedFacts }),
+    sealer: keys.keyring,
   });
+  keys.service.register(visits.sealedColumns);
   // Issue 22. Before entry logs (grant-entry raises entry_refused); the webhook outbox is the
   // webhooks module's, made below, reached only when a job routes an alert to it.
   const alerts = createAlertsModule({
@@ -269,10 +270,7 @@ export function createModules({
     alerts: alerts.hooks,
     sealer: keys.keyring,
   });
-  keys.service.register({
-    ...watchlist.sealedTable,
-    countOlder: countSealedOlder(database, 'watchlist_entries', 'value'),
-  });
+  keys.service.register(watchlist.sealedColumns);
   const documentRules = createDocumentRulesModule({ database, audit, clock });
   // Issue 17: a gate's barrier, opened through its site agent (manually or for a granted entry).
   const barriers = createBarriersModule({
@@ -301,6 +299,7 @@ export function createModules({
     captures: captures.service,
     corrections: corrections.service,
     clock,
+    sealer: keys.keyring,
     exportJoins: {
       ticketNumberSql: documents.service.ticketNumberSql,
       ticketWeightsSql: documents.service.ticketWeightsSql,
@@ -317,6 +316,7 @@ export function createModules({
       (await settings.service.settingsOf(tx, tenantId)).offlineDecisions,
     ...(recordedFacts && { siteFacts: recordedFacts }),
   });
+  keys.service.register(entryLogs.sealedColumns);
   // Issue 21: a guard's override with a supervisor's one-time PIN.
   const presentEntry = entryLogPresenter(images.service);
   const overridePins = createOverridePinsModule({
@@ -379,10 +379,7 @@ export function createModules({
     captures: captures.service,
     sealer: keys.keyring,
   });
-  keys.service.register({
-    ...webhooks.sealedTable,
-    countOlder: countSealedOlder(database, 'webhook_deliveries', 'body'),
-  });
+  keys.service.register(webhooks.sealedTable);
   const anpr = createAnprModule({
     database,
     vehicles: approvedVehicles.service,
@@ -440,6 +437,7 @@ export function createModules({
     documentRetentionDays: env.DOCUMENT_RETENTION_DAYS,
     biometricRetentionDays: env.BIOMETRIC_RETENTION_DAYS,
     encryptionKey,
+    sealer: keys.keyring,
   });
   return {
     audit,

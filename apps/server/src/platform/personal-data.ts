@@ -1,3 +1,5 @@
+import { type SQL, sql } from 'drizzle-orm';
+
 import type { Tx } from './db';
 
 /**
@@ -20,6 +22,11 @@ export type DataSubject = {
   driverIds: string[];
   /** The subject's gate entries (face comparisons that backed them name the driver through them). */
   entryIds: string[];
+  /**
+   * Issue 26: the keyed hashes (blind index) of the subject's ID number and passport numbers:
+   * sealed columns are found by these, never by decrypting in SQL.
+   */
+  numberHashes: { idNumber: string; passportNumbers: string[] };
 };
 
 export type SubjectLinks = Partial<
@@ -101,3 +108,17 @@ export type EmailPersonalDataProvider = {
   /** Removes the address; returns how many rows changed (0 when nothing was left). */
   eraseEmail(tx: Tx, tenantId: string, email: string): Promise<number>;
 };
+
+/**
+ * SQL over `entry_logs e` (modules meet only in SQL): the entry names the subject. Issue 26: by the
+ * keyed hashes of the subject's numbers; an entry stored before sealing (no hash yet) by its plain
+ * number until keys.seal-stored-data has sealed it. Never decrypts in SQL.
+ */
+export function entryNamesSubject(subject: DataSubject): SQL {
+  const { idNumber, passportNumbers } = subject.numberHashes;
+  return sql`(e.driver_id_number_hash = ${idNumber}
+    or e.driver_passport_number_hash = any(${sql.param(passportNumbers)}::text[])
+    or (e.driver_id_number_hash is null and e.driver_id_number = ${subject.idNumber})
+    or (e.driver_passport_number_hash is null
+        and e.driver_passport_number = any(${sql.param(subject.passportNumbers)}::text[])))`;
+}

@@ -30,6 +30,15 @@ export type ColumnSealer = {
 
 /** Blind-index domains. */
 export const SA_ID_NUMBER = 'sa_id_number';
+/** Passport numbers (any country's), normalised as every blind index is. */
+export const PASSPORT_NUMBER = 'passport_number';
+/**
+ * A column holding either kind (a visitor signs in with an ID or a passport number): a 13-digit
+ * number hashes as an SA ID number, anything else as a passport number, so the data subject's
+ * hashes of each kind find it.
+ */
+export const identityNumberDomain = (value: string) =>
+  /^\d{13}$/.test(value.replace(/\s+/g, '')) ? SA_ID_NUMBER : PASSPORT_NUMBER;
 
 /** Associated data of a value in a column: the tenant and `table.column`. */
 export const columnContext = (tenantId: string, column: string) =>

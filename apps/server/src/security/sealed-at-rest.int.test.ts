@@ -11,7 +11,6 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
  * shrink: a new table or column holding a plain number fails the test.
  */
 const NOT_YET_SEALED = new Set([
-  'public.entry_logs.driver_id_number',
   // A watchlist hit's warning message quotes the number ("Driver ID number … is on the watchlist").
   'public.entry_logs.warnings',
   'public.identity_documents.identity_number',
@@ -20,8 +19,6 @@ const NOT_YET_SEALED = new Set([
   'public.drivers_licences.fields',
   'public.passports.passport_number',
   'public.passports.fields',
-  'public.visits.person_id_number',
-  'public.induction_assignments.driver_id_number',
   'public.incoming_requests.driver_id_number',
 ]);
 
@@ -103,11 +100,23 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
     });
     expect(hit.json().warnings[0]?.code, hit.body).toBe('watchlist_hit');
     const hitEntryId = hit.json().id;
+    const visitor = await admin.post('/api/visits/people', {
+      name: 'Naledi',
+      idNumber: ids[1],
+      company: 'Acme',
+    });
+    expect(visitor.statusCode, visitor.body).toBe(201);
+    expect(visitor.json().personIdNumber).toBe(ids[1]);
 
     const found = await plaintextColumns(t);
     expect([...found].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
-    // The search itself works: the entry still keeps its number in the clear (not sealed yet).
-    expect(found.has('public.entry_logs.driver_id_number')).toBe(true);
+    // The search itself works: an entry stored as before sealing is found.
+    await t.ownerQuery(
+      `insert into entry_logs (tenant_id, id, plate_number, vehicle_approved, face_verified,
+         entry_granted, driver_id_number) values ($1, gen_random_uuid(), 'CA9', false, false, false, $2)`,
+      [admin.body.tenant.id, ids[1]],
+    );
+    expect(await plaintextColumns(t)).toContain('public.entry_logs.driver_id_number');
 
     const stored = await t.ownerQuery<{ id_number: string; id_number_hash: string }>(
       'select id_number, id_number_hash from drivers where tenant_id = $1',
@@ -150,6 +159,22 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
          values ($1, gen_random_uuid(), $2, 'Lerato', 'Dlamini', 'bulk')`,
         [tenantId, idNumber],
       );
+    // Entries as the code before sealing stored them: one by ID number, one by passport.
+    const passport = 'A12345678';
+    await t.ownerQuery(
+      `insert into entry_logs (tenant_id, id, plate_number, vehicle_approved, face_verified,
+         entry_granted, driver_id_number, driver_passport_number)
+       values ($1, gen_random_uuid(), 'CA7001', true, false, true, $2, null),
+              ($1, gen_random_uuid(), 'CA7002', true, false, true, null, $3)`,
+      [tenantId, legacy[0], passport],
+    );
+    const visitorId = saId('700707');
+    await t.ownerQuery(
+      `insert into visits (tenant_id, id, kind, site_id, person_name, person_id_number, entered_at)
+       select $1, gen_random_uuid(), 'person', id, 'Thabo', $2, now() from sites
+       where tenant_id = $1 and is_default`,
+      [tenantId, visitorId],
+    );
     const watchedId = saId('700707');
     await t.ownerQuery(
       `insert into watchlist_entries (tenant_id, id, kind, value, match_key, reason, severity,
@@ -200,6 +225,34 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
     expect(watchRow?.match_key).not.toContain(watchedId);
     expect(await atGate()).toBe('watchlist');
     expect((await admin.get('/api/watchlist')).json()[0].value).toBe(watchedId);
+    const entries = await t.ownerQuery<Record<string, string | null>>(
+      `select plate_number, driver_id_number, driver_id_number_hash, driver_passport_number,
+         driver_passport_number_hash from entry_logs where tenant_id = $1 and plate_number in ('CA7001', 'CA7002')
+       order by plate_number`,
+      [tenantId],
+    );
+    expect(entries).toHaveLength(2);
+    expect(entries[0]?.driver_id_number).toMatch(/^sv1\.1\./);
+    expect(entries[0]?.driver_id_number_hash).toMatch(/^[\w-]{43}$/);
+    expect(entries[0]?.driver_passport_number).toBeNull();
+    expect(entries[1]?.driver_passport_number).toMatch(/^sv1\.1\./);
+    expect(entries[1]?.driver_passport_number_hash).toMatch(/^[\w-]{43}$/);
+    // Read back through the API, opened.
+    const page = (await admin.get('/api/entry-logs?limit=100')).json<
+      { plateNumber: string; driverIdNumber: string | null; driverPassportNumber: string | null }[]
+    >();
+    const byPlate = new Map(page.map((item) => [item.plateNumber, item]));
+    expect(byPlate.get('CA7001')?.driverIdNumber).toBe(legacy[0]);
+    expect(byPlate.get('CA7002')?.driverPassportNumber).toBe(passport);
+    // The data subject's entries are found by the keyed hashes once sealed.
+    const exported = await admin.post('/api/data-subjects/export', { idNumber: legacy[0] });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const exportedEntries = exported.json<{
+      records: { entryLogs: { plateNumber: string; driverIdNumber: string }[] };
+    }>().records.entryLogs;
+    expect(exportedEntries.map((e) => [e.plateNumber, e.driverIdNumber])).toEqual([
+      ['CA7001', legacy[0]],
+    ]);
     const again = await admin.post('/api/onboarding/drivers', {
       name: 'Lerato',
       surname: 'Dlamini',
@@ -212,8 +265,66 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       `select details from audit_events where tenant_id = $1 and action = 'storage.data_sealed'`,
       [tenantId],
     );
+    const [visit] = await t.ownerQuery<{ number: string; hash: string | null }>(
+      'select person_id_number as number, person_id_number_hash as hash from visits where tenant_id = $1',
+      [tenantId],
+    );
+    expect(visit?.number).toMatch(/^sv1\.1\./);
+    expect(visit?.hash).toMatch(/^[\w-]{43}$/);
+    const onSite = (await admin.get('/api/on-site')).json<{ personIdNumber: string | null }[]>();
+    expect(onSite.map((v) => v.personIdNumber)).toContain(visitorId);
+    // Sealing ran once: a second run finds nothing.
+    await t.modules.keys.enqueueStartup();
+    await runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: t.modules.keys.jobs });
     expect(audited).toEqual([
-      { details: { objects: 0, rows: { drivers: 2, watchlist_entries: 1 } } },
+      {
+        details: {
+          objects: 0,
+          rows: { drivers: 2, watchlist_entries: 1, entry_logs: 2, visits: 1 },
+        },
+      },
     ]);
+  });
+
+  it('lets the erase-only entries take their sealed form and nothing else (migration 0093)', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const [row] = await t.ownerQuery<{ id: string }>(
+      `insert into entry_logs (tenant_id, id, plate_number, vehicle_approved, face_verified,
+         entry_granted, driver_name, driver_id_number)
+       values ($1, gen_random_uuid(), 'CA1', true, false, true, 'Sipho', $2) returning id`,
+      [tenantId, saId('660606')],
+    );
+    const set = (assignment: string, ...values: unknown[]) =>
+      t.ownerQuery(`update entry_logs set ${assignment} where tenant_id = $1 and id = $2`, [
+        tenantId,
+        row!.id,
+        ...values,
+      ]);
+    const refused = /may only be erased/;
+    // Plain to plain, or an ordinary field: refused as before.
+    await expect(set(`driver_id_number = '8001015009087'`)).rejects.toThrow(refused);
+    await expect(set(`driver_name = 'Other'`)).rejects.toThrow(refused);
+    // A hash without its number is refused; plain to sealed with its hash, once, is allowed.
+    await expect(set(`driver_passport_number_hash = 'h'`)).rejects.toThrow(refused);
+    await set(`driver_id_number = 'sv1.2.aaaa.bbbb.cccc', driver_id_number_hash = 'hash-1'`);
+    // The hash never changes once there; a sealed value never goes back to plain.
+    await expect(set(`driver_id_number_hash = 'hash-2'`)).rejects.toThrow(refused);
+    await expect(set(`driver_id_number = '8001015009087'`)).rejects.toThrow(refused);
+    // A rotation moves forward only: not to the same key version, not to an older one.
+    await expect(set(`driver_id_number = 'sv1.2.dddd.eeee.ffff'`)).rejects.toThrow(refused);
+    await expect(set(`driver_id_number = 'sv1.1.dddd.eeee.ffff'`)).rejects.toThrow(refused);
+    await set(`driver_id_number = 'sv1.3.dddd.eeee.ffff'`);
+    // Erasure as before, the hash with the number.
+    await set(`driver_id_number = null, driver_id_number_hash = null, driver_name = null`);
+    const [after] = await t.ownerQuery<Record<string, string | null>>(
+      'select driver_id_number, driver_id_number_hash, driver_name from entry_logs where id = $1',
+      [row!.id],
+    );
+    expect(after).toEqual({
+      driver_id_number: null,
+      driver_id_number_hash: null,
+      driver_name: null,
+    });
   });
 });

@@ -1,7 +1,11 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 
 import type { Tx } from '@/platform/db';
-import type { DataSubject, PersonalDataProvider } from '@/platform/personal-data';
+import {
+  type DataSubject,
+  type PersonalDataProvider,
+  entryNamesSubject,
+} from '@/platform/personal-data';
 
 import { readingCorrections } from './corrections.table';
 
@@ -22,9 +26,7 @@ function aboutSubject(subject: DataSubject) {
         : undefined,
       sql`${readingCorrections.entryLogId} in (
         select e.id from entry_logs e
-        where e.tenant_id = ${subject.tenantId}
-          and (e.driver_id_number = ${subject.idNumber}
-            or e.driver_passport_number = any(${sql.param(subject.passportNumbers)}::text[])))`,
+        where e.tenant_id = ${subject.tenantId} and ${entryNamesSubject(subject)})`,
     ),
   );
 }

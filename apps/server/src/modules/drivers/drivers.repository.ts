@@ -1,7 +1,7 @@
-import { type SQL, and, desc, eq, inArray, isNull, like, notLike, or } from 'drizzle-orm';
+import { type SQL, and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
-import { type ColumnSealer, SA_ID_NUMBER, isSealedValue } from '@/platform/sealing';
+import { type ColumnSealer, SA_ID_NUMBER } from '@/platform/sealing';
 
 import { type DriverRow, type NewDriverRow, drivers } from './drivers.table';
 
@@ -111,56 +111,6 @@ export function createDriversRepository(sealer: ColumnSealer) {
         inserted.push(...(await Promise.all(stored.map(open))));
       }
       return inserted;
-    },
-
-    /** Rows stored before sealing (the sealing job's work), a batch at a time. */
-    async sealStored(tx: DbExecutor, tenantId: string, limit: number): Promise<number> {
-      const rows = await tx
-        .select({ id: drivers.id, idNumber: drivers.idNumber })
-        .from(drivers)
-        .where(and(eq(drivers.tenantId, tenantId), isNull(drivers.idNumberHash)))
-        .limit(limit);
-      for (const row of rows) {
-        const plain = await sealer.open(tenantId, ID_NUMBER, row.idNumber);
-        await tx
-          .update(drivers)
-          .set({
-            idNumber: isSealedValue(row.idNumber)
-              ? row.idNumber
-              : await sealer.seal(tenantId, ID_NUMBER, plain),
-            idNumberHash: await sealer.index(tenantId, SA_ID_NUMBER, plain),
-          })
-          .where(and(eq(drivers.tenantId, tenantId), eq(drivers.id, row.id)));
-      }
-      return rows.length;
-    },
-
-    /** Rows sealed with a data key other than `version` (a rotation's work), a batch at a time. */
-    async resealOlder(
-      tx: DbExecutor,
-      tenantId: string,
-      version: number,
-      limit: number,
-    ): Promise<number> {
-      const rows = await tx
-        .select({ id: drivers.id, idNumber: drivers.idNumber })
-        .from(drivers)
-        .where(
-          and(
-            eq(drivers.tenantId, tenantId),
-            like(drivers.idNumber, 'sv1.%'),
-            notLike(drivers.idNumber, `sv1.${version}.%`),
-          ),
-        )
-        .limit(limit);
-      for (const row of rows) {
-        const plain = await sealer.open(tenantId, ID_NUMBER, row.idNumber);
-        await tx
-          .update(drivers)
-          .set({ idNumber: await sealer.seal(tenantId, ID_NUMBER, plain) })
-          .where(and(eq(drivers.tenantId, tenantId), eq(drivers.id, row.id)));
-      }
-      return rows.length;
     },
   };
 }

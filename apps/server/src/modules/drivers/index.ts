@@ -4,13 +4,12 @@
  * carries, and the selfie retention purge. Records are created by the onboarding module.
  * Owns: drivers.
  */
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 
 import type { ImagesService } from '@/modules/images';
-import type { SealedTable } from '@/modules/keys';
+import type { SealedColumns } from '@/modules/keys';
 import { type ScheduledJob, defineJob } from '@/platform/jobs';
-import type { ColumnSealer } from '@/platform/sealing';
+import { type ColumnSealer, SA_ID_NUMBER } from '@/platform/sealing';
 
 import { createDriverReferenceSigner } from './driver-reference';
 import { createDriversRepository } from './drivers.repository';
@@ -39,20 +38,12 @@ export function createDriversModule(
     signer: createDriverReferenceSigner(deps.encryptionKey),
   });
   // What the keys module's jobs seal (rows stored before issue 26) and re-seal (a rotation).
-  const sealedTable: SealedTable = {
-    name: 'drivers',
-    unsealedTenants: async (limit) =>
-      (
-        await deps.database.db.execute<{ tenant_id: string }>(
-          sql`select tenant_id from drivers_unsealed_tenants(${limit}::int)`,
-        )
-      ).rows.map((row) => row.tenant_id),
-    sealStored: (tenantId, limit) =>
-      deps.database.withTenant(tenantId, (tx) => repository.sealStored(tx, tenantId, limit)),
-    resealOlder: (tenantId, version, limit) =>
-      deps.database.withTenant(tenantId, (tx) =>
-        repository.resealOlder(tx, tenantId, version, limit),
-      ),
+  const sealedColumns: SealedColumns = {
+    table: 'drivers',
+    id: 'id',
+    tenant: 'tenant_id',
+    columns: [{ column: 'id_number', hash: { column: 'id_number_hash', domain: SA_ID_NUMBER } }],
+    unsealedTenants: 'drivers_unsealed_tenants',
   };
   // Daily: selfies past their retention period are deleted (the driver record stays).
   const purgeBiometrics = defineJob({
@@ -69,7 +60,7 @@ export function createDriversModule(
     service,
     routes: driversRoutes(service, deps.images),
     personalData: createDriversPersonalData({ images: deps.images, repository }),
-    sealedTable,
+    sealedColumns,
     jobs: [purgeBiometrics],
     schedules,
   };

@@ -15,6 +15,7 @@ import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import { entryLogs } from './entry-logs.table';
+import type { EntrySealing } from './entry-sealing';
 
 /**
  * Instants bounding the export (`from` inclusive, `until` exclusive), one site or all, and which
@@ -49,7 +50,8 @@ export type EntryExportRow = Awaited<
   ReturnType<ReturnType<typeof createEntryExportRepository>['entryBatch']>
 >[number];
 
-export function createEntryExportRepository(joins: ExportJoins) {
+/** Issue 26: each batch's numbers are opened row by row as the stream reads it. */
+export function createEntryExportRepository(joins: ExportJoins, sealing: EntrySealing) {
   const e = entryLogs;
   const inRange = (tenantId: string, range: ExportRange) =>
     and(
@@ -67,59 +69,62 @@ export function createEntryExportRepository(joins: ExportJoins) {
     },
 
     /** Oldest first, keyset on (timestamp, id): each batch is one range scan of the index. */
-    entryBatch: (
+    entryBatch: async (
       tx: DbExecutor,
       tenantId: string,
       range: ExportRange,
       limit: number,
       after?: PageCursor,
     ) =>
-      tx
-        .select({
-          id: e.id,
-          timestamp: e.timestamp,
-          plateNumber: e.plateNumber,
-          extractedPlate: e.extractedPlate,
-          category: e.category,
-          driverName: e.driverName,
-          driverSurname: e.driverSurname,
-          driverIdNumber: e.driverIdNumber,
-          driverPassportNumber: e.driverPassportNumber,
-          transportName: e.transportName,
-          reference: joins.ticketNumberSql(e.tenantId, e.weighbridgeTicketId),
-          vehicleApproved: e.vehicleApproved,
-          faceVerified: e.faceVerified,
-          entryGranted: e.entryGranted,
-          refusalReason: e.refusalReason,
-          warnings: e.warnings,
-          trailerPlates: e.trailerPlates,
-          trailerLicenceDiscIds: e.trailerLicenceDiscIds,
-          ticket: joins.ticketWeightsSql(e.tenantId, e.weighbridgeTicketId),
-          gvm: joins.discGvmSql(e.tenantId, e.vehicleLicenceDiscId),
-          // Columns spelled with their table: inside a subquery Drizzle's bare "id" would be the visit's.
-          // Issue 16's gate and visit (one row per entry, by visits_one_per_entry): the gate the
-          // entry was attempted at, when its visit ended, and the minutes on site.
-          gateName: sql<string | null>`(select g.name from gates g
+      sealing.openAll(
+        tenantId,
+        await tx
+          .select({
+            id: e.id,
+            timestamp: e.timestamp,
+            plateNumber: e.plateNumber,
+            extractedPlate: e.extractedPlate,
+            category: e.category,
+            driverName: e.driverName,
+            driverSurname: e.driverSurname,
+            driverIdNumber: e.driverIdNumber,
+            driverPassportNumber: e.driverPassportNumber,
+            transportName: e.transportName,
+            reference: joins.ticketNumberSql(e.tenantId, e.weighbridgeTicketId),
+            vehicleApproved: e.vehicleApproved,
+            faceVerified: e.faceVerified,
+            entryGranted: e.entryGranted,
+            refusalReason: e.refusalReason,
+            warnings: e.warnings,
+            trailerPlates: e.trailerPlates,
+            trailerLicenceDiscIds: e.trailerLicenceDiscIds,
+            ticket: joins.ticketWeightsSql(e.tenantId, e.weighbridgeTicketId),
+            gvm: joins.discGvmSql(e.tenantId, e.vehicleLicenceDiscId),
+            // Columns spelled with their table: inside a subquery Drizzle's bare "id" would be the visit's.
+            // Issue 16's gate and visit (one row per entry, by visits_one_per_entry): the gate the
+            // entry was attempted at, when its visit ended, and the minutes on site.
+            gateName: sql<string | null>`(select g.name from gates g
             where g.tenant_id = "entry_logs"."tenant_id" and g.id = "entry_logs"."gate_id")`,
-          exitedAtMs: sql<
-            string | null
-          >`(select extract(epoch from v.exited_at) * 1000 from visits v
+            exitedAtMs: sql<
+              string | null
+            >`(select extract(epoch from v.exited_at) * 1000 from visits v
             where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
-          turnaroundMinutes: sql<
-            string | null
-          >`(select round(extract(epoch from v.exited_at - v.entered_at) / 60)
+            turnaroundMinutes: sql<
+              string | null
+            >`(select round(extract(epoch from v.exited_at - v.entered_at) / 60)
             from visits v where v.tenant_id = "entry_logs"."tenant_id" and v.entry_log_id = "entry_logs"."id")`,
-        })
-        .from(e)
-        .where(
-          and(
-            inRange(tenantId, range),
-            after
-              ? sql`(${e.timestamp}, ${e.id}) > (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(asc(e.timestamp), asc(e.id))
-        .limit(limit),
+          })
+          .from(e)
+          .where(
+            and(
+              inRange(tenantId, range),
+              after
+                ? sql`(${e.timestamp}, ${e.id}) > (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+                : undefined,
+            ),
+          )
+          .orderBy(asc(e.timestamp), asc(e.id))
+          .limit(limit),
+      ),
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 
 import type { ImagesService } from '@/modules/images';
 import type { Tx } from '@/platform/db';
@@ -10,6 +10,7 @@ import {
 } from '@/platform/personal-data';
 
 import { type EntryLogRow, entryLogs } from './entry-logs.table';
+import type { EntrySealing } from './entry-sealing';
 
 const IMAGE_FIELDS = [
   'plateImageKey',
@@ -56,22 +57,32 @@ const RETENTION = {
 } as const;
 const isRetentionType = (type: string): type is keyof typeof RETENTION => type in RETENTION;
 
+/**
+ * Issue 26: the subject's entries by the keyed hashes of their numbers; an entry stored before
+ * sealing (no hash yet) by its plain number, until keys.seal-stored-data has sealed it.
+ */
+const entriesAboutSubject = (subject: DataSubject) => {
+  const { idNumber, passportNumbers } = subject.numberHashes;
+  return and(
+    eq(entryLogs.tenantId, subject.tenantId),
+    or(
+      eq(entryLogs.driverIdNumberHash, idNumber),
+      passportNumbers.length > 0
+        ? inArray(entryLogs.driverPassportNumberHash, passportNumbers)
+        : undefined,
+      and(isNull(entryLogs.driverIdNumberHash), eq(entryLogs.driverIdNumber, subject.idNumber)),
+      subject.passportNumbers.length > 0
+        ? and(
+            isNull(entryLogs.driverPassportNumberHash),
+            inArray(entryLogs.driverPassportNumber, subject.passportNumbers),
+          )
+        : undefined,
+    ),
+  );
+};
+
 const rowsOf = (tx: Tx, subject: DataSubject) =>
-  tx
-    .select()
-    .from(entryLogs)
-    .where(
-      and(
-        eq(entryLogs.tenantId, subject.tenantId),
-        subject.passportNumbers.length > 0
-          ? or(
-              eq(entryLogs.driverIdNumber, subject.idNumber),
-              inArray(entryLogs.driverPassportNumber, subject.passportNumbers),
-            )
-          : eq(entryLogs.driverIdNumber, subject.idNumber),
-      ),
-    )
-    .orderBy(entryLogs.timestamp);
+  tx.select().from(entryLogs).where(entriesAboutSubject(subject)).orderBy(entryLogs.timestamp);
 
 /**
  * Gate entries about a driver (by ID number, or a passport number seen with it). Erasure keeps
@@ -80,8 +91,10 @@ const rowsOf = (tx: Tx, subject: DataSubject) =>
  */
 export function createEntryLogsPersonalData({
   images,
+  sealing,
 }: {
   images: Pick<ImagesService, 'urlFor'>;
+  sealing: Pick<EntrySealing, 'openAll' | 'idNumberHash'>;
 }): PersonalDataProvider & ImageRetentionProvider {
   return {
     section: 'entryLogs',
@@ -96,17 +109,34 @@ export function createEntryLogsPersonalData({
           >`array[${entryLogs.identityDocumentId}, ${entryLogs.driversLicenceId}, ${entryLogs.passportRecordId}]`,
         })
         .from(entryLogs)
-        .where(and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.driverIdNumber, idNumber)));
+        .where(
+          and(
+            eq(entryLogs.tenantId, tenantId),
+            or(
+              eq(entryLogs.driverIdNumberHash, await sealing.idNumberHash(tenantId, idNumber)),
+              and(isNull(entryLogs.driverIdNumberHash), eq(entryLogs.driverIdNumber, idNumber)),
+            ),
+          ),
+        );
+      const opened = await sealing.openAll(
+        tenantId,
+        rows.map((row) => ({ ...row, driverPassportNumber: row.passport })),
+      );
       return {
-        passportNumbers: rows.map((row) => row.passport).filter((n): n is string => Boolean(n)),
+        passportNumbers: opened
+          .map((row) => row.driverPassportNumber)
+          .filter((n): n is string => Boolean(n)),
         documentIds: rows.flatMap((row) => row.documents).filter((id): id is string => Boolean(id)),
         entryIds: rows.map((row) => row.id),
       };
     },
 
     async exportSubject(tx, subject) {
-      const rows = await rowsOf(tx, subject);
-      return rows.map((row) => withImageLinks(row, IMAGE_FIELDS, images.urlFor));
+      const rows = await sealing.openAll(subject.tenantId, await rowsOf(tx, subject));
+      // The keyed hashes are lookup keys, not data about the subject.
+      return rows.map(({ driverIdNumberHash: _id, driverPassportNumberHash: _passport, ...row }) =>
+        withImageLinks(row, IMAGE_FIELDS, images.urlFor),
+      );
     },
 
     async eraseBiometrics(tx, subject) {
@@ -140,10 +170,12 @@ export function createEntryLogsPersonalData({
           driverName: null,
           driverSurname: null,
           driverIdNumber: null,
+          driverIdNumberHash: null,
           driverPhone1: null,
           driverPhone2: null,
           driverPhone3: null,
           driverPassportNumber: null,
+          driverPassportNumberHash: null,
           ...NO_IMAGES,
         })
         .where(and(eq(entryLogs.tenantId, subject.tenantId), inArray(entryLogs.id, ids)))

@@ -3,6 +3,7 @@ import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
+import type { EntrySealing } from './entry-sealing';
 import {
   type EntryLogRow,
   type NewEntryLogRow,
@@ -12,10 +13,20 @@ import {
 
 export type EntryLogsRepository = ReturnType<typeof createEntryLogsRepository>;
 
-export function createEntryLogsRepository() {
+/**
+ * Issue 26: numbers are sealed on the way in and opened on the way out, only for the rows a call
+ * returns (a page of the list, one entry), never in SQL.
+ */
+export function createEntryLogsRepository(sealing: EntrySealing) {
   return {
     async insert(tx: DbExecutor, row: NewEntryLogRow): Promise<EntryLogRow> {
-      return takeOne(await tx.insert(entryLogs).values(row).returning());
+      const stored = takeOne(
+        await tx
+          .insert(entryLogs)
+          .values(await sealing.seal(row))
+          .returning(),
+      );
+      return sealing.open(row.tenantId, stored);
     },
 
     async findById(tx: DbExecutor, tenantId: string, id: string) {
@@ -24,7 +35,7 @@ export function createEntryLogsRepository() {
         .from(entryLogs)
         .where(and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.id, id)))
         .limit(1);
-      return rows[0];
+      return rows[0] && sealing.open(tenantId, rows[0]);
     },
 
     async findByIdempotencyKey(tx: DbExecutor, tenantId: string, key: string) {
@@ -33,38 +44,41 @@ export function createEntryLogsRepository() {
         .from(entryLogs)
         .where(and(eq(entryLogs.tenantId, tenantId), eq(entryLogs.idempotencyKey, key)))
         .limit(1);
-      return rows[0];
+      return rows[0] && sealing.open(tenantId, rows[0]);
     },
 
     /**
      * Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans; `siteIds`
      * limits it to those sites (issue 16; null: every site).
      */
-    list: (
+    list: async (
       tx: DbExecutor,
       tenantId: string,
       limit: number,
       after?: PageCursor,
       siteIds: readonly string[] | null = null,
     ) =>
-      tx
-        .select()
-        .from(entryLogs)
-        .where(
-          and(
-            eq(entryLogs.tenantId, tenantId),
-            siteIds === null
-              ? undefined
-              : siteIds.length === 1
-                ? eq(entryLogs.siteId, siteIds[0]!)
-                : inArray(entryLogs.siteId, [...siteIds]),
-            after
-              ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
-        .limit(limit),
+      sealing.openAll(
+        tenantId,
+        await tx
+          .select()
+          .from(entryLogs)
+          .where(
+            and(
+              eq(entryLogs.tenantId, tenantId),
+              siteIds === null
+                ? undefined
+                : siteIds.length === 1
+                  ? eq(entryLogs.siteId, siteIds[0]!)
+                  : inArray(entryLogs.siteId, [...siteIds]),
+              after
+                ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+                : undefined,
+            ),
+          )
+          .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
+          .limit(limit),
+      ),
 
     /**
      * All-time and today's counts from the per-day counters the entry_logs triggers keep (one row

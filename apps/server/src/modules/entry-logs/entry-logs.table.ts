@@ -52,11 +52,15 @@ export const entryLogs = pgTable(
     refusalReason: text(),
     driverName: text(),
     driverSurname: text(),
+    /** Issue 26: sealed (`sv1.…`); equality by driverIdNumberHash, the keyed hash beside it. */
     driverIdNumber: text(),
+    driverIdNumberHash: text(),
     driverPhone1: text(),
     driverPhone2: text(),
     driverPhone3: text(),
+    /** Issue 26: sealed (`sv1.…`); equality by driverPassportNumberHash. */
     driverPassportNumber: text(),
+    driverPassportNumberHash: text(),
     transportName: text(),
     vehicleLicenceDiscId: uuid(),
     identityDocumentId: uuid(),
@@ -136,6 +140,20 @@ export const entryLogs = pgTable(
     index('entry_logs_tenant_licence_idx').on(t.tenantId, t.driversLicenceId),
     index('entry_logs_tenant_passport_idx').on(t.tenantId, t.passportRecordId),
     index('entry_logs_tenant_ticket_idx').on(t.tenantId, t.weighbridgeTicketId),
+    // Issue 26: a driver's entries by the keyed hash of an ID or passport number (data-subject
+    // export and erasure, visits and corrections about a driver).
+    index('entry_logs_tenant_id_number_hash_idx')
+      .on(t.tenantId, t.driverIdNumberHash)
+      .where(sql`driver_id_number_hash is not null`),
+    index('entry_logs_tenant_passport_number_hash_idx')
+      .on(t.tenantId, t.driverPassportNumberHash)
+      .where(sql`driver_passport_number_hash is not null`),
+    // Issue 26: entries stored before sealing (the sealing job's lookup); empty once it has run.
+    index('entry_logs_unsealed_idx')
+      .on(t.tenantId)
+      .where(
+        sql`(driver_id_number is not null and (driver_id_number_hash is null or driver_id_number not like 'sv1.%')) or (driver_passport_number is not null and (driver_passport_number_hash is null or driver_passport_number not like 'sv1.%'))`,
+      ),
     // The daily image retention purge (retention_due_document_images): only entries that still
     // hold an image, so purged history drops out of the index instead of being rescanned daily.
     index('entry_logs_images_held_idx')

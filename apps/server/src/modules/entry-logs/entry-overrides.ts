@@ -8,6 +8,7 @@ import { AppError } from '@/platform/errors';
 
 import type { EntryLogRow } from './entry-logs.table';
 import { entryLogs } from './entry-logs.table';
+import type { EntrySealing } from './entry-sealing';
 import { type EntryOverrideRow, entryOverrides } from './entry-overrides.table';
 
 /** An entry as the API shows it: the row with its override, if any (issue 21). */
@@ -54,10 +55,13 @@ export function createEntryOverrides({
   database,
   audit,
   clock,
+  sealing,
 }: {
   database: Pick<Database, 'withTenant'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  /** Issue 26: the entry is returned with its numbers opened. */
+  sealing: Pick<EntrySealing, 'open'>;
 }) {
   /** The entry, if a supervisor may override it: 404 when unknown, 409 when granted. */
   async function findOverridable(tx: DbExecutor, tenantId: string, entryId: string) {
@@ -69,7 +73,7 @@ export function createEntryOverrides({
     if (!entry) throw new AppError('NOT_FOUND', 'Entry not found');
     if (entry.entryGranted)
       throw new AppError('CONFLICT', 'This entry was granted: there is nothing to override.');
-    return entry;
+    return sealing.open(tenantId, entry);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
 import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
+import type { ColumnSealer } from '@/platform/sealing';
 
 import { type ExportJoins, createEntryExportRepository } from './entry-export.repository';
 import { entryExportRoutes } from './entry-export.routes';
@@ -19,6 +20,7 @@ import { entryLogsRoutes } from './entry-logs.routes';
 import { type EntryLogsServiceDeps, createEntryLogsService } from './entry-logs.service';
 import { createEntryLogsPersonalData } from './entry-logs.personal-data';
 import { createEntryOverrides } from './entry-overrides';
+import { ENTRY_SEALED_COLUMNS, createEntrySealing } from './entry-sealing';
 
 export type { EntryLogsService } from './entry-logs.service';
 export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './entry-overrides';
@@ -39,19 +41,22 @@ export function createEntryLogsModule(
     corrections: EntryLogsServiceDeps['corrections'] & Pick<CorrectionsService, 'listFor'>;
     faces: EntryLogsServiceDeps['faces'] & Pick<FacesService, 'findForEntry'>;
     audit: EntryLogsServiceDeps['audit'] & Pick<AuditService, 'listAbout'>;
+    /** The tenant keyring: ID and passport numbers are sealed at rest (issue 26). */
+    sealer: ColumnSealer;
   },
 ) {
-  const repository = createEntryLogsRepository();
+  const sealing = createEntrySealing(deps.sealer);
+  const repository = createEntryLogsRepository(sealing);
   const service = createEntryLogsService({ ...deps, repository });
   const entryDetail = createEntryDetail({ ...deps, repository });
   // Issue 21: POST /api/entry-logs/{id}/override.
-  const overrides = createEntryOverrides(deps);
+  const overrides = createEntryOverrides({ ...deps, sealing });
   // Personal data about drivers and image retention (the privacy module runs them).
-  const personalData = createEntryLogsPersonalData({ images: deps.images });
+  const personalData = createEntryLogsPersonalData({ images: deps.images, sealing });
   const exports = createEntryExportService({
     database: deps.database,
     audit: deps.audit,
-    repository: createEntryExportRepository(deps.exportJoins),
+    repository: createEntryExportRepository(deps.exportJoins, sealing),
   });
   return {
     service,
@@ -59,5 +64,7 @@ export function createEntryLogsModule(
     routes: entryLogsRoutes(service, deps.images, overrides, entryDetail),
     exportRoutes: entryExportRoutes(exports),
     personalData,
+    /** What the keys module's jobs seal (entries stored before issue 26) and re-seal. */
+    sealedColumns: ENTRY_SEALED_COLUMNS,
   };
 }

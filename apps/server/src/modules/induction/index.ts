@@ -7,9 +7,10 @@ import { z } from 'zod';
 
 import type { ImagesService } from '@/modules/images';
 import { type ScheduledJob, defineJob } from '@/platform/jobs';
+import type { ColumnSealer } from '@/platform/sealing';
 
 import { createInductionPersonalData } from './induction.personal-data';
-import { createInductionRepository } from './induction.repository';
+import { INDUCTION_SEALED_COLUMNS, createInductionRepository } from './induction.repository';
 import { inductionRoutes } from './induction.routes';
 import { type InductionServiceDeps, createInductionService } from './induction.service';
 
@@ -18,9 +19,12 @@ export type { InductionService } from './induction.service';
 export function createInductionModule(
   deps: Omit<InductionServiceDeps, 'repository' | 'images'> & {
     images: InductionServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
+    /** The tenant keyring: drivers' ID numbers are sealed at rest (issue 26). */
+    sealer: ColumnSealer;
   },
 ) {
-  const service = createInductionService({ ...deps, repository: createInductionRepository() });
+  const repository = createInductionRepository(deps.sealer);
+  const service = createInductionService({ ...deps, repository });
   // Daily: assignment driver photos past the biometric period are deleted (the result stays).
   const purgeDriverPhotos = defineJob({
     name: 'induction.purge-driver-photos',
@@ -48,7 +52,8 @@ export function createInductionModule(
   return {
     service,
     routes: inductionRoutes(service, deps.images),
-    personalData: createInductionPersonalData({ images: deps.images }),
+    personalData: createInductionPersonalData({ images: deps.images, repository }),
+    sealedColumns: INDUCTION_SEALED_COLUMNS,
     jobs: [purgeDriverPhotos, purgeAbandonedUploads],
     schedules,
   };

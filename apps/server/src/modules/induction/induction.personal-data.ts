@@ -1,10 +1,19 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 
 import type { ImagesService } from '@/modules/images';
 import type { Tx } from '@/platform/db';
-import { type PersonalDataProvider, withImageLinks } from '@/platform/personal-data';
+import {
+  type DataSubject,
+  type PersonalDataProvider,
+  withImageLinks,
+} from '@/platform/personal-data';
 
-import { inductionAssignments, inductionAttempts } from './induction.table';
+import type { InductionRepository } from './induction.repository';
+import {
+  type InductionAssignmentRow,
+  inductionAssignments,
+  inductionAttempts,
+} from './induction.table';
 
 /**
  * Safety inductions assigned to a driver (by ID number), with every quiz they submitted. Erasure
@@ -13,20 +22,36 @@ import { inductionAssignments, inductionAttempts } from './induction.table';
  */
 export function createInductionPersonalData({
   images,
+  repository,
 }: {
   images: Pick<ImagesService, 'urlFor'>;
+  repository: Pick<InductionRepository, 'open'>;
 }): PersonalDataProvider {
-  const assignmentsOf = (tx: Tx, tenantId: string, idNumber: string) =>
-    tx
-      .select()
-      .from(inductionAssignments)
-      .where(
-        and(
-          eq(inductionAssignments.tenantId, tenantId),
-          eq(inductionAssignments.driverIdNumber, idNumber),
-        ),
-      )
-      .orderBy(inductionAssignments.createdAt);
+  // Issue 26: by the keyed hash; an assignment stored before sealing by its plain number.
+  const assignmentsOf = async (
+    tx: Tx,
+    { tenantId, idNumber, numberHashes }: DataSubject,
+  ): Promise<InductionAssignmentRow[]> =>
+    Promise.all(
+      (
+        await tx
+          .select()
+          .from(inductionAssignments)
+          .where(
+            and(
+              eq(inductionAssignments.tenantId, tenantId),
+              or(
+                eq(inductionAssignments.driverIdNumberHash, numberHashes.idNumber),
+                and(
+                  isNull(inductionAssignments.driverIdNumberHash),
+                  eq(inductionAssignments.driverIdNumber, idNumber),
+                ),
+              ),
+            ),
+          )
+          .orderBy(inductionAssignments.createdAt)
+      ).map(repository.open),
+    );
   const attemptsOf = (tx: Tx, tenantId: string, assignmentIds: string[]) =>
     assignmentIds.length === 0
       ? Promise.resolve([])
@@ -43,23 +68,23 @@ export function createInductionPersonalData({
   return {
     section: 'inductions',
 
-    async exportSubject(tx, { tenantId, idNumber }) {
-      const assignments = await assignmentsOf(tx, tenantId, idNumber);
+    async exportSubject(tx, subject) {
+      const { tenantId } = subject;
+      const assignments = await assignmentsOf(tx, subject);
       const attempts = await attemptsOf(
         tx,
         tenantId,
         assignments.map((row) => row.id),
       );
-      return assignments.map((row) => ({
+      return assignments.map(({ driverIdNumberHash: _hash, ...row }) => ({
         ...withImageLinks(row, ['driverPhotoKey'], images.urlFor),
         attempts: attempts.filter((attempt) => attempt.assignmentId === row.id),
       }));
     },
 
-    async eraseBiometrics(tx, { tenantId, idNumber }) {
-      const rows = (await assignmentsOf(tx, tenantId, idNumber)).filter(
-        (row) => row.driverPhotoKey !== null,
-      );
+    async eraseBiometrics(tx, subject) {
+      const { tenantId } = subject;
+      const rows = (await assignmentsOf(tx, subject)).filter((row) => row.driverPhotoKey !== null);
       if (rows.length === 0) return { rows: 0, imageKeys: [] };
       await tx
         .update(inductionAssignments)
@@ -79,8 +104,9 @@ export function createInductionPersonalData({
       };
     },
 
-    async eraseSubject(tx, { tenantId, idNumber }) {
-      const assignments = await assignmentsOf(tx, tenantId, idNumber);
+    async eraseSubject(tx, subject) {
+      const { tenantId } = subject;
+      const assignments = await assignmentsOf(tx, subject);
       const ids = assignments.map((row) => row.id);
       if (ids.length === 0) return { rows: 0, imageKeys: [] };
       await tx

@@ -1,8 +1,10 @@
-import { and, count, desc, eq, isNotNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
 
 import type { LanguageCode } from '@boomgate/contracts/preferences';
 
+import type { SealedColumns } from '@/modules/keys';
 import { type DbExecutor, takeOne } from '@/platform/db';
+import { type ColumnSealer, SA_ID_NUMBER } from '@/platform/sealing';
 
 import {
   type InductionAssignmentRow,
@@ -18,12 +20,40 @@ import {
 
 export type InductionRepository = ReturnType<typeof createInductionRepository>;
 
-/** Every query runs in a tenant transaction and also names the tenant (RLS is the second lock). */
-export function createInductionRepository() {
+const DRIVER_ID_NUMBER = 'induction_assignments.driver_id_number';
+
+/** What the keys module's jobs seal (assignments stored before issue 26) and re-seal. */
+export const INDUCTION_SEALED_COLUMNS: SealedColumns = {
+  table: 'induction_assignments',
+  id: 'id',
+  tenant: 'tenant_id',
+  columns: [
+    { column: 'driver_id_number', hash: { column: 'driver_id_number_hash', domain: SA_ID_NUMBER } },
+  ],
+  unsealedTenants: 'induction_assignments_unsealed_tenants',
+};
+
+/**
+ * Every query runs in a tenant transaction and also names the tenant (RLS is the second lock).
+ * Issue 26: the driver's ID number is sealed on the way in and opened only for the rows a call
+ * returns; the gate's validity lookup and data-subject requests go by its keyed hash.
+ */
+export function createInductionRepository(sealer: ColumnSealer) {
+  const hashOf = (tenantId: string, idNumber: string) =>
+    sealer.index(tenantId, SA_ID_NUMBER, idNumber);
+  async function open(row: InductionAssignmentRow): Promise<InductionAssignmentRow> {
+    return {
+      ...row,
+      driverIdNumber: await sealer.open(row.tenantId, DRIVER_ID_NUMBER, row.driverIdNumber),
+    };
+  }
   const assignmentWhere = (tenantId: string, id: string) =>
     and(eq(inductionAssignments.tenantId, tenantId), eq(inductionAssignments.id, id));
 
   return {
+    open,
+    hashOf,
+
     // ---- videos
     async insertVideo(tx: DbExecutor, row: NewSafetyVideoRow): Promise<SafetyVideoRow> {
       return takeOne(await tx.insert(safetyVideos).values(row).returning());
@@ -138,7 +168,12 @@ export function createInductionRepository() {
 
     // ---- assignments
     async insertAssignment(tx: DbExecutor, row: NewInductionAssignmentRow) {
-      return takeOne(await tx.insert(inductionAssignments).values(row).returning());
+      const sealed = {
+        ...row,
+        driverIdNumber: await sealer.seal(row.tenantId, DRIVER_ID_NUMBER, row.driverIdNumber),
+        driverIdNumberHash: await hashOf(row.tenantId, row.driverIdNumber),
+      };
+      return open(takeOne(await tx.insert(inductionAssignments).values(sealed).returning()));
     },
 
     /** `forUpdate`: heartbeats and submissions of one assignment take turns. */
@@ -154,7 +189,7 @@ export function createInductionRepository() {
         .where(assignmentWhere(tenantId, id))
         .limit(1);
       const rows = forUpdate ? await query.for('update') : await query;
-      return rows[0];
+      return rows[0] && open(rows[0]);
     },
 
     /** Retention: the driver photo's key goes (the caller deletes the file); the key it had. */
@@ -186,11 +221,13 @@ export function createInductionRepository() {
         .where(eq(inductionAssignments.tenantId, tenantId))
         .orderBy(desc(inductionAssignments.createdAt))
         .limit(500);
-      return rows.map((row) => ({
-        ...row.assignment,
-        videoTitle: row.videoTitle,
-        videoLanguage: row.videoLanguage,
-      }));
+      return Promise.all(
+        rows.map(async (row) => ({
+          ...(await open(row.assignment)),
+          videoTitle: row.videoTitle,
+          videoLanguage: row.videoLanguage,
+        })),
+      );
     },
 
     async updateAssignment(
@@ -210,12 +247,14 @@ export function createInductionRepository() {
         >
       >,
     ) {
-      return takeOne(
-        await tx
-          .update(inductionAssignments)
-          .set(patch)
-          .where(assignmentWhere(tenantId, id))
-          .returning(),
+      return open(
+        takeOne(
+          await tx
+            .update(inductionAssignments)
+            .set(patch)
+            .where(assignmentWhere(tenantId, id))
+            .returning(),
+        ),
       );
     },
 
@@ -229,7 +268,7 @@ export function createInductionRepository() {
         .delete(inductionAssignments)
         .where(assignmentWhere(tenantId, id))
         .returning();
-      return rows[0];
+      return rows[0] && open(rows[0]);
     },
 
     /** The driver's most recent pass, by ID number, across all their assignments. */
@@ -240,7 +279,14 @@ export function createInductionRepository() {
         .where(
           and(
             eq(inductionAssignments.tenantId, tenantId),
-            eq(inductionAssignments.driverIdNumber, driverIdNumber),
+            or(
+              eq(inductionAssignments.driverIdNumberHash, await hashOf(tenantId, driverIdNumber)),
+              // Stored before sealing, until keys.seal-stored-data has sealed it.
+              and(
+                isNull(inductionAssignments.driverIdNumberHash),
+                eq(inductionAssignments.driverIdNumber, driverIdNumber),
+              ),
+            ),
             isNotNull(inductionAssignments.passedAt),
           ),
         )

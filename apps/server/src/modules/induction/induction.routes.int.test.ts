@@ -284,6 +284,14 @@ describe('safety induction', () => {
       lastAttemptAt: null,
       videoComplete: false,
     });
+    // Issue 26: sealed at rest (the normalised number), its keyed hash beside it.
+    const [stored] = await t.ownerQuery<{ number: string; hash: string | null }>(
+      `select driver_id_number as number, driver_id_number_hash as hash
+       from induction_assignments where id = $1`,
+      [assignment.id],
+    );
+    expect(stored?.number).toMatch(/^sv1\.\d+\./);
+    expect(stored?.hash).toMatch(/^[\w-]{43}$/);
     const shown = await guard.get(`/api/safety-videos/${video.id}`);
     expectNoAnswers(shown);
     expect(shown.json()).toEqual({

@@ -93,8 +93,12 @@ export const inductionAssignments = pgTable(
     id: uuid().notNull(),
     videoId: uuid().notNull(),
     driverName: text().notNull(),
-    /** Normalised (alphanumerics, upper case): the gate looks validity up by it. */
+    /**
+     * Normalised (alphanumerics, upper case) before sealing. Issue 26: sealed (`sv1.…`); the gate
+     * looks validity up by driverIdNumberHash, its keyed hash (domain sa_id_number).
+     */
     driverIdNumber: text().notNull(),
+    driverIdNumberHash: text(),
     driverPhotoKey: text(),
     status: text({ enum: ['assigned', 'in_progress', 'failed', 'passed'] })
       .notNull()
@@ -118,7 +122,11 @@ export const inductionAssignments = pgTable(
       foreignColumns: [safetyVideos.tenantId, safetyVideos.id],
     }),
     index('induction_assignments_tenant_video_idx').on(t.tenantId, t.videoId),
-    index('induction_assignments_tenant_driver_idx').on(t.tenantId, t.driverIdNumber, t.passedAt),
+    index('induction_assignments_tenant_driver_hash_idx').on(
+      t.tenantId,
+      t.driverIdNumberHash,
+      t.passedAt,
+    ),
     index('induction_assignments_tenant_created_idx').on(t.tenantId, t.createdAt),
   ],
 );

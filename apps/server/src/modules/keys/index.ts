@@ -18,7 +18,8 @@ import { keysRoutes } from './keys.routes';
 import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS } from './keyring';
-export { type KeysService, type SealedTable, countSealedOlder } from './keys.service';
+export type { KeysService } from './keys.service';
+export { type SealedColumns, type SealedTable, sealedColumnName } from './sealed-columns';
 
 export function createKeysModule(deps: {
   database: Pick<Database, 'withTenant' | 'withTenantAside' | 'db'>;

@@ -49,6 +49,8 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     );
     const entry = await session.post('/api/auto-gate/grant-entry', {
       plateNumber: 'CA123456',
+      driverIdNumber: '8001015009087',
+      driverPassportNumber: 'A98765432',
       permitImages: permits,
     });
     expect(entry.statusCode).toBe(201);
@@ -171,6 +173,22 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
       'sv1.2',
     ]);
     expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+    // Entries (issue 26a): both numbers re-sealed, the hashes unchanged, opened as they were.
+    const entryRows = await t.ownerQuery<{ id: string; passport: string; hashes: string }>(
+      `select split_part(driver_id_number, '.', 2) as id, split_part(driver_passport_number, '.', 2)
+         as passport, driver_id_number_hash || driver_passport_number_hash as hashes
+       from entry_logs where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(entryRows).toHaveLength(1 + written.length); // one entry per permit written, and the first
+    expect(new Set(entryRows.map((row) => `${row.id}/${row.passport}`))).toEqual(new Set(['2/2']));
+    expect(new Set(entryRows.map((row) => row.hashes)).size).toBe(1);
+    const listed = (await admin.get('/api/entry-logs')).json<
+      { driverIdNumber: string; driverPassportNumber: string }[]
+    >();
+    expect(new Set(listed.map((e) => `${e.driverIdNumber} ${e.driverPassportNumber}`))).toEqual(
+      new Set(['8001015009087 A98765432']),
+    );
     const rows = await t.ownerQuery<{ version: number; state: string; wrapped: boolean }>(
       `select version, state, wrapped_key is not null as wrapped from tenant_keys
         where tenant_id = $1 and purpose = 'data' order by version`,

@@ -9,38 +9,9 @@ import type { SealedStorage } from '@/platform/sealed-storage';
 
 import type { Keyring } from './keyring';
 import type { KeysRepository } from './keys.repository';
+import { type SealedColumns, type SealedTable, createSealedTable } from './sealed-columns';
 
 export type ResealPayload = { tenantId: string; rotatedAt: string };
-
-/**
- * A table with sealed columns, registered by its module: the sealing job seals its rows stored
- * before sealing, a rotation re-seals those an old key sealed. Each call does one batch in its
- * own tenant transaction and returns how many rows it changed (0: done).
- */
-export type SealedTable = {
-  name: string;
-  unsealedTenants(limit: number): Promise<string[]>;
-  sealStored(tenantId: string, limit: number): Promise<number>;
-  resealOlder(tenantId: string, version: number, limit: number): Promise<number>;
-  /** How many of the tenant's rows a data key other than `version` sealed (the key status). */
-  countOlder?(tenantId: string, version: number): Promise<number>;
-};
-
-/**
- * A SealedTable's countOlder for a sealed text column (`sv1.<version>.…` values): run in the
- * tenant's transaction, so row-level security keeps it to the tenant.
- */
-export const countSealedOlder =
-  (database: Pick<Database, 'withTenant'>, table: string, column: string) =>
-  (tenantId: string, version: number): Promise<number> =>
-    database.withTenant(tenantId, async (tx) => {
-      const result = await tx.execute<{ n: number }>(
-        sql`select count(*)::int as n from ${sql.identifier(table)}
-             where tenant_id = ${tenantId} and ${sql.identifier(column)} like 'sv1.%'
-               and ${sql.identifier(column)} not like ${`sv1.${version}.%`}`,
-      );
-      return result.rows[0]?.n ?? 0;
-    });
 
 /** A rotation as started: the new version and the queued re-seal job. */
 export type StartedRotation = {
@@ -50,14 +21,9 @@ export type StartedRotation = {
   jobId: string;
 };
 
-const ROW_BATCH = 200;
+/** Rows per batch (one transaction, one UPDATE each). */
+const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
-
-async function drain(step: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (let done = await step(); done > 0; done = await step()) total += done;
-  return total;
-}
 
 /** Objects walked: how many were sealed again, how many could not be (left as they were). */
 type Walk = { resealed: number; failed: number };
@@ -108,8 +74,7 @@ export function createKeysService({
   /** Re-seals the tenant's rows (every registered table) that a data key other than `version` sealed. */
   async function resealRows(tenantId: string, version: number): Promise<number> {
     let total = 0;
-    for (const table of tables)
-      total += await drain(() => table.resealOlder(tenantId, version, ROW_BATCH));
+    for (const table of tables) total += await table.resealOlder(tenantId, version, ROW_BATCH);
     return total;
   }
 
@@ -161,8 +126,11 @@ export function createKeysService({
   }
 
   return {
-    register(table: SealedTable) {
-      tables.push(table);
+    /** A module's table with sealed columns: sealing and rotation walk it with the others. */
+    register(spec: SealedColumns | SealedTable) {
+      // A descriptor (the usual case) or a table whose values need their own walk (the callback
+      // bodies of the delivery outbox: a whole JSON body sealed as one value).
+      tables.push('table' in spec ? createSealedTable(spec, { database, sealer: keyring }) : spec);
     },
 
     /**
@@ -311,7 +279,7 @@ export function createKeysService({
           const tenantIds = await table.unsealedTenants(100);
           if (tenantIds.length === 0) break;
           for (const tenantId of tenantIds) {
-            const sealed = await drain(() => table.sealStored(tenantId, ROW_BATCH));
+            const sealed = await table.sealStored(tenantId, ROW_BATCH);
             const { rows } = tally(tenantId);
             rows[table.name] = (rows[table.name] ?? 0) + sealed;
             result.resealed += sealed;

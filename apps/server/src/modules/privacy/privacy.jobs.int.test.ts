@@ -111,7 +111,14 @@ describe('document image retention (POPIA s14)', () => {
       'select driver_id_number from entry_logs where tenant_id = $1',
       [strict.body.tenant.id],
     );
-    expect(entry?.driver_id_number).toBe('8001015009087');
+    // Sealed at rest (issue 26); it opens to the number the entry was recorded with.
+    expect(
+      await t.modules.keys.keyring.open(
+        strict.body.tenant.id,
+        'entry_logs.driver_id_number',
+        entry!.driver_id_number,
+      ),
+    ).toBe('8001015009087');
 
     t.clock.advanceMs(365 * DAY);
     expect(await t.modules.privacy.service.purgeExpiredDocumentImages()).toBe(7);

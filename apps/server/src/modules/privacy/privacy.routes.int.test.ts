@@ -289,6 +289,7 @@ describe('data-subject export and erasure (POPIA s23, s24)', () => {
       plate_number: 'CA123456',
       driver_name: null,
       driver_id_number: null,
+      driver_id_number_hash: null,
       driver_phone1: null,
       driver_face_image_key: null,
       entry_granted: true,

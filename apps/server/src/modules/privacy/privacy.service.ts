@@ -16,6 +16,7 @@ import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { Database, Tx } from '@/platform/db';
 import { AppError } from '@/platform/errors';
+import { type ColumnSealer, PASSPORT_NUMBER, SA_ID_NUMBER } from '@/platform/sealing';
 import type {
   DataSubject,
   EmailPersonalDataProvider,
@@ -42,6 +43,8 @@ export type PrivacyServiceDeps = {
   biometricRetentionDays: number;
   /** The data encryption key; a key for subject references is derived from it. */
   encryptionKey: Buffer;
+  /** Issue 26: the keyed hashes sealed numbers are found by. */
+  sealer: Pick<ColumnSealer, 'index'>;
 };
 
 export type PrivacyService = ReturnType<typeof createPrivacyService>;
@@ -104,6 +107,7 @@ export function createPrivacyService({
   documentRetentionDays,
   biometricRetentionDays,
   encryptionKey,
+  sealer,
 }: PrivacyServiceDeps) {
   // The audit trail must outlive an erasure without holding the ID number: it names the subject
   // by a keyed hash, which only someone holding the server key and the number can recompute.
@@ -122,6 +126,7 @@ export function createPrivacyService({
       documentIds: [],
       driverIds: [],
       entryIds: [],
+      numberHashes: { idNumber: '', passportNumbers: [] },
     };
     for (const provider of providers) {
       const links = await provider.link?.(tx, tenantId, idNumber);
@@ -132,10 +137,17 @@ export function createPrivacyService({
       subject.entryIds.push(...(links?.entryIds ?? []));
     }
     const unique = (values: string[]) => [...new Set(values)].sort();
+    const passportNumbers = unique(subject.passportNumbers);
     return {
       ...subject,
       licenceNumbers: unique(subject.licenceNumbers),
-      passportNumbers: unique(subject.passportNumbers),
+      passportNumbers,
+      numberHashes: {
+        idNumber: await sealer.index(tenantId, SA_ID_NUMBER, idNumber),
+        passportNumbers: await Promise.all(
+          passportNumbers.map((number) => sealer.index(tenantId, PASSPORT_NUMBER, number)),
+        ),
+      },
       documentIds: unique(subject.documentIds),
       driverIds: unique(subject.driverIds),
       entryIds: unique(subject.entryIds),

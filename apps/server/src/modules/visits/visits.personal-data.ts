@@ -1,8 +1,13 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 
 import type { Tx } from '@/platform/db';
-import type { DataSubject, PersonalDataProvider } from '@/platform/personal-data';
+import {
+  type DataSubject,
+  type PersonalDataProvider,
+  entryNamesSubject,
+} from '@/platform/personal-data';
 
+import type { VisitsRepository } from './visits.repository';
 import { visits } from './visits.table';
 
 /**
@@ -12,6 +17,7 @@ import { visits } from './visits.table';
  */
 const rowsOf = (tx: Tx, subject: DataSubject) => {
   const numbers = [subject.idNumber, ...subject.passportNumbers];
+  const hashes = [subject.numberHashes.idNumber, ...subject.numberHashes.passportNumbers];
   return tx
     .select()
     .from(visits)
@@ -19,24 +25,27 @@ const rowsOf = (tx: Tx, subject: DataSubject) => {
       and(
         eq(visits.tenantId, subject.tenantId),
         or(
-          inArray(visits.personIdNumber, numbers),
-          // The driver's entries, as the entry logs' provider finds them.
-          sql`${visits.entryLogId} in (select e.id from entry_logs e where e.tenant_id = ${subject.tenantId}::uuid and (e.driver_id_number = ${subject.idNumber} or e.driver_passport_number in (${sql.join(
-            numbers.map((n) => sql`${n}`),
-            sql`, `,
-          )})))`,
+          // Issue 26: by the keyed hash; a visit stored before sealing by its plain number.
+          inArray(visits.personIdNumberHash, hashes),
+          and(isNull(visits.personIdNumberHash), inArray(visits.personIdNumber, numbers)),
+          // The driver's entries, as the entry logs' provider finds them (issue 26: by the keyed
+          // hashes of the numbers; entries not sealed yet by their plain numbers).
+          sql`${visits.entryLogId} in (select e.id from entry_logs e where e.tenant_id = ${subject.tenantId}::uuid and ${entryNamesSubject(subject)})`,
         ),
       ),
     )
     .orderBy(visits.enteredAt);
 };
 
-export function createVisitsPersonalData(): PersonalDataProvider {
+export function createVisitsPersonalData(
+  repository: Pick<VisitsRepository, 'open'>,
+): PersonalDataProvider {
   return {
     section: 'visits',
 
     async exportSubject(tx, subject) {
-      return rowsOf(tx, subject);
+      const rows = await Promise.all((await rowsOf(tx, subject)).map(repository.open));
+      return rows.map(({ personIdNumberHash: _hash, ...row }) => row);
     },
 
     async eraseSubject(tx, subject) {
@@ -46,7 +55,7 @@ export function createVisitsPersonalData(): PersonalDataProvider {
       if (ids.length === 0) return { rows: 0, imageKeys: [] };
       const changed = await tx
         .update(visits)
-        .set({ personName: null, personIdNumber: null })
+        .set({ personName: null, personIdNumber: null, personIdNumberHash: null })
         .where(and(eq(visits.tenantId, subject.tenantId), inArray(visits.id, ids)))
         .returning({ id: visits.id });
       return { rows: changed.length, imageKeys: [] };

@@ -1,7 +1,10 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+
+import type { SealedColumns } from '@/modules/keys';
 
 import type { DbExecutor } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
+import { type ColumnSealer, identityNumberDomain } from '@/platform/sealing';
 
 import { type VisitRow, visitOpenCounts, visits } from './visits.table';
 
@@ -24,8 +27,41 @@ export type VisitExit = Pick<
 /** A weighbridge ticket as the exit checks read it (documents module's table, read only). */
 type TicketRow = { ticket_number: string | null; seals: string | null; vehicle_reg: string | null };
 
-export function createVisitsRepository() {
+const PERSON_ID_NUMBER = 'visits.person_id_number';
+
+/** What the keys module's jobs seal (visits stored before issue 26) and re-seal (a rotation). */
+export const VISITS_SEALED_COLUMNS: SealedColumns = {
+  table: 'visits',
+  id: 'id',
+  tenant: 'tenant_id',
+  columns: [
+    {
+      column: 'person_id_number',
+      hash: { column: 'person_id_number_hash', domain: identityNumberDomain },
+    },
+  ],
+  unsealedTenants: 'visits_unsealed_tenants',
+};
+
+/**
+ * Issue 26: a visitor's ID or passport number is sealed on the way in and opened only for the
+ * rows a call returns; equality (re-entry, data-subject requests) by its keyed hash.
+ */
+export function createVisitsRepository(sealer: ColumnSealer) {
+  async function open<Row extends VisitRow | null>(row: Row): Promise<Row> {
+    if (!row?.personIdNumber) return row;
+    return {
+      ...row,
+      personIdNumber: await sealer.open(row.tenantId, PERSON_ID_NUMBER, row.personIdNumber),
+    };
+  }
+  const openAll = (rows: VisitRow[]) => Promise.all(rows.map(open));
+  const hashOf = (tenantId: string, number: string) =>
+    sealer.index(tenantId, identityNumberDomain(number), number);
   return {
+    open,
+    hashOf,
+
     /**
      * How many are inside now, as a scalar subquery for another statement (the dashboard): the
      * per-site counts the visits triggers keep (migration 0040), not a count of open visits.
@@ -87,44 +123,59 @@ export function createVisitsRepository() {
       plateNumber: string,
       site?: string | readonly string[] | null,
     ) =>
-      (
-        await tx
-          .select()
-          .from(visits)
-          .where(
-            and(
-              eq(visits.tenantId, tenantId),
-              eq(visits.plateNumber, plateNumber),
-              isNull(visits.exitedAt),
-              typeof site === 'string'
-                ? eq(visits.siteId, site)
-                : site
-                  ? inArray(visits.siteId, [...site])
-                  : undefined,
-            ),
-          )
-          .orderBy(desc(visits.enteredAt), desc(visits.id))
-          .limit(1)
-      )[0] ?? null,
+      open(
+        (
+          await tx
+            .select()
+            .from(visits)
+            .where(
+              and(
+                eq(visits.tenantId, tenantId),
+                eq(visits.plateNumber, plateNumber),
+                isNull(visits.exitedAt),
+                typeof site === 'string'
+                  ? eq(visits.siteId, site)
+                  : site
+                    ? inArray(visits.siteId, [...site])
+                    : undefined,
+              ),
+            )
+            .orderBy(desc(visits.enteredAt), desc(visits.id))
+            .limit(1)
+        )[0] ?? null,
+      ),
 
-    insert: async (tx: DbExecutor, row: typeof visits.$inferInsert): Promise<VisitRow> =>
-      (await tx.insert(visits).values(row).returning())[0]!,
+    async insert(tx: DbExecutor, row: typeof visits.$inferInsert): Promise<VisitRow> {
+      const number = row.personIdNumber;
+      const sealed = number
+        ? {
+            ...row,
+            personIdNumber: await sealer.seal(row.tenantId, PERSON_ID_NUMBER, number),
+            personIdNumberHash: await hashOf(row.tenantId, number),
+          }
+        : row;
+      return open((await tx.insert(visits).values(sealed).returning())[0]!);
+    },
 
     find: async (tx: DbExecutor, tenantId: string, id: string) =>
-      (
-        await tx
-          .select()
-          .from(visits)
-          .where(and(eq(visits.tenantId, tenantId), eq(visits.id, id)))
-      )[0] ?? null,
+      open(
+        (
+          await tx
+            .select()
+            .from(visits)
+            .where(and(eq(visits.tenantId, tenantId), eq(visits.id, id)))
+        )[0] ?? null,
+      ),
 
     findByEntry: async (tx: DbExecutor, tenantId: string, entryLogId: string) =>
-      (
-        await tx
-          .select()
-          .from(visits)
-          .where(and(eq(visits.tenantId, tenantId), eq(visits.entryLogId, entryLogId)))
-      )[0] ?? null,
+      open(
+        (
+          await tx
+            .select()
+            .from(visits)
+            .where(and(eq(visits.tenantId, tenantId), eq(visits.entryLogId, entryLogId)))
+        )[0] ?? null,
+      ),
 
     /** Whether the plate is on site now (an open visit anywhere in the tenant). */
     async isPlateInside(tx: DbExecutor, tenantId: string, plateNumber: string, siteId?: string) {
@@ -151,7 +202,11 @@ export function createVisitsRepository() {
         .where(
           and(
             eq(visits.tenantId, tenantId),
-            eq(visits.personIdNumber, idNumber),
+            or(
+              eq(visits.personIdNumberHash, await hashOf(tenantId, idNumber)),
+              // Stored before sealing, until keys.seal-stored-data has sealed it.
+              and(isNull(visits.personIdNumberHash), eq(visits.personIdNumber, idNumber)),
+            ),
             eq(visits.kind, 'person'),
             isNull(visits.exitedAt),
           ),
@@ -162,65 +217,71 @@ export function createVisitsRepository() {
 
     /** Closes the visit if still open; null when it had already exited. */
     close: async (tx: DbExecutor, tenantId: string, id: string, exit: VisitExit) =>
-      (
-        await tx
-          .update(visits)
-          .set(exit)
-          .where(and(eq(visits.tenantId, tenantId), eq(visits.id, id), isNull(visits.exitedAt)))
-          .returning()
-      )[0] ?? null,
+      open(
+        (
+          await tx
+            .update(visits)
+            .set(exit)
+            .where(and(eq(visits.tenantId, tenantId), eq(visits.id, id), isNull(visits.exitedAt)))
+            .returning()
+        )[0] ?? null,
+      ),
 
     /**
      * Who is inside, newest first, keyset-paged on (entered_at, id): a range scan of the partial
      * index of open visits (one site, or every site of the tenant).
      */
-    listOpen: (
+    listOpen: async (
       tx: DbExecutor,
       tenantId: string,
       siteIds: readonly string[] | null,
       limit: number,
       after?: PageCursor,
     ) =>
-      tx
-        .select()
-        .from(visits)
-        .where(
-          and(
-            eq(visits.tenantId, tenantId),
-            siteIds === null
-              ? undefined
-              : siteIds.length === 1
-                ? eq(visits.siteId, siteIds[0]!)
-                : inArray(visits.siteId, [...siteIds]),
-            isNull(visits.exitedAt),
-            after
-              ? sql`(${visits.enteredAt}, ${visits.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(desc(visits.enteredAt), desc(visits.id))
-        .limit(limit),
+      openAll(
+        await tx
+          .select()
+          .from(visits)
+          .where(
+            and(
+              eq(visits.tenantId, tenantId),
+              siteIds === null
+                ? undefined
+                : siteIds.length === 1
+                  ? eq(visits.siteId, siteIds[0]!)
+                  : inArray(visits.siteId, [...siteIds]),
+              isNull(visits.exitedAt),
+              after
+                ? sql`(${visits.enteredAt}, ${visits.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+                : undefined,
+            ),
+          )
+          .orderBy(desc(visits.enteredAt), desc(visits.id))
+          .limit(limit),
+      ),
 
     /** Open visits that began before `enteredBefore` at the site (overstays), oldest first. */
-    listOpenSince: (
+    listOpenSince: async (
       tx: DbExecutor,
       tenantId: string,
       siteId: string,
       enteredBefore: Date,
       limit: number,
     ) =>
-      tx
-        .select()
-        .from(visits)
-        .where(
-          and(
-            eq(visits.tenantId, tenantId),
-            eq(visits.siteId, siteId),
-            isNull(visits.exitedAt),
-            sql`${visits.enteredAt} < ${enteredBefore.toISOString()}::timestamptz`,
-          ),
-        )
-        .orderBy(visits.enteredAt, visits.id)
-        .limit(limit),
+      openAll(
+        await tx
+          .select()
+          .from(visits)
+          .where(
+            and(
+              eq(visits.tenantId, tenantId),
+              eq(visits.siteId, siteId),
+              isNull(visits.exitedAt),
+              sql`${visits.enteredAt} < ${enteredBefore.toISOString()}::timestamptz`,
+            ),
+          )
+          .orderBy(visits.enteredAt, visits.id)
+          .limit(limit),
+      ),
   };
 }

@@ -345,5 +345,11 @@ describe('sites, gates and visits (issue 16)', () => {
       visitor.json().id,
     ]);
     expect(row).toEqual({ person_name: null, person_id_number: null, company: 'Acme' });
+    // Issue 26: the hash went with the number.
+    const [hash] = await t.ownerQuery<{ hash: string | null }>(
+      'select person_id_number_hash as hash from visits where id = $1',
+      [visitor.json().id],
+    );
+    expect(hash).toEqual({ hash: null });
   });
 });

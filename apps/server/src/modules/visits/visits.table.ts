@@ -44,8 +44,12 @@ export const visits = pgTable(
     plateNumber: text(),
     /** The driver, or the person on foot. */
     personName: text(),
-    /** ID or passport number of a person on foot (personal data, erased on request). */
+    /**
+     * ID or passport number of a person on foot (personal data, erased on request). Issue 26:
+     * sealed (`sv1.…`); equality by personIdNumberHash (identityNumberDomain).
+     */
     personIdNumber: text(),
+    personIdNumberHash: text(),
     company: text(),
     enteredAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     enteredBy: uuid(),
@@ -103,6 +107,10 @@ export const visits = pgTable(
     index('visits_open_plate_idx')
       .on(t.tenantId, t.plateNumber)
       .where(sql`exited_at is null and plate_number is not null`),
+    // Issue 26: a person by the keyed hash of their number (re-entry, data-subject requests).
+    index('visits_tenant_person_hash_idx')
+      .on(t.tenantId, t.personIdNumberHash)
+      .where(sql`person_id_number_hash is not null`),
   ],
 );
 

@@ -7,9 +7,11 @@
  */
 import { sql } from 'drizzle-orm';
 
-import type { SealedTable } from '@/modules/keys';
+import { watchlistMatchKey } from '@boomgate/contracts/watchlist';
+
+import type { SealedColumns } from '@/modules/keys';
 import type { Database } from '@/platform/db';
-import type { ColumnSealer } from '@/platform/sealing';
+import { type ColumnSealer, SA_ID_NUMBER } from '@/platform/sealing';
 
 import { createWatchlistExportService } from './watchlist-export.service';
 import { createWatchlistPersonalData } from './watchlist.personal-data';
@@ -38,21 +40,24 @@ export function createWatchlistModule(
 ) {
   const repository = createWatchlistRepository(deps.sealer);
   const service = createWatchlistService({ ...deps, repository });
-  // What the keys module's jobs seal (entries stored before issue 26) and re-seal (a rotation).
-  const sealedTable: SealedTable = {
-    name: 'watchlist_entries',
-    unsealedTenants: async (limit) =>
-      (
-        await deps.database.db.execute<{ tenant_id: string }>(
-          sql`select tenant_id from watchlist_unsealed_tenants(${limit}::int)`,
-        )
-      ).rows.map((row) => row.tenant_id),
-    sealStored: (tenantId, limit) =>
-      deps.database.withTenant(tenantId, (tx) => repository.sealStored(tx, tenantId, limit)),
-    resealOlder: (tenantId, version, limit) =>
-      deps.database.withTenant(tenantId, (tx) =>
-        repository.resealOlder(tx, tenantId, version, limit),
-      ),
+  // What the keys module's jobs seal (entries stored before issue 26) and re-seal (a rotation):
+  // ID-number entries, their match key the keyed hash of the normalised number.
+  const sealedColumns: SealedColumns = {
+    table: 'watchlist_entries',
+    id: 'id',
+    tenant: 'tenant_id',
+    columns: [
+      {
+        column: 'value',
+        hash: {
+          column: 'match_key',
+          domain: SA_ID_NUMBER,
+          key: (value) => watchlistMatchKey('idNumber', value),
+        },
+      },
+    ],
+    scope: sql`kind = 'idNumber'`,
+    unsealedTenants: 'watchlist_unsealed_tenants',
   };
   // Issue 23: GET /api/exports/watchlist-hits.
   const exports = createWatchlistExportService(deps);
@@ -60,6 +65,6 @@ export function createWatchlistModule(
     service,
     routes: watchlistRoutes(service, exports),
     personalData: createWatchlistPersonalData(repository),
-    sealedTable,
+    sealedColumns,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, like, not, notLike, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 
 import { type WatchlistKind, watchlistMatchKey } from '@boomgate/contracts/watchlist';
 
@@ -131,56 +131,6 @@ export function createWatchlistRepository(sealer: ColumnSealer) {
           ),
         );
       return Promise.all(rows.map(open));
-    },
-
-    /** ID-number entries stored before sealing (the sealing job's work), a batch at a time. */
-    async sealStored(tx: DbExecutor, tenantId: string, limit: number): Promise<number> {
-      const rows = await tx
-        .select({ id: watchlistEntries.id, value: watchlistEntries.value })
-        .from(watchlistEntries)
-        .where(
-          and(
-            eq(watchlistEntries.tenantId, tenantId),
-            eq(watchlistEntries.kind, 'idNumber'),
-            notLike(watchlistEntries.value, 'sv1.%'),
-          ),
-        )
-        .limit(limit);
-      for (const row of rows)
-        await tx
-          .update(watchlistEntries)
-          .set(await sealChanges(tenantId, 'idNumber', { value: row.value }))
-          .where(byId(tenantId, row.id));
-      return rows.length;
-    },
-
-    /** ID-number entries sealed with a data key other than `version` (a rotation's work). */
-    async resealOlder(
-      tx: DbExecutor,
-      tenantId: string,
-      version: number,
-      limit: number,
-    ): Promise<number> {
-      const rows = await tx
-        .select({ id: watchlistEntries.id, value: watchlistEntries.value })
-        .from(watchlistEntries)
-        .where(
-          and(
-            eq(watchlistEntries.tenantId, tenantId),
-            eq(watchlistEntries.kind, 'idNumber'),
-            like(watchlistEntries.value, 'sv1.%'),
-            not(like(watchlistEntries.value, `sv1.${version}.%`)),
-          ),
-        )
-        .limit(limit);
-      for (const row of rows) {
-        const plain = await sealer.open(tenantId, VALUE, row.value);
-        await tx
-          .update(watchlistEntries)
-          .set({ value: await sealer.seal(tenantId, VALUE, plain) })
-          .where(byId(tenantId, row.id));
-      }
-      return rows.length;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, like, notLike, sql } from 'drizzle-orm';
+import { and, count, eq, like, notLike, sql } from 'drizzle-orm';
 
 import type { SealedTable } from '@/modules/keys';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -81,11 +81,20 @@ async function resealWhere(
   return rows.length;
 }
 
+/** Runs batches until one changes nothing: the keys module walks a table to its end per call. */
+async function drain(batch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let changed = await batch(); changed > 0; changed = await batch()) total += changed;
+  return total;
+}
+
 /** What the keys module's jobs seal (bodies stored before issue 26) and re-seal (a rotation). */
 export function deliveriesSealedTable(
   database: Pick<Database, 'withTenant' | 'db'>,
   sealer: Sealer,
 ): SealedTable {
+  const older = (version: number) =>
+    and(like(webhookDeliveries.body, 'sv1.%'), notLike(webhookDeliveries.body, `sv1.${version}.%`));
   return {
     name: 'webhook_deliveries',
     unsealedTenants: async (limit) =>
@@ -95,21 +104,24 @@ export function deliveriesSealedTable(
         )
       ).rows.map((row) => row.tenant_id),
     sealStored: (tenantId, limit) =>
-      database.withTenant(tenantId, (tx) =>
-        resealWhere(sealer, tx, tenantId, limit, and(notLike(webhookDeliveries.body, 'sv1.%'))),
-      ),
-    resealOlder: (tenantId, version, limit) =>
-      database.withTenant(tenantId, (tx) =>
-        resealWhere(
-          sealer,
-          tx,
-          tenantId,
-          limit,
-          and(
-            like(webhookDeliveries.body, 'sv1.%'),
-            notLike(webhookDeliveries.body, `sv1.${version}.%`),
-          ),
+      drain(() =>
+        database.withTenant(tenantId, (tx) =>
+          resealWhere(sealer, tx, tenantId, limit, and(notLike(webhookDeliveries.body, 'sv1.%'))),
         ),
       ),
+    resealOlder: (tenantId, version, limit) =>
+      drain(() =>
+        database.withTenant(tenantId, (tx) =>
+          resealWhere(sealer, tx, tenantId, limit, older(version)),
+        ),
+      ),
+    countOlder: (tenantId, version) =>
+      database.withTenant(tenantId, async (tx) => {
+        const [row] = await tx
+          .select({ n: count() })
+          .from(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.tenantId, tenantId), older(version)));
+        return row?.n ?? 0;
+      }),
   };
 }

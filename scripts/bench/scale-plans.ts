@@ -1,9 +1,9 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
-import { createEntryLogsRepository } from '@/modules/entry-logs/entry-logs.repository';
+import { entryListQuery } from '@/modules/entry-logs/entry-logs.repository';
 import { createTruckListRepository } from '@/modules/truck-list/truck-list.repository';
-import { createVisitsRepository } from '@/modules/visits/visits.repository';
+import { openVisitsQuery } from '@/modules/visits/visits.repository';
 import { createWebhooksRepository } from '@/modules/webhooks/webhooks.repository';
 import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
 import type { PageCursor } from '@/platform/page-cursor';
@@ -54,10 +54,8 @@ try {
   );
   const tenantId = tenants[0]?.id;
   if (!tenantId) throw new Error(`no scale data in ${SCALE_DATA_DIR}: npm run seed:scale first`);
-  const entries = createEntryLogsRepository();
   const trucks = createTruckListRepository();
   const feed = createWebhooksRepository();
-  const visits = createVisitsRepository();
   type Query = { toSQL(): { sql: string; params: unknown[] } };
   const lists: {
     name: string;
@@ -70,7 +68,7 @@ try {
       name: 'entry logs',
       table: 'entry_logs',
       key: '"timestamp"',
-      query: (after) => entries.list(builder, tenantId, PAGE + 1, after, null),
+      query: (after) => entryListQuery(builder, tenantId, PAGE + 1, after, null),
     },
     {
       name: 'truck list',
@@ -90,7 +88,7 @@ try {
       table: 'visits',
       key: 'entered_at',
       where: 'and exited_at is null',
-      query: (after) => visits.listOpen(builder, tenantId, null, PAGE + 1, after),
+      query: (after) => openVisitsQuery(builder, tenantId, null, PAGE + 1, after),
     },
   ];
   const { rows: sizes } = await client.query<{ n: string }>(

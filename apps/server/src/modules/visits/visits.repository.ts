@@ -47,6 +47,35 @@ export const VISITS_SEALED_COLUMNS: SealedColumns = {
  * Issue 26: a visitor's ID or passport number is sealed on the way in and opened only for the
  * rows a call returns; equality (re-entry, data-subject requests) by its keyed hash.
  */
+/** On Site's list as it is sent (the list opens its rows; `npm run bench:scale-plans` explains it). */
+export function openVisitsQuery(
+  tx: DbExecutor,
+  tenantId: string,
+  siteIds: readonly string[] | null,
+  limit: number,
+  after?: PageCursor,
+) {
+  return tx
+    .select()
+    .from(visits)
+    .where(
+      and(
+        eq(visits.tenantId, tenantId),
+        siteIds === null
+          ? undefined
+          : siteIds.length === 1
+            ? eq(visits.siteId, siteIds[0]!)
+            : inArray(visits.siteId, [...siteIds]),
+        isNull(visits.exitedAt),
+        after
+          ? sql`(${visits.enteredAt}, ${visits.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(visits.enteredAt), desc(visits.id))
+    .limit(limit);
+}
+
 export function createVisitsRepository(sealer: ColumnSealer) {
   async function open<Row extends VisitRow | null>(row: Row): Promise<Row> {
     if (!row?.personIdNumber) return row;
@@ -237,30 +266,8 @@ export function createVisitsRepository(sealer: ColumnSealer) {
       siteIds: readonly string[] | null,
       limit: number,
       after?: PageCursor,
-    ) =>
-      openAll(
-        await tx
-          .select()
-          .from(visits)
-          .where(
-            and(
-              eq(visits.tenantId, tenantId),
-              siteIds === null
-                ? undefined
-                : siteIds.length === 1
-                  ? eq(visits.siteId, siteIds[0]!)
-                  : inArray(visits.siteId, [...siteIds]),
-              isNull(visits.exitedAt),
-              after
-                ? sql`(${visits.enteredAt}, ${visits.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-                : undefined,
-            ),
-          )
-          .orderBy(desc(visits.enteredAt), desc(visits.id))
-          .limit(limit),
-      ),
+    ) => openAll(await openVisitsQuery(tx, tenantId, siteIds, limit, after)),
 
-    /** Open visits that began before `enteredBefore` at the site (overstays), oldest first. */
     listOpenSince: async (
       tx: DbExecutor,
       tenantId: string,

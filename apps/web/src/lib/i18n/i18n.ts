@@ -32,44 +32,53 @@ const firstLoadEnglish = {
 };
 const FIRST_LOAD_NAMESPACES = Object.keys(firstLoadEnglish);
 
-// The eager English files above are excluded here: each file is either in the first load or lazy.
-const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../../locales/*/*.json',
-  '!../../locales/en/alerts.json',
-  '!../../locales/en/auth.json',
-  '!../../locales/en/common.json',
-  '!../../locales/en/errors.json',
-  '!../../locales/en/mfa.json',
-  '!../../locales/en/nav.json',
-  '!../../locales/en/offline.json',
-  '!../../locales/en/shared.json',
+// The first-load catalogues of the other languages, one small chunk each (English's are above).
+const firstLoadCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
+  '../../locales/*/{alerts,auth,common,errors,mfa,nav,offline,shared}.json',
+  '!../../locales/en/*.json',
 ]);
+/** Every screen catalogue of a language, one chunk per language (screen-texts/<language>.ts). */
+const screenTextBundles = import.meta.glob<{ default: Record<string, Record<string, unknown>> }>(
+  './screen-texts/*.ts',
+);
 
 const namespaceOf = (path: string) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '';
 
-/** Every namespace there is: the English catalogue files' names. */
-export const NAMESPACES = [
-  ...new Set([
-    ...FIRST_LOAD_NAMESPACES,
-    ...Object.keys(lazyCatalogues)
-      .filter((path) => path.startsWith(`../../locales/${SOURCE_LANGUAGE}/`))
-      .map(namespaceOf),
-  ]),
-].sort();
-const SCREEN_NAMESPACES = NAMESPACES.filter((ns) => !FIRST_LOAD_NAMESPACES.includes(ns));
+/** A language's screen catalogues by namespace, fetched once (a failed fetch may be tried again). */
+const screenTexts = new Map<string, Promise<Record<string, Record<string, unknown>>>>();
+function screenTextsOf(language: string): Promise<Record<string, Record<string, unknown>>> {
+  const load = screenTextBundles[`./screen-texts/${language}.ts`];
+  if (!load) return Promise.resolve({});
+  let loading = screenTexts.get(language);
+  if (!loading) {
+    loading = load().then(
+      (module) =>
+        Object.fromEntries(
+          Object.entries(module.default).map(([path, texts]) => [namespaceOf(path), texts]),
+        ),
+      (error: unknown) => {
+        screenTexts.delete(language);
+        throw error;
+      },
+    );
+    screenTexts.set(language, loading);
+  }
+  return loading;
+}
 
-/** Loads `<language>/<namespace>.json` on demand (Vite turns each into its own small chunk). */
+/** Loads a language's catalogue on demand: a first-load file, or its screens' bundle. */
 const lazyBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
   read(language: string, namespace: string, callback: ReadCallback) {
-    const load = lazyCatalogues[`../../locales/${language}/${namespace}.json`];
-    if (!load) {
-      callback(null, {}); // an unknown namespace for this language: English answers (fallbackLng)
-      return;
-    }
-    load().then(
-      (module) => callback(null, module.default),
+    const firstLoad = firstLoadCatalogues[`../../locales/${language}/${namespace}.json`];
+    const texts = firstLoad
+      ? firstLoad().then((module) => module.default)
+      : FIRST_LOAD_NAMESPACES.includes(namespace)
+        ? Promise.resolve({}) // not translated: English answers (fallbackLng)
+        : screenTextsOf(language).then((bundle) => bundle[namespace] ?? {});
+    texts.then(
+      (resources) => callback(null, resources),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },
@@ -85,7 +94,8 @@ export const i18nReady = i18next
   .init({
     lng: initial,
     fallbackLng: SOURCE_LANGUAGE,
-    ns: FIRST_LOAD_NAMESPACES,
+    // A copy: i18next adds every namespace it loads to this array.
+    ns: [...FIRST_LOAD_NAMESPACES],
     defaultNS: 'common',
     resources: { [SOURCE_LANGUAGE]: firstLoadEnglish },
     partialBundledLanguages: true,
@@ -101,12 +111,18 @@ i18next.on('languageChanged', (language) => {
 });
 
 /**
- * Fetches the catalogues of every screen in the current language (and English, the fallback);
- * once fetched, i18next keeps them and loads them again in a language chosen later. Never rejects:
- * a catalogue that cannot load leaves its keys to the English fallback.
+ * Fetches the catalogues of every screen in the current language (and English, the fallback): one
+ * chunk per language. Once fetched, i18next keeps them and loads them again in a language chosen
+ * later. Never rejects: a catalogue that cannot load leaves its keys to the English fallback.
  */
 export function loadScreenTexts(): Promise<void> {
-  return i18nReady.then(() => i18next.loadNamespaces(SCREEN_NAMESPACES)).catch(() => undefined);
+  return (
+    i18nReady
+      // The current language's bundle downloads beside English's, not after it.
+      .then(() => Promise.all([screenTextsOf(SOURCE_LANGUAGE), screenTextsOf(i18next.language)]))
+      .then(([english]) => i18next.loadNamespaces(Object.keys(english)))
+      .catch(() => undefined)
+  );
 }
 
 export { i18next };

@@ -1,9 +1,27 @@
 import type { AuthResponse, Tenant } from '@boomgate/contracts/auth';
 import type { ReportSummary } from '@boomgate/contracts/reports';
+import type { TenantSettings } from '@boomgate/contracts/settings';
 import type { User } from '@boomgate/contracts/users';
 
 export function aTenant(overrides: Partial<Tenant> = {}): Tenant {
   return { id: crypto.randomUUID(), name: 'Sishen Iron Ore Mine', ...overrides };
+}
+
+/** An organization's settings as GET /api/settings answers them (the defaults a new one gets). */
+export function aTenantSettings(overrides: Partial<TenantSettings> = {}): TenantSettings {
+  return {
+    biometricRetentionDays: null,
+    documentRetentionDays: null,
+    inductionValidityDays: 365,
+    antispoofGating: false,
+    antispoofThreshold: 0.5,
+    separationOfDuties: true,
+    maxApprovalValidityMonths: 12,
+    requireMfaForAdmins: false,
+    requireMfaForEveryone: false,
+    offlineDecisions: 'grant',
+    ...overrides,
+  };
 }
 
 export function aUser(overrides: Partial<User> = {}): User {

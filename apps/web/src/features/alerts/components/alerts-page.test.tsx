@@ -10,7 +10,7 @@ import {
 } from '@boomgate/contracts/alerts';
 import type { Role } from '@boomgate/contracts/roles';
 
-import { aSession } from '@/testing/data';
+import { aSession, aTenantSettings } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
@@ -90,19 +90,7 @@ describe('Settings → Alerts', () => {
     const patches: Partial<AlertSettings>[] = [];
     server.use(
       signedIn(aSession({ user: { role: 'tenant_admin' } })),
-      http.get('/api/settings', () =>
-        HttpResponse.json({
-          biometricRetentionDays: null,
-          documentRetentionDays: null,
-          inductionValidityDays: 365,
-          antispoofGating: false,
-          antispoofThreshold: 0.5,
-          separationOfDuties: true,
-          maxApprovalValidityMonths: 12,
-          requireMfaForAdmins: false,
-          requireMfaForEveryone: false,
-        }),
-      ),
+      http.get('/api/settings', () => HttpResponse.json(aTenantSettings())),
       http.patch<never, Partial<AlertSettings>>('/api/settings/alerts', async ({ request }) => {
         const body = await request.json();
         patches.push(body);

@@ -9,22 +9,10 @@ import {
 } from '@boomgate/contracts/document-rules';
 import type { Role } from '@boomgate/contracts/roles';
 
-import { aSession } from '@/testing/data';
+import { aSession, aTenantSettings } from '@/testing/data';
 import { apiError, signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
-
-const SETTINGS = {
-  biometricRetentionDays: null,
-  documentRetentionDays: null,
-  inductionValidityDays: 365,
-  antispoofGating: false,
-  antispoofThreshold: 0.5,
-  separationOfDuties: true,
-  maxApprovalValidityMonths: 12,
-  requireMfaForAdmins: false,
-  requireMfaForEveryone: false,
-};
 
 function setUp(role: Role, { refuse = false } = {}) {
   let current = {
@@ -33,7 +21,7 @@ function setUp(role: Role, { refuse = false } = {}) {
   const patched: unknown[] = [];
   server.use(
     signedIn(aSession({ user: { role } })),
-    http.get('/api/settings', () => HttpResponse.json(SETTINGS)),
+    http.get('/api/settings', () => HttpResponse.json(aTenantSettings())),
     http.get('/api/watchlist', () => HttpResponse.json([])),
     http.get('/api/settings/override-pins', () =>
       HttpResponse.json({ enabled: false, validityMinutes: 15 }),

@@ -5,29 +5,17 @@ import { describe, expect, it } from 'vitest';
 import type { OverridePinSettings } from '@boomgate/contracts/override-pins';
 import type { Role } from '@boomgate/contracts/roles';
 
-import { aSession } from '@/testing/data';
+import { aSession, aTenantSettings } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
-
-const SETTINGS = {
-  biometricRetentionDays: null,
-  documentRetentionDays: null,
-  inductionValidityDays: 365,
-  antispoofGating: false,
-  antispoofThreshold: 0.5,
-  separationOfDuties: true,
-  maxApprovalValidityMonths: 12,
-  requireMfaForAdmins: false,
-  requireMfaForEveryone: false,
-};
 
 function setUp(role: Role, initial: OverridePinSettings = { enabled: false, validityMinutes: 15 }) {
   let pins: OverridePinSettings = initial;
   const patched: unknown[] = [];
   server.use(
     signedIn(aSession({ user: { role } })),
-    http.get('/api/settings', () => HttpResponse.json(SETTINGS)),
+    http.get('/api/settings', () => HttpResponse.json(aTenantSettings())),
     http.get('/api/watchlist', () => HttpResponse.json([])),
     http.get('/api/settings/override-pins', () => HttpResponse.json(pins)),
     http.patch('/api/settings/override-pins', async ({ request }) => {

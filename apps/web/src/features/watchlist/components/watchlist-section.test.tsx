@@ -5,29 +5,17 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '@boomgate/contracts/roles';
 import type { CreateWatchlistEntry, WatchlistEntry } from '@boomgate/contracts/watchlist';
 
-import { aSession } from '@/testing/data';
+import { aSession, aTenantSettings } from '@/testing/data';
 import { signedIn } from '@/testing/handlers';
 import { expectToast, renderApp } from '@/testing/render-app';
 import { server } from '@/testing/server';
-
-const SETTINGS = {
-  biometricRetentionDays: null,
-  documentRetentionDays: null,
-  inductionValidityDays: 365,
-  antispoofGating: false,
-  antispoofThreshold: 0.5,
-  separationOfDuties: true,
-  maxApprovalValidityMonths: 12,
-  requireMfaForAdmins: false,
-  requireMfaForEveryone: false,
-};
 
 function setUp(role: Role) {
   const entries: WatchlistEntry[] = [];
   const posted: CreateWatchlistEntry[] = [];
   server.use(
     signedIn(aSession({ user: { role } })),
-    http.get('/api/settings', () => HttpResponse.json(SETTINGS)),
+    http.get('/api/settings', () => HttpResponse.json(aTenantSettings())),
     http.get('/api/watchlist', () => HttpResponse.json(entries)),
     http.post<never, CreateWatchlistEntry>('/api/watchlist', async ({ request }) => {
       const body = await request.json();

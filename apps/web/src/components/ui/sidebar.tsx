@@ -14,6 +14,7 @@ import {
 } from 'react';
 
 import { useIsMobile } from '@/hooks/use-is-mobile';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { cn } from '@/lib/cn';
 import { useTranslation } from '@/lib/i18n';
 
@@ -28,8 +29,9 @@ const SIDEBAR_WIDTH_MOBILE = '18rem';
 
 // The drawer (Radix Dialog) is only used on phones, and only once opened: its code loads after the
 // page has rendered rather than before it.
+const loadSidebarSheet = () => import('./sidebar-sheet');
 const SidebarSheet = lazy(() =>
-  import('./sidebar-sheet').then((module) => ({ default: module.SidebarSheet })),
+  loadSidebarSheet().then((module) => ({ default: module.SidebarSheet })),
 );
 const SIDEBAR_WIDTH_ICON = '3rem';
 const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
@@ -148,8 +150,17 @@ export function Sidebar({
   ...props
 }: ComponentProps<'div'> & { side?: 'left' | 'right'; mobileTitle?: string }) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  // The drawer mounts on its first opening (its code loads ahead once the page is up), not with
+  // the page: rendered closed from the start, its chunk sat on the first screen's critical path.
+  const [sheetMounted, setSheetMounted] = useState(false);
+  if (openMobile && !sheetMounted) setSheetMounted(true);
+  useEffect(() => {
+    if (!isMobile) return;
+    return afterFirstScreen(() => void loadSidebarSheet());
+  }, [isMobile]);
 
   if (isMobile) {
+    if (!sheetMounted) return null;
     return (
       <Suspense fallback={null}>
         <SidebarSheet

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 import { env } from '@/config/env';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 
 import {
   clearActions,
@@ -170,7 +171,24 @@ async function runSync() {
     await replay();
   }
   await refreshQueueStatus();
-  if (snapshot.online) await refreshVehicleCache(userId);
+  if (snapshot.online) refreshCachesAfterFirstScreen(userId);
+}
+
+let firstScreen: Promise<void> | null = null;
+let cacheRefresh: Promise<void> | null = null;
+
+/**
+ * The cached lists (approved vehicles, On Site) refresh once the first screen is up (the first tap
+ * or a quiet moment, `afterFirstScreen`): two chunks and two lists downloaded at start-up raced the
+ * screen the user opened for the network and the main thread. The queue itself replays at once.
+ */
+function refreshCachesAfterFirstScreen(userId: string) {
+  firstScreen ??= new Promise<void>((resolve) => afterFirstScreen(resolve));
+  cacheRefresh ??= firstScreen
+    .then(() => (currentUserId === userId ? refreshVehicleCache(userId) : undefined))
+    .finally(() => {
+      cacheRefresh = null;
+    });
 }
 
 async function refreshVehicleCache(userId: string) {

@@ -228,7 +228,9 @@ export function createModules({
     captures: captures.service,
     corrections: corrections.service,
     clock,
+    sealer: keys.keyring,
   });
+  for (const spec of documents.sealedColumns) keys.service.register(spec);
   // Issue 16: a granted entry opens its visit; the exit closes it.
   // Issue 28: on a site node every entry and exit is also written to the outbox for central.
   const recordedFacts = env.siteNode ? siteFacts : undefined;
@@ -380,6 +382,7 @@ export function createModules({
     sealer: keys.keyring,
   });
   keys.service.register(webhooks.sealedTable);
+  keys.service.register(webhooks.sealedColumns);
   const anpr = createAnprModule({
     database,
     vehicles: approvedVehicles.service,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDueJobsOnce } from '@/platform/jobs';
 import { type TestApp, createTestApp } from '@/testing/test-app';
+import { aCompletion, sendEntry } from '@/testing/webhooks';
 
 /**
  * Issue 26's catalog-driven check: every text-like column of every table (the app's and the job
@@ -13,13 +14,6 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
 const NOT_YET_SEALED = new Set([
   // A watchlist hit's warning message quotes the number ("Driver ID number … is on the watchlist").
   'public.entry_logs.warnings',
-  'public.identity_documents.identity_number',
-  'public.identity_documents.fields',
-  'public.drivers_licences.id_number',
-  'public.drivers_licences.fields',
-  'public.passports.passport_number',
-  'public.passports.fields',
-  'public.incoming_requests.driver_id_number',
 ]);
 
 const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;
@@ -107,6 +101,29 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
     });
     expect(visitor.statusCode, visitor.body).toBe(201);
     expect(visitor.json().personIdNumber).toBe(ids[1]);
+    // Documents read at the gate (their numbers and fields) and the incoming feed.
+    const documents = [
+      await admin.post('/api/identity-document', { identityNumber: ids[0], surname: 'Nkosi' }),
+      await admin.post('/api/drivers-licence', {
+        licenceNumber: '0123456789AB',
+        idNumber: ids[0],
+        nameOnCard: 'S NKOSI',
+      }),
+      await admin.post('/api/passport', { passportNumber: 'A98765432', surname: 'Nkosi' }),
+    ];
+    for (const document of documents) expect(document.statusCode, document.body).toBe(201);
+    const secret = await admin.post('/api/integrations/secret');
+    const feedTenant = {
+      tenantId: admin.body.tenant.id,
+      secret: secret.json<{ secret: string }>().secret,
+    };
+    const posted = await sendEntry(t, feedTenant, { plateNumber: 'CA 55', driverIdNumber: ids[1] });
+    await sendEntry(t, feedTenant, { plateNumber: 'CA 56', driverIdNumber: ids[0] });
+    const completed = await admin.post(
+      `/api/webhook/process-request/${posted}`,
+      aCompletion({ plateNumber: 'CA55', driverIdNumber: ids[1] }),
+    );
+    expect(completed.statusCode, completed.body).toBe(200);
 
     const found = await plaintextColumns(t);
     expect([...found].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
@@ -174,6 +191,24 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
        select $1, gen_random_uuid(), 'person', id, 'Thabo', $2, now() from sites
        where tenant_id = $1 and is_default`,
       [tenantId, visitorId],
+    );
+    // Documents and a feed entry as the code before sealing stored them (fields: JSON text).
+    const documentId = saId('700707');
+    await t.ownerQuery(
+      `insert into identity_documents (tenant_id, id, identity_number, fields)
+       values ($1, gen_random_uuid(), $2, json_build_object('identityNumber', $2::text)::text)`,
+      [tenantId, documentId],
+    );
+    await t.ownerQuery(
+      `insert into passports (tenant_id, id, passport_number, fields)
+       values ($1, gen_random_uuid(), 'P7007007', '{"passportNumber": "P7007007"}')`,
+      [tenantId],
+    );
+    await t.ownerQuery(
+      `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
+         plate_number, driver_id_number)
+       values ($1, gen_random_uuid(), 'msg_before', now(), now(), 'CA7003', $2)`,
+      [tenantId, documentId],
     );
     const watchedId = saId('700707');
     await t.ownerQuery(
@@ -280,10 +315,22 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       {
         details: {
           objects: 0,
-          rows: { drivers: 2, watchlist_entries: 1, entry_logs: 2, visits: 1 },
+          rows: {
+            drivers: 2,
+            watchlist_entries: 1,
+            entry_logs: 2,
+            visits: 1,
+            identity_documents: 1,
+            passports: 1,
+            incoming_requests: 1,
+          },
         },
       },
     ]);
+    // After the migration: no plaintext ID or passport number in any column of any table (the
+    // job sealed every tenant's rows, the plain entry the first test planted included).
+    const left = await plaintextColumns(t);
+    expect([...left].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
   });
 
   it('lets the erase-only entries take their sealed form and nothing else (migration 0093)', async () => {

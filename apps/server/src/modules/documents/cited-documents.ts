@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableName } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 
 import type { CitedDocumentIds } from './document-readings';
+import { type FieldsOpener, openFields } from './document-sealing';
 import {
   driversLicences,
   identityDocuments,
@@ -32,6 +33,8 @@ export async function citedDocuments(
   tx: DbExecutor,
   tenantId: string,
   ids: CitedDocumentIds,
+  // Issue 26: a personal document's fields are sealed at rest; opened for the detail.
+  sealer: FieldsOpener,
 ): Promise<CitedDocument[]> {
   const found: CitedDocument[] = [];
   for (const citedAs of Object.keys(TABLES) as (keyof CitedDocumentIds)[]) {
@@ -43,7 +46,12 @@ export async function citedDocuments(
       .from(table)
       .where(and(eq(table.tenantId, tenantId), eq(table.id, id)))
       .limit(1);
-    if (row) found.push({ citedAs, ...row });
+    if (row)
+      found.push({
+        citedAs,
+        ...row,
+        fields: await openFields(sealer, tenantId, getTableName(table), row.fields),
+      });
   }
   return found;
 }

@@ -1,7 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableName } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
+
+import { type FieldsOpener, openFields } from './document-sealing';
 
 import {
   driversLicences,
@@ -58,6 +60,13 @@ export type CitedReadings = {
 
 type Fields = Record<string, string | number | null>;
 
+/** citedReadings with the keyring bound (what the entry and the feed's completion call). */
+export type CitedReadingsReader = (
+  tx: DbExecutor,
+  tenantId: string,
+  ids: CitedDocumentIds & { trailerLicenceDiscIds?: readonly string[] },
+) => Promise<CitedReadings>;
+
 /** A stored field as trimmed text (numbers as written), null when absent or blank. */
 const read = (fields: Fields, ...keys: string[]): Text => {
   for (const key of keys) {
@@ -70,6 +79,7 @@ const read = (fields: Fields, ...keys: string[]): Text => {
 };
 
 async function fieldsOf(
+  sealer: FieldsOpener,
   tx: DbExecutor,
   table:
     | typeof licenceDiscs
@@ -92,7 +102,8 @@ async function fieldsOf(
       'INVALID',
       `${citedAs}: no such document in this organization. Save the document first.`,
     );
-  return rows[0].fields;
+  // Issue 26: a personal document's fields are sealed JSON text, opened here (never in SQL).
+  return openFields(sealer, tenantId, getTableName(table), rows[0].fields);
 }
 
 /** The cited documents' readings; a cited id that is not a document of the tenant is a 400. */
@@ -101,8 +112,10 @@ export async function citedReadings(
   tenantId: string,
   // Issue 21: the trailers' licence discs, read like the truck-tractor's.
   ids: CitedDocumentIds & { trailerLicenceDiscIds?: readonly string[] },
+  sealer: FieldsOpener,
 ): Promise<CitedReadings> {
   const disc = await fieldsOf(
+    sealer,
     tx,
     licenceDiscs,
     tenantId,
@@ -110,6 +123,7 @@ export async function citedReadings(
     'vehicleLicenceDiscId',
   );
   const identity = await fieldsOf(
+    sealer,
     tx,
     identityDocuments,
     tenantId,
@@ -117,6 +131,7 @@ export async function citedReadings(
     'identityDocumentId',
   );
   const licence = await fieldsOf(
+    sealer,
     tx,
     driversLicences,
     tenantId,
@@ -124,6 +139,7 @@ export async function citedReadings(
     'driversLicenceId',
   );
   const passport = await fieldsOf(
+    sealer,
     tx,
     passports,
     tenantId,
@@ -131,6 +147,7 @@ export async function citedReadings(
     'passportRecordId',
   );
   const ticket = await fieldsOf(
+    sealer,
     tx,
     weighbridgeTickets,
     tenantId,
@@ -139,7 +156,7 @@ export async function citedReadings(
   );
   const trailerDiscs = [];
   for (const id of ids.trailerLicenceDiscIds ?? []) {
-    const fields = await fieldsOf(tx, licenceDiscs, tenantId, id, 'trailerLicenceDiscIds');
+    const fields = await fieldsOf(sealer, tx, licenceDiscs, tenantId, id, 'trailerLicenceDiscIds');
     if (fields)
       trailerDiscs.push({
         id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 
 import type { ImagesService } from '@/modules/images';
 import type { Tx } from '@/platform/db';
@@ -10,6 +10,7 @@ import {
   withImageLinks,
 } from '@/platform/personal-data';
 
+import type { DocumentSealing } from './document-sealing';
 import {
   driversLicences,
   identityDocuments,
@@ -36,11 +37,18 @@ const TABLES = {
  */
 export function createDocumentsPersonalData({
   images,
+  sealing,
 }: {
   images: Pick<ImagesService, 'urlFor'>;
+  sealing: DocumentSealing;
 }): PersonalDataProvider & ImageRetentionProvider {
+  /**
+   * Issue 26: by the keyed hashes of the subject's numbers; a row stored before sealing (no hash
+   * yet) by its plain number, until keys.seal-stored-data has sealed it.
+   */
   async function rowsOf(tx: Tx, subject: DataSubject) {
     const { tenantId, idNumber, licenceNumbers, passportNumbers, documentIds } = subject;
+    const hashes = subject.numberHashes;
     const byId = (table: typeof identityDocuments | typeof driversLicences | typeof passports) =>
       documentIds.length > 0 ? [inArray(table.id, documentIds)] : [];
     // One after the other: a transaction's connection runs one query at a time.
@@ -50,7 +58,14 @@ export function createDocumentsPersonalData({
       .where(
         and(
           eq(identityDocuments.tenantId, tenantId),
-          or(eq(identityDocuments.identityNumber, idNumber), ...byId(identityDocuments)),
+          or(
+            eq(identityDocuments.identityNumberHash, hashes.idNumber),
+            and(
+              isNull(identityDocuments.identityNumberHash),
+              eq(identityDocuments.identityNumber, idNumber),
+            ),
+            ...byId(identityDocuments),
+          ),
         ),
       );
     const licences = await tx
@@ -60,7 +75,8 @@ export function createDocumentsPersonalData({
         and(
           eq(driversLicences.tenantId, tenantId),
           or(
-            eq(driversLicences.idNumber, idNumber),
+            eq(driversLicences.idNumberHash, hashes.idNumber),
+            and(isNull(driversLicences.idNumberHash), eq(driversLicences.idNumber, idNumber)),
             ...(licenceNumbers.length > 0
               ? [inArray(driversLicences.licenceNumber, licenceNumbers)]
               : []),
@@ -77,8 +93,16 @@ export function createDocumentsPersonalData({
               and(
                 eq(passports.tenantId, tenantId),
                 or(
+                  ...(hashes.passportNumbers.length > 0
+                    ? [inArray(passports.passportNumberHash, hashes.passportNumbers)]
+                    : []),
                   ...(passportNumbers.length > 0
-                    ? [inArray(passports.passportNumber, passportNumbers)]
+                    ? [
+                        and(
+                          isNull(passports.passportNumberHash),
+                          inArray(passports.passportNumber, passportNumbers),
+                        ),
+                      ]
                     : []),
                   ...byId(passports),
                 ),
@@ -88,14 +112,38 @@ export function createDocumentsPersonalData({
     return { identity, licences, passports: passportRows };
   }
 
+  /** The row as the subject is shown it: number and fields opened, no keyed hash. */
+  async function opened(
+    tenantId: string,
+    table: 'identity_documents' | 'drivers_licences' | 'passports',
+    row: { id: string; fields: string | null } & Record<string, unknown>,
+    number: string,
+  ): Promise<{ id: string } & Record<string, unknown>> {
+    const record: { id: string } & Record<string, unknown> = { ...row };
+    delete record[`${number}Hash`];
+    const column = `${table}.${number.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+    record[number] = await sealing.open(tenantId, column, row[number] as string | null);
+    record.fields = await sealing.openFields(tenantId, table, row.fields);
+    return record;
+  }
+
   return {
     section: 'documents',
 
     async link(tx, tenantId, idNumber) {
+      const hash = await sealing.idNumberHash(tenantId, idNumber);
       const rows = await tx
         .select({ licenceNumber: driversLicences.licenceNumber })
         .from(driversLicences)
-        .where(and(eq(driversLicences.tenantId, tenantId), eq(driversLicences.idNumber, idNumber)));
+        .where(
+          and(
+            eq(driversLicences.tenantId, tenantId),
+            or(
+              eq(driversLicences.idNumberHash, hash),
+              and(isNull(driversLicences.idNumberHash), eq(driversLicences.idNumber, idNumber)),
+            ),
+          ),
+        );
       return {
         licenceNumbers: rows.map((row) => row.licenceNumber).filter((n): n is string => !!n),
       };
@@ -104,13 +152,14 @@ export function createDocumentsPersonalData({
     async exportSubject(tx, subject) {
       const rows = await rowsOf(tx, subject);
       const records: SubjectRecord[] = [];
-      for (const [type, list] of [
-        ['identity_document', rows.identity],
-        ['drivers_licence', rows.licences],
-        ['passport', rows.passports],
+      for (const [type, table, number, list] of [
+        ['identity_document', 'identity_documents', 'identityNumber', rows.identity],
+        ['drivers_licence', 'drivers_licences', 'idNumber', rows.licences],
+        ['passport', 'passports', 'passportNumber', rows.passports],
       ] as const) {
         for (const row of list) {
-          records.push({ type, ...withImageLinks(row, ['imageKey'], images.urlFor) });
+          const open = await opened(subject.tenantId, table, row, number);
+          records.push({ type, ...withImageLinks(open, ['imageKey'], images.urlFor) });
         }
       }
       return records;
@@ -126,19 +175,26 @@ export function createDocumentsPersonalData({
         if (ids.length === 0) return 0;
         const changed = await tx
           .update(table)
-          .set({ imageKey: null, fields: {}, ...numbers })
+          .set({ imageKey: null, fields: null, ...numbers })
           .where(and(eq(table.tenantId, subject.tenantId), inArray(table.id, ids)))
           .returning({ id: table.id });
         return changed.length;
       };
       const ids = (list: { id: string }[]) => list.map((row) => row.id);
       const changed =
-        (await erase(identityDocuments, ids(rows.identity), { identityNumber: null })) +
+        (await erase(identityDocuments, ids(rows.identity), {
+          identityNumber: null,
+          identityNumberHash: null,
+        })) +
         (await erase(driversLicences, ids(rows.licences), {
           idNumber: null,
+          idNumberHash: null,
           licenceNumber: null,
         })) +
-        (await erase(passports, ids(rows.passports), { passportNumber: null }));
+        (await erase(passports, ids(rows.passports), {
+          passportNumber: null,
+          passportNumberHash: null,
+        }));
       const imageKeys = [...rows.identity, ...rows.licences, ...rows.passports]
         .map((row) => row.imageKey)
         .filter((key): key is string => Boolean(key));

@@ -16,7 +16,9 @@ import type { Actor } from '@/modules/sessions';
 import type { Clock } from '@/platform/clock';
 import type { Database, Tx } from '@/platform/db';
 import { newId } from '@/platform/ids';
+import { PASSPORT_NUMBER, SA_ID_NUMBER } from '@/platform/sealing';
 
+import type { DocumentSealing } from './document-sealing';
 import type { DocumentsRepository } from './documents.repository';
 import { areWeightsConsistent } from './weights';
 
@@ -35,6 +37,8 @@ export type DocumentsServiceDeps = {
   captures: Pick<CapturesService, 'resolveImage'>;
   corrections: Pick<CorrectionsService, 'record' | 'listForDocuments'>;
   clock: Clock;
+  /** Issue 26: numbers and personal documents' fields sealed at rest. */
+  sealing: DocumentSealing;
 };
 
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
@@ -61,6 +65,7 @@ export function createDocumentsService({
   captures,
   corrections,
   clock,
+  sealing,
 }: DocumentsServiceDeps) {
   /**
    * Stores the image first; if the row cannot be written, the image is removed again. A cited
@@ -150,12 +155,24 @@ export function createDocumentsService({
           captureId: body.sourceImageFrontCaptureId,
           typed: body.corrections,
         },
-        (tx, base) =>
-          repository.insertIdentityDocument(tx, {
+        async (tx, base) => {
+          const number = await sealing.number(
+            base.tenantId,
+            'identity_documents.identity_number',
+            SA_ID_NUMBER,
+            body.identityNumber,
+          );
+          await repository.insertIdentityDocument(tx, {
             ...base,
-            identityNumber: body.identityNumber,
-            fields: fieldsOf(body, 'sourceImageFront'),
-          }),
+            identityNumber: number.sealed,
+            identityNumberHash: number.hash,
+            fields: await sealing.fields(
+              base.tenantId,
+              'identity_documents',
+              fieldsOf(body, 'sourceImageFront'),
+            ),
+          });
+        },
         ip,
       ),
 
@@ -168,13 +185,25 @@ export function createDocumentsService({
           captureId: body.sourceImageFrontCaptureId,
           typed: body.corrections,
         },
-        (tx, base) =>
-          repository.insertDriversLicence(tx, {
+        async (tx, base) => {
+          const number = await sealing.number(
+            base.tenantId,
+            'drivers_licences.id_number',
+            SA_ID_NUMBER,
+            body.idNumber,
+          );
+          await repository.insertDriversLicence(tx, {
             ...base,
             licenceNumber: body.licenceNumber,
-            idNumber: body.idNumber,
-            fields: fieldsOf(body, 'sourceImageFront'),
-          }),
+            idNumber: number.sealed,
+            idNumberHash: number.hash,
+            fields: await sealing.fields(
+              base.tenantId,
+              'drivers_licences',
+              fieldsOf(body, 'sourceImageFront'),
+            ),
+          });
+        },
         ip,
       ),
 
@@ -187,12 +216,24 @@ export function createDocumentsService({
           captureId: body.passportImageCaptureId,
           typed: body.corrections,
         },
-        (tx, base) =>
-          repository.insertPassport(tx, {
+        async (tx, base) => {
+          const number = await sealing.number(
+            base.tenantId,
+            'passports.passport_number',
+            PASSPORT_NUMBER,
+            body.passportNumber,
+          );
+          await repository.insertPassport(tx, {
             ...base,
-            passportNumber: body.passportNumber,
-            fields: fieldsOf(body, 'passportImage'),
-          }),
+            passportNumber: number.sealed,
+            passportNumberHash: number.hash,
+            fields: await sealing.fields(
+              base.tenantId,
+              'passports',
+              fieldsOf(body, 'passportImage'),
+            ),
+          });
+        },
         ip,
       ),
 

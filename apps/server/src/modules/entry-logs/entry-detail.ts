@@ -5,7 +5,7 @@ import type { Role } from '@boomgate/contracts/roles';
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import { type CorrectionsService, asTypedText, toCorrection } from '@/modules/corrections';
-import { citedDocuments } from '@/modules/documents';
+import { type FieldsOpener, citedDocuments } from '@/modules/documents';
 import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
@@ -24,6 +24,8 @@ export type EntryDetailDeps = {
   faces: Pick<FacesService, 'findForEntry'>;
   audit: Pick<AuditService, 'listAbout'>;
   images: Pick<ImagesService, 'urlFor'>;
+  /** Issue 26: the cited personal documents' fields are sealed at rest. */
+  sealer: FieldsOpener;
 };
 
 /** Entry image fields, by the column holding each key. */
@@ -95,6 +97,7 @@ export function createEntryDetail({
   faces,
   audit,
   images,
+  sealer,
 }: EntryDetailDeps) {
   /**
    * The entry with its evidence; 404 for an unknown id or another tenant's (row-level security
@@ -108,7 +111,7 @@ export function createEntryDetail({
     const detail = await database.withTenant(actor.tenantId, async (tx) => {
       const row = await repository.findById(tx, actor.tenantId, id);
       if (!row) throw new AppError('NOT_FOUND', 'Entry not found.');
-      const documents = await citedDocuments(tx, actor.tenantId, row);
+      const documents = await citedDocuments(tx, actor.tenantId, row, sealer);
       const cited: { citedAs: string; key: string }[] = [
         ...ENTRY_IMAGES.flatMap(([citedAs, column]) => {
           const key = row[column];

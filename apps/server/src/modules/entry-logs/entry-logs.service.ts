@@ -12,7 +12,7 @@ import type { AuditService } from '@/modules/audit';
 import type { BarriersService } from '@/modules/barriers';
 import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
-import { citedReadings } from '@/modules/documents';
+import type { CitedReadingsReader } from '@/modules/documents';
 import type { FaceComparisonResult, FaceEvidence, FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
@@ -80,7 +80,7 @@ export type EntryLogsServiceDeps = {
   audit: Pick<AuditService, 'record'>;
   faces: Pick<FacesService, 'compareWithVehicle' | 'record' | 'claimForEntry'>;
   /** The cited documents' readings (documents module; the one adapter to switch to typed readings). */
-  readings?: typeof citedReadings;
+  readings: CitedReadingsReader;
   captures: Pick<CapturesService, 'resolveImage' | 'resolveImages' | 'readCapture' | 'findReading'>;
   /** Issue 21: the tenant's watchlist, screened on every entry. */
   watchlist: Pick<WatchlistService, 'screen' | 'recordHits'>;
@@ -150,7 +150,7 @@ export function createEntryLogsService({
   users,
   audit,
   faces,
-  readings: readCited = citedReadings,
+  readings: readCited,
   captures,
   watchlist,
   documentRules,

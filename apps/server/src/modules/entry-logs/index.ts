@@ -7,6 +7,7 @@
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
+import { citedReadings } from '@/modules/documents';
 import type { FacesService } from '@/modules/faces';
 import type { ImagesService } from '@/modules/images';
 import type { ColumnSealer } from '@/platform/sealing';
@@ -32,7 +33,7 @@ export { insertSiteEntry } from './site-entries';
 export { crossCheckWarnings } from './entry-rules';
 
 export function createEntryLogsModule(
-  deps: Omit<EntryLogsServiceDeps, 'repository' | 'images'> & {
+  deps: Omit<EntryLogsServiceDeps, 'repository' | 'images' | 'readings'> & {
     images: EntryLogsServiceDeps['images'] & Pick<ImagesService, 'urlFor'>;
     /** Other modules' columns in the export (the weighbridge ticket's number). */
     exportJoins: ExportJoins;
@@ -47,7 +48,12 @@ export function createEntryLogsModule(
 ) {
   const sealing = createEntrySealing(deps.sealer);
   const repository = createEntryLogsRepository(sealing);
-  const service = createEntryLogsService({ ...deps, repository });
+  const service = createEntryLogsService({
+    ...deps,
+    repository,
+    // Issue 26: the cited personal documents' fields are sealed at rest, opened by the keyring.
+    readings: (tx, tenantId, ids) => citedReadings(tx, tenantId, ids, deps.sealer),
+  });
   const entryDetail = createEntryDetail({ ...deps, repository });
   // Issue 21: POST /api/entry-logs/{id}/override.
   const overrides = createEntryOverrides({ ...deps, sealing });

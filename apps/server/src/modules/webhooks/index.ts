@@ -23,6 +23,7 @@ import {
 import { type WebhooksServiceDeps, createWebhooksService } from './webhooks.service';
 import { createWebhooksPersonalData } from './webhooks.personal-data';
 import { deliveriesSealedTable, withSealedDeliveries } from './sealed-deliveries';
+import { INCOMING_SEALED_COLUMNS, withSealedIncoming } from './sealed-incoming';
 
 export type { WebhooksService } from './webhooks.service';
 export { type CallbackSender, createCallbackSender } from './callback-sender';
@@ -59,7 +60,11 @@ export function createWebhooksModule({
   const sender = createCallbackSender({ policy: callbackPolicy, timeoutMs, lookup });
   const service = createWebhooksService({
     ...deps,
-    repository: withSealedDeliveries(createWebhooksRepository(), sealer),
+    sealer,
+    repository: withSealedIncoming(
+      withSealedDeliveries(createWebhooksRepository(), sealer),
+      sealer,
+    ),
     secretBox: createSecretBox(encryptionKey),
     sender,
     rotationWindowMs,
@@ -73,6 +78,8 @@ export function createWebhooksModule({
     ...createWebhookJobs(service, onDeliveryFailed),
     personalData: createWebhooksPersonalData(sealer),
     sealedTable: deliveriesSealedTable(deps.database, sealer),
+    /** Issue 26: the feed's ID numbers, sealed by the keys module's jobs (rows stored before). */
+    sealedColumns: INCOMING_SEALED_COLUMNS,
     openApi: {
       tags: [
         {

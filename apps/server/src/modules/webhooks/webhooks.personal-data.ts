@@ -1,9 +1,10 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 
 import type { PersonalDataProvider } from '@/platform/personal-data';
-import type { ColumnSealer } from '@/platform/sealing';
+import { type ColumnSealer, SA_ID_NUMBER } from '@/platform/sealing';
 
 import { rewriteBody } from './sealed-deliveries';
+import { INCOMING_ID_NUMBER } from './sealed-incoming';
 import { incomingRequests, webhookDeliveries } from './webhooks.table';
 
 /** Drops every `driver…` value of a callback body (the event's personal fields), keeping its shape. */
@@ -27,9 +28,13 @@ function redactDriverFields(value: unknown): unknown {
  * bodies (a callback not yet sent then goes out without them).
  */
 export function createWebhooksPersonalData(
-  sealer: Pick<ColumnSealer, 'seal' | 'open'>,
+  sealer: Pick<ColumnSealer, 'seal' | 'open' | 'index'>,
 ): PersonalDataProvider {
-  const entriesOf = (
+  /**
+   * Issue 26: by the keyed hash of the subject's ID number; an entry stored before sealing (no
+   * hash yet) by its plain number, until keys.seal-stored-data has sealed it.
+   */
+  const entriesOf = async (
     tx: Parameters<PersonalDataProvider['exportSubject']>[0],
     tenantId: string,
     idNumber: string,
@@ -38,7 +43,19 @@ export function createWebhooksPersonalData(
       .select()
       .from(incomingRequests)
       .where(
-        and(eq(incomingRequests.tenantId, tenantId), eq(incomingRequests.driverIdNumber, idNumber)),
+        and(
+          eq(incomingRequests.tenantId, tenantId),
+          or(
+            eq(
+              incomingRequests.driverIdNumberHash,
+              await sealer.index(tenantId, SA_ID_NUMBER, idNumber),
+            ),
+            and(
+              isNull(incomingRequests.driverIdNumberHash),
+              eq(incomingRequests.driverIdNumber, idNumber),
+            ),
+          ),
+        ),
       )
       .orderBy(incomingRequests.receivedAt);
 
@@ -73,10 +90,15 @@ export function createWebhooksPersonalData(
             ),
           ),
         );
-      return rows.map((row) => ({
-        ...row,
-        callbacks: deliveries.filter((delivery) => delivery.incomingRequestId === row.id),
-      }));
+      return Promise.all(
+        rows.map(async ({ driverIdNumberHash: _hash, ...row }) => ({
+          ...row,
+          driverIdNumber:
+            row.driverIdNumber &&
+            (await sealer.open(tenantId, INCOMING_ID_NUMBER, row.driverIdNumber)),
+          callbacks: deliveries.filter((delivery) => delivery.incomingRequestId === row.id),
+        })),
+      );
     },
 
     async eraseSubject(tx, { tenantId, idNumber }) {
@@ -89,6 +111,7 @@ export function createWebhooksPersonalData(
           driverName: null,
           driverSurname: null,
           driverIdNumber: null,
+          driverIdNumberHash: null,
           driverPhone1: null,
           driverLicenseNumber: null,
           driverLicenseValidTo: null,

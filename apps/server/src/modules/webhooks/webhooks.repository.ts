@@ -76,7 +76,7 @@ export function createWebhooksRepository() {
           ${row.receivedAt.toISOString()}::timestamptz, ${row.timestamp.toISOString()}::timestamptz,
           ${row.plateNumber ?? null}::text, ${row.driverName ?? null}::text,
           ${row.driverSurname ?? null}::text, ${row.driverIdNumber ?? null}::text,
-          ${row.driverPhone1 ?? null}::text, ${row.transportName ?? null}::text,
+          ${row.driverIdNumberHash ?? null}::text, ${row.driverPhone1 ?? null}::text, ${row.transportName ?? null}::text,
           ${row.referenceNumber ?? null}::text, ${row.weighbridgeTicketId ?? null}::text,
           ${row.extractedDiskData ?? null}::text, ${row.siteId ?? null}::uuid)`);
       return takeOne(result.rows);
@@ -197,7 +197,7 @@ export function createWebhooksRepository() {
         | 'trailerLicenceDiscIds'
         | 'warnings'
         | 'ruleEvidence'
-      >,
+      > & { driverIdNumberHash?: string | null },
     ): Promise<IncomingRequestRow | undefined> {
       const completedAt = values.completedAt?.toISOString() ?? null;
       const rows = await tx

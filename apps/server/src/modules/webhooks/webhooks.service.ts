@@ -13,7 +13,7 @@ import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import type { CorrectionsService } from '@/modules/corrections';
 import { type DocumentRulesService, evaluateDocumentRules } from '@/modules/document-rules';
-import { citedReadings } from '@/modules/documents';
+import { type FieldsOpener, citedReadings } from '@/modules/documents';
 import { checkRig } from '@/modules/entry-logs';
 import type { InductionService } from '@/modules/induction';
 import type { WatchlistService } from '@/modules/watchlist';
@@ -65,6 +65,8 @@ const SWEEP_BATCH = 500;
 export type WebhooksServiceDeps = {
   database: Pick<Database, 'db' | 'withTenant' | 'withoutTenant'>;
   repository: WebhooksRepository;
+  /** Issue 26: opens a cited document's sealed fields (the tenant keyring). */
+  sealer: FieldsOpener;
   secretBox: SecretBox;
   sender: CallbackSender;
   audit: Pick<AuditService, 'record'>;
@@ -137,6 +139,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createWebhooksService({
   database,
   repository,
+  sealer,
   secretBox,
   sender,
   audit,
@@ -387,14 +390,19 @@ export function createWebhooksService({
           // their disc numbers and expiry dates go out with the callback.
           const discs = hasTrailers
             ? ((
-                await citedReadings(tx, actor.tenantId, {
-                  vehicleLicenceDiscId: null,
-                  identityDocumentId: null,
-                  driversLicenceId: null,
-                  passportRecordId: null,
-                  weighbridgeTicketId: null,
-                  trailerLicenceDiscIds: body.trailerLicenceDiscIds,
-                })
+                await citedReadings(
+                  tx,
+                  actor.tenantId,
+                  {
+                    vehicleLicenceDiscId: null,
+                    identityDocumentId: null,
+                    driversLicenceId: null,
+                    passportRecordId: null,
+                    weighbridgeTicketId: null,
+                    trailerLicenceDiscIds: body.trailerLicenceDiscIds,
+                  },
+                  sealer,
+                )
               ).trailerDiscs ?? [])
             : [];
           // The feed's `weighbridgeTicketId` is the sender's reference; the ticket checked is the

@@ -57,7 +57,9 @@ export const incomingRequests = pgTable(
     plateNumber: text(),
     driverName: text(),
     driverSurname: text(),
+    /** Issue 26: sealed (`sv1.…`), its keyed hash beside it (a data subject's entries). */
     driverIdNumber: text(),
+    driverIdNumberHash: text(),
     driverPhone1: text(),
     transportName: text(),
     referenceNumber: text(),
@@ -104,6 +106,15 @@ export const incomingRequests = pgTable(
     // The feed filtered to a site (`siteId`, a guard's sites).
     index('incoming_requests_site_timestamp_idx').on(t.tenantId, t.siteId, t.timestamp, t.id),
     foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
+    index('incoming_requests_tenant_id_number_hash_idx')
+      .on(t.tenantId, t.driverIdNumberHash)
+      .where(sql`driver_id_number_hash is not null`),
+    // Issue 26: rows stored before sealing (keys.seal-stored-data's lookup; empty once sealed).
+    index('incoming_requests_unsealed_idx')
+      .on(t.tenantId)
+      .where(
+        sql`driver_id_number is not null and (driver_id_number_hash is null or driver_id_number not like 'sv1.%')`,
+      ),
   ],
 );
 

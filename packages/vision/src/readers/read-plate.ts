@@ -5,6 +5,7 @@ import {
   rankLettersOnlyCandidates,
   rankPlateCandidates,
 } from '../documents/plate';
+import { applyFusion } from '../documents/plate-fusion';
 import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
 import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
@@ -265,6 +266,10 @@ async function reReadPlateLike(
   }
 }
 
+/** Candidates ranked, the best one replaced by the character-level fusion of its readings (plate-fusion.ts). */
+const rankFused = (inputs: PlateCandidateInput[]) =>
+  applyFusion(rankPlateCandidates(inputs), inputs);
+
 /**
  * Plates: PaddleOCR detects text at 960 px and reads plate-shaped boxes; the most plate-like lines are
  * cropped from the full-resolution image, enlarged and read again. When nothing convincing is found,
@@ -277,7 +282,7 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   const lines = await detectAndRead(image, FIRST_PASS_SIDE, ctx);
   const inputs = toInputs(lines, image.height, 'detect');
   await reReadPlateLike(image, lines, inputs, ctx);
-  let ranked = rankPlateCandidates(inputs);
+  let ranked = rankFused(inputs);
   let text = lines.map((l) => l.text).join('\n');
 
   const longSide = Math.max(image.width, image.height);
@@ -286,7 +291,7 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     const moreInputs = toInputs(more, image.height, 'detect-full');
     await reReadPlateLike(image, more, moreInputs, ctx);
     inputs.push(...moreInputs);
-    ranked = rankPlateCandidates(inputs);
+    ranked = rankFused(inputs);
     text = [text, ...more.map((l) => l.text)].join('\n');
   }
 
@@ -304,7 +309,7 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
         relativeHeight: textHeight(best.box!) / image.height,
       })),
     );
-    ranked = rankPlateCandidates(inputs);
+    ranked = rankFused(inputs);
     text = [text, ...confirmLines.map((l) => l.text)].join('\n');
   }
   if (!ranked.length) {

@@ -75,6 +75,19 @@ describe('fuseReadings', () => {
     ]);
     expect(fused?.text).toBe('NZO6276');
   });
+
+  it('weighs each reading by its line confidence', () => {
+    // Two unsure readings say G, one sure reading says 6: by raw probability G wins (1.2 vs 1.1),
+    // weighted by how sure each recognition was of the whole line, 6 does.
+    const unsure = (source: string) => ({
+      ...reading('SK2WGK', source, [[4, 0.6, '6', 0.1]]),
+      confidence: 0.6,
+    });
+    const sure = { ...reading('SK2W6K', 'reread', [[4, 0.9, 'G', 0]]), confidence: 0.99 };
+    expect(fuseReadings('SK2WGK', [unsure('detect'), unsure('confirm'), sure])?.text).toBe(
+      'SK2W6K',
+    );
+  });
 });
 
 describe('applyFusion', () => {

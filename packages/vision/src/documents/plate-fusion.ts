@@ -56,17 +56,19 @@ export function fuseReadings(
     members.push({ input, chars });
   }
   if (members.length < 2) return null;
+  const weight = members.reduce((s, m) => s + m.input.confidence, 0) || 1;
   const fused: Char[] = [];
   for (let i = 0; i < plate.length; i++) {
     // O/0 and I/1 vote together (one glyph in many plate fonts): the plate's own choice between
     // them, set by position and separators, stands; fusion settles only the other look-alikes.
     const own = (c: string) => (fold(c) === fold(plate[i]!) ? plate[i]! : c);
     const votes = new Map<string, number>();
-    for (const { chars } of members) {
+    for (const { chars, input } of members) {
       const c = chars[i]!;
-      votes.set(own(c.char), (votes.get(own(c.char)) ?? 0) + c.p);
+      const w = input.confidence;
+      votes.set(own(c.char), (votes.get(own(c.char)) ?? 0) + w * c.p);
       if (ALNUM.test(c.alt) && own(c.alt) !== own(c.char))
-        votes.set(own(c.alt), (votes.get(own(c.alt)) ?? 0) + c.altP);
+        votes.set(own(c.alt), (votes.get(own(c.alt)) ?? 0) + w * c.altP);
     }
     // Ties go to the character the plate already has (stable; no prior decides here).
     const order = [...votes.entries()].sort(
@@ -74,7 +76,7 @@ export function fuseReadings(
     );
     const [char, p] = order[0]!;
     const [alt, altP] = order[1] ?? ['', 0];
-    fused.push({ char, p: p / members.length, alt, altP: altP / members.length });
+    fused.push({ char, p: p / weight, alt, altP: altP / weight });
   }
   const best = members.reduce((a, b) => (b.input.confidence > a.input.confidence ? b : a)).input;
   const relativeHeights = members

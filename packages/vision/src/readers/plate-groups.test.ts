@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { OcrLine } from '../ocr/ocr-line';
 
-import { joinNeighbours } from './plate-groups';
+import { fragmentRegions, joinNeighbours } from './plate-groups';
 
 const line = (text: string, x: number, y: number, width: number, height: number): OcrLine => ({
   text,
@@ -57,5 +57,32 @@ describe('joinNeighbours', () => {
     const many = Array.from({ length: 40 }, (_, i) => line(`W${i}`, i * 50, 10, 45, 40));
 
     expect(joinNeighbours(many).length).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('fragmentRegions', () => {
+  const image = { width: 1280, height: 720 };
+
+  it('widens short confident fragments to a plate region, largest text first', () => {
+    const regions = fragmentRegions(
+      [
+        line('ATG', 200, 230, 44, 30),
+        line('104', 250, 233, 37, 20),
+        line('2014-05-18', 1200, 690, 70, 25),
+        line('X', 600, 300, 12, 8),
+      ],
+      image,
+      2,
+    );
+    expect(regions.map((r) => r.fragment.text)).toEqual(['ATG', '104']);
+    // 3 text heights left and right, 2.5 above and below.
+    expect(regions[0]!.rect).toEqual({ left: 110, top: 155, width: 224, height: 180 });
+  });
+
+  it('keeps regions inside the image and skips unsure fragments', () => {
+    const unsure = { ...line('AB', 500, 500, 40, 20), confidence: 0.3 };
+    const [edge, ...rest] = fragmentRegions([line('AB', 5, 700, 40, 20), unsure], image, 2);
+    expect(rest).toEqual([]);
+    expect(edge!.rect).toEqual({ left: 0, top: 650, width: 105, height: 70 });
   });
 });

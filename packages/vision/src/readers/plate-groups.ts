@@ -2,7 +2,9 @@
  * Plate text split by the detector: pure geometry on recognised boxes (no OCR here), so the
  * grouping rules are unit-tested without models.
  */
+import { normalisePlate } from '../documents/plate';
 import type { OcrLine } from '../ocr/ocr-line';
+import { textHeight } from '../ocr/text-quad';
 
 type Box = OcrLine['box'];
 
@@ -71,4 +73,39 @@ export function joinNeighbours(lines: OcrLine[]): OcrLine[] {
     }
   }
   return [...runs, ...stacked].map(union);
+}
+
+type Rect = { left: number; top: number; width: number; height: number };
+
+/**
+ * Where to look again for a plate read in pieces (`ATG` read, `L04` beside it lost): short
+ * fragments (1-4 letters or digits) of confident text, largest text first, each with a region
+ * widened to a plate's proportions on either side (3 text heights left and right, 2.5 above and
+ * below, inside the image). The detector needs that context: it found no text in a crop the plate
+ * filled.
+ */
+export function fragmentRegions(
+  lines: OcrLine[],
+  image: { width: number; height: number },
+  max: number,
+): Array<{ fragment: OcrLine; rect: Rect }> {
+  return lines
+    .filter((l) => {
+      const n = normalisePlate(l.text).length;
+      return n >= 1 && n <= 4 && l.confidence >= 0.5 && textHeight(l.box) >= 10;
+    })
+    .sort((a, b) => textHeight(b.box) - textHeight(a.box))
+    .slice(0, max)
+    .map((fragment) => {
+      const h = textHeight(fragment.box);
+      const left = Math.max(0, Math.floor(fragment.box.x - 3 * h));
+      const top = Math.max(0, Math.floor(fragment.box.y - 2.5 * h));
+      const right = Math.min(image.width, Math.ceil(fragment.box.x + fragment.box.width + 3 * h));
+      const bottom = Math.min(
+        image.height,
+        Math.ceil(fragment.box.y + fragment.box.height + 2.5 * h),
+      );
+      return { fragment, rect: { left, top, width: right - left, height: bottom - top } };
+    })
+    .filter(({ rect }) => rect.width > 0 && rect.height > 0);
 }

@@ -5,13 +5,14 @@ import {
   rankLettersOnlyCandidates,
   rankPlateCandidates,
 } from '../documents/plate';
+import { applyFusion } from '../documents/plate-fusion';
 import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
 import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
 import { quadInCrop, textHeight } from '../ocr/text-quad';
 import type { ReadResult } from '../types';
 
-import { joinNeighbours } from './plate-groups';
+import { fragmentRegions, joinNeighbours } from './plate-groups';
 import type { ReaderContext } from './reader-context';
 
 /**
@@ -265,6 +266,93 @@ async function reReadPlateLike(
   }
 }
 
+/** Fragments (a few characters) looked around per read: each costs one detection + recognition. */
+const MAX_FRAGMENTS = 2;
+/**
+ * The region is 6 text heights tall and enlarged so text is ~64 px: the detector found nothing in a
+ * crop the text filled (a plate in a tight 470x143 crop), nor with text at ~48 px.
+ */
+const AROUND_TEXT_HEIGHT = PLATE_MIN_TEXT_HEIGHT;
+
+/**
+ * A small plate is often detected in pieces, some of them not read (`ATG` read, `L04` beside it
+ * lost): a short fragment of confident text is a plate's part as often as a badge. The region
+ * around the largest such fragments, widened to a plate's proportions on either side, is cropped
+ * from the full-resolution image, enlarged and read again (detection + recognition), so the whole
+ * plate can be read as one line. One more region per fragment, each its own recognition.
+ */
+async function readAroundFragments(
+  image: RawImage,
+  lines: OcrLine[],
+  inputs: PlateCandidateInput[],
+  ctx: ReaderContext,
+): Promise<string[]> {
+  const texts: string[] = [];
+  for (const { fragment, rect } of fragmentRegions(lines, image, MAX_FRAGMENTS)) {
+    const h = textHeight(fragment.box);
+    const factor = Math.min(4, Math.max(1, AROUND_TEXT_HEIGHT / h));
+    const crop = await toRaw(
+      fromRaw(image)
+        .extract(rect)
+        .resize({
+          width: Math.round(rect.width * factor),
+          height: Math.round(rect.height * factor),
+          kernel: 'cubic',
+        }),
+    );
+    const read = await ocrWithPaddle(crop, {
+      maxSideLength: 960,
+      intraOpThreads: ctx.intraOpThreads,
+    });
+    const box = { x: rect.left, y: rect.top, width: rect.width, height: rect.height };
+    inputs.push(
+      ...toInputs(read, crop.height, `around:${fragment.box.x},${fragment.box.y}`).map((i) => ({
+        ...i,
+        // Boxes in the full image: the region's top-left plus the line's box scaled back.
+        box: {
+          x: box.x + i.box!.x / factor,
+          y: box.y + i.box!.y / factor,
+          width: i.box!.width / factor,
+          height: i.box!.height / factor,
+        },
+        relativeHeight: (i.relativeHeight! * crop.height) / factor / image.height,
+      })),
+    );
+    texts.push(...read.map((l) => l.text));
+  }
+  return texts;
+}
+
+/**
+ * Not confirmed by two recognitions yet: one more read of the best plate's region through another
+ * preprocessing (grey, contrast-stretched, another scale). Recognition only, of the plate's box in
+ * the new crop: no second detection pass (measured: detection on the crop made SA plate reads
+ * ~1.8x slower).
+ */
+async function confirmBest(
+  image: RawImage,
+  ranked: PlateCandidate[],
+  inputs: PlateCandidateInput[],
+  texts: string[],
+  ctx: ReaderContext,
+): Promise<PlateCandidate[]> {
+  const best = ranked[0];
+  if (!best?.box || isPlateConfirmed(ranked)) return ranked;
+  const { crop, box } = await cropLine(image, { box: best.box }, { textHeight: 48, grey: true });
+  const confirmLines = await recognizeBoxes(crop, [box], { intraOpThreads: ctx.intraOpThreads });
+  inputs.push(
+    ...toInputs(confirmLines, crop.height, `confirm:${best.plateNumber}`, { box: best.box }).map(
+      (i) => ({ ...i, relativeHeight: textHeight(best.box!) / image.height }),
+    ),
+  );
+  texts.push(...confirmLines.map((l) => l.text));
+  return rankFused(inputs);
+}
+
+/** Candidates ranked, the best one replaced by the character-level fusion of its readings (plate-fusion.ts). */
+const rankFused = (inputs: PlateCandidateInput[]) =>
+  applyFusion(rankPlateCandidates(inputs), inputs);
+
 /**
  * Plates: PaddleOCR detects text at 960 px and reads plate-shaped boxes; the most plate-like lines are
  * cropped from the full-resolution image, enlarged and read again. When nothing convincing is found,
@@ -277,8 +365,9 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   const lines = await detectAndRead(image, FIRST_PASS_SIDE, ctx);
   const inputs = toInputs(lines, image.height, 'detect');
   await reReadPlateLike(image, lines, inputs, ctx);
-  let ranked = rankPlateCandidates(inputs);
+  let ranked = rankFused(inputs);
   let text = lines.map((l) => l.text).join('\n');
+  const allLines = [...lines];
 
   const longSide = Math.max(image.width, image.height);
   if ((!ranked.length || ranked[0]!.confidence < 0.75) && longSide > 1000) {
@@ -286,27 +375,26 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     const moreInputs = toInputs(more, image.height, 'detect-full');
     await reReadPlateLike(image, more, moreInputs, ctx);
     inputs.push(...moreInputs);
-    ranked = rankPlateCandidates(inputs);
+    allLines.push(...more);
+    ranked = rankFused(inputs);
     text = [text, ...more.map((l) => l.text)].join('\n');
   }
 
-  // Not confirmed by two recognitions yet: one more read of the best plate's region through
-  // another preprocessing (grey, contrast-stretched, another scale).
-  const best = ranked[0];
-  if (best?.box && !isPlateConfirmed(ranked)) {
-    // Recognition only, of the plate's box in the new crop: no second detection pass (measured:
-    // detection on the crop made SA plate reads ~1.8x slower).
-    const { crop, box } = await cropLine(image, { box: best.box }, { textHeight: 48, grey: true });
-    const confirmLines = await recognizeBoxes(crop, [box], { intraOpThreads: ctx.intraOpThreads });
-    inputs.push(
-      ...toInputs(confirmLines, crop.height, 'confirm', { box: best.box }).map((i) => ({
-        ...i,
-        relativeHeight: textHeight(best.box!) / image.height,
-      })),
-    );
-    ranked = rankPlateCandidates(inputs);
-    text = [text, ...confirmLines.map((l) => l.text)].join('\n');
+  const texts = [text];
+  ranked = await confirmBest(image, ranked, inputs, texts, ctx);
+  // Still not confirmed: the plate may have been read in pieces; look around the fragments, and
+  // when that changes the best plate, give the new one its confirming read too.
+  if (!isPlateConfirmed(ranked)) {
+    const before = ranked[0]?.plateNumber;
+    const around = await readAroundFragments(image, allLines, inputs, ctx);
+    if (around.length) {
+      texts.push(...around);
+      ranked = rankFused(inputs);
+      if (ranked[0]?.plateNumber !== before)
+        ranked = await confirmBest(image, ranked, inputs, texts, ctx);
+    }
   }
+  text = texts.join('\n');
   if (!ranked.length) {
     // Nothing with a digit: a letters-only plate, never confirmed (a word on the vehicle reads the same).
     const letters = rankLettersOnlyCandidates(inputs);

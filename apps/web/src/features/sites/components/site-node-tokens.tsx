@@ -35,7 +35,7 @@ function SyncState({ token }: { token: SiteNodeToken }) {
   return (
     <>
       {token.revokedAt ? null : <Badge variant="success">{t('siteNodes.inSync')}</Badge>}
-      <span className="text-muted-foreground">
+      <span className="text-muted-foreground" data-testid="node-token-last-sync">
         {t('siteNodes.lastSync', { time: when(token.lastSyncAt) })}
       </span>
     </>

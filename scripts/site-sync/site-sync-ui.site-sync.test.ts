@@ -91,10 +91,10 @@ async function signIn(page: Page, baseUrl: string, username: string, password: s
 /** The node's screens, one after another, by the app's own (client-side) navigation. */
 async function eachNodeScreen(check: (screen: string) => Promise<void>) {
   for (const screen of NODE_SCREENS) {
-    await nodePage.evaluate((to) => {
-      window.history.pushState(null, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, screen);
+    // In the page (a string: this file is type-checked without the DOM library).
+    await nodePage.evaluate(
+      `history.pushState(null, '', ${JSON.stringify(screen)}); dispatchEvent(new PopStateEvent('popstate'))`,
+    );
     await nodePage.waitForURL((url) => `${url.pathname}${url.search}` === screen);
     await check(screen);
   }
@@ -106,13 +106,11 @@ const lastSyncOnline = () => nodePage.getByTestId('site-sync-last');
 
 /** Waits until `selector`'s text ends in a time (HH:mm:ss) at or after `min`. */
 async function waitForTimeAtLeast(page: Page, selector: string, min: string) {
+  // In the page (a string: this file is type-checked without the DOM library).
+  const text = `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`;
   await page.waitForFunction(
-    ({ selector, min }) => {
-      const text = document.querySelector(selector)?.textContent ?? '';
-      const time = /(\d\d:\d\d:\d\d)\s*$/.exec(text)?.[1];
-      return time !== undefined && time >= min;
-    },
-    { selector, min },
+    `(/(\\d\\d:\\d\\d:\\d\\d)\\s*$/.exec(${text})?.[1] ?? '') >= ${JSON.stringify(min)}`,
+    undefined,
     { timeout: UI_TIMEOUT_MS },
   );
 }

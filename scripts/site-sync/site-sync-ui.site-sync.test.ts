@@ -68,9 +68,9 @@ function ensureWebBuild() {
   if (build.status !== 0) throw new Error(`vite build failed with status ${String(build.status)}`);
 }
 
-async function newPage(): Promise<Page> {
+async function newPage(viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({
-    viewport: { width: 1366, height: 768 },
+    viewport,
     locale: 'en-US',
     timezoneId: 'UTC',
   });
@@ -127,8 +127,9 @@ beforeAll(async () => {
     headless: process.env.E2E_HEADED !== '1',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
-  centralPage = await newPage();
-  nodePage = await newPage();
+  // Head office at a desk; the guard on a phone over the site's Wi-Fi (issue 15's two sizes).
+  centralPage = await newPage({ width: 1366, height: 768 });
+  nodePage = await newPage({ width: 390, height: 844 });
 }, 240_000);
 
 afterAll(async () => {

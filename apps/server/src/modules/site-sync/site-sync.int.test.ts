@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  type CreatedSiteNodeToken,
-  SITE_SYNC_STALE_AFTER_MS,
-  type SiteNodeToken,
-  type SiteSyncChangesPage,
-  type SiteSyncStatus,
+import type {
+  CreatedSiteNodeToken,
+  SiteNodeToken,
+  SiteSyncChangesPage,
+  SiteSyncStatus,
 } from '@boomgate/contracts/site-sync';
 
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
@@ -197,6 +196,30 @@ describe('site node tokens', () => {
       headers: bearer('A'.repeat(43)),
     });
     expect(stranger.statusCode).toBe(401);
+  });
+
+  it('marks a token stale once its node has been silent longer than the stale interval', async () => {
+    const fresh = await aNodeToken(admin, siteId, 'Stale check');
+    expect(fresh.stale).toBe(false);
+    const listed = async () =>
+      (await admin.get(`/api/sites/${siteId}/node-tokens`))
+        .json<SiteNodeToken[]>()
+        .find((token) => token.id === fresh.id)!;
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS + 1_000);
+    expect(await listed()).toMatchObject({ lastSyncAt: null, stale: false }); // never synced
+    await pull(fresh.token);
+    expect((await listed()).stale).toBe(false);
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS);
+    expect((await listed()).stale).toBe(false); // exactly the interval: not yet
+    t.clock.advanceMs(1_000);
+    expect((await listed()).stale).toBe(true);
+    await pull(fresh.token);
+    expect((await listed()).stale).toBe(false);
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS + 1_000);
+    expect((await admin.delete(`/api/sites/${siteId}/node-tokens/${fresh.id}`)).statusCode).toBe(
+      204,
+    );
+    expect(await listed()).toMatchObject({ stale: false }); // revoked: nothing to wait for
   });
 });
 
@@ -395,29 +418,5 @@ describe('down-sync', () => {
       await admin.get(`/api/site-sync/status?siteId=${otherSiteId}`)
     ).json<SiteSyncStatus>();
     expect(otherSite.lastDownSyncAt).toBeNull();
-  });
-
-  it('marks a token stale once its node has been silent longer than the stale interval', async () => {
-    const fresh = await aNodeToken(admin, siteId, 'Stale check');
-    expect(fresh.stale).toBe(false);
-    const listed = async () =>
-      (await admin.get(`/api/sites/${siteId}/node-tokens`))
-        .json<SiteNodeToken[]>()
-        .find((token) => token.id === fresh.id)!;
-    t.clock.advanceMs(SITE_SYNC_STALE_AFTER_MS + 1_000);
-    expect(await listed()).toMatchObject({ lastSyncAt: null, stale: false }); // never synced
-    await pull(fresh.token);
-    expect((await listed()).stale).toBe(false);
-    t.clock.advanceMs(SITE_SYNC_STALE_AFTER_MS);
-    expect((await listed()).stale).toBe(false); // exactly the interval: not yet
-    t.clock.advanceMs(1_000);
-    expect((await listed()).stale).toBe(true);
-    await pull(fresh.token);
-    expect((await listed()).stale).toBe(false);
-    t.clock.advanceMs(SITE_SYNC_STALE_AFTER_MS + 1_000);
-    expect((await admin.delete(`/api/sites/${siteId}/node-tokens/${fresh.id}`)).statusCode).toBe(
-      204,
-    );
-    expect(await listed()).toMatchObject({ stale: false }); // revoked: nothing to wait for
   });
 });

@@ -404,6 +404,7 @@ export function createModules({
     visits: visits.service,
     watchlist: watchlist.service,
     alerts: alerts.hooks,
+    staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

@@ -32,6 +32,12 @@ export const SiteNodeTokenSchema = z.object({
   revokedAt: TimestampSchema.nullable(),
   /** When the node last pulled or pushed with this token; null before its first sync. */
   lastSyncAt: TimestampSchema.nullable(),
+  /**
+   * Central's verdict: the node has synced before but not within SITE_SYNC_STALE_AFTER_MS (central's
+   * setting; 60 s, four missed pulls), so it is deciding alone. False before the first sync and
+   * once revoked.
+   */
+  stale: z.boolean(),
 });
 export type SiteNodeToken = z.infer<typeof SiteNodeTokenSchema>;
 

@@ -197,6 +197,30 @@ describe('site node tokens', () => {
     });
     expect(stranger.statusCode).toBe(401);
   });
+
+  it('marks a token stale once its node has been silent longer than the stale interval', async () => {
+    const fresh = await aNodeToken(admin, siteId, 'Stale check');
+    expect(fresh.stale).toBe(false);
+    const listed = async () =>
+      (await admin.get(`/api/sites/${siteId}/node-tokens`))
+        .json<SiteNodeToken[]>()
+        .find((token) => token.id === fresh.id)!;
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS + 1_000);
+    expect(await listed()).toMatchObject({ lastSyncAt: null, stale: false }); // never synced
+    await pull(fresh.token);
+    expect((await listed()).stale).toBe(false);
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS);
+    expect((await listed()).stale).toBe(false); // exactly the interval: not yet
+    t.clock.advanceMs(1_000);
+    expect((await listed()).stale).toBe(true);
+    await pull(fresh.token);
+    expect((await listed()).stale).toBe(false);
+    t.clock.advanceMs(t.env.SITE_SYNC_STALE_AFTER_MS + 1_000);
+    expect((await admin.delete(`/api/sites/${siteId}/node-tokens/${fresh.id}`)).statusCode).toBe(
+      204,
+    );
+    expect(await listed()).toMatchObject({ stale: false }); // revoked: nothing to wait for
+  });
 });
 
 describe('down-sync', () => {

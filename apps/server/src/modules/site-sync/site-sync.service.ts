@@ -51,6 +51,8 @@ export type SiteSyncServiceDeps = {
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
   alerts: { raiseAlert: RaiseAlert };
+  /** SITE_SYNC_STALE_AFTER_MS: a node silent for longer is shown as not syncing (`stale`). */
+  staleAfterMs: number;
 };
 
 export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
@@ -75,13 +77,22 @@ const tokenNotFound = () => new AppError('NOT_FOUND', 'Node token not found.');
 export const STALE_DECISION_RULE = 'site_decided_on_stale_data';
 export const SITE_SYNC_SOURCE = 'site_sync';
 
-export const toSiteNodeToken = (row: SiteNodeTokenRow): SiteNodeToken => ({
+/** A token as the Sites screen shows it; `stale` when its node has been silent too long at `now`. */
+export const toSiteNodeToken = (
+  row: SiteNodeTokenRow,
+  now: Date,
+  staleAfterMs: number,
+): SiteNodeToken => ({
   id: row.id,
   siteId: row.siteId,
   name: row.name,
   createdAt: row.createdAt.toISOString(),
   revokedAt: row.revokedAt?.toISOString() ?? null,
   lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
+  stale:
+    !row.revokedAt &&
+    row.lastSyncAt !== null &&
+    now.getTime() - row.lastSyncAt.getTime() > staleAfterMs,
 });
 
 const maxDate = (dates: (Date | null)[]) =>
@@ -100,6 +111,7 @@ export function createSiteSyncService({
   visits,
   watchlist,
   alerts,
+  staleAfterMs,
 }: SiteSyncServiceDeps) {
   const keyContext = (tenantId: string) => `site-sync-signing:${tenantId}`;
   /** Opened private keys per tenant (PKCS#8 base64): opening is cheap, but pages are frequent. */
@@ -381,14 +393,21 @@ export function createSiteSyncService({
           ip,
           details: { siteId, name: row.name },
         });
-        return { ...toSiteNodeToken(row), token, centralPublicKey: key.publicKey };
+        return {
+          ...toSiteNodeToken(row, clock.now(), staleAfterMs),
+          token,
+          centralPublicKey: key.publicKey,
+        };
       });
     },
 
     listTokens: (actor: Actor, siteId: string) =>
       database.withTenant(actor.tenantId, async (tx) => {
         await sites.visibleSite(tx, actor, siteId);
-        return (await repository.listTokens(tx, actor.tenantId, siteId)).map(toSiteNodeToken);
+        const now = clock.now();
+        return (await repository.listTokens(tx, actor.tenantId, siteId)).map((row) =>
+          toSiteNodeToken(row, now, staleAfterMs),
+        );
       }),
 
     /** Revokes the token (idempotent); its node is refused from its next request on. */

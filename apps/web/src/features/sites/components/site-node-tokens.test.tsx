@@ -21,6 +21,7 @@ const token = (overrides: Partial<SiteNodeToken>): SiteNodeToken => ({
   createdAt: '2026-11-20T08:00:00.000Z',
   revokedAt: null,
   lastSyncAt: '2026-11-27T10:15:00.000Z',
+  stale: false,
   ...overrides,
 });
 
@@ -75,6 +76,8 @@ describe('Sites and Gates: site nodes (issue 28)', () => {
     const rows = await screen.findAllByTestId('node-token-row');
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText(/Last sync/)).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('In sync')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText('In sync')).toBeNull();
     expect(within(rows[1]!).getByText('Never synced')).toBeInTheDocument();
     expect(within(rows[1]!).getByText(/Revoked/)).toBeInTheDocument();
     expect(within(rows[1]!).queryByRole('button', { name: /Revoke/ })).toBeNull();
@@ -88,6 +91,22 @@ describe('Sites and Gates: site nodes (issue 28)', () => {
       await within((await screen.findAllByTestId('node-token-row'))[0]!).findByText(/Revoked/),
     ).toBeInTheDocument();
     expect(revoked).toEqual([SYNCED]);
+  });
+
+  it('warns when head office says a node has not synced for too long, with its last sync', async () => {
+    aSiteWithTokens([
+      token({ stale: true }),
+      token({ id: NEW, name: 'Shaft 3 node', lastSyncAt: '2026-11-27T10:16:00.000Z' }),
+    ]);
+    renderApp('/settings/sites');
+
+    const rows = await screen.findAllByTestId('node-token-row');
+    const warning = within(rows[0]!).getByTestId('node-token-stale');
+    expect(warning).toHaveTextContent(/^Not synced since .+ — the site is deciding alone$/);
+    expect(warning).toHaveTextContent(/since Nov 27, 2026 \d\d:\d\d:\d\d/);
+    expect(within(rows[0]!).queryByText('In sync')).toBeNull();
+    expect(within(rows[1]!).queryByTestId('node-token-stale')).toBeNull();
+    expect(within(rows[1]!).getByText('In sync')).toBeInTheDocument();
   });
 
   it('shows a new token once, in the dialog, and forgets it when closed', async () => {

@@ -1,3 +1,4 @@
+import { TriangleAlertIcon } from 'lucide-react';
 import { useState } from 'react';
 
 import type { SiteNodeToken } from '@boomgate/contracts/site-sync';
@@ -13,6 +14,34 @@ import { CreateNodeTokenDialog } from './create-node-token-dialog';
 
 const when = (value: string) => `${formatDate(value)} ${formatTime(value)}`;
 
+/**
+ * A node's last sync, and central's verdict on it (`stale`, server-side): in sync, or a warning
+ * that the site has been deciding alone since its last sync (issue 28: the cut shown centrally).
+ */
+function SyncState({ token }: { token: SiteNodeToken }) {
+  const { t } = useTranslation('settings');
+  if (!token.lastSyncAt)
+    return <span className="text-muted-foreground">{t('siteNodes.neverSynced')}</span>;
+  if (token.stale)
+    return (
+      <span
+        data-testid="node-token-stale"
+        className="inline-flex items-center gap-1 rounded-md border border-amber-500/50 bg-amber-50 px-2 py-0.5 text-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+      >
+        <TriangleAlertIcon aria-hidden className="size-3.5 shrink-0" />
+        {t('siteNodes.notSyncedSince', { time: when(token.lastSyncAt) })}
+      </span>
+    );
+  return (
+    <>
+      {token.revokedAt ? null : <Badge variant="success">{t('siteNodes.inSync')}</Badge>}
+      <span className="text-muted-foreground" data-testid="node-token-last-sync">
+        {t('siteNodes.lastSync', { time: when(token.lastSyncAt) })}
+      </span>
+    </>
+  );
+}
+
 function NodeTokenRow({ siteId, token }: { siteId: string; token: SiteNodeToken }) {
   const { t } = useTranslation('settings');
   const revoke = useRevokeNodeToken(siteId);
@@ -20,11 +49,7 @@ function NodeTokenRow({ siteId, token }: { siteId: string; token: SiteNodeToken 
   return (
     <li data-testid="node-token-row" className="flex flex-wrap items-center gap-2">
       <span className="font-medium">{token.name}</span>
-      <span className="text-muted-foreground">
-        {token.lastSyncAt
-          ? t('siteNodes.lastSync', { time: when(token.lastSyncAt) })
-          : t('siteNodes.neverSynced')}
-      </span>
+      <SyncState token={token} />
       {token.revokedAt ? (
         <Badge variant="secondary">{t('siteNodes.revoked', { time: when(token.revokedAt) })}</Badge>
       ) : confirming ? (

@@ -104,12 +104,17 @@ const tokenRow = () => centralPage.getByTestId('node-token-row').filter({ hasTex
 const offlineText = () => nodePage.getByTestId('site-sync-offline');
 const lastSyncOnline = () => nodePage.getByTestId('site-sync-last');
 
-/** Waits until `selector`'s text ends in a time (HH:mm:ss) at or after `min`. */
+/**
+ * Waits until `selector`'s text ends in a time (HH:mm:ss) at or after `min` (a time shortly after
+ * midnight counts as after one shortly before it: a run may cross the day).
+ */
 async function waitForTimeAtLeast(page: Page, selector: string, min: string) {
   // In the page (a string: this file is type-checked without the DOM library).
   const text = `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`;
+  const shown = `(/(\\d\\d:\\d\\d:\\d\\d)\\s*$/.exec(${text})?.[1] ?? '')`;
+  const minimum = JSON.stringify(min);
   await page.waitForFunction(
-    `(/(\\d\\d:\\d\\d:\\d\\d)\\s*$/.exec(${text})?.[1] ?? '') >= ${JSON.stringify(min)}`,
+    `((t) => t !== '' && (t >= ${minimum} || (${minimum} >= '23:' && t < '01:')))(${shown})`,
     undefined,
     { timeout: UI_TIMEOUT_MS },
   );

@@ -87,6 +87,8 @@ export function createModules({
     audit,
     clock,
     cacheMs: env.KEY_CACHE_SECONDS * 1000,
+    // Issue 28: a site node seals with central's keys, delivered by the sync; it makes none.
+    createMissingKeys: !env.siteNode,
   });
   const { storage } = keys;
   // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
@@ -397,6 +399,7 @@ export function createModules({
     audit,
     clock,
     secretBox: createSecretBox(encryptionKey),
+    keyring: keys.keyring,
     sites: sites.service.inTransaction,
     visits: visits.service,
     watchlist: watchlist.service,

@@ -2,6 +2,7 @@ import { SITE_SYNC_TABLES, type SiteSyncChange } from '@boomgate/contracts/site-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Database, createDatabase } from '@/platform/db';
+import { sealedValueVersion } from '@/platform/sealing';
 import { startFakeCentral } from '@/testing/fake-central';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -73,7 +74,13 @@ describe('site node sync (issue 28)', () => {
       reason: 'Reported stolen',
       severity: 'block',
     });
-    central = await startFakeCentral({ tenantId, siteId, token });
+    central = await startFakeCentral({
+      tenantId,
+      siteId,
+      token,
+      // Central's own keys (the source app's keyring), wrapped for the node as central does.
+      tenantKeys: () => source.modules.keys.keyring.liveKeys(tenantId),
+    });
     node = await createTestApp({
       env: {
         SITE_NODE: '1',
@@ -87,6 +94,7 @@ describe('site node sync (issue 28)', () => {
       config: node.env.siteNode!,
       database: owner,
       clock: node.clock,
+      master: node.secrets.encryptionKey,
       pageLimit: 3,
     });
   });
@@ -113,6 +121,58 @@ describe('site node sync (issue 28)', () => {
     expect(state!.last_down_sync_at.getTime()).toBe(node.clock.now().getTime());
     // Nothing newer: one empty page, the cursor stays.
     expect(await sync.pull()).toEqual({ pages: 1, changes: 0 });
+  });
+
+  it('holds central’s keys re-wrapped under its own key: sealed at either side opens at the other', async () => {
+    const [atNode] = await node.ownerQuery<{ n: string }>(
+      "select count(*) as n from tenant_keys where state = 'active'",
+    );
+    expect(Number(atNode!.n)).toBe(3);
+    // Never central's wrapping (another master key), never the key itself.
+    const wrappedAt = async (app: TestApp) =>
+      (
+        await app.ownerQuery<{ purpose: string; wrapped_key: string }>(
+          "select purpose, wrapped_key from tenant_keys where tenant_id = $1 and state = 'active' order by purpose",
+          [tenantId],
+        )
+      ).map((row) => row.wrapped_key);
+    const nodeWrapped = await wrappedAt(node);
+    for (const wrapped of await wrappedAt(source)) expect(nodeWrapped).not.toContain(wrapped);
+
+    const column = 'entry_logs.driver_id_number';
+    const atSite = await node.modules.keys.keyring.seal(tenantId, column, '8001015009087');
+    expect(await source.modules.keys.keyring.open(tenantId, column, atSite)).toBe('8001015009087');
+    const centrally = await source.modules.keys.keyring.seal(tenantId, column, '9202204720083');
+    expect(await node.modules.keys.keyring.open(tenantId, column, centrally)).toBe('9202204720083');
+    expect(await node.modules.keys.keyring.index(tenantId, column, 'X')).toBe(
+      await source.modules.keys.keyring.index(tenantId, column, 'X'),
+    );
+    // The node said what it held: nothing the first time, the three keys since.
+    expect(central.keyRequests[0]!.have).toEqual([]);
+    expect(central.keyRequests.at(-1)!.have).toEqual([
+      'audit:1:active',
+      'data:1:active',
+      'index:1:active',
+    ]);
+  });
+
+  it('receives a data key rotation made centrally at the next pull', async () => {
+    expect((await admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    source.modules.keys.keyring.forget(tenantId);
+    await sync.pull();
+    const keys = await node.ownerQuery<{ version: number; state: string }>(
+      "select version, state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version",
+      [tenantId],
+    );
+    expect(keys).toEqual([
+      { version: 1, state: 'retiring' },
+      { version: 2, state: 'active' },
+    ]);
+    node.modules.keys.keyring.forget(tenantId);
+    const column = 'entry_logs.driver_id_number';
+    const atSite = await node.modules.keys.keyring.seal(tenantId, column, '8001015009087');
+    expect(sealedValueVersion(atSite)).toBe(2);
+    expect(await source.modules.keys.keyring.open(tenantId, column, atSite)).toBe('8001015009087');
   });
 
   it('lets the tenant admin sign in at the site and decides there from the synced watchlist', async () => {

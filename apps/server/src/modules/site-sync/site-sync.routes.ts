@@ -12,6 +12,8 @@ import {
   SiteSyncChangesPageSchema,
   SiteSyncChangesQuerySchema,
   SiteSyncEventsBatchSchema,
+  SiteSyncKeysRequestSchema,
+  SiteSyncKeysSchema,
   SiteSyncStatusSchema,
 } from '@boomgate/contracts/site-sync';
 
@@ -170,6 +172,28 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
           );
         }
       },
+    );
+
+    app.post(
+      '/site-sync/keys',
+      {
+        config: publicAccess(),
+        preValidation: authenticateNode,
+        schema: {
+          tags: ['site-sync'],
+          operationId: 'siteSyncKeys',
+          description:
+            "The tenant's keys for the site node (`Authorization: Bearer <site token>`, ADR 0009): the active and " +
+            'retiring data, index and audit keys, each wrapped with AES-256-GCM under a key agreed by X25519 ' +
+            'between a fresh ephemeral key and `nodePublicKey` (HKDF-SHA256), never in clear. The node asks at ' +
+            'every pull, so a rotation reaches it at the next sync; a delivery that changes what the node holds ' +
+            '(`have`) is audited.',
+          security: [{ siteToken: [] }],
+          body: SiteSyncKeysRequestSchema,
+          response: { 200: SiteSyncKeysSchema },
+        },
+      },
+      async (request) => service.deliverKeys(theNode(request), request.body),
     );
 
     app.get(

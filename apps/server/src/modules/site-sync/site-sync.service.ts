@@ -10,6 +10,8 @@ import {
   type SiteSyncChangesQuery,
   type SiteSyncEvent,
   type SiteSyncEventsBatch,
+  type SiteSyncKeys,
+  type SiteSyncKeysRequest,
   type SiteSyncStatus,
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
@@ -33,6 +35,7 @@ import {
   parseSiteEntryPayload,
   parseSiteExitPayload,
 } from './site-facts';
+import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
@@ -47,6 +50,8 @@ export type SiteSyncServiceDeps = {
   clock: Clock;
   /** Seals each tenant's signing key (the master key, platform/crypto.ts). */
   secretBox: SecretBox;
+  /** The tenants' keys in clear, to wrap for a node (issue 26's keyring). */
+  keyring: { liveKeys(tenantId: string): Promise<PlainTenantKey[]> };
   sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
@@ -96,6 +101,7 @@ export function createSiteSyncService({
   audit,
   clock,
   secretBox,
+  keyring,
   sites,
   visits,
   watchlist,
@@ -458,6 +464,36 @@ export function createSiteSyncService({
           key.privateKey(),
         );
       });
+    },
+
+    // ---- the tenant's keys for the node ----
+    /**
+     * The tenant's live keys (active and retiring) wrapped for the node's X25519 key (ADR 0009).
+     * Audited when what the node says it holds differs from what it is sent (a first delivery, a
+     * rotation): the node asks at every pull, and an unchanged answer is not an event.
+     */
+    async deliverKeys(node: SiteNode, body: SiteSyncKeysRequest): Promise<SiteSyncKeys> {
+      const keys = await keyring.liveKeys(node.tenantId);
+      let answer: SiteSyncKeys;
+      try {
+        answer = wrapKeysForNode(node.tenantId, body.nodePublicKey, keys);
+      } catch {
+        throw new AppError('INVALID', 'nodePublicKey is not an X25519 public key (SPKI, base64).');
+      }
+      const sent = keySetOf(keys);
+      if (sent.join(',') !== [...body.have].sort().join(',')) {
+        await database.withTenant(node.tenantId, (tx) =>
+          audit.record(tx, {
+            tenantId: node.tenantId,
+            actorUserId: null,
+            action: 'site.node-keys.delivered',
+            targetType: 'site_node_token',
+            targetId: node.tokenId,
+            details: { siteId: node.siteId, keys: sent, nodeHad: body.have },
+          }),
+        );
+      }
+      return answer;
     },
 
     // ---- up-sync ----

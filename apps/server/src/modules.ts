@@ -28,7 +28,7 @@ import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSiteSyncModule } from '@/modules/site-sync';
-import { createSiteNodeModule, siteFacts } from '@/modules/site-node';
+import { createSiteNodeModule, createSiteFacts } from '@/modules/site-node';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
@@ -78,6 +78,10 @@ export function createModules({
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  // Issue 28: on a site node every fact (entries, exits, captures with their objects, face
+  // comparisons, corrections, audit events) is also written to the outbox for central.
+  const recordedFacts = env.siteNode ? createSiteFacts(storedObjects) : undefined;
+  if (recordedFacts) audit.recordFactsWith(recordedFacts);
   // Issue 26: every object goes into storage sealed with its tenant's data key, through here.
   const keys = createKeysModule({
     database,
@@ -153,9 +157,20 @@ export function createModules({
   });
   const images = createImagesModule({ storage, database, audit });
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
-  const captures = createCapturesModule({ database, images: images.service, storage, clock });
+  const captures = createCapturesModule({
+    database,
+    images: images.service,
+    storage,
+    clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
+  });
   // Issue 15: what the guard typed beside what was read, saved with documents and entries.
-  const corrections = createCorrectionsModule({ captures: captures.service, audit, clock });
+  const corrections = createCorrectionsModule({
+    captures: captures.service,
+    audit,
+    clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
+  });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -222,6 +237,7 @@ export function createModules({
     settings: settings.service,
     captures: captures.service,
     clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
   });
   const documents = createDocumentsModule({
     database,
@@ -232,8 +248,6 @@ export function createModules({
     clock,
   });
   // Issue 16: a granted entry opens its visit; the exit closes it.
-  // Issue 28: on a site node every entry and exit is also written to the outbox for central.
-  const recordedFacts = env.siteNode ? siteFacts : undefined;
   const visits = createVisitsModule({
     database,
     sites: sites.service,
@@ -400,6 +414,7 @@ export function createModules({
     clock,
     secretBox: createSecretBox(encryptionKey),
     keyring: keys.keyring,
+    objects: storedObjects,
     sites: sites.service.inTransaction,
     visits: visits.service,
     watchlist: watchlist.service,

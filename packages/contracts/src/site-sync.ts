@@ -15,6 +15,12 @@ export const SITE_SYNC_STALE_AFTER_MS = 60_000;
 export const SITE_SYNC_PAGE_LIMIT_DEFAULT = 500;
 export const SITE_SYNC_PAGE_LIMIT_MAX = 2_000;
 export const SITE_SYNC_EVENTS_BATCH_MAX = 500;
+/**
+ * `POST /api/site-sync/events` takes bodies up to this (a capture carries its sealed object,
+ * base64); a node fills a batch up to SITE_SYNC_EVENTS_BATCH_BYTES, or sends one fact alone.
+ */
+export const SITE_SYNC_EVENTS_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+export const SITE_SYNC_EVENTS_BATCH_BYTES = 8 * 1024 * 1024;
 
 // ---- Site tokens (central, tenant_admin) ----
 

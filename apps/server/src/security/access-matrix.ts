@@ -1462,7 +1462,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
             seq: 1,
             kind: 'audit',
             siteRecordedAt: new Date().toISOString(),
-            payload: { action: 'matrix' },
+            payload: { action: 'matrix', occurred_at: new Date().toISOString() },
           },
         ],
       },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 
 import {
+  SITE_SYNC_EVENTS_BATCH_BYTES,
   SITE_SYNC_EVENTS_BATCH_MAX,
   SITE_SYNC_PAGE_LIMIT_DEFAULT,
   SiteSyncAckSchema,
@@ -300,7 +301,17 @@ export function createSiteNodeSync({
           ).rows,
       );
       if (pending.length === 0) return { sent: 0, acknowledged: 0 };
-      const events: SiteSyncEvent[] = pending.map((row) => ({
+      // A batch stays under SITE_SYNC_EVENTS_BATCH_BYTES (captures carry their objects), but
+      // always holds the first fact: the rest follow in the next batch, in order.
+      let bytes = 0;
+      let take = 0;
+      for (const row of pending) {
+        bytes += JSON.stringify(row.payload).length;
+        if (take > 0 && bytes > SITE_SYNC_EVENTS_BATCH_BYTES) break;
+        take += 1;
+      }
+      const inOrder = pending.slice(0, take);
+      const events: SiteSyncEvent[] = inOrder.map((row) => ({
         id: row.id,
         gateId: row.gate_id,
         seq: row.seq,
@@ -315,7 +326,7 @@ export function createSiteNodeSync({
       const body: unknown = await response.json().catch(() => null);
       if (response.status === 409) {
         const told = findAcknowledged(body);
-        const streams = [...new Set(pending.map((row) => row.stream))];
+        const streams = [...new Set(inOrder.map((row) => row.stream))];
         await database.withTenant(tenantId, async (tx) => {
           for (const stream of streams) {
             const from = told?.[stream] ?? 0;

@@ -8,6 +8,7 @@ import {
   CreateSiteNodeTokenSchema,
   CreatedSiteNodeTokenSchema,
   SiteNodeTokenSchema,
+  SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
   SiteSyncAckSchema,
   SiteSyncChangesPageSchema,
   SiteSyncChangesQuerySchema,
@@ -141,6 +142,8 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
       '/site-sync/events',
       {
         config: publicAccess(),
+        // Captures carry their sealed objects (ADR 0009); the node keeps a batch well under this.
+        bodyLimit: SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
         preValidation: authenticateNode,
         schema: {
           tags: ['site-sync'],

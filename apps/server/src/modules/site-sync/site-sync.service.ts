@@ -30,11 +30,29 @@ import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
 
 import {
+  type SiteAuditPayload,
+  type SiteCapturePayload,
+  type SiteCorrectionPayload,
   type SiteEntryPayload,
   type SiteExitPayload,
+  type SiteFaceComparisonPayload,
+  parseSiteAuditPayload,
+  parseSiteCapturePayload,
+  parseSiteCorrectionPayload,
   parseSiteEntryPayload,
   parseSiteExitPayload,
+  parseSiteFaceComparisonPayload,
 } from './site-facts';
+import {
+  type RawObjects,
+  applyAudit,
+  applyCapture,
+  applyCorrection,
+  applyFaceComparison,
+  captureObject,
+  linkFaceComparison,
+  storedCapturePayload,
+} from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
@@ -52,6 +70,8 @@ export type SiteSyncServiceDeps = {
   secretBox: SecretBox;
   /** The tenants' keys in clear, to wrap for a node (issue 26's keyring). */
   keyring: { liveKeys(tenantId: string): Promise<PlainTenantKey[]> };
+  /** The storage as it is (not the sealing wrapper): a capture's object arrives sealed. */
+  objects: RawObjects;
   sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
@@ -59,6 +79,23 @@ export type SiteSyncServiceDeps = {
 };
 
 export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
+
+/** A fact's payload as read by `validate`: a capture carries its decoded object. */
+type Parsed =
+  | SiteEntryPayload
+  | SiteExitPayload
+  | { capture: SiteCapturePayload; bytes: Buffer }
+  | SiteFaceComparisonPayload
+  | SiteCorrectionPayload
+  | SiteAuditPayload;
+
+/** The readers of the facts that are rows of the site's own tables, by kind. */
+const ROW_PARSERS = {
+  capture: parseSiteCapturePayload,
+  face_comparison: parseSiteFaceComparisonPayload,
+  correction: parseSiteCorrectionPayload,
+  audit: parseSiteAuditPayload,
+} as const;
 
 /** A batch whose first seq for a stream skips one: the node resends from what central holds. */
 export class SiteSyncGapError extends Error {
@@ -102,6 +139,7 @@ export function createSiteSyncService({
   clock,
   secretBox,
   keyring,
+  objects,
   sites,
   visits,
   watchlist,
@@ -255,8 +293,11 @@ export function createSiteSyncService({
       trailer_licence_disc_ids: [],
       warnings: [...(entry.warnings ?? []), provenance, ...flags],
     };
+    delete row.face_comparison_id;
     const inserted = await insertSiteEntry(tx, row);
     if (!inserted) return;
+    if (entry.face_comparison_id)
+      await linkFaceComparison(tx, node.tenantId, event.id, entry.face_comparison_id);
     await visits.openForSiteEntry(
       tx,
       node.tenantId,
@@ -325,7 +366,7 @@ export function createSiteSyncService({
   async function validate(tx: DbExecutor, node: SiteNode, events: SiteSyncEvent[]) {
     const ids = new Set<string>();
     const gatesSeen = new Map<string, boolean>();
-    const parsed = new Map<string, SiteEntryPayload | SiteExitPayload>();
+    const parsed = new Map<string, Parsed>();
     for (const [index, event] of events.entries()) {
       const at = `events[${index}]`;
       if (ids.has(event.id))
@@ -349,6 +390,21 @@ export function createSiteSyncService({
           parsed.set(event.id, entry);
         } else if (event.kind === 'exit') {
           parsed.set(event.id, parseSiteExitPayload(event.payload));
+        } else {
+          const row = ROW_PARSERS[event.kind](event.payload);
+          if (row.id !== undefined && row.id !== event.id)
+            throw new Error(
+              `payload.id is not the event's id (a ${event.kind}'s fact id is its row id)`,
+            );
+          parsed.set(
+            event.id,
+            event.kind === 'capture'
+              ? {
+                  capture: row as SiteCapturePayload,
+                  bytes: captureObject(node.tenantId, row as SiteCapturePayload),
+                }
+              : (row as Parsed),
+          );
         }
       } catch (error) {
         throw new AppError('INVALID', `${at} (${event.kind}): ${(error as Error).message}`);
@@ -562,6 +618,10 @@ export function createSiteSyncService({
                   new Date(event.siteRecordedAt),
                 )
               : [];
+          const capture =
+            event.kind === 'capture'
+              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+              : null;
           const inserted = await repository.insertEvent(tx, {
             tenantId: node.tenantId,
             id: event.id,
@@ -572,7 +632,8 @@ export function createSiteSyncService({
             kind: event.kind,
             siteRecordedAt: new Date(event.siteRecordedAt),
             centralReceivedAt: receivedAt,
-            payload: event.payload,
+            // A capture's object goes to storage, not into the fact's row (its digest does).
+            payload: capture ? storedCapturePayload(event.payload, capture.bytes) : event.payload,
             flagged: stale.length > 0,
           });
           if (!inserted) {
@@ -584,6 +645,19 @@ export function createSiteSyncService({
             await applyEntry(tx, node, event, payload as SiteEntryPayload, stale, receivedAt);
           if (event.kind === 'exit')
             await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
+          const row = { tenantId: node.tenantId, id: event.id };
+          if (capture)
+            await applyCapture(tx, objects, { ...row, receivedAt }, capture.capture, capture.bytes);
+          if (event.kind === 'face_comparison')
+            await applyFaceComparison(tx, row, payload as SiteFaceComparisonPayload);
+          if (event.kind === 'correction')
+            await applyCorrection(tx, row, payload as SiteCorrectionPayload);
+          if (event.kind === 'audit')
+            await applyAudit(
+              tx,
+              { ...row, siteId: node.siteId, receivedAt },
+              payload as SiteAuditPayload,
+            );
           const stream = siteSyncStreamKey(event.gateId);
           highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }

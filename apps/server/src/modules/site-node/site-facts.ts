@@ -108,6 +108,13 @@ export async function recordSiteFact(
     id = newUuidV7(fact.recordedAt.getTime());
   }
   const stream = siteSyncStreamKey(fact.gateId);
+  if (fact.gateId !== null) {
+    // Streams are locked in one order, the site's first: a transaction that records a gate's fact
+    // and an audit event (the site's stream) in either order never deadlocks with another.
+    await tx.execute(sql`
+      insert into site_outbox_streams (tenant_id, stream, last_seq) values (${tenantId}, 'site', 0)
+      on conflict (tenant_id, stream) do update set last_seq = site_outbox_streams.last_seq`);
+  }
   const next = await tx.execute<{ seq: number }>(sql`
     insert into site_outbox_streams (tenant_id, stream, last_seq)
     values (${tenantId}, ${stream}, 1)

@@ -396,6 +396,28 @@ describe('site node sync (issue 28)', () => {
     expect(await count(node, 'watchlist_entries')).toBe(0);
   });
 
+  it('numbers the facts of concurrent entries and exits without a gap on every stream', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    const inside = await Promise.all(
+      ['CC1GP', 'CC2GP', 'CC3GP'].map((plateNumber) =>
+        atSite.post('/api/auto-gate/grant-entry', { plateNumber, gateId }),
+      ),
+    );
+    const answers = await Promise.all([
+      ...inside.map((entry) => atSite.post(`/api/entry-logs/${entry.json().id}/exit`, { gateId })),
+      ...['CC4GP', 'CC5GP', 'CC6GP'].map((plateNumber) =>
+        atSite.post('/api/auto-gate/grant-entry', { plateNumber, gateId }),
+      ),
+    ]);
+    expect([...inside, ...answers].map((answer) => answer.statusCode).sort()).toEqual([
+      200, 200, 200, 201, 201, 201, 201, 201, 201,
+    ]);
+    for (const stream of [gateId, 'site']) {
+      const seqs = (await outbox()).filter((row) => row.stream === stream).map((row) => row.seq);
+      expect(seqs, stream).toEqual(seqs.map((_seq, index) => index + 1));
+    }
+  });
+
   it('refuses a page carrying another tenant’s row, whole', async () => {
     const other = await source.registerTenant();
     const [foreign] = await source.ownerQuery<{ row: Record<string, unknown> }>(

@@ -59,30 +59,76 @@ export function storedCapturePayload(payload: Record<string, unknown>, bytes: Bu
   };
 }
 
+/** An uncited site capture waits this long at central for the facts that cite it (CAPTURE_TTL_MS). */
+const UNCITED_WAIT_MS = 24 * 3_600_000;
+
+/**
+ * Stores the capture's object and row. Its citations are central's own count, as for any capture
+ * (issue 14): the site entries (of its site, recorded since it was taken) holding its key in an
+ * image field, and the face comparisons naming it as their live photo. Facts arriving later add
+ * theirs (`citeSiteCaptures`); an uncited one is purged with its object a day after it arrived,
+ * as the site purges it a day after it was taken.
+ */
 export async function applyCapture(
   tx: DbExecutor,
   objects: RawObjects,
-  { tenantId, id, receivedAt }: { tenantId: string; id: string; receivedAt: Date },
+  {
+    tenantId,
+    siteId,
+    id,
+    receivedAt,
+  }: { tenantId: string; siteId: string; id: string; receivedAt: Date },
   capture: SiteCapturePayload,
   bytes: Buffer,
 ) {
   await objects.put(capture.image_key, bytes);
   const { object: _object, ...row } = capture;
-  // Cited once by its site: central keeps it like a cited capture (the site's records cite it by
-  // key) until a retention or erasure releases the key, never purged as an uncited upload.
+  const cited = await tx.execute<{ n: number }>(sql`
+    select (
+      select count(*) from entry_logs e,
+        unnest(array[e.plate_image_key, e.vehicle_disk_image_key, e.driver_face_image_key,
+                     e.driver_license_image_key, e.passport_image_key] || e.permit_image_keys) as k
+      where e.tenant_id = ${tenantId} and e.site_id = ${siteId}
+        and e.timestamp >= ${row.created_at}::timestamptz and k = ${row.image_key}
+    )::int + (
+      select count(*) from face_comparisons f
+      where f.tenant_id = ${tenantId} and f.live_capture_id = ${id}
+    )::int as n`);
+  const citations = cited.rows[0]?.n ?? 0;
   await insertRow(tx, 'captures', {
     ...row,
     tenant_id: tenantId,
     id,
-    citations: 1,
-    cited_at: receivedAt.toISOString(),
-    expires_at: row.created_at,
+    citations,
+    cited_at: citations > 0 ? receivedAt.toISOString() : null,
+    expires_at: new Date(receivedAt.getTime() + UNCITED_WAIT_MS).toISOString(),
   });
+}
+
+/** A site fact citing captures by key (an entry's image fields) or by id (a live face photo). */
+export async function citeSiteCaptures(
+  tx: DbExecutor,
+  tenantId: string,
+  { keys = [], ids = [] }: { keys?: readonly unknown[]; ids?: readonly (string | null)[] },
+  now: Date,
+) {
+  const counts = new Map<string, number>();
+  for (const key of keys)
+    if (typeof key === 'string' && isCaptureKey(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const [key, count] of counts)
+    await tx.execute(sql`update captures set citations = citations + ${count},
+      cited_at = coalesce(cited_at, ${now.toISOString()}::timestamptz)
+      where tenant_id = ${tenantId} and image_key = ${key}`);
+  for (const id of ids)
+    if (id)
+      await tx.execute(sql`update captures set citations = citations + 1,
+        cited_at = coalesce(cited_at, ${now.toISOString()}::timestamptz)
+        where tenant_id = ${tenantId} and id = ${id}`);
 }
 
 export async function applyFaceComparison(
   tx: DbExecutor,
-  { tenantId, id }: { tenantId: string; id: string },
+  { tenantId, id, receivedAt }: { tenantId: string; id: string; receivedAt: Date },
   comparison: SiteFaceComparisonPayload,
 ) {
   // The entry that claimed it may have arrived first (another stream): it names the comparison.
@@ -99,12 +145,14 @@ export async function applyFaceComparison(
       where tenant_id = ${tenantId} and used_by_entry_id = ${usedBy} and id <> ${id}`);
     if (taken.rows.length > 0) usedBy = null;
   }
-  await insertRow(tx, 'face_comparisons', {
+  const inserted = await insertRow(tx, 'face_comparisons', {
     ...comparison,
     tenant_id: tenantId,
     id,
     used_by_entry_id: usedBy,
   });
+  if (inserted)
+    await citeSiteCaptures(tx, tenantId, { ids: [comparison.live_capture_id ?? null] }, receivedAt);
 }
 
 /** An entry naming the comparison it claimed: link the two when the comparison is already here. */

@@ -339,6 +339,13 @@ describe('up-sync', () => {
 });
 
 describe('up-sync of captures, face comparisons, corrections and audit events', () => {
+  const citationsOf = async (captureId: string) =>
+    (
+      await t.ownerQuery<{ citations: number }>('select citations from captures where id = $1', [
+        captureId,
+      ])
+    )[0]?.citations;
+
   /** A JPEG as the site stores it: sealed with the tenant's data key (which central shares). */
   async function aSealedCapture(setup: SiteSetup, seq: number) {
     const key = `${setup.tenantId}/captures/${randomUUID()}.jpg`;
@@ -533,6 +540,8 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
       [capture.event.id, face.id, correction.id, audit.id],
     );
     expect(counts.map((row) => Number(row.n))).toEqual([1, 1, 1, 1]);
+    // Cited by the site's entry (its plate image), as it was at the site: kept while cited.
+    expect(await citationsOf(capture.event.id)).toBe(1);
     // The fact keeps the object's digest, not its bytes.
     const [stored] = await t.ownerQuery<{ payload: Record<string, unknown> }>(
       'select payload from site_sync_events where id = $1',
@@ -542,18 +551,31 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
     expect(stored!.payload.object_bytes).toBe(capture.sealed.length);
   });
 
-  it('links a face comparison that arrives after the entry claiming it', async () => {
+  it('links the face comparison and cites the capture when they arrive after the entry', async () => {
     const setup = await aSiteWithNode();
-    const face = aFaceComparison(1);
-    const entry = anEntry(setup.gateId, 1, { face_comparison_id: face.id });
+    const capture = await aSealedCapture(setup, 1);
+    const face = aFaceComparison(2);
+    const entry = anEntry(setup.gateId, 1, {
+      face_comparison_id: face.id,
+      plate_image_key: capture.key,
+    });
     await pushOk(setup, [entry]);
     expect(
       (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>().faceComparison,
     ).toBeNull();
-    await pushOk(setup, [face]);
+    // A capture no entry cites (yet): central's own count, kept a day for the facts citing it.
+    const loose = await aSealedCapture(setup, 3);
+    await pushOk(setup, [capture.event, face, loose.event]);
     expect(
       (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>().faceComparison,
     ).toMatchObject({ id: face.id });
+    expect(await citationsOf(capture.event.id)).toBe(1);
+    expect(await citationsOf(loose.event.id)).toBe(0);
+    const [expiry] = await t.ownerQuery<{ expires_at: Date }>(
+      'select expires_at from captures where id = $1',
+      [loose.event.id],
+    );
+    expect(expiry!.expires_at.getTime()).toBe(t.clock.now().getTime() + 24 * 3_600_000);
   });
 
   it('answers invalid payloads of these kinds with 400 in the error format, storing nothing', async () => {

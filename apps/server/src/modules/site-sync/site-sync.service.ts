@@ -50,6 +50,7 @@ import {
   applyCorrection,
   applyFaceComparison,
   captureObject,
+  citeSiteCaptures,
   linkFaceComparison,
   storedCapturePayload,
 } from './site-facts-apply';
@@ -88,6 +89,16 @@ type Parsed =
   | SiteFaceComparisonPayload
   | SiteCorrectionPayload
   | SiteAuditPayload;
+
+/** The image fields of a site's entry row that may hold a capture's key. */
+const SITE_ENTRY_IMAGE_COLUMNS = [
+  'plate_image_key',
+  'vehicle_disk_image_key',
+  'driver_face_image_key',
+  'driver_license_image_key',
+  'passport_image_key',
+] as const;
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** The readers of the facts that are rows of the site's own tables, by kind. */
 const ROW_PARSERS = {
@@ -298,6 +309,18 @@ export function createSiteSyncService({
     if (!inserted) return;
     if (entry.face_comparison_id)
       await linkFaceComparison(tx, node.tenantId, event.id, entry.face_comparison_id);
+    // The site's captures it names in its image fields are cited here as they were there.
+    await citeSiteCaptures(
+      tx,
+      node.tenantId,
+      {
+        keys: [
+          ...SITE_ENTRY_IMAGE_COLUMNS.map((column) => entry[column]),
+          ...asArray(entry.permit_image_keys),
+        ],
+      },
+      receivedAt,
+    );
     await visits.openForSiteEntry(
       tx,
       node.tenantId,
@@ -647,9 +670,19 @@ export function createSiteSyncService({
             await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
           const row = { tenantId: node.tenantId, id: event.id };
           if (capture)
-            await applyCapture(tx, objects, { ...row, receivedAt }, capture.capture, capture.bytes);
+            await applyCapture(
+              tx,
+              objects,
+              { ...row, siteId: node.siteId, receivedAt },
+              capture.capture,
+              capture.bytes,
+            );
           if (event.kind === 'face_comparison')
-            await applyFaceComparison(tx, row, payload as SiteFaceComparisonPayload);
+            await applyFaceComparison(
+              tx,
+              { ...row, receivedAt },
+              payload as SiteFaceComparisonPayload,
+            );
           if (event.kind === 'correction')
             await applyCorrection(tx, row, payload as SiteCorrectionPayload);
           if (event.kind === 'audit')

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import { isCaptureKey } from '@/modules/images';
 import type { DbExecutor } from '@/platform/db';
+import { AppError } from '@/platform/errors';
 import { isSealedObject } from '@/platform/sealing';
 import { isStorageKey } from '@/platform/storage';
 
@@ -81,6 +82,15 @@ export async function applyCapture(
   capture: SiteCapturePayload,
   bytes: Buffer,
 ) {
+  // Never over another capture's object: a key central already holds under another id is refused.
+  const holder = await tx.execute<{ id: string }>(sql`
+    select id from captures where tenant_id = ${tenantId} and image_key = ${capture.image_key}
+      and id <> ${id} limit 1`);
+  if (holder.rows.length > 0)
+    throw new AppError(
+      'INVALID',
+      `A capture fact's image_key is already another capture's at central (${holder.rows[0]!.id}).`,
+    );
   await objects.put(capture.image_key, bytes);
   const { object: _object, ...row } = capture;
   const cited = await tx.execute<{ n: number }>(sql`

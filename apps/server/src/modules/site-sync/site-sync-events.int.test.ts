@@ -630,6 +630,18 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
     );
     expect(Number(count!.n)).toBe(0);
     expect(await t.files.get(capture.key)).toBeUndefined();
+
+    // A capture under a key central already holds for another capture: refused, the object kept.
+    await pushOk(setup, [capture.event]);
+    const again = await aSealedCapture(setup, 2);
+    const clash = {
+      ...again.event,
+      payload: { ...again.event.payload, image_key: capture.key },
+    };
+    const refused = await push(setup, [clash]);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'INVALID' } });
+    expect((await t.files.get(capture.key))!.equals(capture.sealed)).toBe(true);
   });
 });
 

@@ -300,6 +300,12 @@ describe('site node sync (issue 28)', () => {
       error: { code: 'CONFLICT', message: MANAGED_CENTRALLY_MESSAGE },
     });
     expect(await count(node, 'watchlist_entries')).toBe(1);
+    // The tenant's keys are central's too: no rotation at the node.
+    const rotate = await atSite.post('/api/keys/rotate', {});
+    expect(rotate.statusCode).toBe(409);
+    expect(rotate.json()).toEqual({
+      error: { code: 'CONFLICT', message: MANAGED_CENTRALLY_MESSAGE },
+    });
   });
 
   it('pushes the facts in order and marks what central acknowledges, deleting nothing', async () => {

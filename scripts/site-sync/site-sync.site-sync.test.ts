@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { sampleFace } from '@boomgate/vision/testing';
 
 import { type Client, client, sleep } from '../cluster/load';
 import { type ServerProcess, startServer } from '../lib/server-process';
@@ -14,6 +17,9 @@ import { startLinkProxy } from './proxy';
  * and adds a watchlist block, the site keeps deciding); then it is restored and both sides must
  * agree: the same entries and exits, none twice, none lost, central's changes at the site, the
  * site's stale decisions flagged at central, and the cut shown on both sides while it lasted.
+ * During the cut the site also reads a plate (a capture with its sealed object), compares a face
+ * and saves an entry with a correction: central must show each of them, and the site's audit
+ * events, exactly once (issue 28c), and open the capture's object with the tenant's key.
  */
 
 // Short intervals so the harness runs in seconds; the meaning is the production one.
@@ -32,6 +38,19 @@ type Status = {
   oldestUnacknowledgedAt: string | null;
   offline: boolean;
 };
+type EntryDetail = {
+  captures: { captureId: string | null; citedAs: string; image: string | null }[];
+  corrections: { id: string; typedValue: string }[];
+  faceComparison: { id: string } | null;
+  auditTrail: { id: string; action: string }[];
+};
+type AuditEvent = {
+  id: string;
+  action: string;
+  targetId: string | null;
+  occurredAt: string;
+  details: Record<string, unknown> | null;
+};
 type Entry = {
   id: string;
   plateNumber: string;
@@ -48,6 +67,7 @@ let siteId: string;
 let gateId: string;
 let tokenId: string;
 let username: string;
+let withEvidence: Awaited<ReturnType<typeof enterWithEvidence>>;
 const report: string[] = [];
 
 async function ok<T>(
@@ -144,6 +164,43 @@ afterAll(async () => {
   if (report.length > 0) process.stdout.write(`\n${report.join('\n')}\n`);
 });
 
+/**
+ * At the site: a plate read (a capture), a face compared (two photos) and an entry that cites the
+ * capture, claims the comparison and carries a correction.
+ */
+async function enterWithEvidence() {
+  const jpeg = await sharp({
+    create: { width: 96, height: 48, channels: 3, background: '#ddd' },
+  })
+    .jpeg()
+    .toBuffer();
+  const read = await ok<{ captureId: string }>(atNode, 'POST', '/api/ocr', {
+    type: 'plate',
+    image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+  });
+  const face = `data:image/jpeg;base64,${(await sampleFace('left')).toString('base64')}`;
+  const compared = await ok<{ comparisonId: string }>(atNode, 'POST', '/api/face-comparison', {
+    image1: face,
+    image2: face,
+  });
+  const plateNumber = plate('EV');
+  const entry = await ok<Entry>(atNode, 'POST', '/api/auto-gate/grant-entry', {
+    plateNumber,
+    gateId,
+    plateImageCaptureId: read.captureId,
+    faceComparisonId: compared.comparisonId,
+    corrections: [
+      {
+        captureId: read.captureId,
+        readingType: 'plate',
+        field: 'plateNumber',
+        typedValue: plateNumber,
+      },
+    ],
+  });
+  return { entry, captureId: read.captureId, comparisonId: compared.comparisonId };
+}
+
 describe('site node and central (issue 28)', () => {
   const before: Entry[] = [];
   const during: Entry[] = [];
@@ -209,6 +266,7 @@ describe('site node and central (issue 28)', () => {
     expect(blockedAtSite.entryGranted).toBe(true); // the site did not know yet
     for (const entry of [...before.slice(3), ...during.slice(0, 2)].filter((e) => e.entryGranted))
       await exit(entry.id);
+    withEvidence = await enterWithEvidence();
 
     const offline = await waitFor('the node says it is offline', async () => {
       const status = await statusOf(atNode);
@@ -246,6 +304,39 @@ describe('site node and central (issue 28)', () => {
     for (const entry of atSite)
       expect(await exitedAt(atCentral, entry.id)).toBe(await exitedAt(atNode, entry.id));
     report.push(`site-sync: ${siteIds.length} entries on both sides`);
+  });
+
+  it('brings the capture, face comparison, correction and audit events recorded during the cut', async () => {
+    const detail = await ok<EntryDetail>(
+      atCentral,
+      'GET',
+      `/api/entry-logs/${withEvidence.entry.id}`,
+    );
+    const plateImages = detail.captures.filter((capture) => capture.citedAs === 'plateImage');
+    expect(plateImages).toEqual([expect.objectContaining({ captureId: withEvidence.captureId })]);
+    expect(detail.faceComparison).toMatchObject({ id: withEvidence.comparisonId });
+    expect(detail.corrections).toHaveLength(1);
+    expect(detail.corrections[0]).toMatchObject({ typedValue: withEvidence.entry.plateNumber });
+    // The capture's object reached central under the same key and opens there (the same tenant key).
+    const image = await atCentral.call('image', 'GET', plateImages[0]!.image!);
+    expect(image.status).toBe(200);
+    // The site's audit events, each once, at the site's time and saying where they came from.
+    const siteEvents = await ok<AuditEvent[]>(atNode, 'GET', '/api/audit-events?limit=500');
+    const headEvents = await ok<AuditEvent[]>(atCentral, 'GET', '/api/audit-events?limit=500');
+    const headIds = headEvents.map((event) => event.id);
+    expect(new Set(headIds).size).toBe(headIds.length);
+    const granted = siteEvents.filter(
+      (event) => event.action === 'entry.granted' && event.targetId === withEvidence.entry.id,
+    );
+    expect(granted).toHaveLength(1);
+    expect(granted[0]!.details).toMatchObject({ faceComparisonId: withEvidence.comparisonId });
+    for (const event of siteEvents.filter((candidate) => !candidate.action.startsWith('site.'))) {
+      const copies = headEvents.filter((candidate) => candidate.id === event.id);
+      expect(copies, event.action).toHaveLength(1);
+      expect(copies[0]!.occurredAt).toBe(event.occurredAt);
+      expect(copies[0]!.details).toMatchObject({ siteSync: { siteId } });
+    }
+    report.push(`site-sync: ${siteEvents.length} audit events of the site shown once at central`);
   });
 
   it('brings central’s changes to the site, and flags the site’s stale decisions at central', async () => {

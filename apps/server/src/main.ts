@@ -53,6 +53,7 @@ const siteNode =
         config: env.siteNode,
         ownerUrl: infrastructure.ownerUrl,
         clock: systemClock,
+        master: infrastructure.encryptionKey,
         log: (level, message) => app.log[level](message),
       })
     : undefined;

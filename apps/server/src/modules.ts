@@ -28,7 +28,7 @@ import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSiteSyncModule } from '@/modules/site-sync';
-import { createSiteNodeModule, siteFacts } from '@/modules/site-node';
+import { createSiteNodeModule, createSiteFacts } from '@/modules/site-node';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
@@ -78,6 +78,10 @@ export function createModules({
   visionEngine,
 }: Infrastructure) {
   const audit = createAuditService({ clock });
+  // Issue 28: on a site node every fact (entries, exits, captures with their objects, face
+  // comparisons, corrections, audit events) is also written to the outbox for central.
+  const recordedFacts = env.siteNode ? createSiteFacts(storedObjects) : undefined;
+  if (recordedFacts) audit.recordFactsWith(recordedFacts);
   // Issue 26: every object goes into storage sealed with its tenant's data key, through here.
   const keys = createKeysModule({
     database,
@@ -87,6 +91,8 @@ export function createModules({
     audit,
     clock,
     cacheMs: env.KEY_CACHE_SECONDS * 1000,
+    // Issue 28: a site node seals with central's keys, delivered by the sync; it makes none.
+    createMissingKeys: !env.siteNode,
   });
   const { storage } = keys;
   // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
@@ -151,9 +157,20 @@ export function createModules({
   });
   const images = createImagesModule({ storage, database, audit });
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
-  const captures = createCapturesModule({ database, images: images.service, storage, clock });
+  const captures = createCapturesModule({
+    database,
+    images: images.service,
+    storage,
+    clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
+  });
   // Issue 15: what the guard typed beside what was read, saved with documents and entries.
-  const corrections = createCorrectionsModule({ captures: captures.service, audit, clock });
+  const corrections = createCorrectionsModule({
+    captures: captures.service,
+    audit,
+    clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
+  });
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -220,6 +237,7 @@ export function createModules({
     settings: settings.service,
     captures: captures.service,
     clock,
+    ...(recordedFacts && { siteFacts: recordedFacts }),
   });
   const documents = createDocumentsModule({
     database,
@@ -232,8 +250,6 @@ export function createModules({
   });
   for (const spec of documents.sealedColumns) keys.service.register(spec);
   // Issue 16: a granted entry opens its visit; the exit closes it.
-  // Issue 28: on a site node every entry and exit is also written to the outbox for central.
-  const recordedFacts = env.siteNode ? siteFacts : undefined;
   const visits = createVisitsModule({
     database,
     sites: sites.service,
@@ -400,6 +416,8 @@ export function createModules({
     audit,
     clock,
     secretBox: createSecretBox(encryptionKey),
+    keyring: keys.keyring,
+    objects: storedObjects,
     sites: sites.service.inTransaction,
     visits: visits.service,
     watchlist: watchlist.service,

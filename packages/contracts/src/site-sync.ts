@@ -15,6 +15,12 @@ export const SITE_SYNC_STALE_AFTER_MS = 60_000;
 export const SITE_SYNC_PAGE_LIMIT_DEFAULT = 500;
 export const SITE_SYNC_PAGE_LIMIT_MAX = 2_000;
 export const SITE_SYNC_EVENTS_BATCH_MAX = 500;
+/**
+ * `POST /api/site-sync/events` takes bodies up to this (a capture carries its sealed object,
+ * base64); a node fills a batch up to SITE_SYNC_EVENTS_BATCH_BYTES, or sends one fact alone.
+ */
+export const SITE_SYNC_EVENTS_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+export const SITE_SYNC_EVENTS_BATCH_BYTES = 8 * 1024 * 1024;
 
 // ---- Site tokens (central, tenant_admin) ----
 
@@ -170,3 +176,40 @@ export const SiteSyncStatusSchema = z.object({
   offline: z.boolean(),
 });
 export type SiteSyncStatus = z.infer<typeof SiteSyncStatusSchema>;
+
+// ---- The tenant's keys for the node: POST /api/site-sync/keys ----
+
+/** A tenant key purpose (issue 26): `data` seals rows and objects, `index` hashes, `audit` the trail. */
+export const SiteSyncKeyPurposeSchema = z.enum(['data', 'index', 'audit']);
+
+/**
+ * The node's request: its X25519 public key (SPKI DER, base64; derived from the node's own
+ * ENCRYPTION_KEY, so it never changes while that does not) and the keys it already holds as
+ * `purpose:version:state` (central audits a delivery only when that differs from what it sends).
+ */
+export const SiteSyncKeysRequestSchema = z.object({
+  nodePublicKey: z.string().min(40).max(200),
+  have: z.array(z.string().max(40)).max(200).default([]),
+});
+export type SiteSyncKeysRequest = z.infer<typeof SiteSyncKeysRequestSchema>;
+
+export const SiteSyncWrappedKeySchema = z.object({
+  purpose: SiteSyncKeyPurposeSchema,
+  version: z.number().int().min(1),
+  state: z.enum(['active', 'retiring']),
+  /** AES-256-GCM under the key agreed for this answer (`<iv>.<tag>.<ciphertext>`), never in clear. */
+  wrappedKey: z.string(),
+});
+export type SiteSyncWrappedKey = z.infer<typeof SiteSyncWrappedKeySchema>;
+
+/**
+ * The tenant's live keys (active and retiring) wrapped for the node: X25519 between a fresh
+ * ephemeral key of central (`ephemeralPublicKey`, SPKI DER base64) and `nodePublicKey`, then
+ * HKDF-SHA256 (ADR 0009 "The tenant's keys at the node").
+ */
+export const SiteSyncKeysSchema = z.object({
+  tenantId: IdSchema,
+  ephemeralPublicKey: z.string(),
+  keys: z.array(SiteSyncWrappedKeySchema),
+});
+export type SiteSyncKeys = z.infer<typeof SiteSyncKeysSchema>;

@@ -28,6 +28,7 @@ import type { Role } from '@boomgate/contracts/roles';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 
 import type { Actor } from '@/modules/sessions';
+import { nodeKeyPair } from '@/modules/site-sync';
 import { createSitesRepository } from '@/modules/sites';
 import type { Session, TestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
@@ -1461,7 +1462,7 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
             seq: 1,
             kind: 'audit',
             siteRecordedAt: new Date().toISOString(),
-            payload: { action: 'matrix' },
+            payload: { action: 'matrix', occurred_at: new Date().toISOString() },
           },
         ],
       },
@@ -1469,6 +1470,20 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     allowed: 200,
     missing: 401,
     note: "each token is a fresh site's, so its site stream starts at seq 1",
+  },
+  'POST /api/site-sync/keys': {
+    access: 'public',
+    object: aSiteNodeToken,
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/site-sync/keys',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { nodePublicKey: nodeKeyPair(randomBytes(32)).publicKey, have: [] },
+    }),
+    allowed: 200,
+    missing: 401,
+    note: "the tenant's keys wrapped for the node's X25519 key; the token names the tenant, never another's keys (site-sync.int.test.ts)",
   },
   'GET /api/site-sync/status': {
     access: ALL,

@@ -9,7 +9,7 @@ import {
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
 
-import { signSiteSyncPage } from '@/modules/site-sync';
+import { type PlainTenantKey, signSiteSyncPage, wrapKeysForNode } from '@/modules/site-sync';
 
 type EventsAnswer = { status: number; body: unknown };
 
@@ -22,11 +22,15 @@ export async function startFakeCentral({
   tenantId,
   siteId,
   token,
+  tenantKeys,
 }: {
   tenantId: string;
   siteId: string;
   token: string;
+  /** The tenant's keys it hands out wrapped for the node (a real central's keyring, in tests). */
+  tenantKeys?: () => Promise<PlainTenantKey[]>;
 }) {
+  const keyRequests: { have: string[] }[] = [];
   const keys = generateKeyPairSync('ed25519');
   const publicKey = keys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
   const changes: SiteSyncChange[] = [];
@@ -95,6 +99,14 @@ export async function startFakeCentral({
           ),
         );
       }
+      if (request.method === 'POST' && url.pathname === '/api/site-sync/keys' && tenantKeys) {
+        const { nodePublicKey, have } = (await body(request)) as {
+          nodePublicKey: string;
+          have: string[];
+        };
+        keyRequests.push({ have });
+        return send(response, 200, wrapKeysForNode(tenantId, nodePublicKey, await tenantKeys()));
+      }
       if (request.method === 'POST' && url.pathname === '/api/site-sync/events') {
         const { events } = (await body(request)) as { events: SiteSyncEvent[] };
         received.push(...events);
@@ -127,6 +139,8 @@ export async function startFakeCentral({
     },
     received,
     held,
+    /** What the node said it held at each keys request. */
+    keyRequests,
     /** Signs from now on with a key the node did not pin. */
     signWithAnotherKey() {
       signingKey = generateKeyPairSync('ed25519').privateKey;

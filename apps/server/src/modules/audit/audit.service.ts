@@ -1,3 +1,4 @@
+import type { SiteFacts } from '@/modules/site-node';
 import type { Clock } from '@/platform/clock';
 import type { DbExecutor } from '@/platform/db';
 
@@ -17,6 +18,8 @@ export function createAuditService({ clock }: { clock: Clock }) {
   const repository = createAuditRepository();
   // Set by the composition root once the keys module exists (it records through this service).
   let sealer: AuditSealer | undefined;
+  // Issue 28: set on a site node, where every event also goes to central through the outbox.
+  let siteFacts: SiteFacts | undefined;
 
   async function stored(event: AuditEventInput): Promise<AuditEventInput> {
     if (!event.details) return event;
@@ -43,8 +46,22 @@ export function createAuditService({ clock }: { clock: Clock }) {
     sealWith(next: AuditSealer) {
       sealer = next;
     },
-    record: async (tx: DbExecutor, event: AuditEventInput) =>
-      repository.insert(tx, await stored(event), clock.now()),
+    /** Issue 28 (site node): each event is also a site fact, in the same transaction. */
+    recordFactsWith(next: SiteFacts) {
+      siteFacts = next;
+    },
+    record: async (tx: DbExecutor, event: AuditEventInput) => {
+      const occurredAt = clock.now();
+      const id = await repository.insert(tx, await stored(event), occurredAt);
+      await siteFacts?.record(tx, {
+        tenantId: event.tenantId,
+        gateId: null,
+        kind: 'audit',
+        recordedAt: occurredAt,
+        rowId: id,
+      });
+      return id;
+    },
     find: async (tx: DbExecutor, tenantId: string, id: string) => {
       const row = await repository.find(tx, tenantId, id);
       return row && opened(tenantId, row);

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import { CAPTURE_KIND, type ImagesService, isCaptureKey } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
+import type { SiteFacts } from '@/modules/site-node';
 import { drainInBatches } from '@/platform/batches';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -23,6 +24,7 @@ export type CapturesServiceDeps = {
   images: Pick<ImagesService, 'storeImage' | 'readImage'>;
   storage: Pick<ObjectStorage, 'delete'>;
   clock: Clock;
+  siteFacts?: SiteFacts;
 };
 
 export type CapturesService = ReturnType<typeof createCapturesService>;
@@ -42,6 +44,7 @@ export function createCapturesService({
   images,
   storage,
   clock,
+  siteFacts,
 }: CapturesServiceDeps) {
   /** Cites captures for one record: each id once per field naming it; 404 for any not citable. */
   async function cite(tx: DbExecutor, actor: Actor, ids: readonly string[]): Promise<string[]> {
@@ -79,8 +82,8 @@ export function createCapturesService({
       const id = newId();
       const now = clock.now();
       try {
-        await database.withTenant(actor.tenantId, (tx) =>
-          repository.insert(tx, {
+        await database.withTenant(actor.tenantId, async (tx) => {
+          await repository.insert(tx, {
             tenantId: actor.tenantId,
             id,
             createdAt: now,
@@ -89,8 +92,16 @@ export function createCapturesService({
             imageKey: stored.value,
             reading: outcome.value.reading ? ReadingSchema.parse(outcome.value.reading) : null,
             expiresAt: new Date(now.getTime() + CAPTURE_TTL_MS),
-          }),
-        );
+          });
+          // Issue 28 (site node): the capture and its stored object go to central.
+          await siteFacts?.record(tx, {
+            tenantId: actor.tenantId,
+            gateId: null,
+            kind: 'capture',
+            recordedAt: now,
+            rowId: id,
+          });
+        });
       } catch (error) {
         await storage.delete(stored.value).catch(() => {});
         throw error;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 
 import type { ImagesService } from '@/modules/images';
+import type { SiteFacts } from '@/modules/site-node';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { type ScheduledJob, defineJob } from '@/platform/jobs';
@@ -23,6 +24,8 @@ export function createCapturesModule(deps: {
   images: Pick<ImagesService, 'storeImage' | 'readImage' | 'urlFor'>;
   storage: ObjectStorage;
   clock: Clock;
+  /** Issue 28: on a site node, each capture (with its object) is also a fact for central. */
+  siteFacts?: SiteFacts;
 }) {
   const repository = createCapturesRepository();
   const service = createCapturesService({ ...deps, repository });

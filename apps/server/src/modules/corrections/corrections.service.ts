@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
 import type { Actor } from '@/modules/sessions';
+import type { SiteFacts } from '@/modules/site-node';
 import type { Clock } from '@/platform/clock';
 import type { DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
@@ -28,6 +29,7 @@ export type CorrectionsServiceDeps = {
   captures: Pick<CapturesService, 'findReading'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  siteFacts?: SiteFacts;
 };
 
 export type CorrectionsService = ReturnType<typeof createCorrectionsService>;
@@ -53,6 +55,7 @@ export function createCorrectionsService({
   captures,
   audit,
   clock,
+  siteFacts,
 }: CorrectionsServiceDeps) {
   return {
     /**
@@ -119,6 +122,15 @@ export function createCorrectionsService({
         });
       }
       await repository.insert(tx, rows);
+      // Issue 28 (site node): each correction goes to central.
+      for (const row of rows)
+        await siteFacts?.record(tx, {
+          tenantId: actor.tenantId,
+          gateId: null,
+          kind: 'correction',
+          recordedAt: now,
+          rowId: row.id,
+        });
       // Field names and what was done, never the values (they may be personal data).
       await audit.record(tx, {
         tenantId: actor.tenantId,

@@ -5,6 +5,7 @@
  */
 import type { AuditService } from '@/modules/audit';
 import type { CapturesService } from '@/modules/captures';
+import type { SiteFacts } from '@/modules/site-node';
 import type { Clock } from '@/platform/clock';
 
 import { createCorrectionsPersonalData } from './corrections.personal-data';
@@ -24,6 +25,8 @@ export function createCorrectionsModule(deps: {
   captures: Pick<CapturesService, 'findReading'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  /** Issue 28: on a site node, each correction is also a fact for central. */
+  siteFacts?: SiteFacts;
 }) {
   return {
     service: createCorrectionsService({ ...deps, repository: createCorrectionsRepository() }),

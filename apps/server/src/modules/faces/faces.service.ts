@@ -11,6 +11,7 @@ import type { CapturesService } from '@/modules/captures';
 import type { ImagesService } from '@/modules/images';
 import type { Actor } from '@/modules/sessions';
 import type { SettingsService } from '@/modules/settings';
+import type { SiteFacts } from '@/modules/site-node';
 import { type UserVisionEngine, visionErrorToAppError } from '@/modules/vision';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor } from '@/platform/db';
@@ -32,6 +33,8 @@ export type FacesServiceDeps = {
   repository: FacesRepository;
   clock: Clock;
   captures: Pick<CapturesService, 'readCapture' | 'create' | 'resolveImage'>;
+  /** Issue 28: on a site node, each comparison is also a fact for central. */
+  siteFacts?: SiteFacts;
 };
 
 export type FacesService = ReturnType<typeof createFacesService>;
@@ -96,6 +99,7 @@ export function createFacesService({
   repository,
   clock,
   captures,
+  siteFacts,
 }: FacesServiceDeps) {
   /** A photo sent, or the capture cited for it (issue 14; 404 when not citable). */
   const photoOf = async (actor: Actor, image?: string, captureId?: string) =>
@@ -221,12 +225,13 @@ export function createFacesService({
     }: { usedByEntryId?: string; liveCaptureId?: string | null; ip?: string },
   ): Promise<string> {
     const id = newId();
+    const comparedAt = clock.now();
     if (liveCaptureId)
       await captures.resolveImage(tx, actor, { image: null, captureId: liveCaptureId });
     await repository.insert(tx, {
       tenantId: actor.tenantId,
       id,
-      comparedAt: clock.now(),
+      comparedAt,
       comparedBy: actor.userId,
       approvedVehicleId: result.approvedVehicleId,
       driverId: result.driverId,
@@ -239,6 +244,14 @@ export function createFacesService({
       antispoofPassed: result.antispoof.passed,
       usedByEntryId: usedByEntryId ?? null,
       liveCaptureId: liveCaptureId ?? null,
+    });
+    // Issue 28 (site node): the comparison goes to central (the entry that claims it names it).
+    await siteFacts?.record(tx, {
+      tenantId: actor.tenantId,
+      gateId: null,
+      kind: 'face_comparison',
+      recordedAt: comparedAt,
+      rowId: id,
     });
     await audit.record(tx, {
       tenantId: actor.tenantId,

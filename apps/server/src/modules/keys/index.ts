@@ -17,7 +17,7 @@ import { createKeysRepository } from './keys.repository';
 import { keysRoutes } from './keys.routes';
 import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
 
-export { type Keyring, KEY_CACHE_MS } from './keyring';
+export { type Keyring, KEY_CACHE_MS, wrapContext } from './keyring';
 export type { KeysService } from './keys.service';
 export { type SealedColumns, type SealedTable, sealedColumnName } from './sealed-columns';
 
@@ -32,6 +32,8 @@ export function createKeysModule(deps: {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   cacheMs?: number;
+  /** Issue 28: false on a site node (its keys come from central). */
+  createMissingKeys?: boolean;
 }) {
   const cacheMs = deps.cacheMs ?? KEY_CACHE_MS;
   const repository = createKeysRepository();
@@ -41,6 +43,7 @@ export function createKeysModule(deps: {
     master: deps.master,
     previousMasters: deps.previousMasters,
     cacheMs,
+    createMissing: deps.createMissingKeys ?? true,
   });
   const storage = createSealedStorage(deps.storage, keyring);
   const resealJob = { name: 'keys.reseal', maxAttempts: 10 } as const;

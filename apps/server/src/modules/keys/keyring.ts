@@ -35,7 +35,8 @@ export type TenantKeys = {
 /** Keys are read again after this long, so a rotation made by another process is picked up. */
 export const KEY_CACHE_MS = 30_000;
 
-const wrapContext = (key: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version'>) =>
+/** What a tenant key's wrapping under the master key is bound to (the node re-wraps with it too). */
+export const wrapContext = (key: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version'>) =>
   `${key.tenantId}:${key.purpose}:${key.version}`;
 
 /**
@@ -50,6 +51,7 @@ export function createKeyring({
   previousMasters = [],
   cacheMs = KEY_CACHE_MS,
   now = () => performance.now(),
+  createMissing = true,
 }: {
   database: Pick<Database, 'withTenantAside'>;
   repository: KeysRepository;
@@ -58,6 +60,11 @@ export function createKeyring({
   cacheMs?: number;
   /** Milliseconds, for the cache only. */
   now?: () => number;
+  /**
+   * Issue 28: false on a site node, whose keys are central's (delivered by the sync, ADR 0009):
+   * sealing before they arrived fails instead of making keys central never had.
+   */
+  createMissing?: boolean;
 }) {
   const currentMasterId = masterKeyId(master);
   const masters = new Map<string, Buffer>([
@@ -91,6 +98,10 @@ export function createKeyring({
       const missing = (['data', 'index', 'audit'] as const).filter(
         (purpose) => !live.some((row) => row.purpose === purpose && row.state === 'active'),
       );
+      if (missing.length > 0 && !createMissing)
+        throw new Error(
+          `The keys of tenant ${tenantId} have not arrived from central yet (site node): nothing is sealed or opened until the first sync`,
+        );
       if (missing.length > 0) {
         for (const purpose of missing)
           await repository.insertFirst(tx, wrapped(tenantId, purpose, 1, newDataKey()));
@@ -207,6 +218,21 @@ export function createKeyring({
       const version = newestVersion + 1;
       await repository.insertActive(tx, wrapped(tenantId, 'data', version, newDataKey()));
       return version;
+    },
+
+    /**
+     * Issue 28: the tenant's live keys in clear (made first if missing), for central to wrap for
+     * a site node. Never stored or logged like this.
+     */
+    async liveKeys(tenantId: string) {
+      await forTenant(tenantId);
+      const rows = await database.withTenantAside(tenantId, (tx) => repository.live(tx, tenantId));
+      return rows.map((row) => ({
+        purpose: row.purpose,
+        version: row.version,
+        state: row.state as 'active' | 'retiring',
+        key: unwrap(row),
+      }));
     },
 
     /** Re-wraps the tenant's keys that another master key wrapped under the current one. */

@@ -1,7 +1,8 @@
 /**
  * Site node (issue 28, ADR 0009): with SITE_NODE=1 this server runs for one site of a tenant
  * against a central instance. Master data is pulled from central (signed pages, applied whole),
- * site facts (entries, exits) go up through an append-only outbox written by `recordSiteFact` in
+ * site facts (entries, exits, captures with their objects, face comparisons, corrections and audit
+ * events) go up through an append-only outbox written by `recordSiteFact` in
  * the fact's own transaction. The sync loops run in the same process (site-node.runtime.ts,
  * started by main.ts), on the same database as the API. Owns: site_node_state, site_outbox,
  * site_outbox_streams.
@@ -15,7 +16,7 @@ import type { Database } from '@/platform/db';
 import { siteNodeRoutes } from './site-node.routes';
 import { createSiteNodeService } from './site-node.service';
 
-export { recordSiteFact, siteFacts, type SiteFact, type SiteFacts } from './site-facts';
+export { createSiteFacts, recordSiteFact, type SiteFact, type SiteFacts } from './site-facts';
 export { registerManagedCentrally, MANAGED_CENTRALLY_MESSAGE } from './site-node.routes';
 export { startSiteNodeRuntime } from './site-node.runtime';
 

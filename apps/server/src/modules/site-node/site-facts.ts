@@ -14,6 +14,13 @@ import { newUuidV7 } from '@/platform/ids';
  *   entry: the entry_logs row, plus `site_sync_version` (the down-sync version the node had
  *          applied when it decided); the fact's id IS the entry's id (a UUIDv7 made here)
  *   exit:  the visits row once closed (a vehicle's visit: central closes the visit of its entry)
+ *   entry also carries `face_comparison_id`: the comparison it claimed (central links the two)
+ *   capture: the captures row, plus `object`: the stored object's bytes as they are in storage
+ *          (sealed with the tenant's data key, which central shares), base64
+ *   face_comparison, correction, audit: the face_comparisons, reading_corrections and
+ *          audit_events row (sealed values stay sealed)
+ * The fact's id is the row's own id for every kind but exit (a visit closes once, but its id
+ * is the entry's), so central applies each row exactly once by its id.
  */
 export type SiteFact = {
   tenantId: string;
@@ -22,10 +29,26 @@ export type SiteFact = {
   kind: SiteSyncEventKind;
   /** The site's clock when the fact was recorded. */
   recordedAt: Date;
-} & ({ entryLogId: string; visitId?: undefined } | { entryLogId?: undefined; visitId: string });
+} & (
+  | { entryLogId: string; visitId?: undefined; rowId?: undefined }
+  | { entryLogId?: undefined; visitId: string; rowId?: undefined }
+  /** capture, face_comparison, correction, audit: the row's id (its table is the kind's). */
+  | { entryLogId?: undefined; visitId?: undefined; rowId: string }
+);
 
 /** What modules call with a fact in their transaction; absent unless SITE_NODE=1. */
 export type SiteFacts = { record(tx: DbExecutor, fact: SiteFact): Promise<{ id: string }> };
+
+/** The site's table of each kind recorded by its row id. */
+const ROW_TABLES = {
+  capture: 'captures',
+  face_comparison: 'face_comparisons',
+  correction: 'reading_corrections',
+  audit: 'audit_events',
+} as const;
+
+/** The stored objects as they are (sealed), to carry a capture's object to central. */
+export type StoredObjects = { get(key: string): Promise<Buffer | undefined> };
 
 async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
   const result = await tx.execute<{ row: Record<string, unknown> }>(query);
@@ -38,7 +61,11 @@ async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
  * locks the stream's counter row until the transaction ends, so a gate's facts commit in seq
  * order and a rolled-back fact leaves no gap.
  */
-export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ id: string }> {
+export async function recordSiteFact(
+  tx: DbExecutor,
+  fact: SiteFact,
+  objects?: StoredObjects,
+): Promise<{ id: string }> {
   const { tenantId } = fact;
   let payload: Record<string, unknown> | null;
   let id: string;
@@ -46,12 +73,31 @@ export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ 
     const entry = await rowJson(
       tx,
       sql`select to_jsonb(e) || jsonb_build_object('site_sync_version',
-            (select coalesce(max(since_version), 0) from site_node_state)) as row
+            (select coalesce(max(since_version), 0) from site_node_state),
+            'face_comparison_id', (select f.id from face_comparisons f
+              where f.tenant_id = e.tenant_id and f.used_by_entry_id = e.id)) as row
           from entry_logs e where e.tenant_id = ${tenantId} and e.id = ${fact.entryLogId}`,
     );
     if (entry === null) throw new Error('recordSiteFact: the entry is not in this transaction');
     payload = entry;
     id = fact.entryLogId;
+  } else if (fact.rowId !== undefined) {
+    const kind = fact.kind as keyof typeof ROW_TABLES;
+    const table = ROW_TABLES[kind];
+    if (!table) throw new Error(`recordSiteFact: no table for a ${fact.kind} fact`);
+    payload = await rowJson(
+      tx,
+      sql`select to_jsonb(r) as row from ${sql.identifier(table)} r
+          where r.tenant_id = ${tenantId} and r.id = ${fact.rowId}`,
+    );
+    if (payload === null) throw new Error(`recordSiteFact: the ${kind} is not in this transaction`);
+    if (kind === 'capture') {
+      const key = String(payload.image_key);
+      const bytes = await objects?.get(key);
+      if (!bytes) throw new Error(`recordSiteFact: the capture's object ${key} is not stored`);
+      payload = { ...payload, object: bytes.toString('base64') };
+    }
+    id = fact.rowId;
   } else {
     payload = await rowJson(
       tx,
@@ -62,6 +108,13 @@ export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ 
     id = newUuidV7(fact.recordedAt.getTime());
   }
   const stream = siteSyncStreamKey(fact.gateId);
+  if (fact.gateId !== null) {
+    // Streams are locked in one order, the site's first: a transaction that records a gate's fact
+    // and an audit event (the site's stream) in either order never deadlocks with another.
+    await tx.execute(sql`
+      insert into site_outbox_streams (tenant_id, stream, last_seq) values (${tenantId}, 'site', 0)
+      on conflict (tenant_id, stream) do update set last_seq = site_outbox_streams.last_seq`);
+  }
   const next = await tx.execute<{ seq: number }>(sql`
     insert into site_outbox_streams (tenant_id, stream, last_seq)
     values (${tenantId}, ${stream}, 1)
@@ -76,4 +129,7 @@ export async function recordSiteFact(tx: DbExecutor, fact: SiteFact): Promise<{ 
   return { id };
 }
 
-export const siteFacts: SiteFacts = { record: recordSiteFact };
+/** The node's facts; `objects` is the storage as it is (not the sealing wrapper). */
+export const createSiteFacts = (objects: StoredObjects): SiteFacts => ({
+  record: (tx, fact) => recordSiteFact(tx, fact, objects),
+});

@@ -1,7 +1,11 @@
 import { SITE_SYNC_TABLES, type SiteSyncChange } from '@boomgate/contracts/site-sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { sampleFace } from '@boomgate/vision/testing';
+
 import { type Database, createDatabase } from '@/platform/db';
+import { isSealedObject, sealedValueVersion } from '@/platform/sealing';
+import { aJpegDataUrl } from '@/testing/images';
 import { startFakeCentral } from '@/testing/fake-central';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -60,6 +64,10 @@ describe('site node sync (issue 28)', () => {
     node.ownerQuery<{ seq: number; kind: string; stream: string; acknowledged_at: Date | null }>(
       'select seq, kind, stream, acknowledged_at from site_outbox order by stream, seq',
     );
+  /** The gate's stream only (the site's stream carries the audit events beside it). */
+  const gateOutbox = async () => (await outbox()).filter((row) => row.stream === gateId);
+  const atGate = <T extends { gateId: string | null }>(events: Iterable<T>) =>
+    [...events].filter((event) => event.gateId === gateId);
 
   beforeAll(async () => {
     source = await createTestApp();
@@ -73,7 +81,13 @@ describe('site node sync (issue 28)', () => {
       reason: 'Reported stolen',
       severity: 'block',
     });
-    central = await startFakeCentral({ tenantId, siteId, token });
+    central = await startFakeCentral({
+      tenantId,
+      siteId,
+      token,
+      // Central's own keys (the source app's keyring), wrapped for the node as central does.
+      tenantKeys: () => source.modules.keys.keyring.liveKeys(tenantId),
+    });
     node = await createTestApp({
       env: {
         SITE_NODE: '1',
@@ -87,6 +101,7 @@ describe('site node sync (issue 28)', () => {
       config: node.env.siteNode!,
       database: owner,
       clock: node.clock,
+      master: node.secrets.encryptionKey,
       pageLimit: 3,
     });
   });
@@ -115,6 +130,58 @@ describe('site node sync (issue 28)', () => {
     expect(await sync.pull()).toEqual({ pages: 1, changes: 0 });
   });
 
+  it('holds central’s keys re-wrapped under its own key: sealed at either side opens at the other', async () => {
+    const [atNode] = await node.ownerQuery<{ n: string }>(
+      "select count(*) as n from tenant_keys where state = 'active'",
+    );
+    expect(Number(atNode!.n)).toBe(3);
+    // Never central's wrapping (another master key), never the key itself.
+    const wrappedAt = async (app: TestApp) =>
+      (
+        await app.ownerQuery<{ purpose: string; wrapped_key: string }>(
+          "select purpose, wrapped_key from tenant_keys where tenant_id = $1 and state = 'active' order by purpose",
+          [tenantId],
+        )
+      ).map((row) => row.wrapped_key);
+    const nodeWrapped = await wrappedAt(node);
+    for (const wrapped of await wrappedAt(source)) expect(nodeWrapped).not.toContain(wrapped);
+
+    const column = 'entry_logs.driver_id_number';
+    const atSite = await node.modules.keys.keyring.seal(tenantId, column, '8001015009087');
+    expect(await source.modules.keys.keyring.open(tenantId, column, atSite)).toBe('8001015009087');
+    const centrally = await source.modules.keys.keyring.seal(tenantId, column, '9202204720083');
+    expect(await node.modules.keys.keyring.open(tenantId, column, centrally)).toBe('9202204720083');
+    expect(await node.modules.keys.keyring.index(tenantId, column, 'X')).toBe(
+      await source.modules.keys.keyring.index(tenantId, column, 'X'),
+    );
+    // The node said what it held: nothing the first time, the three keys since.
+    expect(central.keyRequests[0]!.have).toEqual([]);
+    expect(central.keyRequests.at(-1)!.have).toEqual([
+      'audit:1:active',
+      'data:1:active',
+      'index:1:active',
+    ]);
+  });
+
+  it('receives a data key rotation made centrally at the next pull', async () => {
+    expect((await admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    source.modules.keys.keyring.forget(tenantId);
+    await sync.pull();
+    const keys = await node.ownerQuery<{ version: number; state: string }>(
+      "select version, state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version",
+      [tenantId],
+    );
+    expect(keys).toEqual([
+      { version: 1, state: 'retiring' },
+      { version: 2, state: 'active' },
+    ]);
+    node.modules.keys.keyring.forget(tenantId);
+    const column = 'entry_logs.driver_id_number';
+    const atSite = await node.modules.keys.keyring.seal(tenantId, column, '8001015009087');
+    expect(sealedValueVersion(atSite)).toBe(2);
+    expect(await source.modules.keys.keyring.open(tenantId, column, atSite)).toBe('8001015009087');
+  });
+
   it('lets the tenant admin sign in at the site and decides there from the synced watchlist', async () => {
     const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
 
@@ -133,14 +200,15 @@ describe('site node sync (issue 28)', () => {
     expect(exit.statusCode).toBe(200);
 
     // Three facts on the gate's stream, in order, none acknowledged yet.
-    expect(await outbox()).toEqual([
+    expect(await gateOutbox()).toEqual([
       expect.objectContaining({ stream: gateId, seq: 1, kind: 'entry', acknowledged_at: null }),
       expect.objectContaining({ stream: gateId, seq: 2, kind: 'entry', acknowledged_at: null }),
       expect.objectContaining({ stream: gateId, seq: 3, kind: 'exit', acknowledged_at: null }),
     ]);
     // An entry's fact is the entry row as stored, under the entry's own id (a UUIDv7 made here).
     const [fact] = await node.ownerQuery<{ id: string; payload: Record<string, unknown> }>(
-      'select id, payload from site_outbox where seq = 2',
+      'select id, payload from site_outbox where stream = $1 and seq = 2',
+      [gateId],
     );
     expect(fact!.id).toBe(granted.json().id);
     expect(fact!.id[14]).toBe('7');
@@ -151,14 +219,71 @@ describe('site node sync (issue 28)', () => {
       site_sync_version: expect.any(Number),
     });
     const [exitFact] = await node.ownerQuery<{ payload: Record<string, unknown> }>(
-      'select payload from site_outbox where seq = 3',
+      'select payload from site_outbox where stream = $1 and seq = 3',
+      [gateId],
     );
     expect(exitFact!.payload).toMatchObject({
       entry_log_id: granted.json().id,
       exit_gate_id: gateId,
     });
     expect(exitFact!.payload.exited_at).not.toBeNull();
+    // Every audit event of the site (the sign-in, the entries, the exit) is a fact on the site's
+    // own stream, numbered without a gap, each the audit row itself.
+    const site = (await outbox()).filter((row) => row.stream === 'site');
+    expect(site.map((row) => row.seq)).toEqual(site.map((_row, index) => index + 1));
+    expect(new Set(site.map((row) => row.kind))).toEqual(new Set(['audit']));
+    const audited = await node.ownerQuery<{ n: string }>(
+      `select count(*) as n from audit_events a
+       join site_outbox o on o.id = a.id and o.kind = 'audit' and o.payload->>'action' = a.action`,
+    );
+    expect(Number(audited[0]!.n)).toBe(site.length);
   });
+
+  it('records captures with their sealed objects, face comparisons and corrections as facts', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    const read = await atSite.post('/api/ocr', { type: 'plate', image: await aJpegDataUrl() });
+    expect(read.statusCode, read.body).toBe(200);
+    const captureId: string = read.json().captureId;
+    const face = `data:image/jpeg;base64,${(await sampleFace('left')).toString('base64')}`;
+    const compared = await atSite.post('/api/face-comparison', { image1: face, image2: face });
+    expect(compared.statusCode, compared.body).toBe(200);
+    const granted = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CAP6GP',
+      gateId,
+      plateImageCaptureId: captureId,
+      corrections: [
+        { captureId, readingType: 'plate', field: 'plateNumber', typedValue: 'CAP6GP' },
+      ],
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+
+    const facts = await node.ownerQuery<{
+      id: string;
+      kind: string;
+      payload: Record<string, unknown>;
+    }>(
+      "select id, kind, payload from site_outbox where stream = 'site' and kind <> 'audit' order by seq",
+    );
+    expect(facts.map((fact) => fact.kind)).toEqual([
+      'capture',
+      'capture', // the live face, stored as a capture while it is compared
+      'face_comparison',
+      'correction',
+    ]);
+    const [capture] = facts;
+    expect(capture!.id).toBe(captureId);
+    const key = String(capture!.payload.image_key);
+    // The object as stored at the site: sealed, never the clear JPEG.
+    const sealed = (await node.files.get(key))!;
+    expect(Buffer.from(String(capture!.payload.object), 'base64').equals(sealed)).toBe(true);
+    expect(isSealedObject(sealed)).toBe(true);
+    expect(facts[2]!.id).toBe(compared.json().comparisonId);
+    expect(facts[3]!.payload).toMatchObject({
+      entry_log_id: granted.json().id,
+      capture_id: captureId,
+      typed_value: 'CAP6GP',
+    });
+  }, 120_000);
 
   it('refuses master-data edits at the site: managed centrally (409)', async () => {
     const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
@@ -175,18 +300,28 @@ describe('site node sync (issue 28)', () => {
       error: { code: 'CONFLICT', message: MANAGED_CENTRALLY_MESSAGE },
     });
     expect(await count(node, 'watchlist_entries')).toBe(1);
+    // The tenant's keys are central's too: no rotation at the node.
+    const rotate = await atSite.post('/api/keys/rotate', {});
+    expect(rotate.statusCode).toBe(409);
+    expect(rotate.json()).toEqual({
+      error: { code: 'CONFLICT', message: MANAGED_CENTRALLY_MESSAGE },
+    });
   });
 
   it('pushes the facts in order and marks what central acknowledges, deleting nothing', async () => {
-    expect(await sync.push()).toEqual({ sent: 3, acknowledged: 3 });
+    const waiting = (await outbox()).length;
+    expect(await sync.push()).toEqual({ sent: waiting, acknowledged: waiting });
 
-    expect(central.received.map((event) => [event.gateId, event.seq, event.kind])).toEqual([
+    expect(atGate(central.received).map((event) => [event.gateId, event.seq, event.kind])).toEqual([
       [gateId, 1, 'entry'],
       [gateId, 2, 'entry'],
       [gateId, 3, 'exit'],
+      [gateId, 4, 'entry'],
     ]);
+    const site = central.received.filter((event) => event.gateId === null);
+    expect(site.map((event) => event.seq)).toEqual(site.map((_event, index) => index + 1));
     expect((await outbox()).every((row) => row.acknowledged_at !== null)).toBe(true);
-    expect(await outbox()).toHaveLength(3);
+    expect(await outbox()).toHaveLength(waiting);
     expect(await sync.push()).toEqual({ sent: 0, acknowledged: 0 });
   });
 
@@ -195,7 +330,7 @@ describe('site node sync (issue 28)', () => {
     await atSite.post('/api/auto-gate/grant-entry', { plateNumber: 'GAP4GP', gateId });
     central.received.length = 0;
     // Central lost seq 3 (restored from a backup): it refuses seq 4 and says it holds up to 2.
-    central.held.delete([...central.held.values()].find((event) => event.seq === 3)!.id);
+    central.held.delete(atGate(central.held.values()).find((event) => event.seq === 3)!.id);
     central.answerNextEvents({
       status: 409,
       body: {
@@ -208,11 +343,16 @@ describe('site node sync (issue 28)', () => {
     });
 
     await expect(sync.push()).rejects.toThrow(SiteSyncError);
-    expect(central.received.map((event) => event.seq)).toEqual([4]);
-    expect(await sync.push()).toEqual({ sent: 2, acknowledged: 2 });
+    expect(atGate(central.received).map((event) => event.seq)).toEqual([5]);
+    const resent = await sync.push();
+    expect(resent.sent).toBe(resent.acknowledged);
 
-    expect(central.received.map((event) => event.seq)).toEqual([4, 3, 4]);
-    expect([...central.held.values()].map((event) => event.seq).sort()).toEqual([1, 2, 3, 4]);
+    expect(atGate(central.received).map((event) => event.seq)).toEqual([5, 3, 4, 5]);
+    expect(
+      atGate(central.held.values())
+        .map((event) => event.seq)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('keeps facts while the link is down, says so, and catches up when it is back', async () => {
@@ -240,7 +380,7 @@ describe('site node sync (issue 28)', () => {
     await sync.push();
     const back = (await atSite.get('/api/site-sync/status')).json();
     expect(back).toMatchObject({ offline: false, oldestUnacknowledgedAt: null });
-    expect(central.held.size).toBe(5);
+    expect(atGate(central.held.values())).toHaveLength(6);
   });
 
   it('applies central’s tombstones, and changes nothing from a page that fails to verify', async () => {
@@ -260,6 +400,28 @@ describe('site node sync (issue 28)', () => {
     central.signWithOwnKey();
     await sync.pull();
     expect(await count(node, 'watchlist_entries')).toBe(0);
+  });
+
+  it('numbers the facts of concurrent entries and exits without a gap on every stream', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    const inside = await Promise.all(
+      ['CC1GP', 'CC2GP', 'CC3GP'].map((plateNumber) =>
+        atSite.post('/api/auto-gate/grant-entry', { plateNumber, gateId }),
+      ),
+    );
+    const answers = await Promise.all([
+      ...inside.map((entry) => atSite.post(`/api/entry-logs/${entry.json().id}/exit`, { gateId })),
+      ...['CC4GP', 'CC5GP', 'CC6GP'].map((plateNumber) =>
+        atSite.post('/api/auto-gate/grant-entry', { plateNumber, gateId }),
+      ),
+    ]);
+    expect([...inside, ...answers].map((answer) => answer.statusCode).sort()).toEqual([
+      200, 200, 200, 201, 201, 201, 201, 201, 201,
+    ]);
+    for (const stream of [gateId, 'site']) {
+      const seqs = (await outbox()).filter((row) => row.stream === stream).map((row) => row.seq);
+      expect(seqs, stream).toEqual(seqs.map((_seq, index) => index + 1));
+    }
   });
 
   it('refuses a page carrying another tenant’s row, whole', async () => {

@@ -53,6 +53,9 @@ export const MANAGED_CENTRALLY_ROUTES: ReadonlySet<string> = new Set([
   'PATCH /api/sites/:id',
   'POST /api/sites/:siteId/gates',
   'PATCH /api/gates/:id',
+  // Issue 28c: the tenant's keys are central's (delivered wrapped for the node); a rotation made
+  // at the node would be a second key under central's next version.
+  'POST /api/keys/rotate',
 ]);
 
 export const MANAGED_CENTRALLY_MESSAGE =

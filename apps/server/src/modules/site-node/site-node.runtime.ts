@@ -75,12 +75,15 @@ export function startSiteNodeRuntime({
   config,
   ownerUrl,
   clock,
+  master,
   log,
   sync: givenSync,
 }: {
   config: SiteNodeConfig;
   ownerUrl: string;
   clock: Clock;
+  /** The node's ENCRYPTION_KEY (central's keys are stored re-wrapped under it). */
+  master: Buffer;
   log: Log;
   sync?: SiteNodeSync;
 }) {
@@ -91,7 +94,7 @@ export function startSiteNodeRuntime({
     statementTimeoutMs: 120_000,
     onPoolError: (error) => log('warn', `site sync: database connection lost: ${error.message}`),
   });
-  const sync = givenSync ?? createSiteNodeSync({ config, database, clock });
+  const sync = givenSync ?? createSiteNodeSync({ config, database, clock, master });
   const pull = createSyncLoop({
     intervalMs: config.pullIntervalMs,
     maxBackoffMs: config.maxBackoffMs,

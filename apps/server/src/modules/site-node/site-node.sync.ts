@@ -1,20 +1,24 @@
 import { sql } from 'drizzle-orm';
 
 import {
+  SITE_SYNC_EVENTS_BATCH_BYTES,
   SITE_SYNC_EVENTS_BATCH_MAX,
   SITE_SYNC_PAGE_LIMIT_DEFAULT,
   SiteSyncAckSchema,
   type SiteSyncChangesPage,
   SiteSyncChangesPageSchema,
   type SiteSyncEvent,
+  SiteSyncKeysSchema,
   type SiteSyncStatus,
 } from '@boomgate/contracts/site-sync';
 
 import type { SiteNodeConfig } from '@/config/env';
-import { verifySiteSyncPage } from '@/modules/site-sync';
+import { wrapContext } from '@/modules/keys';
+import { keySetOf, nodeKeyPair, unwrapKeysAtNode, verifySiteSyncPage } from '@/modules/site-sync';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor, Tx } from '@/platform/db';
 import { findPgError } from '@/platform/errors';
+import { masterKeyId, unwrapKey, wrapKey } from '@/platform/sealing';
 
 import { applyChangesPage, createTableShapes } from './site-node-apply';
 
@@ -76,6 +80,8 @@ export type SiteNodeSyncDeps = {
   /** The schema owner's connection: applying master data writes every synced table. */
   database: Database;
   clock: Clock;
+  /** The node's own ENCRYPTION_KEY: its X25519 key pair and the wrapping of central's keys on disk. */
+  master: Buffer;
   fetch?: typeof fetch;
   pageLimit?: number;
   /** A request to central that takes longer than this fails (the link may hang, not drop). */
@@ -92,6 +98,7 @@ export function createSiteNodeSync({
   config,
   database,
   clock,
+  master,
   fetch: fetchImpl = fetch,
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
   requestTimeoutMs = 30_000,
@@ -160,6 +167,84 @@ export function createSiteNodeSync({
     });
   }
 
+  type LocalKey = {
+    purpose: 'data' | 'index' | 'audit';
+    version: number;
+    state: 'active' | 'retiring' | 'retired';
+    wrapped_key: string | null;
+    master_key_id: string;
+  };
+
+  /**
+   * Issue 28 (ADR 0009): the tenant's keys from central, wrapped for this node, stored re-wrapped
+   * under the node's own ENCRYPTION_KEY in tenant_keys (where the keyring reads them; it makes no
+   * keys of its own on a node). A key the node already holds under the same version but with
+   * other bytes stops the sync (never silently two keys for one version); a key central has
+   * moved to retiring is retiring here too. Returns how many keys were written.
+   */
+  async function syncKeys(tenantId: string): Promise<number> {
+    const node = nodeKeyPair(master);
+    const currentMaster = masterKeyId(master);
+    const local = await database.withTenant(
+      tenantId,
+      async (tx) =>
+        (
+          await tx.execute<LocalKey>(sql`
+            select purpose, version, state, wrapped_key, master_key_id from tenant_keys
+            where tenant_id = ${tenantId}`)
+        ).rows,
+    );
+    const response = await call('/api/site-sync/keys', {
+      method: 'POST',
+      body: JSON.stringify({
+        nodePublicKey: node.publicKey,
+        have: keySetOf(local.filter((key) => key.state !== 'retired') as never[]),
+      }),
+    });
+    if (!response.ok)
+      throw new SiteSyncError(`keys: central answered ${response.status}`, response.status);
+    const parsed = SiteSyncKeysSchema.safeParse(await response.json().catch(() => null));
+    if (!parsed.success) throw new SiteSyncError('keys: the answer does not match the contract');
+    if (parsed.data.tenantId !== tenantId)
+      throw new SiteSyncError('keys: the answer is for another tenant than this node');
+    let keys;
+    try {
+      keys = unwrapKeysAtNode(master, parsed.data);
+    } catch {
+      throw new SiteSyncError('keys: the keys do not open with this node’s key');
+    }
+    const wanted = keys.filter((key) => {
+      const held = local.find((row) => row.purpose === key.purpose && row.version === key.version);
+      if (!held) return true;
+      if (held.wrapped_key && held.master_key_id === currentMaster) {
+        const bytes = unwrapKey(master, held.wrapped_key, wrapContext({ tenantId, ...key }));
+        if (!bytes.equals(key.key))
+          throw new SiteSyncError(
+            `keys: this node holds its own ${key.purpose} key v${key.version}, not central's; it cannot seal with both`,
+          );
+      }
+      return held.state !== key.state || held.master_key_id !== currentMaster || !held.wrapped_key;
+    });
+    if (wanted.length === 0) return 0;
+    // Retiring before active: one active key per purpose at every step (tenant_keys_one_active).
+    wanted.sort((a, b) => Number(a.state === 'active') - Number(b.state === 'active'));
+    await database.withTenant(tenantId, async (tx) => {
+      for (const key of wanted) {
+        if (key.state === 'active')
+          await tx.execute(sql`update tenant_keys set state = 'retiring'
+            where tenant_id = ${tenantId} and purpose = ${key.purpose} and state = 'active'
+              and version <> ${key.version}`);
+        const wrapped = wrapKey(master, key.key, wrapContext({ tenantId, ...key }));
+        await tx.execute(sql`
+          insert into tenant_keys (tenant_id, purpose, version, state, wrapped_key, master_key_id)
+          values (${tenantId}, ${key.purpose}, ${key.version}, ${key.state}, ${wrapped}, ${currentMaster})
+          on conflict (tenant_id, purpose, version) do update set state = excluded.state,
+            wrapped_key = excluded.wrapped_key, master_key_id = excluded.master_key_id`);
+      }
+    });
+    return wanted.length;
+  }
+
   /** Pulls until central has nothing newer; returns the pages applied. */
   async function pull(): Promise<{ pages: number; changes: number }> {
     let pages = 0;
@@ -174,6 +259,9 @@ export function createSiteNodeSync({
         changes += page.changes.length;
         if (page.changes.length === 0 || page.nextSince >= page.highWater) break;
       }
+      // The tenant's keys at every pull: a rotation made centrally reaches the node here.
+      const state = await readNodeState(database.db);
+      if (state) await syncKeys(state.tenant_id);
       return { pages, changes };
     } catch (error) {
       const message = describe(error);
@@ -213,7 +301,17 @@ export function createSiteNodeSync({
           ).rows,
       );
       if (pending.length === 0) return { sent: 0, acknowledged: 0 };
-      const events: SiteSyncEvent[] = pending.map((row) => ({
+      // A batch stays under SITE_SYNC_EVENTS_BATCH_BYTES (captures carry their objects), but
+      // always holds the first fact: the rest follow in the next batch, in order.
+      let bytes = 0;
+      let take = 0;
+      for (const row of pending) {
+        bytes += JSON.stringify(row.payload).length;
+        if (take > 0 && bytes > SITE_SYNC_EVENTS_BATCH_BYTES) break;
+        take += 1;
+      }
+      const inOrder = pending.slice(0, take);
+      const events: SiteSyncEvent[] = inOrder.map((row) => ({
         id: row.id,
         gateId: row.gate_id,
         seq: row.seq,
@@ -228,7 +326,7 @@ export function createSiteNodeSync({
       const body: unknown = await response.json().catch(() => null);
       if (response.status === 409) {
         const told = findAcknowledged(body);
-        const streams = [...new Set(pending.map((row) => row.stream))];
+        const streams = [...new Set(inOrder.map((row) => row.stream))];
         await database.withTenant(tenantId, async (tx) => {
           for (const stream of streams) {
             const from = told?.[stream] ?? 0;
@@ -264,7 +362,7 @@ export function createSiteNodeSync({
     }
   }
 
-  return { pull, push };
+  return { pull, push, syncKeys };
 }
 
 /**

@@ -13,6 +13,13 @@ import { type SiteSyncServiceDeps, createSiteSyncService } from './site-sync.ser
 
 export type { SiteNode, SiteSyncService } from './site-sync.service';
 export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync-signature';
+export {
+  type PlainTenantKey,
+  keySetOf,
+  nodeKeyPair,
+  unwrapKeysAtNode,
+  wrapKeysForNode,
+} from './site-sync-keys';
 
 export function createSiteSyncModule(deps: Omit<SiteSyncServiceDeps, 'repository'>) {
   const service = createSiteSyncService({ ...deps, repository: createSiteSyncRepository() });

@@ -10,10 +10,16 @@
  * - `exit`: the site's visits row once closed (`entry_log_id`, `exited_at`, `exit_gate_id`,
  *   `exit_source`, `exited_by`, `exited_by_name`, `exit_ticket_number`, `exit_seal_numbers`,
  *   `exit_mismatches`). Central closes the visit of that entry.
- * - `capture`, `face_comparison`, `correction`, `audit`: stored as received (site_sync_events),
- *   not applied to central's own tables yet.
+ * - `capture`: the site's captures row plus `object`, the stored object's bytes base64 as they are
+ *   in the site's storage (sealed with the tenant's data key, which the node holds from central).
+ *   Central stores the bytes under the same `image_key` and the row under the fact's id.
+ * - `face_comparison`, `correction`, `audit`: the site's face_comparisons, reading_corrections
+ *   and audit_events row, inserted under the fact's id (sealed values stay sealed: the same
+ *   tenant keys open them). An audit event keeps the site's `occurred_at`.
+ * For these four the fact's id IS the row's id (`payload.id`, when present, must equal it).
  *
- * Unknown members are kept in the stored fact and ignored when applying.
+ * Unknown members are kept in the stored fact and ignored when applying; the columns applied are
+ * checked here (types, enums, sizes), so a bad payload is a 400, never a database error.
  */
 import { z } from 'zod';
 
@@ -41,6 +47,8 @@ export const SiteEntryPayloadSchema = z.looseObject({
   recorded_by_name: optionalText,
   warnings: z.array(EntryWarningSchema).max(100).optional(),
   site_sync_version: z.number().int().min(0).optional(),
+  /** The face comparison the entry claimed at the site (central links the two). */
+  face_comparison_id: z.uuid().nullable().optional(),
 });
 export type SiteEntryPayload = z.infer<typeof SiteEntryPayloadSchema>;
 
@@ -57,6 +65,78 @@ export const SiteExitPayloadSchema = z.looseObject({
 });
 export type SiteExitPayload = z.infer<typeof SiteExitPayloadSchema>;
 
+const uuid = z.uuid();
+const optionalUuid = uuid.nullable().optional();
+const at = when.transform((value) => new Date(value).toISOString());
+
+/** A capture's object: at most 20 MB of base64 (images are re-encoded and far smaller). */
+export const SITE_CAPTURE_OBJECT_MAX_BASE64 = 20 * 1024 * 1024;
+
+export const SiteCapturePayloadSchema = z.object({
+  id: uuid.optional(),
+  created_at: at,
+  created_by: optionalUuid,
+  type: z.string().trim().min(1).max(40),
+  image_key: z.string().max(200),
+  reading: z.record(z.string(), z.unknown()).nullable().optional(),
+  object: z
+    .string()
+    .min(1)
+    .max(SITE_CAPTURE_OBJECT_MAX_BASE64)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+});
+export type SiteCapturePayload = z.infer<typeof SiteCapturePayloadSchema>;
+
+export const SiteFaceComparisonPayloadSchema = z.object({
+  id: uuid.optional(),
+  compared_at: at,
+  compared_by: optionalUuid,
+  approved_vehicle_id: optionalUuid,
+  driver_id: optionalUuid,
+  reference: z.enum(['descriptor', 'photo', 'image']),
+  match_score: z.number().min(0).max(100),
+  decision: z.enum(['match', 'no_match', 'spoof_suspected']),
+  liveness: z.number().min(0).max(1).nullable().optional(),
+  antispoof_gating: z.boolean(),
+  antispoof_threshold: z.number().min(0).max(1),
+  antispoof_passed: z.boolean().nullable().optional(),
+  used_by_entry_id: optionalUuid,
+  live_capture_id: optionalUuid,
+});
+export type SiteFaceComparisonPayload = z.infer<typeof SiteFaceComparisonPayloadSchema>;
+
+export const SiteCorrectionPayloadSchema = z.object({
+  id: uuid.optional(),
+  capture_id: optionalUuid,
+  reading_type: z.string().trim().min(1).max(40),
+  field: z.string().trim().min(1).max(100),
+  kind: z.enum(['confirmed', 'corrected', 'typed']),
+  read_value: z.object({ value: z.unknown() }).nullable().optional(),
+  read_confidence: z.number().min(0).max(1).nullable().optional(),
+  read_source: z.string().max(40).nullable().optional(),
+  was_uncertain: z.boolean(),
+  typed_value: z.string().max(2000),
+  corrected_by: optionalUuid,
+  corrected_by_name: optionalText,
+  corrected_at: at,
+  entry_log_id: optionalUuid,
+  document_type: z.string().max(60).nullable().optional(),
+  document_id: optionalUuid,
+});
+export type SiteCorrectionPayload = z.infer<typeof SiteCorrectionPayloadSchema>;
+
+export const SiteAuditPayloadSchema = z.object({
+  id: uuid.optional(),
+  occurred_at: at,
+  actor_user_id: optionalUuid,
+  action: z.string().trim().min(1).max(100),
+  target_type: z.string().max(100).nullable().optional(),
+  target_id: z.string().max(200).nullable().optional(),
+  ip: z.string().max(100).nullable().optional(),
+  details: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type SiteAuditPayload = z.infer<typeof SiteAuditPayloadSchema>;
+
 function parse<T>(schema: z.ZodType<T>, payload: unknown): T {
   const result = schema.safeParse(payload);
   if (result.success) return result.data;
@@ -66,3 +146,10 @@ function parse<T>(schema: z.ZodType<T>, payload: unknown): T {
 
 export const parseSiteEntryPayload = (payload: unknown) => parse(SiteEntryPayloadSchema, payload);
 export const parseSiteExitPayload = (payload: unknown) => parse(SiteExitPayloadSchema, payload);
+export const parseSiteCapturePayload = (payload: unknown) =>
+  parse(SiteCapturePayloadSchema, payload);
+export const parseSiteFaceComparisonPayload = (payload: unknown) =>
+  parse(SiteFaceComparisonPayloadSchema, payload);
+export const parseSiteCorrectionPayload = (payload: unknown) =>
+  parse(SiteCorrectionPayloadSchema, payload);
+export const parseSiteAuditPayload = (payload: unknown) => parse(SiteAuditPayloadSchema, payload);

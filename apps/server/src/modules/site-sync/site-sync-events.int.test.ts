@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Alert } from '@boomgate/contracts/alerts';
+import type { AuditEvent } from '@boomgate/contracts/audit';
+import type { EntryDetail } from '@boomgate/contracts/entry-detail';
 import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { CreatedSiteNodeToken, SiteSyncAck } from '@boomgate/contracts/site-sync';
 import type { Visit } from '@boomgate/contracts/visits';
@@ -332,6 +335,313 @@ describe('up-sync', () => {
       payload: 'events',
     });
     expect(notJson.statusCode).toBe(415);
+  });
+});
+
+describe('up-sync of captures, face comparisons, corrections and audit events', () => {
+  const citationsOf = async (captureId: string) =>
+    (
+      await t.ownerQuery<{ citations: number }>('select citations from captures where id = $1', [
+        captureId,
+      ])
+    )[0]?.citations;
+
+  /** A JPEG as the site stores it: sealed with the tenant's data key (which central shares). */
+  async function aSealedCapture(setup: SiteSetup, seq: number) {
+    const key = `${setup.tenantId}/captures/${randomUUID()}.jpg`;
+    const jpeg = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await t.modules.keys.storage.put(key, jpeg);
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key); // central has it only once the fact brings it
+    const id = randomUUID();
+    const createdAt = new Date(Date.now() - 120_000).toISOString();
+    return {
+      key,
+      jpeg,
+      sealed,
+      event: {
+        id,
+        gateId: null,
+        seq,
+        kind: 'capture' as const,
+        siteRecordedAt: createdAt,
+        payload: {
+          tenant_id: setup.tenantId,
+          id,
+          created_at: createdAt,
+          created_by: null,
+          type: 'plate',
+          image_key: key,
+          reading: null,
+          citations: 0,
+          cited_at: null,
+          expires_at: createdAt,
+          object: sealed.toString('base64'),
+        },
+      },
+    };
+  }
+
+  function aFaceComparison(seq: number, fields: Record<string, unknown> = {}) {
+    const id = randomUUID();
+    const at = new Date(Date.now() - 110_000).toISOString();
+    return {
+      id,
+      gateId: null,
+      seq,
+      kind: 'face_comparison' as const,
+      siteRecordedAt: at,
+      payload: {
+        id,
+        compared_at: at,
+        compared_by: null,
+        approved_vehicle_id: null,
+        driver_id: null,
+        reference: 'image',
+        match_score: 91.5,
+        decision: 'match',
+        liveness: 0.93,
+        antispoof_gating: true,
+        antispoof_threshold: 0.5,
+        antispoof_passed: true,
+        used_by_entry_id: null,
+        live_capture_id: null,
+        ...fields,
+      },
+    };
+  }
+
+  function aCorrection(seq: number, entryLogId: string, captureId: string) {
+    const id = randomUUID();
+    const at = new Date(Date.now() - 100_000).toISOString();
+    return {
+      id,
+      gateId: null,
+      seq,
+      kind: 'correction' as const,
+      siteRecordedAt: at,
+      payload: {
+        id,
+        capture_id: captureId,
+        reading_type: 'plate',
+        field: 'plateNumber',
+        kind: 'corrected',
+        read_value: { value: 'CA12345' },
+        read_confidence: 0.62,
+        read_source: 'ocr',
+        was_uncertain: true,
+        typed_value: 'CA 123-456',
+        corrected_by: null,
+        corrected_by_name: 'Site guard',
+        corrected_at: at,
+        entry_log_id: entryLogId,
+        document_type: null,
+        document_id: null,
+      },
+    };
+  }
+
+  async function anAudit(setup: SiteSetup, seq: number, details: Record<string, unknown>) {
+    const id = randomUUID();
+    const at = new Date(Date.now() - 90_000).toISOString();
+    // Sealed at the site under the tenant's audit key, as the site's audit service stores it.
+    const sealedName = await t.modules.keys.keyring.audit.seal(
+      setup.tenantId,
+      'audit_events.details',
+      'Sipho Dlamini',
+    );
+    return {
+      id,
+      gateId: null,
+      seq,
+      kind: 'audit' as const,
+      siteRecordedAt: at,
+      payload: {
+        tenant_id: setup.tenantId,
+        id,
+        occurred_at: at,
+        actor_user_id: setup.admin.body.user.id,
+        action: 'entry.granted',
+        target_type: 'entry_log',
+        target_id: details.entryId,
+        ip: '10.0.0.7',
+        details: { ...details, driverName: sealedName },
+      },
+    };
+  }
+
+  it('applies each once into central’s own tables: the entry detail and the audit log show them', async () => {
+    const setup = await aSiteWithNode();
+    const capture = await aSealedCapture(setup, 1);
+    const face = aFaceComparison(2);
+    const entry = anEntry(setup.gateId, 1, {
+      plate_image_key: capture.key,
+      face_comparison_id: face.id,
+    });
+    const correction = aCorrection(3, entry.id, capture.event.id);
+    const audit = await anAudit(setup, 4, { entryId: entry.id });
+    // The entry first on its gate's stream, the site's stream after it, all in one batch.
+    const facts = [entry, capture.event, face, correction, audit];
+    const ack = await pushOk(setup, facts);
+    expect(ack).toEqual({
+      acknowledged: { [setup.gateId]: 1, site: 4 },
+      duplicates: [],
+      flagged: [],
+    });
+    // Resent (a lost answer): all duplicates, nothing twice.
+    expect((await pushOk(setup, facts)).duplicates.sort()).toEqual(
+      facts.map((fact) => fact.id).sort(),
+    );
+
+    // The object is in central's storage under the same key, sealed as it came, and opens there.
+    expect((await t.files.get(capture.key))!.equals(capture.sealed)).toBe(true);
+    expect((await t.modules.keys.storage.get(capture.key))!.equals(capture.jpeg)).toBe(true);
+
+    const detail = (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>();
+    expect(detail.captures).toContainEqual(
+      expect.objectContaining({
+        captureId: capture.event.id,
+        citedAs: 'plateImage',
+        type: 'plate',
+      }),
+    );
+    expect(detail.faceComparison).toMatchObject({
+      id: face.id,
+      decision: 'match',
+      matchScore: 91.5,
+    });
+    expect(detail.corrections).toHaveLength(1);
+    expect(detail.corrections[0]).toMatchObject({ typedValue: 'CA 123-456', kind: 'corrected' });
+    expect(detail.auditTrail.map((event) => event.id)).toContain(audit.id);
+
+    const log = (await setup.admin.get('/api/audit-events?action=entry.granted&limit=50')).json<
+      AuditEvent[]
+    >();
+    const shown = log.filter((event) => event.id === audit.id);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({
+      occurredAt: audit.payload.occurred_at,
+      ip: '10.0.0.7',
+      details: {
+        entryId: entry.id,
+        driverName: 'Sipho Dlamini',
+        siteSync: { siteId: setup.siteId, siteRecordedAt: audit.payload.occurred_at },
+      },
+    });
+    const counts = await t.ownerQuery<{ table: string; n: string }>(
+      `select 'captures' as table, count(*) as n from captures where id = $1
+       union all select 'face_comparisons', count(*) from face_comparisons where id = $2
+       union all select 'reading_corrections', count(*) from reading_corrections where id = $3
+       union all select 'audit_events', count(*) from audit_events where id = $4`,
+      [capture.event.id, face.id, correction.id, audit.id],
+    );
+    expect(counts.map((row) => Number(row.n))).toEqual([1, 1, 1, 1]);
+    // Cited by the site's entry (its plate image), as it was at the site: kept while cited.
+    expect(await citationsOf(capture.event.id)).toBe(1);
+    // The fact keeps the object's digest, not its bytes.
+    const [stored] = await t.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_sync_events where id = $1',
+      [capture.event.id],
+    );
+    expect(stored!.payload.object).toBeUndefined();
+    expect(stored!.payload.object_bytes).toBe(capture.sealed.length);
+  });
+
+  it('links the face comparison and cites the capture when they arrive after the entry', async () => {
+    const setup = await aSiteWithNode();
+    const capture = await aSealedCapture(setup, 1);
+    const face = aFaceComparison(2);
+    const entry = anEntry(setup.gateId, 1, {
+      face_comparison_id: face.id,
+      plate_image_key: capture.key,
+    });
+    await pushOk(setup, [entry]);
+    expect(
+      (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>().faceComparison,
+    ).toBeNull();
+    // A capture no entry cites (yet): central's own count, kept a day for the facts citing it.
+    const loose = await aSealedCapture(setup, 3);
+    await pushOk(setup, [capture.event, face, loose.event]);
+    expect(
+      (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>().faceComparison,
+    ).toMatchObject({ id: face.id });
+    expect(await citationsOf(capture.event.id)).toBe(1);
+    expect(await citationsOf(loose.event.id)).toBe(0);
+    const [expiry] = await t.ownerQuery<{ expires_at: Date }>(
+      'select expires_at from captures where id = $1',
+      [loose.event.id],
+    );
+    expect(expiry!.expires_at.getTime()).toBe(t.clock.now().getTime() + 24 * 3_600_000);
+  });
+
+  it('answers invalid payloads of these kinds with 400 in the error format, storing nothing', async () => {
+    const setup = await aSiteWithNode();
+    const other = await aSiteWithNode();
+    const capture = await aSealedCapture(setup, 1);
+    const cases: [string, unknown][] = [
+      ['a face comparison with an unknown decision', aFaceComparison(1, { decision: 'maybe' })],
+      ['a face comparison with a score as text', aFaceComparison(1, { match_score: 'high' })],
+      [
+        'a capture whose object is not base64',
+        { ...capture.event, payload: { ...capture.event.payload, object: '%%%' } },
+      ],
+      [
+        'a capture whose object is not sealed',
+        {
+          ...capture.event,
+          payload: { ...capture.event.payload, object: capture.jpeg.toString('base64') },
+        },
+      ],
+      [
+        'a capture under another tenant’s key',
+        {
+          ...capture.event,
+          payload: {
+            ...capture.event.payload,
+            image_key: capture.key.replace(setup.tenantId, other.tenantId),
+          },
+        },
+      ],
+      [
+        'a correction without a field',
+        { ...aCorrection(1, randomUUID(), randomUUID()), payload: { kind: 'typed' } },
+      ],
+      [
+        'an audit event without an action',
+        { ...(await anAudit(setup, 1, {})), payload: { occurred_at: 'soon' } },
+      ],
+      [
+        'a row whose id is not the event’s',
+        { ...aFaceComparison(1), payload: { ...aFaceComparison(1).payload, id: randomUUID() } },
+      ],
+    ];
+    for (const [what, event] of cases) {
+      const response = await push(setup, [event]);
+      expect(response.statusCode, `${what}: ${response.body}`).toBe(400);
+      expect(response.json(), what).toMatchObject({ error: { code: 'INVALID' } });
+    }
+    const [count] = await t.ownerQuery<{ n: string }>(
+      'select count(*) as n from site_sync_events where tenant_id = $1',
+      [setup.tenantId],
+    );
+    expect(Number(count!.n)).toBe(0);
+    expect(await t.files.get(capture.key)).toBeUndefined();
+
+    // A capture under a key central already holds for another capture: refused, the object kept.
+    await pushOk(setup, [capture.event]);
+    const again = await aSealedCapture(setup, 2);
+    const clash = {
+      ...again.event,
+      payload: { ...again.event.payload, image_key: capture.key },
+    };
+    const refused = await push(setup, [clash]);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'INVALID' } });
+    expect((await t.files.get(capture.key))!.equals(capture.sealed)).toBe(true);
   });
 });
 

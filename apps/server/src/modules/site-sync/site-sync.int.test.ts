@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,11 +7,13 @@ import type {
   CreatedSiteNodeToken,
   SiteNodeToken,
   SiteSyncChangesPage,
+  SiteSyncKeys,
   SiteSyncStatus,
 } from '@boomgate/contracts/site-sync';
 
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
+import { type PlainTenantKey, keySetOf, nodeKeyPair, unwrapKeysAtNode } from './site-sync-keys';
 import { verifySiteSyncPage } from './site-sync-signature';
 
 let t: TestApp;
@@ -418,5 +420,83 @@ describe('down-sync', () => {
       await admin.get(`/api/site-sync/status?siteId=${otherSiteId}`)
     ).json<SiteSyncStatus>();
     expect(otherSite.lastDownSyncAt).toBeNull();
+  });
+});
+
+describe("the tenant's keys for a site node (POST /api/site-sync/keys)", () => {
+  let admin: Tenant;
+  let other: Tenant;
+  let token: CreatedSiteNodeToken;
+  const nodeMaster = randomBytes(32);
+
+  beforeAll(async () => {
+    admin = await t.registerTenant();
+    other = await t.registerTenant();
+    token = await aNodeToken(admin, await aSite(admin));
+  });
+
+  const askKeys = (body: Record<string, unknown>, tokenText = token.token) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/site-sync/keys',
+      headers: bearer(tokenText),
+      payload: body,
+    });
+  const auditsOf = async (tenantId: string) =>
+    Number(
+      (
+        await t.ownerQuery<{ n: string }>(
+          "select count(*) as n from audit_events where tenant_id = $1 and action = 'site.node-keys.delivered'",
+          [tenantId],
+        )
+      )[0]!.n,
+    );
+
+  it("wraps the token's tenant's live keys for the node, opened only with the node's key", async () => {
+    const tenantId = admin.body.tenant.id;
+    const response = await askKeys({ nodePublicKey: nodeKeyPair(nodeMaster).publicKey, have: [] });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<SiteSyncKeys>();
+    expect(answer.tenantId).toBe(tenantId);
+    const central = await t.modules.keys.keyring.liveKeys(tenantId);
+    const opened = unwrapKeysAtNode(nodeMaster, answer);
+    const asText = (keys: PlainTenantKey[]) =>
+      keys
+        .map((key) => `${key.purpose}:${key.version}:${key.state}:${key.key.toString('hex')}`)
+        .sort();
+    expect(asText(opened)).toEqual(asText(central));
+    expect(opened.map((key) => key.purpose).sort()).toEqual(['audit', 'data', 'index']);
+    for (const key of central) expect(response.body).not.toContain(key.key.toString('base64'));
+    expect(() => unwrapKeysAtNode(randomBytes(32), answer)).toThrow();
+    // Another tenant's keys are never these.
+    const others = await t.modules.keys.keyring.liveKeys(other.body.tenant.id);
+    expect(asText(others)).not.toEqual(asText(central));
+  });
+
+  it('audits a delivery that changes what the node holds, not an unchanged one', async () => {
+    const tenantId = admin.body.tenant.id;
+    const before = await auditsOf(tenantId);
+    const have = keySetOf(await t.modules.keys.keyring.liveKeys(tenantId));
+    expect(
+      (await askKeys({ nodePublicKey: nodeKeyPair(nodeMaster).publicKey, have })).statusCode,
+    ).toBe(200);
+    expect(await auditsOf(tenantId)).toBe(before);
+    expect(
+      (await askKeys({ nodePublicKey: nodeKeyPair(nodeMaster).publicKey, have: [] })).statusCode,
+    ).toBe(200);
+    expect(await auditsOf(tenantId)).toBe(before + 1);
+  });
+
+  it('answers a bad body with 400 and a bad token with 401, in the error format', async () => {
+    for (const body of [{}, { nodePublicKey: 'A'.repeat(60) }, { nodePublicKey: 5 }]) {
+      const response = await askKeys(body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ error: { code: expect.any(String) } });
+    }
+    const stranger = await askKeys(
+      { nodePublicKey: nodeKeyPair(nodeMaster).publicKey },
+      randomBytes(32).toString('base64url'),
+    );
+    expect(stranger.statusCode).toBe(401);
   });
 });

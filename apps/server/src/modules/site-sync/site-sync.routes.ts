@@ -8,10 +8,13 @@ import {
   CreateSiteNodeTokenSchema,
   CreatedSiteNodeTokenSchema,
   SiteNodeTokenSchema,
+  SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
   SiteSyncAckSchema,
   SiteSyncChangesPageSchema,
   SiteSyncChangesQuerySchema,
   SiteSyncEventsBatchSchema,
+  SiteSyncKeysRequestSchema,
+  SiteSyncKeysSchema,
   SiteSyncStatusSchema,
 } from '@boomgate/contracts/site-sync';
 
@@ -139,6 +142,8 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
       '/site-sync/events',
       {
         config: publicAccess(),
+        // Captures carry their sealed objects (ADR 0009); the node keeps a batch well under this.
+        bodyLimit: SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
         preValidation: authenticateNode,
         schema: {
           tags: ['site-sync'],
@@ -170,6 +175,28 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
           );
         }
       },
+    );
+
+    app.post(
+      '/site-sync/keys',
+      {
+        config: publicAccess(),
+        preValidation: authenticateNode,
+        schema: {
+          tags: ['site-sync'],
+          operationId: 'siteSyncKeys',
+          description:
+            "The tenant's keys for the site node (`Authorization: Bearer <site token>`, ADR 0009): the active and " +
+            'retiring data, index and audit keys, each wrapped with AES-256-GCM under a key agreed by X25519 ' +
+            'between a fresh ephemeral key and `nodePublicKey` (HKDF-SHA256), never in clear. The node asks at ' +
+            'every pull, so a rotation reaches it at the next sync; a delivery that changes what the node holds ' +
+            '(`have`) is audited.',
+          security: [{ siteToken: [] }],
+          body: SiteSyncKeysRequestSchema,
+          response: { 200: SiteSyncKeysSchema },
+        },
+      },
+      async (request) => service.deliverKeys(theNode(request), request.body),
     );
 
     app.get(

@@ -10,6 +10,8 @@ import {
   type SiteSyncChangesQuery,
   type SiteSyncEvent,
   type SiteSyncEventsBatch,
+  type SiteSyncKeys,
+  type SiteSyncKeysRequest,
   type SiteSyncStatus,
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
@@ -28,11 +30,31 @@ import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
 
 import {
+  type SiteAuditPayload,
+  type SiteCapturePayload,
+  type SiteCorrectionPayload,
   type SiteEntryPayload,
   type SiteExitPayload,
+  type SiteFaceComparisonPayload,
+  parseSiteAuditPayload,
+  parseSiteCapturePayload,
+  parseSiteCorrectionPayload,
   parseSiteEntryPayload,
   parseSiteExitPayload,
+  parseSiteFaceComparisonPayload,
 } from './site-facts';
+import {
+  type RawObjects,
+  applyAudit,
+  applyCapture,
+  applyCorrection,
+  applyFaceComparison,
+  captureObject,
+  citeSiteCaptures,
+  linkFaceComparison,
+  storedCapturePayload,
+} from './site-facts-apply';
+import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
@@ -47,6 +69,10 @@ export type SiteSyncServiceDeps = {
   clock: Clock;
   /** Seals each tenant's signing key (the master key, platform/crypto.ts). */
   secretBox: SecretBox;
+  /** The tenants' keys in clear, to wrap for a node (issue 26's keyring). */
+  keyring: { liveKeys(tenantId: string): Promise<PlainTenantKey[]> };
+  /** The storage as it is (not the sealing wrapper): a capture's object arrives sealed. */
+  objects: RawObjects;
   sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
@@ -56,6 +82,33 @@ export type SiteSyncServiceDeps = {
 };
 
 export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
+
+/** A fact's payload as read by `validate`: a capture carries its decoded object. */
+type Parsed =
+  | SiteEntryPayload
+  | SiteExitPayload
+  | { capture: SiteCapturePayload; bytes: Buffer }
+  | SiteFaceComparisonPayload
+  | SiteCorrectionPayload
+  | SiteAuditPayload;
+
+/** The image fields of a site's entry row that may hold a capture's key. */
+const SITE_ENTRY_IMAGE_COLUMNS = [
+  'plate_image_key',
+  'vehicle_disk_image_key',
+  'driver_face_image_key',
+  'driver_license_image_key',
+  'passport_image_key',
+] as const;
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The readers of the facts that are rows of the site's own tables, by kind. */
+const ROW_PARSERS = {
+  capture: parseSiteCapturePayload,
+  face_comparison: parseSiteFaceComparisonPayload,
+  correction: parseSiteCorrectionPayload,
+  audit: parseSiteAuditPayload,
+} as const;
 
 /** A batch whose first seq for a stream skips one: the node resends from what central holds. */
 export class SiteSyncGapError extends Error {
@@ -107,6 +160,8 @@ export function createSiteSyncService({
   audit,
   clock,
   secretBox,
+  keyring,
+  objects,
   sites,
   visits,
   watchlist,
@@ -261,8 +316,23 @@ export function createSiteSyncService({
       trailer_licence_disc_ids: [],
       warnings: [...(entry.warnings ?? []), provenance, ...flags],
     };
+    delete row.face_comparison_id;
     const inserted = await insertSiteEntry(tx, row);
     if (!inserted) return;
+    if (entry.face_comparison_id)
+      await linkFaceComparison(tx, node.tenantId, event.id, entry.face_comparison_id);
+    // The site's captures it names in its image fields are cited here as they were there.
+    await citeSiteCaptures(
+      tx,
+      node.tenantId,
+      {
+        keys: [
+          ...SITE_ENTRY_IMAGE_COLUMNS.map((column) => entry[column]),
+          ...asArray(entry.permit_image_keys),
+        ],
+      },
+      receivedAt,
+    );
     await visits.openForSiteEntry(
       tx,
       node.tenantId,
@@ -331,7 +401,7 @@ export function createSiteSyncService({
   async function validate(tx: DbExecutor, node: SiteNode, events: SiteSyncEvent[]) {
     const ids = new Set<string>();
     const gatesSeen = new Map<string, boolean>();
-    const parsed = new Map<string, SiteEntryPayload | SiteExitPayload>();
+    const parsed = new Map<string, Parsed>();
     for (const [index, event] of events.entries()) {
       const at = `events[${index}]`;
       if (ids.has(event.id))
@@ -355,6 +425,21 @@ export function createSiteSyncService({
           parsed.set(event.id, entry);
         } else if (event.kind === 'exit') {
           parsed.set(event.id, parseSiteExitPayload(event.payload));
+        } else {
+          const row = ROW_PARSERS[event.kind](event.payload);
+          if (row.id !== undefined && row.id !== event.id)
+            throw new Error(
+              `payload.id is not the event's id (a ${event.kind}'s fact id is its row id)`,
+            );
+          parsed.set(
+            event.id,
+            event.kind === 'capture'
+              ? {
+                  capture: row as SiteCapturePayload,
+                  bytes: captureObject(node.tenantId, row as SiteCapturePayload),
+                }
+              : (row as Parsed),
+          );
         }
       } catch (error) {
         throw new AppError('INVALID', `${at} (${event.kind}): ${(error as Error).message}`);
@@ -479,6 +564,36 @@ export function createSiteSyncService({
       });
     },
 
+    // ---- the tenant's keys for the node ----
+    /**
+     * The tenant's live keys (active and retiring) wrapped for the node's X25519 key (ADR 0009).
+     * Audited when what the node says it holds differs from what it is sent (a first delivery, a
+     * rotation): the node asks at every pull, and an unchanged answer is not an event.
+     */
+    async deliverKeys(node: SiteNode, body: SiteSyncKeysRequest): Promise<SiteSyncKeys> {
+      const keys = await keyring.liveKeys(node.tenantId);
+      let answer: SiteSyncKeys;
+      try {
+        answer = wrapKeysForNode(node.tenantId, body.nodePublicKey, keys);
+      } catch {
+        throw new AppError('INVALID', 'nodePublicKey is not an X25519 public key (SPKI, base64).');
+      }
+      const sent = keySetOf(keys);
+      if (sent.join(',') !== [...body.have].sort().join(',')) {
+        await database.withTenant(node.tenantId, (tx) =>
+          audit.record(tx, {
+            tenantId: node.tenantId,
+            actorUserId: null,
+            action: 'site.node-keys.delivered',
+            targetType: 'site_node_token',
+            targetId: node.tokenId,
+            details: { siteId: node.siteId, keys: sent, nodeHad: body.have },
+          }),
+        );
+      }
+      return answer;
+    },
+
     // ---- up-sync ----
     async receiveEvents(node: SiteNode, batch: SiteSyncEventsBatch): Promise<SiteSyncAck> {
       const receivedAt = clock.now();
@@ -545,6 +660,10 @@ export function createSiteSyncService({
                   new Date(event.siteRecordedAt),
                 )
               : [];
+          const capture =
+            event.kind === 'capture'
+              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+              : null;
           const inserted = await repository.insertEvent(tx, {
             tenantId: node.tenantId,
             id: event.id,
@@ -555,7 +674,8 @@ export function createSiteSyncService({
             kind: event.kind,
             siteRecordedAt: new Date(event.siteRecordedAt),
             centralReceivedAt: receivedAt,
-            payload: event.payload,
+            // A capture's object goes to storage, not into the fact's row (its digest does).
+            payload: capture ? storedCapturePayload(event.payload, capture.bytes) : event.payload,
             flagged: stale.length > 0,
           });
           if (!inserted) {
@@ -567,6 +687,29 @@ export function createSiteSyncService({
             await applyEntry(tx, node, event, payload as SiteEntryPayload, stale, receivedAt);
           if (event.kind === 'exit')
             await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
+          const row = { tenantId: node.tenantId, id: event.id };
+          if (capture)
+            await applyCapture(
+              tx,
+              objects,
+              { ...row, siteId: node.siteId, receivedAt },
+              capture.capture,
+              capture.bytes,
+            );
+          if (event.kind === 'face_comparison')
+            await applyFaceComparison(
+              tx,
+              { ...row, receivedAt },
+              payload as SiteFaceComparisonPayload,
+            );
+          if (event.kind === 'correction')
+            await applyCorrection(tx, row, payload as SiteCorrectionPayload);
+          if (event.kind === 'audit')
+            await applyAudit(
+              tx,
+              { ...row, siteId: node.siteId, receivedAt },
+              payload as SiteAuditPayload,
+            );
           const stream = siteSyncStreamKey(event.gateId);
           highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }

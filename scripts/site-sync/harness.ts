@@ -9,9 +9,8 @@ import { startLinkProxy } from './proxy';
  * test:site-sync (issue 28, ADR 0009): what the site-sync harness tests share — central and a
  * site node (two real server processes, each on its own embedded PostgreSQL) joined by a loopback
  * TCP proxy as the link, a tenant registered centrally with a node token for its default site,
- * and small helpers to call either side and wait for a state. Used by the browser half
- * (site-sync-ui); the API half (site-sync.site-sync.test.ts) still has its own copy of the same
- * start-up while it is changed on another branch, to move here once both are merged.
+ * and small helpers to call either side and wait for a state. Used by both halves: the API one
+ * (site-sync.site-sync.test.ts) and the browser one (site-sync-ui.site-sync.test.ts).
  */
 
 /** Short intervals so the harness runs in seconds; the meaning is the production one. */

@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { sampleFace } from '@boomgate/vision/testing';
 
-import { type Client, client, sleep } from '../cluster/load';
-import { type ServerProcess, startServer } from '../lib/server-process';
+import { type Client, sleep } from '../cluster/load';
 
-import { startLinkProxy } from './proxy';
+import { PASSWORD, type SitePair, ok, startSitePair, statusOf, waitFor } from './harness';
 
 /**
  * test:site-sync (issue 28, ADR 0009): central and a site node on one machine — two real server
@@ -22,22 +21,6 @@ import { startLinkProxy } from './proxy';
  * events, exactly once (issue 28c), and open the capture's object with the tenant's key.
  */
 
-// Short intervals so the harness runs in seconds; the meaning is the production one.
-const NODE_ENV = {
-  SITE_SYNC_PULL_INTERVAL_MS: '500',
-  SITE_SYNC_PUSH_INTERVAL_MS: '300',
-  SITE_SYNC_MAX_BACKOFF_MS: '1000',
-  SITE_SYNC_STALE_AFTER_MS: '3000',
-};
-const PASSWORD = 'site-sync-pass-1';
-
-type Status = {
-  mode: string;
-  lastDownSyncAt: string | null;
-  lastUpSyncAt: string | null;
-  oldestUnacknowledgedAt: string | null;
-  offline: boolean;
-};
 type EntryDetail = {
   captures: { captureId: string | null; citedAs: string; image: string | null }[];
   corrections: { id: string; typedValue: string }[];
@@ -58,9 +41,8 @@ type Entry = {
   warnings: { code: string; rule?: string }[];
 };
 
-let central: ServerProcess;
-let node: ServerProcess;
-let link: Awaited<ReturnType<typeof startLinkProxy>>;
+let pair: SitePair;
+let link: SitePair['link'];
 let atCentral: Client;
 let atNode: Client;
 let siteId: string;
@@ -69,37 +51,6 @@ let tokenId: string;
 let username: string;
 let withEvidence: Awaited<ReturnType<typeof enterWithEvidence>>;
 const report: string[] = [];
-
-async function ok<T>(
-  api: Client,
-  method: string,
-  path: string,
-  body?: unknown,
-  status = [200, 201, 204],
-): Promise<T> {
-  const answer = await api.call(`${method} ${path}`, method, path, body);
-  if (!status.includes(answer.status ?? 0))
-    throw new Error(
-      `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body ?? answer.error)}`,
-    );
-  return answer.body as T;
-}
-
-async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await sleep(250);
-  }
-}
-
-const statusOf = (api: Client) => ok<Status>(api, 'GET', '/api/site-sync/status');
 
 /** Every entry the caller sees (one page: the harness records far fewer than its limit). */
 async function allEntries(api: Client): Promise<Entry[]> {
@@ -123,44 +74,12 @@ async function exit(entryId: string) {
 const plate = (prefix: string) => `${prefix}${randomUUID().slice(0, 4).toUpperCase()}GP`;
 
 beforeAll(async () => {
-  // Each process gets its own embedded PostgreSQL: never a shared DATABASE_URL.
-  delete process.env.DATABASE_URL;
-  delete process.env.DATABASE_APP_URL;
-  central = await startServer();
-  atCentral = client(central.url);
-  username = `sitesync${randomUUID().slice(0, 8)}`;
-  await ok(atCentral, 'POST', '/api/auth/register', {
-    organizationName: `Site Sync ${randomUUID().slice(0, 6)}`,
-    fullName: 'Site Admin',
-    username,
-    password: PASSWORD,
-  });
-  siteId = (await ok<{ id: string }[]>(atCentral, 'GET', '/api/sites'))[0]!.id;
-  gateId = (await ok<{ id: string }[]>(atCentral, 'GET', `/api/sites/${siteId}/gates`))[0]!.id;
-  const created = await ok<{ id: string; token: string; centralPublicKey: string }>(
-    atCentral,
-    'POST',
-    `/api/sites/${siteId}/node-tokens`,
-    { name: 'North gate house' },
-  );
-  tokenId = created.id;
-  link = await startLinkProxy({ host: '127.0.0.1', port: Number(new URL(central.url).port) });
-  node = await startServer({
-    env: {
-      ...NODE_ENV,
-      SITE_NODE: '1',
-      CENTRAL_URL: link.url,
-      SITE_TOKEN: created.token,
-      CENTRAL_PUBLIC_KEY: created.centralPublicKey,
-    },
-  });
-  atNode = client(node.url);
+  pair = await startSitePair();
+  ({ link, atCentral, atNode, siteId, gateId, tokenId, username } = pair);
 }, 240_000);
 
 afterAll(async () => {
-  await node?.stop();
-  await link?.close();
-  await central?.stop();
+  await pair?.stop();
   if (report.length > 0) process.stdout.write(`\n${report.join('\n')}\n`);
 });
 

@@ -159,7 +159,14 @@ export function createModules({
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
   const captures = createCapturesModule({ database, images: images.service, storage, clock });
   // Issue 15: what the guard typed beside what was read, saved with documents and entries.
-  const corrections = createCorrectionsModule({ captures: captures.service, audit, clock });
+  const corrections = createCorrectionsModule({
+    captures: captures.service,
+    audit,
+    clock,
+    database,
+    sealer: keys.keyring,
+  });
+  keys.service.register(corrections.sealedTable);
   const drivers = createDriversModule({
     database,
     images: images.service,

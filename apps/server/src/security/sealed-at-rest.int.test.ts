@@ -25,10 +25,8 @@ import {
  */
 const NOT_YET_SEALED = new Set([
   // Found by the realistic flow (issue 26d), not sealed yet: a capture's reading (the OCR'd ID
-  // number) and a correction's read and typed values.
+  // or passport number, opened by the corrections, the Process dialog and the entry detail).
   'public.captures.reading',
-  'public.reading_corrections.read_value',
-  'public.reading_corrections.typed_value',
   // Sealed in parallel (issue 26c): the documents and the incoming requests.
   'public.identity_documents.identity_number',
   'public.identity_documents.fields',

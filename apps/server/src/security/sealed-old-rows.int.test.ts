@@ -146,6 +146,62 @@ describe('rows stored before sealing: masked or sealed by keys.seal-stored-data 
     ).rejects.toThrow(refused);
   });
 
+  it('seals the numbers of corrections stored before sealing, found and opened as before', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const entryId = await entryWithWarnings(tenantId, []);
+    const insert = (field: string, typed: string, read: unknown) =>
+      t.ownerQuery(
+        `insert into reading_corrections (tenant_id, id, reading_type, field, kind, read_value,
+           was_uncertain, typed_value, corrected_at, entry_log_id)
+         values ($1, gen_random_uuid(), 'id', $2, 'corrected', $3::jsonb, true, $4, now(), $5)`,
+        [tenantId, field, JSON.stringify(read), typed, entryId],
+      );
+    await insert('identityNumber', ID, { value: '8001015009088' });
+    await insert('surname', 'Nkosi', { value: 'NKOSl' });
+
+    await runSealingJob();
+
+    const stored = await t.ownerQuery<Record<string, unknown>>(
+      `select field, typed_value, typed_value_hash, read_value from reading_corrections
+       where tenant_id = $1 order by field`,
+      [tenantId],
+    );
+    expect(stored).toEqual([
+      {
+        field: 'identityNumber',
+        typed_value: expect.stringMatching(/^sv1\.1\./),
+        typed_value_hash: expect.stringMatching(/^[\w-]{43}$/),
+        read_value: { value: expect.stringMatching(/^sv1\.1\./) },
+      },
+      {
+        field: 'surname',
+        typed_value: 'Nkosi',
+        typed_value_hash: null,
+        read_value: { value: 'NKOSl' },
+      },
+    ]);
+    expect((await sealedEvents(tenantId)).map((e) => e.details.rows)).toEqual([
+      { reading_corrections: 1 },
+    ]);
+    // Opened for the office's entry detail; found by the hash for the data subject's export.
+    const detail = await admin.get(`/api/entry-logs/${entryId}`);
+    const corrections = detail.json<{ corrections: Record<string, unknown>[] }>().corrections;
+    expect(corrections.find((c) => c.field === 'identityNumber')).toMatchObject({
+      typedValue: ID,
+      readValue: '8001015009088',
+    });
+    const exported = await admin.post('/api/data-subjects/export', { idNumber: ID });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const section = exported.json<{ records: { readingCorrections: Record<string, unknown>[] } }>()
+      .records.readingCorrections;
+    expect(section.map((c) => [c.field, c.typedValue, c.readValue])).toEqual([
+      ['identityNumber', ID, { value: '8001015009088' }],
+    ]);
+    await runSealingJob();
+    expect(await sealedEvents(tenantId)).toHaveLength(1);
+  });
+
   async function oldAuditRow(tenantId: string, details: unknown): Promise<string> {
     // As the code before the audit key wrote it (the trigger allows inserts).
     const [row] = await t.ownerQuery<{ id: string }>(

@@ -1,0 +1,1 @@
+ALTER TABLE "reading_corrections" ADD COLUMN "typed_value_hash" text;

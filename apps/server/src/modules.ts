@@ -157,7 +157,14 @@ export function createModules({
   });
   const images = createImagesModule({ storage, database, audit });
   // Issue 14: images uploaded once (POST /api/ocr), cited by every route that takes an image.
-  const captures = createCapturesModule({ database, images: images.service, storage, clock });
+  const captures = createCapturesModule({
+    database,
+    images: images.service,
+    storage,
+    clock,
+    sealer: keys.keyring,
+  });
+  keys.service.register(captures.sealedTable);
   // Issue 15: what the guard typed beside what was read, saved with documents and entries.
   const corrections = createCorrectionsModule({
     captures: captures.service,

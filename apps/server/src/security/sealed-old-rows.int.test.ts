@@ -202,6 +202,44 @@ describe('rows stored before sealing: masked or sealed by keys.seal-stored-data 
     expect(await sealedEvents(tenantId)).toHaveLength(1);
   });
 
+  it('seals the numbers of captures read before sealing, found by hash and opened', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const reading = {
+      type: 'id',
+      fields: {
+        identityNumber: { value: ID, confidence: 0.9, source: 'ocr' },
+        surname: { value: 'NKOSI', confidence: 0.9, source: 'ocr' },
+      },
+      uncertain: [],
+    };
+    await t.ownerQuery(
+      `insert into captures (tenant_id, id, created_at, type, image_key, reading, citations,
+         expires_at)
+       values ($1::uuid, gen_random_uuid(), now(), 'id', $1::text || '/captures/' || gen_random_uuid() || '.jpg',
+               $2::jsonb, 1, now() + interval '1 day')`,
+      [tenantId, JSON.stringify(reading)],
+    );
+
+    await runSealingJob();
+
+    const [stored] = await t.ownerQuery<{ reading: typeof reading; number_hashes: string[] }>(
+      'select reading, number_hashes from captures where tenant_id = $1',
+      [tenantId],
+    );
+    expect(stored?.reading.fields.identityNumber.value).toMatch(/^sv1\.1\./);
+    expect(stored?.reading.fields.surname.value).toBe('NKOSI');
+    expect(stored?.number_hashes).toEqual([expect.stringMatching(/^[\w-]{43}$/)]);
+    expect((await sealedEvents(tenantId)).map((e) => e.details.rows)).toEqual([{ captures: 1 }]);
+    const exported = await admin.post('/api/data-subjects/export', { idNumber: ID });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const section = exported.json<{ records: { captures: { reading: unknown }[] } }>().records
+      .captures;
+    expect(section.map((c) => c.reading)).toEqual([reading]);
+    await runSealingJob();
+    expect(await sealedEvents(tenantId)).toHaveLength(1);
+  });
+
   async function oldAuditRow(tenantId: string, details: unknown): Promise<string> {
     // As the code before the audit key wrote it (the trigger allows inserts).
     const [row] = await t.ownerQuery<{ id: string }>(

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 
 import type { SealedTable } from '@/modules/keys';
 import type { Database, DbExecutor } from '@/platform/db';
+import { NUMBER_FIELDS } from '@/platform/personal-text';
 import { type ColumnSealer, identityNumberDomain, isSealedValue } from '@/platform/sealing';
 
 import type { CorrectionsRepository } from './corrections.repository';
@@ -14,15 +15,7 @@ import type { ReadingCorrectionRow } from './corrections.table';
  * erasure. Other fields (plates, names, dates) stay as they are. The entry detail masks them for a
  * guard as before; office roles see them opened.
  */
-export const SEALED_FIELDS: ReadonlySet<string> = new Set([
-  'identityNumber',
-  'idNumber',
-  'driverIdNumber',
-  'passportNumber',
-  'driverPassportNumber',
-  'personalNumber',
-  'mrzLines',
-]);
+export const SEALED_FIELDS = NUMBER_FIELDS;
 
 const TYPED = 'reading_corrections.typed_value';
 const READ = 'reading_corrections.read_value';

@@ -1,8 +1,11 @@
+import type { Reading } from '@boomgate/contracts/readings';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { PERSONAL_KEYS } from '@/modules/audit';
+import type { Actor } from '@/modules/sessions';
 import { runDueJobsOnce } from '@/platform/jobs';
+import { aJpegDataUrl } from '@/testing/images';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
 /**
@@ -238,6 +241,55 @@ describe('rows stored before sealing: masked or sealed by keys.seal-stored-data 
     expect(section.map((c) => c.reading)).toEqual([reading]);
     await runSealingJob();
     expect(await sealedEvents(tenantId)).toHaveLength(1);
+  });
+
+  it('re-seals corrections and readings on a data-key rotation, then erases the old key', async () => {
+    const admin = await t.registerTenant();
+    const guard = await t.createSignedInUser(admin, 'security_guard');
+    const tenantId = admin.body.tenant.id;
+    const actor = { tenantId, userId: guard.body.user.id } as Actor;
+    const reading: Reading = {
+      type: 'id',
+      fields: { identityNumber: { value: ID, confidence: 0.9, source: 'ocr' } },
+      uncertain: [],
+    };
+    const { captureId } = await t.modules.captures.service.create(
+      actor,
+      { image: await aJpegDataUrl(), type: 'id' },
+      async () => ({ reading, result: null }),
+    );
+    const entry = await guard.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'CA6001',
+      driverIdNumber: ID,
+      corrections: [{ captureId, readingType: 'id', field: 'identityNumber', typedValue: ID }],
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const stored = async () => [
+      ...(
+        await t.ownerQuery<{ v: string }>(
+          `select typed_value as v from reading_corrections where tenant_id = $1
+           union all select read_value ->> 'value' from reading_corrections where tenant_id = $1
+           union all select reading -> 'fields' -> 'identityNumber' ->> 'value' from captures
+             where tenant_id = $1`,
+          [tenantId],
+        )
+      ).map((row) => row.v.split('.').slice(0, 2).join('.')),
+    ];
+    expect(await stored()).toEqual(['sv1.1', 'sv1.1', 'sv1.1']);
+
+    await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
+    // As the reseal job runs once the key cache has expired.
+    expect(
+      await t.modules.keys.service.resealTenant({ tenantId, rotatedAt: new Date(0).toISOString() }),
+    ).toBe(true);
+
+    expect(await stored()).toEqual(['sv1.2', 'sv1.2', 'sv1.2']);
+    const detail = await admin.get(`/api/entry-logs/${entry.json().id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const correction = detail
+      .json<{ corrections: Record<string, unknown>[] }>()
+      .corrections.find((c) => c.field === 'identityNumber');
+    expect(correction).toMatchObject({ typedValue: ID, readValue: ID });
   });
 
   async function oldAuditRow(tenantId: string, details: unknown): Promise<string> {

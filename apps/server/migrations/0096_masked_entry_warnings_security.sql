@@ -7,7 +7,8 @@
 --     that became '*', so no structure, code, severity or other field can change, and masking
 --     only ever loses information (a '*' is never turned back into anything).
 -- Everything 0093 accepts (erasure, plain to sealed, forward rotation, the hash added once) is
--- accepted as before (the function is only used by entry_logs).
+-- accepted as before; a trigger that names no `col*` argument (any other table using this
+-- function) behaves exactly as it did.
 CREATE FUNCTION masks_only(old_text text, new_text text) RETURNS boolean
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Env } from '@/config/env';
 import { createAlertsModule } from '@/modules/alerts';
 import { createApprovedVehiclesModule } from '@/modules/approved-vehicles';
-import { createAuditEventsModule, createAuditService } from '@/modules/audit';
+import { auditSealedTable, createAuditEventsModule, createAuditService } from '@/modules/audit';
 import { createAnprModule } from '@/modules/anpr';
 import { createAnprLanesModule } from '@/modules/anpr-lanes';
 import { createAuthModule } from '@/modules/auth';
@@ -14,7 +14,12 @@ import { createDocumentRulesModule } from '@/modules/document-rules';
 import { createDevicesModule } from '@/modules/devices';
 import { createDocumentsModule } from '@/modules/documents';
 import { createDriversModule } from '@/modules/drivers';
-import { createEntryLogsModule, entryAsSeenBy, entryLogPresenter } from '@/modules/entry-logs';
+import {
+  createEntryLogsModule,
+  entryAsSeenBy,
+  entryLogPresenter,
+  maskedWarningsTable,
+} from '@/modules/entry-logs';
 import { createFacesModule } from '@/modules/faces';
 import { createImagesModule } from '@/modules/images';
 import { createInductionModule } from '@/modules/induction';
@@ -97,6 +102,7 @@ export function createModules({
   const { storage } = keys;
   // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
   audit.sealWith(keys.keyring.audit);
+  keys.service.register(auditSealedTable(database, keys.keyring.audit));
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.
@@ -162,15 +168,20 @@ export function createModules({
     images: images.service,
     storage,
     clock,
+    sealer: keys.keyring,
     ...(recordedFacts && { siteFacts: recordedFacts }),
   });
+  keys.service.register(captures.sealedTable);
   // Issue 15: what the guard typed beside what was read, saved with documents and entries.
   const corrections = createCorrectionsModule({
     captures: captures.service,
     audit,
     clock,
+    database,
+    sealer: keys.keyring,
     ...(recordedFacts && { siteFacts: recordedFacts }),
   });
+  keys.service.register(corrections.sealedTable);
   const drivers = createDriversModule({
     database,
     images: images.service,
@@ -335,6 +346,7 @@ export function createModules({
     ...(recordedFacts && { siteFacts: recordedFacts }),
   });
   keys.service.register(entryLogs.sealedColumns);
+  keys.service.register(maskedWarningsTable(database));
   // Issue 21: a guard's override with a supervisor's one-time PIN.
   const presentEntry = entryLogPresenter(images.service);
   const overridePins = createOverridePinsModule({

@@ -19,3 +19,17 @@ export function holdsPersonalText(value: unknown): boolean {
   if (value && typeof value === 'object') return Object.values(value).some(holdsPersonalText);
   return false;
 }
+
+/**
+ * Reading and correction fields that hold an ID or passport number (or the MRZ lines that carry
+ * one): sealed at rest where a reading or a correction is stored (issue 26).
+ */
+export const NUMBER_FIELDS: ReadonlySet<string> = new Set([
+  'identityNumber',
+  'idNumber',
+  'driverIdNumber',
+  'passportNumber',
+  'driverPassportNumber',
+  'personalNumber',
+  'mrzLines',
+]);

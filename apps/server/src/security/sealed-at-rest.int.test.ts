@@ -1,9 +1,21 @@
+import type { Reading } from '@boomgate/contracts/readings';
 import { passesLuhn } from '@boomgate/contracts/sa-id-number';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { Actor } from '@/modules/sessions';
 import { runDueJobsOnce } from '@/platform/jobs';
-import { type TestApp, createTestApp } from '@/testing/test-app';
-import { aCompletion, sendEntry } from '@/testing/webhooks';
+import { isSealedObject } from '@/platform/sealing';
+import { aJpegDataUrl } from '@/testing/images';
+import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+import { anMp4 } from '@/testing/videos';
+import {
+  aCompletion,
+  aTenantWithSecret,
+  runJobs,
+  sendEntry,
+  setCallback,
+  startReceiver,
+} from '@/testing/webhooks';
 
 /**
  * Issue 26's catalog-driven check: every text-like column of every table (the app's and the job
@@ -11,14 +23,24 @@ import { aCompletion, sendEntry } from '@/testing/webhooks';
  * passport lines. Tables whose ID numbers are not sealed yet are named here, so the list can only
  * shrink: a new table or column holding a plain number fails the test.
  */
-const NOT_YET_SEALED = new Set([
-  // A watchlist hit's warning message quotes the number ("Driver ID number … is on the watchlist").
-  'public.entry_logs.warnings',
-]);
+const NOT_YET_SEALED = new Set<string>([]);
 
 const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;
 /** Line 2 of a passport's MRZ: number, check digit, nationality, birth date, sex, expiry. */
 const MRZ_LINE = /[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MF<]\d{6}\d/;
+
+/** The format an object's first bytes announce, when it is one stored as uploaded. */
+function unsealedMagic(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) return 'jpeg';
+  if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'png';
+  if (bytes.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF') return 'webp';
+  if (bytes.subarray(4, 8).toString('latin1') === 'ftyp') return 'mp4';
+  if (bytes.subarray(0, 4).equals(Buffer.from('1a45dfa3', 'hex'))) return 'webm';
+  return null;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let sequence = 100;
 function saId(yymmdd = '850505'): string {
@@ -27,7 +49,15 @@ function saId(yymmdd = '850505'): string {
   return `${twelve}${check}`;
 }
 
-async function plaintextColumns(t: TestApp): Promise<Set<string>> {
+/**
+ * Every column of every table holding a plaintext number: a checksum-valid 13-digit run, an MRZ
+ * line 2, or one of `canaries` (the numbers a test wrote, passport numbers among them, which have
+ * no shape of their own).
+ */
+async function plaintextColumns(
+  t: TestApp,
+  canaries: readonly string[] = [],
+): Promise<Set<string>> {
   const columns = await t.ownerQuery<{ schema: string; table: string; column: string }>(`
     select c.table_schema as schema, c.table_name as table, c.column_name as column
     from information_schema.columns c
@@ -35,16 +65,26 @@ async function plaintextColumns(t: TestApp): Promise<Set<string>> {
       on tb.table_schema = c.table_schema and tb.table_name = c.table_name
      and tb.table_type = 'BASE TABLE'
     where c.table_schema in ('public', 'graphile_worker', 'graphile_worker_private')
-      and (c.data_type in ('text', 'character varying', 'json', 'jsonb', 'ARRAY'))`);
+      and (c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY'))`);
+  // The walk is not vacuous: the catalog lists the tables the flow writes to.
+  const tables = new Set(columns.map((c) => `${c.schema}.${c.table}`));
+  for (const table of ['public.entry_logs', 'public.audit_events', 'graphile_worker._private_jobs'])
+    if (!tables.has(table)) throw new Error(`the catalog does not list ${table}`);
+  const pattern = ['[0-9]{13}|[0-9]{6}[0-9][MF<][0-9]{6}', ...canaries.map(escapeRegex)].join('|');
   const found = new Set<string>();
   for (const { schema, table, column } of columns) {
     const rows = await t.ownerQuery<{ value: string }>(
       `select "${column}"::text as value from "${schema}"."${table}"
-        where "${column}"::text ~ '[0-9]{13}|[0-9]{6}[0-9][MF<][0-9]{6}'`,
+        where "${column}"::text ~ $1`,
+      [pattern],
     );
     for (const { value } of rows) {
       const ids = value.match(THIRTEEN_DIGITS) ?? [];
-      if (ids.some((run) => passesLuhn(run)) || MRZ_LINE.test(value))
+      if (
+        ids.some((run) => passesLuhn(run)) ||
+        MRZ_LINE.test(value) ||
+        canaries.some((canary) => value.includes(canary))
+      )
         found.add(`${schema}.${table}.${column}`);
     }
   }
@@ -53,9 +93,33 @@ async function plaintextColumns(t: TestApp): Promise<Set<string>> {
 
 describe('personal data sealed at rest: the catalog (issue 26)', () => {
   let t: TestApp;
+  let photo: string;
+  const written: { key: string; bytes: Buffer }[] = [];
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({
+      env: { WEBHOOKS_ALLOW_LOOPBACK_HTTP: 'true' },
+      // Every object as it reaches the storage folder (below the sealing the keys module adds).
+      storage: (storage) => ({
+        ...storage,
+        put: async (key, bytes) => {
+          written.push({ key, bytes: Buffer.from(bytes) });
+          await storage.put(key, bytes);
+        },
+      }),
+    });
+    photo = await aJpegDataUrl();
   });
+
+  /** A capture with the given reading, made through the service (the engine is not the subject). */
+  async function aCapture(session: Session, reading: Reading) {
+    const actor = { tenantId: session.body.tenant.id, userId: session.body.user.id } as Actor;
+    const { captureId } = await t.modules.captures.service.create(
+      actor,
+      { image: photo, type: reading.type },
+      async () => ({ reading, result: null }),
+    );
+    return captureId;
+  }
   afterAll(() => t.close());
 
   it('finds no plaintext ID number outside the tables not yet sealed, after seeding through the API', async () => {
@@ -134,6 +198,11 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
       [admin.body.tenant.id, ids[1]],
     );
     expect(await plaintextColumns(t)).toContain('public.entry_logs.driver_id_number');
+    // Erased again (the erase-only rule allows it), so the next test's walk starts clean.
+    await t.ownerQuery(
+      `update entry_logs set driver_id_number = null where tenant_id = $1 and plate_number = 'CA9'`,
+      [admin.body.tenant.id],
+    );
 
     const stored = await t.ownerQuery<{ id_number: string; id_number_hash: string }>(
       'select id_number, id_number_hash from drivers where tenant_id = $1',
@@ -164,6 +233,158 @@ describe('personal data sealed at rest: the catalog (issue 26)', () => {
     const exported = await admin.get(`/api/audit-events/export?targetId=${hitEntryId}`);
     expect(exported.statusCode, exported.body).toBe(200);
     expect(exported.body).toContain(ids[2]);
+  });
+
+  it('finds no plaintext ID or passport number in any column after a realistic flow', async () => {
+    const receiver = await startReceiver();
+    try {
+      const tenant = await aTenantWithSecret(t);
+      const { admin, tenantId } = tenant;
+      await setCallback(admin, receiver.url);
+      const guard = await t.createSignedInUser(admin, 'security_guard');
+      const [driverId, alertId, blockId, incomingId, visitorId, inductedId] = [
+        saId('910202'),
+        saId('910202'),
+        saId('910202'),
+        saId('910202'),
+        saId('910202'),
+        saId('910202'),
+      ];
+      const passport = 'ZE7700509';
+      const onboarded = await admin.post('/api/onboarding/drivers', {
+        name: 'Sipho',
+        surname: 'Nkosi',
+        idNumber: driverId,
+        phone: '082 123 4567',
+        plateNumber: 'GP 1000',
+        approvedUntil: '2099-06-30',
+      });
+      expect(onboarded.statusCode, onboarded.body).toBe(201);
+      for (const [value, severity] of [
+        [alertId, 'alert'],
+        [blockId, 'block'],
+      ] as const) {
+        const watched = await admin.post('/api/watchlist', {
+          kind: 'idNumber',
+          value,
+          reason: 'Banned driver',
+          severity,
+        });
+        expect(watched.statusCode, watched.body).toBe(201);
+      }
+
+      // Entries at the gate: a photographed ID read right and a typed correction, a passport,
+      // a watchlist hit that warns and one that refuses.
+      const idCapture = await aCapture(guard, {
+        type: 'id',
+        fields: {
+          identityNumber: { value: driverId, confidence: 0.97, source: 'ocr' },
+          surname: { value: 'NKOSI', confidence: 0.93, source: 'ocr' },
+        },
+        uncertain: [],
+      });
+      const corrected = await guard.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'GP1000',
+        driverName: 'Sipho',
+        driverSurname: 'Nkosi',
+        driverIdNumber: driverId,
+        corrections: [
+          {
+            captureId: idCapture,
+            readingType: 'id',
+            field: 'identityNumber',
+            typedValue: driverId,
+          },
+        ],
+      });
+      expect(corrected.statusCode, corrected.body).toBe(201);
+      const byPassport = await guard.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'GP2000',
+        driverPassportNumber: passport,
+        corrections: [
+          {
+            captureId: null,
+            readingType: 'passport',
+            field: 'passportNumber',
+            typedValue: passport,
+          },
+        ],
+      });
+      expect(byPassport.statusCode, byPassport.body).toBe(201);
+      const warned = await guard.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'GP3000',
+        driverIdNumber: alertId,
+      });
+      expect(warned.json().warnings[0]?.code, warned.body).toBe('watchlist_hit');
+      const refusedEntry = await guard.post('/api/auto-gate/grant-entry', {
+        plateNumber: 'GP4000',
+        driverIdNumber: blockId,
+      });
+      expect(refusedEntry.json().refusalReason, refusedEntry.body).toBe('watchlist');
+
+      // The incoming feed: a request with an ID number, processed, its callback delivered.
+      const requestId = await sendEntry(t, tenant, {
+        plateNumber: 'GP5000',
+        timestamp: '2026-01-01T07:00:00Z',
+        driverName: 'Thabo',
+        driverIdNumber: incomingId,
+      });
+      const processed = await admin.post(
+        `/api/webhook/process-request/${requestId}`,
+        aCompletion({ plateNumber: 'GP5000', driverIdNumber: incomingId }),
+      );
+      expect(processed.statusCode, processed.body).toBe(200);
+
+      const visit = await guard.post('/api/visits/people', {
+        name: 'Naledi',
+        idNumber: visitorId,
+        company: 'Acme',
+      });
+      expect(visit.statusCode, visit.body).toBe(201);
+      const file = await t.inject({
+        method: 'POST',
+        url: '/api/safety-videos/files',
+        payload: anMp4(30),
+        headers: { cookie: admin.cookie, 'content-type': 'video/mp4' },
+      });
+      const video = await admin.post('/api/safety-videos', {
+        title: 'Site safety',
+        passScore: 67,
+        questions: [{ question: 'Speed limit?', options: ['20 km/h', '60 km/h'], correctIndex: 0 }],
+        video: { kind: 'upload', fileKey: file.json().fileKey },
+      });
+      expect(video.statusCode, video.body).toBe(201);
+      const inducted = await admin.post('/api/induction/assignments', {
+        videoId: video.json().id,
+        driverName: 'Lerato Dlamini',
+        driverIdNumber: inductedId,
+        driverImage: photo,
+      });
+      expect(inducted.statusCode, inducted.body).toBe(201);
+
+      const exported = await admin.post('/api/data-subjects/export', { idNumber: driverId });
+      expect(exported.statusCode, exported.body).toBe(200);
+      expect(exported.body).toContain(driverId);
+      await runJobs(t);
+      expect(receiver.received.length).toBeGreaterThan(0);
+      const alerts = await t.ownerQuery('select 1 from alerts where tenant_id = $1', [tenantId]);
+      expect(alerts.length).toBeGreaterThan(0);
+
+      const numbers = [driverId, alertId, blockId, incomingId, visitorId, inductedId, passport];
+      const found = await plaintextColumns(t, numbers);
+      expect([...found].filter((column) => !NOT_YET_SEALED.has(column))).toEqual([]);
+
+      // Storage: every object written (captures, the induction photo, the safety video) is sealed;
+      // none is an image, a PDF or a video as uploaded.
+      const kinds = new Set(written.map(({ key }) => key.split('/')[1]));
+      expect([...kinds].sort()).toEqual(expect.arrayContaining(['captures', 'safety-videos']));
+      for (const { key, bytes } of written) {
+        expect([key, isSealedObject(bytes)]).toEqual([key, true]);
+        expect([key, unsealedMagic(bytes)]).toEqual([key, null]);
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('seals drivers stored by the code before sealing, audited, and reads every value back', async () => {

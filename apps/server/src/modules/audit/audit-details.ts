@@ -17,7 +17,7 @@ export const AUDIT_DETAILS_COLUMN = 'audit_events.details';
  * number too: the mask keeps digits). Other values stay as they are, so SQL can still filter on
  * them (`details->>'siteId'`, the watchlist hit export) and the trail's shape stays readable.
  */
-const PERSONAL_KEYS = new Set([
+export const PERSONAL_KEYS: ReadonlySet<string> = new Set([
   'idNumber',
   'driverIdNumber',
   'personIdNumber',
@@ -75,6 +75,24 @@ export async function sealDetails(
   return (await mapStrings(details, false, (text, personal) =>
     // A string shaped like a sealed value is sealed too, so reading it back never misreads it.
     personal || looksPersonal(text) || isSealedValue(text)
+      ? sealer.seal(tenantId, AUDIT_DETAILS_COLUMN, text)
+      : text,
+  )) as Record<string, unknown>;
+}
+
+/**
+ * Details stored before the tenant's audit key existed (keys.seal-stored-data): the strings
+ * sealDetails would seal, sealed, and everything else exactly as it is (the append-only trigger
+ * accepts only plain strings becoming sealed ones, migration …_sealed_old_audit_details_security,
+ * whose audit_details_unsealed() names the same strings). A string already `sv1.…` stays as it is.
+ */
+export async function sealStoredDetails(
+  sealer: AuditSealer,
+  tenantId: string,
+  details: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return (await mapStrings(details, false, (text, personal) =>
+    !text.startsWith('sv1.') && (personal || looksPersonal(text))
       ? sealer.seal(tenantId, AUDIT_DETAILS_COLUMN, text)
       : text,
   )) as Record<string, unknown>;

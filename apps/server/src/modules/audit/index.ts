@@ -22,3 +22,6 @@ export function createAuditEventsModule(deps: {
   return { service, routes: auditEventsRoutes(service) };
 }
 export type { AuditEventInput } from './audit.repository';
+/** Issue 26: seals the personal values of rows written before the audit key (keys.seal-stored-data). */
+export { auditSealedTable } from './audit-sealing';
+export { PERSONAL_KEYS } from './audit-details';

@@ -8,8 +8,10 @@ import {
   type PersonalDataProvider,
   withImageLinks,
 } from '@/platform/personal-data';
+import type { ColumnSealer } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 
+import { openReading } from './captures-sealing';
 import type { CapturesRepository } from './captures.repository';
 import { captures } from './captures.table';
 
@@ -27,13 +29,18 @@ export function createCapturesPersonalData({
   storage,
   repository,
   clock,
+  sealer,
 }: {
+  sealer: Pick<ColumnSealer, 'seal' | 'open' | 'index'>;
   images: Pick<ImagesService, 'urlFor'>;
   storage: Pick<ObjectStorage, 'delete'>;
   repository: CapturesRepository;
   clock: Clock;
 }): PersonalDataProvider {
-  function rowsOf(tx: Tx, { tenantId, idNumber, licenceNumbers, passportNumbers }: DataSubject) {
+  function rowsOf(
+    tx: Tx,
+    { tenantId, idNumber, licenceNumbers, passportNumbers, numberHashes }: DataSubject,
+  ) {
     const anyOf = (field: string, values: string[]) =>
       values.length > 0 ? [inArray(valueOf(field), values)] : [];
     return tx
@@ -43,6 +50,11 @@ export function createCapturesPersonalData({
         and(
           eq(captures.tenantId, tenantId),
           or(
+            // Issue 26: sealed numbers by their keyed hashes; readings stored before as they are.
+            sql`${captures.numberHashes} && ${sql.param([
+              numberHashes.idNumber,
+              ...numberHashes.passportNumbers,
+            ])}::text[]`,
             eq(valueOf('identityNumber'), idNumber),
             eq(valueOf('idNumber'), idNumber),
             ...anyOf('licenceNumber', licenceNumbers),
@@ -55,18 +67,21 @@ export function createCapturesPersonalData({
   return {
     section: 'captures',
     async exportSubject(tx, subject) {
-      return (await rowsOf(tx, subject)).map((row) =>
-        withImageLinks(
-          {
-            id: row.id,
-            createdAt: row.createdAt.toISOString(),
-            type: row.type,
-            imageKey: row.imageKey,
-            reading: row.reading,
-            cited: row.citations > 0,
-          },
-          ['imageKey'],
-          images.urlFor,
+      const rows = await rowsOf(tx, subject);
+      return Promise.all(
+        rows.map(async (row) =>
+          withImageLinks(
+            {
+              id: row.id,
+              createdAt: row.createdAt.toISOString(),
+              type: row.type,
+              imageKey: row.imageKey,
+              reading: await openReading(sealer, subject.tenantId, row.reading),
+              cited: row.citations > 0,
+            },
+            ['imageKey'],
+            images.urlFor,
+          ),
         ),
       );
     },
@@ -77,7 +92,7 @@ export function createCapturesPersonalData({
       const ids = rows.map((row) => row.id);
       await tx
         .update(captures)
-        .set({ reading: null })
+        .set({ reading: null, numberHashes: null })
         .where(and(eq(captures.tenantId, subject.tenantId), inArray(captures.id, ids)));
       await repository.expireNow(tx, subject.tenantId, ids, now);
       // Captures' objects are theirs: deleted here, not by the privacy module.

@@ -34,6 +34,11 @@ export const captures = pgTable(
     imageKey: text().notNull(),
     /** The typed reading (contracts `ReadingSchema`), null when nothing was read. */
     reading: jsonb().$type<Reading>(),
+    /**
+     * Issue 26: the keyed hashes of the ID and passport numbers in the reading, whose values are
+     * sealed (captures-sealing.ts): how the data subject's captures are found.
+     */
+    numberHashes: text().array(),
     citations: integer().notNull().default(0),
     citedAt: timestamp({ withTimezone: true, precision: 3 }),
     /** An uncited capture is gone after this (created + 24 h). */

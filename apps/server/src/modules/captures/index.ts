@@ -11,8 +11,10 @@ import type { SiteFacts } from '@/modules/site-node';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
 import { type ScheduledJob, defineJob } from '@/platform/jobs';
+import type { ColumnSealer } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 
+import { capturesSealedTable, withSealedReadings } from './captures-sealing';
 import { createCapturesPersonalData } from './captures.personal-data';
 import { createCapturesRepository } from './captures.repository';
 import { createCapturesService } from './captures.service';
@@ -26,8 +28,10 @@ export function createCapturesModule(deps: {
   clock: Clock;
   /** Issue 28: on a site node, each capture (with its object) is also a fact for central. */
   siteFacts?: SiteFacts;
+  /** The tenant keyring: the ID and passport numbers a reading holds are sealed (issue 26). */
+  sealer: ColumnSealer;
 }) {
-  const repository = createCapturesRepository();
+  const repository = withSealedReadings(createCapturesRepository(), deps.sealer);
   const service = createCapturesService({ ...deps, repository });
   // Hourly: captures nobody cited within a day are deleted with their images.
   const purgeExpired = defineJob({
@@ -43,6 +47,8 @@ export function createCapturesModule(deps: {
   return {
     service,
     personalData: createCapturesPersonalData({ ...deps, repository }),
+    /** What keys.seal-stored-data seals and keys.reseal re-seals. */
+    sealedTable: capturesSealedTable(deps.database, deps.sealer),
     jobs: [purgeExpired],
     schedules,
   };

@@ -38,7 +38,9 @@ export const readingCorrections = pgTable(
     readConfidence: real(),
     readSource: text().$type<ReadingSource>(),
     wasUncertain: boolean().notNull(),
+    /** Issue 26: an ID or passport number (typed and read) is sealed; its keyed hash beside it. */
     typedValue: text().notNull(),
+    typedValueHash: text(),
     correctedBy: uuid(),
     correctedByName: text(),
     correctedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),

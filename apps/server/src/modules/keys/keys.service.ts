@@ -278,12 +278,18 @@ export function createKeysService({
         for (;;) {
           const tenantIds = await table.unsealedTenants(100);
           if (tenantIds.length === 0) break;
+          let round = 0;
           for (const tenantId of tenantIds) {
             const sealed = await table.sealStored(tenantId, ROW_BATCH);
+            if (sealed === 0) continue;
             const { rows } = tally(tenantId);
             rows[table.name] = (rows[table.name] ?? 0) + sealed;
             result.resealed += sealed;
+            round += sealed;
           }
+          // A lookup that names tenants the walk then finds nothing to change in (it may look
+          // wider than the walk changes) must not keep the job going round forever.
+          if (round === 0) break;
         }
       }
       for (const [tenantId, details] of perTenant)

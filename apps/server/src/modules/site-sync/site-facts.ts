@@ -79,6 +79,9 @@ export const SiteCapturePayloadSchema = z.object({
   type: z.string().trim().min(1).max(40),
   image_key: z.string().max(200),
   reading: z.record(z.string(), z.unknown()).nullable().optional(),
+  // The keyed hashes of the reading's sealed ID/passport numbers (issue 26), made with the
+  // tenant's index key that the node holds too (POST /api/site-sync/keys).
+  number_hashes: z.array(z.string().max(200)).max(50).nullable().optional(),
   object: z
     .string()
     .min(1)
@@ -116,6 +119,7 @@ export const SiteCorrectionPayloadSchema = z.object({
   read_source: z.string().max(40).nullable().optional(),
   was_uncertain: z.boolean(),
   typed_value: z.string().max(2000),
+  typed_value_hash: z.string().max(200).nullable().optional(),
   corrected_by: optionalUuid,
   corrected_by_name: optionalText,
   corrected_at: at,

@@ -26,6 +26,8 @@ export {
   type WatchlistHit,
   type WatchlistScreening,
   WATCHLIST_SOURCE,
+  UNMASKED_WATCHLIST_MESSAGE,
+  maskWatchlistMessage,
   screenWatchlist,
   watchlistWarnings,
 } from './watchlist-screening';

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { type WatchlistKind, watchlistMatchKey } from '@boomgate/contracts/watchlist';
 
-import { type WatchlistCandidate, screenWatchlist, watchlistWarnings } from './watchlist-screening';
+import {
+  type WatchlistCandidate,
+  maskWatchlistMessage,
+  screenWatchlist,
+  watchlistWarnings,
+} from './watchlist-screening';
 
 const NOW = new Date('2026-11-26T10:00:00Z');
 let ids = 0;
@@ -86,5 +91,29 @@ describe('screenWatchlist', () => {
       ['critical', ['plateNumber']],
       ['warning', ['transportName']],
     ]);
+  });
+});
+
+describe('the number a watchlist message quotes (issue 26)', () => {
+  it('quotes an ID or passport number masked, as the screens show it', () => {
+    const { outcomes } = screenWatchlist(
+      { plateNumbers: [], idNumber: '8001015009087' },
+      [candidate('idNumber', '8001015009087', { reason: 'Banned' })],
+      NOW,
+    );
+    expect(outcomes.map((o) => o.message)).toEqual([
+      'Driver ID number *********9087 is on the watchlist (block): Banned',
+    ]);
+  });
+
+  it('masks a message stored before, and leaves any other message as it is', () => {
+    const old = 'Driver ID number A1234567 is on the watchlist (alert): Fraud (see 2026)';
+    expect(maskWatchlistMessage(old)).toBe(
+      'Driver ID number ****4567 is on the watchlist (alert): Fraud (see 2026)',
+    );
+    const masked = maskWatchlistMessage(old);
+    expect(maskWatchlistMessage(masked)).toBe(masked);
+    const plate = 'Plate CA 123-456 is on the watchlist (block): Stolen';
+    expect(maskWatchlistMessage(plate)).toBe(plate);
   });
 });

@@ -6,6 +6,8 @@ import {
   watchlistMatchKey,
 } from '@boomgate/contracts/watchlist';
 
+import { maskIdentifier } from '@/platform/personal-data';
+
 export type { RuleOutcome };
 
 /** Who or what came to the gate, as far as the watchlist is concerned. */
@@ -49,6 +51,31 @@ const KIND_LABEL: Record<WatchlistKind, string> = {
   idNumber: 'Driver ID number',
   company: 'Transport company',
 };
+
+/**
+ * A watched ID or passport number is quoted masked, as the screens show it (issue 26): the message
+ * is stored on the entry (warnings) and the incoming request, where it would be the number in plain
+ * text beside its sealed column.
+ */
+const shownValue = (candidate: Pick<WatchlistCandidate, 'kind' | 'value'>) =>
+  candidate.kind === 'idNumber' ? maskIdentifier(candidate.value) : candidate.value;
+
+/**
+ * A message stored before issue 26 quoting the number in full. PostgreSQL's regular expressions
+ * read this pattern the same way: the lookup naming the tenants still to mask uses it as it is.
+ */
+export const UNMASKED_WATCHLIST_MESSAGE = `^${KIND_LABEL.idNumber} ([^*].*?) is on the watchlist \\(`;
+
+/**
+ * The message with its number masked as new messages have it, or the message as it is. Masking only
+ * replaces characters with `*` (the erase-only trigger on entries checks exactly that).
+ */
+export function maskWatchlistMessage(message: string): string {
+  const match = new RegExp(UNMASKED_WATCHLIST_MESSAGE).exec(message);
+  if (!match?.[1]) return message;
+  const prefix = `${KIND_LABEL.idNumber} `;
+  return `${prefix}${maskIdentifier(match[1])}${message.slice(prefix.length + match[1].length)}`;
+}
 
 /** The keys a subject is looked up by (the repository's `candidates`). */
 export function subjectKeys(
@@ -96,7 +123,7 @@ export function screenWatchlist(
       code: candidate.covert ? 'watchlist_covert' : `watchlist_${candidate.kind}`,
       message: candidate.covert
         ? COVERT_BLOCK_MESSAGE
-        : `${KIND_LABEL[candidate.kind]} ${candidate.value} is on the watchlist (${
+        : `${KIND_LABEL[candidate.kind]} ${shownValue(candidate)} is on the watchlist (${
             candidate.severity
           }): ${candidate.reason}`,
     });

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseMrz } from '../documents/mrz';
+import type { MrzEvidence } from '../documents/mrz-confirm';
+
+import { boxesInCrop, checkedLinesAgree, zoneLineBoxes } from './read-passport';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const TD3 = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
+/** The same zone with its composite check digit misprinted: the check fails. */
+const BAD_NUMBER = [TD3[0]!, TD3[1]!.replace(/0$/, '7')];
+const evidence = (lines: string[], group: string): MrzEvidence => ({
+  reading: parseMrz(lines, NOW)!,
+  group,
+});
+
+describe('zoneLineBoxes', () => {
+  it('keeps the long lines of a zone crop and drops short visual-zone boxes', () => {
+    const boxes = [{ width: 100 }, { width: 16 }, { width: 723 }, { width: 732 }, { width: 302 }];
+
+    expect(zoneLineBoxes(boxes)).toEqual([false, false, true, true, true]);
+  });
+
+  it('keeps nothing from nothing', () => {
+    expect(zoneLineBoxes([])).toEqual([]);
+  });
+});
+
+describe('boxesInCrop', () => {
+  it('maps page boxes into a scaled crop and keeps them inside it', () => {
+    const rect = { left: 100, top: 400, width: 500, height: 100 };
+    const crop = { width: 1000, height: 200 };
+
+    expect(
+      boxesInCrop(
+        [
+          { x: 120, y: 420, width: 400, height: 20 },
+          { x: 90, y: 470, width: 600, height: 40 },
+        ],
+        rect,
+        crop,
+      ),
+    ).toEqual([
+      { x: 40, y: 40, width: 800, height: 40 },
+      { x: 0, y: 140, width: 1000, height: 60 },
+    ]);
+  });
+});
+
+describe('checkedLinesAgree', () => {
+  it('holds when two independent engines read the checked line alike, even with failing checks', () => {
+    const a = evidence(BAD_NUMBER, 'paddle:page@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+
+    expect(a.reading.checksValid).toBe(false);
+    expect(checkedLinesAgree([a, b])).toBe(true);
+  });
+
+  it('does not hold for two readings of one engine group', () => {
+    const a = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+
+    expect(checkedLinesAgree([a, b])).toBe(false);
+  });
+
+  it('does not hold when the checked lines differ, whatever the names', () => {
+    const a = evidence(TD3, 'paddle:page@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+    const c = evidence([TD3[0]!.replace('ANNA', 'ANMA'), TD3[1]!], 'paddle:region0@2.00');
+
+    expect(checkedLinesAgree([a, b])).toBe(false);
+    expect(checkedLinesAgree([a, c])).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMrz } from '../documents/mrz';
 import type { MrzEvidence } from '../documents/mrz-confirm';
 
-import { boxesInCrop, checkedLinesAgree, zoneLineBoxes } from './read-passport';
+import { boxesInCrop, checkedLinesAgree, withAgreedNames, zoneLineBoxes } from './read-passport';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -73,5 +73,58 @@ describe('checkedLinesAgree', () => {
 
     expect(checkedLinesAgree([a, b])).toBe(false);
     expect(checkedLinesAgree([a, c])).toBe(true);
+  });
+});
+
+describe('withAgreedNames', () => {
+  const misread = [TD3[0]!.replace('MARIA', 'MARLA'), TD3[1]!];
+
+  it('takes the name two other groups read alike over the one the chosen reading has alone', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'paddle:page@2.00'),
+      evidence(TD3, 'tesseract:region0@2.00'),
+    ];
+
+    const result = withAgreedNames(chosen.reading, evidences, NOW);
+
+    expect(result.mrzLines).toEqual(TD3);
+    expect(result.givenNames).toBe('ANNA MARIA');
+    expect(result.documentNumber).toBe(chosen.reading.documentNumber);
+    expect(result.checks).toEqual(chosen.reading.checks);
+  });
+
+  it('keeps the name when no rival has two groups, or two rivals tie', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const other = [TD3[0]!.replace('ANNA', 'ANMA'), TD3[1]!];
+
+    expect(withAgreedNames(chosen.reading, [chosen, evidence(TD3, 'paddle:page@2.00')], NOW)).toBe(
+      chosen.reading,
+    );
+    expect(
+      withAgreedNames(
+        chosen.reading,
+        [
+          chosen,
+          evidence(TD3, 'paddle:page@2.00'),
+          evidence(TD3, 'tesseract:region0@2.00'),
+          evidence(other, 'paddle:page@4.00'),
+          evidence(other, 'tesseract:region0@4.00'),
+        ],
+        NOW,
+      ),
+    ).toBe(chosen.reading);
+  });
+
+  it('does not count two readings of one group as two', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'tesseract:region0@2.00'),
+      evidence(TD3, 'tesseract:region0@2.00'),
+    ];
+
+    expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
   });
 });

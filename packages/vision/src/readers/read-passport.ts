@@ -169,6 +169,51 @@ export function checkedLinesAgree(evidence: MrzEvidence[]): boolean {
   );
 }
 
+/**
+ * The reading with its name field taken from the name field that more independent readings read alike
+ * (at least two groups, more than read the reading's own, no rival as many). No check digit covers
+ * the names, so a reading that won on its check digits has no better claim to them than the others:
+ * pass-fra's only check-valid reading at the first scale had `CHRISTOPHF`, which the page's PaddleOCR
+ * reading and tesseract both read `CHRISTOPHE`. Everything else (checks, corrections) stays as read.
+ */
+export function withAgreedNames(
+  reading: MrzReading,
+  evidence: MrzEvidence[],
+  now?: Date,
+): MrzReading {
+  const line = reading.format === 'TD1' ? 2 : 0;
+  const start = reading.format === 'TD1' ? 0 : 5;
+  const nameOf = (r: MrzReading) => r.mrzLines[line]?.slice(start) ?? '';
+  const groups = new Map<string, Set<string>>();
+  for (const e of evidence) {
+    if (e.reading.format !== reading.format) continue;
+    if (e.reading.mrzLines.length !== reading.mrzLines.length) continue;
+    const value = nameOf(e.reading);
+    groups.set(value, (groups.get(value) ?? new Set()).add(e.group));
+  }
+  const own = nameOf(reading);
+  const ownSupport = groups.get(own)?.size ?? 0;
+  const ranked = [...groups]
+    .filter(([value]) => value !== own && value.length === own.length)
+    .map(([value, g]) => ({ value, support: g.size }))
+    .sort((a, b) => b.support - a.support);
+  const best = ranked[0];
+  if (!best || best.support < 2 || best.support <= ownSupport) return reading;
+  if (ranked[1]?.support === best.support) return reading;
+  const mrzLines = reading.mrzLines.map((l, i) =>
+    i === line ? l.slice(0, start) + best.value : l,
+  );
+  const parsed = parseMrz(mrzLines, now);
+  if (!parsed) return reading;
+  return {
+    ...reading,
+    mrzLines,
+    surname: parsed.surname,
+    givenNames: parsed.givenNames,
+    corrected: true,
+  };
+}
+
 function checkCount(reading: MrzReading | null): number {
   return reading ? Object.values(reading.checks).filter(Boolean).length : -1;
 }
@@ -394,11 +439,13 @@ async function readMrzAtScale(
       second.push(async () =>
         tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
       );
+      let chosen = withAgreedNames(reading, independent, ctx.now);
       for (const run of second) {
-        if (!needsSecondReading(reading, independent)) break;
+        if (!needsSecondReading(chosen, independent)) break;
         await run();
+        chosen = withAgreedNames(chosen, independent, ctx.now);
       }
-      return { reading, text: texts.join('\n'), readings: independent, readViz };
+      return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
     };
     // Two independent readings that agree on a check-valid zone are enough; where they differ only
     // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseMrz } from '../documents/mrz';
 import type { MrzEvidence } from '../documents/mrz-confirm';
 
-import { boxesInCrop, checkedLinesAgree, withAgreedNames, zoneLineBoxes } from './read-passport';
+import {
+  boxesInCrop,
+  checkedLinesAgree,
+  mrzBand,
+  withAgreedNames,
+  zoneLineBoxes,
+} from './read-passport';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -126,5 +132,28 @@ describe('withAgreedNames', () => {
     ];
 
     expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
+  });
+});
+
+describe('mrzBand', () => {
+  const page = { width: 1600, height: 1000, channels: 3 as const, data: Buffer.alloc(0) };
+  const line = (text: string, y: number) => ({
+    text,
+    confidence: 0.9,
+    box: { x: 100, y, width: 1400, height: 40 },
+  });
+
+  it('reaches two lines below a lone line of ID-card length (the first of three TD1 lines)', () => {
+    const band = mrzBand([line('IAUSA0000000033LIN1044750079<<', 600)], page)!;
+
+    expect(band.top).toBe(600 - 88);
+    expect(band.top + band.height).toBe(600 + 40 + 160);
+  });
+
+  it('reaches one line above a lone passport-length line, and little below it', () => {
+    const band = mrzBand([line('L898902C36UTO7408122F1204159ZE184226B<<<<<10', 600)], page)!;
+
+    expect(band.top).toBe(600 - 88);
+    expect(band.top + band.height).toBe(600 + 40 + 32);
   });
 });

@@ -25,7 +25,9 @@ function looksLikeMrzLine(text: string): boolean {
 }
 
 /** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
-function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
+const isTd1Length = (text: string) => text.replace(/\s+/g, '').length <= 32;
+
+export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   const mrz = lines.filter((l) => looksLikeMrzLine(l.text));
   if (!mrz.length) return null;
   const x0 = Math.min(...mrz.map((l) => l.box.x));
@@ -33,14 +35,17 @@ function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   const x1 = Math.max(...mrz.map((l) => l.box.x + l.box.width));
   const y1 = Math.max(...mrz.map((l) => l.box.y + l.box.height));
   const lineHeight = Math.max(...mrz.map((l) => l.box.height));
-  // With a single line found, the zone may have another line above it that the detector missed.
+  // With a single line found, the zone may have another line above it that the detector missed;
+  // a single line of ID-card length (TD1, 30 characters) may be the first of three, the other two
+  // below it (id-usa: its lower half was read by three tesseract passes, ~700 ms, for want of them).
   const above = mrz.length < 2 ? lineHeight * 2.2 : lineHeight * 0.8;
+  const below = mrz.length < 2 && isTd1Length(mrz[0]!.text) ? lineHeight * 4 : lineHeight * 0.8;
   return clampRect(
     {
       left: x0 - lineHeight,
       top: y0 - above,
       width: x1 - x0 + 2 * lineHeight,
-      height: y1 - y0 + above + lineHeight * 0.8,
+      height: y1 - y0 + above + below,
     },
     image,
   );
@@ -358,7 +363,10 @@ async function readMrzAtScale(
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
-  if (band) regions.push({ rect: band, lineCount: Math.max(2, Math.min(3, mrzLines.length)) });
+  if (band) {
+    const td1 = mrzLines.length === 1 && isTd1Length(mrzLines[0]!.text);
+    regions.push({ rect: band, lineCount: td1 ? 3 : Math.max(2, Math.min(3, mrzLines.length)) });
+  }
   if (fallbackRegions) {
     regions.push({
       rect: clampRect(

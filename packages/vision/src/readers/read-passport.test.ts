@@ -133,6 +133,17 @@ describe('withAgreedNames', () => {
 
     expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
   });
+
+  it('counts tesseract on a crop and on its binarised copy as one engine', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'tesseract:region0@2.00'),
+      evidence(TD3, 'tesseract:region0-binarised@2.00'),
+    ];
+
+    expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
+  });
 });
 
 describe('mrzBand', () => {

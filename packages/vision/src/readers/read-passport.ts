@@ -175,8 +175,8 @@ export function checkedLinesAgree(evidence: MrzEvidence[]): boolean {
 }
 
 /**
- * The reading with its name field taken from the name field that more independent readings read alike
- * (at least two groups, more than read the reading's own, no rival as many). No check digit covers
+ * The reading with its name field taken from the name field that more engines read alike (both
+ * PaddleOCR and tesseract, more than read the reading's own, no rival as many). No check digit covers
  * the names, so a reading that won on its check digits has no better claim to them than the others:
  * pass-fra's only check-valid reading at the first scale had `CHRISTOPHF`, which the page's PaddleOCR
  * reading and tesseract both read `CHRISTOPHE`. Everything else (checks, corrections) stays as read.
@@ -193,8 +193,10 @@ export function withAgreedNames(
   for (const e of evidence) {
     if (e.reading.format !== reading.format) continue;
     if (e.reading.mrzLines.length !== reading.mrzLines.length) continue;
+    // Counted per engine family: tesseract's readings of one crop and of its binarised copy make
+    // the same misreads (a damaged `ER` read `UJ` by both), so they count once here.
     const value = nameOf(e.reading);
-    groups.set(value, (groups.get(value) ?? new Set()).add(e.group));
+    groups.set(value, (groups.get(value) ?? new Set()).add(e.group.split(':')[0]!));
   }
   const own = nameOf(reading);
   const ownSupport = groups.get(own)?.size ?? 0;

@@ -101,6 +101,24 @@ describe('withAgreedNames', () => {
     expect(result.checks).toEqual(chosen.reading.checks);
   });
 
+  it('takes each name on its own: agreed given names, the surname kept where engines differ', () => {
+    const chosen = evidence(
+      [TD3[0]!.replace('ERIKSSON<<ANNA<MARIA<', 'ERIKSON<<<ANNA<MARLA<'), TD3[1]!],
+      'paddle:region0@2.00',
+    );
+    const evidences = [
+      chosen,
+      evidence([TD3[0]!.replace('ERIKSSON', 'FRIKSSON'), TD3[1]!], 'paddle:page@2.00'),
+      evidence([TD3[0]!.replace('ERIKSSON', 'EPIKSSON'), TD3[1]!], 'tesseract:region0@2.00'),
+    ];
+
+    const result = withAgreedNames(chosen.reading, evidences, NOW);
+
+    expect(result.surname).toBe('ERIKSON');
+    expect(result.givenNames).toBe('ANNA MARIA');
+    expect(result.mrzLines[0]).toBe('P<UTOERIKSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<<');
+  });
+
   it('keeps the name when no rival has two groups, or two rivals tie', () => {
     const chosen = evidence(misread, 'paddle:region0@2.00');
     const other = [TD3[0]!.replace('ANNA', 'ANMA'), TD3[1]!];

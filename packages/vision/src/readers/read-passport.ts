@@ -175,50 +175,55 @@ export function checkedLinesAgree(evidence: MrzEvidence[]): boolean {
 }
 
 /**
- * The reading with its name field taken from the name field that more engines read alike (both
- * PaddleOCR and tesseract, more than read the reading's own, no rival as many). No check digit covers
- * the names, so a reading that won on its check digits has no better claim to them than the others:
- * pass-fra's only check-valid reading at the first scale had `CHRISTOPHF`, which the page's PaddleOCR
- * reading and tesseract both read `CHRISTOPHE`. Everything else (checks, corrections) stays as read.
+ * The reading with each name (surname, given names) taken from the value that more engines read alike
+ * (both PaddleOCR and tesseract, more than read the reading's own, no rival as many). No check digit
+ * covers the names, so a reading that won on its check digits has no better claim to them than the
+ * others: pass-fra's only check-valid reading at the first scale had `CHRISTOPHF`, which the page's
+ * PaddleOCR reading and tesseract both read `CHRISTOPHE`. Counted per engine, not per preprocessing:
+ * tesseract's readings of one crop and of its binarised copy make the same misreads (a worn `ER`
+ * read `UJ` by both). Everything else (checks, corrections) stays as read.
  */
 export function withAgreedNames(
   reading: MrzReading,
   evidence: MrzEvidence[],
   now?: Date,
 ): MrzReading {
+  const same = evidence.filter(
+    (e) =>
+      e.reading.format === reading.format && e.reading.mrzLines.length === reading.mrzLines.length,
+  );
+  const agreed = (valueOf: (r: MrzReading) => string) => {
+    const engines = new Map<string, Set<string>>();
+    for (const e of same) {
+      const value = valueOf(e.reading);
+      engines.set(value, (engines.get(value) ?? new Set()).add(e.group.split(':')[0]!));
+    }
+    const own = valueOf(reading);
+    const ownSupport = engines.get(own)?.size ?? 0;
+    const ranked = [...engines]
+      .filter(([value]) => value !== own)
+      .map(([value, by]) => ({ value, support: by.size }))
+      .sort((x, y) => y.support - x.support);
+    const best = ranked[0];
+    if (!best || best.support < 2 || best.support <= ownSupport) return own;
+    return ranked[1]?.support === best.support ? own : best.value;
+  };
+  const surname = agreed((r) => r.surname.trim());
+  const givenNames = agreed((r) => r.givenNames.trim());
+  if (surname === reading.surname.trim() && givenNames === reading.givenNames.trim())
+    return reading;
   const line = reading.format === 'TD1' ? 2 : 0;
   const start = reading.format === 'TD1' ? 0 : 5;
-  const nameOf = (r: MrzReading) => r.mrzLines[line]?.slice(start) ?? '';
-  const groups = new Map<string, Set<string>>();
-  for (const e of evidence) {
-    if (e.reading.format !== reading.format) continue;
-    if (e.reading.mrzLines.length !== reading.mrzLines.length) continue;
-    // Counted per engine family: tesseract's readings of one crop and of its binarised copy make
-    // the same misreads (a damaged `ER` read `UJ` by both), so they count once here.
-    const value = nameOf(e.reading);
-    groups.set(value, (groups.get(value) ?? new Set()).add(e.group.split(':')[0]!));
-  }
-  const own = nameOf(reading);
-  const ownSupport = groups.get(own)?.size ?? 0;
-  const ranked = [...groups]
-    .filter(([value]) => value !== own && value.length === own.length)
-    .map(([value, g]) => ({ value, support: g.size }))
-    .sort((a, b) => b.support - a.support);
-  const best = ranked[0];
-  if (!best || best.support < 2 || best.support <= ownSupport) return reading;
-  if (ranked[1]?.support === best.support) return reading;
+  const width = reading.mrzLines[line]!.length - start;
+  const words = (name: string) => name.split(/\s+/).filter(Boolean).join('<');
+  const field = `${words(surname)}${givenNames ? `<<${words(givenNames)}` : ''}`;
+  if (!surname || field.length > width) return reading;
   const mrzLines = reading.mrzLines.map((l, i) =>
-    i === line ? l.slice(0, start) + best.value : l,
+    i === line ? l.slice(0, start) + field.padEnd(width, '<') : l,
   );
   const parsed = parseMrz(mrzLines, now);
-  if (!parsed) return reading;
-  return {
-    ...reading,
-    mrzLines,
-    surname: parsed.surname,
-    givenNames: parsed.givenNames,
-    corrected: true,
-  };
+  if (!parsed || parsed.surname !== surname || parsed.givenNames !== givenNames) return reading;
+  return { ...reading, mrzLines, surname, givenNames, corrected: true };
 }
 
 function checkCount(reading: MrzReading | null): number {

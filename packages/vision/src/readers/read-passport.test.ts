@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseMrz } from '../documents/mrz';
+import type { MrzEvidence } from '../documents/mrz-confirm';
+
+import {
+  boxesInCrop,
+  checkedLinesAgree,
+  mrzBand,
+  withAgreedNames,
+  zoneLineBoxes,
+} from './read-passport';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const TD3 = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
+/** The same zone with its composite check digit misprinted: the check fails. */
+const BAD_NUMBER = [TD3[0]!, TD3[1]!.replace(/0$/, '7')];
+const evidence = (lines: string[], group: string): MrzEvidence => ({
+  reading: parseMrz(lines, NOW)!,
+  group,
+});
+
+describe('zoneLineBoxes', () => {
+  it('keeps the long lines of a zone crop and drops short visual-zone boxes', () => {
+    const boxes = [{ width: 100 }, { width: 16 }, { width: 723 }, { width: 732 }, { width: 302 }];
+
+    expect(zoneLineBoxes(boxes)).toEqual([false, false, true, true, true]);
+  });
+
+  it('keeps nothing from nothing', () => {
+    expect(zoneLineBoxes([])).toEqual([]);
+  });
+});
+
+describe('boxesInCrop', () => {
+  it('maps page boxes into a scaled crop and keeps them inside it', () => {
+    const rect = { left: 100, top: 400, width: 500, height: 100 };
+    const crop = { width: 1000, height: 200 };
+
+    expect(
+      boxesInCrop(
+        [
+          { x: 120, y: 420, width: 400, height: 20 },
+          { x: 90, y: 470, width: 600, height: 40 },
+        ],
+        rect,
+        crop,
+      ),
+    ).toEqual([
+      { x: 40, y: 40, width: 800, height: 40 },
+      { x: 0, y: 140, width: 1000, height: 60 },
+    ]);
+  });
+});
+
+describe('checkedLinesAgree', () => {
+  it('holds when two independent engines read the checked line alike, even with failing checks', () => {
+    const a = evidence(BAD_NUMBER, 'paddle:page@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+
+    expect(a.reading.checksValid).toBe(false);
+    expect(checkedLinesAgree([a, b])).toBe(true);
+  });
+
+  it('does not hold for two readings of one engine group', () => {
+    const a = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+
+    expect(checkedLinesAgree([a, b])).toBe(false);
+  });
+
+  it('does not hold when the checked lines differ, whatever the names', () => {
+    const a = evidence(TD3, 'paddle:page@2.00');
+    const b = evidence(BAD_NUMBER, 'tesseract:region0@2.00');
+    const c = evidence([TD3[0]!.replace('ANNA', 'ANMA'), TD3[1]!], 'paddle:region0@2.00');
+
+    expect(checkedLinesAgree([a, b])).toBe(false);
+    expect(checkedLinesAgree([a, c])).toBe(true);
+  });
+});
+
+describe('withAgreedNames', () => {
+  const misread = [TD3[0]!.replace('MARIA', 'MARLA'), TD3[1]!];
+
+  it('takes the name two other groups read alike over the one the chosen reading has alone', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'paddle:page@2.00'),
+      evidence(TD3, 'tesseract:region0@2.00'),
+    ];
+
+    const result = withAgreedNames(chosen.reading, evidences, NOW);
+
+    expect(result.mrzLines).toEqual(TD3);
+    expect(result.givenNames).toBe('ANNA MARIA');
+    expect(result.documentNumber).toBe(chosen.reading.documentNumber);
+    expect(result.checks).toEqual(chosen.reading.checks);
+  });
+
+  it('takes each name on its own: agreed given names, the surname kept where engines differ', () => {
+    const chosen = evidence(
+      [TD3[0]!.replace('ERIKSSON<<ANNA<MARIA<', 'ERIKSON<<<ANNA<MARLA<'), TD3[1]!],
+      'paddle:region0@2.00',
+    );
+    const evidences = [
+      chosen,
+      evidence([TD3[0]!.replace('ERIKSSON', 'FRIKSSON'), TD3[1]!], 'paddle:page@2.00'),
+      evidence([TD3[0]!.replace('ERIKSSON', 'EPIKSSON'), TD3[1]!], 'tesseract:region0@2.00'),
+    ];
+
+    const result = withAgreedNames(chosen.reading, evidences, NOW);
+
+    expect(result.surname).toBe('ERIKSON');
+    expect(result.givenNames).toBe('ANNA MARIA');
+    expect(result.mrzLines[0]).toBe('P<UTOERIKSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<<');
+  });
+
+  it('keeps the name when no rival has two groups, or two rivals tie', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const other = [TD3[0]!.replace('ANNA', 'ANMA'), TD3[1]!];
+
+    expect(withAgreedNames(chosen.reading, [chosen, evidence(TD3, 'paddle:page@2.00')], NOW)).toBe(
+      chosen.reading,
+    );
+    expect(
+      withAgreedNames(
+        chosen.reading,
+        [
+          chosen,
+          evidence(TD3, 'paddle:page@2.00'),
+          evidence(TD3, 'tesseract:region0@2.00'),
+          evidence(other, 'paddle:page@4.00'),
+          evidence(other, 'tesseract:region0@4.00'),
+        ],
+        NOW,
+      ),
+    ).toBe(chosen.reading);
+  });
+
+  it('does not count two readings of one group as two', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'tesseract:region0@2.00'),
+      evidence(TD3, 'tesseract:region0@2.00'),
+    ];
+
+    expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
+  });
+
+  it('counts tesseract on a crop and on its binarised copy as one engine', () => {
+    const chosen = evidence(misread, 'paddle:region0@2.00');
+    const evidences = [
+      chosen,
+      evidence(TD3, 'tesseract:region0@2.00'),
+      evidence(TD3, 'tesseract:region0-binarised@2.00'),
+    ];
+
+    expect(withAgreedNames(chosen.reading, evidences, NOW)).toBe(chosen.reading);
+  });
+});
+
+describe('mrzBand', () => {
+  const page = { width: 1600, height: 1000, channels: 3 as const, data: Buffer.alloc(0) };
+  const line = (text: string, y: number) => ({
+    text,
+    confidence: 0.9,
+    box: { x: 100, y, width: 1400, height: 40 },
+  });
+
+  it('reaches two lines below a lone line of ID-card length (the first of three TD1 lines)', () => {
+    const band = mrzBand([line('IAUSA0000000033LIN1044750079<<', 600)], page)!;
+
+    expect(band.top).toBe(600 - 88);
+    expect(band.top + band.height).toBe(600 + 40 + 160);
+  });
+
+  it('reaches one line above a lone passport-length line, and little below it', () => {
+    const band = mrzBand([line('L898902C36UTO7408122F1204159ZE184226B<<<<<10', 600)], page)!;
+
+    expect(band.top).toBe(600 - 88);
+    expect(band.top + band.height).toBe(600 + 40 + 32);
+  });
+});

@@ -217,6 +217,7 @@ async function measure(route: Route, cookie: string) {
   };
   for (let i = 0; i < WARM_UP; i++) await call(i);
   global.gc?.();
+  const heapSample = process.env.BENCH_HEAP_SAMPLE ? await startHeapSampling() : undefined;
 
   let scavenges = 0;
   let markCompacts = 0;
@@ -246,6 +247,7 @@ async function measure(route: Route, cookie: string) {
   const eluUsed = performance.eventLoopUtilization(elu);
   const usedAtEnd = v8.getHeapStatistics().used_heap_size;
   const gcs = profiler.stop()?.statistics ?? [];
+  if (heapSample) await heapSample(route.label);
   await new Promise((resolve) => setImmediate(resolve)); // deliver the last 'gc' entries
   observer.disconnect();
 
@@ -274,4 +276,31 @@ async function measure(route: Route, cookie: string) {
     `${route.label}: ${result.cpuMicros.toFixed(0)} µs CPU, ${result.allocatedKb.toFixed(0)} KB allocated per request, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`,
   );
   return result;
+}
+
+/**
+ * BENCH_HEAP_SAMPLE=DIR: a sampling heap profile of the measured requests that counts the objects
+ * the collector has already freed too (what a request allocates, not what it keeps), written to
+ * DIR as <route>.heapprofile (open in Chrome DevTools' Memory tab).
+ */
+async function startHeapSampling() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile, mkdir } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async (label: string) => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    const dir = process.env.BENCH_HEAP_SAMPLE!;
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, `${label.replace(/[^a-z0-9]+/gi, '-')}.heapprofile`),
+      JSON.stringify(profile),
+    );
+    session.disconnect();
+  };
 }

@@ -190,9 +190,13 @@ async function routesToMeasure(cookie: string): Promise<Route[]> {
     const cursors: string[] = [];
     let next: string | undefined = url;
     while (next && cursors.length < 1_000) {
-      const response = await app.inject({ method: 'GET', url: next, headers: { cookie } });
+      const response: { statusCode: number; headers: Record<string, unknown> } = await app.inject({
+        method: 'GET',
+        url: next,
+        headers: { cookie },
+      });
       if (response.statusCode !== 200) throw new Error(`${next}: ${response.statusCode}`);
-      const cursor = response.headers['x-next-cursor'];
+      const cursor: unknown = response.headers['x-next-cursor'];
       next = typeof cursor === 'string' ? `${url}?cursor=${encodeURIComponent(cursor)}` : undefined;
       if (next) cursors.push(next);
     }
@@ -224,7 +228,7 @@ async function measure(route: Route, cookie: string) {
   let gcPause = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
       if (kind === 1) scavenges++;
       else markCompacts++;
       gcPause += entry.duration;

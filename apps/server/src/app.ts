@@ -10,7 +10,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   type ZodTypeProvider,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,6 +32,7 @@ import {
 } from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
 import { registerRateLimits } from '@/platform/rate-limit';
+import { responseSerializerCompiler } from '@/platform/response-serializer';
 
 export type BuildAppOptions = {
   env: Env;
@@ -77,7 +77,9 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // The hot lists skip zod's re-encoding in production only; elsewhere it is checked byte for byte
+  // (platform/response-serializer.ts, ADR 0010).
+  app.setSerializerCompiler(responseSerializerCompiler({ verify: !env.isProduction }));
   app.setErrorHandler(handleError);
 
   // JSON is the only request body the API understands; an empty body counts as no body.

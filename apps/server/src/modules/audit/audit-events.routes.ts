@@ -10,6 +10,7 @@ import {
 import { REAUTHENTICATION_MINUTES, rolesAccess } from '@/platform/access';
 import { attachment } from '@/platform/csv';
 import { setPageHeaders } from '@/platform/page-cursor';
+import { presentedResponse } from '@/platform/response-serializer';
 
 import type { AuditEventsService } from './audit-events.service';
 
@@ -28,15 +29,23 @@ export function auditEventsRoutes(service: AuditEventsService): FastifyPluginAsy
           description:
             'The audit trail, newest first, filtered by person, action (a trailing `.` matches every action under it), target and site days (SAST, both inclusive). The X-Next-Cursor header holds the next page. Each read is itself audited (audit.viewed).',
           querystring: ListAuditEventsQuerySchema,
-          response: { 200: AuditEventListSchema },
+          response: { 200: presentedResponse(AuditEventListSchema) },
         },
       },
       async (request, reply) => {
         const page = await service.list(request.actor, request.query, request.ip);
         setPageHeaders(reply, page.nextCursor);
-        return page.rows.map(({ timestamp, ...row }) => ({
-          ...row,
-          occurredAt: timestamp.toISOString(),
+        // In AuditEventSchema's key order: the list is serialized as built.
+        return page.rows.map((row) => ({
+          id: row.id,
+          occurredAt: row.timestamp.toISOString(),
+          actorUserId: row.actorUserId,
+          actorName: row.actorName,
+          action: row.action,
+          targetType: row.targetType,
+          targetId: row.targetId,
+          ip: row.ip,
+          details: row.details,
         }));
       },
     );

@@ -15,6 +15,7 @@ import type { ImagesService } from '@/modules/images';
 import { ALL_ROLES, REAUTHENTICATION_MINUTES, rolesAccess } from '@/platform/access';
 import { attachment } from '@/platform/csv';
 import { setPageHeaders } from '@/platform/page-cursor';
+import { presentedResponse } from '@/platform/response-serializer';
 
 import type { DriversService } from './drivers.service';
 import type { DriverRow } from './drivers.table';
@@ -56,7 +57,7 @@ export function driversRoutes(
           description:
             'The organization’s drivers, newest first, a page at a time (`limit`, default 100, at most 500); the X-Next-Cursor header holds the next page’s `cursor`.',
           querystring: ListDriversQuerySchema,
-          response: { 200: DriverListSchema },
+          response: { 200: presentedResponse(DriverListSchema) },
         },
       },
       async (request, reply) => {

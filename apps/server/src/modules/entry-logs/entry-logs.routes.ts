@@ -22,6 +22,7 @@ import { ALL_ROLES, rolesAccess } from '@/platform/access';
 import { setPageHeaders } from '@/platform/page-cursor';
 import { maskIdentifier } from '@/platform/personal-data';
 import { IMAGE_BODY_LIMIT_BYTES } from '@/platform/images';
+import { presentedResponse } from '@/platform/response-serializer';
 
 import type { createEntryDetail } from './entry-detail';
 import type { EntryLogsService } from './entry-logs.service';
@@ -48,7 +49,24 @@ const GrantHeadersSchema = z.object({
 const storedRefusalReason = RefusalReasonSchema.nullable().catch(null);
 
 /** An entry row (with its override) as the API shows it; shared with the override-pins module. */
+/**
+ * A stored warning in EntryWarningSchema's key order (jsonb keeps keys in its own order) and with
+ * its keys only: the list is serialized as built.
+ */
+function presentWarning(warning: EntryLog['warnings'][number]): EntryLog['warnings'][number] {
+  const presented: EntryLog['warnings'][number] = {
+    code: warning.code,
+    severity: warning.severity,
+    message: warning.message,
+    fields: warning.fields,
+  };
+  if (warning.source !== undefined) presented.source = warning.source;
+  if (warning.rule !== undefined) presented.rule = warning.rule;
+  return presented;
+}
+
 export function entryLogPresenter(images: Pick<ImagesService, 'urlFor'>) {
+  // Keys in EntryLogSchema's order: the list is serialized as built (platform/response-serializer.ts).
   return (row: EntryLogRow & { override?: EntryWithOverride['override'] }): EntryLog => ({
     id: row.id,
     timestamp: row.timestamp.toISOString(),
@@ -74,16 +92,16 @@ export function entryLogPresenter(images: Pick<ImagesService, 'urlFor'>) {
     driversLicenceId: row.driversLicenceId,
     passportRecordId: row.passportRecordId,
     weighbridgeTicketId: row.weighbridgeTicketId,
-    trailerPlates: row.trailerPlates,
-    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     plateImage: images.urlFor(row.plateImageKey),
     vehicleDiskImage: images.urlFor(row.vehicleDiskImageKey),
     driverFaceImage: images.urlFor(row.driverFaceImageKey),
     driverLicenseImage: images.urlFor(row.driverLicenseImageKey),
     passportImage: images.urlFor(row.passportImageKey),
     permitImages: row.permitImageKeys.map((key) => images.urlFor(key) ?? key),
-    warnings: row.warnings,
+    warnings: row.warnings.map(presentWarning),
     recordedBy: { id: row.recordedBy, name: row.recordedByName },
+    trailerPlates: row.trailerPlates,
+    trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     override: row.override
       ? {
           reason: row.override.reason,
@@ -135,7 +153,7 @@ export function entryLogsRoutes(
           description:
             'Newest first. When more entries exist, the X-Next-Cursor header holds the `cursor` of the next page.',
           querystring: ListEntryLogsQuerySchema,
-          response: { 200: EntryLogListSchema },
+          response: { 200: presentedResponse(EntryLogListSchema) },
         },
       },
       async (request, reply) => {

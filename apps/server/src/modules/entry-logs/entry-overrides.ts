@@ -33,14 +33,17 @@ export async function overridesOf(
 export async function withOverrides(
   tx: DbExecutor,
   tenantId: string,
-  rows: readonly EntryLogRow[],
+  rows: EntryLogRow[],
 ): Promise<EntryWithOverride[]> {
   const overrides = await overridesOf(
     tx,
     tenantId,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => ({ ...row, override: overrides.get(row.id) ?? null }));
+  // In place (issue 27c): the rows a query has just returned, not a copy of each wide row.
+  return rows.map((row) =>
+    Object.assign(row as EntryWithOverride, { override: overrides.get(row.id) ?? null }),
+  );
 }
 
 /**

@@ -84,7 +84,20 @@ export function createVisitsRepository(sealer: ColumnSealer) {
       personIdNumber: await sealer.open(row.tenantId, PERSON_ID_NUMBER, row.personIdNumber),
     };
   }
-  const openAll = (rows: VisitRow[]) => Promise.all(rows.map(open));
+  /** The rows a query has just returned, opened in place (issue 27c: no copy of each row). */
+  const openAll = async (rows: VisitRow[]) => {
+    await Promise.all(
+      rows.map(async (row) => {
+        if (row.personIdNumber)
+          row.personIdNumber = await sealer.open(
+            row.tenantId,
+            PERSON_ID_NUMBER,
+            row.personIdNumber,
+          );
+      }),
+    );
+    return rows;
+  };
   const hashOf = (tenantId: string, number: string) =>
     sealer.index(tenantId, identityNumberDomain(number), number);
   return {

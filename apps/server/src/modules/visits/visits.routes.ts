@@ -16,6 +16,7 @@ import {
 import { ALL_ROLES, rolesAccess } from '@/platform/access';
 import { encodeCursor, setPageHeaders } from '@/platform/page-cursor';
 import { maskIdentifier } from '@/platform/personal-data';
+import { presentedResponse } from '@/platform/response-serializer';
 
 import type { VisitView, VisitsService } from './visits.service';
 
@@ -54,7 +55,13 @@ export function toVisit(row: VisitView, role: Role): Visit {
     exitedBy: row.exitedAt ? { id: row.exitedBy, name: row.exitedByName } : null,
     exitTicketNumber: row.exitTicketNumber,
     exitSealNumbers: row.exitSealNumbers,
-    exitMismatches: row.exitMismatches ?? [],
+    // In the schema's key order (jsonb keeps keys in its own): the list is serialized as built.
+    exitMismatches: (row.exitMismatches ?? []).map(({ code, entry, exit, message }) => ({
+      code,
+      entry,
+      exit,
+      message,
+    })),
     turnaroundMinutes: row.exitedAt
       ? Math.round((row.exitedAt.getTime() - row.enteredAt.getTime()) / 60_000)
       : null,
@@ -192,7 +199,7 @@ export function visitsRoutes(service: VisitsService): FastifyPluginAsyncZod {
           description:
             'Vehicles and people inside now, newest first (one site, or every site of the caller). When more exist, the X-Next-Cursor header holds the `cursor` of the next page.',
           querystring: OnSiteQuerySchema,
-          response: { 200: VisitListSchema },
+          response: { 200: presentedResponse(VisitListSchema) },
         },
       },
       async (request, reply) => {

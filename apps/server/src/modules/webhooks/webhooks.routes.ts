@@ -31,6 +31,7 @@ import { IncomingExitPayloadSchema, type Visit, VisitSchema } from '@boomgate/co
 import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
 import { setPageHeaders } from '@/platform/page-cursor';
+import { presentedResponse } from '@/platform/response-serializer';
 
 import { MAX_DELIVERY_ATTEMPTS } from './delivery-policy';
 import { pairTrailers } from './incoming-trailers';
@@ -59,6 +60,7 @@ tenant's integration secret (\`whsec_\` + base64; create or rotate it with \`POS
 
 After a rotation the previous secret is accepted for the rotation window (24 h by default).`;
 
+/** Keys in IncomingRequestEntrySchema's order: the feed is serialized as built. */
 export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingRequestEntry {
   return {
     id: row.id,
@@ -78,8 +80,13 @@ export function toIncomingRequestEntry(row: IncomingRequestListRow): IncomingReq
     trailerPlates: row.trailerPlates,
     trailerLicenceDiscIds: row.trailerLicenceDiscIds,
     trailers: pairTrailers(row.trailerPlates, row.trailerDiscs ?? []),
-    warnings: row.warnings,
-    ruleEvidence: row.ruleEvidence,
+    // Rebuilt in the schema's key order (jsonb keeps keys in its own): the list is serialized as built.
+    warnings: row.warnings.map(({ code, message }) => ({ code, message })),
+    ruleEvidence: row.ruleEvidence.map(({ document, source, captureId }) => ({
+      document,
+      source,
+      captureId,
+    })),
   };
 }
 
@@ -129,7 +136,7 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
             "page. `siteId`: one site's entries (a guard sees their sites' only). The cards over " +
             'every entry: X-Total-Count, X-Processed-Count, X-Pending-Count.',
           querystring: PendingRequestsQuerySchema,
-          response: { 200: IncomingRequestListSchema },
+          response: { 200: presentedResponse(IncomingRequestListSchema) },
         },
       },
       async (request, reply) => {

@@ -37,7 +37,7 @@ describe('Reports: entry export', () => {
     const to = screen.getByLabelText('To');
     await userEvent.clear(to);
     await userEvent.type(to, '2026-11-21');
-    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Download' }));
 
     expect(await screen.findByText(/Done: 2 of 2 rows/)).toBeInTheDocument();
     expect(asked[0]?.get('from')).toBe('2026-11-20');

@@ -1,20 +1,38 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 
 import { type ReportSummaryQuery, ReportSummaryQuerySchema } from '@boomgate/contracts/reports';
 
 import { PageHeader } from '@/components/ui/page-header';
 import { LoadingScreen } from '@/components/ui/spinner';
+import { afterFirstScreen } from '@/lib/after-first-screen';
 import { getErrorMessage } from '@/lib/api-client';
 import { useSites } from '@/lib/api/sites';
 import { useTranslation } from '@/lib/i18n';
 
 import { useReportSummary } from '../api/get-report-summary';
-import { EntryExportCard } from './entry-export-card';
 import { ReportCharts } from './report-charts';
-import { ReportScheduleCard } from './report-schedule-card';
 import { ReportTables, ReportTiles } from './report-figures';
 import { type RangeValues, ReportRange } from './report-range';
 import { ReportWeighbridge } from './report-weighbridge';
+
+// The export and schedule cards sit below the report (a screen's height reserved for it) and bring
+// the form, select and progress code (about 50 KB compressed): they load once the report has
+// arrived (or the first screen has passed), not on the screen's critical path.
+const EntryExportCard = lazy(() =>
+  import('./entry-export-card').then((m) => ({ default: m.EntryExportCard })),
+);
+const ReportScheduleCard = lazy(() =>
+  import('./report-schedule-card').then((m) => ({ default: m.ReportScheduleCard })),
+);
+
+/** True once the report has settled or the first screen has passed; stays true. */
+function useBelowTheFoldReady(reportSettled: boolean): boolean {
+  const [firstScreenPassed, setFirstScreenPassed] = useState(false);
+  const [ready, setReady] = useState(false);
+  useEffect(() => afterFirstScreen(() => setFirstScreenPassed(true)), []);
+  if (!ready && (reportSettled || firstScreenPassed)) setReady(true);
+  return ready;
+}
 
 /** The last seven days up to today, in the browser's zone (the site's day at a SA gate). */
 function lastSevenDays(): RangeValues {
@@ -44,6 +62,7 @@ export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) 
   const [query, setQuery] = useState(() => toQuery(range));
   const [invalid, setInvalid] = useState(false);
   const report = useReportSummary(query);
+  const belowTheFold = useBelowTheFoldReady(!report.isPending || query === null);
 
   const changeRange = (next: RangeValues) => {
     setRange(next);
@@ -81,8 +100,12 @@ export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) 
           </section>
         )}
       </div>
-      <EntryExportCard range={range} />
-      {canSchedule && <ReportScheduleCard />}
+      {belowTheFold && (
+        <Suspense fallback={null}>
+          <EntryExportCard range={range} />
+          {canSchedule && <ReportScheduleCard />}
+        </Suspense>
+      )}
     </div>
   );
 }

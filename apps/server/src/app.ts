@@ -29,6 +29,8 @@ import {
   handleFrameworkError,
   registerCrossSiteRequestGuard,
   registerHostAllowlist,
+  holdsNulCharacter,
+  UNSTORABLE_VALUE_MESSAGE,
 } from '@/platform/http';
 import { loggerOptions } from '@/platform/logger';
 import { registerRateLimits } from '@/platform/rate-limit';
@@ -88,7 +90,10 @@ export async function buildApp({
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      const parsed: unknown = JSON.parse(text);
+      if (holdsNulCharacter(text))
+        return done(new AppError('INVALID', UNSTORABLE_VALUE_MESSAGE), undefined);
+      done(null, parsed);
     } catch {
       done(
         Object.assign(new Error('Invalid JSON'), {

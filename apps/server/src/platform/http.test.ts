@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { publicAccess, requireAccessDeclarations } from './access';
 import { AppError } from './errors';
-import { handleError, hostnameOf, isAllowedHost } from './http';
+import { handleError, holdsNulCharacter, hostnameOf, isAllowedHost } from './http';
 
 function appThatThrows(error: unknown) {
   const app = Fastify({ logger: false });
@@ -122,5 +122,20 @@ describe('isAllowedHost (Host allowlist)', () => {
   it('reads the name without the port or brackets', () => {
     expect(hostnameOf('[::1]:80')).toBe('::1');
     expect(hostnameOf('Gate.Example.com:443')).toBe('gate.example.com');
+  });
+});
+
+describe('holdsNulCharacter', () => {
+  it('finds a NUL in any string of a JSON body, key or value, however deep', () => {
+    expect(holdsNulCharacter(JSON.stringify({ issuingCountry: 'ZA\u0000' }))).toBe(true);
+    expect(holdsNulCharacter(JSON.stringify({ a: [{ b: ['x', 'y\u0000z'] }] }))).toBe(true);
+    expect(holdsNulCharacter(JSON.stringify({ ['k\u0000']: 1 }))).toBe(true);
+    expect(holdsNulCharacter('{"surname":"\\U0000"}'.toLowerCase())).toBe(true);
+  });
+
+  it('lets through bodies without one, including the escape written as text', () => {
+    expect(holdsNulCharacter(JSON.stringify({ surname: 'Nkosi', n: 0 }))).toBe(false);
+    // A backslash followed by "u0000" is six ordinary characters, not a NUL.
+    expect(holdsNulCharacter(JSON.stringify({ note: '\\u0000' }))).toBe(false);
   });
 });

@@ -97,6 +97,26 @@ function isMalformedMultipart(error: unknown): boolean {
 }
 
 /** One error format for every failure: `{ error: { code, message, issues? } }`, never a stack. */
+/** A value PostgreSQL cannot store (or a NUL character, refused before any column sees it). */
+export const UNSTORABLE_VALUE_MESSAGE =
+  'The request contains a value that cannot be stored (for example a NUL character).';
+
+/**
+ * True when a parsed JSON body holds a NUL character in any string (key or value). PostgreSQL
+ * refuses NUL in text and jsonb, but a sealed column (issue 26) stores ciphertext, so the
+ * database no longer sees the NUL: the refusal happens at the edge, the same for every column.
+ */
+export function holdsNulCharacter(text: string): boolean {
+  if (!/\\u0000/i.test(text)) return false; // the only way JSON writes a NUL
+  let found = false;
+  JSON.parse(text, (key, value: unknown) => {
+    if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')))
+      found = true;
+    return value;
+  });
+  return found;
+}
+
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.cause !== undefined) {
@@ -143,14 +163,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   // character in text (22021) or a number out of range (22003); found by the fuzz test.
   if (findPgError(error)?.code?.startsWith('22')) {
     request.log.warn({ err: error }, 'value refused by the database');
-    return reply
-      .code(400)
-      .send(
-        errorBody(
-          'INVALID',
-          'The request contains a value that cannot be stored (for example a NUL character).',
-        ),
-      );
+    return reply.code(400).send(errorBody('INVALID', UNSTORABLE_VALUE_MESSAGE));
   }
 
   if (isMalformedMultipart(error)) {

@@ -47,6 +47,7 @@ describe('POST /api/webhook/process-request/:id with corrections (issue 15)', ()
     read_source: string | null;
     was_uncertain: boolean;
     typed_value: string;
+    typed_value_hash: string | null;
     corrected_by: string;
     corrected_by_name: string | null;
     corrected_at: Date;
@@ -56,7 +57,8 @@ describe('POST /api/webhook/process-request/:id with corrections (issue 15)', ()
   const correctionsOf = (tenantId: string) =>
     t.ownerQuery<Row>(
       `select capture_id, field, kind, read_value, read_confidence, read_source, was_uncertain,
-              typed_value, corrected_by, corrected_by_name, corrected_at, document_type, document_id
+              typed_value, typed_value_hash, corrected_by, corrected_by_name, corrected_at,
+              document_type, document_id
          from reading_corrections where tenant_id = $1 order by field`,
       [tenantId],
     );
@@ -84,7 +86,36 @@ describe('POST /api/webhook/process-request/:id with corrections (issue 15)', ()
     expect(response.statusCode).toBe(200);
     // The entry carries the typed ID number; the reading keeps what was read.
     expect(response.json()).toMatchObject({ id, driverIdNumber: '8001015009087' });
-    const rows = await correctionsOf(tenant.tenantId);
+    const stored = await correctionsOf(tenant.tenantId);
+    // ID numbers are sealed at rest (issue 26), with a keyed hash beside the typed one: opened
+    // here with the tenant's keyring to compare what was kept.
+    const keyring = t.modules.keys.keyring;
+    const idRow = stored.find((row) => row.field === 'identityNumber');
+    expect(idRow?.typed_value).toMatch(/^sv1\./);
+    expect(idRow?.typed_value_hash).toEqual(expect.any(String));
+    const rows = await Promise.all(
+      stored.map(async (row) =>
+        row.field !== 'identityNumber'
+          ? row
+          : {
+              ...row,
+              typed_value: await keyring.open(
+                tenant.tenantId,
+                'reading_corrections.typed_value',
+                row.typed_value,
+              ),
+              read_value: {
+                value: JSON.parse(
+                  await keyring.open(
+                    tenant.tenantId,
+                    'reading_corrections.read_value',
+                    String(row.read_value?.value),
+                  ),
+                ) as unknown,
+              },
+            },
+      ),
+    );
     expect(rows).toEqual([
       expect.objectContaining({
         capture_id: null,
@@ -130,9 +161,11 @@ describe('POST /api/webhook/process-request/:id with corrections (issue 15)', ()
       'select reading from captures where tenant_id = $1 and id = $2',
       [tenant.tenantId, idCapture],
     );
-    expect(capture?.reading.fields).toMatchObject({
-      identityNumber: { value: '8001015009088' },
-    });
+    const readNumber = capture?.reading.fields.identityNumber?.value;
+    expect(readNumber).toMatch(/^sv1\./);
+    expect(
+      JSON.parse(await keyring.open(tenant.tenantId, 'captures.reading', String(readNumber))),
+    ).toBe('8001015009088');
     // Audited by field and kind, never by value.
     const [audit] = await t.ownerQuery<{ target_id: string; details: unknown }>(
       "select target_id, details from audit_events where tenant_id = $1 and action = 'reading.corrected'",

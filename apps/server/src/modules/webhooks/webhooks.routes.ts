@@ -30,6 +30,7 @@ import { IncomingExitPayloadSchema, type Visit, VisitSchema } from '@boomgate/co
 
 import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
+import { holdsNulCharacter, UNSTORABLE_VALUE_MESSAGE } from '@/platform/http';
 import { setPageHeaders } from '@/platform/page-cursor';
 import { presentedResponse } from '@/platform/response-serializer';
 
@@ -422,11 +423,16 @@ export function incomingWebhookRoutes(
 
 /** Verified bytes to a value; prototype-polluting keys are dropped. */
 function parseJson(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'), (key, value: unknown) =>
+    parsed = JSON.parse(text, (key, value: unknown) =>
       key === '__proto__' || key === 'constructor' ? undefined : value,
     );
   } catch {
     throw new AppError('INVALID', 'The request body is not valid JSON.');
   }
+  // As every JSON body (app.ts): a NUL would reach sealed columns the database cannot check.
+  if (holdsNulCharacter(text)) throw new AppError('INVALID', UNSTORABLE_VALUE_MESSAGE);
+  return parsed;
 }

@@ -1,23 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 
 import { startShellySimulator } from 'boomgate-agent';
 
-import { buildApp } from '@/app';
-import { loadEnv } from '@/config/env';
-import { createModules } from '@/modules';
 import { createSitesRepository } from '@/modules/sites';
-import { createLazyVisionEngine } from '@/modules/vision';
-import { systemClock } from '@/platform/clock';
-import { startInfrastructure } from '@/platform/infrastructure';
-import { createStorage } from '@/platform/storage';
 
 import { writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { REPO_ROOT } from '../lib/server-process';
+import { startInProcessApp } from '../lib/in-process-app';
 
 /**
  * `npm run bench:barrier`: decision → barrier pulse over the site agent, on loopback. The real app
@@ -35,26 +27,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-bench-barrier-'));
-const env = loadEnv({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-});
-const infrastructure = await startInfrastructure(env, () => {});
-const { storage } = await createStorage(env);
-const modules = createModules({
-  env,
-  database: infrastructure.database,
-  clock: systemClock,
-  sessionSecret: infrastructure.sessionSecret,
-  encryptionKey: infrastructure.encryptionKey,
-  rootKey: infrastructure.rootKey,
-  storage,
-  visionEngine: createLazyVisionEngine({ threads: 1 }),
-});
-const app = await buildApp({ env, modules, database: infrastructure.database });
+const { infrastructure, modules, app, stop } = await startInProcessApp('barrier');
 await app.listen({ port: 0, host: '127.0.0.1' });
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -169,7 +142,5 @@ try {
 } finally {
   agent?.kill('SIGKILL');
   await simulator.close();
-  await app.close();
-  await infrastructure.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -1,4 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -6,15 +5,9 @@ import v8 from 'node:v8';
 
 import pg from 'pg';
 
-import { buildApp } from '@/app';
-import { loadEnv } from '@/config/env';
-import { createModules } from '@/modules';
-import { createLazyVisionEngine } from '@/modules/vision';
-import { systemClock } from '@/platform/clock';
-import { startInfrastructure } from '@/platform/infrastructure';
 import { hashPassword } from '@/platform/passwords';
-import { createStorage } from '@/platform/storage';
 import { SCALE_PASSWORD, type ScalePlan, scaleUsername, seedScaleData } from '@/testing/scale-data';
+import { startInProcessApp } from '../lib/in-process-app';
 
 /**
  * `npm run bench:lists` (issue 27c): what one hot-list request costs the server in Node, measured
@@ -39,26 +32,7 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-bench-lists-'));
-const env = loadEnv({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-});
-const infrastructure = await startInfrastructure(env, () => {});
-const { storage } = await createStorage(env);
-const modules = createModules({
-  env,
-  database: infrastructure.database,
-  clock: systemClock,
-  sessionSecret: infrastructure.sessionSecret,
-  encryptionKey: infrastructure.encryptionKey,
-  rootKey: infrastructure.rootKey,
-  storage,
-  visionEngine: createLazyVisionEngine({ threads: 1 }),
-});
-const app = await buildApp({ env, modules, database: infrastructure.database });
+const { infrastructure, modules, app, stop } = await startInProcessApp('lists');
 await app.ready();
 
 try {
@@ -91,9 +65,7 @@ try {
     );
   if (process.argv.includes('--json')) log(JSON.stringify(results));
 } finally {
-  await app.close();
-  await infrastructure.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }
 
 /** One tenant, seeded by the scale seed's own SQL, plus drivers, audit events and sealed numbers. */

@@ -1,19 +1,8 @@
 import 'fake-indexeddb/auto';
 
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 
 import { sql } from 'drizzle-orm';
-
-import { buildApp } from '@/app';
-import { loadEnv } from '@/config/env';
-import { createModules } from '@/modules';
-import { createLazyVisionEngine } from '@/modules/vision';
-import { systemClock } from '@/platform/clock';
-import { startInfrastructure } from '@/platform/infrastructure';
-import { createStorage } from '@/platform/storage';
 
 import {
   enqueueAction,
@@ -24,6 +13,7 @@ import { openOfflineDb } from '../../../apps/web/src/lib/offline/offline-db';
 import { sendQueuedAction } from '../../../apps/web/src/lib/offline/send-action';
 import { writeBenchResult } from '../../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../../lib/benchmarks-doc';
+import { startInProcessApp } from '../../lib/in-process-app';
 
 /**
  * `npm run bench:offline` (issue 18): a guard's device comes back after load-shedding with
@@ -38,30 +28,13 @@ const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 1000);
 const LOSE_EVERY = 97;
 const TARGET_S = 60;
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-bench-offline-'));
 // grant-entry takes images, so it is under the per-user upload limit (120 a minute by default),
 // which paces a long replay by itself (the queue backs off on 429); the bench measures the replay,
 // so the limit is lifted unless BENCH_KEEP_RATE_LIMIT=1.
-const env = loadEnv({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  ...(process.env.BENCH_KEEP_RATE_LIMIT === '1' ? {} : { RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' }),
-});
-const infrastructure = await startInfrastructure(env, () => {});
-const { storage } = await createStorage(env);
-const modules = createModules({
-  env,
-  database: infrastructure.database,
-  clock: systemClock,
-  sessionSecret: infrastructure.sessionSecret,
-  encryptionKey: infrastructure.encryptionKey,
-  rootKey: infrastructure.rootKey,
-  storage,
-  visionEngine: createLazyVisionEngine({ threads: 1 }),
-});
-const app = await buildApp({ env, modules, database: infrastructure.database });
+const { infrastructure, app, stop } = await startInProcessApp(
+  'offline',
+  process.env.BENCH_KEEP_RATE_LIMIT === '1' ? {} : { RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' },
+);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -203,7 +176,5 @@ try {
     notes: [`${applied} applied, ${requests} requests, ${rounds} rounds`],
   });
 } finally {
-  await app.close();
-  await infrastructure.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -411,6 +411,7 @@ export function createModules({
   });
   keys.service.register(webhooks.sealedTable);
   keys.service.register(webhooks.sealedColumns);
+  keys.service.register(webhooks.maskedWarnings);
   const anpr = createAnprModule({
     database,
     vehicles: approvedVehicles.service,

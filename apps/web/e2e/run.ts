@@ -5,8 +5,9 @@
  * bad row, individual), then the Gate flow (auto gate, pre-arrival, real gate; its fake camera
  * shows a rendered number plate, then the driver's face), the Incoming Feed's Process Vehicle Entry
  * dialog (its five tabs reachable and visible; no CSP violation), the guard's corrections (issue 15),
- * each at desktop and mobile sizes, stops
- * the server and exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
+ * each at desktop and mobile sizes, then scans the server's database and storage for plaintext ID or
+ * passport numbers and unsealed objects (issue 26, `npm run scan:plaintext`), stops the server and
+ * exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
  * E2E_HEADED=1 to watch, E2E_ONLY=induction,gate to run only the flows whose label starts so.
@@ -303,6 +304,13 @@ async function main(): Promise<number> {
       .step("the server's csp-report log holds only the deliberate SEC-37 probe (issue 15)", () =>
         expectOnlyDeliberateCspReports(resultsDir),
       );
+    const { dataDir } = server;
+    await runner
+      .flow('sealed-at-rest')
+      .step(
+        "the server's database and storage hold no plaintext ID or passport number and no unsealed object (issue 26)",
+        () => expectNothingPlainAtRest(dataDir),
+      );
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     const { passed, failed, results } = runner.summary();
@@ -344,6 +352,30 @@ async function expectOnlyDeliberateCspReports(resultsDir: string) {
   if (unexpected.length > 0) {
     throw new Error(`CSP violations reported during the run: ${unexpected.join('; ')}`);
   }
+}
+
+/**
+ * Issue 26: after the whole run, every text-like column of every table of the server's database
+ * holds no plaintext ID or passport number, and its storage folder no image, PDF or video stored
+ * unsealed. `npm run scan:plaintext` (the catalog test's walk, security/plaintext-scan.ts) reads
+ * the running server's embedded database through its DATA_DIR, as `npm run admin` does.
+ */
+async function expectNothingPlainAtRest(dataDir: string) {
+  const scan = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/cli/scan-plaintext.ts'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  const output = `${scan.stdout ?? ''}${scan.stderr ?? ''}`.trim();
+  if (scan.status !== 0) {
+    throw new Error(`npm run scan:plaintext exited with ${String(scan.status)}:\n${output}`);
+  }
+  console.log(`    ${output.split('\n').join('\n    ')}`);
 }
 
 process.exitCode = await main();

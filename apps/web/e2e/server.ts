@@ -5,7 +5,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type RunningServer = { baseUrl: string; stop: () => Promise<void> };
+export type RunningServer = {
+  baseUrl: string;
+  /** The server's DATA_DIR (its embedded database and storage folder); removed on stop unless given. */
+  dataDir: string;
+  stop: () => Promise<void>;
+};
 
 /** Asks the OS for a port nobody is listening on. */
 export async function findFreePort(): Promise<number> {
@@ -107,5 +112,5 @@ export async function startServer({
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, dataDir, stop };
 }

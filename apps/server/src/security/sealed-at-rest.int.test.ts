@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@/modules/sessions';
 import { runDueJobsOnce } from '@/platform/jobs';
 import { isSealedObject } from '@/platform/sealing';
+import { findPlaintextNumbers, unsealedMagic } from '@/security/plaintext-scan';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 import { anMp4 } from '@/testing/videos';
@@ -25,23 +26,6 @@ import {
  */
 const NOT_YET_SEALED = new Set<string>([]);
 
-const THIRTEEN_DIGITS = /(?<!\d)\d{13}(?!\d)/g;
-/** Line 2 of a passport's MRZ: number, check digit, nationality, birth date, sex, expiry. */
-const MRZ_LINE = /[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MF<]\d{6}\d/;
-
-/** The format an object's first bytes announce, when it is one stored as uploaded. */
-function unsealedMagic(bytes: Buffer): string | null {
-  if (bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) return 'jpeg';
-  if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'png';
-  if (bytes.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf';
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF') return 'webp';
-  if (bytes.subarray(4, 8).toString('latin1') === 'ftyp') return 'mp4';
-  if (bytes.subarray(0, 4).equals(Buffer.from('1a45dfa3', 'hex'))) return 'webm';
-  return null;
-}
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 let sequence = 100;
 function saId(yymmdd = '850505'): string {
   const twelve = `${yymmdd}${String(sequence++).padStart(4, '0')}08`;
@@ -49,47 +33,9 @@ function saId(yymmdd = '850505'): string {
   return `${twelve}${check}`;
 }
 
-/**
- * Every column of every table holding a plaintext number: a checksum-valid 13-digit run, an MRZ
- * line 2, or one of `canaries` (the numbers a test wrote, passport numbers among them, which have
- * no shape of their own).
- */
-async function plaintextColumns(
-  t: TestApp,
-  canaries: readonly string[] = [],
-): Promise<Set<string>> {
-  const columns = await t.ownerQuery<{ schema: string; table: string; column: string }>(`
-    select c.table_schema as schema, c.table_name as table, c.column_name as column
-    from information_schema.columns c
-    join information_schema.tables tb
-      on tb.table_schema = c.table_schema and tb.table_name = c.table_name
-     and tb.table_type = 'BASE TABLE'
-    where c.table_schema in ('public', 'graphile_worker', 'graphile_worker_private')
-      and (c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY'))`);
-  // The walk is not vacuous: the catalog lists the tables the flow writes to.
-  const tables = new Set(columns.map((c) => `${c.schema}.${c.table}`));
-  for (const table of ['public.entry_logs', 'public.audit_events', 'graphile_worker._private_jobs'])
-    if (!tables.has(table)) throw new Error(`the catalog does not list ${table}`);
-  const pattern = ['[0-9]{13}|[0-9]{6}[0-9][MF<][0-9]{6}', ...canaries.map(escapeRegex)].join('|');
-  const found = new Set<string>();
-  for (const { schema, table, column } of columns) {
-    const rows = await t.ownerQuery<{ value: string }>(
-      `select "${column}"::text as value from "${schema}"."${table}"
-        where "${column}"::text ~ $1`,
-      [pattern],
-    );
-    for (const { value } of rows) {
-      const ids = value.match(THIRTEEN_DIGITS) ?? [];
-      if (
-        ids.some((run) => passesLuhn(run)) ||
-        MRZ_LINE.test(value) ||
-        canaries.some((canary) => value.includes(canary))
-      )
-        found.add(`${schema}.${table}.${column}`);
-    }
-  }
-  return found;
-}
+/** The catalog walk (plaintext-scan.ts, shared with the end-to-end run's closing step). */
+const plaintextColumns = (t: TestApp, canaries: readonly string[] = []) =>
+  findPlaintextNumbers(t.ownerQuery, { canaries });
 
 describe('personal data sealed at rest: the catalog (issue 26)', () => {
   let t: TestApp;

@@ -11,7 +11,8 @@ import { type TestApp, createTestApp } from '@/testing/test-app';
 /**
  * Issue 26: what the code before sealing left in plain text in free text and jsonb, and the job
  * (keys.seal-stored-data) that masks or seals it within the append-only and erase-only rules:
- * the watchlist hit's warning on entries (masked, migration 0098) and audit details written
+ * the watchlist hit's warning on entries and incoming requests (masked, migrations 0098 and
+ * …_masked_feed_warnings_security) and audit details written
  * before the audit key (sealed, migration 0099).
  */
 const ID = '8001015009087';
@@ -107,6 +108,62 @@ describe('rows stored before sealing: masked or sealed by keys.seal-stored-data 
     expect(detail.body).toContain('*********9087');
     expect((await sealedEvents(tenantId)).map((e) => e.details.rows)).toEqual([
       { 'entry_logs.warnings': 1 },
+    ]);
+    await runSealingJob();
+    expect(await sealedEvents(tenantId)).toHaveLength(1);
+  });
+
+  it('masks the numbers the feed’s warnings stored before quoted, audited, still listed', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const rig = { code: 'rig_incomplete', message: 'Trailer CA 77 has no licence disc' };
+    // A completed request as the code before masking stored it (issue 21's warnings).
+    const seed = async (plate: string, warnings: unknown[]) => {
+      const [row] = await t.ownerQuery<{ id: string }>(
+        `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
+           plate_number, driver_name, completed_at, warnings)
+         values ($1, gen_random_uuid(), $2, now(), now(), $3, 'Thabo', now(), $4::jsonb)
+         returning id`,
+        [tenantId, `msg_${plate}`, plate, JSON.stringify(warnings)],
+      );
+      return row!.id;
+    };
+    const quoted = await seed('CA8001', [
+      rig,
+      { code: 'watchlist_hit', message: hitWarning(ID, 'alert').message },
+    ]);
+    const untouched = await seed('CA8002', [rig]);
+
+    await runSealingJob();
+
+    const stored = async (id: string) =>
+      (
+        await t.ownerQuery<{ warnings: unknown; text: string }>(
+          'select warnings, warnings::text as text from incoming_requests where id = $1',
+          [id],
+        )
+      )[0];
+    const masked = [
+      rig,
+      {
+        code: 'watchlist_hit',
+        message: 'Driver ID number *********9087 is on the watchlist (alert): Banned driver',
+      },
+    ];
+    expect((await stored(quoted))?.warnings).toEqual(masked);
+    expect((await stored(quoted))?.text).not.toContain(ID);
+    expect((await stored(untouched))?.warnings).toEqual([rig]);
+    // The feed lists both as before, the warning masked.
+    const feed = await admin.get('/api/webhook/pending-requests');
+    expect(feed.statusCode, feed.body).toBe(200);
+    expect(feed.body).not.toContain(ID);
+    const listed = new Map(
+      feed.json<{ id: string; warnings: unknown }[]>().map((r) => [r.id, r.warnings]),
+    );
+    expect(listed.get(quoted)).toEqual(masked);
+    expect(listed.get(untouched)).toEqual([rig]);
+    expect((await sealedEvents(tenantId)).map((e) => e.details.rows)).toEqual([
+      { 'incoming_requests.warnings': 1 },
     ]);
     await runSealingJob();
     expect(await sealedEvents(tenantId)).toHaveLength(1);

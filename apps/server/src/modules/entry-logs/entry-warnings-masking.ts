@@ -1,4 +1,3 @@
-import type { EntryWarning } from '@boomgate/contracts/entry-checks';
 import { sql } from 'drizzle-orm';
 
 import type { SealedTable } from '@/modules/keys';
@@ -12,15 +11,25 @@ import type { Database } from '@/platform/db';
  * the sealed tables, masks the warnings stored before. Masking does not depend on a key, so a
  * rotation has nothing to do here. The erase-only trigger on entries accepts exactly this change
  * (characters of `warnings` replaced by `*`, nothing else; migration …_masked_entry_warnings_security).
+ * The incoming feed keeps the same warnings on its requests (issue 21): the webhooks module
+ * registers the same walk over incoming_requests (migration …_masked_feed_warnings_security).
  */
-export const MASKED_WARNINGS_TABLE = 'entry_logs.warnings';
+/** A table with a jsonb `warnings` array of `{ message }` objects, keyed by (tenant_id, id). */
+export type MaskedWarningsSpec = {
+  /** The table (an SQL identifier written by the module, never input). */
+  table: string;
+  /** The SECURITY DEFINER lookup naming the tenants with a warning still to mask. */
+  unmaskedTenants: string;
+};
 
 const UNMASKED = sql`exists (select 1 from jsonb_array_elements(
     case when jsonb_typeof(warnings) = 'array' then warnings else '[]'::jsonb end) w
   where w ->> 'message' ~ ${UNMASKED_WATCHLIST_MESSAGE})`;
 
+type Warning = { readonly message?: unknown };
+
 /** The warnings with every quoted number masked; the same array when nothing needed masking. */
-export function maskWarnings(warnings: readonly EntryWarning[]): readonly EntryWarning[] {
+export function maskWarnings<W extends Warning>(warnings: readonly W[]): readonly W[] {
   let changed = false;
   const masked = warnings.map((warning) => {
     if (typeof warning?.message !== 'string') return warning;
@@ -32,13 +41,19 @@ export function maskWarnings(warnings: readonly EntryWarning[]): readonly EntryW
   return changed ? masked : warnings;
 }
 
-export function maskedWarningsTable(database: Pick<Database, 'withTenant' | 'db'>): SealedTable {
+/** The masking walk over a table's `warnings`, as keys.seal-stored-data runs it per tenant. */
+export function createMaskedWarningsTable(
+  database: Pick<Database, 'withTenant' | 'db'>,
+  spec: MaskedWarningsSpec,
+): SealedTable {
+  const table = sql.identifier(spec.table);
+  const lookup = sql.identifier(spec.unmaskedTenants);
   return {
-    name: MASKED_WARNINGS_TABLE,
+    name: `${spec.table}.warnings`,
     unsealedTenants: async (limit) =>
       (
         await database.db.execute<{ tenant_id: string }>(
-          sql`select tenant_id from entry_logs_unmasked_warning_tenants(${limit}::int)`,
+          sql`select tenant_id from ${lookup}(${limit}::int)`,
         )
       ).rows.map((row) => row.tenant_id),
     async sealStored(tenantId, batch) {
@@ -47,8 +62,8 @@ export function maskedWarningsTable(database: Pick<Database, 'withTenant' | 'db'
       for (;;) {
         const rows = await database.withTenant(tenantId, async (tx) => {
           const found = (
-            await tx.execute<{ id: string; warnings: EntryWarning[] }>(
-              sql`select id::text as id, warnings from entry_logs
+            await tx.execute<{ id: string; warnings: Warning[] }>(
+              sql`select id::text as id, warnings from ${table}
                   where tenant_id = ${tenantId}::uuid and ${UNMASKED}
                     ${after === null ? sql`` : sql`and id > ${after}::uuid`}
                   order by id limit ${batch}::int`,
@@ -58,7 +73,7 @@ export function maskedWarningsTable(database: Pick<Database, 'withTenant' | 'db'
             const masked = maskWarnings(row.warnings);
             if (masked === row.warnings) continue;
             await tx.execute(
-              sql`update entry_logs set warnings = ${JSON.stringify(masked)}::jsonb
+              sql`update ${table} set warnings = ${JSON.stringify(masked)}::jsonb
                   where tenant_id = ${tenantId}::uuid and id = ${row.id}::uuid`,
             );
             total++;
@@ -71,4 +86,11 @@ export function maskedWarningsTable(database: Pick<Database, 'withTenant' | 'db'
     },
     resealOlder: async () => 0,
   };
+}
+
+export function maskedWarningsTable(database: Pick<Database, 'withTenant' | 'db'>): SealedTable {
+  return createMaskedWarningsTable(database, {
+    table: 'entry_logs',
+    unmaskedTenants: 'entry_logs_unmasked_warning_tenants',
+  });
 }

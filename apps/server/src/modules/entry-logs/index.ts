@@ -28,7 +28,7 @@ export type { EntryOverrides, EntryWithOverride, OverrideAuthority } from './ent
 export { entryAsSeenBy, entryLogPresenter } from './entry-logs.routes';
 export { checkRig } from './rig-check';
 /** Issue 26: masks the numbers that warnings stored before quoted in full (keys.seal-stored-data). */
-export { maskedWarningsTable } from './entry-warnings-masking';
+export { createMaskedWarningsTable, maskedWarningsTable } from './entry-warnings-masking';
 /** Issue 28: an entry a site node recorded (the site-sync module applies it). */
 export { insertSiteEntry } from './site-entries';
 /** Issue 21: the gate's cross-checks, for the incoming feed's document rules. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 import { IncomingRequestCompletedEventSchema } from '@boomgate/contracts/webhooks';
 
+import { createMaskedWarningsTable } from '@/modules/entry-logs';
 import { createSecretBox } from '@/platform/crypto';
 import type { ColumnSealer } from '@/platform/sealing';
 
@@ -80,6 +81,14 @@ export function createWebhooksModule({
     sealedTable: deliveriesSealedTable(deps.database, sealer),
     /** Issue 26: the feed's ID numbers, sealed by the keys module's jobs (rows stored before). */
     sealedColumns: INCOMING_SEALED_COLUMNS,
+    /**
+     * Issue 26: watchlist warnings stored on requests before they were masked at the source,
+     * masked by keys.seal-stored-data as entries' are (migration …_masked_feed_warnings_security).
+     */
+    maskedWarnings: createMaskedWarningsTable(deps.database, {
+      table: 'incoming_requests',
+      unmaskedTenants: 'incoming_requests_unmasked_warning_tenants',
+    }),
     openApi: {
       tags: [
         {

@@ -161,6 +161,7 @@ describe('tenant isolation in the database', () => {
       'entry_logs_unmasked_warning_tenants',
       'entry_logs_unsealed_tenants',
       'identity_documents_unsealed_tenants',
+      'incoming_requests_unmasked_warning_tenants',
       'incoming_requests_unsealed_tenants',
       'induction_assignments_due_photo_purge',
       'induction_assignments_unsealed_tenants',

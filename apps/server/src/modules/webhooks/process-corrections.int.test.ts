@@ -161,7 +161,8 @@ describe('POST /api/webhook/process-request/:id with corrections (issue 15)', ()
       'select reading from captures where tenant_id = $1 and id = $2',
       [tenant.tenantId, idCapture],
     );
-    const readNumber = capture?.reading.fields.identityNumber?.value;
+    const fields = capture?.reading.fields as Record<string, { value: unknown } | undefined>;
+    const readNumber = fields.identityNumber?.value;
     expect(readNumber).toMatch(/^sv1\./);
     expect(
       JSON.parse(await keyring.open(tenant.tenantId, 'captures.reading', String(readNumber))),

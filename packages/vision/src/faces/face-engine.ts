@@ -15,6 +15,7 @@ import type * as TF from '@tensorflow/tfjs';
 import type * as FaceApi from '@vladmandic/face-api';
 import sharp from 'sharp';
 
+import { averageDescriptors, chipToImageTransform } from './alignment';
 import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
@@ -407,7 +408,7 @@ export type FaceEmbedding = {
   ms: number;
 };
 
-export type EmbedOptions = {
+export type EmbedOptions = DescriptorOptions & {
   antispoof?: boolean;
   /** Throw FaceError('low_quality') when the quality check fails (live captures). Default false. */
   requireQuality?: boolean;
@@ -517,15 +518,19 @@ async function antispoofScores(
 }
 
 /**
- * The face crop the recognition net sees, rotation-corrected. face-api's own "dlib alignment" only cuts
- * an axis-aligned box (its size and position from the eye and mouth centres); dlib itself also rotates
- * the face upright. We sample that same box, rotated by the eye-line angle, straight into the net's
- * 150x150 input with one affine warp (tf.image.transform), so a tilted head gives the same crop as an
- * upright one.
+ * Crops the recognition net sees (each is described, with its mirror image when `flipAverage`, and the
+ * descriptors are averaged):
+ * - 'chip': dlib's face chip, the net's training crop (least-squares similarity fit of landmarks
+ *   17..67 to dlib's mean face, 25 % padding; see alignment.ts).
+ * - 'box': face-api's eye/mouth box rotated upright (tighter, placed from three landmark centres).
+ * Averaging descriptors of differently cut crops and of the mirror image (test-time augmentation)
+ * cancels part of what depends on landmark placement, pose and lighting rather than on identity.
  */
-function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
-  const { tf } = m;
-  const p = face.result.landmarks.positions;
+export type FaceCrop = 'chip' | 'box';
+export const DEFAULT_FACE_CROPS: readonly FaceCrop[] = ['chip', 'box'];
+
+/** The 8-number tf.image.transform (output pixel -> pass pixel) of face-api's box, rotated upright. */
+function boxTransform(p: readonly Point[], out: number): number[] {
   const centre = (from: number, to: number) => {
     let x = 0;
     let y = 0;
@@ -547,12 +552,11 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
   const theta = Math.atan2(eyeB.y - eyeA.y, eyeB.x - eyeA.x);
   const cos = Math.cos(theta);
   const sin = Math.sin(theta);
-  const out = 150;
   const s = size / out;
   // Output pixel (u, v) -> face frame (lx, ly) relative to ref -> rotated into the image.
   const lx0 = 0.5 * s - 0.5 * size;
   const ly0 = 0.5 * s - 0.43 * size;
-  const transform = [
+  return [
     cos * s,
     -sin * s,
     ref.x + cos * lx0 - sin * ly0,
@@ -562,13 +566,32 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
     0,
     0,
   ];
+}
+
+/**
+ * The 150x150 crop the recognition net sees, sampled straight from the pass tensor with one affine warp
+ * (tf.image.transform), so a tilted head gives the same crop as an upright one.
+ */
+function alignedFace(m: Models, input: PassInput, face: RawFace, crop: FaceCrop): TF.Tensor3D {
+  const { tf } = m;
+  const p = face.result.landmarks.positions;
+  const out = 150;
+  let transform: number[];
+  if (crop === 'box') {
+    transform = boxTransform(p, out);
+  } else {
+    const t = chipToImageTransform(p, out);
+    transform = [t.a, -t.b, t.tx, t.b, t.a, t.ty, 0, 0];
+  }
   return tf.tidy(() => {
     const batch = tf.expandDims<TF.Tensor4D>(tf.cast(input.tensor, 'float32'), 0);
     const warped = tf.image.transform(
       batch,
       tf.tensor2d([transform], [1, 8]),
       'bilinear',
-      'constant',
+      // Beyond the image edge (tight crops, ID photos) repeat the edge pixels: a flat grey band is a
+      // feature the net never saw in training.
+      'nearest',
       128,
       [out, out],
     );
@@ -576,15 +599,38 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
   });
 }
 
-async function describeAligned(m: Models, input: PassInput, face: RawFace): Promise<Float32Array> {
-  const faceTensor = alignedFace(m, input, face);
-  try {
-    return (await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
-      faceTensor,
-    )) as Float32Array;
-  } finally {
-    faceTensor.dispose();
+export type DescriptorOptions = {
+  /** Default DEFAULT_FACE_CROPS. */
+  crops?: readonly FaceCrop[];
+  /** Also describe each crop's mirror image. Default true. */
+  flipAverage?: boolean;
+};
+
+async function describeAligned(
+  m: Models,
+  input: PassInput,
+  face: RawFace,
+  options: DescriptorOptions,
+): Promise<Float32Array> {
+  const net = m.faceapi.nets.faceRecognitionNet;
+  const descriptors: Float32Array[] = [];
+  for (const crop of options.crops ?? DEFAULT_FACE_CROPS) {
+    const faceTensor = alignedFace(m, input, face, crop);
+    try {
+      descriptors.push((await net.computeFaceDescriptor(faceTensor)) as Float32Array);
+      if (options.flipAverage !== false) {
+        const mirrored = m.tf.reverse(faceTensor, 1);
+        try {
+          descriptors.push((await net.computeFaceDescriptor(mirrored)) as Float32Array);
+        } finally {
+          mirrored.dispose();
+        }
+      }
+    } finally {
+      faceTensor.dispose();
+    }
   }
+  return averageDescriptors(descriptors);
 }
 
 async function embedDecoded(
@@ -613,7 +659,7 @@ async function embedDecoded(
     if (options.requireQuality && !quality.ok) {
       throw new FaceError('low_quality', quality.message, quality.issues);
     }
-    const descriptor = await describeAligned(m, input, face);
+    const descriptor = await describeAligned(m, input, face, options);
     const antispoof = options.antispoof ? await antispoofScores(m, input, face) : undefined;
     return {
       descriptor: Array.from(descriptor),
@@ -773,7 +819,7 @@ export function alignedFaceCrop(
     try {
       const [face] = main && input ? await withLandmarks(m, input, [main]) : [];
       if (!face || !input) throw new FaceError('no_face');
-      const t = alignedFace(m, input, face);
+      const t = alignedFace(m, input, face, 'chip');
       const data = await t.data();
       t.dispose();
       return {

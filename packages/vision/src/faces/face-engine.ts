@@ -168,14 +168,21 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
  *   context around the face, which both detectors need.
  * - SSD MobileNet v1 (~0.4 s) on the padded photo: the slow recall fallback.
  *
- * A photo without a face runs all three (~0.6 s): the error path, where the guard retakes the photo.
+ * - Both detectors again on the contrast-stretched photo (`normalise`: the 1st..99th luminance
+ *   percentiles stretched to full range): a dim, hazy or backlit face has too little contrast for either
+ *   detector, and the stretched pixels are also what the landmarks and the descriptor then see.
+ *
+ * A photo without a face runs all five (~0.8 s): the error path, where the guard retakes the photo.
  */
-type Pass =
-  { detector: 'tiny'; sizes: readonly number[]; pad: number } | { detector: 'ssd'; pad: number };
+type Pass = { pad: number; normalise?: boolean } & (
+  { detector: 'tiny'; sizes: readonly number[] } | { detector: 'ssd' }
+);
 const PASSES: readonly Pass[] = [
   { detector: 'tiny', sizes: [224, 416], pad: 0 },
   { detector: 'tiny', sizes: [224, 416], pad: 0.5 },
   { detector: 'ssd', pad: 0.5 },
+  { detector: 'tiny', sizes: [224, 416], pad: 0.5, normalise: true },
+  { detector: 'ssd', pad: 0.5, normalise: true },
 ];
 /** A face must score this to be used. */
 const MIN_DETECTION_SCORE = 0.5;
@@ -206,7 +213,24 @@ type RawFace = Candidate & {
   result: FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }, FaceApi.FaceLandmarks68>;
 };
 
-async function passInput(m: Models, image: RgbImage, padFraction: number): Promise<PassInput> {
+/** The image with its luminance stretched so that the 1st..99th percentiles span the full range. */
+export async function stretchContrast(image: RgbImage): Promise<RgbImage> {
+  const data = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+  })
+    .normalise({ lower: 1, upper: 99 })
+    .raw()
+    .toBuffer();
+  return { ...image, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+async function passInput(
+  m: Models,
+  original: RgbImage,
+  padFraction: number,
+  normalise = false,
+): Promise<PassInput> {
+  const image = normalise ? await stretchContrast(original) : original;
   // float32 from the start: every consumer (detectors, alignment, anti-spoof) casts to float32, and a
   // float32 -> float32 cast is a plain copy where int32 -> float32 converts value by value.
   if (padFraction === 0) {
@@ -339,7 +363,7 @@ const SMALL_FACE_SIZE = 512;
 async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
     const pass = PASSES[i]!;
-    const input = await passInput(m, image, pass.pad);
+    const input = await passInput(m, image, pass.pad, pass.normalise);
     try {
       const detections = await detectInPass(m, input, pass);
       let candidates = toCandidates(input, detections);

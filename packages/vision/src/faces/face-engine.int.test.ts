@@ -20,7 +20,7 @@ import {
   loadFaceModels,
   warmUpFaceEngine,
 } from './face-engine';
-import { FACE_MATCH_THRESHOLD, cosineSimilarity } from './match-score';
+import { FACE_MATCH_THRESHOLD, compareDescriptors, cosineSimilarity } from './match-score';
 import {
   faceApiSamplePath,
   noFaceImage,
@@ -119,6 +119,33 @@ describe('embedFace', () => {
     // Heavy blur either still finds the face (-> blurry) or loses it entirely (-> no_face).
     expect(['low_quality', 'no_face']).toContain(error.kind);
     if (error.kind === 'low_quality') expect(error.issues).toContain('blurry');
+  });
+
+  it('finds a dim, low-contrast face on the contrast-stretched retry and still matches it', async () => {
+    // Contrast cut to 6 % around a dark level: neither detector finds the face in these pixels.
+    const dim = await sharp(left).linear(0.06, 2).png().toBuffer();
+    const e = await embedFace(dim);
+    expect(e.detectionPass).toBeGreaterThanOrEqual(3);
+    const reference = await embedFace(left);
+    expect(
+      compareDescriptors(e.descriptor, reference.descriptor).matchScore,
+    ).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD);
+    const otherPerson = await embedFace(right);
+    expect(compareDescriptors(e.descriptor, otherPerson.descriptor).matchScore).toBeLessThan(
+      FACE_MATCH_THRESHOLD,
+    );
+  });
+
+  it('averages each crop with its mirror: a mirrored photo describes nearly the same', async () => {
+    const mirrored = await sharp(left).flop().png().toBuffer();
+    const distance = async (options: { flipAverage: boolean }) => {
+      const [a, b] = [await embedFace(left, options), await embedFace(mirrored, options)];
+      return compareDescriptors(a.descriptor, b.descriptor).distance;
+    };
+    const averaged = await distance({ flipAverage: true });
+    const single = await distance({ flipAverage: false });
+    expect(averaged).toBeLessThan(single);
+    expect(averaged).toBeLessThan(0.15);
   });
 
   it('does not leak tensors', async () => {

@@ -15,6 +15,7 @@ import type * as TF from '@tensorflow/tfjs';
 import type * as FaceApi from '@vladmandic/face-api';
 import sharp from 'sharp';
 
+import { averageDescriptors, chipToImageTransform } from './alignment';
 import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
@@ -167,14 +168,21 @@ function serialised<T>(fn: () => Promise<T>): Promise<T> {
  *   context around the face, which both detectors need.
  * - SSD MobileNet v1 (~0.4 s) on the padded photo: the slow recall fallback.
  *
- * A photo without a face runs all three (~0.6 s): the error path, where the guard retakes the photo.
+ * - Both detectors again on the contrast-stretched photo (`normalise`: the 1st..99th luminance
+ *   percentiles stretched to full range): a dim, hazy or backlit face has too little contrast for either
+ *   detector, and the stretched pixels are also what the landmarks and the descriptor then see.
+ *
+ * A photo without a face runs all five (~0.8 s): the error path, where the guard retakes the photo.
  */
-type Pass =
-  { detector: 'tiny'; sizes: readonly number[]; pad: number } | { detector: 'ssd'; pad: number };
+type Pass = { pad: number; normalise?: boolean } & (
+  { detector: 'tiny'; sizes: readonly number[] } | { detector: 'ssd' }
+);
 const PASSES: readonly Pass[] = [
   { detector: 'tiny', sizes: [224, 416], pad: 0 },
   { detector: 'tiny', sizes: [224, 416], pad: 0.5 },
   { detector: 'ssd', pad: 0.5 },
+  { detector: 'tiny', sizes: [224, 416], pad: 0.5, normalise: true },
+  { detector: 'ssd', pad: 0.5, normalise: true },
 ];
 /** A face must score this to be used. */
 const MIN_DETECTION_SCORE = 0.5;
@@ -205,7 +213,24 @@ type RawFace = Candidate & {
   result: FaceApi.WithFaceLandmarks<{ detection: FaceApi.FaceDetection }, FaceApi.FaceLandmarks68>;
 };
 
-async function passInput(m: Models, image: RgbImage, padFraction: number): Promise<PassInput> {
+/** The image with its luminance stretched so that the 1st..99th percentiles span the full range. */
+export async function stretchContrast(image: RgbImage): Promise<RgbImage> {
+  const data = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+  })
+    .normalise({ lower: 1, upper: 99 })
+    .raw()
+    .toBuffer();
+  return { ...image, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+async function passInput(
+  m: Models,
+  original: RgbImage,
+  padFraction: number,
+  normalise = false,
+): Promise<PassInput> {
+  const image = normalise ? await stretchContrast(original) : original;
   // float32 from the start: every consumer (detectors, alignment, anti-spoof) casts to float32, and a
   // float32 -> float32 cast is a plain copy where int32 -> float32 converts value by value.
   if (padFraction === 0) {
@@ -338,7 +363,7 @@ const SMALL_FACE_SIZE = 512;
 async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
     const pass = PASSES[i]!;
-    const input = await passInput(m, image, pass.pad);
+    const input = await passInput(m, image, pass.pad, pass.normalise);
     try {
       const detections = await detectInPass(m, input, pass);
       let candidates = toCandidates(input, detections);
@@ -407,7 +432,7 @@ export type FaceEmbedding = {
   ms: number;
 };
 
-export type EmbedOptions = {
+export type EmbedOptions = DescriptorOptions & {
   antispoof?: boolean;
   /** Throw FaceError('low_quality') when the quality check fails (live captures). Default false. */
   requireQuality?: boolean;
@@ -517,15 +542,19 @@ async function antispoofScores(
 }
 
 /**
- * The face crop the recognition net sees, rotation-corrected. face-api's own "dlib alignment" only cuts
- * an axis-aligned box (its size and position from the eye and mouth centres); dlib itself also rotates
- * the face upright. We sample that same box, rotated by the eye-line angle, straight into the net's
- * 150x150 input with one affine warp (tf.image.transform), so a tilted head gives the same crop as an
- * upright one.
+ * Crops the recognition net sees (each is described, with its mirror image when `flipAverage`, and the
+ * descriptors are averaged):
+ * - 'chip': dlib's face chip, the net's training crop (least-squares similarity fit of landmarks
+ *   17..67 to dlib's mean face, 25 % padding; see alignment.ts).
+ * - 'box': face-api's eye/mouth box rotated upright (tighter, placed from three landmark centres).
+ * Averaging descriptors of differently cut crops and of the mirror image (test-time augmentation)
+ * cancels part of what depends on landmark placement, pose and lighting rather than on identity.
  */
-function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
-  const { tf } = m;
-  const p = face.result.landmarks.positions;
+export type FaceCrop = 'chip' | 'box';
+export const DEFAULT_FACE_CROPS: readonly FaceCrop[] = ['chip', 'box'];
+
+/** The 8-number tf.image.transform (output pixel -> pass pixel) of face-api's box, rotated upright. */
+function boxTransform(p: readonly Point[], out: number): number[] {
   const centre = (from: number, to: number) => {
     let x = 0;
     let y = 0;
@@ -547,12 +576,11 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
   const theta = Math.atan2(eyeB.y - eyeA.y, eyeB.x - eyeA.x);
   const cos = Math.cos(theta);
   const sin = Math.sin(theta);
-  const out = 150;
   const s = size / out;
   // Output pixel (u, v) -> face frame (lx, ly) relative to ref -> rotated into the image.
   const lx0 = 0.5 * s - 0.5 * size;
   const ly0 = 0.5 * s - 0.43 * size;
-  const transform = [
+  return [
     cos * s,
     -sin * s,
     ref.x + cos * lx0 - sin * ly0,
@@ -562,13 +590,32 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
     0,
     0,
   ];
+}
+
+/**
+ * The 150x150 crop the recognition net sees, sampled straight from the pass tensor with one affine warp
+ * (tf.image.transform), so a tilted head gives the same crop as an upright one.
+ */
+function alignedFace(m: Models, input: PassInput, face: RawFace, crop: FaceCrop): TF.Tensor3D {
+  const { tf } = m;
+  const p = face.result.landmarks.positions;
+  const out = 150;
+  let transform: number[];
+  if (crop === 'box') {
+    transform = boxTransform(p, out);
+  } else {
+    const t = chipToImageTransform(p, out);
+    transform = [t.a, -t.b, t.tx, t.b, t.a, t.ty, 0, 0];
+  }
   return tf.tidy(() => {
     const batch = tf.expandDims<TF.Tensor4D>(tf.cast(input.tensor, 'float32'), 0);
     const warped = tf.image.transform(
       batch,
       tf.tensor2d([transform], [1, 8]),
       'bilinear',
-      'constant',
+      // Beyond the image edge (tight crops, ID photos) repeat the edge pixels: a flat grey band is a
+      // feature the net never saw in training.
+      'nearest',
       128,
       [out, out],
     );
@@ -576,15 +623,38 @@ function alignedFace(m: Models, input: PassInput, face: RawFace): TF.Tensor3D {
   });
 }
 
-async function describeAligned(m: Models, input: PassInput, face: RawFace): Promise<Float32Array> {
-  const faceTensor = alignedFace(m, input, face);
-  try {
-    return (await m.faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
-      faceTensor,
-    )) as Float32Array;
-  } finally {
-    faceTensor.dispose();
+export type DescriptorOptions = {
+  /** Default DEFAULT_FACE_CROPS. */
+  crops?: readonly FaceCrop[];
+  /** Also describe each crop's mirror image. Default true. */
+  flipAverage?: boolean;
+};
+
+async function describeAligned(
+  m: Models,
+  input: PassInput,
+  face: RawFace,
+  options: DescriptorOptions,
+): Promise<Float32Array> {
+  const net = m.faceapi.nets.faceRecognitionNet;
+  const descriptors: Float32Array[] = [];
+  for (const crop of options.crops ?? DEFAULT_FACE_CROPS) {
+    const faceTensor = alignedFace(m, input, face, crop);
+    try {
+      descriptors.push((await net.computeFaceDescriptor(faceTensor)) as Float32Array);
+      if (options.flipAverage !== false) {
+        const mirrored = m.tf.reverse(faceTensor, 1);
+        try {
+          descriptors.push((await net.computeFaceDescriptor(mirrored)) as Float32Array);
+        } finally {
+          mirrored.dispose();
+        }
+      }
+    } finally {
+      faceTensor.dispose();
+    }
   }
+  return averageDescriptors(descriptors);
 }
 
 async function embedDecoded(
@@ -613,7 +683,7 @@ async function embedDecoded(
     if (options.requireQuality && !quality.ok) {
       throw new FaceError('low_quality', quality.message, quality.issues);
     }
-    const descriptor = await describeAligned(m, input, face);
+    const descriptor = await describeAligned(m, input, face, options);
     const antispoof = options.antispoof ? await antispoofScores(m, input, face) : undefined;
     return {
       descriptor: Array.from(descriptor),
@@ -773,7 +843,7 @@ export function alignedFaceCrop(
     try {
       const [face] = main && input ? await withLandmarks(m, input, [main]) : [];
       if (!face || !input) throw new FaceError('no_face');
-      const t = alignedFace(m, input, face);
+      const t = alignedFace(m, input, face, 'chip');
       const data = await t.data();
       t.dispose();
       return {

@@ -18,7 +18,7 @@ const golden = {
   source: '@vladmandic/face-api/demo/sample1.jpg, crop SAMPLE1_CROPS.left, JPEG q92',
   crop: SAMPLE1_CROPS.left,
   pipeline:
-    'face-api 1.7.15 TinyFaceDetector 512 + landmark68 + rotation-corrected dlib crop + faceRecognitionNet',
+    'face-api 1.7.15 TinyFaceDetector 512 + landmark68 + faceRecognitionNet averaged over dlib chip + eye/mouth box, each with its mirror',
   descriptor: e.descriptor.map((v) => Math.round(v * 1e6) / 1e6),
 };
 writeFileSync(GOLDEN_FILE, `${JSON.stringify(golden, null, 2)}\n`);

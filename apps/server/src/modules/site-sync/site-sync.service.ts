@@ -6,6 +6,7 @@ import {
   type CreatedSiteNodeToken,
   type SiteNodeToken,
   type SiteSyncAck,
+  type SiteSyncAcknowledged,
   type SiteSyncChangesPage,
   type SiteSyncChangesQuery,
   type SiteSyncEvent,
@@ -119,6 +120,23 @@ export class SiteSyncGapError extends Error {
   ) {
     super(message);
     this.name = 'SiteSyncGapError';
+  }
+}
+
+/**
+ * A batch naming, as a new fact, a seq central already holds under another id (a node restored
+ * from a backup older than what central acknowledged): refused whole, nothing overwritten; the
+ * node renumbers `reused` and what follows past central's seq and resends.
+ */
+export class SiteSyncSeqReusedError extends SiteSyncGapError {
+  constructor(
+    stream: string,
+    acknowledged: Record<string, number>,
+    readonly reused: { id: string; stream: string; seq: number }[],
+    message: string,
+  ) {
+    super(stream, acknowledged, message);
+    this.name = 'SiteSyncSeqReusedError';
   }
 }
 
@@ -632,6 +650,24 @@ export function createSiteSyncService({
         }
         // Per stream in seq order: each new fact must follow the last one held, without a gap.
         fresh.sort((a, b) => a.seq - b.seq);
+        // A new fact under a seq central already holds for another fact: never overwritten.
+        const reused = fresh.filter(
+          (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
+        );
+        if (reused.length > 0) {
+          const first = reused[0]!;
+          const stream = siteSyncStreamKey(first.gateId);
+          throw new SiteSyncSeqReusedError(
+            stream,
+            acknowledged(),
+            reused.map((event) => ({
+              id: event.id,
+              stream: siteSyncStreamKey(event.gateId),
+              seq: event.seq,
+            })),
+            `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
+          );
+        }
         const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
         for (const event of fresh) {
           const stream = siteSyncStreamKey(event.gateId);
@@ -732,6 +768,13 @@ export function createSiteSyncService({
         return { acknowledged: acknowledged(), duplicates, flagged };
       });
     },
+
+    /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */
+    acknowledged: (node: SiteNode): Promise<SiteSyncAcknowledged> =>
+      database.withTenant(node.tenantId, async (tx) => {
+        const held = await repository.allHighestSeqs(tx, node.tenantId, node.siteId);
+        return { acknowledged: Object.fromEntries(held) };
+      }),
 
     /** Central's side: the last down- and up-sync of the tenant's (or one site's) node tokens. */
     status: (actor: Actor, siteId: string | undefined): Promise<SiteSyncStatus> =>

@@ -49,11 +49,14 @@ import {
   applyAudit,
   applyCapture,
   applyCorrection,
+  applyEntryAttachments,
   applyFaceComparison,
   captureObject,
   citeSiteCaptures,
+  entryAttachments,
   linkFaceComparison,
   storedCapturePayload,
+  storedEntryPayload,
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { signSiteSyncPage } from './site-sync-signature';
@@ -323,18 +326,22 @@ export function createSiteSyncService({
       timestamp: siteRecordedAt.toISOString(),
       site_id: node.siteId,
       gate_id: event.gateId,
-      // The site's idempotency keys and documents are the site's: documents follow as captures.
+      // The site's idempotency keys are the site's; its documents came with the entry.
       idempotency_key: null,
       request_hash: null,
-      vehicle_licence_disc_id: null,
-      identity_document_id: null,
-      drivers_licence_id: null,
-      passport_record_id: null,
-      weighbridge_ticket_id: null,
-      trailer_licence_disc_ids: [],
+      ...(await applyEntryAttachments(
+        tx,
+        objects,
+        node.tenantId,
+        entry,
+        entryAttachments(node.tenantId, entry),
+      )),
       warnings: [...(entry.warnings ?? []), provenance, ...flags],
     };
     delete row.face_comparison_id;
+    delete row.objects;
+    delete row.objects_missing;
+    delete row.documents;
     const inserted = await insertSiteEntry(tx, row);
     if (!inserted) return;
     if (entry.face_comparison_id)
@@ -440,6 +447,7 @@ export function createSiteSyncService({
             throw new Error(
               "payload.id is not the event's id (an entry's fact id is its entry id)",
             );
+          entryAttachments(node.tenantId, entry);
           parsed.set(event.id, entry);
         } else if (event.kind === 'exit') {
           parsed.set(event.id, parseSiteExitPayload(event.payload));
@@ -711,7 +719,11 @@ export function createSiteSyncService({
             siteRecordedAt: new Date(event.siteRecordedAt),
             centralReceivedAt: receivedAt,
             // A capture's object goes to storage, not into the fact's row (its digest does).
-            payload: capture ? storedCapturePayload(event.payload, capture.bytes) : event.payload,
+            payload: capture
+              ? storedCapturePayload(event.payload, capture.bytes)
+              : event.kind === 'entry'
+                ? storedEntryPayload(event.payload)
+                : event.payload,
             flagged: stale.length > 0,
           });
           if (!inserted) {

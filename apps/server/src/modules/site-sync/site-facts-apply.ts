@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import { isCaptureKey } from '@/modules/images';
 import type { DbExecutor } from '@/platform/db';
-import { AppError } from '@/platform/errors';
+import { AppError, findPgError } from '@/platform/errors';
 import { isSealedObject } from '@/platform/sealing';
 import { isStorageKey } from '@/platform/storage';
 
@@ -327,9 +327,21 @@ export async function applyEntryAttachments(
   entry: SiteEntryPayload,
   attachments: EntryAttachments,
 ) {
+  for (const [index, document] of attachments.documents.entries()) {
+    try {
+      await insertRow(tx, document.table, { ...document.row, tenant_id: tenantId });
+    } catch (error) {
+      // A row central's table refuses (a missing column, a bad value): the batch's 400.
+      const cause = findPgError(error) as { message?: string } | undefined;
+      throw new AppError(
+        'INVALID',
+        `payload.documents.${index}: not a ${document.table} row (${cause?.message ?? 'refused'}).`,
+        { cause: error },
+      );
+    }
+  }
+  // The objects after the rows: a refused row leaves none behind.
   for (const [key, bytes] of attachments.objects) await objects.put(key, bytes);
-  for (const document of attachments.documents)
-    await insertRow(tx, document.table, { ...document.row, tenant_id: tenantId });
   const row = entry as Record<string, unknown>;
   const columns: Record<string, unknown> = {};
   for (const [column, table] of DOCUMENT_COLUMNS)

@@ -60,6 +60,7 @@ export const SiteDocumentSchema = z.object({
   table: z.enum(SITE_DOCUMENT_TABLES),
   row: z.looseObject({
     id: z.uuid(),
+    created_at: when,
     image_key: z.string().max(200).nullable().optional(),
   }),
   object: base64Object.optional(),

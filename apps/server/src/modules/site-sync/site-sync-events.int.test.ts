@@ -649,9 +649,22 @@ describe('site facts and personal data (POPIA)', () => {
   it('exports a driver’s site facts and erases the names in them, keeping the fact', async () => {
     const setup = await aSiteWithNode();
     const idNumber = '8001015009087';
+    const documentId = randomUUID();
     const entry = anEntry(setup.gateId, 1, {
       driver_id_number: idNumber,
       driver_name: 'Sipho',
+      // The document it cites rides with the fact (issue 28e): its names are erased too.
+      identity_document_id: documentId,
+      documents: [
+        {
+          table: 'identity_documents',
+          row: {
+            id: documentId,
+            created_at: new Date(Date.now() - 70_000).toISOString(),
+            fields: { surname: 'Dlamini', givenNames: 'Sipho' },
+          },
+        },
+      ],
     });
     await pushOk(setup, [entry, anExit(setup.exitGateId, 1, entry.id)]);
 
@@ -671,6 +684,7 @@ describe('site facts and personal data (POPIA)', () => {
     expect(row!.kind).toBe('entry');
     expect(row!.payload).not.toHaveProperty('driver_id_number');
     expect(row!.payload).not.toHaveProperty('driver_name');
+    expect(row!.payload).not.toHaveProperty('documents');
     expect(row!.payload).toMatchObject({ plate_number: entry.payload.plate_number });
 
     // Nothing else about a fact may change, even for the API's own role.
@@ -788,6 +802,22 @@ describe('up-sync of the images and documents an entry carries (issue 28)', () =
           objects: {
             [`${setup.tenantId}/captures/${randomUUID()}.jpg`]: face.sealed.toString('base64'),
           },
+        },
+      ],
+      [
+        'a document row central’s table refuses (created_by not an id)',
+        {
+          documents: [
+            {
+              table: 'identity_documents',
+              row: {
+                id: randomUUID(),
+                created_at: new Date().toISOString(),
+                created_by: 'someone',
+                fields: {},
+              },
+            },
+          ],
         },
       ],
     ] as const) {

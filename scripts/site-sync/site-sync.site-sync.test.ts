@@ -22,6 +22,8 @@ import { PASSWORD, type SitePair, ok, startSitePair, statusOf, waitFor } from '.
  */
 
 type EntryDetail = {
+  entry: { driverLicenseImage: string | null };
+  documents: { citedAs: string; id: string }[];
   captures: { captureId: string | null; citedAs: string; image: string | null }[];
   corrections: { id: string; typedValue: string }[];
   faceComparison: { id: string } | null;
@@ -39,6 +41,7 @@ type Entry = {
   plateNumber: string;
   entryGranted: boolean;
   warnings: { code: string; rule?: string }[];
+  driverLicenseImage?: string | null;
 };
 
 let pair: SitePair;
@@ -102,12 +105,23 @@ async function enterWithEvidence() {
     image1: face,
     image2: face,
   });
+  // Issue 28e: an ID document scanned with its image inline, and a licence image sent inline
+  // with the entry (neither is a capture): both travel with the entry to central.
+  const inline = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+  const document = await ok<{ id: string }>(atNode, 'POST', '/api/identity-document', {
+    identityNumber: '8001015009087',
+    surname: 'NKOSI',
+    givenNames: 'Sipho',
+    sourceImageFront: inline,
+  });
   const plateNumber = plate('EV');
   const entry = await ok<Entry>(atNode, 'POST', '/api/auto-gate/grant-entry', {
     plateNumber,
     gateId,
     plateImageCaptureId: read.captureId,
     faceComparisonId: compared.comparisonId,
+    identityDocumentId: document.id,
+    driverLicenseImage: inline,
     corrections: [
       {
         captureId: read.captureId,
@@ -117,7 +131,12 @@ async function enterWithEvidence() {
       },
     ],
   });
-  return { entry, captureId: read.captureId, comparisonId: compared.comparisonId };
+  return {
+    entry,
+    captureId: read.captureId,
+    comparisonId: compared.comparisonId,
+    documentId: document.id,
+  };
 }
 
 describe('site node and central (issue 28)', () => {
@@ -239,6 +258,13 @@ describe('site node and central (issue 28)', () => {
     // The capture's object reached central under the same key and opens there (the same tenant key).
     const image = await atCentral.call('image', 'GET', plateImages[0]!.image!);
     expect(image.status).toBe(200);
+    // The licence image the entry carried inline and the ID document it cites came with it.
+    expect(detail.entry.driverLicenseImage).toBe(withEvidence.entry.driverLicenseImage);
+    const licence = await atCentral.call('image', 'GET', detail.entry.driverLicenseImage!);
+    expect(licence.status).toBe(200);
+    expect(detail.documents).toEqual([
+      expect.objectContaining({ citedAs: 'identityDocument', id: withEvidence.documentId }),
+    ]);
     // The site's audit events, each once, at the site's time and saying where they came from.
     const siteEvents = await ok<AuditEvent[]>(atNode, 'GET', '/api/audit-events?limit=500');
     const headEvents = await ok<AuditEvent[]>(atCentral, 'GET', '/api/audit-events?limit=500');

@@ -160,6 +160,25 @@ export const SiteSyncAckSchema = z.object({
 });
 export type SiteSyncAck = z.infer<typeof SiteSyncAckSchema>;
 
+/**
+ * `GET /api/site-sync/acknowledged` (site token): the highest seq central holds for every stream of
+ * the token's site (streams it holds nothing of are absent: 0). A node asks at start and after a
+ * 409 on `POST /api/site-sync/events`, and moves its own sequences past these, so a node restored
+ * from an old backup never gives out a seq central already holds under another fact (ADR 0009).
+ */
+export const SiteSyncAcknowledgedSchema = z.object({
+  acknowledged: z.record(z.string(), z.number().int().min(0)),
+});
+export type SiteSyncAcknowledged = z.infer<typeof SiteSyncAcknowledgedSchema>;
+
+/**
+ * A 409 on `POST /api/site-sync/events` names, besides each stream's held seq
+ * (`acknowledged.<stream>`), every fact of the batch whose seq central already holds under
+ * another id as an issue `{ path: "reused.<stream>", message: "<the fact's id>" }`: central never
+ * overwrites a held fact; the node renumbers that fact and the ones after it past central's seq.
+ */
+export const SITE_SYNC_REUSED_ISSUE_PREFIX = 'reused.';
+
 /** The stream key of a gate in `acknowledged`. */
 export function siteSyncStreamKey(gateId: string | null): string {
   return gateId ?? 'site';

@@ -1471,6 +1471,19 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     missing: 401,
     note: "each token is a fresh site's, so its site stream starts at seq 1",
   },
+  'GET /api/site-sync/acknowledged': {
+    access: 'public',
+    object: aSiteNodeToken,
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/site-sync/acknowledged',
+      headers: { authorization: `Bearer ${token}` },
+    }),
+    allowed: 200,
+    missing: 401,
+    note: "the held seq of each stream of the token's own site only (site-node-restore.int.test.ts)",
+  },
   'POST /api/site-sync/keys': {
     access: 'public',
     object: aSiteNodeToken,

@@ -99,6 +99,8 @@ export async function startFakeCentral({
           ),
         );
       }
+      if (request.method === 'GET' && url.pathname === '/api/site-sync/acknowledged')
+        return send(response, 200, { acknowledged: acknowledged() });
       if (request.method === 'POST' && url.pathname === '/api/site-sync/keys' && tenantKeys) {
         const { nodePublicKey, have } = (await body(request)) as {
           nodePublicKey: string;

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 
 import { type SiteSyncEventKind, siteSyncStreamKey } from '@boomgate/contracts/site-sync';
 
+import { isCaptureKey } from '@/modules/images';
+import { entryImageKeys } from '@/modules/site-sync';
 import type { DbExecutor } from '@/platform/db';
 import { newUuidV7 } from '@/platform/ids';
 
@@ -55,6 +57,63 @@ async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
   return result.rows[0]?.row ?? null;
 }
 
+/** The entry's document id columns and the table each names (trailers: licence discs too). */
+const DOCUMENT_COLUMNS = [
+  ['vehicle_licence_disc_id', 'licence_discs'],
+  ['identity_document_id', 'identity_documents'],
+  ['drivers_licence_id', 'drivers_licences'],
+  ['passport_record_id', 'passports'],
+  ['weighbridge_ticket_id', 'weighbridge_tickets'],
+] as const;
+
+/**
+ * What an entry carries beside its row, so central holds every image and document it names:
+ * `objects`, the stored objects (sealed, base64) of its image fields that are not captures (a
+ * capture travels as its own fact); `documents`, the rows of the documents it cites with their
+ * images; `objects_missing`, keys the site could not read (said, never hidden; the entry is
+ * never refused at the gate for it).
+ */
+async function entryAttachments(
+  tx: DbExecutor,
+  tenantId: string,
+  entry: Record<string, unknown>,
+  objects: StoredObjects | undefined,
+) {
+  const found: Record<string, string> = {};
+  const missing: string[] = [];
+  const read = async (key: unknown) => {
+    if (typeof key !== 'string' || key.length === 0 || isCaptureKey(key)) return undefined;
+    const bytes = await objects?.get(key);
+    if (!bytes) missing.push(key);
+    return bytes?.toString('base64');
+  };
+  for (const key of entryImageKeys(entry)) {
+    const base64 = await read(key);
+    if (base64 !== undefined) found[key] = base64;
+  }
+  const documents: { table: string; row: Record<string, unknown>; object?: string }[] = [];
+  const cite = async (table: string, ids: unknown[]) => {
+    const wanted = ids.filter((id): id is string => typeof id === 'string');
+    if (wanted.length === 0) return;
+    const rows = await tx.execute<{ row: Record<string, unknown> }>(
+      sql`select to_jsonb(d) as row from ${sql.identifier(table)} d
+          where d.tenant_id = ${tenantId} and d.id = any(${sql.param(wanted)}::uuid[])`,
+    );
+    for (const { row } of rows.rows) {
+      const object = await read(row.image_key);
+      documents.push({ table, row, ...(object !== undefined ? { object } : {}) });
+    }
+  };
+  for (const [column, table] of DOCUMENT_COLUMNS) await cite(table, [entry[column]]);
+  const trailers = entry.trailer_licence_disc_ids;
+  await cite('licence_discs', Array.isArray(trailers) ? trailers : []);
+  return {
+    objects: found,
+    documents,
+    ...(missing.length > 0 ? { objects_missing: missing } : {}),
+  };
+}
+
 /**
  * Writes the fact into `site_outbox` in the caller's transaction (so it commits or rolls back
  * with the entry or exit), with a UUIDv7 id and the next seq of its gate's stream. Taking the seq
@@ -79,7 +138,7 @@ export async function recordSiteFact(
           from entry_logs e where e.tenant_id = ${tenantId} and e.id = ${fact.entryLogId}`,
     );
     if (entry === null) throw new Error('recordSiteFact: the entry is not in this transaction');
-    payload = entry;
+    payload = { ...entry, ...(await entryAttachments(tx, tenantId, entry, objects)) };
     id = fact.entryLogId;
   } else if (fact.rowId !== undefined) {
     const kind = fact.kind as keyof typeof ROW_TABLES;

@@ -4,7 +4,9 @@ import {
   SITE_SYNC_EVENTS_BATCH_BYTES,
   SITE_SYNC_EVENTS_BATCH_MAX,
   SITE_SYNC_PAGE_LIMIT_DEFAULT,
+  SITE_SYNC_REUSED_ISSUE_PREFIX,
   SiteSyncAckSchema,
+  SiteSyncAcknowledgedSchema,
   type SiteSyncChangesPage,
   SiteSyncChangesPageSchema,
   type SiteSyncEvent,
@@ -280,17 +282,86 @@ export function createSiteNodeSync({
     payload: Record<string, unknown>;
   };
 
+  /** False until the node has compared its streams with central's since it started. */
+  let reconciled = false;
+
+  /**
+   * Brings the node's streams in line with what central holds (ADR 0009, "Restore"): asked at
+   * start and after every 409, so a node restored from a backup older than central's
+   * acknowledgements never reuses a seq. Per stream, with `held` central's highest seq:
+   * - a fact marked acknowledged above `held` is sent again (central lost it, or never had it);
+   * - the counter moves past `held`, so the next fact recorded gets `held + 1` or later;
+   * - `reused` (facts central named in a 409 as new under a seq it holds for another fact) and
+   *   every fact after the first of them are renumbered, in their order, to `held + 1`, ….
+   *   Only unacknowledged facts move; a fact's id, kind and payload never change.
+   * Facts still unacknowledged at or below `held` stay as they are and are resent: central
+   * answers them as duplicates when it holds them, or names them `reused`.
+   */
+  async function reconcile(
+    tenantId: string,
+    reused: string[] = [],
+  ): Promise<{ renumbered: number; held: Record<string, number> }> {
+    const response = await call('/api/site-sync/acknowledged');
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok)
+      throw new SiteSyncError(`acknowledged: central answered ${response.status}`, response.status);
+    const parsed = SiteSyncAcknowledgedSchema.safeParse(body);
+    if (!parsed.success)
+      throw new SiteSyncError('acknowledged: the answer does not match the contract');
+    const held = parsed.data.acknowledged;
+    const renumbered = await database.withTenant(tenantId, async (tx) => {
+      const own = await tx.execute<{ stream: string }>(
+        sql`select distinct stream from site_outbox`,
+      );
+      const streams = new Set([...Object.keys(held), ...own.rows.map((row) => row.stream)]);
+      let moved = 0;
+      for (const stream of streams) {
+        const upTo = held[stream] ?? 0;
+        // The counter's row first: no fact of this stream is recorded while it moves.
+        await tx.execute(sql`
+          insert into site_outbox_streams (tenant_id, stream, last_seq)
+          values (${tenantId}, ${stream}, ${upTo})
+          on conflict (tenant_id, stream)
+          do update set last_seq = greatest(site_outbox_streams.last_seq, ${upTo})`);
+        await tx.execute(sql`update site_outbox set acknowledged_at = null
+          where stream = ${stream} and seq > ${upTo} and acknowledged_at is not null`);
+        const first = await tx.execute<{ seq: number | null }>(sql`
+          select min(seq) as seq from site_outbox where stream = ${stream}
+            and acknowledged_at is null and id = any(${sql.param(reused)}::uuid[])`);
+        const from = first.rows[0]?.seq;
+        if (from === null || from === undefined) continue;
+        // Two steps through negative seqs: the (stream, seq) index is never violated midway.
+        await tx.execute(sql`update site_outbox set seq = -seq
+          where stream = ${stream} and seq >= ${from}`);
+        const changed = await tx.execute(sql`
+          update site_outbox o set seq = ${upTo} + ranked.n
+          from (select id, row_number() over (order by -seq) as n
+                from site_outbox where stream = ${stream} and seq < 0) ranked
+          where o.stream = ${stream} and o.id = ranked.id`);
+        moved += changed.rowCount ?? 0;
+        await tx.execute(sql`update site_outbox_streams set last_seq = greatest(last_seq,
+            (select coalesce(max(seq), 0) from site_outbox where stream = ${stream}))
+          where tenant_id = ${tenantId} and stream = ${stream}`);
+      }
+      return moved;
+    });
+    reconciled = true;
+    return { renumbered, held };
+  }
+
   /**
    * Sends up to one batch of unacknowledged facts; returns how many were sent (0: nothing waits).
-   * 409 means central's order check found a gap (it holds less than this node marked as sent):
-   * the streams go back to central's acknowledged seq (or to their start when it did not say)
-   * and are sent again; central applies a resent fact once (its id is its key).
+   * The first push after start reconciles the streams with central (`reconcile`). 409 means
+   * central's order check refused the batch (a gap, or a seq it holds for another fact): the
+   * node reconciles and sends again; central applies a resent fact once (its id is its key).
+   * Only the facts of a batch are marked acknowledged, never others by their seq alone.
    */
   async function push(): Promise<{ sent: number; acknowledged: number }> {
     const state = await readNodeState(database.db);
     if (!state) return { sent: 0, acknowledged: 0 };
     const tenantId = state.tenant_id;
     try {
+      if (!reconciled) await reconcile(tenantId);
       const pending = await database.withTenant(
         tenantId,
         async (tx) =>
@@ -325,18 +396,12 @@ export function createSiteNodeSync({
       });
       const body: unknown = await response.json().catch(() => null);
       if (response.status === 409) {
-        const told = findAcknowledged(body);
-        const streams = [...new Set(inOrder.map((row) => row.stream))];
-        await database.withTenant(tenantId, async (tx) => {
-          for (const stream of streams) {
-            const from = told?.[stream] ?? 0;
-            await tx.execute(sql`update site_outbox set acknowledged_at = null
-              where stream = ${stream} and seq > ${from} and acknowledged_at is not null`);
-            await tx.execute(sql`update site_outbox set acknowledged_at = ${clock.now().toISOString()}::timestamptz
-              where stream = ${stream} and seq <= ${from} and acknowledged_at is null`);
-          }
-        });
-        throw new SiteSyncError('events: central found a gap in a gate stream; resending', 409);
+        reconciled = false;
+        await reconcile(tenantId, findReused(body));
+        throw new SiteSyncError(
+          'events: central refused the order of a stream (a gap or a reused seq); resending',
+          409,
+        );
       }
       if (!response.ok)
         throw new SiteSyncError(`events: central answered ${response.status}`, response.status);
@@ -344,11 +409,13 @@ export function createSiteNodeSync({
       if (!ack.success) throw new SiteSyncError('events: the answer does not match the contract');
       const now = clock.now().toISOString();
       let acknowledged = 0;
+      const sentIds = events.map((event) => event.id);
       await database.withTenant(tenantId, async (tx) => {
         for (const [stream, seq] of Object.entries(ack.data.acknowledged)) {
           const marked =
             await tx.execute(sql`update site_outbox set acknowledged_at = ${now}::timestamptz
-            where stream = ${stream} and seq <= ${seq} and acknowledged_at is null`);
+            where stream = ${stream} and seq <= ${seq} and acknowledged_at is null
+              and id = any(${sql.param(sentIds)}::uuid[])`);
           acknowledged += marked.rowCount ?? 0;
         }
         await tx.execute(sql`update site_node_state set last_up_sync_at = ${now}::timestamptz,
@@ -362,7 +429,7 @@ export function createSiteNodeSync({
     }
   }
 
-  return { pull, push, syncKeys };
+  return { pull, push, syncKeys, reconcile };
 }
 
 /**
@@ -384,31 +451,20 @@ async function relaxReferences(tx: Tx) {
 }
 
 /**
- * Central's acknowledged seqs in a 409's body: the error format's `issues`, one per stream as
- * `{ path: "acknowledged.<stream>", message: "<seq>" }` (central's site-sync routes), or an
- * `acknowledged` map as SiteSyncAckSchema has it.
+ * The facts a 409's body names as new under a seq central holds for another fact: the error
+ * format's `issues` as `{ path: "reused.<stream>", message: "<id>" }` (central's site-sync routes).
  */
-function findAcknowledged(body: unknown): Record<string, number> | null {
-  const error = (body as { error?: { issues?: unknown; acknowledged?: unknown } } | null)?.error;
-  const found: Record<string, number> = {};
-  if (Array.isArray(error?.issues)) {
-    for (const issue of error.issues as { path?: unknown; message?: unknown }[]) {
-      const path = typeof issue.path === 'string' ? issue.path : '';
-      const seq = Number(issue.message);
-      if (path.startsWith('acknowledged.') && Number.isInteger(seq) && seq >= 0)
-        found[path.slice('acknowledged.'.length)] = seq;
-    }
+function findReused(body: unknown): string[] {
+  const issues = (body as { error?: { issues?: unknown } } | null)?.error?.issues;
+  if (!Array.isArray(issues)) return [];
+  const ids: string[] = [];
+  for (const issue of issues as { path?: unknown; message?: unknown }[]) {
+    if (typeof issue.path !== 'string' || typeof issue.message !== 'string') continue;
+    if (issue.path.startsWith(SITE_SYNC_REUSED_ISSUE_PREFIX) && UUID.test(issue.message))
+      ids.push(issue.message);
   }
-  if (Object.keys(found).length > 0) return found;
-  const shape = SiteSyncAckSchema.shape.acknowledged;
-  for (const candidate of [
-    error?.acknowledged,
-    (body as { acknowledged?: unknown } | null)?.acknowledged,
-  ]) {
-    const parsed = shape.safeParse(candidate);
-    if (parsed.success && Object.keys(parsed.data).length > 0) return parsed.data;
-  }
-  return null;
+  return ids;
 }
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type SiteNodeSync = ReturnType<typeof createSiteNodeSync>;

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 
 import { isCaptureKey } from '@/modules/images';
 import type { DbExecutor } from '@/platform/db';
-import { AppError } from '@/platform/errors';
+import { AppError, findPgError } from '@/platform/errors';
 import { isSealedObject } from '@/platform/sealing';
 import { isStorageKey } from '@/platform/storage';
 
@@ -12,6 +12,8 @@ import type {
   SiteAuditPayload,
   SiteCapturePayload,
   SiteCorrectionPayload,
+  SiteDocument,
+  SiteEntryPayload,
   SiteFaceComparisonPayload,
 } from './site-facts';
 
@@ -213,4 +215,141 @@ export async function applyAudit(
       },
     },
   });
+}
+
+/** An entry's image fields (keys), as the site's entry_logs row names them. */
+export const SITE_ENTRY_IMAGE_FIELDS = [
+  'plate_image_key',
+  'vehicle_disk_image_key',
+  'driver_face_image_key',
+  'driver_license_image_key',
+  'passport_image_key',
+] as const;
+
+/** Every image key an entry names: its image fields and its permits. */
+export function entryImageKeys(entry: Record<string, unknown>): string[] {
+  const permits: unknown[] = Array.isArray(entry.permit_image_keys)
+    ? (entry.permit_image_keys as unknown[])
+    : [];
+  return [...SITE_ENTRY_IMAGE_FIELDS.map((field) => entry[field]), ...permits].filter(
+    (key): key is string => typeof key === 'string' && key.length > 0,
+  );
+}
+
+/** What an entry fact carries beside its row: inline images and the documents it cites. */
+export type EntryAttachments = { objects: [string, Buffer][]; documents: SiteDocument[] };
+
+/**
+ * The entry's inline objects and documents, checked before anything is written (a bad one is a
+ * 400 for the batch): each object is a sealed object under a non-capture storage key of the
+ * token's tenant that the entry (or the document carrying it) names.
+ */
+export function entryAttachments(tenantId: string, entry: SiteEntryPayload): EntryAttachments {
+  const objects: [string, Buffer][] = [];
+  const take = (key: string, base64: string, at: string) => {
+    if (!isStorageKey(key) || isCaptureKey(key) || !key.startsWith(`${tenantId}/`))
+      throw new SiteFactError(`${at}: ${key} is not an image key of this tenant (not a capture's)`);
+    const bytes = Buffer.from(base64, 'base64');
+    if (!isSealedObject(bytes))
+      throw new SiteFactError(`${at}: not a sealed object (the site seals with the tenant's key)`);
+    objects.push([key, bytes]);
+  };
+  const named = new Set(entryImageKeys(entry));
+  for (const [key, base64] of Object.entries(entry.objects ?? {})) {
+    if (!named.has(key))
+      throw new SiteFactError(`payload.objects: ${key} is not one of the entry's images`);
+    take(key, base64, 'payload.objects');
+  }
+  const documents = entry.documents ?? [];
+  for (const [index, document] of documents.entries()) {
+    if (document.object === undefined) continue;
+    const key = document.row.image_key;
+    if (!key) throw new SiteFactError(`payload.documents.${index}.object: the row names no image`);
+    take(key, document.object, `payload.documents.${index}.object`);
+  }
+  return { objects, documents };
+}
+
+/** What central keeps of an entry fact: its objects as digests, not bytes. */
+export function storedEntryPayload(payload: Record<string, unknown>) {
+  const digest = (base64: unknown) => {
+    const bytes = Buffer.from(String(base64), 'base64');
+    return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  };
+  const objects = payload.objects as Record<string, string> | undefined;
+  const documents = payload.documents as Record<string, unknown>[] | undefined;
+  return {
+    ...payload,
+    ...(objects
+      ? {
+          objects: Object.fromEntries(
+            Object.entries(objects).map(([key, value]) => [key, digest(value)]),
+          ),
+        }
+      : {}),
+    ...(documents
+      ? {
+          documents: documents.map(({ object, ...document }) =>
+            object === undefined ? document : { ...document, object: digest(object) },
+          ),
+        }
+      : {}),
+  };
+}
+
+/** The entry's document id columns and the table each names. */
+const DOCUMENT_COLUMNS = [
+  ['vehicle_licence_disc_id', 'licence_discs'],
+  ['identity_document_id', 'identity_documents'],
+  ['drivers_licence_id', 'drivers_licences'],
+  ['passport_record_id', 'passports'],
+  ['weighbridge_ticket_id', 'weighbridge_tickets'],
+] as const;
+
+async function documentHeld(tx: DbExecutor, tenantId: string, table: string, id: unknown) {
+  if (typeof id !== 'string') return false;
+  const found = await tx.execute(
+    sql`select 1 from ${sql.identifier(table)} where tenant_id = ${tenantId} and id = ${id}::uuid`,
+  );
+  return found.rows.length > 0;
+}
+
+/**
+ * Stores the entry's inline objects and the documents it cites (each row once, by its id:
+ * `on conflict do nothing`, so a licence cited by several entries is written by the first), and
+ * answers the entry's document columns: the site's ids, each kept when central holds that
+ * document, else null (never a reference to a row central does not have).
+ */
+export async function applyEntryAttachments(
+  tx: DbExecutor,
+  objects: RawObjects,
+  tenantId: string,
+  entry: SiteEntryPayload,
+  attachments: EntryAttachments,
+) {
+  for (const [index, document] of attachments.documents.entries()) {
+    try {
+      await insertRow(tx, document.table, { ...document.row, tenant_id: tenantId });
+    } catch (error) {
+      // A row central's table refuses (a missing column, a bad value): the batch's 400.
+      const cause = findPgError(error) as { message?: string } | undefined;
+      throw new AppError(
+        'INVALID',
+        `payload.documents.${index}: not a ${document.table} row (${cause?.message ?? 'refused'}).`,
+        { cause: error },
+      );
+    }
+  }
+  // The objects after the rows: a refused row leaves none behind.
+  for (const [key, bytes] of attachments.objects) await objects.put(key, bytes);
+  const row = entry as Record<string, unknown>;
+  const columns: Record<string, unknown> = {};
+  for (const [column, table] of DOCUMENT_COLUMNS)
+    columns[column] = (await documentHeld(tx, tenantId, table, row[column])) ? row[column] : null;
+  const trailers = Array.isArray(row.trailer_licence_disc_ids) ? row.trailer_licence_disc_ids : [];
+  const held: unknown[] = [];
+  for (const id of trailers)
+    if (await documentHeld(tx, tenantId, 'licence_discs', id)) held.push(id);
+  columns.trailer_licence_disc_ids = held;
+  return columns;
 }

@@ -6,7 +6,10 @@
  * - `entry`: the site's entry_logs row. The event's id IS the entry's id (central stores the entry
  *   under it); `payload.id`, when present, must equal it. Optional extra member
  *   `site_sync_version`: the down-sync version the node had applied when it decided (shown in
- *   a stale-decision flag).
+ *   a stale-decision flag). `objects`: the images it carried inline (not captures), sealed,
+ *   base64 by key; `documents`: the document rows it cites (identity document, driver's licence,
+ *   passport, licence discs, weighbridge ticket) with their images. Central stores both, so its
+ *   entry detail opens every image and document of a site entry.
  * - `exit`: the site's visits row once closed (`entry_log_id`, `exited_at`, `exit_gate_id`,
  *   `exit_source`, `exited_by`, `exited_by_name`, `exit_ticket_number`, `exit_seal_numbers`,
  *   `exit_mismatches`). Central closes the visit of that entry.
@@ -30,6 +33,40 @@ const when = z
   .refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time');
 const optionalText = z.string().max(500).nullable().optional();
 
+/** A capture's object: at most 20 MB of base64 (images are re-encoded and far smaller). */
+export const SITE_CAPTURE_OBJECT_MAX_BASE64 = 20 * 1024 * 1024;
+
+const base64Object = z
+  .string()
+  .min(1)
+  .max(SITE_CAPTURE_OBJECT_MAX_BASE64)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+
+/** The document tables an entry cites (its document id columns), carried with the entry. */
+export const SITE_DOCUMENT_TABLES = [
+  'identity_documents',
+  'drivers_licences',
+  'passports',
+  'licence_discs',
+  'weighbridge_tickets',
+] as const;
+
+/**
+ * A document the entry cites: the site's row as stored (sealed values stay sealed) and, when it
+ * holds an image that is not a capture (a capture travels as its own fact), that object sealed,
+ * base64, as a capture's is.
+ */
+export const SiteDocumentSchema = z.object({
+  table: z.enum(SITE_DOCUMENT_TABLES),
+  row: z.looseObject({
+    id: z.uuid(),
+    created_at: when,
+    image_key: z.string().max(200).nullable().optional(),
+  }),
+  object: base64Object.optional(),
+});
+export type SiteDocument = z.infer<typeof SiteDocumentSchema>;
+
 export const SiteEntryPayloadSchema = z.looseObject({
   id: z.uuid().optional(),
   plate_number: z.string().trim().min(1).max(20),
@@ -49,6 +86,15 @@ export const SiteEntryPayloadSchema = z.looseObject({
   site_sync_version: z.number().int().min(0).optional(),
   /** The face comparison the entry claimed at the site (central links the two). */
   face_comparison_id: z.uuid().nullable().optional(),
+  /**
+   * The images the entry carried inline (its image fields whose keys are not captures': driver
+   * photo, licence, passport, permits), each stored object sealed, base64, by its key.
+   */
+  objects: z.record(z.string().max(200), base64Object).optional(),
+  /** Image keys of the entry the site could not read from its storage (said, never hidden). */
+  objects_missing: z.array(z.string().max(200)).max(50).optional(),
+  /** The documents the entry cites (its document id columns), with their images. */
+  documents: z.array(SiteDocumentSchema).max(20).optional(),
 });
 export type SiteEntryPayload = z.infer<typeof SiteEntryPayloadSchema>;
 
@@ -69,9 +115,6 @@ const uuid = z.uuid();
 const optionalUuid = uuid.nullable().optional();
 const at = when.transform((value) => new Date(value).toISOString());
 
-/** A capture's object: at most 20 MB of base64 (images are re-encoded and far smaller). */
-export const SITE_CAPTURE_OBJECT_MAX_BASE64 = 20 * 1024 * 1024;
-
 export const SiteCapturePayloadSchema = z.object({
   id: uuid.optional(),
   created_at: at,
@@ -82,11 +125,7 @@ export const SiteCapturePayloadSchema = z.object({
   // The keyed hashes of the reading's sealed ID/passport numbers (issue 26), made with the
   // tenant's index key that the node holds too (POST /api/site-sync/keys).
   number_hashes: z.array(z.string().max(200)).max(50).nullable().optional(),
-  object: z
-    .string()
-    .min(1)
-    .max(SITE_CAPTURE_OBJECT_MAX_BASE64)
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+  object: base64Object,
 });
 export type SiteCapturePayload = z.infer<typeof SiteCapturePayloadSchema>;
 

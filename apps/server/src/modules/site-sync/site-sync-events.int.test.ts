@@ -649,9 +649,22 @@ describe('site facts and personal data (POPIA)', () => {
   it('exports a driver’s site facts and erases the names in them, keeping the fact', async () => {
     const setup = await aSiteWithNode();
     const idNumber = '8001015009087';
+    const documentId = randomUUID();
     const entry = anEntry(setup.gateId, 1, {
       driver_id_number: idNumber,
       driver_name: 'Sipho',
+      // The document it cites rides with the fact (issue 28e): its names are erased too.
+      identity_document_id: documentId,
+      documents: [
+        {
+          table: 'identity_documents',
+          row: {
+            id: documentId,
+            created_at: new Date(Date.now() - 70_000).toISOString(),
+            fields: { surname: 'Dlamini', givenNames: 'Sipho' },
+          },
+        },
+      ],
     });
     await pushOk(setup, [entry, anExit(setup.exitGateId, 1, entry.id)]);
 
@@ -671,6 +684,7 @@ describe('site facts and personal data (POPIA)', () => {
     expect(row!.kind).toBe('entry');
     expect(row!.payload).not.toHaveProperty('driver_id_number');
     expect(row!.payload).not.toHaveProperty('driver_name');
+    expect(row!.payload).not.toHaveProperty('documents');
     expect(row!.payload).toMatchObject({ plate_number: entry.payload.plate_number });
 
     // Nothing else about a fact may change, even for the API's own role.
@@ -686,5 +700,132 @@ describe('site facts and personal data (POPIA)', () => {
         tx.execute(sql`update site_sync_events set seq = 9 where id = ${entry.id}::uuid`),
       ),
     ).rejects.toThrow();
+  });
+});
+
+describe('up-sync of the images and documents an entry carries (issue 28)', () => {
+  /** An image as the site stores it under a non-capture key: sealed with the tenant's key. */
+  async function aSealedImage(setup: SiteSetup, kind: string) {
+    const key = `${setup.tenantId}/${kind}/${randomUUID()}.jpg`;
+    const jpeg = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 30, g: 30, b: 200 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await t.modules.keys.storage.put(key, jpeg);
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key); // central has it only once the fact brings it
+    return { key, jpeg, sealed };
+  }
+
+  it('stores the inline images and the cited documents once: the entry detail opens them', async () => {
+    const setup = await aSiteWithNode();
+    const face = await aSealedImage(setup, 'faces');
+    const scan = await aSealedImage(setup, 'identity-documents');
+    const documentId = randomUUID();
+    const entry = anEntry(setup.gateId, 1, {
+      driver_face_image_key: face.key,
+      identity_document_id: documentId,
+      objects: { [face.key]: face.sealed.toString('base64') },
+      documents: [
+        {
+          table: 'identity_documents',
+          row: {
+            tenant_id: setup.tenantId,
+            id: documentId,
+            created_at: new Date(Date.now() - 70_000).toISOString(),
+            created_by: null,
+            image_key: scan.key,
+            fields: { surname: 'Dlamini', firstNames: 'Sipho' },
+            identity_number: null,
+          },
+          object: scan.sealed.toString('base64'),
+        },
+      ],
+    });
+    expect((await pushOk(setup, [entry])).acknowledged).toEqual({ [setup.gateId]: 1 });
+    expect((await pushOk(setup, [entry])).duplicates).toEqual([entry.id]);
+
+    // Both objects at central under the site's keys, sealed as they came, and open there.
+    expect((await t.files.get(face.key))!.equals(face.sealed)).toBe(true);
+    expect((await t.files.get(scan.key))!.equals(scan.sealed)).toBe(true);
+    const detail = (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>();
+    expect(detail.entry.driverFaceImage).toBe(`/api/images/${face.key}`);
+    const opened = await setup.admin.get(`/api/images/${face.key}`);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.rawPayload.equals(face.jpeg)).toBe(true);
+    expect(detail.documents).toEqual([
+      expect.objectContaining({ citedAs: 'identityDocument', id: documentId }),
+    ]);
+    const scanOpened = await setup.admin.get(`/api/images/${scan.key}`);
+    expect(scanOpened.statusCode).toBe(200);
+    expect(scanOpened.rawPayload.equals(scan.jpeg)).toBe(true);
+    // The stored fact keeps digests, never the bytes.
+    const [stored] = await t.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_sync_events where id = $1',
+      [entry.id],
+    );
+    expect(JSON.stringify(stored!.payload)).not.toContain(face.sealed.toString('base64'));
+    expect(stored!.payload.objects).toEqual({
+      [face.key]: { sha256: expect.any(String), bytes: face.sealed.length },
+    });
+
+    // A second entry citing the same document (not carried again) keeps the reference.
+    const again = anEntry(setup.gateId, 2, { identity_document_id: documentId });
+    await pushOk(setup, [again]);
+    const second = (await setup.admin.get(`/api/entry-logs/${again.id}`)).json<EntryDetail>();
+    expect(second.documents.map((document) => document.id)).toEqual([documentId]);
+    const [documents] = await t.ownerQuery<{ n: string }>(
+      'select count(*) as n from identity_documents where id = $1',
+      [documentId],
+    );
+    expect(Number(documents!.n)).toBe(1);
+  });
+
+  it('refuses objects the entry does not name, clear objects and capture keys (400, nothing written)', async () => {
+    const setup = await aSiteWithNode();
+    const face = await aSealedImage(setup, 'faces');
+    const other = await aSealedImage(setup, 'faces');
+    for (const [label, fields] of [
+      [
+        'an object the entry does not name',
+        { objects: { [other.key]: other.sealed.toString('base64') } },
+      ],
+      [
+        'an object not sealed',
+        { driver_face_image_key: face.key, objects: { [face.key]: face.jpeg.toString('base64') } },
+      ],
+      [
+        "a capture's key",
+        {
+          driver_face_image_key: `${setup.tenantId}/captures/${randomUUID()}.jpg`,
+          objects: {
+            [`${setup.tenantId}/captures/${randomUUID()}.jpg`]: face.sealed.toString('base64'),
+          },
+        },
+      ],
+      [
+        'a document row central’s table refuses (created_by not an id)',
+        {
+          documents: [
+            {
+              table: 'identity_documents',
+              row: {
+                id: randomUUID(),
+                created_at: new Date().toISOString(),
+                created_by: 'someone',
+                fields: {},
+              },
+            },
+          ],
+        },
+      ],
+    ] as const) {
+      const response = await push(setup, [anEntry(setup.gateId, 1, fields)]);
+      expect(response.statusCode, label).toBe(400);
+    }
+    expect(await t.files.get(other.key)).toBeUndefined();
+    expect(await t.files.get(face.key)).toBeUndefined();
+    expect(await entriesOf(setup)).toEqual([]);
   });
 });

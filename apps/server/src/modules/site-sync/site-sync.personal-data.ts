@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '@/platform/db';
 import type { DataSubject, PersonalDataProvider } from '@/platform/personal-data';
 
-/** The members of a site fact's payload that name a person (entry and visit rows). */
+/** The members of a site fact's payload that name a person (entry and visit rows, documents). */
 export const PERSONAL_PAYLOAD_KEYS = [
   'driver_name',
   'driver_surname',
@@ -14,6 +14,8 @@ export const PERSONAL_PAYLOAD_KEYS = [
   'driver_phone3',
   'person_name',
   'person_id_number',
+  // Issue 28e: the rows of the documents an entry cites (names, numbers) ride with its fact.
+  'documents',
 ] as const;
 
 type EventRow = {

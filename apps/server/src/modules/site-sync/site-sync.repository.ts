@@ -202,6 +202,16 @@ export function createSiteSyncRepository() {
       return new Map(rows.map((row) => [row.stream, Number(row.seq)]));
     },
 
+    /** The highest seq held of every stream of a site. */
+    async allHighestSeqs(tx: DbExecutor, tenantId: string, siteId: string) {
+      const rows = await tx
+        .select({ stream: siteSyncEvents.stream, seq: sql<number>`max(${siteSyncEvents.seq})` })
+        .from(siteSyncEvents)
+        .where(and(eq(siteSyncEvents.tenantId, tenantId), eq(siteSyncEvents.siteId, siteId)))
+        .groupBy(siteSyncEvents.stream);
+      return new Map(rows.map((row) => [row.stream, Number(row.seq)]));
+    },
+
     /** The events already held among these ids (a resent batch). */
     async heldIds(tx: DbExecutor, tenantId: string, ids: string[]) {
       const rows = await tx

@@ -9,7 +9,9 @@ import {
   CreatedSiteNodeTokenSchema,
   SiteNodeTokenSchema,
   SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
+  SITE_SYNC_REUSED_ISSUE_PREFIX,
   SiteSyncAckSchema,
+  SiteSyncAcknowledgedSchema,
   SiteSyncChangesPageSchema,
   SiteSyncChangesQuerySchema,
   SiteSyncEventsBatchSchema,
@@ -22,7 +24,12 @@ import { ALL_ROLES, publicAccess, rolesAccess } from '@/platform/access';
 import { AppError } from '@/platform/errors';
 import { errorBody } from '@/platform/http';
 
-import { type SiteNode, SiteSyncGapError, type SiteSyncService } from './site-sync.service';
+import {
+  type SiteNode,
+  SiteSyncGapError,
+  SiteSyncSeqReusedError,
+  type SiteSyncService,
+} from './site-sync.service';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{43})$/;
 const tokenAdmins = rolesAccess(['super_admin', 'tenant_admin']);
@@ -152,7 +159,9 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
             'Up-sync (site node, `Authorization: Bearer <site token>`): facts recorded at the site, each applied ' +
             'exactly once (by id). A batch whose first new seq of a stream skips one is refused with 409 and ' +
             'changes nothing; `issues` then names each stream as `acknowledged.<stream>` with the highest seq ' +
-            'central holds as its message, so the node resends from the next one.',
+            'central holds as its message, so the node resends from the next one. A new fact under a seq ' +
+            'central already holds for another fact (a node restored from an old backup) is never overwritten: ' +
+            '409, and each such fact is named as `reused.<stream>` with its id as the message.',
           security: [{ siteToken: [] }],
           body: SiteSyncEventsBatchSchema,
           response: { 200: SiteSyncAckSchema, 409: ApiErrorSchema },
@@ -164,17 +173,38 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
         } catch (error) {
           if (!(error instanceof SiteSyncGapError)) throw error;
           return reply.code(409).send(
-            errorBody(
-              'CONFLICT',
-              error.message,
-              Object.entries(error.acknowledged).map(([stream, seq]) => ({
+            errorBody('CONFLICT', error.message, [
+              ...Object.entries(error.acknowledged).map(([stream, seq]) => ({
                 path: `acknowledged.${stream}`,
                 message: String(seq),
               })),
-            ),
+              ...(error instanceof SiteSyncSeqReusedError ? error.reused : []).map((fact) => ({
+                path: `${SITE_SYNC_REUSED_ISSUE_PREFIX}${fact.stream}`,
+                message: fact.id,
+              })),
+            ]),
           );
         }
       },
+    );
+
+    app.get(
+      '/site-sync/acknowledged',
+      {
+        config: publicAccess(),
+        preValidation: authenticateNode,
+        schema: {
+          tags: ['site-sync'],
+          operationId: 'siteSyncAcknowledged',
+          description:
+            'Up-sync (site node, `Authorization: Bearer <site token>`): the highest seq central holds for every ' +
+            "stream of the token's site. The node asks at start and after a 409 and moves its own sequences past " +
+            'these, so a node restored from an old backup never reuses a seq central holds (ADR 0009).',
+          security: [{ siteToken: [] }],
+          response: { 200: SiteSyncAcknowledgedSchema },
+        },
+      },
+      async (request) => service.acknowledged(theNode(request)),
     );
 
     app.post(

@@ -6,6 +6,7 @@ import {
   type CreatedSiteNodeToken,
   type SiteNodeToken,
   type SiteSyncAck,
+  type SiteSyncAcknowledged,
   type SiteSyncChangesPage,
   type SiteSyncChangesQuery,
   type SiteSyncEvent,
@@ -48,11 +49,14 @@ import {
   applyAudit,
   applyCapture,
   applyCorrection,
+  applyEntryAttachments,
   applyFaceComparison,
   captureObject,
   citeSiteCaptures,
+  entryAttachments,
   linkFaceComparison,
   storedCapturePayload,
+  storedEntryPayload,
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { signSiteSyncPage } from './site-sync-signature';
@@ -119,6 +123,23 @@ export class SiteSyncGapError extends Error {
   ) {
     super(message);
     this.name = 'SiteSyncGapError';
+  }
+}
+
+/**
+ * A batch naming, as a new fact, a seq central already holds under another id (a node restored
+ * from a backup older than what central acknowledged): refused whole, nothing overwritten; the
+ * node renumbers `reused` and what follows past central's seq and resends.
+ */
+export class SiteSyncSeqReusedError extends SiteSyncGapError {
+  constructor(
+    stream: string,
+    acknowledged: Record<string, number>,
+    readonly reused: { id: string; stream: string; seq: number }[],
+    message: string,
+  ) {
+    super(stream, acknowledged, message);
+    this.name = 'SiteSyncSeqReusedError';
   }
 }
 
@@ -305,18 +326,22 @@ export function createSiteSyncService({
       timestamp: siteRecordedAt.toISOString(),
       site_id: node.siteId,
       gate_id: event.gateId,
-      // The site's idempotency keys and documents are the site's: documents follow as captures.
+      // The site's idempotency keys are the site's; its documents came with the entry.
       idempotency_key: null,
       request_hash: null,
-      vehicle_licence_disc_id: null,
-      identity_document_id: null,
-      drivers_licence_id: null,
-      passport_record_id: null,
-      weighbridge_ticket_id: null,
-      trailer_licence_disc_ids: [],
+      ...(await applyEntryAttachments(
+        tx,
+        objects,
+        node.tenantId,
+        entry,
+        entryAttachments(node.tenantId, entry),
+      )),
       warnings: [...(entry.warnings ?? []), provenance, ...flags],
     };
     delete row.face_comparison_id;
+    delete row.objects;
+    delete row.objects_missing;
+    delete row.documents;
     const inserted = await insertSiteEntry(tx, row);
     if (!inserted) return;
     if (entry.face_comparison_id)
@@ -422,6 +447,7 @@ export function createSiteSyncService({
             throw new Error(
               "payload.id is not the event's id (an entry's fact id is its entry id)",
             );
+          entryAttachments(node.tenantId, entry);
           parsed.set(event.id, entry);
         } else if (event.kind === 'exit') {
           parsed.set(event.id, parseSiteExitPayload(event.payload));
@@ -632,6 +658,24 @@ export function createSiteSyncService({
         }
         // Per stream in seq order: each new fact must follow the last one held, without a gap.
         fresh.sort((a, b) => a.seq - b.seq);
+        // A new fact under a seq central already holds for another fact: never overwritten.
+        const reused = fresh.filter(
+          (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
+        );
+        if (reused.length > 0) {
+          const first = reused[0]!;
+          const stream = siteSyncStreamKey(first.gateId);
+          throw new SiteSyncSeqReusedError(
+            stream,
+            acknowledged(),
+            reused.map((event) => ({
+              id: event.id,
+              stream: siteSyncStreamKey(event.gateId),
+              seq: event.seq,
+            })),
+            `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
+          );
+        }
         const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
         for (const event of fresh) {
           const stream = siteSyncStreamKey(event.gateId);
@@ -675,7 +719,11 @@ export function createSiteSyncService({
             siteRecordedAt: new Date(event.siteRecordedAt),
             centralReceivedAt: receivedAt,
             // A capture's object goes to storage, not into the fact's row (its digest does).
-            payload: capture ? storedCapturePayload(event.payload, capture.bytes) : event.payload,
+            payload: capture
+              ? storedCapturePayload(event.payload, capture.bytes)
+              : event.kind === 'entry'
+                ? storedEntryPayload(event.payload)
+                : event.payload,
             flagged: stale.length > 0,
           });
           if (!inserted) {
@@ -732,6 +780,13 @@ export function createSiteSyncService({
         return { acknowledged: acknowledged(), duplicates, flagged };
       });
     },
+
+    /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */
+    acknowledged: (node: SiteNode): Promise<SiteSyncAcknowledged> =>
+      database.withTenant(node.tenantId, async (tx) => {
+        const held = await repository.allHighestSeqs(tx, node.tenantId, node.siteId);
+        return { acknowledged: Object.fromEntries(held) };
+      }),
 
     /** Central's side: the last down- and up-sync of the tenant's (or one site's) node tokens. */
     status: (actor: Actor, siteId: string | undefined): Promise<SiteSyncStatus> =>

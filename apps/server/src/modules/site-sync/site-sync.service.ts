@@ -54,6 +54,7 @@ import {
   captureObject,
   citeSiteCaptures,
   entryAttachments,
+  entryImageKeys,
   linkFaceComparison,
   storedCapturePayload,
   storedEntryPayload,
@@ -95,16 +96,6 @@ type Parsed =
   | SiteFaceComparisonPayload
   | SiteCorrectionPayload
   | SiteAuditPayload;
-
-/** The image fields of a site's entry row that may hold a capture's key. */
-const SITE_ENTRY_IMAGE_COLUMNS = [
-  'plate_image_key',
-  'vehicle_disk_image_key',
-  'driver_face_image_key',
-  'driver_license_image_key',
-  'passport_image_key',
-] as const;
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** The readers of the facts that are rows of the site's own tables, by kind. */
 const ROW_PARSERS = {
@@ -347,17 +338,7 @@ export function createSiteSyncService({
     if (entry.face_comparison_id)
       await linkFaceComparison(tx, node.tenantId, event.id, entry.face_comparison_id);
     // The site's captures it names in its image fields are cited here as they were there.
-    await citeSiteCaptures(
-      tx,
-      node.tenantId,
-      {
-        keys: [
-          ...SITE_ENTRY_IMAGE_COLUMNS.map((column) => entry[column]),
-          ...asArray(entry.permit_image_keys),
-        ],
-      },
-      receivedAt,
-    );
+    await citeSiteCaptures(tx, node.tenantId, { keys: entryImageKeys(entry) }, receivedAt);
     await visits.openForSiteEntry(
       tx,
       node.tenantId,

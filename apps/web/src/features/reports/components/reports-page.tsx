@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 
 import { type ReportSummaryQuery, ReportSummaryQuerySchema } from '@boomgate/contracts/reports';
 
@@ -62,6 +62,9 @@ export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) 
   const [query, setQuery] = useState(() => toQuery(range));
   const [invalid, setInvalid] = useState(false);
   const report = useReportSummary(query);
+  // The figures, charts and tables render as a transition (React yields every few milliseconds)
+  // rather than in the query's synchronous update: on a phone that render was one long task.
+  const summary = useDeferredValue(report.data);
   const belowTheFold = useBelowTheFoldReady(!report.isPending || query === null);
 
   const changeRange = (next: RangeValues) => {
@@ -82,21 +85,24 @@ export function ReportsPage({ canSchedule = false }: { canSchedule?: boolean }) 
       />
       {/* A screen's height reserved while the report loads, so the cards below do not jump. */}
       <div className="min-h-svh">
-        {report.isPending ? (
-          <LoadingScreen label={t('loading')} />
-        ) : report.isError ? (
+        {report.isError ? (
           <p role="alert" className="text-sm text-destructive">
             {getErrorMessage(report.error, t('loadFailed'))}
           </p>
+        ) : summary === undefined ? (
+          <LoadingScreen label={t('loading')} />
         ) : (
-          <section aria-busy={report.isFetching} className="flex flex-col gap-4">
+          <section
+            aria-busy={report.isFetching || summary !== report.data}
+            className="flex flex-col gap-4"
+          >
             <p className="text-xs text-muted-foreground">
-              {t('timeZone', { timeZone: report.data.timeZone })}
+              {t('timeZone', { timeZone: summary.timeZone })}
             </p>
-            <ReportTiles report={report.data} />
-            <ReportCharts report={report.data} />
-            <ReportTables report={report.data} />
-            <ReportWeighbridge report={report.data} />
+            <ReportTiles report={summary} />
+            <ReportCharts report={summary} />
+            <ReportTables report={summary} />
+            <ReportWeighbridge report={summary} />
           </section>
         )}
       </div>

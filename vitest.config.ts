@@ -23,6 +23,8 @@ export default defineConfig({
             '**/*.int.test.ts',
             '**/*.fault.test.ts',
             '**/*.cluster.test.ts',
+            // Their own runner (npm run test:site-sync): two servers and a browser, longer timeouts.
+            '**/*.site-sync.test.ts',
             '**/node_modules/**',
           ],
         },

@@ -12,6 +12,7 @@ import type { Actor } from '@/modules/sessions';
 import type { Database } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { maskIdentifier } from '@/platform/personal-data';
+import { NUMBER_FIELDS } from '@/platform/personal-text';
 
 import type { EntryLogsRepository } from './entry-logs.repository';
 import type { EntryLogRow } from './entry-logs.table';
@@ -59,15 +60,6 @@ const GUARD_HIDDEN_IMAGES = new Set([
   'driversLicence',
   'passportRecord',
 ]);
-const IDENTIFIER_FIELDS = new Set([
-  'identityNumber',
-  'idNumber',
-  'driverIdNumber',
-  'passportNumber',
-  'driverPassportNumber',
-  'personalNumber',
-  'mrzLines',
-]);
 
 const maskValue = (value: unknown): unknown =>
   Array.isArray(value)
@@ -83,9 +75,7 @@ function maskReading(reading: Reading | null): Reading | null {
     string,
     { value: unknown; confidence: number; source: ReadingSource },
   ][])
-    fields[name] = IDENTIFIER_FIELDS.has(name)
-      ? { ...field, value: maskValue(field.value) }
-      : field;
+    fields[name] = NUMBER_FIELDS.has(name) ? { ...field, value: maskValue(field.value) } : field;
   return { ...reading, fields };
 }
 
@@ -202,12 +192,12 @@ export function asSeenBy(role: Role, detail: EntryDetail): EntryDetail {
       fields: Object.fromEntries(
         Object.entries(document.fields).map(([name, value]) => [
           name,
-          IDENTIFIER_FIELDS.has(name) ? (maskValue(value) as string | null) : value,
+          NUMBER_FIELDS.has(name) ? (maskValue(value) as string | null) : value,
         ]),
       ),
     })),
     corrections: detail.corrections.map((correction) =>
-      IDENTIFIER_FIELDS.has(correction.field)
+      NUMBER_FIELDS.has(correction.field)
         ? {
             ...correction,
             readValue: maskValue(correction.readValue),

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type SiteSyncEventKind, siteSyncStreamKey } from '@boomgate/contracts/site-sync';
 
 import { isCaptureKey } from '@/modules/images';
-import { entryImageKeys } from '@/modules/site-sync';
+import { ENTRY_DOCUMENT_COLUMNS, entryImageKeys } from '@/modules/site-sync';
 import type { DbExecutor } from '@/platform/db';
 import { newUuidV7 } from '@/platform/ids';
 
@@ -57,15 +57,6 @@ async function rowJson(tx: DbExecutor, query: ReturnType<typeof sql>) {
   return result.rows[0]?.row ?? null;
 }
 
-/** The entry's document id columns and the table each names (trailers: licence discs too). */
-const DOCUMENT_COLUMNS = [
-  ['vehicle_licence_disc_id', 'licence_discs'],
-  ['identity_document_id', 'identity_documents'],
-  ['drivers_licence_id', 'drivers_licences'],
-  ['passport_record_id', 'passports'],
-  ['weighbridge_ticket_id', 'weighbridge_tickets'],
-] as const;
-
 /**
  * What an entry carries beside its row, so central holds every image and document it names:
  * `objects`, the stored objects (sealed, base64) of its image fields that are not captures (a
@@ -104,7 +95,7 @@ async function entryAttachments(
       documents.push({ table, row, ...(object !== undefined ? { object } : {}) });
     }
   };
-  for (const [column, table] of DOCUMENT_COLUMNS) await cite(table, [entry[column]]);
+  for (const [column, table] of ENTRY_DOCUMENT_COLUMNS) await cite(table, [entry[column]]);
   const trailers = entry.trailer_licence_disc_ids;
   await cite('licence_discs', Array.isArray(trailers) ? trailers : []);
   return {

@@ -297,8 +297,8 @@ export function storedEntryPayload(payload: Record<string, unknown>) {
   };
 }
 
-/** The entry's document id columns and the table each names. */
-const DOCUMENT_COLUMNS = [
+/** The entry's document id columns and the table each names (the node sends, central applies). */
+export const ENTRY_DOCUMENT_COLUMNS = [
   ['vehicle_licence_disc_id', 'licence_discs'],
   ['identity_document_id', 'identity_documents'],
   ['drivers_licence_id', 'drivers_licences'],
@@ -344,7 +344,7 @@ export async function applyEntryAttachments(
   for (const [key, bytes] of attachments.objects) await objects.put(key, bytes);
   const row = entry as Record<string, unknown>;
   const columns: Record<string, unknown> = {};
-  for (const [column, table] of DOCUMENT_COLUMNS)
+  for (const [column, table] of ENTRY_DOCUMENT_COLUMNS)
     columns[column] = (await documentHeld(tx, tenantId, table, row[column])) ? row[column] : null;
   const trailers = Array.isArray(row.trailer_licence_disc_ids) ? row.trailer_licence_disc_ids : [];
   const held: unknown[] = [];

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { DEFAULT_SCALE_ENTRIES, SCALE_PASSWORD, productionScalePlan } from '@/te
 import { type BenchMeasurement, mib, writeBenchResult } from '../lib/bench-result';
 import { machineLine, writeBenchmarkSection } from '../lib/benchmarks-doc';
 import { percentile } from '../lib/latency';
+import { describePauses, pausesInFile, watchPauses } from '../lib/runtime-pauses';
 import { SCALE_DATA_DIR, SCALE_ENTRIES, ensureScaleData } from '../lib/scale-database';
 import { freePort, startServer } from '../lib/server-process';
 
@@ -183,9 +184,18 @@ const preparing = performance.now();
 await ensureScaleData({ log });
 
 const pgPort = await freePort();
+// Where a tail comes from: the server's event-loop stalls and GC pauses (a preload writes them
+// every half second) and this process's own, per measured stretch.
+const pausesFile = path.join(os.tmpdir(), `boomgate-scale-pauses-${process.pid}.jsonl`);
 const server = await startServer({
-  env: { DATA_DIR: SCALE_DATA_DIR, EMBEDDED_PG_PORT: String(pgPort) },
+  env: {
+    DATA_DIR: SCALE_DATA_DIR,
+    EMBEDDED_PG_PORT: String(pgPort),
+    BENCH_PAUSES_FILE: pausesFile,
+  },
+  preload: [path.join(import.meta.dirname, '../lib/server-pauses-preload.ts')],
 });
+const benchPauses = watchPauses();
 let failed = false;
 let owner: pg.Client | undefined;
 try {
@@ -475,7 +485,11 @@ try {
     await settle();
     await go(warmUp);
     await settle();
+    const from = Date.now();
+    benchPauses.take();
     const result = await go(seconds);
+    const to = Date.now();
+    const pauses = `server: ${describePauses(await pausesInFile(pausesFile, from, to + 500))}; bench: ${describePauses(benchPauses.take())}`;
     // A wrong answer (4xx/5xx other than 503) is a failure of the app or of this bench.
     if (result.wrong > 0) failed = true;
     const sorted = result.latencies.sort((a, b) => a - b);
@@ -488,7 +502,7 @@ try {
     };
     // Timeouts and 503s (overloaded) miss the target; no answers at all cannot meet it.
     const isMet = sorted.length > 0 && figures.p99 <= targetP99Ms && result.overloaded === 0;
-    return { figures, isMet, detail: result.detail };
+    return { figures, isMet, detail: result.detail, pauses };
   };
   const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(1));
   const describe = (f: Figures, detail: string) =>
@@ -531,7 +545,7 @@ try {
       : `${paced.isMet ? 'met' : 'MISSED'}${scenario.targetP99Ms ? ` (target ${scenario.targetP99Ms} ms)` : ''}`;
     if (isJudged && !paced.isMet) missed.push(`${scenario.route} [${who}]`);
     log(
-      `${scenario.route} [${who}; ${pacedLabel}]: ${describe(paced.figures, paced.detail)} → ${verdict} (load ${load()})`,
+      `${scenario.route} [${who}; ${pacedLabel}]: ${describe(paced.figures, paced.detail)} → ${verdict} (load ${load()})\n    ${paced.pauses}`,
     );
     let closed: Figures | undefined;
     if (!PACED_ONLY) {
@@ -757,5 +771,7 @@ ${exports.map((e) => `| ${e.format.toUpperCase()} | ${e.rows.toLocaleString('en-
 } finally {
   await owner?.end().catch(() => undefined);
   await server.stop();
+  benchPauses.stop();
+  await rm(pausesFile, { force: true });
 }
 process.exitCode = failed ? 1 : 0;

@@ -74,16 +74,26 @@ export function freePort(): Promise<number> {
 export async function startServer({
   env = {},
   nodeArgs = [],
+  preload = [],
 }: {
   env?: Record<string, string>;
   /** Node options before the entry point (`--cpu-prof`: not allowed in NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** TypeScript modules imported before the entry point, after tsx (a bench's watchers). */
+  preload?: string[];
 } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_OPTIONS, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    [
+      ...SERVER_NODE_OPTIONS,
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      ...preload.flatMap((module) => ['--import', module]),
+      'apps/server/src/main.ts',
+    ],
     {
       cwd: REPO_ROOT,
       env: {

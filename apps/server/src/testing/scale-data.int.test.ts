@@ -13,7 +13,12 @@ import {
   seedScaleData,
   topUpScaleData,
 } from '@/testing/scale-data';
-import { lookupsWithWork } from '@/testing/scale-sealing';
+import {
+  createScaleSealer,
+  loadDriverPool,
+  lookupsWithWork,
+  sealFeedInPlace,
+} from '@/testing/scale-sealing';
 import { type TestApp, createTestApp } from '@/testing/test-app';
 
 /**
@@ -161,6 +166,49 @@ describe('scale data against its plan', () => {
     expect(plain.filter((column) => !messageIds.includes(column))).toEqual([]);
     expect(await lookupsWithWork(owner)).toEqual([]);
     expect(await t.modules.keys.service.sealStoredData()).toEqual({ resealed: 0, failed: 0 });
+  });
+
+  it('seals the feed and callbacks of an older seed in place (a 10M folder is not seeded again)', async () => {
+    const [second] = await t.ownerQuery<{ id: string }>(
+      "select id from tenants where name = 'Top-up 2'",
+    );
+    const tenantId = second!.id;
+    // As the seed before part f wrote them: plain numbers without hashes, plain callback bodies.
+    await owner.query(
+      `update incoming_requests set driver_id_number = '8001015009087', driver_id_number_hash = null
+       where tenant_id = $1`,
+      [tenantId],
+    );
+    await owner.query(
+      `update webhook_deliveries set body = json_build_object('data',
+         json_build_object('id', incoming_request_id))::text where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(await lookupsWithWork(owner)).toEqual([
+      'incoming_requests_unsealed_tenants',
+      'webhook_deliveries_unsealed_tenants',
+    ]);
+
+    await owner.query('begin');
+    const sealer = createScaleSealer(owner, t.secrets.encryptionKey);
+    const pool = await loadDriverPool(owner, sealer, tenantId, 2, 50);
+    const changed = await sealFeedInPlace(owner, sealer, tenantId, pool);
+    await owner.query('commit');
+
+    const [counts] = await t.ownerQuery<{ feed: number; deliveries: number }>(
+      `select (select count(*)::int from incoming_requests where tenant_id = $1) as feed,
+              (select count(*)::int from webhook_deliveries where tenant_id = $1) as deliveries`,
+      [tenantId],
+    );
+    expect(changed).toBe(counts!.feed + counts!.deliveries);
+    expect(await lookupsWithWork(owner)).toEqual([]);
+    const [delivery] = await t.ownerQuery<{ body: string; incoming_request_id: string }>(
+      'select body, incoming_request_id from webhook_deliveries where tenant_id = $1 limit 1',
+      [tenantId],
+    );
+    expect(
+      JSON.parse(await t.modules.keys.keyring.open(tenantId, DELIVERY_BODY, delivery!.body)),
+    ).toEqual({ data: { id: delivery!.incoming_request_id } });
   });
 
   it('tops up the feed and truck list of a newer plan, counters and deliveries included', async () => {

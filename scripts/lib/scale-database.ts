@@ -119,8 +119,10 @@ const RESEED_ENTRIES_AT_MOST = 2_000_000;
  */
 async function sealingGaps(client: pg.Client) {
   const numbered = await client.query(
-    `select 1 from entry_logs e join tenants t on t.id = e.tenant_id
-     where t.name = $1 and e.driver_id_number_hash is not null limit 1`,
+    `select 1 from entry_logs e
+     where e.tenant_id = (select id from tenants where name = $1)
+       and (e.driver_id_number_hash is not null or e.driver_passport_number_hash is not null)
+     limit 1`,
     [LARGE_TENANT],
   );
   return { entriesUnnumbered: numbered.rowCount === 0, lookups: await lookupsWithWork(client) };

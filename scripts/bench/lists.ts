@@ -90,19 +90,12 @@ async function seed() {
   const owner = new pg.Client({ connectionString: infrastructure.ownerUrl });
   await owner.connect();
   try {
-    const { tenantIds } = await seedScaleData(owner, plan);
+    const { tenantIds } = await seedScaleData(owner, plan, {
+      master: infrastructure.encryptionKey,
+    });
     const tenantId = tenantIds[0]!;
-    // Every entry with a driver gets a 13-digit ID number (the scale seed leaves them empty), and
-    // the sealing job below seals them, as a deployment's worker does. The entry log refuses
-    // changes (its audit trigger), so the owner writes them with triggers off, as in issue 26a.
-    await owner.query('set session_replication_role = replica');
-    await owner.query(
-      `update entry_logs set driver_id_number =
-         lpad((floor(random() * 1e12))::bigint::text, 12, '0') || floor(random() * 10)::int
-       where tenant_id = $1 and driver_name is not null`,
-      [tenantId],
-    );
-    await owner.query('set session_replication_role = origin');
+    // The seed's entries carry sealed ID numbers already (issue 26f); drivers and audit events
+    // below are written plain and the sealing job seals them, as a deployment's worker does.
     await owner.query(
       `insert into drivers (tenant_id, id, id_number, name, surname, phone, licence_number,
          transport_company, source, created_at, updated_at)

@@ -683,6 +683,13 @@ try {
       `select count(*)::int as pending from incoming_requests r join tenants t on t.id = r.tenant_id
        where t.name like '%(large)' and r.completed_at is null`,
     );
+    // Issue 26f: how the large tenant's entries hold drivers' numbers (sealed, hash beside them).
+    const { rows: numbered } = await client.query<{ share: number }>(
+      `select coalesce(avg(case when e.driver_id_number_hash is not null
+                                  or e.driver_passport_number_hash is not null then 1 else 0 end), 0)::float8 as share
+       from entry_logs e join tenants t on t.id = e.tenant_id where t.name like '%(large)'`,
+    );
+    const sealedShare = Math.round((numbered[0]?.share ?? 0) * 100);
     const closedCells = (f?: Figures) =>
       f ? `${Math.round(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | ${f.errors}` : '— | — | — | —';
     const rows = results.map(
@@ -706,6 +713,9 @@ ramp in its first run only); this section is from one run.
 Data: ${plan.tenants.length} tenants; the largest has ${large.entryLogs.toLocaleString('en-US')} entry logs over two years (denser in recent weeks),
 ${large.approvedVehicles.toLocaleString('en-US')} approved vehicles, ${large.truckListEntries.toLocaleString('en-US')} truck-list reads and ${large.incomingRequests.toLocaleString('en-US')} incoming-feed entries over the last year
 (${(feed[0]?.pending ?? 0).toLocaleString('en-US')} of them pending: the last hours' and the 3 % never completed); ${sum('approvedVehicles')} approved vehicles and ${sum('users')} users in all.
+Sealed as production holds them (issue 26): ${sealedShare} % of the large tenant's entries carry a driver's ID or passport number, sealed
+with the tenant's data key with its keyed hash beside it, and so do the feed's numbers and the callbacks' bodies; \`keys.seal-stored-data\`
+had nothing to do (checked before the server started), so no measurement includes it.
 Server: the real one (embedded PostgreSQL, pool ${process.env.DATABASE_POOL_MAX ?? 20}, logs at warn) on loopback; ${largeSessions.length} signed-in users of
 the large tenant and one in each of the ${otherSessions.length} next busiest tenants. After ${SERVER_WARMUP_SECONDS} s of every route at the judged load
 (the server's warm-up), every route: ${DURATION_SECONDS} s per load after a ${WARMUP_SECONDS} s warm-up. Deep pages use cursors at random depths of the tenant's list; plate lookups mix registered and unknown

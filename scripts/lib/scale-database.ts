@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import pg from 'pg';
 
+import { decodeEncryptionKey } from '@/platform/crypto';
 import { prepareDatabase } from '@/platform/database-bootstrap';
 import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
 import { hashPassword } from '@/platform/passwords';
@@ -17,6 +18,14 @@ import {
   seedScaleData,
   topUpScaleData,
 } from '@/testing/scale-data';
+import {
+  assertNothingToSeal,
+  createScaleSealer,
+  driverPoolSize,
+  loadDriverPool,
+  lookupsWithWork,
+  sealFeedInPlace,
+} from '@/testing/scale-sealing';
 
 import { REPO_ROOT } from './server-process';
 
@@ -85,10 +94,75 @@ async function openOwner(log: (message: string) => void) {
   log(
     `database ready (${process.env.DATABASE_URL ? 'DATABASE_URL' : SCALE_DATA_DIR}, migrated): ${seconds(started)}`,
   );
-  return { ownerUrl, stop };
+  // The master key the bench server will run with (platform/infrastructure.ts picks it the same
+  // way), so the tenants' keys the seed makes are the ones the server unwraps.
+  const master = decodeEncryptionKey(
+    process.env.ENCRYPTION_KEY ??
+      (secrets ?? (await loadOrCreateSecrets(SCALE_DATA_DIR))).dataEncryptionKey,
+  );
+  return { ownerUrl, stop, master };
 }
 
-export type ScaleDataOutcome = 'seeded' | 'present' | 'topped up' | 're-seeded';
+export type ScaleDataOutcome = 'seeded' | 'present' | 'topped up' | 're-seeded' | 'sealed';
+
+/**
+ * Above this many entries a seed takes hours: data seeded before part f (entries without ID
+ * numbers) is kept as it is rather than seeded again, its feed and callbacks sealed in place.
+ */
+const RESEED_ENTRIES_AT_MOST = 2_000_000;
+
+/**
+ * Data seeded before issue 26 part f: entries carry no ID numbers (the seed wrote none) and the
+ * feed and its callbacks hold plain values the sealing job would seal during the measurement.
+ * Read cheaply: the large tenant's entries through the (tenant, hash) index, the rest through the
+ * sealing job's own lookups.
+ */
+async function sealingGaps(client: pg.Client) {
+  const numbered = await client.query(
+    `select 1 from entry_logs e
+     where e.tenant_id = (select id from tenants where name = $1)
+       and (e.driver_id_number_hash is not null or e.driver_passport_number_hash is not null)
+     limit 1`,
+    [LARGE_TENANT],
+  );
+  return { entriesUnnumbered: numbered.rowCount === 0, lookups: await lookupsWithWork(client) };
+}
+
+/** Seals the plain feed numbers and callback bodies of an older seed in place, tenant by tenant. */
+async function sealOlderSeedInPlace(
+  client: pg.Client,
+  plan: ReturnType<typeof productionScalePlan>,
+  master: Buffer,
+  log: (message: string) => void,
+) {
+  const started = performance.now();
+  const tenants = await client.query<{ id: string; name: string }>('select id, name from tenants');
+  const sealer = createScaleSealer(client, master);
+  let changed = 0;
+  await client.query('begin');
+  try {
+    await client.query("set local synchronous_commit = off; set local work_mem = '256MB'");
+    for (const row of tenants.rows) {
+      const tenant = plan.tenants.find((t) => t.name === row.name);
+      if (!tenant) throw new Error(`no tenant ${row.name} in the plan`);
+      const pool = await loadDriverPool(
+        client,
+        sealer,
+        row.id,
+        tenant.number,
+        driverPoolSize(tenant.entryLogs, tenant.incomingRequests),
+      );
+      changed += await sealFeedInPlace(client, sealer, row.id, pool);
+    }
+    await assertNothingToSeal(client);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  await client.query('vacuum (analyze) incoming_requests, webhook_deliveries');
+  log(`sealed ${changed} feed rows and callback bodies in place: ${seconds(started)}`);
+}
 
 const describe = (d: ScaleDifference) =>
   d.kind === 'tenant'
@@ -112,7 +186,7 @@ export async function ensureScaleData({
   let reseeding = false;
   if (reset) await removeDataFolder(log);
   for (;;) {
-    const { ownerUrl, stop } = await openOwner(log);
+    const { ownerUrl, stop, master } = await openOwner(log);
     const client = new pg.Client({ connectionString: ownerUrl });
     await client.connect();
     try {
@@ -126,18 +200,46 @@ export async function ensureScaleData({
       const existing = await client.query('select 1 from tenants where name = $1', [LARGE_TENANT]);
       if (existing.rowCount) {
         const differences = await compareWithPlan(client, plan);
-        if (differences.length === 0) {
+        const gaps = await sealingGaps(client);
+        const olderSeed = gaps.entriesUnnumbered || gaps.lookups.length > 0;
+        if (differences.length === 0 && !olderSeed) {
           log('scale data already present (run `npm run seed:scale -- --reset` to start over)');
           return 'present';
         }
-        log(
-          `the scale data differs from the plan (an older seed): ${differences.slice(0, 5).map(describe).join('; ')}` +
-            `${differences.length > 5 ? `; and ${differences.length - 5} more` : ''}`,
-        );
-        if (canTopUp(differences)) {
+        if (
+          olderSeed &&
+          SCALE_ENTRIES > RESEED_ENTRIES_AT_MOST &&
+          (differences.length === 0 || canTopUp(differences))
+        ) {
+          // Issue 26f: a seed of this size takes hours; the entries stay without ID numbers (the
+          // entry lists then open no sealed number: say so), the feed and callbacks are sealed.
+          log(
+            `the scale data was seeded before issue 26 part f` +
+              `${gaps.entriesUnnumbered ? ': its entries carry no ID numbers, kept as they are (`npm run seed:scale -- --reset` seeds them, for hours)' : ''}`,
+          );
+          if (gaps.lookups.length > 0) await sealOlderSeedInPlace(client, plan, master, log);
+          if (differences.length > 0) {
+            await topUpScaleData(client, plan, differences, { master, log });
+            if ((await compareWithPlan(client, plan)).length > 0)
+              throw new Error('the top-up did not bring the data to the plan');
+          }
+          await assertNothingToSeal(client);
+          return 'sealed';
+        }
+        if (olderSeed)
+          log(
+            `the scale data was seeded before issue 26 part f (numbers not sealed as production's` +
+              `${gaps.lookups.length > 0 ? `; ${gaps.lookups.join(', ')} name work for the sealing job` : ''}): seeding again`,
+          );
+        else
+          log(
+            `the scale data differs from the plan (an older seed): ${differences.slice(0, 5).map(describe).join('; ')}` +
+              `${differences.length > 5 ? `; and ${differences.length - 5} more` : ''}`,
+          );
+        if (!olderSeed && canTopUp(differences)) {
           const started = performance.now();
           log('topping up…');
-          await topUpScaleData(client, plan, differences, log);
+          await topUpScaleData(client, plan, differences, { master, log });
           if ((await compareWithPlan(client, plan)).length > 0)
             throw new Error('the top-up did not bring the data to the plan');
           log(`topped up in ${seconds(started)}`);
@@ -160,7 +262,7 @@ export async function ensureScaleData({
             `${plan.tenants.reduce((n, t) => n + t.approvedVehicles, 0)} approved vehicles, ` +
             `${plan.tenants.reduce((n, t) => n + t.users, 0)} users…`,
         );
-        await seedScaleData(client, plan, log);
+        await seedScaleData(client, plan, { master, log });
         const sizes = await client.query<{ relname: string; rows: string; size: string }>(
           `select relname, n_live_tup::text as rows, pg_size_pretty(pg_total_relation_size(relid)) as size
            from pg_stat_user_tables

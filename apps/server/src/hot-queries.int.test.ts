@@ -80,7 +80,8 @@ describe('hot queries at scale', () => {
     const owner = new pg.Client({ connectionString: t.ownerUrl });
     await owner.connect();
     try {
-      tenantId = (await seedScaleData(owner, plan)).tenantIds[0] ?? '';
+      tenantId =
+        (await seedScaleData(owner, plan, { master: t.secrets.encryptionKey })).tenantIds[0] ?? '';
       const [row] = (
         await owner.query<{ timestamp: Date; id: string; plate: string }>(
           `select e."timestamp", e.id, (select plate_number from approved_vehicles

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -32,7 +32,16 @@ export async function runOfflineFlow({
   repoRoot,
   logFile,
   screenshot,
-}: FlowContext & { repoRoot: string; logFile: string }) {
+  keepData,
+}: FlowContext & {
+  repoRoot: string;
+  logFile: string;
+  /**
+   * Issue 26f: receives this flow's DATA_DIR once its server has stopped; the caller scans it at
+   * rest (the run's final `sealed-at-rest` flow) and removes it.
+   */
+  keepData: (dataDir: string) => void;
+}) {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-offline-e2e-'));
   const start = () => startServer({ repoRoot, logFile, port, dataDir });
@@ -211,6 +220,6 @@ export async function runOfflineFlow({
     );
   } finally {
     await server?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    keepData(dataDir);
   }
 }

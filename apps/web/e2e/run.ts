@@ -6,8 +6,9 @@
  * shows a rendered number plate, then the driver's face), the Incoming Feed's Process Vehicle Entry
  * dialog (its five tabs reachable and visible; no CSP violation), the guard's corrections (issue 15),
  * each at desktop and mobile sizes, then scans the server's database and storage for plaintext ID or
- * passport numbers and unsealed objects (issue 26, `npm run scan:plaintext`), stops the server and
- * exits non-zero on any failure. Run from anywhere: `npm run test:e2e`.
+ * passport numbers and unsealed objects (issue 26, `npm run scan:plaintext`), and those of every
+ * server a flow ran of its own (the offline flow's), stops the server and exits non-zero on any
+ * failure. Run from anywhere: `npm run test:e2e`.
  *
  * Env: CHROMIUM_PATH (default /usr/bin/chromium), E2E_SKIP_BUILD=1 to reuse apps/web/dist,
  * E2E_HEADED=1 to watch, E2E_ONLY=induction,gate to run only the flows whose label starts so.
@@ -104,6 +105,9 @@ async function main(): Promise<number> {
   buildWebApp();
 
   let server: RunningServer | undefined;
+  // Issue 26f: the data folders of servers a flow ran of its own (the offline flow), scanned at
+  // rest with the main server's at the end, then removed.
+  const otherDataDirs: { label: string; dataDir: string }[] = [];
   let currentScreenshot: (name: string) => Promise<void> = async () => undefined;
   const runner = createRunner({
     onFailure: async (flow, step) => {
@@ -252,6 +256,7 @@ async function main(): Promise<number> {
               ...context,
               repoRoot,
               logFile: path.join(resultsDir, 'server-offline.log'),
+              keepData: (dataDir) => otherDataDirs.push({ label: 'offline flow', dataDir }),
             }),
         })),
     );
@@ -305,11 +310,16 @@ async function main(): Promise<number> {
         expectOnlyDeliberateCspReports(resultsDir),
       );
     const { dataDir } = server;
-    await runner
-      .flow('sealed-at-rest')
-      .step(
-        "the server's database and storage hold no plaintext ID or passport number and no unsealed object (issue 26)",
-        () => expectNothingPlainAtRest(dataDir),
+    const atRest = runner.flow('sealed-at-rest');
+    await atRest.step(
+      "the server's database and storage hold no plaintext ID or passport number and no unsealed object (issue 26)",
+      () => expectNothingPlainAtRest(dataDir),
+    );
+    // The servers flows started of their own (stopped by now): their data is scanned the same way.
+    for (const other of otherDataDirs)
+      await atRest.step(
+        `the ${other.label}'s server's database and storage hold no plaintext ID or passport number and no unsealed object (issue 26)`,
+        () => expectNothingPlainAtRest(other.dataDir),
       );
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
@@ -320,6 +330,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await stopServer();
+    for (const { dataDir } of otherDataDirs) await rm(dataDir, { recursive: true, force: true });
   }
 
   const { passed, failed, results } = runner.summary();

@@ -2,11 +2,23 @@ import type pg from 'pg';
 
 import { startOfSiteDay } from '@/platform/calendar';
 
+import {
+  type DriverPool,
+  type ScaleSealer,
+  assertNothingToSeal,
+  createScaleSealer,
+  driverPoolSize,
+  insertSealedDeliveries,
+  loadDriverPool,
+} from './scale-sealing';
+
 /**
  * Production-scale data generated inside PostgreSQL (generate_series + INSERT … SELECT), for
  * `npm run seed:scale` (issues 5 and 9) and the query-plan test. Runs as the schema owner, which
  * must bypass row-level security (the embedded superuser does). Plates follow South African
  * formats, times fall on SAST working hours, and recent weeks are denser than older ones.
+ * Issue 26 (part f): ID and passport numbers are sealed with each tenant's keys, hashes beside
+ * them, as production holds them (scale-sealing.ts), so nothing is left for the sealing job.
  */
 export type ScaleTenantPlan = {
   /** 1-based; keeps every tenant's plates distinct. */
@@ -220,25 +232,26 @@ function insertTruckList(
 /**
  * `count` entries of the incoming feed over the last year (at most): older ones were completed at
  * the office (and their callbacks delivered) except 3 % that never came; the last hours' are still
- * waiting. Deliveries are written for completed entries that have none yet, so a top-up adds only
- * its own.
+ * waiting. Drivers come from the tenant's pool (pg_temp.bg_drivers, loaded by the caller): the ID
+ * number sealed with its hash, none for a foreign driver. Deliveries are written for completed
+ * entries that have none yet, so a top-up adds only its own.
  */
 async function insertIncomingRequests(
   client: pg.ClientBase,
-  tenantId: string,
+  sealing: TenantSealing,
   tenantNumber: number,
   count: number,
   plan: ScalePlan,
 ) {
+  const { tenantId, pool } = sealing;
   await client.query(
     `insert into incoming_requests (tenant_id, id, webhook_id, received_at, "timestamp",
-       plate_number, driver_name, driver_surname, driver_id_number, driver_phone1,
-       transport_name, reference_number, completed_at, completed_by, site_id)
+       plate_number, driver_name, driver_surname, driver_id_number, driver_id_number_hash,
+       driver_phone1, transport_name, reference_number, completed_at, completed_by, site_id)
      select $1, id, 'msg_' || replace(id::text, '-', ''), ts + interval '2 seconds', ts,
        pg_temp.bg_plate(4500000 + $2::bigint * 3000 + floor(r1 * 3000)::bigint),
        ${pick(FIRST_NAMES_SQL, 'r2')}, ${pick(SURNAMES_SQL, 'r3')},
-       to_char(ts - (20 + floor(r4 * 40))::int * interval '1 year', 'YYMMDD')
-         || lpad(floor(r5 * 10000)::int::text, 4, '0') || '08' || floor(r6 * 10)::int,
+       d.incoming_id, d.id_hash,
        '0' || (6 + floor(r6 * 3))::int || lpad(floor(r5 * 1e8)::bigint::text, 8, '0'),
        ${pick(COMPANIES_SQL, 'r7')}, 'REF-' || lpad(floor(r1 * 1e7)::bigint::text, 7, '0'),
        case when ts < now() - interval '3 hours' and r8 < 0.97 then ts + interval '20 minutes' end,
@@ -246,28 +259,33 @@ async function insertIncomingRequests(
          (select id from users where tenant_id = $1 and role <> 'security_guard' limit 1) end,
        (select d.id from sites d where d.tenant_id = $1 and d.is_default)
      from (select gen_random_uuid() as id, ts, random() as r1, random() as r2, random() as r3,
-             random() as r4, random() as r5, random() as r6, random() as r7, random() as r8
+             floor(random() * $5::int)::int as driver, random() as r5, random() as r6,
+             random() as r7, random() as r8
            from (select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts
                  from generate_series(1, $4::int)) as g) as s
+     join pg_temp.bg_drivers d on d.n = s.driver
      order by ts`,
-    [tenantId, tenantNumber, Math.min(plan.days, 365), count],
+    [tenantId, tenantNumber, Math.min(plan.days, 365), count, pool.size],
   );
-  await client.query(
-    `insert into webhook_deliveries (tenant_id, id, webhook_id, event_type, body,
-       incoming_request_id, status, attempts, next_attempt_at, last_attempt_at,
-       last_response_status, delivered_at, created_at)
-     select tenant_id, gen_random_uuid(), 'msg_' || replace(gen_random_uuid()::text, '-', ''),
-       'incoming-request.completed',
-       json_build_object('type', 'incoming-request.completed', 'data',
-         json_build_object('id', id, 'plateNumber', plate_number, 'referenceNumber', reference_number))::text,
-       id, 'delivered', 1, completed_at, completed_at, 200, completed_at + interval '1 second', completed_at
-     from incoming_requests r
-     where tenant_id = $1 and completed_at is not null
-       and not exists (select 1 from webhook_deliveries d
-                       where d.tenant_id = r.tenant_id and d.incoming_request_id = r.id)`,
-    [tenantId],
-  );
+  await insertSealedDeliveries(client, sealing.sealer, tenantId, pool);
 }
+
+/** A tenant's keys and pooled drivers, as the inserts of its rows use them. */
+type TenantSealing = { tenantId: string; sealer: ScaleSealer; pool: DriverPool };
+
+const poolFor = (
+  client: pg.ClientBase,
+  sealer: ScaleSealer,
+  tenantId: string,
+  tenant: ScaleTenantPlan,
+) =>
+  loadDriverPool(
+    client,
+    sealer,
+    tenantId,
+    tenant.number,
+    driverPoolSize(tenant.entryLogs, tenant.incomingRequests),
+  );
 
 /** Inserts one tenant's data. Statements are parameterised; arrays of names are literals. */
 async function seedTenant(
@@ -275,6 +293,7 @@ async function seedTenant(
   tenant: ScaleTenantPlan,
   plan: ScalePlan,
   step: Step,
+  sealer: ScaleSealer,
 ) {
   const { rows } = await client.query<{ id: string }>(
     "insert into tenants (id, name, created_at) values (gen_random_uuid(), $1, now() - $2 * interval '1 day') returning id",
@@ -284,6 +303,9 @@ async function seedTenant(
   if (!tenantId) throw new Error('tenant insert returned nothing');
   const big = tenant.entryLogs >= 100_000;
   const run = big ? step : (_label: string, work: () => Promise<unknown>) => work();
+  // A few thousand drivers' numbers sealed in Node (milliseconds), joined by the inserts below.
+  const pool = await poolFor(client, sealer, tenantId, tenant);
+  const sealing: TenantSealing = { tenantId, sealer, pool };
 
   await run(`users (${tenant.users})`, () =>
     client.query(
@@ -320,7 +342,8 @@ async function seedTenant(
   );
 
   // 70 % of entries are contracted vehicles of the register (92 % of them approved at the time),
-  // the rest visitors; faces are verified for most approved drivers.
+  // the rest visitors; faces are verified for most approved drivers. 95 % of drivers showed an ID
+  // (or, one in thirty, a passport) from the tenant's pool, sealed, with its hash.
   await run(`entry logs (${tenant.entryLogs})`, () =>
     client.query(
       `with pool as (
@@ -332,17 +355,20 @@ async function seedTenant(
        )
        insert into entry_logs (tenant_id, id, "timestamp", category, plate_number, extracted_plate,
          vehicle_approved, face_verified, entry_granted, match_score, driver_name, driver_surname,
-         transport_name, recorded_by, recorded_by_name)
+         driver_id_number, driver_id_number_hash, driver_passport_number,
+         driver_passport_number_hash, transport_name, recorded_by, recorded_by_name)
        select $1, gen_random_uuid(), ts,
          (case when contracted then 'contracted' else 'visitor' end)::entry_category,
          plate, plate, approved, face, approved or (not contracted and r4 < 0.95),
          case when face then round((70 + r5 * 29)::numeric, 1)::real end,
-         ${pick(FIRST_NAMES_SQL, 'r6')}, ${pick(SURNAMES_SQL, 'r7')}, ${pick(COMPANIES_SQL, 'r8')},
+         ${pick(FIRST_NAMES_SQL, 'r6')}, ${pick(SURNAMES_SQL, 'r7')},
+         d.entry_id, d.id_hash, d.entry_passport, d.passport_hash, ${pick(COMPANIES_SQL, 'r8')},
          guard, 'Guard ' || left(guard::text, 4)
        from (
          select ts, contracted, plate, contracted and r2 < 0.92 as approved,
                 contracted and r2 < 0.92 and r3 < 0.8 as face, r4, r5, r6, r7, r8,
-                pool.guards[1 + floor(r9 * cardinality(pool.guards))::int] as guard
+                pool.guards[1 + floor(r9 * cardinality(pool.guards))::int] as guard,
+                case when r10 < 0.95 then floor(r10 / 0.95 * $5::int)::int end as driver
          from (
            select pg_temp.bg_site_time(pg_temp.bg_days_back($3), random()) as ts,
                   r1 < 0.7 and cardinality(pool.contracted_plates) > 0 as contracted,
@@ -350,12 +376,13 @@ async function seedTenant(
                        then pool.contracted_plates[1 + floor(random() * cardinality(pool.contracted_plates))::int]
                        else pool.visitor_plates[1 + floor(random() * 3000)::int] end as plate,
                   random() as r2, random() as r3, random() as r4, random() as r5, random() as r6,
-                  random() as r7, random() as r8, random() as r9
+                  random() as r7, random() as r8, random() as r9, random() as r10
            from (select random() as r1 from generate_series(1, $4::int)) as g, pool
          ) as e, pool
        ) as x
+       left join pg_temp.bg_drivers d on d.n = x.driver
        order by ts`,
-      [tenantId, tenant.number, plan.days, tenant.entryLogs],
+      [tenantId, tenant.number, plan.days, tenant.entryLogs, pool.size],
     ),
   );
 
@@ -363,7 +390,7 @@ async function seedTenant(
     insertTruckList(client, tenantId, tenant.number, tenant.truckListEntries, plan),
   );
   await run(`incoming requests (${tenant.incomingRequests})`, () =>
-    insertIncomingRequests(client, tenantId, tenant.number, tenant.incomingRequests, plan),
+    insertIncomingRequests(client, sealing, tenant.number, tenant.incomingRequests, plan),
   );
   if (tenant.openVisits)
     await run(`open visits (${tenant.openVisits})`, () =>
@@ -395,15 +422,21 @@ async function insertOpenVisits(client: pg.ClientBase, tenantId: string, count: 
   );
 }
 
+/** How the seed seals: the master key the server will run with (ENCRYPTION_KEY). */
+export type SeedOptions = { master: Buffer; log?: (message: string) => void };
+
 /**
- * Seeds the whole plan in one transaction (all or nothing), then VACUUM ANALYZE so the planner
- * has statistics and index-only scans see an up-to-date visibility map, as in production.
+ * Seeds the whole plan in one transaction (all or nothing), each tenant's keys made and its
+ * numbers sealed under `master` in that transaction, then checks that the sealing job has nothing
+ * to do and runs VACUUM ANALYZE so the planner has statistics and index-only scans see an
+ * up-to-date visibility map, as in production.
  */
 export async function seedScaleData(
   client: pg.ClientBase,
   plan: ScalePlan,
-  log: (message: string) => void = () => undefined,
+  { master, log = () => undefined }: SeedOptions,
 ): Promise<{ tenantIds: string[] }> {
+  const sealer = createScaleSealer(client, master);
   const step: Step = async (label, work) => {
     const started = performance.now();
     await work();
@@ -416,10 +449,11 @@ export async function seedScaleData(
     await client.query(helpers(startOfSiteDay(new Date()).toISOString()));
     for (const tenant of plan.tenants) {
       const started = performance.now();
-      tenantIds.push(await seedTenant(client, tenant, plan, step));
+      tenantIds.push(await seedTenant(client, tenant, plan, step, sealer));
       if (tenant.entryLogs >= 100_000)
         log(`${tenant.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
+    await assertNothingToSeal(client);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');
@@ -519,9 +553,10 @@ export async function topUpScaleData(
   client: pg.ClientBase,
   plan: ScalePlan,
   differences: ScaleDifference[],
-  log: (message: string) => void = () => undefined,
+  { master, log = () => undefined }: SeedOptions,
 ) {
   if (!canTopUp(differences)) throw new Error('these differences need a fresh seed');
+  const sealer = createScaleSealer(client, master);
   const tenants = await client.query<{ id: string; name: string }>('select id, name from tenants');
   const idOf = new Map(tenants.rows.map((t) => [t.name, t.id]));
   await client.query('begin');
@@ -537,12 +572,22 @@ export async function topUpScaleData(
       if (d.kind === 'truckListEntries')
         await insertTruckList(client, tenantId, tenant.number, missing, plan);
       else if (d.kind === 'openVisits') await insertOpenVisits(client, tenantId, missing);
-      else await insertIncomingRequests(client, tenantId, tenant.number, missing, plan);
+      else {
+        const pool = await poolFor(client, sealer, tenantId, tenant);
+        await insertIncomingRequests(
+          client,
+          { tenantId, sealer, pool },
+          tenant.number,
+          missing,
+          plan,
+        );
+      }
       log(
         `  ${d.tenant}: ${missing} more ${d.kind} (${d.present} → ${d.planned}): ` +
           `${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     }
+    await assertNothingToSeal(client);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');

@@ -17,6 +17,16 @@ describe('holdsPlaintextNumber (issue 26)', () => {
     expect(holdsPlaintextNumber('passport A98765432', ['A98765432'])).toBe(true);
     expect(holdsPlaintextNumber('sv1.1.aaaa.bbbb.cccc', ['A98765432'])).toBe(false);
   });
+
+  it('skips a run that is part of a hex id or digest, and only that', () => {
+    // A callback's message id and a keyed hash: the checksum-valid run is chance.
+    expect(holdsPlaintextNumber('msg_8001015009087aa0f3c2e19b7d4c6e5f')).toBe(false);
+    expect(holdsPlaintextNumber(`${'ab'.repeat(20)}8001015009087${'cd'.repeat(6)}`)).toBe(false);
+    // Letters around a number do not hide it when they do not make a long hex token.
+    expect(holdsPlaintextNumber('ID8001015009087')).toBe(true);
+    expect(holdsPlaintextNumber('cafe8001015009087beef')).toBe(true);
+    expect(holdsPlaintextNumber('msg_0f3c 8001015009087 aa0f3c2e19b7d4c6e5f0000000000')).toBe(true);
+  });
 });
 
 describe('unsealedMagic and findUnsealedObjects (issue 26)', () => {

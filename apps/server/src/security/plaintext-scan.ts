@@ -33,11 +33,28 @@ const EXPECTED_TABLES = [
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Ids and digests written in hex (a callback's `msg_` + 32 hex, a keyed hash's 64): about one in
+ * 1,700 holds a 13-digit run that passes the ID checksum by chance. A run inside a hex token this
+ * long is part of the token, not a number someone stored.
+ */
+const HEX_TOKEN_LENGTH = 32;
+const isHex = (char: string | undefined) => char !== undefined && /[0-9a-f]/i.test(char);
+function insideHexToken(value: string, start: number, end: number): boolean {
+  let from = start;
+  let to = end;
+  while (isHex(value[from - 1])) from--;
+  while (isHex(value[to])) to++;
+  return to - from >= HEX_TOKEN_LENGTH;
+}
+
 /** Whether a stored text holds a plaintext number: an SA ID, an MRZ line 2, or a canary. */
 export function holdsPlaintextNumber(value: string, canaries: readonly string[] = []): boolean {
-  const ids = value.match(THIRTEEN_DIGITS) ?? [];
+  const ids = [...value.matchAll(THIRTEEN_DIGITS)].filter(
+    (run) => !insideHexToken(value, run.index, run.index + run[0].length),
+  );
   return (
-    ids.some((run) => passesLuhn(run)) ||
+    ids.some(([run]) => passesLuhn(run)) ||
     MRZ_LINE.test(value) ||
     canaries.some((canary) => value.includes(canary))
   );

@@ -155,6 +155,27 @@ export function boxesInCrop(
 }
 
 /**
+ * Tesseract's line boxes (tight around the glyphs) grown to what PaddleOCR's recogniser expects of a
+ * detected line: a margin of a quarter of the line height around it, within the image.
+ */
+export function padBoxes(
+  boxes: Array<{ x: number; y: number; width: number; height: number }>,
+  image: { width: number; height: number },
+): TextBox[] {
+  return boxes.map((b) => {
+    const m = Math.round(b.height * 0.25);
+    const x = Math.max(0, b.x - m);
+    const y = Math.max(0, b.y - m);
+    return {
+      x,
+      y,
+      width: Math.max(1, Math.min(image.width, b.x + b.width + m) - x),
+      height: Math.max(1, Math.min(image.height, b.y + b.height + m) - y),
+    };
+  });
+}
+
+/**
  * True when two readings from different groups (independent engines or preprocessings) have the same
  * format and the same characters on every line a check digit covers (TD1: the first two lines; the
  * others: the second line): the lines were located and read consistently.
@@ -400,6 +421,8 @@ async function readMrzAtScale(
     /** In a wide region, the MRZ lines tesseract found there (image coordinates). */
     const zone: { found: ReturnType<typeof mrzLinesIn> } = { found: null };
     const ran = new Set<string>();
+    /** The MRZ lines tesseract found on `png` (its coordinates), for PaddleOCR to read there too. */
+    let tessLines: { png: Buffer; lines: OcrLine[] } | null = null;
     const tess = async (mode: TesseractMode, source = png, variant = '') => {
       ran.add(mode);
       passes++;
@@ -409,6 +432,8 @@ async function readMrzAtScale(
         whitelist: MRZ_WHITELIST,
       });
       if (scale && source === regionPng) zone.found = mrzLinesIn(result.lines, rect, scale, image);
+      if (source === png && !variant)
+        tessLines = { png, lines: result.lines.filter((l) => looksLikeMrzLine(l.text)) };
       const r = readText(result.text, `tesseract:region${regionIndex}${variant}`);
       if (r) regionReadings.push(r);
       return r;
@@ -427,8 +452,18 @@ async function readMrzAtScale(
               crop,
             )
           : null;
-      const paddle = await (mapped
-        ? recognizeBoxes(crop, mapped, { intraOpThreads: ctx.intraOpThreads })
+      // Else the lines tesseract found on this crop: PaddleOCR reads the same places with its own
+      // recogniser (another engine on those pixels), without running its detector on the crop.
+      const fromTesseract =
+        !mapped && tessLines?.png === png && tessLines.lines.length >= 2
+          ? padBoxes(
+              tessLines.lines.map((l) => l.box),
+              crop,
+            )
+          : null;
+      const boxes = mapped ?? fromTesseract;
+      const paddle = await (boxes
+        ? recognizeBoxes(crop, boxes, { intraOpThreads: ctx.intraOpThreads })
         : ocrSelectedLines(crop, zoneLineBoxes, {
             maxSideLength: 960,
             intraOpThreads: ctx.intraOpThreads,

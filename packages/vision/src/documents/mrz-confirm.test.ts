@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseMrz } from './mrz';
+import { mrzCheckDigit, parseMrz } from './mrz';
 import { type MrzEvidence, alignTo, confirmMrzFields, nameInViz, vizWords } from './mrz-confirm';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -149,6 +149,40 @@ describe('confirmMrzFields', () => {
   });
 });
 
+/** TD3's second line with another document number, its check digit and the composite recomputed. */
+function withDocumentNumber(number: string): string[] {
+  const line = `${number}${mrzCheckDigit(number)}${TD3[1]!.slice(10, 43)}`;
+  const composite = mrzCheckDigit(line.slice(0, 10) + line.slice(13, 20) + line.slice(21, 43));
+  return [TD3[0]!, line + composite];
+}
+
+describe('confirmMrzFields: check digits contested', () => {
+  it('does not claim a document number that another reading passes its check with otherwise', () => {
+    // A misread field passes its check digit by chance one time in ten: two readings that both pass
+    // with different numbers leave the number open.
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    const b = evidence(withDocumentNumber('L898902C4'), 'paddle:page@1.00');
+
+    const result = confirmMrzFields(a.reading, [a, b]);
+
+    expect(b.reading.checks.documentNumber).toBe(true);
+    expect(result.uncertain).toEqual(
+      expect.arrayContaining(['documentNumber', 'passportNumber', 'mrzLines']),
+    );
+    expect(result.uncertain).not.toContain('dateOfBirth');
+  });
+
+  it('is not contested by a reading whose check fails there', () => {
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    const lines = withDocumentNumber('L898902C4');
+    const failing = [lines[0]!, `${lines[1]!.slice(0, 9)}0${lines[1]!.slice(10)}`];
+    const b = evidence(failing, 'paddle:page@1.00');
+
+    expect(b.reading.checks.documentNumber).toBe(false);
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).not.toContain('documentNumber');
+  });
+});
+
 describe('alignTo', () => {
   it('maps each character to what the other reading has there, across a lost and a gained character', () => {
     const aligned = alignTo('08CD5FRA6004', '8CD5FRAG6004', 4)!;
@@ -193,5 +227,13 @@ describe('vizWords / nameInViz', () => {
 
     expect(nameInViz('ESPANOLA GARCIA', words)).toBe(true);
     expect(nameInViz('ESPANOLA GARCIO', words)).toBe(false);
+  });
+
+  it('never confirms a one-letter name part (an initial, or a name cut short by a misread)', () => {
+    const words = vizWords('Surname VADIS Given names QUO O');
+
+    expect(nameInViz('QUO', words)).toBe(true);
+    expect(nameInViz('O', words)).toBe(false);
+    expect(nameInViz('VADIS O', words)).toBe(false);
   });
 });

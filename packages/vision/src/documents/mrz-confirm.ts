@@ -138,10 +138,14 @@ export function vizWords(text: string): Set<string> {
   return new Set(plain.split(/[^A-Z]+/).filter((w) => w.length >= 2));
 }
 
-/** True when every word of an MRZ name (2+ letters) is printed as a whole word in the visual zone. */
+/**
+ * True when every word of an MRZ name is printed as a whole word in the visual zone. A one-letter
+ * word (an initial, or a name truncated by a misread) is never confirmed so: single letters are
+ * everywhere in OCR'd text.
+ */
 export function nameInViz(name: string, words: Set<string>): boolean {
   const parts = name.split(/\s+/).filter(Boolean);
-  return parts.length > 0 && parts.every((p) => p.length < 2 || words.has(p));
+  return parts.length > 0 && parts.every((p) => p.length >= 2 && words.has(p));
 }
 
 function nameField(surname: string, givenNames: string, length: number): string {
@@ -149,6 +153,10 @@ function nameField(surname: string, givenNames: string, length: number): string 
   const given = part(givenNames);
   return `${part(surname)}${given ? `<<${given}` : ''}`.padEnd(length, '<').slice(0, length);
 }
+
+/** A checked field's parsed value in a reading (`passportNumber` is the document number). */
+const fieldValue = (r: MrzReading, field: string): unknown =>
+  r[(field === 'passportNumber' ? 'documentNumber' : field) as keyof MrzReading];
 
 export type MrzConfirmation = {
   /** Output field names that no check digit or second reading confirms. */
@@ -214,13 +222,13 @@ export function confirmMrzFields(
       e.reading.format === reading.format && e.reading.mrzLines.length === reading.mrzLines.length,
   );
   const words = vizText ? vizWords(vizText) : null;
+
   const uncertain: string[] = [];
   const fieldConfidence: Record<string, number> = {};
   let linesConfirmed = reading.checksValid;
-  const touched = (spans: Span[]) =>
-    reading.checkCorrected.some(([l, i]) =>
-      spans.some(([sl, s, e]) => sl === l && i >= s && i < e),
-    );
+  const touchedIn = (r: MrzReading, spans: Span[]) =>
+    r.checkCorrected.some(([l, i]) => spans.some(([sl, s, e]) => sl === l && i >= s && i < e));
+  const touched = (spans: Span[]) => touchedIn(reading, spans);
   const hasComposite = 'composite' in reading.checks;
   const sawCorrection = (spans: Span[]) =>
     same.some(
@@ -252,7 +260,21 @@ export function confirmMrzFields(
       // or a second reading must then agree.
       // (Agreement of corrected readings proves nothing: the same misread gets the same correction;
       // only a reading that saw the corrected characters itself counts.)
+      // Nor does a check when another reading passes that same check with other
+      // characters there: one of the two passes by chance (1 in 10 for a misread field), and
+      // nothing says which.
+      // Compared on the parsed values (a line shifted by a lost character still parses them), and
+      // only readings whose structure holds and whose check passed without their own correction.
+      const contested = same.some(
+        (e) =>
+          e.reading !== reading &&
+          e.reading.checks.structure !== false &&
+          e.reading.checks[rule.check!] === true &&
+          !touchedIn(e.reading, rule.spans) &&
+          rule.fields.some((f) => fieldValue(e.reading, f) !== fieldValue(reading, f)),
+      );
       const verified =
+        !contested &&
         reading.checks[rule.check] === true &&
         (!touched(rule.spans) ||
           (hasComposite && rule.check !== 'composite' && reading.checks.composite === true) ||

@@ -484,11 +484,15 @@ async function readMrzAtScale(
      */
     const finish = async (reading: MrzReading): Promise<MrzScan> => {
       const second: Array<() => Promise<unknown>> = [];
-      if (!ran.has('paddle') && lineCount <= 3) second.push(paddleOnCrop);
+      // PaddleOCR on the crop first, unless PaddleOCR already read this zone on the page: then it
+      // is tesseract that may confirm what is left (another PaddleOCR reading only votes).
+      const paddleRead = rect === band && firstPaddle !== null;
+      if (!ran.has('paddle') && lineCount <= 3 && !paddleRead) second.push(paddleOnCrop);
       if (!ran.has('mrz-combined')) second.push(() => tess('mrz-combined'));
       second.push(async () =>
         tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
       );
+      if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
@@ -512,6 +516,28 @@ async function readMrzAtScale(
     }
     if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return finish(legacy!);
     if (firstPaddle && rect === band && agreed(firstPaddle)) return finish(firstPaddle);
+    // A check-valid reading with nothing left unconfirmed (its check digits pass where they cover
+    // it, both engines read the rest alike) is the answer: a further reading of the zone (the usual
+    // one here was PaddleOCR again, on the crop) could only vote, and one vote cannot outweigh two
+    // engines. pass-ltu and pass-hrv: tesseract misread a digit, PaddleOCR's page reading passed.
+    const settled = [legacy, rect === band ? firstPaddle : null].find(
+      (r) => r?.checksValid && confirmMrzFields(r, independent).uncertain.length === 0,
+    );
+    if (settled) return finish(settled);
+    // The two engines' check digits have ruled: PaddleOCR's page reading passes them, and
+    // tesseract's fails them (it misread a covered character) or has the same check-digit lines.
+    // A second PaddleOCR reading (the crop) would only vote on the uncovered fields; `finish`
+    // spends tesseract's other readings on those first, which can confirm them.
+    if (
+      rect === band &&
+      firstPaddle?.checksValid &&
+      legacy &&
+      (!legacy.checksValid ||
+        checkedLinesAgree(
+          independent.filter((e) => e.reading === legacy || e.reading === firstPaddle),
+        ))
+    )
+      return finish(choose([firstPaddle, legacy])!);
     // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
     if (rect === band) {
       const r = await paddleOnCrop();

@@ -6,13 +6,17 @@
  * threads of the process, tesseract's worker threads included; on a shared machine it is the figure
  * that does not grow with the load (the wall clock does). Each row also says whether the MRZ lines
  * equal the transcription and which fields the reader flagged, so a speed change that costs accuracy
- * shows here. Options: --data DIR, --passes N (default 2; the last is reported).
+ * shows here. The CPU reference of the other benches (scripts/lib/cpu-reference.ts, a fixed
+ * single-thread workload) is timed before and after, and the median and p95 are also given divided by
+ * it, so runs on a loaded or another machine compare. Options: --data DIR, --passes N (default 2; the
+ * last is reported), --only SUBSTRING (specimens whose file name holds it, e.g. for --cpu-prof).
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { referenceMs } from '../../../scripts/lib/cpu-reference';
 import { decodeImage } from '../src/image/decode-image';
 import { closeTesseract } from '../src/ocr/tesseract';
 import { readPassport } from '../src/readers/read-passport';
@@ -26,9 +30,11 @@ const dataDir = resolve(arg('--data') ?? join(repoRoot, '../shared/data'), 'mrz_
 const passes = Math.max(1, Number(arg('--passes') ?? 2));
 
 type Item = { file?: string; path?: string; expected: { mrz_lines: string[] } };
+const only = arg('--only');
 const { items } = JSON.parse(readFileSync(join(dataDir, 'manifest.json'), 'utf8')) as {
   items: Item[];
 };
+const selected = items.filter((i) => !only || (i.path ?? i.file)!.includes(only));
 
 const quantile = (values: number[], q: number) => {
   const s = [...values].sort((a, b) => a - b);
@@ -37,12 +43,13 @@ const quantile = (values: number[], q: number) => {
 
 const ctx = { intraOpThreads: 1 };
 const load = [loadavg()[0]!];
+const refBefore = referenceMs();
 let rows: string[] = [];
 let cpuMs: number[] = [];
 for (let pass = 0; pass < passes; pass++) {
   rows = [];
   cpuMs = [];
-  for (const item of items) {
+  for (const item of selected) {
     const file = (item.path ?? item.file)!;
     const bytes = readFileSync(join(dataDir, file));
     const cpu = process.cpuUsage();
@@ -69,6 +76,9 @@ for (let pass = 0; pass < passes; pass++) {
   load.push(loadavg()[0]!);
 }
 await closeTesseract();
+const refMs = (refBefore + referenceMs()) / 2;
+const median = quantile(cpuMs, 0.5);
+const p95 = quantile(cpuMs, 0.95);
 
 process.stdout
   .write(`Command: \`npm run bench:vision:mrz\` (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)}; pass ${passes} of ${passes} reported)
@@ -77,6 +87,6 @@ process.stdout
 |---|---|---|---|---|---|
 ${rows.join('\n')}
 
-CPU median ${Math.round(quantile(cpuMs, 0.5))} ms, p95 ${Math.round(quantile(cpuMs, 0.95))} ms (${cpuMs.length} specimens).
+CPU median ${Math.round(median)} ms, p95 ${Math.round(p95)} ms (${cpuMs.length} specimens); CPU reference ${refMs.toFixed(1)} ms in this run, so median ÷ ref ${(median / refMs).toFixed(2)}, p95 ÷ ref ${(p95 / refMs).toFixed(2)}.
 `);
 process.exit(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseMrz } from './mrz';
-import { type MrzEvidence, confirmMrzFields, nameInViz, vizWords } from './mrz-confirm';
+import { mrzCheckDigit, parseMrz } from './mrz';
+import { type MrzEvidence, alignTo, confirmMrzFields, nameInViz, vizWords } from './mrz-confirm';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -46,6 +46,48 @@ describe('confirmMrzFields', () => {
     const combined = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
 
     expect(confirmMrzFields(legacy.reading, [legacy, combined]).uncertain).toContain('givenNames');
+  });
+
+  it('does not let two preprocessings of one engine confirm a name they both misread', () => {
+    // Tesseract on the crop and on its binarised copy: the same pixels through the same classifier,
+    // so a misread `M` comes out `N` in both. Every check digit still passes.
+    const crop = evidence(MISREAD_NAME, 'tesseract:region0@1.00');
+    const binarised = evidence(MISREAD_NAME, 'tesseract:region0-binarised@1.00');
+    const otherScale = evidence(MISREAD_NAME, 'tesseract:region0@2.00');
+
+    const result = confirmMrzFields(crop.reading, [crop, binarised, otherScale]);
+
+    expect(crop.reading.checksValid).toBe(true);
+    expect(result.uncertain).toEqual(expect.arrayContaining(['givenNames', 'mrzLines']));
+    // Nor the other uncovered fields the two variants read alike.
+    expect(result.uncertain).toEqual(
+      expect.arrayContaining(['surname', 'documentCode', 'issuingCountry', 'nationality', 'sex']),
+    );
+    expect(result.uncertain).not.toContain('documentNumber');
+  });
+
+  it('does not let two PaddleOCR readings (page boxes, enlarged crop) confirm each other', () => {
+    const page = evidence(MISREAD_NAME, 'paddle:page@1.00');
+    const crop = evidence(MISREAD_NAME, 'paddle:region0@1.00');
+
+    expect(confirmMrzFields(page.reading, [page, crop]).uncertain).toContain('givenNames');
+  });
+
+  it('confirms a name when the other engine reads it too, and lets same-engine variants only vote', () => {
+    const tess = evidence(TD3, 'tesseract:region0@1.00');
+    const paddle = evidence(TD3, 'paddle:region0@1.00');
+    const binarised = evidence(MISREAD_NAME, 'tesseract:region0-binarised@1.00');
+    expect(confirmMrzFields(tess.reading, [tess, paddle, binarised]).uncertain).toEqual([]);
+
+    // Two engines against one, but the one has more votes (three preprocessings): not confirmed.
+    const more = [
+      evidence(MISREAD_NAME, 'paddle:page@1.00'),
+      evidence(MISREAD_NAME, 'paddle:region0@2.00'),
+      evidence(MISREAD_NAME, 'paddle:page@2.00'),
+    ];
+    expect(confirmMrzFields(tess.reading, [tess, paddle, ...more]).uncertain).toContain(
+      'givenNames',
+    );
   });
 
   it('keeps a name uncertain when a rival reading has as much support', () => {
@@ -107,11 +149,91 @@ describe('confirmMrzFields', () => {
   });
 });
 
+/** TD3's second line with another document number, its check digit and the composite recomputed. */
+function withDocumentNumber(number: string): string[] {
+  const line = `${number}${mrzCheckDigit(number)}${TD3[1]!.slice(10, 43)}`;
+  const composite = mrzCheckDigit(line.slice(0, 10) + line.slice(13, 20) + line.slice(21, 43));
+  return [TD3[0]!, line + composite];
+}
+
+describe('confirmMrzFields: check digits contested', () => {
+  it('does not claim a document number that another reading passes its check with otherwise', () => {
+    // A misread field passes its check digit by chance one time in ten: two readings that both pass
+    // with different numbers leave the number open.
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    const b = evidence(withDocumentNumber('L898902C4'), 'paddle:page@1.00');
+
+    const result = confirmMrzFields(a.reading, [a, b]);
+
+    expect(b.reading.checks.documentNumber).toBe(true);
+    expect(result.uncertain).toEqual(
+      expect.arrayContaining(['documentNumber', 'passportNumber', 'mrzLines']),
+    );
+    expect(result.uncertain).not.toContain('dateOfBirth');
+  });
+
+  it('is not contested by a reading whose check fails there', () => {
+    const a = evidence(TD3, 'tesseract:region0@1.00');
+    const lines = withDocumentNumber('L898902C4');
+    const failing = [lines[0]!, `${lines[1]!.slice(0, 9)}0${lines[1]!.slice(10)}`];
+    const b = evidence(failing, 'paddle:page@1.00');
+
+    expect(b.reading.checks.documentNumber).toBe(false);
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).not.toContain('documentNumber');
+  });
+});
+
+describe('alignTo', () => {
+  it('maps each character to what the other reading has there, across a lost and a gained character', () => {
+    const aligned = alignTo('08CD5FRA6004', '8CD5FRAG6004', 4)!;
+
+    expect(aligned[0]).toBe(''); // the other reading lost the leading 0
+    expect(aligned.slice(5, 8).join('')).toBe('FRA');
+    expect(aligned[8]).toBe('G6'); // and gained a G before the 6
+  });
+
+  it('gives up on lines too far apart to be readings of one print', () => {
+    expect(alignTo('P<UTOERIKSSON', 'B8IOZZB7FI3OI', 4)).toBeNull();
+  });
+});
+
+describe('confirmMrzFields on aligned readings', () => {
+  it('counts a reading that lost a character elsewhere on the line where it reads the field alike', () => {
+    const a = evidence(TD3, 'paddle:region0@1.00');
+    // Tesseract lost the document number's first character and doubled a filler: its checks fail,
+    // but its nationality and sex are the chosen reading's, character for character.
+    const shifted = [TD3[0]!, `${TD3[1]!.slice(1, 28)}<${TD3[1]!.slice(28)}`];
+    const b: MrzEvidence = { reading: parseMrz(shifted, NOW)!, group: 'tesseract:region0@1.00' };
+
+    const result = confirmMrzFields(a.reading, [a, b]);
+
+    expect(b.reading.checksValid).toBe(false);
+    expect(result.uncertain).not.toContain('nationality');
+    expect(result.uncertain).not.toContain('sex');
+  });
+
+  it('does not count a reading whose field differs by one character, aligned or not', () => {
+    const a = evidence(TD3, 'paddle:region0@1.00');
+    const other = [TD3[0]!, `${TD3[1]!.slice(1, 10)}UT0${TD3[1]!.slice(13)}<`];
+    const b: MrzEvidence = { reading: parseMrz(other, NOW)!, group: 'tesseract:region0@1.00' };
+
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toContain('nationality');
+  });
+});
+
 describe('vizWords / nameInViz', () => {
   it('transliterates printed names as the MRZ does (accents dropped)', () => {
     const words = vizWords('Apellidos / Surname: Española García');
 
     expect(nameInViz('ESPANOLA GARCIA', words)).toBe(true);
     expect(nameInViz('ESPANOLA GARCIO', words)).toBe(false);
+  });
+
+  it('never confirms a one-letter name part (an initial, or a name cut short by a misread)', () => {
+    const words = vizWords('Surname VADIS Given names QUO O');
+
+    expect(nameInViz('QUO', words)).toBe(true);
+    expect(nameInViz('O', words)).toBe(false);
+    expect(nameInViz('VADIS O', words)).toBe(false);
   });
 });

@@ -2,8 +2,9 @@
  * Which MRZ fields can be claimed as right. ICAO check digits cover the document number, the dates,
  * the personal number and (composite) the optional data; nothing covers the names, the document
  * code, the countries or the sex. A covered field is certain when its check passes. An uncovered one
- * is certain only when a second, independent reading of the zone (another engine or another
- * preprocessing) has the very same characters there, or the visual zone prints the same name.
+ * is certain only when a second, independent reading of the zone (the other engine: tesseract vs
+ * PaddleOCR; another preprocessing for the same engine votes but does not confirm) has the very same
+ * characters there, or the visual zone prints the same name.
  * Otherwise it is returned in `uncertain` and the guard confirms it: a misread name (M as N, W as U)
  * passes every check, so agreement is the only evidence there is.
  */
@@ -64,6 +65,67 @@ function rules(format: MrzFormat): FieldRule[] {
 const spanText = (lines: string[], spans: Span[]) =>
   spans.map(([l, s, e]) => lines[l]?.slice(s, e) ?? '').join('|');
 
+/**
+ * For each character of `a`, what `b` has there once the two are aligned by edit distance (fewest
+ * insertions, deletions and substitutions): `b`'s character, `''` where `b` lacks it, and any extra
+ * characters `b` has just before it prefixed. Null when more than `maxEdits` edits separate them
+ * (the lines are not two readings of one print that merely lost or gained a character).
+ */
+export function alignTo(a: string, b: string, maxEdits: number): string[] | null {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > maxEdits) return null;
+  const d: number[][] = Array.from({ length: n + 1 }, (_, i) =>
+    Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++)
+      d[i]![j] = Math.min(
+        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        d[i - 1]![j]! + 1,
+        d[i]![j - 1]! + 1,
+      );
+  if (d[n]![m]! > maxEdits) return null;
+  const out: string[] = Array.from({ length: n }, () => '');
+  const extra: string[] = Array.from({ length: n + 1 }, () => '');
+  let i = n;
+  let j = m;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)) {
+      out[i - 1] = b[j - 1]!;
+      i--;
+      j--;
+    } else if (i > 0 && d[i]![j] === d[i - 1]![j]! + 1) {
+      out[i - 1] = '';
+      i--;
+    } else {
+      extra[i] = b[j - 1]! + extra[i];
+      j--;
+    }
+  }
+  return out.map((c, k) => (extra[k] ? `${extra[k]}${c}` : c));
+}
+
+/**
+ * What another reading has at the chosen reading's spans, character by character. Its lines are first
+ * aligned to the chosen ones, so a reading that dropped or doubled a character elsewhere on the line
+ * (a `<` run one longer) still counts at the fields it read alike; extra characters inside a span
+ * make it differ. Lines too far apart to align are compared place by place.
+ */
+function alignedSpanText(chosen: string[], other: string[], spans: Span[]): string {
+  return spans
+    .map(([l, s, e]) => {
+      const a = chosen[l] ?? '';
+      const b = other[l] ?? '';
+      const aligned = alignTo(a, b, Math.max(4, Math.ceil(a.length * 0.15)));
+      if (!aligned) return b.slice(s, e);
+      // Characters b inserted just before the span's first place lie outside it.
+      const first = aligned[s] ?? '';
+      return [first.slice(-1), ...aligned.slice(s + 1, e)].join('');
+    })
+    .join('|');
+}
+
 /** MRZ transliteration of printed text (ICAO 9303 part 3): upper case, accents dropped, words only. */
 export function vizWords(text: string): Set<string> {
   const plain = text
@@ -76,10 +138,14 @@ export function vizWords(text: string): Set<string> {
   return new Set(plain.split(/[^A-Z]+/).filter((w) => w.length >= 2));
 }
 
-/** True when every word of an MRZ name (2+ letters) is printed as a whole word in the visual zone. */
+/**
+ * True when every word of an MRZ name is printed as a whole word in the visual zone. A one-letter
+ * word (an initial, or a name truncated by a misread) is never confirmed so: single letters are
+ * everywhere in OCR'd text.
+ */
 export function nameInViz(name: string, words: Set<string>): boolean {
   const parts = name.split(/\s+/).filter(Boolean);
-  return parts.length > 0 && parts.every((p) => p.length < 2 || words.has(p));
+  return parts.length > 0 && parts.every((p) => p.length >= 2 && words.has(p));
 }
 
 function nameField(surname: string, givenNames: string, length: number): string {
@@ -87,6 +153,10 @@ function nameField(surname: string, givenNames: string, length: number): string 
   const given = part(givenNames);
   return `${part(surname)}${given ? `<<${given}` : ''}`.padEnd(length, '<').slice(0, length);
 }
+
+/** A checked field's parsed value in a reading (`passportNumber` is the document number). */
+const fieldValue = (r: MrzReading, field: string): unknown =>
+  r[(field === 'passportNumber' ? 'documentNumber' : field) as keyof MrzReading];
 
 export type MrzConfirmation = {
   /** Output field names that no check digit or second reading confirms. */
@@ -97,15 +167,22 @@ export type MrzConfirmation = {
 };
 
 /**
- * One engine reading of the zone. Readings in one `group` are not independent of each other (the
- * same image through tesseract's legacy and combined engines, which share the legacy classifier);
- * another engine or another preprocessing of the image is another group.
+ * One engine reading of the zone. `group` is `<engine>:<image>` (e.g. `tesseract:region0-binarised@1.00`):
+ * readings in one group are not independent at all (the same image through tesseract's legacy and
+ * combined engines, which share the legacy classifier). Readings of one engine on other preprocessings
+ * of the same pixels (a binarised copy, another scale, the page's boxes against the crop's) are other
+ * groups but still one *source*: their misreads go together (tesseract read a worn `ER` as `UJ` on a
+ * crop and on its binarised copy alike), so they vote but never confirm one another.
  */
 export type MrzEvidence = { reading: MrzReading; group: string };
 
+/** The independent source behind a reading: its engine (`tesseract`, `paddle`). */
+export const engineOf = (group: string) => group.split(':')[0]!;
+
 /**
- * Support for the chosen value of one field: the groups that read exactly it, against the groups
- * behind each other value. Confirmed when at least two groups read it and no rival has as many.
+ * Support for the chosen value of one field. Confirmed when two independent sources (engines; the
+ * visual zone, `extra`, counts as one more) read exactly it, no rival value was read by as many
+ * sources, and no rival has more votes (groups: every preprocessing of every engine).
  */
 function supported(
   evidence: MrzEvidence[],
@@ -114,14 +191,20 @@ function supported(
   extra = 0,
 ): boolean {
   const groups = new Map<string, Set<string>>();
+  const engines = new Map<string, Set<string>>();
   for (const e of evidence) {
     const v = valueOf(e.reading);
     if (!groups.has(v)) groups.set(v, new Set());
+    if (!engines.has(v)) engines.set(v, new Set());
     groups.get(v)!.add(e.group);
+    engines.get(v)!.add(engineOf(e.group));
   }
-  const own = (groups.get(chosen)?.size ?? 0) + extra;
-  const rival = Math.max(0, ...[...groups].filter(([v]) => v !== chosen).map(([, g]) => g.size));
-  return own >= 2 && own > rival;
+  const ownSources = (engines.get(chosen)?.size ?? 0) + extra;
+  const ownVotes = (groups.get(chosen)?.size ?? 0) + extra;
+  const rivals = [...groups.keys()].filter((v) => v !== chosen);
+  const rivalSources = Math.max(0, ...rivals.map((v) => engines.get(v)!.size));
+  const rivalVotes = Math.max(0, ...rivals.map((v) => groups.get(v)!.size));
+  return ownSources >= 2 && ownSources > rivalSources && ownVotes >= rivalVotes;
 }
 
 /**
@@ -139,13 +222,13 @@ export function confirmMrzFields(
       e.reading.format === reading.format && e.reading.mrzLines.length === reading.mrzLines.length,
   );
   const words = vizText ? vizWords(vizText) : null;
+
   const uncertain: string[] = [];
   const fieldConfidence: Record<string, number> = {};
   let linesConfirmed = reading.checksValid;
-  const touched = (spans: Span[]) =>
-    reading.checkCorrected.some(([l, i]) =>
-      spans.some(([sl, s, e]) => sl === l && i >= s && i < e),
-    );
+  const touchedIn = (r: MrzReading, spans: Span[]) =>
+    r.checkCorrected.some(([l, i]) => spans.some(([sl, s, e]) => sl === l && i >= s && i < e));
+  const touched = (spans: Span[]) => touchedIn(reading, spans);
   const hasComposite = 'composite' in reading.checks;
   const sawCorrection = (spans: Span[]) =>
     same.some(
@@ -157,14 +240,41 @@ export function confirmMrzFields(
     );
   for (const rule of rules(reading.format)) {
     const own = spanText(reading.mrzLines, rule.spans);
-    const agreed = supported(same, (r) => spanText(r.mrzLines, rule.spans), own);
+    const agreed = supported(
+      same,
+      (r) => {
+        if (r === reading) return own;
+        // The other reading's lines as corrected by place (a `0` in a letter field read as `O`),
+        // or as read, when a lost character shifted its line under the corrections.
+        const corrected = alignedSpanText(reading.mrzLines, r.mrzLines, rule.spans);
+        return corrected === own ||
+          alignedSpanText(reading.mrzLines, r.rawLines, rule.spans) !== own
+          ? corrected
+          : own;
+      },
+      own,
+    );
     let confidence: number;
     if (rule.check) {
       // A check that picked its own look-alike correction verifies nothing more: the composite check
       // or a second reading must then agree.
       // (Agreement of corrected readings proves nothing: the same misread gets the same correction;
       // only a reading that saw the corrected characters itself counts.)
+      // Nor does a check when another reading passes that same check with other
+      // characters there: one of the two passes by chance (1 in 10 for a misread field), and
+      // nothing says which.
+      // Compared on the parsed values (a line shifted by a lost character still parses them), and
+      // only readings whose structure holds and whose check passed without their own correction.
+      const contested = same.some(
+        (e) =>
+          e.reading !== reading &&
+          e.reading.checks.structure !== false &&
+          e.reading.checks[rule.check!] === true &&
+          !touchedIn(e.reading, rule.spans) &&
+          rule.fields.some((f) => fieldValue(e.reading, f) !== fieldValue(reading, f)),
+      );
       const verified =
+        !contested &&
         reading.checks[rule.check] === true &&
         (!touched(rule.spans) ||
           (hasComposite && rule.check !== 'composite' && reading.checks.composite === true) ||

@@ -155,6 +155,27 @@ export function boxesInCrop(
 }
 
 /**
+ * Tesseract's line boxes (tight around the glyphs) grown to what PaddleOCR's recogniser expects of a
+ * detected line: a margin of a quarter of the line height around it, within the image.
+ */
+export function padBoxes(
+  boxes: Array<{ x: number; y: number; width: number; height: number }>,
+  image: { width: number; height: number },
+): TextBox[] {
+  return boxes.map((b) => {
+    const m = Math.round(b.height * 0.25);
+    const x = Math.max(0, b.x - m);
+    const y = Math.max(0, b.y - m);
+    return {
+      x,
+      y,
+      width: Math.max(1, Math.min(image.width, b.x + b.width + m) - x),
+      height: Math.max(1, Math.min(image.height, b.y + b.height + m) - y),
+    };
+  });
+}
+
+/**
  * True when two readings from different groups (independent engines or preprocessings) have the same
  * format and the same characters on every line a check digit covers (TD1: the first two lines; the
  * others: the second line): the lines were located and read consistently.
@@ -400,6 +421,8 @@ async function readMrzAtScale(
     /** In a wide region, the MRZ lines tesseract found there (image coordinates). */
     const zone: { found: ReturnType<typeof mrzLinesIn> } = { found: null };
     const ran = new Set<string>();
+    /** The MRZ lines tesseract found on `png` (its coordinates), for PaddleOCR to read there too. */
+    let tessLines: { png: Buffer; lines: OcrLine[] } | null = null;
     const tess = async (mode: TesseractMode, source = png, variant = '') => {
       ran.add(mode);
       passes++;
@@ -409,6 +432,8 @@ async function readMrzAtScale(
         whitelist: MRZ_WHITELIST,
       });
       if (scale && source === regionPng) zone.found = mrzLinesIn(result.lines, rect, scale, image);
+      if (source === png && !variant)
+        tessLines = { png, lines: result.lines.filter((l) => looksLikeMrzLine(l.text)) };
       const r = readText(result.text, `tesseract:region${regionIndex}${variant}`);
       if (r) regionReadings.push(r);
       return r;
@@ -427,8 +452,18 @@ async function readMrzAtScale(
               crop,
             )
           : null;
-      const paddle = await (mapped
-        ? recognizeBoxes(crop, mapped, { intraOpThreads: ctx.intraOpThreads })
+      // Else the lines tesseract found on this crop: PaddleOCR reads the same places with its own
+      // recogniser (another engine on those pixels), without running its detector on the crop.
+      const fromTesseract =
+        !mapped && tessLines?.png === png && tessLines.lines.length >= 2
+          ? padBoxes(
+              tessLines.lines.map((l) => l.box),
+              crop,
+            )
+          : null;
+      const boxes = mapped ?? fromTesseract;
+      const paddle = await (boxes
+        ? recognizeBoxes(crop, boxes, { intraOpThreads: ctx.intraOpThreads })
         : ocrSelectedLines(crop, zoneLineBoxes, {
             maxSideLength: 960,
             intraOpThreads: ctx.intraOpThreads,
@@ -449,11 +484,15 @@ async function readMrzAtScale(
      */
     const finish = async (reading: MrzReading): Promise<MrzScan> => {
       const second: Array<() => Promise<unknown>> = [];
-      if (!ran.has('paddle') && lineCount <= 3) second.push(paddleOnCrop);
+      // PaddleOCR on the crop first, unless PaddleOCR already read this zone on the page: then it
+      // is tesseract that may confirm what is left (another PaddleOCR reading only votes).
+      const paddleRead = rect === band && firstPaddle !== null;
+      if (!ran.has('paddle') && lineCount <= 3 && !paddleRead) second.push(paddleOnCrop);
       if (!ran.has('mrz-combined')) second.push(() => tess('mrz-combined'));
       second.push(async () =>
         tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
       );
+      if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
@@ -477,6 +516,28 @@ async function readMrzAtScale(
     }
     if (agreed(legacy) || (rect !== band && legacy?.checksValid)) return finish(legacy!);
     if (firstPaddle && rect === band && agreed(firstPaddle)) return finish(firstPaddle);
+    // A check-valid reading with nothing left unconfirmed (its check digits pass where they cover
+    // it, both engines read the rest alike) is the answer: a further reading of the zone (the usual
+    // one here was PaddleOCR again, on the crop) could only vote, and one vote cannot outweigh two
+    // engines. pass-ltu and pass-hrv: tesseract misread a digit, PaddleOCR's page reading passed.
+    const settled = [legacy, rect === band ? firstPaddle : null].find(
+      (r) => r?.checksValid && confirmMrzFields(r, independent).uncertain.length === 0,
+    );
+    if (settled) return finish(settled);
+    // The two engines' check digits have ruled: PaddleOCR's page reading passes them, and
+    // tesseract's fails them (it misread a covered character) or has the same check-digit lines.
+    // A second PaddleOCR reading (the crop) would only vote on the uncovered fields; `finish`
+    // spends tesseract's other readings on those first, which can confirm them.
+    if (
+      rect === band &&
+      firstPaddle?.checksValid &&
+      legacy &&
+      (!legacy.checksValid ||
+        checkedLinesAgree(
+          independent.filter((e) => e.reading === legacy || e.reading === firstPaddle),
+        ))
+    )
+      return finish(choose([firstPaddle, legacy])!);
     // PaddleOCR on the enlarged zone: a second engine, cheap, always consulted for a located zone.
     if (rect === band) {
       const r = await paddleOnCrop();

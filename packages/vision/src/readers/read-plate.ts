@@ -2,6 +2,7 @@ import {
   type PlateCandidate,
   type PlateCandidateInput,
   isPlateConfirmed,
+  normalisePlate,
   rankLettersOnlyCandidates,
   rankPlateCandidates,
 } from '../documents/plate';
@@ -206,7 +207,13 @@ async function withAxisAlignedRereads(
   levelled: OcrLine[],
   ctx: ReaderContext,
 ): Promise<OcrLine[]> {
-  const tilted = boxes.filter((b) => b.points);
+  // A line whose levelled reading has more letters and digits than any plate (a phone number, a
+  // web address, a slogan) is not read twice: the other crop of the same box holds the same text.
+  const plateLength = (b: TextBox) => {
+    const line = levelled.find((l) => l.box.x === b.x && l.box.y === b.y);
+    return !line || normalisePlate(line.text).length <= MAX_PLATE_CHARS;
+  };
+  const tilted = boxes.filter((b) => b.points && plateLength(b));
   if (!tilted.length) return levelled;
   const axis = await recognizeBoxes(
     image,
@@ -349,6 +356,16 @@ async function confirmBest(
   return rankFused(inputs);
 }
 
+/** No plate in any series the reader knows has more letters and digits than this (scorePlateCandidate). */
+const MAX_PLATE_CHARS = 10;
+
+/** Read as it is by two recognitions, and long enough to be a whole plate rather than a group of one. */
+const readWholeTwice = (best: PlateCandidate | undefined) =>
+  best !== undefined &&
+  !best.lettersOnly &&
+  best.directSources.size >= 2 &&
+  best.plateNumber.length >= 5;
+
 /** Candidates ranked, the best one replaced by the character-level fusion of its readings (plate-fusion.ts). */
 const rankFused = (inputs: PlateCandidateInput[]) =>
   applyFusion(rankPlateCandidates(inputs), inputs);
@@ -383,8 +400,10 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   const texts = [text];
   ranked = await confirmBest(image, ranked, inputs, texts, ctx);
   // Still not confirmed: the plate may have been read in pieces; look around the fragments, and
-  // when that changes the best plate, give the new one its confirming read too.
-  if (!isPlateConfirmed(ranked)) {
+  // when that changes the best plate, give the new one its confirming read too. A plate that two
+  // recognitions read whole, letter for letter, was not read in pieces (it is unconfirmed for a
+  // look-alike or a mark, which the fragments cannot settle): the regions are not spent on it.
+  if (!isPlateConfirmed(ranked) && !readWholeTwice(ranked[0])) {
     const before = ranked[0]?.plateNumber;
     const around = await readAroundFragments(image, allLines, inputs, ctx);
     if (around.length) {

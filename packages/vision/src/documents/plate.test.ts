@@ -83,6 +83,11 @@ describe('layouts that settle only O/0 and I/1', () => {
     expect(bestPatternMatch('3147720').pattern).toBeNull();
   });
 
+  it('is no ground for dropping an edge character to fit', () => {
+    // `3K477201` less its last `1` would fit the Czech layout; that is not a glyph to settle.
+    expect(bestPatternMatch('3K477201')).toMatchObject({ plate: '3K477201', pattern: null });
+  });
+
   it('confirms a plate once its layout places the ambiguous glyph', () => {
     const read = (source: string) => ({ text: '4KIM285', confidence: 0.9, source });
     const ranked = rankPlateCandidates([read('detect'), read('reread')]);

@@ -47,6 +47,9 @@ export const FOREIGN_LAYOUTS: ReadonlyArray<
   ['US-DLLLDDD', 'DLLLDDD', 'glyphs-only'], // the 7-character US series (`7ABC123`)
   ['CZ-DLDDDDD', 'DLDDDDD', 'glyphs-only'], // Czech Republic (`1A2 3456`)
 ];
+const GLYPHS_ONLY_LAYOUTS = new Set(
+  FOREIGN_LAYOUTS.filter(([, , only]) => only === 'glyphs-only').map(([name]) => name),
+);
 const TO_LETTER_AT: Record<string, string> = {
   '0': 'O',
   '1': 'I',
@@ -151,7 +154,9 @@ export function bestPatternMatch(plate: string): PlatePatternMatch {
     const edge = trimmed === plate.slice(1) ? plate[0]! : plate[plate.length - 1]!;
     if (!'I1LHJT'.includes(edge)) continue;
     const m = patternMatch(trimmed);
-    if (m.pattern && !PERSONALISED.has(m.pattern)) return { ...m, fixes: m.fixes + 1 };
+    // A glyphs-only layout settles O/0 and I/1; it is no ground for dropping a character.
+    if (m.pattern && !PERSONALISED.has(m.pattern) && !GLYPHS_ONLY_LAYOUTS.has(m.pattern))
+      return { ...m, fixes: m.fixes + 1 };
   }
   return match;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   bestPatternMatch,
+  fitLayout,
   formatPlate,
   hasForbiddenLetters,
   hasGlyphAmbiguity,
@@ -49,6 +50,56 @@ describe('bestPatternMatch', () => {
 
   it('never corrects toward a personalised plate', () => {
     expect(bestPatternMatch('BOSSGP')).toMatchObject({ plate: 'BOSSGP', fixes: 0 });
+  });
+});
+
+describe('layouts that settle only O/0 and I/1', () => {
+  it('reads the letter places of a 7-character US layout as letters', () => {
+    expect(bestPatternMatch('4K1M285')).toMatchObject({
+      plate: '4KIM285',
+      pattern: 'US-DLLLDDD',
+      fixes: 1,
+    });
+  });
+
+  it('places the 0/O and 1/I of a Czech layout (digit, letter, five digits)', () => {
+    expect(bestPatternMatch('3K4772O')).toMatchObject({
+      plate: '3K47720',
+      pattern: 'CZ-DLDDDDD',
+      fixes: 1,
+    });
+  });
+
+  it('never turns a digit into another letter there (8 into B, 2 into Z)', () => {
+    expect(fitLayout('7A8C123', 'DLLLDDD', true)).toBeNull();
+    expect(fitLayout('3847720', 'DLDDDDD', true)).toBeNull();
+    expect(fitLayout('3847720', 'DLDDDDD')).toMatchObject({ plate: '3B47720' });
+  });
+
+  it('never gives a letter to a reading that has none in its letter places', () => {
+    // Digits only: nothing says this is the layout's plate, so its 1 is not read as I.
+    expect(fitLayout('3147720', 'DLDDDDD', true)).toBeNull();
+    expect(fitLayout('4101285', 'DLLLDDD', true)).toBeNull();
+    expect(bestPatternMatch('3147720').pattern).toBeNull();
+  });
+
+  it('is no ground for dropping an edge character to fit', () => {
+    // `3K477201` less its last `1` would fit the Czech layout; that is not a glyph to settle.
+    expect(bestPatternMatch('3K477201')).toMatchObject({ plate: '3K477201', pattern: null });
+  });
+
+  it('confirms a plate once its layout places the ambiguous glyph', () => {
+    const read = (source: string) => ({ text: '4KIM285', confidence: 0.9, source });
+    const ranked = rankPlateCandidates([read('detect'), read('reread')]);
+
+    expect(ranked[0]).toMatchObject({ plateNumber: '4KIM285', glyphAmbiguous: false });
+    expect(isPlateConfirmed(ranked)).toBe(true);
+    // Without a layout that places it, the same I between letters stays unsure.
+    const free = rankPlateCandidates([
+      { text: 'KIMX285', confidence: 0.9, source: 'detect' },
+      { text: 'KIMX285', confidence: 0.9, source: 'reread' },
+    ]);
+    expect(isPlateConfirmed(free)).toBe(false);
   });
 });
 

@@ -33,12 +33,23 @@ const PERSONALISED = new Set(['ZA-PERSONALISED', 'NA-PERSONALISED']);
  * Common formats of foreign plates seen on long-distance trucks and in test sets (L letter, D digit).
  * Used only to settle look-alikes (0/O, 1/I, 8/B, 5/S, 2/Z) when no SA/SADC pattern fits.
  */
-export const FOREIGN_LAYOUTS: ReadonlyArray<readonly [name: string, layout: string]> = [
+export const FOREIGN_LAYOUTS: ReadonlyArray<
+  readonly [name: string, layout: string, glyphsOnly?: 'glyphs-only']
+> = [
   ['EU-LL-DDD-LL', 'LLDDDLL'], // e.g. Slovakia, France (SIV), Italy
   ['UK', 'LLDDLLL'],
   ['BR', 'LLLDDDD'],
   ['BR-MERCOSUR', 'LLLDLDD'],
+  // After the layouts above, so a plate that fits one of them keeps it. Both start with a digit,
+  // which no SA/SADC pattern does. They settle only O/0 and I/1 (one glyph in many plate fonts,
+  // which no reading can tell apart): with one letter place among digits, a 8→B or 2→Z fix would
+  // turn a digits-only plate (`1868371`) into one (`1B68371`).
+  ['US-DLLLDDD', 'DLLLDDD', 'glyphs-only'], // the 7-character US series (`7ABC123`)
+  ['CZ-DLDDDDD', 'DLDDDDD', 'glyphs-only'], // Czech Republic (`1A2 3456`)
 ];
+const GLYPHS_ONLY_LAYOUTS = new Set(
+  FOREIGN_LAYOUTS.filter(([, , only]) => only === 'glyphs-only').map(([name]) => name),
+);
 const TO_LETTER_AT: Record<string, string> = {
   '0': 'O',
   '1': 'I',
@@ -58,14 +69,28 @@ const TO_DIGIT_AT: Record<string, string> = {
   G: '6',
 };
 
-function fitLayout(plate: string, layout: string): { plate: string; fixes: number } | null {
+export function fitLayout(
+  plate: string,
+  layout: string,
+  glyphsOnly = false,
+): { plate: string; fixes: number } | null {
   if (plate.length !== layout.length) return null;
+  // A glyphs-only layout settles the O/0 and I/1 of a plate that shows it: at least one of its
+  // letter places already holds a letter no digit looks like.
+  if (glyphsOnly && ![...layout].some((want, i) => want === 'L' && /[A-HJ-NP-Z]/.test(plate[i]!)))
+    return null;
   let fixes = 0;
   let out = '';
   for (let i = 0; i < plate.length; i++) {
     const c = plate[i]!;
     const want = layout[i];
     const isDigit = c >= '0' && c <= '9';
+    if (
+      glyphsOnly &&
+      ((want === 'D' && !isDigit) || (want === 'L' && isDigit)) &&
+      !/[OI01]/.test(c)
+    )
+      return null;
     if (want === 'D' && !isDigit) {
       if (!TO_DIGIT_AT[c]) return null;
       out += TO_DIGIT_AT[c];
@@ -129,7 +154,9 @@ export function bestPatternMatch(plate: string): PlatePatternMatch {
     const edge = trimmed === plate.slice(1) ? plate[0]! : plate[plate.length - 1]!;
     if (!'I1LHJT'.includes(edge)) continue;
     const m = patternMatch(trimmed);
-    if (m.pattern && !PERSONALISED.has(m.pattern)) return { ...m, fixes: m.fixes + 1 };
+    // A glyphs-only layout settles O/0 and I/1; it is no ground for dropping a character.
+    if (m.pattern && !PERSONALISED.has(m.pattern) && !GLYPHS_ONLY_LAYOUTS.has(m.pattern))
+      return { ...m, fixes: m.fixes + 1 };
   }
   return match;
 }
@@ -158,8 +185,8 @@ function patternMatch(plate: string): PlatePatternMatch {
     if (names.length) return { plate: variant.plate, pattern: names[0]!, fixes: variant.fixes };
   }
   if (!direct.length) {
-    for (const [name, layout] of FOREIGN_LAYOUTS) {
-      const fit = fitLayout(plate, layout);
+    for (const [name, layout, glyphsOnly] of FOREIGN_LAYOUTS) {
+      const fit = fitLayout(plate, layout, glyphsOnly === 'glyphs-only');
       if (fit) return { plate: fit.plate, pattern: name, fixes: fit.fixes };
     }
   }

@@ -2,16 +2,19 @@ import {
   type PlateCandidate,
   type PlateCandidateInput,
   isPlateConfirmed,
+  normalisePlate,
   rankLettersOnlyCandidates,
   rankPlateCandidates,
+  scorePlateCandidate,
 } from '../documents/plate';
 import { applyFusion } from '../documents/plate-fusion';
-import { type RawImage, clampRect, fromRaw, toRaw } from '../image/decode-image';
+import { type RawImage, clampRect, fromRaw, toGrey, toRaw } from '../image/decode-image';
 import type { OcrLine } from '../ocr/ocr-line';
 import { type TextBox, detectTextBoxes, ocrWithPaddle, recognizeBoxes } from '../ocr/paddle';
 import { quadInCrop, textHeight } from '../ocr/text-quad';
 import type { ReadResult } from '../types';
 
+import { analyseRow, emblemPlaces, paintOver, withoutPlaces } from './plate-emblems';
 import { fragmentRegions, joinNeighbours } from './plate-groups';
 import type { ReaderContext } from './reader-context';
 
@@ -206,7 +209,13 @@ async function withAxisAlignedRereads(
   levelled: OcrLine[],
   ctx: ReaderContext,
 ): Promise<OcrLine[]> {
-  const tilted = boxes.filter((b) => b.points);
+  // A line whose levelled reading has more letters and digits than any plate (a phone number, a
+  // web address, a slogan) is not read twice: the other crop of the same box holds the same text.
+  const plateLength = (b: TextBox) => {
+    const line = levelled.find((l) => l.box.x === b.x && l.box.y === b.y);
+    return !line || normalisePlate(line.text).length <= MAX_PLATE_CHARS;
+  };
+  const tilted = boxes.filter((b) => b.points && plateLength(b));
   if (!tilted.length) return levelled;
   const axis = await recognizeBoxes(
     image,
@@ -349,6 +358,87 @@ async function confirmBest(
   return rankFused(inputs);
 }
 
+/**
+ * An unconfirmed plate whose reading has one character more per emblem than its row has characters
+ * (plate-emblems.ts): the row of the best plate, cut from the full-resolution image in grey at ~64 px
+ * text, is segmented into ink components; when one of the best few readings is exactly that much
+ * longer, the emblems are painted over in the background's grey and the line is recognised again.
+ * When that recognition reads the same plate without the characters at the emblem places, it is
+ * returned, for the reader to rank first, never confirmed: one recognition of an edited image. A
+ * plate whose reading is as long as its row (most plates with an emblem) is left as it was.
+ */
+async function readPastEmblems(
+  image: RawImage,
+  ranked: PlateCandidate[],
+  ctx: ReaderContext,
+): Promise<PlateCandidate | null> {
+  const best = ranked[0];
+  if (!best?.box) return null;
+  const { crop, box } = await cropLine(image, { box: best.box }, { grey: true });
+  // The row is analysed where the line is; the painted crop is read with detection again (measured:
+  // recognising the mapped box alone dropped a character next to the painted gap).
+  const grey = toGrey(crop);
+  const rect = clampRect({ left: box.x, top: box.y, width: box.width, height: box.height }, grey);
+  const row = {
+    data: new Uint8Array(rect.width * rect.height),
+    width: rect.width,
+    height: rect.height,
+  };
+  for (let y = 0; y < rect.height; y++)
+    row.data.set(
+      grey.data.subarray(
+        (rect.top + y) * grey.width + rect.left,
+        (rect.top + y) * grey.width + rect.left + rect.width,
+      ),
+      y * rect.width,
+    );
+  const analysis = analyseRow(row);
+  for (const candidate of ranked.slice(0, 5)) {
+    const places = emblemPlaces(analysis, candidate.plateNumber);
+    if (!places) continue;
+    const cleaned = paintOver(row, analysis.emblems);
+    const painted = Buffer.from(grey.data);
+    for (let y = 0; y < rect.height; y++)
+      painted.set(
+        cleaned.data.subarray(y * rect.width, (y + 1) * rect.width),
+        (rect.top + y) * grey.width + rect.left,
+      );
+    const lines = await ocrWithPaddle(
+      { data: painted, width: grey.width, height: grey.height, channels: 1 },
+      { maxSideLength: 960, intraOpThreads: ctx.intraOpThreads },
+    );
+    const expected = withoutPlaces(candidate.plateNumber, places);
+    const line = lines.find((l) => normalisePlate(l.text) === expected);
+    if (!line) return null;
+    const read = scorePlateCandidate({
+      text: line.text,
+      confidence: line.confidence,
+      relativeHeight: textHeight(best.box) / image.height,
+      box: best.box,
+      ...(line.chars ? { chars: line.chars } : {}),
+    });
+    if (!read || read.plateNumber !== expected) return null;
+    return {
+      ...read,
+      warnings: [
+        ...read.warnings,
+        'A mark between the characters (an emblem or sticker) was left out of the reading: check it.',
+      ],
+    };
+  }
+  return null;
+}
+
+/** No plate in any series the reader knows has more letters and digits than this (scorePlateCandidate). */
+const MAX_PLATE_CHARS = 10;
+
+/** Read as it is by two recognitions, and long enough to be a whole plate rather than a group of one. */
+const readWholeTwice = (best: PlateCandidate | undefined) =>
+  best !== undefined &&
+  !best.lettersOnly &&
+  best.directSources.size >= 2 &&
+  best.plateNumber.length >= 5;
+
 /** Candidates ranked, the best one replaced by the character-level fusion of its readings (plate-fusion.ts). */
 const rankFused = (inputs: PlateCandidateInput[]) =>
   applyFusion(rankPlateCandidates(inputs), inputs);
@@ -383,8 +473,10 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   const texts = [text];
   ranked = await confirmBest(image, ranked, inputs, texts, ctx);
   // Still not confirmed: the plate may have been read in pieces; look around the fragments, and
-  // when that changes the best plate, give the new one its confirming read too.
-  if (!isPlateConfirmed(ranked)) {
+  // when that changes the best plate, give the new one its confirming read too. A plate that two
+  // recognitions read whole, letter for letter, was not read in pieces (it is unconfirmed for a
+  // look-alike or a mark, which the fragments cannot settle): the regions are not spent on it.
+  if (!isPlateConfirmed(ranked) && !readWholeTwice(ranked[0])) {
     const before = ranked[0]?.plateNumber;
     const around = await readAroundFragments(image, allLines, inputs, ctx);
     if (around.length) {
@@ -400,5 +492,9 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
     const letters = rankLettersOnlyCandidates(inputs);
     return plateResult(letters, text, 'ocr', false);
   }
-  return plateResult(ranked, text, 'ocr', isPlateConfirmed(ranked));
+  if (isPlateConfirmed(ranked)) return plateResult(ranked, text, 'ocr', true);
+  const pastEmblems = await readPastEmblems(image, ranked, ctx);
+  if (pastEmblems)
+    ranked = [pastEmblems, ...ranked.filter((c) => c.plateNumber !== pastEmblems.plateNumber)];
+  return plateResult(ranked, text, 'ocr', false);
 }

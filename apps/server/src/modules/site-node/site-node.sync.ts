@@ -410,7 +410,16 @@ export function createSiteNodeSync({
       const now = clock.now().toISOString();
       let acknowledged = 0;
       const sentIds = events.map((event) => event.id);
+      // A fact central names a duplicate is held there, whatever seq it holds it under (a node
+      // restored twice around a renumbering sends it under another one): acknowledged.
+      const duplicates = ack.data.duplicates.filter((id) => sentIds.includes(id));
       await database.withTenant(tenantId, async (tx) => {
+        if (duplicates.length > 0) {
+          const marked =
+            await tx.execute(sql`update site_outbox set acknowledged_at = ${now}::timestamptz
+            where acknowledged_at is null and id = any(${sql.param(duplicates)}::uuid[])`);
+          acknowledged += marked.rowCount ?? 0;
+        }
         for (const [stream, seq] of Object.entries(ack.data.acknowledged)) {
           const marked =
             await tx.execute(sql`update site_outbox set acknowledged_at = ${now}::timestamptz

@@ -62,6 +62,21 @@ export function storedCapturePayload(payload: Record<string, unknown>, bytes: Bu
   };
 }
 
+/** An entry's image fields (keys), as the site's entry_logs row names them. */
+export const SITE_ENTRY_IMAGE_FIELDS = [
+  'plate_image_key',
+  'vehicle_disk_image_key',
+  'driver_face_image_key',
+  'driver_license_image_key',
+  'passport_image_key',
+] as const;
+
+/** The same fields as columns of `entry_logs e`, for the queries that look inside entries. */
+const ENTRY_IMAGE_COLUMNS_SQL = sql.join(
+  SITE_ENTRY_IMAGE_FIELDS.map((field) => sql`e.${sql.identifier(field)}`),
+  sql`, `,
+);
+
 /** An uncited site capture waits this long at central for the facts that cite it (CAPTURE_TTL_MS). */
 const UNCITED_WAIT_MS = 24 * 3_600_000;
 
@@ -98,8 +113,7 @@ export async function applyCapture(
   const cited = await tx.execute<{ n: number }>(sql`
     select (
       select count(*) from entry_logs e,
-        unnest(array[e.plate_image_key, e.vehicle_disk_image_key, e.driver_face_image_key,
-                     e.driver_license_image_key, e.passport_image_key] || e.permit_image_keys) as k
+        unnest(array[${ENTRY_IMAGE_COLUMNS_SQL}] || e.permit_image_keys) as k
       where e.tenant_id = ${tenantId} and e.site_id = ${siteId}
         and e.timestamp >= ${row.created_at}::timestamptz and k = ${row.image_key}
     )::int + (
@@ -216,15 +230,6 @@ export async function applyAudit(
     },
   });
 }
-
-/** An entry's image fields (keys), as the site's entry_logs row names them. */
-export const SITE_ENTRY_IMAGE_FIELDS = [
-  'plate_image_key',
-  'vehicle_disk_image_key',
-  'driver_face_image_key',
-  'driver_license_image_key',
-  'passport_image_key',
-] as const;
 
 /** Every image key an entry names: its image fields and its permits. */
 export function entryImageKeys(entry: Record<string, unknown>): string[] {

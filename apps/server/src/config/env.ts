@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 import { MIN_PASSWORD_LENGTH } from '@boomgate/contracts/primitives';
 import {
+  SITE_SYNC_EVENTS_BATCH_BYTES,
+  SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
   SITE_SYNC_PULL_INTERVAL_MS,
   SITE_SYNC_STALE_AFTER_MS,
 } from '@boomgate/contracts/site-sync';
@@ -132,6 +134,21 @@ const EnvSchema = z
       .min(1_000)
       .max(86_400_000)
       .default(SITE_SYNC_STALE_AFTER_MS),
+    // Central: the largest body POST /api/site-sync/events takes (a reverse proxy must allow it).
+    SITE_SYNC_EVENTS_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(256 * 1024 * 1024)
+      .default(SITE_SYNC_EVENTS_BODY_LIMIT_BYTES),
+    // Node: a batch of facts is filled up to this; an entry larger than it sends its objects
+    // first (POST /api/site-sync/objects). Keep it well under central's body limit.
+    SITE_SYNC_EVENTS_BATCH_BYTES: z.coerce
+      .number()
+      .int()
+      .min(16 * 1024)
+      .max(128 * 1024 * 1024)
+      .default(SITE_SYNC_EVENTS_BATCH_BYTES),
   })
   .superRefine((env, context) => {
     if (!env.SITE_NODE) return;
@@ -171,6 +188,7 @@ const EnvSchema = z
             pushIntervalMs: env.SITE_SYNC_PUSH_INTERVAL_MS,
             maxBackoffMs: env.SITE_SYNC_MAX_BACKOFF_MS,
             staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
+            batchBytes: env.SITE_SYNC_EVENTS_BATCH_BYTES,
           }
         : undefined,
   }));

@@ -86,6 +86,8 @@ export type SiteNodeSyncDeps = {
   master: Buffer;
   fetch?: typeof fetch;
   pageLimit?: number;
+  /** A batch of facts is filled up to this many bytes of JSON (default the node's config). */
+  batchBytes?: number;
   /** A request to central that takes longer than this fails (the link may hang, not drop). */
   requestTimeoutMs?: number;
 };
@@ -103,6 +105,7 @@ export function createSiteNodeSync({
   master,
   fetch: fetchImpl = fetch,
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
+  batchBytes = config.batchBytes ?? SITE_SYNC_EVENTS_BATCH_BYTES,
   requestTimeoutMs = 30_000,
 }: SiteNodeSyncDeps) {
   const shapeOf = createTableShapes();
@@ -282,6 +285,46 @@ export function createSiteNodeSync({
     payload: Record<string, unknown>;
   };
 
+  /**
+   * An entry too large for a batch with its objects inline (many large images): each object
+   * (`objects`, and each document's `object`) goes to central on its own first
+   * (`POST /api/site-sync/objects`, idempotent on the key), and the entry is sent without their
+   * bytes, naming their keys in `objects_uploaded`; central checks it holds them. The outbox row
+   * is left as it is (a fact is never rewritten).
+   */
+  async function liftObjects(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const uploads: [string, string][] = [];
+    const objects = (payload.objects ?? {}) as Record<string, string>;
+    uploads.push(...Object.entries(objects));
+    const documents = Array.isArray(payload.documents)
+      ? (payload.documents as { row: { image_key?: unknown }; object?: string }[])
+      : [];
+    const lifted = documents.map(({ object, ...document }) => {
+      const key = document.row.image_key;
+      if (object === undefined || typeof key !== 'string')
+        return object === undefined ? document : { ...document, object };
+      uploads.push([key, object]);
+      return document;
+    });
+    for (const [key, object] of uploads) {
+      const response = await call('/api/site-sync/objects', {
+        method: 'POST',
+        body: JSON.stringify({ key, object }),
+      });
+      if (!response.ok)
+        throw new SiteSyncError(
+          `objects: central answered ${response.status} for ${key}`,
+          response.status,
+        );
+    }
+    const { objects: _objects, ...rest } = payload;
+    return {
+      ...rest,
+      ...(payload.documents !== undefined ? { documents: lifted } : {}),
+      objects_uploaded: [...new Set(uploads.map(([key]) => key))],
+    };
+  }
+
   /** False until the node has compared its streams with central's since it started. */
   let reconciled = false;
 
@@ -372,24 +415,29 @@ export function createSiteNodeSync({
           ).rows,
       );
       if (pending.length === 0) return { sent: 0, acknowledged: 0 };
-      // A batch stays under SITE_SYNC_EVENTS_BATCH_BYTES (captures carry their objects), but
-      // always holds the first fact: the rest follow in the next batch, in order.
+      // A batch stays under `batchBytes` (captures carry their objects), but always holds the
+      // first fact: the rest follow in the next batch, in order. An entry larger than that on its
+      // own sends its objects first (`liftObjects`), so no fact outgrows central's body limit.
       let bytes = 0;
-      let take = 0;
+      const events: SiteSyncEvent[] = [];
       for (const row of pending) {
-        bytes += JSON.stringify(row.payload).length;
-        if (take > 0 && bytes > SITE_SYNC_EVENTS_BATCH_BYTES) break;
-        take += 1;
+        let payload = row.payload;
+        let size = JSON.stringify(payload).length;
+        if (row.kind === 'entry' && size > batchBytes) {
+          payload = await liftObjects(payload);
+          size = JSON.stringify(payload).length;
+        }
+        bytes += size;
+        if (events.length > 0 && bytes > batchBytes) break;
+        events.push({
+          id: row.id,
+          gateId: row.gate_id,
+          seq: row.seq,
+          kind: row.kind,
+          siteRecordedAt: new Date(row.site_recorded_at).toISOString(),
+          payload,
+        });
       }
-      const inOrder = pending.slice(0, take);
-      const events: SiteSyncEvent[] = inOrder.map((row) => ({
-        id: row.id,
-        gateId: row.gate_id,
-        seq: row.seq,
-        kind: row.kind,
-        siteRecordedAt: new Date(row.site_recorded_at).toISOString(),
-        payload: row.payload,
-      }));
       const response = await call('/api/site-sync/events', {
         method: 'POST',
         body: JSON.stringify({ events }),

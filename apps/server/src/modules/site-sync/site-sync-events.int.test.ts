@@ -872,6 +872,77 @@ describe('up-sync of the images and documents an entry carries (issue 28)', () =
   });
 });
 
+describe('objects sent on their own before the entry naming them (issue 28)', () => {
+  async function aSealedImage(setup: SiteSetup, kind: string) {
+    const key = `${setup.tenantId}/${kind}/${randomUUID()}.jpg`;
+    await t.modules.keys.storage.put(key, await aJpeg());
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key);
+    return { key, sealed };
+  }
+  const aJpeg = () =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 90, b: 9 } } })
+      .jpeg()
+      .toBuffer();
+  const send = (setup: SiteSetup | null, body: unknown) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/site-sync/objects',
+      headers: setup ? { authorization: `Bearer ${setup.node.token}` } : {},
+      payload: body as Record<string, unknown>,
+    });
+
+  it('stores an object once by its key, refuses what is not the tenant’s sealed image, and an entry names it', async () => {
+    const setup = await aSiteWithNode();
+    const other = await aSiteWithNode();
+    const face = await aSealedImage(setup, 'faces');
+    const body = { key: face.key, object: face.sealed.toString('base64') };
+    expect((await send(null, body)).statusCode).toBe(401);
+    for (const [label, bad] of [
+      ['another tenant’s key', { ...body, key: `${other.tenantId}/faces/${randomUUID()}.jpg` }],
+      ['a capture’s key', { ...body, key: `${setup.tenantId}/captures/${randomUUID()}.jpg` }],
+      ['not a storage key', { ...body, key: '../../etc/passwd' }],
+      ['not sealed', { ...body, object: (await aJpeg()).toString('base64') }],
+      ['not base64', { ...body, object: '***' }],
+    ] as const) {
+      const response = await send(setup, bad);
+      expect(response.statusCode, label).toBe(400);
+      expect(response.json().error.code, label).toBe('INVALID');
+    }
+    expect(await t.files.get(face.key)).toBeUndefined();
+
+    const first = await send(setup, body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ key: face.key, stored: true });
+    // Idempotent on the key: held objects are kept, never overwritten.
+    const again = await send(setup, {
+      ...body,
+      object: (await aSealedImage(setup, 'faces')).sealed.toString('base64'),
+    });
+    expect(again.json()).toEqual({ key: face.key, stored: false });
+    expect((await t.files.get(face.key))!.equals(face.sealed)).toBe(true);
+
+    // An entry naming an object central does not hold is refused; one it holds is applied.
+    const missing = `${setup.tenantId}/faces/${randomUUID()}.jpg`;
+    const refused = await push(setup, [
+      anEntry(setup.gateId, 1, { driver_face_image_key: missing, objects_uploaded: [missing] }),
+    ]);
+    expect(refused.statusCode, refused.body).toBe(400);
+    const notNamed = await push(setup, [
+      anEntry(setup.gateId, 1, { objects_uploaded: [face.key] }),
+    ]);
+    expect(notNamed.statusCode, notNamed.body).toBe(400);
+    const entry = anEntry(setup.gateId, 1, {
+      driver_face_image_key: face.key,
+      objects_uploaded: [face.key],
+    });
+    expect((await pushOk(setup, [entry])).acknowledged).toEqual({ [setup.gateId]: 1 });
+    const detail = (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>();
+    expect(detail.entry.driverFaceImage).toBe(`/api/images/${face.key}`);
+    expect((await setup.admin.get(`/api/images/${face.key}`)).statusCode).toBe(200);
+  });
+});
+
 describe('a fact central holds under another seq (issue 28)', () => {
   it('answers the same fact under another seq as a duplicate, and another payload with 409', async () => {
     const setup = await aSiteWithNode();

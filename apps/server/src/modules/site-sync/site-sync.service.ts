@@ -13,6 +13,8 @@ import {
   type SiteSyncEventsBatch,
   type SiteSyncKeys,
   type SiteSyncKeysRequest,
+  type SiteSyncObject,
+  type SiteSyncObjectStored,
   type SiteSyncStatus,
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
@@ -29,6 +31,7 @@ import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
+import { isSealedObject } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 
 import {
@@ -56,6 +59,7 @@ import {
   citeSiteCaptures,
   entryAttachments,
   entryImageKeys,
+  isEntryObjectKey,
   linkFaceComparison,
   storedCapturePayload,
   storedEntryPayload,
@@ -81,7 +85,7 @@ export type SiteSyncServiceDeps = {
    * The storage as it is (not the sealing wrapper): a capture's object arrives sealed. `getRange`
    * and `delete` let a failed batch remove the objects it stored (never one held before it).
    */
-  objects: RawObjects & Pick<ObjectStorage, 'getRange' | 'delete'>;
+  objects: Pick<ObjectStorage, 'put' | 'getRange' | 'delete'>;
   sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
@@ -799,6 +803,7 @@ export function createSiteSyncService({
       // not in storage before are removed again: nothing orphaned, nothing held before touched.
       const storedHere: string[] = [];
       const batchObjects: RawObjects = {
+        has: async (key) => (await objects.getRange(key, 0, 0)) !== undefined,
         async put(key, bytes) {
           const before = await objects.getRange(key, 0, 0);
           await objects.put(key, bytes);
@@ -814,6 +819,31 @@ export function createSiteSyncService({
     },
 
     /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */
+    /**
+     * One object an entry names, sent on its own before the entry's fact (ADR 0009: an entry's
+     * size stays bounded by its rows). Checked as an inline object is: a non-capture storage key
+     * of the token's tenant, sealed. Idempotent on the key: an object central already holds under
+     * it is kept, never overwritten (`stored: false`). The fact naming it is checked and audited
+     * when it arrives.
+     */
+    async receiveObject(node: SiteNode, body: SiteSyncObject): Promise<SiteSyncObjectStored> {
+      if (!isEntryObjectKey(node.tenantId, body.key))
+        throw new AppError(
+          'INVALID',
+          "key: not an image key of this node's tenant (a capture's object comes with its fact).",
+        );
+      const bytes = Buffer.from(body.object, 'base64');
+      if (!isSealedObject(bytes))
+        throw new AppError(
+          'INVALID',
+          "object: not a sealed object (the site seals with the tenant's key).",
+        );
+      if ((await objects.getRange(body.key, 0, 0)) !== undefined)
+        return { key: body.key, stored: false };
+      await objects.put(body.key, bytes);
+      return { key: body.key, stored: true };
+    },
+
     /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */
     acknowledged: (node: SiteNode): Promise<SiteSyncAcknowledged> =>
       database.withTenant(node.tenantId, async (tx) => {

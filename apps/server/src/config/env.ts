@@ -189,6 +189,7 @@ const EnvSchema = z
             maxBackoffMs: env.SITE_SYNC_MAX_BACKOFF_MS,
             staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
             batchBytes: env.SITE_SYNC_EVENTS_BATCH_BYTES,
+            keyCacheMs: env.KEY_CACHE_SECONDS * 1000,
           }
         : undefined,
   }));

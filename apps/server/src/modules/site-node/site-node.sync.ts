@@ -15,11 +15,12 @@ import {
 } from '@boomgate/contracts/site-sync';
 
 import type { SiteNodeConfig } from '@/config/env';
-import { wrapContext } from '@/modules/keys';
+import { KEY_CACHE_MS, NODE_RESEAL_JOB, SETTLE_MARGIN_MS, wrapContext } from '@/modules/keys';
 import { keySetOf, nodeKeyPair, unwrapKeysAtNode, verifySiteSyncPage } from '@/modules/site-sync';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor, Tx } from '@/platform/db';
 import { findPgError } from '@/platform/errors';
+import { enqueueJob } from '@/platform/jobs';
 import { masterKeyId, unwrapKey, wrapKey } from '@/platform/sealing';
 
 import { applyChangesPage, createTableShapes } from './site-node-apply';
@@ -88,6 +89,8 @@ export type SiteNodeSyncDeps = {
   pageLimit?: number;
   /** A batch of facts is filled up to this many bytes of JSON (default the node's config). */
   batchBytes?: number;
+  /** How long a process may still seal with a key after it changed (KEY_CACHE_SECONDS). */
+  keyCacheMs?: number;
   /** A request to central that takes longer than this fails (the link may hang, not drop). */
   requestTimeoutMs?: number;
 };
@@ -106,6 +109,7 @@ export function createSiteNodeSync({
   fetch: fetchImpl = fetch,
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
   batchBytes = config.batchBytes ?? SITE_SYNC_EVENTS_BATCH_BYTES,
+  keyCacheMs = config.keyCacheMs ?? KEY_CACHE_MS,
   requestTimeoutMs = 30_000,
 }: SiteNodeSyncDeps) {
   const shapeOf = createTableShapes();
@@ -178,6 +182,7 @@ export function createSiteNodeSync({
     state: 'active' | 'retiring' | 'retired';
     wrapped_key: string | null;
     master_key_id: string;
+    created_at: Date;
   };
 
   /**
@@ -195,7 +200,7 @@ export function createSiteNodeSync({
       async (tx) =>
         (
           await tx.execute<LocalKey>(sql`
-            select purpose, version, state, wrapped_key, master_key_id from tenant_keys
+            select purpose, version, state, wrapped_key, master_key_id, created_at from tenant_keys
             where tenant_id = ${tenantId}`)
         ).rows,
     );
@@ -218,6 +223,7 @@ export function createSiteNodeSync({
     } catch {
       throw new SiteSyncError('keys: the keys do not open with this node’s key');
     }
+    await scheduleReseal(tenantId, local, keys);
     const wanted = keys.filter((key) => {
       const held = local.find((row) => row.purpose === key.purpose && row.version === key.version);
       if (!held) return true;
@@ -248,6 +254,42 @@ export function createSiteNodeSync({
       }
     });
     return wanted.length;
+  }
+
+  /**
+   * ADR 0009: after central rotated the data key, the node re-seals its own rows and objects with
+   * the new key (NODE_RESEAL_JOB, the keys module's walk), and erases a retiring key once central
+   * no longer delivers it (central retired it). Decided here from what the node held before this
+   * delivery (`local`) and what central sent (`delivered`); one job per tenant (its job key), run
+   * once no process of the node can still seal with the old key (its key cache).
+   */
+  async function scheduleReseal(
+    tenantId: string,
+    local: LocalKey[],
+    delivered: { purpose: string; version: number; state: string }[],
+  ) {
+    const activeHere = local.find((key) => key.purpose === 'data' && key.state === 'active');
+    const activeThere = delivered.find((key) => key.purpose === 'data' && key.state === 'active');
+    const rotated = activeHere && activeThere && activeThere.version !== activeHere.version;
+    const retire = local
+      .filter((key) => key.purpose === 'data' && key.state !== 'retired')
+      .filter(
+        (key) => !delivered.some((sent) => sent.purpose === 'data' && sent.version === key.version),
+      )
+      .filter((key) => key.version !== activeThere?.version)
+      .map((key) => key.version);
+    if (!rotated && retire.length === 0) return;
+    // From when the node took its active key (now, for a rotation this pull brings): stable
+    // across pulls, so replacing the job at every pull never pushes it back.
+    const since = rotated ? clock.now() : new Date(activeHere?.created_at ?? clock.now());
+    const runAt = new Date(since.getTime() + keyCacheMs + SETTLE_MARGIN_MS);
+    await enqueueJob(
+      database.db,
+      NODE_RESEAL_JOB,
+      { tenantId, retire },
+      // One per tenant: a later pull replaces it (a retire list grown, a second rotation).
+      { runAt, jobKey: `${NODE_RESEAL_JOB.name}:${tenantId}` },
+    );
   }
 
   /** Pulls until central has nothing newer; returns the pages applied. */

@@ -143,6 +143,9 @@ const EnvSchema = z
       .default(SITE_SYNC_EVENTS_BODY_LIMIT_BYTES),
     // Node: a batch of facts is filled up to this; an entry larger than it sends its objects
     // first (POST /api/site-sync/objects). Keep it well under central's body limit.
+    // Node: an acknowledged fact keeps its objects' bytes this many days, then only their digests
+    // (the objects stay in the node's storage; a fact sent again reads them back).
+    SITE_OUTBOX_OBJECT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     SITE_SYNC_EVENTS_BATCH_BYTES: z.coerce
       .number()
       .int()
@@ -190,6 +193,7 @@ const EnvSchema = z
             staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
             batchBytes: env.SITE_SYNC_EVENTS_BATCH_BYTES,
             keyCacheMs: env.KEY_CACHE_SECONDS * 1000,
+            outboxObjectRetentionDays: env.SITE_OUTBOX_OBJECT_RETENTION_DAYS,
           }
         : undefined,
   }));

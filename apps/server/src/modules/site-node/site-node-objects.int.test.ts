@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CreatedSiteNodeToken } from '@boomgate/contracts/site-sync';
 
+import { pruneOutboxObjects, withObjects } from './site-node.outbox';
 import { type SiteNodeSync, SiteSyncError, createSiteNodeSync } from './site-node.sync';
 import { type Database, createDatabase } from '@/platform/db';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
+import { jobsOf } from '@/worker';
 
 /** Central's events route takes at most this (its smallest setting); the node batches to 16 KiB. */
 const CENTRAL_BODY_LIMIT = 64 * 1024;
@@ -17,7 +19,9 @@ const NODE_BATCH_BYTES = 16 * 1024;
  * Issue 28 (ADR 0009): an entry carrying many large images is larger than central's body limit
  * for events. The node sends its objects on their own first (POST /api/site-sync/objects) and the
  * entry naming them (`objects_uploaded`), so it is never refused 413 and never stalls the gate's
- * stream. A real central (another app, with a small configured limit) answers the node.
+ * stream. A real central (another app, with a small configured limit) answers the node. And
+ * the outbox's retention: acknowledged facts lose their objects' bytes after
+ * SITE_OUTBOX_OBJECT_RETENTION_DAYS, keeping their row and the objects' digests.
  */
 describe('site node: an entry larger than central’s body limit (issue 28)', () => {
   let central: TestApp;
@@ -54,6 +58,7 @@ describe('site node: an entry larger than central’s body limit (issue 28)', ()
       clock: node.clock,
       master: node.secrets.encryptionKey,
       fetch: toCentral,
+      objects: node.files,
     });
 
   /** A photo that compresses badly (noise), as a camera's data URL: tens of KiB each. */
@@ -168,6 +173,75 @@ describe('site node: an entry larger than central’s body limit (issue 28)', ()
     );
     expect(kept!.payload.objects).toEqual(objects);
     expect(kept!.payload.objects_uploaded).toBeUndefined();
+  }, 120_000);
+
+  it('prunes the objects of acknowledged facts after the retention, and reads them back to resend', async () => {
+    const [entry] = await node.ownerQuery<{
+      id: string;
+      seq: number;
+      payload: Record<string, unknown>;
+    }>(
+      "select id, seq, payload from site_outbox where kind = 'entry' and payload ? 'objects' order by seq limit 1",
+    );
+    const objects = entry!.payload.objects as Record<string, string>;
+    const now = Date.now();
+    // Within the retention nothing is pruned.
+    expect(await pruneOutboxObjects(owner, { now: new Date(now), retentionDays: 7 })).toBe(0);
+    const atSite = await node.login(admin.body.user.username, admin.password);
+    const waiting = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'BIG4GP',
+      gateId,
+      driverFaceImage: await aLargePhoto(),
+    });
+    expect(waiting.statusCode).toBe(201);
+
+    const later = new Date(now + 8 * 86_400_000);
+    expect(await pruneOutboxObjects(owner, { now: later, retentionDays: 7 })).toBeGreaterThan(0);
+    const [pruned] = await node.ownerQuery<{ seq: number; payload: Record<string, unknown> }>(
+      'select seq, payload from site_outbox where id = $1',
+      [entry!.id],
+    );
+    expect(pruned!.seq).toBe(entry!.seq);
+    expect(pruned!.payload.objects_pruned_at).toBe(later.toISOString());
+    expect(pruned!.payload.objects).toEqual(
+      Object.fromEntries(
+        Object.entries(objects).map(([key, base64]) => {
+          const bytes = Buffer.from(base64, 'base64');
+          return [
+            key,
+            { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length },
+          ];
+        }),
+      ),
+    );
+    expect(JSON.stringify(pruned!.payload).length).toBeLessThan(NODE_BATCH_BYTES);
+    expect(pruned!.payload.plate_number).toBe(entry!.payload.plate_number);
+    // An unacknowledged fact keeps its objects whatever its age.
+    const [unsent] = await node.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_outbox where id = $1',
+      [waiting.json<{ id: string }>().id],
+    );
+    expect(unsent!.payload.objects_pruned_at).toBeUndefined();
+    expect(Object.keys(unsent!.payload.objects as object)).toHaveLength(1);
+
+    // The job doing it runs daily on the node's worker (central has none).
+    const daily = (app: TestApp) =>
+      jobsOf(app.modules).schedules.find(
+        ({ job }) => job.name === 'site-node.prune-outbox-objects',
+      );
+    expect(daily(node)?.schedule).toMatch(/^\d+ \d+ \* \* \*$/);
+    expect(daily(central)).toBeUndefined();
+
+    // Sent again (central lost it): the objects are read back from the node's storage.
+    expect(await withObjects('entry', pruned!.payload, node.files)).toMatchObject({ objects });
+    await node.ownerQuery('update site_outbox set acknowledged_at = null where id = $1', [
+      entry!.id,
+    ]);
+    while ((await sync.push()).sent > 0);
+    const left = await node.ownerQuery<{ n: string }>(
+      'select count(*) as n from site_outbox where acknowledged_at is null',
+    );
+    expect(Number(left[0]!.n)).toBe(0);
   }, 120_000);
 
   it('says why when central refuses an object, and sends nothing of the entry', async () => {

@@ -23,7 +23,9 @@ import { findPgError } from '@/platform/errors';
 import { enqueueJob } from '@/platform/jobs';
 import { masterKeyId, unwrapKey, wrapKey } from '@/platform/sealing';
 
+import type { StoredObjects } from './site-facts';
 import { applyChangesPage, createTableShapes } from './site-node-apply';
+import { withObjects } from './site-node.outbox';
 
 /** A sync step that failed; `status` is central's HTTP status when it answered. */
 export class SiteSyncError extends Error {
@@ -91,6 +93,8 @@ export type SiteNodeSyncDeps = {
   batchBytes?: number;
   /** How long a process may still seal with a key after it changed (KEY_CACHE_SECONDS). */
   keyCacheMs?: number;
+  /** The node's storage as it is (sealed): a fact whose objects were pruned reads them back. */
+  objects?: StoredObjects;
   /** A request to central that takes longer than this fails (the link may hang, not drop). */
   requestTimeoutMs?: number;
 };
@@ -110,6 +114,7 @@ export function createSiteNodeSync({
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
   batchBytes = config.batchBytes ?? SITE_SYNC_EVENTS_BATCH_BYTES,
   keyCacheMs = config.keyCacheMs ?? KEY_CACHE_MS,
+  objects,
   requestTimeoutMs = 30_000,
 }: SiteNodeSyncDeps) {
   const shapeOf = createTableShapes();
@@ -463,7 +468,12 @@ export function createSiteNodeSync({
       let bytes = 0;
       const events: SiteSyncEvent[] = [];
       for (const row of pending) {
-        let payload = row.payload;
+        let payload: Record<string, unknown>;
+        try {
+          payload = await withObjects(row.kind, row.payload, objects);
+        } catch (error) {
+          throw new SiteSyncError(`events: ${row.kind} ${row.id}: ${(error as Error).message}`);
+        }
         let size = JSON.stringify(payload).length;
         if (row.kind === 'entry' && size > batchBytes) {
           payload = await liftObjects(payload);

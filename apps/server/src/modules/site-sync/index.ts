@@ -13,7 +13,12 @@ import { type SiteSyncServiceDeps, createSiteSyncService } from './site-sync.ser
 
 export type { SiteNode, SiteSyncService } from './site-sync.service';
 export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync-signature';
-export { ENTRY_DOCUMENT_COLUMNS, entryImageKeys } from './site-facts-apply';
+export {
+  ENTRY_DOCUMENT_COLUMNS,
+  entryImageKeys,
+  storedCapturePayload,
+  storedEntryPayload,
+} from './site-facts-apply';
 export {
   type PlainTenantKey,
   keySetOf,

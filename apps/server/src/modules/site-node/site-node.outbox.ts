@@ -84,7 +84,7 @@ export async function withObjects(
   }
   const missing = new Set(Array.isArray(rest.objects_missing) ? rest.objects_missing : []);
   const found: Record<string, string> = {};
-  for (const key of Object.keys((rest.objects ?? {}))) {
+  for (const key of Object.keys(rest.objects ?? {})) {
     const object = await read(key);
     if (object === undefined) missing.add(key);
     else found[key] = object;

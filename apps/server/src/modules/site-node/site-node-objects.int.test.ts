@@ -244,6 +244,32 @@ describe('site node: an entry larger than central’s body limit (issue 28)', ()
     expect(Number(left[0]!.n)).toBe(0);
   }, 120_000);
 
+  it('takes central’s duplicate of a fact it holds under another seq as acknowledged', async () => {
+    // As after two restores around a renumbering: a fact central holds, here under a later seq.
+    const [fact] = await node.ownerQuery<{ id: string; stream: string; seq: number }>(
+      "select id, stream, seq from site_outbox where kind = 'entry' and payload->>'plate_number' = 'BIG2GP'",
+    );
+    const [{ top }] = (await node.ownerQuery<{ top: number }>(
+      'select max(seq) as top from site_outbox where stream = $1',
+      [fact!.stream],
+    )) as [{ top: number }];
+    await node.ownerQuery('update site_outbox set seq = $2, acknowledged_at = null where id = $1', [
+      fact!.id,
+      top + 1,
+    ]);
+    await node.ownerQuery('update site_outbox_streams set last_seq = $2 where stream = $1', [
+      fact!.stream,
+      top + 1,
+    ]);
+    expect(await sync.push()).toEqual({ sent: 1, acknowledged: 1 });
+    expect(await sync.push()).toEqual({ sent: 0, acknowledged: 0 });
+    const held = await central.ownerQuery<{ seq: number }>(
+      'select seq from site_sync_events where id = $1',
+      [fact!.id],
+    );
+    expect(held).toEqual([{ seq: fact!.seq }]);
+  });
+
   it('says why when central refuses an object, and sends nothing of the entry', async () => {
     const atSite = await node.login(admin.body.user.username, admin.password);
     const granted = await atSite.post('/api/auto-gate/grant-entry', {

@@ -54,6 +54,7 @@ const siteNode =
         ownerUrl: infrastructure.ownerUrl,
         clock: systemClock,
         master: infrastructure.encryptionKey,
+        objects: storage,
         log: (level, message) => app.log[level](message),
       })
     : undefined;

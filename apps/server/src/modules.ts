@@ -436,6 +436,7 @@ export function createModules({
     watchlist: watchlist.service,
     alerts: alerts.hooks,
     staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
+    eventsBodyLimit: env.SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

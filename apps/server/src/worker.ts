@@ -17,6 +17,7 @@ export function jobsOf(modules: Modules) {
       ...modules.anpr.jobs,
       ...modules.reports.jobs,
       ...modules.keys.jobs,
+      ...modules.siteNode.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -30,6 +31,7 @@ export function jobsOf(modules: Modules) {
       ...modules.anpr.schedules,
       ...modules.reports.schedules,
       ...modules.keys.schedules,
+      ...modules.siteNode.schedules,
     ],
   };
 }

@@ -21,6 +21,10 @@ export const SITE_SYNC_EVENTS_BATCH_MAX = 500;
  */
 export const SITE_SYNC_EVENTS_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export const SITE_SYNC_EVENTS_BATCH_BYTES = 8 * 1024 * 1024;
+/** One stored object (a capture's or an entry's image, sealed) is at most this much base64. */
+export const SITE_SYNC_OBJECT_MAX_BASE64 = 20 * 1024 * 1024;
+/** `POST /api/site-sync/objects` takes bodies up to this: one object with its key. */
+export const SITE_SYNC_OBJECT_BODY_LIMIT_BYTES = SITE_SYNC_OBJECT_MAX_BASE64 + 64 * 1024;
 
 // ---- Site tokens (central, tenant_admin) ----
 
@@ -149,6 +153,28 @@ export const SiteSyncEventsBatchSchema = z.object({
   events: z.array(SiteSyncEventSchema).min(1).max(SITE_SYNC_EVENTS_BATCH_MAX),
 });
 export type SiteSyncEventsBatch = z.infer<typeof SiteSyncEventsBatchSchema>;
+
+// ---- Up-sync: POST /api/site-sync/objects ----
+
+/**
+ * One object an entry names, sent on its own before the entry's fact when the entry with its
+ * objects inline would not fit a batch (ADR 0009): the stored object as it is at the site (sealed
+ * with the tenant's data key), base64, under its storage key. The entry then lists the key in
+ * `objects_uploaded` instead of carrying the bytes, so a fact's size is bounded by its rows.
+ */
+export const SiteSyncObjectSchema = z.object({
+  key: z.string().min(1).max(200),
+  object: z
+    .string()
+    .min(1)
+    .max(SITE_SYNC_OBJECT_MAX_BASE64)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+});
+export type SiteSyncObject = z.infer<typeof SiteSyncObjectSchema>;
+
+/** `stored` false: central already held an object under that key and kept it (idempotent). */
+export const SiteSyncObjectStoredSchema = z.object({ key: z.string(), stored: z.boolean() });
+export type SiteSyncObjectStored = z.infer<typeof SiteSyncObjectStoredSchema>;
 
 export const SiteSyncAckSchema = z.object({
   /** Per gate stream (`null` gate as the key "site"), the highest contiguous seq central holds. */

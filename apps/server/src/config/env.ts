@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 import { MIN_PASSWORD_LENGTH } from '@boomgate/contracts/primitives';
 import {
+  SITE_SYNC_EVENTS_BATCH_BYTES,
+  SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
   SITE_SYNC_PULL_INTERVAL_MS,
   SITE_SYNC_STALE_AFTER_MS,
 } from '@boomgate/contracts/site-sync';
@@ -132,6 +134,24 @@ const EnvSchema = z
       .min(1_000)
       .max(86_400_000)
       .default(SITE_SYNC_STALE_AFTER_MS),
+    // Central: the largest body POST /api/site-sync/events takes (a reverse proxy must allow it).
+    SITE_SYNC_EVENTS_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(256 * 1024 * 1024)
+      .default(SITE_SYNC_EVENTS_BODY_LIMIT_BYTES),
+    // Node: a batch of facts is filled up to this; an entry larger than it sends its objects
+    // first (POST /api/site-sync/objects). Keep it well under central's body limit.
+    // Node: an acknowledged fact keeps its objects' bytes this many days, then only their digests
+    // (the objects stay in the node's storage; a fact sent again reads them back).
+    SITE_OUTBOX_OBJECT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+    SITE_SYNC_EVENTS_BATCH_BYTES: z.coerce
+      .number()
+      .int()
+      .min(16 * 1024)
+      .max(128 * 1024 * 1024)
+      .default(SITE_SYNC_EVENTS_BATCH_BYTES),
   })
   .superRefine((env, context) => {
     if (!env.SITE_NODE) return;
@@ -171,6 +191,9 @@ const EnvSchema = z
             pushIntervalMs: env.SITE_SYNC_PUSH_INTERVAL_MS,
             maxBackoffMs: env.SITE_SYNC_MAX_BACKOFF_MS,
             staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
+            batchBytes: env.SITE_SYNC_EVENTS_BATCH_BYTES,
+            keyCacheMs: env.KEY_CACHE_SECONDS * 1000,
+            outboxObjectRetentionDays: env.SITE_OUTBOX_OBJECT_RETENTION_DAYS,
           }
         : undefined,
   }));

@@ -1471,6 +1471,20 @@ export const ACCESS_MATRIX: Record<string, MatrixEntry> = {
     missing: 401,
     note: "each token is a fresh site's, so its site stream starts at seq 1",
   },
+  'POST /api/site-sync/objects': {
+    access: 'public',
+    object: aSiteNodeToken,
+    randomObject: () => randomBytes(32).toString('base64url'),
+    objects: ['own', 'random'],
+    request: (_fx, token) => ({
+      url: '/api/site-sync/objects',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { key: `${randomUUID()}/faces/${randomUUID()}.jpg`, object: 'AAAA' },
+    }),
+    allowed: 400,
+    missing: 401,
+    note: "refused after the token check: the key is not of the token's tenant (site-sync-events.int.test.ts stores a sealed one)",
+  },
   'GET /api/site-sync/acknowledged': {
     access: 'public',
     object: aSiteNodeToken,

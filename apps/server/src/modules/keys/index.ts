@@ -15,10 +15,19 @@ import type { ObjectStorage } from '@/platform/storage';
 import { KEY_CACHE_MS, createKeyring } from './keyring';
 import { createKeysRepository } from './keys.repository';
 import { keysRoutes } from './keys.routes';
-import { type ResealPayload, SETTLE_MARGIN_MS, createKeysService } from './keys.service';
+import {
+  type NodeResealPayload,
+  type ResealPayload,
+  SETTLE_MARGIN_MS,
+  createKeysService,
+} from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS, wrapContext } from './keyring';
-export type { KeysService } from './keys.service';
+export type { KeysService, NodeResealPayload } from './keys.service';
+export { SETTLE_MARGIN_MS } from './keys.service';
+
+/** Issue 28: a site node's re-seal after central rotated the data key (site-node.sync enqueues it). */
+export const NODE_RESEAL_JOB = { name: 'keys.reseal-node', maxAttempts: 10 } as const;
 export { type SealedColumns, type SealedTable, sealedColumnName } from './sealed-columns';
 
 export function createKeysModule(deps: {
@@ -63,6 +72,18 @@ export function createKeysModule(deps: {
       });
     },
   });
+  const resealAtNode = defineJob<NodeResealPayload>({
+    ...NODE_RESEAL_JOB,
+    payload: z.object({ tenantId: z.uuid(), retire: z.array(z.number().int().min(1)) }),
+    async run(payload, { log }) {
+      const { objects, rows, retired } = await service.resealAtNode(payload);
+      log(
+        'info',
+        `site node: re-sealed ${objects} object(s) and ${rows} row(s) of tenant ${payload.tenantId}` +
+          (retired.length > 0 ? `; data key(s) v${retired.join(', v')} erased` : ''),
+      );
+    },
+  });
   const rewrap = defineJob({
     name: 'keys.rewrap-master',
     maxAttempts: 3,
@@ -93,7 +114,7 @@ export function createKeysModule(deps: {
     storage,
     service,
     routes: keysRoutes(service),
-    jobs: [reseal, rewrap, sealStored],
+    jobs: [reseal, resealAtNode, rewrap, sealStored],
     schedules,
     /** At worker start: seal whatever is stored unsealed (one job however many processes start). */
     enqueueStartup: () =>

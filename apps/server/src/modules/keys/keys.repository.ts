@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 
@@ -71,6 +71,30 @@ export function createKeysRepository() {
     },
 
     /** Erases the wrapped bytes of the retiring keys: whatever they sealed can never be opened. */
+    /** Issue 28: erases the named retiring versions only (a site node, after central retired them). */
+    async shredVersions(
+      tx: DbExecutor,
+      tenantId: string,
+      purpose: KeyPurpose,
+      versions: number[],
+      now: Date,
+    ): Promise<number[]> {
+      if (versions.length === 0) return [];
+      const rows = await tx
+        .update(tenantKeys)
+        .set({ state: 'retired', wrappedKey: null, retiredAt: now })
+        .where(
+          and(
+            eq(tenantKeys.tenantId, tenantId),
+            eq(tenantKeys.purpose, purpose),
+            eq(tenantKeys.state, 'retiring'),
+            inArray(tenantKeys.version, versions),
+          ),
+        )
+        .returning({ version: tenantKeys.version });
+      return rows.map((row) => row.version);
+    },
+
     async shredRetiring(
       tx: DbExecutor,
       tenantId: string,

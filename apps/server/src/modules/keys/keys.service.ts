@@ -13,6 +13,13 @@ import { type SealedColumns, type SealedTable, createSealedTable } from './seale
 
 export type ResealPayload = { tenantId: string; rotatedAt: string };
 
+/**
+ * Issue 28: a site node's re-seal after it picked up a rotated data key from central; `retire`
+ * the data key versions central no longer delivers (it retired them), erased here once nothing at
+ * the node is sealed with them.
+ */
+export type NodeResealPayload = { tenantId: string; retire: number[] };
+
 /** A rotation as started: the new version and the queued re-seal job. */
 export type StartedRotation = {
   tenantId: string;
@@ -222,6 +229,53 @@ export function createKeysService({
       });
       keyring.forget(tenantId);
       return true;
+    },
+
+    /**
+     * Issue 28 (ADR 0009): a site node's side of a rotation made centrally. The node never rotates;
+     * once it holds central's new active data key it runs the same walk as the reseal job over its
+     * own storage and tables. The versions in `retire` (central retired them: it no longer
+     * delivers them) are erased at the node too, only after a check finds nothing at the node
+     * still sealed with them (else it throws and the job runs again). Retiring keys central still
+     * delivers stay: central's pages may still carry rows it has not re-sealed yet.
+     */
+    async resealAtNode({ tenantId, retire }: NodeResealPayload) {
+      const version = await activeVersion(tenantId);
+      const objects = await walk(`${tenantId}/`, () => undefined);
+      const rows = await resealRows(tenantId, version);
+      if (objects.failed > 0)
+        throw new Error(`${objects.failed} object(s) could not be re-sealed with v${version}`);
+      const doomed = retire.filter((old) => old !== version);
+      if (doomed.length === 0) return { objects: objects.resealed, rows, retired: [] };
+      for await (const key of storage.list(`${tenantId}/`)) {
+        const sealed = await storage.sealedVersion(key);
+        if (typeof sealed === 'number' && doomed.includes(sealed))
+          throw new Error(`${key} is still sealed with data key v${sealed}`);
+      }
+      for (const table of tables) {
+        const left = table.countOlder ? await table.countOlder(tenantId, version) : 0;
+        if (left > 0) throw new Error(`${left} row(s) of ${table.name} are not under v${version}`);
+      }
+      const retired = await database.withTenant(tenantId, async (tx) => {
+        const shredded = await repository.shredVersions(tx, tenantId, 'data', doomed, clock.now());
+        if (shredded.length > 0)
+          await audit.record(tx, {
+            tenantId,
+            actorUserId: null,
+            action: 'keys.data_key_retired',
+            targetType: 'tenant_key',
+            targetId: `data:${version}`,
+            details: {
+              atSiteNode: true,
+              resealedObjects: objects.resealed,
+              resealedRows: rows,
+              retiredVersions: shredded,
+            },
+          });
+        return shredded;
+      });
+      keyring.forget(tenantId);
+      return { objects: objects.resealed, rows, retired };
     },
 
     /**

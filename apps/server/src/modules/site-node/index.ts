@@ -8,11 +8,14 @@
  * site_outbox_streams.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 
 import type { SiteNodeConfig } from '@/config/env';
 import type { Clock } from '@/platform/clock';
 import type { Database } from '@/platform/db';
+import { type Job, type ScheduledJob, defineJob } from '@/platform/jobs';
 
+import { pruneOutboxObjects } from './site-node.outbox';
 import { siteNodeRoutes } from './site-node.routes';
 import { createSiteNodeService } from './site-node.service';
 
@@ -25,12 +28,38 @@ export function createSiteNodeModule({
   clock,
   config,
 }: {
-  database: Pick<Database, 'withTenant'>;
+  database: Pick<Database, 'withTenant' | 'db'>;
   clock: Clock;
   config: SiteNodeConfig | undefined;
 }) {
   // On central, GET /api/site-sync/status is central's own (the site-sync module's nodes view).
-  if (!config) return { isSiteNode: false, routes: (async () => undefined) as FastifyPluginAsync };
+  if (!config)
+    return {
+      isSiteNode: false,
+      routes: (async () => undefined) as FastifyPluginAsync,
+      jobs: [] as Job<unknown>[],
+      schedules: [] as ScheduledJob[],
+    };
   const service = createSiteNodeService({ database, clock, staleAfterMs: config.staleAfterMs });
-  return { isSiteNode: true, service, routes: siteNodeRoutes(service) };
+  // Daily: acknowledged facts older than SITE_OUTBOX_OBJECT_RETENTION_DAYS lose their objects'
+  // bytes (kept in the node's storage); the fact's row and the objects' digests stay.
+  const pruneOutbox = defineJob({
+    name: 'site-node.prune-outbox-objects',
+    maxAttempts: 3,
+    payload: z.unknown(),
+    async run(_payload, { log }) {
+      const pruned = await pruneOutboxObjects(database, {
+        now: clock.now(),
+        retentionDays: config.outboxObjectRetentionDays,
+      });
+      if (pruned > 0) log('info', `pruned the objects of ${pruned} acknowledged site fact(s)`);
+    },
+  });
+  return {
+    isSiteNode: true,
+    service,
+    routes: siteNodeRoutes(service),
+    jobs: [pruneOutbox] as Job<unknown>[],
+    schedules: [{ job: pruneOutbox, schedule: '53 3 * * *' }] as ScheduledJob[],
+  };
 }

@@ -424,6 +424,79 @@ describe('site node sync (issue 28)', () => {
     }
   });
 
+  it('re-seals its own rows and objects after central rotates, then erases the key central retired', async () => {
+    const atSite = await node.login(admin.body.user.username, 'correct-horse-1');
+    // Sealed at the node with the data key it holds now (v2, from the rotation above).
+    const granted = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'RSL1GP',
+      gateId,
+      driverIdNumber: '8001015009087',
+      driverFaceImage: await aJpegDataUrl({ color: '#a52' }),
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const entryId: string = granted.json().id;
+    const versionsAtNode = async () => {
+      const found = new Set<number | null | undefined>();
+      for await (const key of node.modules.keys.storage.list(`${tenantId}/`))
+        found.add(await node.modules.keys.storage.sealedVersion(key));
+      return found;
+    };
+    expect(await versionsAtNode()).toContain(2);
+
+    // Central finishes the first rotation (v1 erased there) and rotates again: v3 active.
+    await source.modules.keys.service.resealTenant({
+      tenantId,
+      rotatedAt: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    expect((await admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    source.modules.keys.keyring.forget(tenantId);
+    await sync.syncKeys(tenantId);
+
+    // The node queued its re-seal, to erase v1 (central no longer delivers it), not v2 (retiring).
+    const [job] = await node.ownerQuery<{ payload: { tenantId: string; retire: number[] } }>(
+      'select payload from graphile_worker._private_jobs where key = $1',
+      [`keys.reseal-node:${tenantId}`],
+    );
+    expect(job!.payload).toEqual({ tenantId, retire: [1] });
+    const before = await node.modules.keys.service.status(tenantId);
+    expect(before.activeVersion).toBe(3);
+    expect(before.leftOnOldVersions.objects).toBeGreaterThan(0);
+
+    // The job's work, as the worker runs it once due.
+    const done = await node.modules.keys.service.resealAtNode(job!.payload);
+    expect(done.retired).toEqual([1]);
+    expect([...(await versionsAtNode())].filter((version) => version !== 3)).toEqual([]);
+    const after = await node.modules.keys.service.status(tenantId);
+    expect(after.leftOnOldVersions.objects).toBe(0);
+    expect(Object.values(after.leftOnOldVersions.rows).every((left) => left === 0)).toBe(true);
+    const [row] = await node.ownerQuery<{ driver_id_number: string }>(
+      'select driver_id_number from entry_logs where id = $1',
+      [entryId],
+    );
+    expect(row!.driver_id_number.startsWith('sv1.3.')).toBe(true);
+    expect(
+      (
+        await node.ownerQuery<{ version: number; state: string; wrapped: boolean }>(
+          `select version, state, wrapped_key is not null as wrapped from tenant_keys
+           where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((key) => [key.version, key.state, key.wrapped]),
+    ).toEqual([
+      [1, 'retired', false],
+      [2, 'retiring', true],
+      [3, 'active', true],
+    ]);
+
+    // Everything still opens at the node.
+    node.modules.keys.keyring.forget(tenantId);
+    const detail = await atSite.get(`/api/entry-logs/${entryId}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().entry.driverIdNumber).toBe('8001015009087');
+    const image = await atSite.get(String(detail.json().entry.driverFaceImage));
+    expect(image.statusCode).toBe(200);
+  }, 120_000);
+
   it('refuses a page carrying another tenant’s row, whole', async () => {
     const other = await source.registerTenant();
     const [foreign] = await source.ownerQuery<{ row: Record<string, unknown> }>(

@@ -4,6 +4,7 @@ import type { SiteNodeConfig } from '@/config/env';
 import type { Clock } from '@/platform/clock';
 import { createDatabase } from '@/platform/db';
 
+import type { StoredObjects } from './site-facts';
 import { type SiteNodeSync, createSiteNodeSync } from './site-node.sync';
 
 type Log = (level: 'info' | 'warn', message: string) => void;
@@ -77,6 +78,7 @@ export function startSiteNodeRuntime({
   clock,
   master,
   log,
+  objects,
   sync: givenSync,
 }: {
   config: SiteNodeConfig;
@@ -85,6 +87,8 @@ export function startSiteNodeRuntime({
   /** The node's ENCRYPTION_KEY (central's keys are stored re-wrapped under it). */
   master: Buffer;
   log: Log;
+  /** The storage as it is (sealed): facts sent again after pruning read their objects back. */
+  objects?: StoredObjects;
   sync?: SiteNodeSync;
 }) {
   const database = createDatabase({
@@ -94,7 +98,7 @@ export function startSiteNodeRuntime({
     statementTimeoutMs: 120_000,
     onPoolError: (error) => log('warn', `site sync: database connection lost: ${error.message}`),
   });
-  const sync = givenSync ?? createSiteNodeSync({ config, database, clock, master });
+  const sync = givenSync ?? createSiteNodeSync({ config, database, clock, master, objects });
   const pull = createSyncLoop({
     intervalMs: config.pullIntervalMs,
     maxBackoffMs: config.maxBackoffMs,

@@ -15,14 +15,17 @@ import {
 } from '@boomgate/contracts/site-sync';
 
 import type { SiteNodeConfig } from '@/config/env';
-import { wrapContext } from '@/modules/keys';
+import { KEY_CACHE_MS, NODE_RESEAL_JOB, SETTLE_MARGIN_MS, wrapContext } from '@/modules/keys';
 import { keySetOf, nodeKeyPair, unwrapKeysAtNode, verifySiteSyncPage } from '@/modules/site-sync';
 import type { Clock } from '@/platform/clock';
 import type { Database, DbExecutor, Tx } from '@/platform/db';
 import { findPgError } from '@/platform/errors';
+import { enqueueJob } from '@/platform/jobs';
 import { masterKeyId, unwrapKey, wrapKey } from '@/platform/sealing';
 
+import type { StoredObjects } from './site-facts';
 import { applyChangesPage, createTableShapes } from './site-node-apply';
+import { withObjects } from './site-node.outbox';
 
 /** A sync step that failed; `status` is central's HTTP status when it answered. */
 export class SiteSyncError extends Error {
@@ -86,6 +89,12 @@ export type SiteNodeSyncDeps = {
   master: Buffer;
   fetch?: typeof fetch;
   pageLimit?: number;
+  /** A batch of facts is filled up to this many bytes of JSON (default the node's config). */
+  batchBytes?: number;
+  /** How long a process may still seal with a key after it changed (KEY_CACHE_SECONDS). */
+  keyCacheMs?: number;
+  /** The node's storage as it is (sealed): a fact whose objects were pruned reads them back. */
+  objects?: StoredObjects;
   /** A request to central that takes longer than this fails (the link may hang, not drop). */
   requestTimeoutMs?: number;
 };
@@ -103,6 +112,9 @@ export function createSiteNodeSync({
   master,
   fetch: fetchImpl = fetch,
   pageLimit = SITE_SYNC_PAGE_LIMIT_DEFAULT,
+  batchBytes = config.batchBytes ?? SITE_SYNC_EVENTS_BATCH_BYTES,
+  keyCacheMs = config.keyCacheMs ?? KEY_CACHE_MS,
+  objects,
   requestTimeoutMs = 30_000,
 }: SiteNodeSyncDeps) {
   const shapeOf = createTableShapes();
@@ -175,6 +187,7 @@ export function createSiteNodeSync({
     state: 'active' | 'retiring' | 'retired';
     wrapped_key: string | null;
     master_key_id: string;
+    created_at: Date;
   };
 
   /**
@@ -192,7 +205,7 @@ export function createSiteNodeSync({
       async (tx) =>
         (
           await tx.execute<LocalKey>(sql`
-            select purpose, version, state, wrapped_key, master_key_id from tenant_keys
+            select purpose, version, state, wrapped_key, master_key_id, created_at from tenant_keys
             where tenant_id = ${tenantId}`)
         ).rows,
     );
@@ -215,6 +228,7 @@ export function createSiteNodeSync({
     } catch {
       throw new SiteSyncError('keys: the keys do not open with this node’s key');
     }
+    await scheduleReseal(tenantId, local, keys);
     const wanted = keys.filter((key) => {
       const held = local.find((row) => row.purpose === key.purpose && row.version === key.version);
       if (!held) return true;
@@ -245,6 +259,42 @@ export function createSiteNodeSync({
       }
     });
     return wanted.length;
+  }
+
+  /**
+   * ADR 0009: after central rotated the data key, the node re-seals its own rows and objects with
+   * the new key (NODE_RESEAL_JOB, the keys module's walk), and erases a retiring key once central
+   * no longer delivers it (central retired it). Decided here from what the node held before this
+   * delivery (`local`) and what central sent (`delivered`); one job per tenant (its job key), run
+   * once no process of the node can still seal with the old key (its key cache).
+   */
+  async function scheduleReseal(
+    tenantId: string,
+    local: LocalKey[],
+    delivered: { purpose: string; version: number; state: string }[],
+  ) {
+    const activeHere = local.find((key) => key.purpose === 'data' && key.state === 'active');
+    const activeThere = delivered.find((key) => key.purpose === 'data' && key.state === 'active');
+    const rotated = activeHere && activeThere && activeThere.version !== activeHere.version;
+    const retire = local
+      .filter((key) => key.purpose === 'data' && key.state !== 'retired')
+      .filter(
+        (key) => !delivered.some((sent) => sent.purpose === 'data' && sent.version === key.version),
+      )
+      .filter((key) => key.version !== activeThere?.version)
+      .map((key) => key.version);
+    if (!rotated && retire.length === 0) return;
+    // From when the node took its active key (now, for a rotation this pull brings): stable
+    // across pulls, so replacing the job at every pull never pushes it back.
+    const since = rotated ? clock.now() : new Date(activeHere?.created_at ?? clock.now());
+    const runAt = new Date(since.getTime() + keyCacheMs + SETTLE_MARGIN_MS);
+    await enqueueJob(
+      database.db,
+      NODE_RESEAL_JOB,
+      { tenantId, retire },
+      // One per tenant: a later pull replaces it (a retire list grown, a second rotation).
+      { runAt, jobKey: `${NODE_RESEAL_JOB.name}:${tenantId}` },
+    );
   }
 
   /** Pulls until central has nothing newer; returns the pages applied. */
@@ -281,6 +331,46 @@ export function createSiteNodeSync({
     site_recorded_at: Date;
     payload: Record<string, unknown>;
   };
+
+  /**
+   * An entry too large for a batch with its objects inline (many large images): each object
+   * (`objects`, and each document's `object`) goes to central on its own first
+   * (`POST /api/site-sync/objects`, idempotent on the key), and the entry is sent without their
+   * bytes, naming their keys in `objects_uploaded`; central checks it holds them. The outbox row
+   * is left as it is (a fact is never rewritten).
+   */
+  async function liftObjects(payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const uploads: [string, string][] = [];
+    const objects = (payload.objects ?? {}) as Record<string, string>;
+    uploads.push(...Object.entries(objects));
+    const documents = Array.isArray(payload.documents)
+      ? (payload.documents as { row: { image_key?: unknown }; object?: string }[])
+      : [];
+    const lifted = documents.map(({ object, ...document }) => {
+      const key = document.row.image_key;
+      if (object === undefined || typeof key !== 'string')
+        return object === undefined ? document : { ...document, object };
+      uploads.push([key, object]);
+      return document;
+    });
+    for (const [key, object] of uploads) {
+      const response = await call('/api/site-sync/objects', {
+        method: 'POST',
+        body: JSON.stringify({ key, object }),
+      });
+      if (!response.ok)
+        throw new SiteSyncError(
+          `objects: central answered ${response.status} for ${key}`,
+          response.status,
+        );
+    }
+    const { objects: _objects, ...rest } = payload;
+    return {
+      ...rest,
+      ...(payload.documents !== undefined ? { documents: lifted } : {}),
+      objects_uploaded: [...new Set(uploads.map(([key]) => key))],
+    };
+  }
 
   /** False until the node has compared its streams with central's since it started. */
   let reconciled = false;
@@ -372,24 +462,34 @@ export function createSiteNodeSync({
           ).rows,
       );
       if (pending.length === 0) return { sent: 0, acknowledged: 0 };
-      // A batch stays under SITE_SYNC_EVENTS_BATCH_BYTES (captures carry their objects), but
-      // always holds the first fact: the rest follow in the next batch, in order.
+      // A batch stays under `batchBytes` (captures carry their objects), but always holds the
+      // first fact: the rest follow in the next batch, in order. An entry larger than that on its
+      // own sends its objects first (`liftObjects`), so no fact outgrows central's body limit.
       let bytes = 0;
-      let take = 0;
+      const events: SiteSyncEvent[] = [];
       for (const row of pending) {
-        bytes += JSON.stringify(row.payload).length;
-        if (take > 0 && bytes > SITE_SYNC_EVENTS_BATCH_BYTES) break;
-        take += 1;
+        let payload: Record<string, unknown>;
+        try {
+          payload = await withObjects(row.kind, row.payload, objects);
+        } catch (error) {
+          throw new SiteSyncError(`events: ${row.kind} ${row.id}: ${(error as Error).message}`);
+        }
+        let size = JSON.stringify(payload).length;
+        if (row.kind === 'entry' && size > batchBytes) {
+          payload = await liftObjects(payload);
+          size = JSON.stringify(payload).length;
+        }
+        bytes += size;
+        if (events.length > 0 && bytes > batchBytes) break;
+        events.push({
+          id: row.id,
+          gateId: row.gate_id,
+          seq: row.seq,
+          kind: row.kind,
+          siteRecordedAt: new Date(row.site_recorded_at).toISOString(),
+          payload,
+        });
       }
-      const inOrder = pending.slice(0, take);
-      const events: SiteSyncEvent[] = inOrder.map((row) => ({
-        id: row.id,
-        gateId: row.gate_id,
-        seq: row.seq,
-        kind: row.kind,
-        siteRecordedAt: new Date(row.site_recorded_at).toISOString(),
-        payload: row.payload,
-      }));
       const response = await call('/api/site-sync/events', {
         method: 'POST',
         body: JSON.stringify({ events }),
@@ -410,7 +510,16 @@ export function createSiteNodeSync({
       const now = clock.now().toISOString();
       let acknowledged = 0;
       const sentIds = events.map((event) => event.id);
+      // A fact central names a duplicate is held there, whatever seq it holds it under (a node
+      // restored twice around a renumbering sends it under another one): acknowledged.
+      const duplicates = ack.data.duplicates.filter((id) => sentIds.includes(id));
       await database.withTenant(tenantId, async (tx) => {
+        if (duplicates.length > 0) {
+          const marked =
+            await tx.execute(sql`update site_outbox set acknowledged_at = ${now}::timestamptz
+            where acknowledged_at is null and id = any(${sql.param(duplicates)}::uuid[])`);
+          acknowledged += marked.rowCount ?? 0;
+        }
         for (const [stream, seq] of Object.entries(ack.data.acknowledged)) {
           const marked =
             await tx.execute(sql`update site_outbox set acknowledged_at = ${now}::timestamptz

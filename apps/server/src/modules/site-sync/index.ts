@@ -13,7 +13,12 @@ import { type SiteSyncServiceDeps, createSiteSyncService } from './site-sync.ser
 
 export type { SiteNode, SiteSyncService } from './site-sync.service';
 export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync-signature';
-export { ENTRY_DOCUMENT_COLUMNS, entryImageKeys } from './site-facts-apply';
+export {
+  ENTRY_DOCUMENT_COLUMNS,
+  entryImageKeys,
+  storedCapturePayload,
+  storedEntryPayload,
+} from './site-facts-apply';
 export {
   type PlainTenantKey,
   keySetOf,
@@ -22,8 +27,18 @@ export {
   wrapKeysForNode,
 } from './site-sync-keys';
 
-export function createSiteSyncModule(deps: Omit<SiteSyncServiceDeps, 'repository'>) {
+export function createSiteSyncModule({
+  eventsBodyLimit,
+  ...deps
+}: Omit<SiteSyncServiceDeps, 'repository'> & {
+  /** SITE_SYNC_EVENTS_BODY_LIMIT_BYTES: the largest body of POST /api/site-sync/events. */
+  eventsBodyLimit: number;
+}) {
   const service = createSiteSyncService({ ...deps, repository: createSiteSyncRepository() });
   // POPIA: the facts sites sent name drivers (the privacy module runs it).
-  return { service, routes: siteSyncRoutes(service), personalData: createSiteSyncPersonalData() };
+  return {
+    service,
+    routes: siteSyncRoutes(service, { eventsBodyLimit }),
+    personalData: createSiteSyncPersonalData(),
+  };
 }

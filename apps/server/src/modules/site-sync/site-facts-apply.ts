@@ -25,7 +25,10 @@ import type {
  */
 
 /** The stored objects as they are (the bytes arrive sealed with the tenant's data key). */
-export type RawObjects = { put(key: string, bytes: Uint8Array): Promise<void> };
+export type RawObjects = {
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+};
 
 /** Thrown for a payload that parses but cannot be applied (a 400 for the batch). */
 export class SiteFactError extends Error {}
@@ -61,6 +64,21 @@ export function storedCapturePayload(payload: Record<string, unknown>, bytes: Bu
     object_bytes: bytes.length,
   };
 }
+
+/** An entry's image fields (keys), as the site's entry_logs row names them. */
+export const SITE_ENTRY_IMAGE_FIELDS = [
+  'plate_image_key',
+  'vehicle_disk_image_key',
+  'driver_face_image_key',
+  'driver_license_image_key',
+  'passport_image_key',
+] as const;
+
+/** The same fields as columns of `entry_logs e`, for the queries that look inside entries. */
+const ENTRY_IMAGE_COLUMNS_SQL = sql.join(
+  SITE_ENTRY_IMAGE_FIELDS.map((field) => sql`e.${sql.identifier(field)}`),
+  sql`, `,
+);
 
 /** An uncited site capture waits this long at central for the facts that cite it (CAPTURE_TTL_MS). */
 const UNCITED_WAIT_MS = 24 * 3_600_000;
@@ -98,8 +116,7 @@ export async function applyCapture(
   const cited = await tx.execute<{ n: number }>(sql`
     select (
       select count(*) from entry_logs e,
-        unnest(array[e.plate_image_key, e.vehicle_disk_image_key, e.driver_face_image_key,
-                     e.driver_license_image_key, e.passport_image_key] || e.permit_image_keys) as k
+        unnest(array[${ENTRY_IMAGE_COLUMNS_SQL}] || e.permit_image_keys) as k
       where e.tenant_id = ${tenantId} and e.site_id = ${siteId}
         and e.timestamp >= ${row.created_at}::timestamptz and k = ${row.image_key}
     )::int + (
@@ -217,15 +234,6 @@ export async function applyAudit(
   });
 }
 
-/** An entry's image fields (keys), as the site's entry_logs row names them. */
-export const SITE_ENTRY_IMAGE_FIELDS = [
-  'plate_image_key',
-  'vehicle_disk_image_key',
-  'driver_face_image_key',
-  'driver_license_image_key',
-  'passport_image_key',
-] as const;
-
 /** Every image key an entry names: its image fields and its permits. */
 export function entryImageKeys(entry: Record<string, unknown>): string[] {
   const permits: unknown[] = Array.isArray(entry.permit_image_keys)
@@ -236,8 +244,20 @@ export function entryImageKeys(entry: Record<string, unknown>): string[] {
   );
 }
 
-/** What an entry fact carries beside its row: inline images and the documents it cites. */
-export type EntryAttachments = { objects: [string, Buffer][]; documents: SiteDocument[] };
+/**
+ * What an entry fact carries beside its row: inline images, the documents it cites, and the keys
+ * of the objects the node sent before it on their own (`uploaded`, already in storage).
+ */
+export type EntryAttachments = {
+  objects: [string, Buffer][];
+  documents: SiteDocument[];
+  uploaded: string[];
+};
+
+/** A non-capture storage key of the tenant: what an entry's (or a document's) object is under. */
+export function isEntryObjectKey(tenantId: string, key: string) {
+  return isStorageKey(key) && !isCaptureKey(key) && key.startsWith(`${tenantId}/`);
+}
 
 /**
  * The entry's inline objects and documents, checked before anything is written (a bad one is a
@@ -247,7 +267,7 @@ export type EntryAttachments = { objects: [string, Buffer][]; documents: SiteDoc
 export function entryAttachments(tenantId: string, entry: SiteEntryPayload): EntryAttachments {
   const objects: [string, Buffer][] = [];
   const take = (key: string, base64: string, at: string) => {
-    if (!isStorageKey(key) || isCaptureKey(key) || !key.startsWith(`${tenantId}/`))
+    if (!isEntryObjectKey(tenantId, key))
       throw new SiteFactError(`${at}: ${key} is not an image key of this tenant (not a capture's)`);
     const bytes = Buffer.from(base64, 'base64');
     if (!isSealedObject(bytes))
@@ -267,7 +287,19 @@ export function entryAttachments(tenantId: string, entry: SiteEntryPayload): Ent
     if (!key) throw new SiteFactError(`payload.documents.${index}.object: the row names no image`);
     take(key, document.object, `payload.documents.${index}.object`);
   }
-  return { objects, documents };
+  const documentKeys = new Set(documents.map((document) => document.row.image_key));
+  const uploaded = entry.objects_uploaded ?? [];
+  for (const key of uploaded) {
+    if (!named.has(key) && !documentKeys.has(key))
+      throw new SiteFactError(
+        `payload.objects_uploaded: ${key} is not one of the entry's or its documents' images`,
+      );
+    if (!isEntryObjectKey(tenantId, key))
+      throw new SiteFactError(
+        `payload.objects_uploaded: ${key} is not an image key of this tenant (not a capture's)`,
+      );
+  }
+  return { objects, documents, uploaded };
 }
 
 /** What central keeps of an entry fact: its objects as digests, not bytes. */
@@ -327,6 +359,13 @@ export async function applyEntryAttachments(
   entry: SiteEntryPayload,
   attachments: EntryAttachments,
 ) {
+  // Sent on their own before the fact (POST /api/site-sync/objects): central must hold them.
+  for (const key of attachments.uploaded)
+    if (!(await objects.has(key)))
+      throw new AppError(
+        'INVALID',
+        `payload.objects_uploaded: central holds no object ${key}; send it (POST /api/site-sync/objects) first.`,
+      );
   for (const [index, document] of attachments.documents.entries()) {
     try {
       await insertRow(tx, document.table, { ...document.row, tenant_id: tenantId });

@@ -91,6 +91,12 @@ export const SiteEntryPayloadSchema = z.looseObject({
    * photo, licence, passport, permits), each stored object sealed, base64, by its key.
    */
   objects: z.record(z.string().max(200), base64Object).optional(),
+  /**
+   * Image keys of the entry (or of a document it carries) whose objects the node sent on their
+   * own (`POST /api/site-sync/objects`) before this fact, because the entry with them inline
+   * would not fit a batch: central holds them already and checks that it does.
+   */
+  objects_uploaded: z.array(z.string().max(200)).max(50).optional(),
   /** Image keys of the entry the site could not read from its storage (said, never hidden). */
   objects_missing: z.array(z.string().max(200)).max(50).optional(),
   /** The documents the entry cites (its document id columns), with their images. */

@@ -828,4 +828,149 @@ describe('up-sync of the images and documents an entry carries (issue 28)', () =
     expect(await t.files.get(face.key)).toBeUndefined();
     expect(await entriesOf(setup)).toEqual([]);
   });
+
+  it('leaves no object behind when a later fact of the batch fails, and keeps objects held before', async () => {
+    const setup = await aSiteWithNode();
+    const held = await aSealedImage(setup, 'faces');
+    const fresh = await aSealedImage(setup, 'faces');
+    const before = anEntry(setup.gateId, 1, {
+      driver_face_image_key: held.key,
+      objects: { [held.key]: held.sealed.toString('base64') },
+    });
+    await pushOk(setup, [before]);
+    // A batch whose first entry stores its images (one new, one central already holds) and
+    // whose second fails when its document row is applied: a 400, the batch rolled back.
+    const first = anEntry(setup.gateId, 2, {
+      driver_face_image_key: fresh.key,
+      driver_license_image_key: held.key,
+      objects: {
+        [fresh.key]: fresh.sealed.toString('base64'),
+        [held.key]: held.sealed.toString('base64'),
+      },
+    });
+    const failing = anEntry(setup.gateId, 3, {
+      documents: [
+        {
+          table: 'identity_documents',
+          row: {
+            id: randomUUID(),
+            created_at: new Date().toISOString(),
+            created_by: 'someone',
+            fields: {},
+          },
+        },
+      ],
+    });
+    const response = await push(setup, [first, failing]);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(await t.files.get(fresh.key)).toBeUndefined();
+    expect((await t.files.get(held.key))!.equals(held.sealed)).toBe(true);
+    expect((await entriesOf(setup)).map((entry) => entry.id)).toEqual([before.id]);
+    // Sent again without the failing fact, it applies with its object.
+    expect((await pushOk(setup, [first])).acknowledged).toEqual({ [setup.gateId]: 2 });
+    expect((await t.files.get(fresh.key))!.equals(fresh.sealed)).toBe(true);
+  });
+});
+
+describe('objects sent on their own before the entry naming them (issue 28)', () => {
+  async function aSealedImage(setup: SiteSetup, kind: string) {
+    const key = `${setup.tenantId}/${kind}/${randomUUID()}.jpg`;
+    await t.modules.keys.storage.put(key, await aJpeg());
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key);
+    return { key, sealed };
+  }
+  const aJpeg = () =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 90, b: 9 } } })
+      .jpeg()
+      .toBuffer();
+  const send = (setup: SiteSetup | null, body: unknown) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/site-sync/objects',
+      headers: setup ? { authorization: `Bearer ${setup.node.token}` } : {},
+      payload: body as Record<string, unknown>,
+    });
+
+  it('stores an object once by its key, refuses what is not the tenant’s sealed image, and an entry names it', async () => {
+    const setup = await aSiteWithNode();
+    const other = await aSiteWithNode();
+    const face = await aSealedImage(setup, 'faces');
+    const body = { key: face.key, object: face.sealed.toString('base64') };
+    expect((await send(null, body)).statusCode).toBe(401);
+    for (const [label, bad] of [
+      ['another tenant’s key', { ...body, key: `${other.tenantId}/faces/${randomUUID()}.jpg` }],
+      ['a capture’s key', { ...body, key: `${setup.tenantId}/captures/${randomUUID()}.jpg` }],
+      ['not a storage key', { ...body, key: '../../etc/passwd' }],
+      ['not sealed', { ...body, object: (await aJpeg()).toString('base64') }],
+      ['not base64', { ...body, object: '***' }],
+    ] as const) {
+      const response = await send(setup, bad);
+      expect(response.statusCode, label).toBe(400);
+      expect(response.json().error.code, label).toBe('INVALID');
+    }
+    expect(await t.files.get(face.key)).toBeUndefined();
+
+    const first = await send(setup, body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ key: face.key, stored: true });
+    // Idempotent on the key: held objects are kept, never overwritten.
+    const again = await send(setup, {
+      ...body,
+      object: (await aSealedImage(setup, 'faces')).sealed.toString('base64'),
+    });
+    expect(again.json()).toEqual({ key: face.key, stored: false });
+    expect((await t.files.get(face.key))!.equals(face.sealed)).toBe(true);
+
+    // An entry naming an object central does not hold is refused; one it holds is applied.
+    const missing = `${setup.tenantId}/faces/${randomUUID()}.jpg`;
+    const refused = await push(setup, [
+      anEntry(setup.gateId, 1, { driver_face_image_key: missing, objects_uploaded: [missing] }),
+    ]);
+    expect(refused.statusCode, refused.body).toBe(400);
+    const notNamed = await push(setup, [
+      anEntry(setup.gateId, 1, { objects_uploaded: [face.key] }),
+    ]);
+    expect(notNamed.statusCode, notNamed.body).toBe(400);
+    const entry = anEntry(setup.gateId, 1, {
+      driver_face_image_key: face.key,
+      objects_uploaded: [face.key],
+    });
+    expect((await pushOk(setup, [entry])).acknowledged).toEqual({ [setup.gateId]: 1 });
+    const detail = (await setup.admin.get(`/api/entry-logs/${entry.id}`)).json<EntryDetail>();
+    expect(detail.entry.driverFaceImage).toBe(`/api/images/${face.key}`);
+    expect((await setup.admin.get(`/api/images/${face.key}`)).statusCode).toBe(200);
+  });
+});
+
+describe('a fact central holds under another seq (issue 28)', () => {
+  it('answers the same fact under another seq as a duplicate, and another payload with 409', async () => {
+    const setup = await aSiteWithNode();
+    const entry = anEntry(setup.gateId, 1);
+    const next = anEntry(setup.gateId, 2);
+    await pushOk(setup, [entry, next]);
+    // A node restored twice around a renumbering sends the fact under another seq.
+    const ack = await pushOk(setup, [{ ...entry, seq: 3 }]);
+    expect(ack).toEqual({
+      acknowledged: { [setup.gateId]: 2 },
+      duplicates: [entry.id],
+      flagged: [],
+    });
+    // Its payload keys in another order are the same fact.
+    const reordered = Object.fromEntries(Object.entries(entry.payload).reverse());
+    expect((await pushOk(setup, [{ ...entry, seq: 5, payload: reordered }])).duplicates).toEqual([
+      entry.id,
+    ]);
+    // Another payload under the same id is not the same fact: refused, nothing changed.
+    const changed = await push(setup, [
+      { ...entry, seq: 3, payload: { ...entry.payload, driver_name: 'Thabo' } },
+    ]);
+    expect(changed.statusCode, changed.body).toBe(409);
+    // Another stream is still a conflict, even with the same payload.
+    const elsewhere = await push(setup, [{ ...entry, gateId: setup.exitGateId, seq: 1 }]);
+    expect(elsewhere.statusCode).toBe(409);
+    const entries = await entriesOf(setup);
+    expect(entries.map((row) => row.id).sort()).toEqual([entry.id, next.id].sort());
+    expect(entries.find((row) => row.id === entry.id)?.driverName).toBe('Sipho');
+  });
 });

@@ -220,6 +220,8 @@ export function createSiteSyncRepository() {
           siteId: siteSyncEvents.siteId,
           stream: siteSyncEvents.stream,
           seq: siteSyncEvents.seq,
+          kind: siteSyncEvents.kind,
+          payload: siteSyncEvents.payload,
         })
         .from(siteSyncEvents)
         .where(

@@ -17,6 +17,9 @@ import {
   SiteSyncEventsBatchSchema,
   SiteSyncKeysRequestSchema,
   SiteSyncKeysSchema,
+  SITE_SYNC_OBJECT_BODY_LIMIT_BYTES,
+  SiteSyncObjectSchema,
+  SiteSyncObjectStoredSchema,
   SiteSyncStatusSchema,
 } from '@boomgate/contracts/site-sync';
 
@@ -50,7 +53,10 @@ function theNode(request: FastifyRequest): SiteNode {
  * calls with its token. The sync routes take no user session and a token reaches nothing else:
  * every other route reads only the session cookie.
  */
-export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod {
+export function siteSyncRoutes(
+  service: SiteSyncService,
+  { eventsBodyLimit = SITE_SYNC_EVENTS_BODY_LIMIT_BYTES }: { eventsBodyLimit?: number } = {},
+): FastifyPluginAsyncZod {
   return async (app) => {
     /** The token before anything else (a bad query from a stranger is still a 401). */
     async function authenticateNode(request: FastifyRequest) {
@@ -150,7 +156,7 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
       {
         config: publicAccess(),
         // Captures carry their sealed objects (ADR 0009); the node keeps a batch well under this.
-        bodyLimit: SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
+        bodyLimit: eventsBodyLimit,
         preValidation: authenticateNode,
         schema: {
           tags: ['site-sync'],
@@ -186,6 +192,30 @@ export function siteSyncRoutes(service: SiteSyncService): FastifyPluginAsyncZod 
           );
         }
       },
+    );
+
+    app.post(
+      '/site-sync/objects',
+      {
+        config: publicAccess(),
+        bodyLimit: SITE_SYNC_OBJECT_BODY_LIMIT_BYTES,
+        preValidation: authenticateNode,
+        schema: {
+          tags: ['site-sync'],
+          operationId: 'siteSyncObject',
+          description:
+            'Up-sync (site node, `Authorization: Bearer <site token>`): one object an entry names (an image ' +
+            "that is not a capture, or a cited document's), sealed as stored at the site, base64, sent on its " +
+            "own before the entry's fact when the entry with its objects inline would not fit a batch; the " +
+            'fact then names it in `objects_uploaded`. Idempotent on `key`: an object central already holds ' +
+            "under it is kept (`stored: false`), never overwritten. A key not of the token's tenant, a " +
+            "capture's key or an object that is not sealed is a 400 (ADR 0009).",
+          security: [{ siteToken: [] }],
+          body: SiteSyncObjectSchema,
+          response: { 200: SiteSyncObjectStoredSchema },
+        },
+      },
+      async (request) => service.receiveObject(theNode(request), request.body),
     );
 
     app.get(

@@ -13,6 +13,8 @@ import {
   type SiteSyncEventsBatch,
   type SiteSyncKeys,
   type SiteSyncKeysRequest,
+  type SiteSyncObject,
+  type SiteSyncObjectStored,
   type SiteSyncStatus,
   siteSyncStreamKey,
 } from '@boomgate/contracts/site-sync';
@@ -29,6 +31,8 @@ import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
+import { isSealedObject } from '@/platform/sealing';
+import type { ObjectStorage } from '@/platform/storage';
 
 import {
   type SiteAuditPayload,
@@ -55,12 +59,13 @@ import {
   citeSiteCaptures,
   entryAttachments,
   entryImageKeys,
+  isEntryObjectKey,
   linkFaceComparison,
   storedCapturePayload,
   storedEntryPayload,
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
-import { signSiteSyncPage } from './site-sync-signature';
+import { canonicalJson, signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
 
@@ -76,8 +81,11 @@ export type SiteSyncServiceDeps = {
   secretBox: SecretBox;
   /** The tenants' keys in clear, to wrap for a node (issue 26's keyring). */
   keyring: { liveKeys(tenantId: string): Promise<PlainTenantKey[]> };
-  /** The storage as it is (not the sealing wrapper): a capture's object arrives sealed. */
-  objects: RawObjects;
+  /**
+   * The storage as it is (not the sealing wrapper): a capture's object arrives sealed. `getRange`
+   * and `delete` let a failed batch remove the objects it stored (never one held before it).
+   */
+  objects: Pick<ObjectStorage, 'put' | 'getRange' | 'delete'>;
   sites: { visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<unknown> };
   visits: Pick<VisitsService, 'openForSiteEntry' | 'closeForSiteExit'>;
   watchlist: Pick<WatchlistService, 'screen'>;
@@ -159,6 +167,18 @@ export const toSiteNodeToken = (
     row.lastSyncAt !== null &&
     now.getTime() - row.lastSyncAt.getTime() > staleAfterMs,
 });
+
+/** What central keeps of a fact's payload: objects as digests (they go to storage), never bytes. */
+function storedPayloadOf(event: SiteSyncEvent, parsed: Parsed | undefined) {
+  if (event.kind === 'capture')
+    return storedCapturePayload(event.payload, (parsed as { bytes: Buffer }).bytes);
+  if (event.kind === 'entry') return storedEntryPayload(event.payload);
+  return event.payload;
+}
+
+/** A payload's SHA-256 over its canonical JSON (key order is not part of a fact). */
+const payloadHash = (payload: unknown) =>
+  createHash('sha256').update(canonicalJson(payload)).digest('hex');
 
 const maxDate = (dates: (Date | null)[]) =>
   dates.reduce<Date | null>(
@@ -285,6 +305,7 @@ export function createSiteSyncService({
   /** Stores a site's entry as central's entry log (the site's id), with its visit and flags. */
   async function applyEntry(
     tx: DbExecutor,
+    objects: RawObjects,
     node: SiteNode,
     event: SiteSyncEvent,
     entry: SiteEntryPayload,
@@ -455,6 +476,179 @@ export function createSiteSyncService({
     return parsed;
   }
 
+  /** One batch in one transaction; its objects through `batchObjects` (see receiveEvents). */
+  async function receiveBatch(
+    node: SiteNode,
+    batch: SiteSyncEventsBatch,
+    receivedAt: Date,
+    batchObjects: RawObjects,
+  ): Promise<SiteSyncAck> {
+    return database.withTenant(node.tenantId, async (tx) => {
+      await repository.lockSite(tx, node.tenantId, node.siteId);
+      const parsed = await validate(tx, node, batch.events);
+      const held = await repository.heldIds(
+        tx,
+        node.tenantId,
+        batch.events.map((event) => event.id),
+      );
+      const streams = [...new Set(batch.events.map((event) => siteSyncStreamKey(event.gateId)))];
+      const highest = await repository.highestSeqs(tx, node.tenantId, node.siteId, streams);
+      const acknowledged = () =>
+        Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
+
+      const duplicates: string[] = [];
+      const fresh: SiteSyncEvent[] = [];
+      for (const event of batch.events) {
+        const stream = siteSyncStreamKey(event.gateId);
+        const before = held.get(event.id);
+        if (before) {
+          const sameFact =
+            before.siteId === node.siteId &&
+            before.stream === stream &&
+            (before.seq === event.seq ||
+              // ADR 0009: the same fact under another seq (a node restored twice around a
+              // renumbering) is already applied, not a conflict the node would resend forever.
+              (before.kind === event.kind &&
+                payloadHash(before.payload) ===
+                  payloadHash(storedPayloadOf(event, parsed.get(event.id)))));
+          if (!sameFact)
+            throw new AppError(
+              'CONFLICT',
+              `Event ${event.id} is already held as seq ${before.seq} of another stream or site, or with another payload.`,
+            );
+          duplicates.push(event.id);
+        } else {
+          fresh.push(event);
+        }
+      }
+      // Per stream in seq order: each new fact must follow the last one held, without a gap.
+      fresh.sort((a, b) => a.seq - b.seq);
+      // A new fact under a seq central already holds for another fact: never overwritten.
+      const reused = fresh.filter(
+        (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
+      );
+      if (reused.length > 0) {
+        const first = reused[0]!;
+        const stream = siteSyncStreamKey(first.gateId);
+        throw new SiteSyncSeqReusedError(
+          stream,
+          acknowledged(),
+          reused.map((event) => ({
+            id: event.id,
+            stream: siteSyncStreamKey(event.gateId),
+            seq: event.seq,
+          })),
+          `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
+        );
+      }
+      const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
+      for (const event of fresh) {
+        const stream = siteSyncStreamKey(event.gateId);
+        const expected = next.get(stream)!;
+        if (event.seq !== expected) {
+          throw new SiteSyncGapError(
+            stream,
+            acknowledged(),
+            event.seq < expected
+              ? `Stream ${stream}: seq ${event.seq} is already held by another event; central holds up to ${expected - 1}.`
+              : `Stream ${stream}: seq ${event.seq} skips ${expected}; central holds up to ${expected - 1}, resend from ${expected}.`,
+          );
+        }
+        next.set(stream, expected + 1);
+      }
+
+      const flagged: string[] = [];
+      for (const event of fresh) {
+        const payload = parsed.get(event.id);
+        const stale =
+          event.kind === 'entry'
+            ? await staleReasons(
+                tx,
+                node.tenantId,
+                payload as SiteEntryPayload,
+                new Date(event.siteRecordedAt),
+              )
+            : [];
+        const capture =
+          event.kind === 'capture'
+            ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+            : null;
+        const inserted = await repository.insertEvent(tx, {
+          tenantId: node.tenantId,
+          id: event.id,
+          siteId: node.siteId,
+          gateId: event.gateId,
+          stream: siteSyncStreamKey(event.gateId),
+          seq: event.seq,
+          kind: event.kind,
+          siteRecordedAt: new Date(event.siteRecordedAt),
+          centralReceivedAt: receivedAt,
+          // A capture's object goes to storage, not into the fact's row (its digest does).
+          payload: storedPayloadOf(event, payload),
+          flagged: stale.length > 0,
+        });
+        if (!inserted) {
+          duplicates.push(event.id);
+          continue;
+        }
+        if (stale.length > 0) flagged.push(event.id);
+        if (event.kind === 'entry')
+          await applyEntry(
+            tx,
+            batchObjects,
+            node,
+            event,
+            payload as SiteEntryPayload,
+            stale,
+            receivedAt,
+          );
+        if (event.kind === 'exit')
+          await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
+        const row = { tenantId: node.tenantId, id: event.id };
+        if (capture)
+          await applyCapture(
+            tx,
+            batchObjects,
+            { ...row, siteId: node.siteId, receivedAt },
+            capture.capture,
+            capture.bytes,
+          );
+        if (event.kind === 'face_comparison')
+          await applyFaceComparison(
+            tx,
+            { ...row, receivedAt },
+            payload as SiteFaceComparisonPayload,
+          );
+        if (event.kind === 'correction')
+          await applyCorrection(tx, row, payload as SiteCorrectionPayload);
+        if (event.kind === 'audit')
+          await applyAudit(
+            tx,
+            { ...row, siteId: node.siteId, receivedAt },
+            payload as SiteAuditPayload,
+          );
+        const stream = siteSyncStreamKey(event.gateId);
+        highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
+      }
+      await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
+      if (fresh.length > 0) {
+        await audit.record(tx, {
+          tenantId: node.tenantId,
+          actorUserId: null,
+          action: 'site.sync.events-received',
+          targetType: 'site_node_token',
+          targetId: node.tokenId,
+          details: {
+            siteId: node.siteId,
+            received: fresh.length,
+            duplicates: duplicates.length,
+            flagged,
+          },
+        });
+      }
+      return { acknowledged: acknowledged(), duplicates, flagged };
+    });
+  }
   return {
     // ---- tokens (tenant_admin) ----
     async createToken(
@@ -604,162 +798,50 @@ export function createSiteSyncService({
     // ---- up-sync ----
     async receiveEvents(node: SiteNode, batch: SiteSyncEventsBatch): Promise<SiteSyncAck> {
       const receivedAt = clock.now();
-      return database.withTenant(node.tenantId, async (tx) => {
-        await repository.lockSite(tx, node.tenantId, node.siteId);
-        const parsed = await validate(tx, node, batch.events);
-        const held = await repository.heldIds(
-          tx,
-          node.tenantId,
-          batch.events.map((event) => event.id),
-        );
-        const streams = [...new Set(batch.events.map((event) => siteSyncStreamKey(event.gateId)))];
-        const highest = await repository.highestSeqs(tx, node.tenantId, node.siteId, streams);
-        const acknowledged = () =>
-          Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
+      // Objects are stored inside the batch's transaction, before it commits (a fact is never
+      // acknowledged without its object). Should the batch fail, the objects it stored that were
+      // not in storage before are removed again: nothing orphaned, nothing held before touched.
+      const storedHere: string[] = [];
+      const batchObjects: RawObjects = {
+        has: async (key) => (await objects.getRange(key, 0, 0)) !== undefined,
+        async put(key, bytes) {
+          const before = await objects.getRange(key, 0, 0);
+          await objects.put(key, bytes);
+          if (!before) storedHere.push(key);
+        },
+      };
+      try {
+        return await receiveBatch(node, batch, receivedAt, batchObjects);
+      } catch (error) {
+        for (const key of storedHere) await objects.delete(key).catch(() => undefined);
+        throw error;
+      }
+    },
 
-        const duplicates: string[] = [];
-        const fresh: SiteSyncEvent[] = [];
-        for (const event of batch.events) {
-          const stream = siteSyncStreamKey(event.gateId);
-          const before = held.get(event.id);
-          if (before) {
-            if (
-              before.siteId !== node.siteId ||
-              before.stream !== stream ||
-              before.seq !== event.seq
-            )
-              throw new AppError(
-                'CONFLICT',
-                `Event ${event.id} is already held as seq ${before.seq} of another stream or site.`,
-              );
-            duplicates.push(event.id);
-          } else {
-            fresh.push(event);
-          }
-        }
-        // Per stream in seq order: each new fact must follow the last one held, without a gap.
-        fresh.sort((a, b) => a.seq - b.seq);
-        // A new fact under a seq central already holds for another fact: never overwritten.
-        const reused = fresh.filter(
-          (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
+    /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */
+    /**
+     * One object an entry names, sent on its own before the entry's fact (ADR 0009: an entry's
+     * size stays bounded by its rows). Checked as an inline object is: a non-capture storage key
+     * of the token's tenant, sealed. Idempotent on the key: an object central already holds under
+     * it is kept, never overwritten (`stored: false`). The fact naming it is checked and audited
+     * when it arrives.
+     */
+    async receiveObject(node: SiteNode, body: SiteSyncObject): Promise<SiteSyncObjectStored> {
+      if (!isEntryObjectKey(node.tenantId, body.key))
+        throw new AppError(
+          'INVALID',
+          "key: not an image key of this node's tenant (a capture's object comes with its fact).",
         );
-        if (reused.length > 0) {
-          const first = reused[0]!;
-          const stream = siteSyncStreamKey(first.gateId);
-          throw new SiteSyncSeqReusedError(
-            stream,
-            acknowledged(),
-            reused.map((event) => ({
-              id: event.id,
-              stream: siteSyncStreamKey(event.gateId),
-              seq: event.seq,
-            })),
-            `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
-          );
-        }
-        const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
-        for (const event of fresh) {
-          const stream = siteSyncStreamKey(event.gateId);
-          const expected = next.get(stream)!;
-          if (event.seq !== expected) {
-            throw new SiteSyncGapError(
-              stream,
-              acknowledged(),
-              event.seq < expected
-                ? `Stream ${stream}: seq ${event.seq} is already held by another event; central holds up to ${expected - 1}.`
-                : `Stream ${stream}: seq ${event.seq} skips ${expected}; central holds up to ${expected - 1}, resend from ${expected}.`,
-            );
-          }
-          next.set(stream, expected + 1);
-        }
-
-        const flagged: string[] = [];
-        for (const event of fresh) {
-          const payload = parsed.get(event.id);
-          const stale =
-            event.kind === 'entry'
-              ? await staleReasons(
-                  tx,
-                  node.tenantId,
-                  payload as SiteEntryPayload,
-                  new Date(event.siteRecordedAt),
-                )
-              : [];
-          const capture =
-            event.kind === 'capture'
-              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
-              : null;
-          const inserted = await repository.insertEvent(tx, {
-            tenantId: node.tenantId,
-            id: event.id,
-            siteId: node.siteId,
-            gateId: event.gateId,
-            stream: siteSyncStreamKey(event.gateId),
-            seq: event.seq,
-            kind: event.kind,
-            siteRecordedAt: new Date(event.siteRecordedAt),
-            centralReceivedAt: receivedAt,
-            // A capture's object goes to storage, not into the fact's row (its digest does).
-            payload: capture
-              ? storedCapturePayload(event.payload, capture.bytes)
-              : event.kind === 'entry'
-                ? storedEntryPayload(event.payload)
-                : event.payload,
-            flagged: stale.length > 0,
-          });
-          if (!inserted) {
-            duplicates.push(event.id);
-            continue;
-          }
-          if (stale.length > 0) flagged.push(event.id);
-          if (event.kind === 'entry')
-            await applyEntry(tx, node, event, payload as SiteEntryPayload, stale, receivedAt);
-          if (event.kind === 'exit')
-            await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
-          const row = { tenantId: node.tenantId, id: event.id };
-          if (capture)
-            await applyCapture(
-              tx,
-              objects,
-              { ...row, siteId: node.siteId, receivedAt },
-              capture.capture,
-              capture.bytes,
-            );
-          if (event.kind === 'face_comparison')
-            await applyFaceComparison(
-              tx,
-              { ...row, receivedAt },
-              payload as SiteFaceComparisonPayload,
-            );
-          if (event.kind === 'correction')
-            await applyCorrection(tx, row, payload as SiteCorrectionPayload);
-          if (event.kind === 'audit')
-            await applyAudit(
-              tx,
-              { ...row, siteId: node.siteId, receivedAt },
-              payload as SiteAuditPayload,
-            );
-          const stream = siteSyncStreamKey(event.gateId);
-          highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
-        }
-        await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
-        if (fresh.length > 0) {
-          await audit.record(tx, {
-            tenantId: node.tenantId,
-            actorUserId: null,
-            action: 'site.sync.events-received',
-            targetType: 'site_node_token',
-            targetId: node.tokenId,
-            details: {
-              siteId: node.siteId,
-              received: fresh.length,
-              duplicates: duplicates.length,
-              flagged,
-            },
-          });
-        }
-        return { acknowledged: acknowledged(), duplicates, flagged };
-      });
+      const bytes = Buffer.from(body.object, 'base64');
+      if (!isSealedObject(bytes))
+        throw new AppError(
+          'INVALID',
+          "object: not a sealed object (the site seals with the tenant's key).",
+        );
+      if ((await objects.getRange(body.key, 0, 0)) !== undefined)
+        return { key: body.key, stored: false };
+      await objects.put(body.key, bytes);
+      return { key: body.key, stored: true };
     },
 
     /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */

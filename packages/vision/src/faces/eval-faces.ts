@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { writeSection } from './docs-section';
 import { isFaceError } from './errors';
+import { smallFaceSweep, smallFaceTable } from './eval-small-faces';
 import { type DescriptorOptions, embedFace, loadFaceModels } from './face-engine';
 import {
   ACCEPT_DISTANCE,
@@ -186,6 +187,7 @@ async function main(): Promise<void> {
     return { name: r.name, stats: statsAt(sc, FACE_MATCH_THRESHOLD), sep: separation(sc), halves };
   });
   const { embeddings, times } = runs[runs.length - 1]!;
+  const smallFaces = await smallFaceSweep(pairsFile);
   const scored = scorePairs(pairs, embeddings);
 
   const at70 = statsAt(scored, FACE_MATCH_THRESHOLD);
@@ -266,6 +268,32 @@ async function main(): Promise<void> {
           `**Note:** the refitted equal-error distance ${f3(fit.distance)} differs from the committed EER_DISTANCE by more than 0.03; revisit the mapping (the accept decision at 0.60 does not depend on it).`,
         ]
       : []),
+    '',
+    '### Small faces in large photos (generated)',
+    '',
+    'One photo per identity (the first genuine pair of each: 8 faces), cut around its face and pasted into a generated',
+    '4000x3000 photo (blurred noise, a gradient and shapes; `testing/small-faces.ts`) so the face box is 1-5 % of the',
+    'width; "another photo of the same person" is the pair\'s other image at its own size, "nearest other person" the',
+    "closest of the other 7 identities' 14 photos. Same command (also alone:",
+    '`node --import tsx packages/vision/src/faces/eval-small-faces.ts`).',
+    '',
+    'Before (main at 20ee658: the five passes on the 1024 px analysis image only):',
+    '',
+    '| face width (px of 4000) | found | distance to the same photo, mean / max | to another photo of the same person, mean / max | nearest other person, min | median time |',
+    '|---|---|---|---|---|---|',
+    '| 1.0 % (40 px) | 0/8 | - | - | - | - |',
+    '| 1.5 % (60 px) | 0/8 | - | - | - | - |',
+    '| 2.0 % (80 px) | 0/8 | - | - | - | - |',
+    '| 3.0 % (120 px) | 0/8 | - | - | - | - |',
+    '| 5.0 % (200 px) | 3/8 | 0.245 / 0.261 | 0.453 / 0.574 | 0.746 | 733 ms |',
+    '',
+    'Now (tiles of the full-resolution photo when no pass finds a face; landmarks and descriptor from a crop of the',
+    'full-resolution photo for a face found there or small in the pixels it was found in; ADR 0012):',
+    '',
+    ...smallFaceTable(smallFaces),
+    '',
+    'Times are wall times on the shared machine (other sessions ran at the same time); CPU costs are in',
+    'docs/benchmarks.md "## Faces".',
     '',
     '### ROC points (score threshold -> distance threshold)',
     '',

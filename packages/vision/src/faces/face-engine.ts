@@ -458,12 +458,7 @@ function fullResFactor(analysed: RgbImage): number {
 }
 
 /** A region of the full-resolution photo, resized by `r` (sharp's resampling), as pass pixels. */
-async function regionInput(
-  m: Models,
-  full: FullRes,
-  region: Rect,
-  r: number,
-): Promise<PassInput> {
+async function regionInput(m: Models, full: FullRes, region: Rect, r: number): Promise<PassInput> {
   const { width, height } = full.image;
   const { data, info } = await sharp(full.image.data, { raw: { width, height, channels: 3 } })
     .extract(region)
@@ -488,7 +483,12 @@ async function detectInTiles(m: Models, full: FullRes): Promise<Candidate[]> {
   for (const level of tileLevels(full.image.width, full.image.height)) {
     const found: Candidate[] = [];
     for (const tile of level) {
-      const input = await regionInput(m, full, tile, TILE_INPUT / Math.max(tile.width, tile.height));
+      const input = await regionInput(
+        m,
+        full,
+        tile,
+        TILE_INPUT / Math.max(tile.width, tile.height),
+      );
       try {
         found.push(...toCandidates(input, await tinyDetections(m, input, [TILE_INPUT])));
       } finally {
@@ -565,8 +565,7 @@ async function faceFromFullRes(
 function worthFullRes(analysed: RgbImage, input: PassInput, face: Candidate): boolean {
   const side = Math.max(face.box.width, face.box.height);
   return (
-    side * input.scale < REFINE_BELOW_PX &&
-    fullResFactor(analysed) >= FULL_RES_GAIN * input.scale
+    side * input.scale < REFINE_BELOW_PX && fullResFactor(analysed) >= FULL_RES_GAIN * input.scale
   );
 }
 
@@ -856,7 +855,12 @@ async function faceToDescribe(
     input.tensor.dispose();
     detected.input = null;
     if (!refined) return null;
-    return { face: refined.candidate, input: refined.input, count: detected.count, fullResolution: true };
+    return {
+      face: refined.candidate,
+      input: refined.input,
+      count: detected.count,
+      fullResolution: true,
+    };
   }
   if (!full) return null;
   let candidates = detected.candidates;

@@ -65,7 +65,7 @@ export async function smallFaceInLargePhoto(
   photo: Uint8Array,
   faceBox: Box,
   options: SmallFaceOptions,
-  background?: Buffer,
+  background?: Uint8Array,
 ): Promise<{ image: Buffer; box: Box }> {
   const width = options.width ?? 4000;
   const height = options.height ?? 3000;

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { writeSection } from './docs-section';
 import { isFaceError } from './errors';
+import { smallFaceSweep, smallFaceTable } from './eval-small-faces';
 import { type DescriptorOptions, embedFace, loadFaceModels } from './face-engine';
 import {
   ACCEPT_DISTANCE,
@@ -158,19 +159,26 @@ async function main(): Promise<void> {
   const files = [...new Set(pairs.flatMap((p) => [p.a, p.b]))];
   const runs: {
     name: string;
-    embeddings: Map<string, { descriptor: number[]; pass: number } | { error: string }>;
+    embeddings: Map<
+      string,
+      { descriptor: number[]; pass: number; fullResolution: boolean } | { error: string }
+    >;
     times: number[];
   }[] = [];
   for (const variant of VARIANTS) {
     const embeddings = new Map<
       string,
-      { descriptor: number[]; pass: number } | { error: string }
+      { descriptor: number[]; pass: number; fullResolution: boolean } | { error: string }
     >();
     const times: number[] = [];
     for (const file of files) {
       try {
         const e = await embedFace(readFileSync(path.join(dir, file)), variant.options);
-        embeddings.set(file, { descriptor: e.descriptor, pass: e.detectionPass });
+        embeddings.set(file, {
+          descriptor: e.descriptor,
+          pass: e.detectionPass,
+          fullResolution: e.fullResolution,
+        });
         times.push(e.ms);
       } catch (error) {
         if (!isFaceError(error)) throw error;
@@ -186,6 +194,7 @@ async function main(): Promise<void> {
     return { name: r.name, stats: statsAt(sc, FACE_MATCH_THRESHOLD), sep: separation(sc), halves };
   });
   const { embeddings, times } = runs[runs.length - 1]!;
+  const smallFaces = await smallFaceSweep(pairsFile);
   const scored = scorePairs(pairs, embeddings);
 
   const at70 = statsAt(scored, FACE_MATCH_THRESHOLD);
@@ -202,6 +211,9 @@ async function main(): Promise<void> {
   const sources = [...new Set(pairs.map((p) => p.source ?? 'all'))];
   const failedImages = [...embeddings].filter(([, e]) => 'error' in e);
   const hardImages = [...embeddings].filter(([, e]) => 'pass' in e && e.pass > 0);
+  const fullResImages = [...embeddings].filter(
+    ([, e]) => 'fullResolution' in e && e.fullResolution,
+  );
   times.sort((x, y) => x - y);
 
   const command = 'node --import tsx packages/vision/src/faces/eval-faces.ts';
@@ -267,6 +279,33 @@ async function main(): Promise<void> {
         ]
       : []),
     '',
+    '### Small faces in large photos (generated)',
+    '',
+    'One photo per identity (the first genuine pair of each: 8 faces), cut around its face and pasted into a generated',
+    '4000x3000 photo (blurred noise, a gradient and shapes; `testing/small-faces.ts`) so the face box is 1-5 % of the',
+    'width; "another photo of the same person" is the pair\'s other image at its own size, "nearest other person" the',
+    "closest of the other 7 identities' 14 photos; the background's noise is drawn anew each run (distances move by",
+    'about 0.01 between runs). Same command (also alone:',
+    '`node --import tsx packages/vision/src/faces/eval-small-faces.ts`).',
+    '',
+    'Before (main at 20ee658: the five passes on the 1024 px analysis image only):',
+    '',
+    '| face width (px of 4000) | found | distance to the same photo, mean / max | to another photo of the same person, mean / max | nearest other person, min | median time |',
+    '|---|---|---|---|---|---|',
+    '| 1.0 % (40 px) | 0/8 | - | - | - | - |',
+    '| 1.5 % (60 px) | 0/8 | - | - | - | - |',
+    '| 2.0 % (80 px) | 0/8 | - | - | - | - |',
+    '| 3.0 % (120 px) | 0/8 | - | - | - | - |',
+    '| 5.0 % (200 px) | 3/8 | 0.245 / 0.261 | 0.453 / 0.574 | 0.746 | 733 ms |',
+    '',
+    'Now (tiles of the full-resolution photo when no pass finds a face; landmarks and descriptor from a crop of the',
+    'full-resolution photo for a face found there or small in the pixels it was found in; ADR 0012):',
+    '',
+    ...smallFaceTable(smallFaces),
+    '',
+    'Times are wall times on the shared machine (other sessions ran at the same time); CPU costs are in',
+    'docs/benchmarks.md "## Faces".',
+    '',
     '### ROC points (score threshold -> distance threshold)',
     '',
     '| score >= | distance <= | accuracy | FAR | FRR |',
@@ -279,6 +318,9 @@ async function main(): Promise<void> {
     hardImages.length
       ? `Found only by a fallback detection pass (tight crops): ${hardImages.map(([f]) => `\`${f}\``).join(', ')}.`
       : 'Every face was found by the first detection pass.',
+    fullResImages.length
+      ? `Described from a crop of the full-resolution photo (small face; ADR 0012): ${fullResImages.map(([f]) => `\`${f}\``).join(', ')}.`
+      : 'No dev image reaches the tiles or the full-resolution crop of ADR 0012 (every face is found by the first passes, at least 100 px wide in the pixels it was found in), so the distances, margins and ROC above are the same before and after that change (issue 20, part q).',
     failedImages.length
       ? `No usable face: ${failedImages.map(([f, e]) => `\`${f}\` (${(e as { error: string }).error.split(':')[0]})`).join(', ')}.`
       : '',

@@ -20,6 +20,7 @@ import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
 import { type DescriptorComparison, assertDescriptor, compareDescriptors } from './match-score';
+import { type Rect, mergeDetections, tileLevels } from './tiling';
 import { installWasmCopyKernels } from './wasm-copy-kernels';
 import {
   type FaceBox,
@@ -194,8 +195,9 @@ const PAD_GREY = { r: 128, g: 128, b: 128 };
 
 type PassInput = {
   tensor: TF.Tensor3D;
-  /** pass pixel = (analysed pixel + pad) * scale */
-  pad: number;
+  /** pass pixel = (analysed pixel + pad) * scale, per axis */
+  padX: number;
+  padY: number;
   scale: number;
 };
 
@@ -235,7 +237,7 @@ async function passInput(
   // float32 -> float32 cast is a plain copy where int32 -> float32 converts value by value.
   if (padFraction === 0) {
     const tensor = m.tf.tensor3d(new Float32Array(image.data), [image.height, image.width, 3]);
-    return { tensor, pad: 0, scale: 1 };
+    return { tensor, padX: 0, padY: 0, scale: 1 };
   }
   const pad = Math.round(Math.max(image.width, image.height) * padFraction);
   const { data, info } = await sharp(image.data, {
@@ -246,7 +248,7 @@ async function passInput(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const tensor = m.tf.tensor3d(new Float32Array(data), [info.height, info.width, 3]);
-  return { tensor, pad, scale: info.width / (image.width + 2 * pad) };
+  return { tensor, padX: pad, padY: pad, scale: info.width / (image.width + 2 * pad) };
 }
 
 function iou(a: FaceBox, b: FaceBox): number {
@@ -285,8 +287,8 @@ function toCandidates(input: PassInput, detections: FaceApi.FaceDetection[]): Ca
       const b = detection.box;
       return {
         box: {
-          x: b.x / input.scale - input.pad,
-          y: b.y / input.scale - input.pad,
+          x: b.x / input.scale - input.padX,
+          y: b.y / input.scale - input.padY,
           width: b.width / input.scale,
           height: b.height / input.scale,
         },
@@ -331,8 +333,8 @@ async function withLandmarks(
     false,
   ).run();
   const toImage = (p: { x: number; y: number }): Point => ({
-    x: p.x / input.scale - input.pad,
-    y: p.y / input.scale - input.pad,
+    x: p.x / input.scale - input.padX,
+    y: p.y / input.scale - input.padY,
   });
   return results.map((result, i) => ({
     ...candidates[i]!,
@@ -348,8 +350,12 @@ type Detected = {
   main: Candidate | null;
   /** Faces competing with `main` (>= half its size), `main` included. */
   count: number;
+  /** The pass's pixels; null when the face was found on tiles (see `full`). */
   input: PassInput | null;
+  /** Index in PASSES; PASSES.length = found on tiles of the full-resolution photo. */
   pass: number;
+  /** The full-resolution photo, when tiling ran. */
+  full: FullRes | null;
 };
 
 /**
@@ -359,8 +365,15 @@ type Detected = {
 const CLOSE_UP_FRACTION = 0.25;
 const SMALL_FACE_SIZE = 512;
 
-/** Runs the passes until one finds a confident face. The caller disposes `input.tensor`. */
-async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
+/**
+ * Runs the passes until one finds a confident face; when none does and `loadFull` is given, searches
+ * tiles of the full-resolution photo. The caller disposes `input.tensor`.
+ */
+async function detectAll(
+  m: Models,
+  image: RgbImage,
+  loadFull?: () => Promise<FullRes>,
+): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
     const pass = PASSES[i]!;
     const input = await passInput(m, image, pass.pad, pass.normalise);
@@ -388,13 +401,172 @@ async function detectAll(m: Models, image: RgbImage): Promise<Detected> {
         candidates = toCandidates(input, detections);
         main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE)!;
       }
-      return { candidates, main, count: count(candidates, main), input, pass: i };
+      return { candidates, main, count: count(candidates, main), input, pass: i, full: null };
     } catch (error) {
       input.tensor.dispose();
       throw error;
     }
   }
-  return { candidates: [], main: null, count: 0, input: null, pass: -1 };
+  if (loadFull) {
+    const full = await loadFull();
+    const candidates = await detectInTiles(m, full);
+    const main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE);
+    if (main) {
+      const count = countCompetingFaces(
+        candidates.map((c) => c.box),
+        0.5,
+        main.box,
+      );
+      return { candidates, main, count, input: null, pass: PASSES.length, full };
+    }
+  }
+  return { candidates: [], main: null, count: 0, input: null, pass: -1, full: null };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Small faces in large photos: tiles of the full-resolution photo, and landmarks + descriptor from it
+
+/** The full-resolution photo is decoded at most this large on the long side (16 MP, 48 MB of RGB). */
+const FULL_RES_SIDE = 4096;
+/** TinyFaceDetector's input size on each tile (tiles are resized to it). */
+const TILE_INPUT = 416;
+/**
+ * A face narrower than this in the pixels it was found in is described from the full-resolution photo
+ * when that holds at least FULL_RES_GAIN times more of it (the recognition net's crop is 150 px).
+ */
+const REFINE_BELOW_PX = 100;
+const FULL_RES_GAIN = 1.5;
+/** The crop around a face for landmarks and descriptor: this many face sides wide, the face FACE_CROP_PX wide. */
+const FACE_CROP_SIDES = 3;
+const FACE_CROP_PX = 160;
+
+type FullRes = {
+  image: RgbImage;
+  /** full-resolution pixel = analysed pixel * k */
+  k: number;
+};
+
+async function decodeFullRes(bytes: Uint8Array, analysed: RgbImage): Promise<FullRes> {
+  const image = await decodeForFaces(bytes, { maxSide: FULL_RES_SIDE });
+  return { image, k: image.width / analysed.width };
+}
+
+/** How many full-resolution pixels one analysed pixel becomes, without decoding. */
+function fullResFactor(analysed: RgbImage): number {
+  const long = Math.max(analysed.originalWidth, analysed.originalHeight);
+  return Math.min(long, FULL_RES_SIDE) / Math.max(analysed.width, analysed.height);
+}
+
+/** A region of the full-resolution photo, resized by `r` (sharp's resampling), as pass pixels. */
+async function regionInput(m: Models, full: FullRes, region: Rect, r: number): Promise<PassInput> {
+  const { width, height } = full.image;
+  const { data, info } = await sharp(full.image.data, { raw: { width, height, channels: 3 } })
+    .extract(region)
+    .resize({
+      width: Math.max(1, Math.round(region.width * r)),
+      height: Math.max(1, Math.round(region.height * r)),
+      fit: 'fill',
+    })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const tensor = m.tf.tensor3d(new Float32Array(data), [info.height, info.width, 3]);
+  const scale = full.k * (info.width / region.width);
+  return { tensor, padX: -region.left / full.k, padY: -region.top / full.k, scale };
+}
+
+/**
+ * Tiles of the full-resolution photo, coarse to fine (tiling.ts), each at the detector's input size;
+ * detections merged across tiles (NMS in analysed-image coordinates). Stops at the first level with a
+ * confident face. The candidates' `detection`s refer to disposed tiles: use faceFromFullRes.
+ */
+async function detectInTiles(m: Models, full: FullRes): Promise<Candidate[]> {
+  for (const level of tileLevels(full.image.width, full.image.height)) {
+    const found: Candidate[] = [];
+    for (const tile of level) {
+      const input = await regionInput(
+        m,
+        full,
+        tile,
+        TILE_INPUT / Math.max(tile.width, tile.height),
+      );
+      try {
+        found.push(...toCandidates(input, await tinyDetections(m, input, [TILE_INPUT])));
+      } finally {
+        input.tensor.dispose();
+      }
+    }
+    const merged = mergeDetections(found, SAME_FACE_IOU);
+    if (merged.some((c) => c.score >= MIN_DETECTION_SCORE)) {
+      return merged.sort((a, b) => area(b.box) - area(a.box));
+    }
+  }
+  return [];
+}
+
+/**
+ * The face again in a crop of the full-resolution photo around it (FACE_CROP_SIDES face sides, the face
+ * resized to FACE_CROP_PX), detected anew there so landmarks and descriptor come from real pixels rather
+ * than the downscaled photo. When the crop's detection does not confirm it: null if `confirm`, else the
+ * known box carried into the crop. The caller disposes `input.tensor`.
+ */
+async function faceFromFullRes(
+  m: Models,
+  full: FullRes,
+  face: Candidate,
+  confirm: boolean,
+): Promise<{ input: PassInput; candidate: Candidate } | null> {
+  const { width, height } = full.image;
+  const side = Math.max(face.box.width, face.box.height) * full.k;
+  const cx = (face.box.x + face.box.width / 2) * full.k;
+  const cy = (face.box.y + face.box.height / 2) * full.k;
+  const half = (FACE_CROP_SIDES * side) / 2;
+  const left = Math.min(width - 1, Math.max(0, Math.floor(cx - half)));
+  const top = Math.min(height - 1, Math.max(0, Math.floor(cy - half)));
+  const region = {
+    left,
+    top,
+    width: Math.max(1, Math.min(width, Math.ceil(cx + half)) - left),
+    height: Math.max(1, Math.min(height, Math.ceil(cy + half)) - top),
+  };
+  const input = await regionInput(m, full, region, FACE_CROP_PX / Math.max(1, side));
+  try {
+    const found = toCandidates(input, await tinyDetections(m, input, [224, 416]))
+      .filter((c) => c.score >= MIN_DETECTION_SCORE && iou(c.box, face.box) > SAME_FACE_IOU)
+      .sort((a, b) => b.score - a.score);
+    let candidate = found[0];
+    if (!candidate && !confirm) {
+      const [h, w] = input.tensor.shape;
+      const b = face.box;
+      const x = (b.x + input.padX) * input.scale;
+      const y = (b.y + input.padY) * input.scale;
+      const rect = new m.faceapi.Rect(
+        x / w,
+        y / h,
+        (b.width * input.scale) / w,
+        (b.height * input.scale) / h,
+      );
+      candidate = {
+        ...face,
+        detection: new m.faceapi.FaceDetection(face.score, rect, { width: w, height: h }),
+      };
+    }
+    if (!candidate) {
+      input.tensor.dispose();
+      return null;
+    }
+    return { input, candidate };
+  } catch (error) {
+    input.tensor.dispose();
+    throw error;
+  }
+}
+
+/** Whether a face found in a pass is small enough there, and the photo large enough, to describe it from the full-resolution photo. */
+function worthFullRes(analysed: RgbImage, input: PassInput, face: Candidate): boolean {
+  const side = Math.max(face.box.width, face.box.height);
+  return (
+    side * input.scale < REFINE_BELOW_PX && fullResFactor(analysed) >= FULL_RES_GAIN * input.scale
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -427,8 +599,13 @@ export type FaceEmbedding = {
   quality: FaceQuality;
   /** Present when requested (live captures). A score, not a gate. */
   antispoof?: AntispoofScores;
-  /** Detection passes needed (0 = first pass; higher = the face was hard to find). */
+  /**
+   * Detection passes needed (0 = first pass; higher = the face was hard to find; 5 = found only on tiles
+   * of the full-resolution photo: a small face in a large photo).
+   */
   detectionPass: number;
+  /** Landmarks and descriptor came from a crop of the full-resolution photo (a small face), not the analysed image. */
+  fullResolution: boolean;
   ms: number;
 };
 
@@ -657,15 +834,68 @@ async function describeAligned(
   return averageDescriptors(descriptors);
 }
 
+/**
+ * The face to describe and the pixels to describe it from: the pass's own, or a crop of the
+ * full-resolution photo for a face found on tiles (confirmed by a second detection in the crop, else the
+ * next confident candidate) or one that is small in the pass's pixels. The caller disposes `input.tensor`.
+ */
+async function faceToDescribe(
+  m: Models,
+  decoded: RgbImage,
+  detected: Detected,
+  loadFull: () => Promise<FullRes>,
+): Promise<{ face: Candidate; input: PassInput; count: number; fullResolution: boolean } | null> {
+  const { main, input, full } = detected;
+  if (!main) return null;
+  if (input) {
+    if (!worthFullRes(decoded, input, main)) {
+      return { face: main, input, count: detected.count, fullResolution: false };
+    }
+    const refined = await faceFromFullRes(m, await loadFull(), main, false);
+    input.tensor.dispose();
+    detected.input = null;
+    if (!refined) return null;
+    return {
+      face: refined.candidate,
+      input: refined.input,
+      count: detected.count,
+      fullResolution: true,
+    };
+  }
+  if (!full) return null;
+  let candidates = detected.candidates;
+  for (const c of candidates.filter((x) => x.score >= MIN_DETECTION_SCORE)) {
+    const refined = await faceFromFullRes(m, full, c, true);
+    if (!refined) {
+      candidates = candidates.filter((x) => x !== c);
+      continue;
+    }
+    const count = countCompetingFaces(
+      candidates.map((x) => x.box),
+      0.5,
+      c.box,
+    );
+    return { face: refined.candidate, input: refined.input, count, fullResolution: true };
+  }
+  return null;
+}
+
 async function embedDecoded(
   m: Models,
   decoded: RgbImage,
+  bytes: Uint8Array,
   options: EmbedOptions,
 ): Promise<FaceEmbedding> {
   const started = performance.now();
-  const { main, count, input, pass } = await detectAll(m, decoded);
+  let full: Promise<FullRes> | undefined;
+  const loadFull = () => (full ??= decodeFullRes(bytes, decoded));
+  const detected = await detectAll(m, decoded, loadFull);
+  let chosen: Awaited<ReturnType<typeof faceToDescribe>> = null;
   try {
-    if (!main || !input || count === 0) throw new FaceError('no_face');
+    chosen = await faceToDescribe(m, decoded, detected, loadFull);
+    if (!chosen) throw new FaceError('no_face');
+    const { face: main, input, count } = chosen;
+    const { pass } = detected;
     if (count > 1) {
       throw new FaceError(
         'multiple_faces',
@@ -693,10 +923,12 @@ async function embedDecoded(
       quality,
       ...(antispoof ? { antispoof } : {}),
       detectionPass: pass,
+      fullResolution: chosen.fullResolution,
       ms: Math.round(performance.now() - started),
     };
   } finally {
-    input?.tensor.dispose();
+    detected.input?.tensor.dispose();
+    chosen?.input.tensor.dispose();
   }
 }
 
@@ -710,7 +942,7 @@ export function embedFace(image: Uint8Array, options: EmbedOptions = {}): Promis
     const started = performance.now();
     const m = await models();
     const decoded = await decodeForFaces(image);
-    const result = await embedDecoded(m, decoded, options);
+    const result = await embedDecoded(m, decoded, image, options);
     return { ...result, ms: Math.round(performance.now() - started) };
   });
 }

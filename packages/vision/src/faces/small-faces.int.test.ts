@@ -1,0 +1,91 @@
+/**
+ * Small faces in large photos, on generated images: a face from the face-api package's sample photo
+ * pasted into a generated 3000x2250 photo at about 2.5 % of its width, where the first passes (1024 px
+ * analysis, 416 px detector input) see it at ~18 px and find nothing. The tiles of the full-resolution
+ * photo must find it, and its descriptor (from the full-resolution pixels) must still match the face.
+ */
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { FaceError } from './errors';
+import { embedFace, loadFaceModels } from './face-engine';
+import { FACE_MATCH_THRESHOLD, compareDescriptors } from './match-score';
+import { sampleFace } from './testing/sample-faces';
+import { smallFaceInLargePhoto, syntheticBackground } from './testing/small-faces';
+
+const CANVAS = { width: 3000, height: 2250 };
+let left: Buffer;
+let middle: Buffer;
+let right: Buffer;
+let background: Buffer;
+
+beforeAll(async () => {
+  await loadFaceModels();
+  [left, middle, right, background] = await Promise.all([
+    sampleFace('left'),
+    sampleFace('middle'),
+    sampleFace('right'),
+    syntheticBackground(CANVAS.width, CANVAS.height),
+  ]);
+}, 60_000);
+
+async function faceErrorOf(promise: Promise<unknown>): Promise<FaceError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(FaceError);
+    return error as FaceError;
+  }
+  throw new Error('expected a FaceError, got a result');
+}
+
+describe('small faces in large photos', () => {
+  it('finds a 75 px face in a 3000 px photo on tiles and describes it from the full-resolution pixels', async () => {
+    const reference = await embedFace(left);
+    expect(reference.fullResolution).toBe(false);
+    const { image, box } = await smallFaceInLargePhoto(
+      left,
+      reference.box,
+      { ...CANVAS, faceFraction: 0.025 },
+      background,
+    );
+    const e = await embedFace(image);
+    expect(e.detectionPass).toBe(5);
+    expect(e.fullResolution).toBe(true);
+    // The box is reported in the large photo's pixels, where the face was pasted.
+    expect(Math.abs(e.box.x + e.box.width / 2 - (box.x + box.width / 2))).toBeLessThan(
+      box.width / 2,
+    );
+    expect(Math.abs(e.box.y + e.box.height / 2 - (box.y + box.height / 2))).toBeLessThan(
+      box.height / 2,
+    );
+    expect(e.box.width / box.width).toBeGreaterThan(0.6);
+    expect(e.box.width / box.width).toBeLessThan(1.6);
+    const same = compareDescriptors(e.descriptor, reference.descriptor);
+    expect(same.matchScore).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD);
+    const other = compareDescriptors(e.descriptor, (await embedFace(right)).descriptor);
+    expect(other.matchScore).toBeLessThan(FACE_MATCH_THRESHOLD);
+  }, 120_000);
+
+  it('still reports no face for the large background alone (the tiles find nothing)', async () => {
+    const error = await faceErrorOf(embedFace(background));
+    expect(error.kind).toBe('no_face');
+  }, 120_000);
+
+  it("reports 'multiple_faces' for two small faces of the same size in one large photo", async () => {
+    const [a, b] = await Promise.all([embedFace(left), embedFace(middle)]);
+    const first = await smallFaceInLargePhoto(
+      left,
+      a.box,
+      { ...CANVAS, faceFraction: 0.025, at: { x: 0.3, y: 0.4 } },
+      background,
+    );
+    const both = await smallFaceInLargePhoto(
+      middle,
+      b.box,
+      { ...CANVAS, faceFraction: 0.025, at: { x: 0.7, y: 0.6 } },
+      first.image,
+    );
+    expect((await faceErrorOf(embedFace(both.image))).kind).toBe('multiple_faces');
+  }, 120_000);
+});

@@ -14,19 +14,27 @@ describe('runtime pauses', () => {
     const figures = pauses.take();
     pauses.stop();
     expect(figures.loopDelayMaxMs).toBeGreaterThanOrEqual(80);
+    // 120 ms busy of about 180 ms
+    expect(figures.loopBusy).toBeGreaterThan(0.4);
     // take() starts afresh
     expect(pauses.take().gcPauses).toBe(0);
   });
 
   it('combines stretches: longest of the longest, sums of counts', () => {
     const combined = combinePauses([
-      { loopDelayMaxMs: 5, gcPauses: 2, gcLongestMs: 3, gcTotalMs: 4 },
-      { loopDelayMaxMs: 40, gcPauses: 1, gcLongestMs: 12, gcTotalMs: 12 },
+      { loopBusy: 0.2, loopDelayMaxMs: 5, gcPauses: 2, gcLongestMs: 3, gcTotalMs: 4 },
+      { loopBusy: 0.6, loopDelayMaxMs: 40, gcPauses: 1, gcLongestMs: 12, gcTotalMs: 12 },
     ]);
-    expect(combined).toEqual({ loopDelayMaxMs: 40, gcPauses: 3, gcLongestMs: 12, gcTotalMs: 16 });
+    expect(combined).toEqual({
+      loopBusy: 0.4,
+      loopDelayMaxMs: 40,
+      gcPauses: 3,
+      gcLongestMs: 12,
+      gcTotalMs: 16,
+    });
     expect(combinePauses([])).toEqual(NO_PAUSES);
     expect(describePauses(combined)).toBe(
-      'loop delay max 40 ms, GC 3 pauses (longest 12 ms, 16 ms in all)',
+      'loop busy 40 %, delay max 40 ms, GC 3 pauses (longest 12 ms, 16 ms in all)',
     );
   });
 });

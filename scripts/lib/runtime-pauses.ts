@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 
 /**
  * What stopped a Node process from answering in a stretch of time: the event loop's delay (how late
@@ -8,6 +8,12 @@ import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
  * stalling, the bench stalling, or neither, i.e. PostgreSQL or the machine?).
  */
 export type PauseFigures = {
+  /**
+   * The share of the time the event loop was busy (0–1). Requests queue behind each other when
+   * it is high, although no single task stalls the loop: at 70 % a burst of arrivals waits tens of
+   * milliseconds.
+   */
+  loopBusy: number;
   /** The longest event-loop delay seen, ms. */
   loopDelayMaxMs: number;
   gcPauses: number;
@@ -16,6 +22,7 @@ export type PauseFigures = {
 };
 
 export const NO_PAUSES: PauseFigures = {
+  loopBusy: 0,
   loopDelayMaxMs: 0,
   gcPauses: 0,
   gcLongestMs: 0,
@@ -31,9 +38,14 @@ export function watchPauses() {
     for (const entry of list.getEntries()) gcDurations.push(entry.duration);
   });
   observer.observe({ entryTypes: ['gc'] });
+  let since = performance.eventLoopUtilization();
   return {
     take(): PauseFigures {
+      const now = performance.eventLoopUtilization();
+      const busy = performance.eventLoopUtilization(now, since).utilization;
+      since = now;
       const figures: PauseFigures = {
+        loopBusy: busy,
         // The histogram counts the timer's own resolution as delay: only the excess is a stall.
         loopDelayMaxMs: delay.count > 0 ? Math.max(0, delay.max / 1e6 - 10) : 0,
         gcPauses: gcDurations.length,
@@ -51,10 +63,16 @@ export function watchPauses() {
   };
 }
 
-/** Several stretches as one: the longest of the longest, the sums of the counts. */
+/**
+ * Several stretches (of equal length) as one: the mean busy share, the longest of the longest,
+ * the sums of the counts.
+ */
 export function combinePauses(parts: readonly PauseFigures[]): PauseFigures {
-  return parts.reduce(
+  const loopBusy =
+    parts.length > 0 ? parts.reduce((sum, part) => sum + part.loopBusy, 0) / parts.length : 0;
+  const combined = parts.reduce(
     (all, part) => ({
+      loopBusy: 0,
       loopDelayMaxMs: Math.max(all.loopDelayMaxMs, part.loopDelayMaxMs),
       gcPauses: all.gcPauses + part.gcPauses,
       gcLongestMs: Math.max(all.gcLongestMs, part.gcLongestMs),
@@ -62,10 +80,11 @@ export function combinePauses(parts: readonly PauseFigures[]): PauseFigures {
     }),
     NO_PAUSES,
   );
+  return { ...combined, loopBusy };
 }
 
 export const describePauses = (figures: PauseFigures) =>
-  `loop delay max ${figures.loopDelayMaxMs.toFixed(0)} ms, GC ${figures.gcPauses} pauses ` +
+  `loop busy ${Math.round(figures.loopBusy * 100)} %, delay max ${figures.loopDelayMaxMs.toFixed(0)} ms, GC ${figures.gcPauses} pauses ` +
   `(longest ${figures.gcLongestMs.toFixed(0)} ms, ${figures.gcTotalMs.toFixed(0)} ms in all)`;
 
 /** The server's half-second lines (server-pauses-preload.ts) that end within [from, to], combined. */

@@ -1,5 +1,6 @@
 import type { Reading } from '@boomgate/contracts/readings';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { PERSONAL_KEYS } from '@/modules/audit';
@@ -492,5 +493,31 @@ describe('rows stored before sealing: masked or sealed by keys.seal-stored-data 
     expect(await unsealed({ note: 'ID 8001015009088' })).toBe(false); // checksum fails
     expect(await unsealed({ note: `ID ${ID}0` })).toBe(false); // a 14-digit run
     expect(await unsealed({ line: 'A123456784ZAF8001015M3001012<<<<<<<<<<<<<<02' })).toBe(true);
+  });
+
+  it('lets ANALYZE and VACUUM evaluate the trail’s partial index (migration 0104)', async () => {
+    const admin = await t.registerTenant();
+    await t.ownerQuery(
+      `insert into audit_events (tenant_id, id, occurred_at, action, target_type, target_id, details)
+       values ($1, gen_random_uuid(), now(), 'entry.granted', 'entry', 'x', $2::jsonb)`,
+      [admin.body.tenant.id, JSON.stringify({ nested: { idNumber: ID }, note: `ID ${ID}` })],
+    );
+    // PostgreSQL 17 and later run maintenance with search_path = pg_catalog, pg_temp: the
+    // predicate's function must find itself and passes_luhn there (it did not, and ANALYZE of
+    // audit_events failed, autovacuum's too). The same path set by hand, for every version:
+    const client = new pg.Client({ connectionString: t.ownerUrl });
+    await client.connect();
+    try {
+      await client.query('set search_path = pg_catalog, pg_temp');
+      const { rows } = await client.query<{ found: boolean }>(
+        'select public.audit_details_unsealed($1::jsonb, false) as found',
+        [JSON.stringify({ list: [{ note: `ID ${ID}` }] })],
+      );
+      expect(rows[0]?.found).toBe(true);
+      await client.query('analyze public.audit_events');
+      await client.query('vacuum public.audit_events');
+    } finally {
+      await client.end();
+    }
   });
 });

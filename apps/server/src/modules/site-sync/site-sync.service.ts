@@ -65,7 +65,8 @@ import {
   storedEntryPayload,
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
-import { canonicalJson, signSiteSyncPage } from './site-sync-signature';
+import { sitePayloadHash } from './site-payload-hash';
+import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
 
@@ -175,10 +176,6 @@ function storedPayloadOf(event: SiteSyncEvent, parsed: Parsed | undefined) {
   if (event.kind === 'entry') return storedEntryPayload(event.payload);
   return event.payload;
 }
-
-/** A payload's SHA-256 over its canonical JSON (key order is not part of a fact). */
-const payloadHash = (payload: unknown) =>
-  createHash('sha256').update(canonicalJson(payload)).digest('hex');
 
 const maxDate = (dates: (Date | null)[]) =>
   dates.reduce<Date | null>(
@@ -509,8 +506,8 @@ export function createSiteSyncService({
               // ADR 0009: the same fact under another seq (a node restored twice around a
               // renumbering) is already applied, not a conflict the node would resend forever.
               (before.kind === event.kind &&
-                payloadHash(before.payload) ===
-                  payloadHash(storedPayloadOf(event, parsed.get(event.id)))));
+                sitePayloadHash(before.payload) ===
+                  sitePayloadHash(storedPayloadOf(event, parsed.get(event.id)))));
           if (!sameFact)
             throw new AppError(
               'CONFLICT',

@@ -439,6 +439,7 @@ export function createModules({
     alerts: alerts.hooks,
     staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
     eventsBodyLimit: env.SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
+    uploadGraceDays: env.SITE_SYNC_UPLOAD_GRACE_DAYS,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

@@ -66,6 +66,7 @@ import {
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { sitePayloadHash } from './site-payload-hash';
+import { recordUpload } from './site-sync.uploads';
 import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
@@ -837,6 +838,16 @@ export function createSiteSyncService({
         );
       if ((await objects.getRange(body.key, 0, 0)) !== undefined)
         return { key: body.key, stored: false };
+      // Recorded before it is stored, so an object never lies in storage unrecorded: the daily
+      // sweep deletes it if the entry naming it never arrives (site-sync.uploads.ts).
+      await database.withTenant(node.tenantId, (tx) =>
+        recordUpload(tx, {
+          tenantId: node.tenantId,
+          siteId: node.siteId,
+          key: body.key,
+          uploadedAt: clock.now(),
+        }),
+      );
       await objects.put(body.key, bytes);
       return { key: body.key, stored: true };
     },

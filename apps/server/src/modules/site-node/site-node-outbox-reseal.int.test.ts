@@ -128,6 +128,14 @@ describe('site node: outbox payloads re-sealed after a rotation (issue 28)', () 
       [2, 'active'],
     ]);
 
+    // The link comes back and the push goes first: central refuses to store what it could no
+    // longer open (a 400 for the batch, nothing written), and the node keeps the facts.
+    await expect(sync.push()).rejects.toMatchObject({ status: 400 });
+    expect(await central.ownerQuery('select id from entry_logs where id = $1', [entryId])).toEqual(
+      [],
+    );
+    expect((await factOf(entryId)).acknowledged_at).toBeNull();
+
     // The node's next pull brings v2 and queues its re-seal, to erase v1 (no longer delivered).
     await sync.pull();
     const [job] = await node.ownerQuery<{ payload: { tenantId: string; retire: number[] } }>(

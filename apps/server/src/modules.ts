@@ -33,7 +33,7 @@ import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
 import { createSiteSyncModule } from '@/modules/site-sync';
-import { createSiteNodeModule, createSiteFacts } from '@/modules/site-node';
+import { createSiteNodeModule, createSiteFacts, outboxSealedTable } from '@/modules/site-node';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
 import { createTruckListModule } from '@/modules/truck-list';
@@ -103,6 +103,8 @@ export function createModules({
   // Issue 26: the audit trail's personal details are sealed under each tenant's audit key.
   audit.sealWith(keys.keyring.audit);
   keys.service.register(auditSealedTable(database, keys.keyring.audit));
+  // Issue 28: a node re-seals its unacknowledged facts' payloads before it erases a retired key.
+  if (env.siteNode) keys.service.register(outboxSealedTable(database, keys.keyring));
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.
@@ -437,6 +439,7 @@ export function createModules({
     alerts: alerts.hooks,
     staleAfterMs: env.SITE_SYNC_STALE_AFTER_MS,
     eventsBodyLimit: env.SITE_SYNC_EVENTS_BODY_LIMIT_BYTES,
+    uploadGraceDays: env.SITE_SYNC_UPLOAD_GRACE_DAYS,
   });
   // POPIA: every module holding personal data about drivers registers its provider here.
   const privacy = createPrivacyModule({

@@ -18,6 +18,7 @@ export function jobsOf(modules: Modules) {
       ...modules.reports.jobs,
       ...modules.keys.jobs,
       ...modules.siteNode.jobs,
+      ...modules.siteSync.jobs,
     ],
     schedules: [
       ...modules.webhooks.schedules,
@@ -32,6 +33,7 @@ export function jobsOf(modules: Modules) {
       ...modules.reports.schedules,
       ...modules.keys.schedules,
       ...modules.siteNode.schedules,
+      ...modules.siteSync.schedules,
     ],
   };
 }

@@ -141,6 +141,9 @@ const EnvSchema = z
       .min(64 * 1024)
       .max(256 * 1024 * 1024)
       .default(SITE_SYNC_EVENTS_BODY_LIMIT_BYTES),
+    // Central: an object a node uploaded on its own (POST /api/site-sync/objects) that no row
+    // names this many days after the upload (its entry never arrived) is deleted by the daily sweep.
+    SITE_SYNC_UPLOAD_GRACE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
     // Node: a batch of facts is filled up to this; an entry larger than it sends its objects
     // first (POST /api/site-sync/objects). Keep it well under central's body limit.
     // Node: an acknowledged fact keeps its objects' bytes this many days, then only their digests

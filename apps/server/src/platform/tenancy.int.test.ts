@@ -171,6 +171,7 @@ describe('tenant isolation in the database', () => {
       'retention_due_document_images',
       'safety_video_uploads_abandoned',
       'site_sync_find_token',
+      'site_sync_uploads_due_tenants',
       'tenant_keys_to_rewrap',
       'visits_unsealed_tenants',
       'watchlist_unsealed_tenants',

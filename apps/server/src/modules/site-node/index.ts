@@ -22,6 +22,7 @@ import { createSiteNodeService } from './site-node.service';
 export { createSiteFacts, recordSiteFact, type SiteFact, type SiteFacts } from './site-facts';
 export { registerManagedCentrally, MANAGED_CENTRALLY_MESSAGE } from './site-node.routes';
 export { startSiteNodeRuntime } from './site-node.runtime';
+export { outboxSealedTable } from './site-node.outbox-reseal';
 
 export function createSiteNodeModule({
   database,

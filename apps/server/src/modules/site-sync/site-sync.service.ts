@@ -65,7 +65,10 @@ import {
   storedEntryPayload,
 } from './site-facts-apply';
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
-import { canonicalJson, signSiteSyncPage } from './site-sync-signature';
+import { sitePayloadHash } from './site-payload-hash';
+import { dataKeyVersionsOf } from './site-sealed-versions';
+import { recordUpload } from './site-sync.uploads';
+import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
 
@@ -175,10 +178,6 @@ function storedPayloadOf(event: SiteSyncEvent, parsed: Parsed | undefined) {
   if (event.kind === 'entry') return storedEntryPayload(event.payload);
   return event.payload;
 }
-
-/** A payload's SHA-256 over its canonical JSON (key order is not part of a fact). */
-const payloadHash = (payload: unknown) =>
-  createHash('sha256').update(canonicalJson(payload)).digest('hex');
 
 const maxDate = (dates: (Date | null)[]) =>
   dates.reduce<Date | null>(
@@ -424,8 +423,29 @@ export function createSiteSyncService({
     });
   }
 
+  /**
+   * The tenant's data key versions central has retired (erased): below its oldest live one. A
+   * fact sealed with one of them would be stored unreadable; the node re-seals its unacknowledged
+   * facts once it has the new key (keys.reseal-node), then sends them again.
+   */
+  async function retiredDataKeyCheck(tenantId: string) {
+    const live = (await keyring.liveKeys(tenantId))
+      .filter((key) => key.purpose === 'data')
+      .map((key) => key.version);
+    const oldest = live.length > 0 ? Math.min(...live) : 1;
+    return (kind: string, payload: Record<string, unknown>) => {
+      const retired = [...dataKeyVersionsOf(kind, payload)].filter((version) => version < oldest);
+      if (retired.length > 0)
+        throw new Error(
+          `sealed with data key v${retired.join(', v')}, which the organization has retired: ` +
+            'the node re-seals it with the current key (keys.reseal-node) and sends it again',
+        );
+    };
+  }
+
   /** Checks a batch before anything is written: one bad event refuses the batch (400). */
   async function validate(tx: DbExecutor, node: SiteNode, events: SiteSyncEvent[]) {
+    const notRetired = await retiredDataKeyCheck(node.tenantId);
     const ids = new Set<string>();
     const gatesSeen = new Map<string, boolean>();
     const parsed = new Map<string, Parsed>();
@@ -443,6 +463,7 @@ export function createSiteSyncService({
           throw new AppError('INVALID', `${at}: the gate is not a gate of this node's site.`);
       }
       try {
+        notRetired(event.kind, event.payload);
         if (event.kind === 'entry') {
           const entry = parseSiteEntryPayload(event.payload);
           if (entry.id !== undefined && entry.id !== event.id)
@@ -509,8 +530,8 @@ export function createSiteSyncService({
               // ADR 0009: the same fact under another seq (a node restored twice around a
               // renumbering) is already applied, not a conflict the node would resend forever.
               (before.kind === event.kind &&
-                payloadHash(before.payload) ===
-                  payloadHash(storedPayloadOf(event, parsed.get(event.id)))));
+                sitePayloadHash(before.payload) ===
+                  sitePayloadHash(storedPayloadOf(event, parsed.get(event.id)))));
           if (!sameFact)
             throw new AppError(
               'CONFLICT',
@@ -838,8 +859,25 @@ export function createSiteSyncService({
           'INVALID',
           "object: not a sealed object (the site seals with the tenant's key).",
         );
+      try {
+        (await retiredDataKeyCheck(node.tenantId))('entry', {
+          objects: { [body.key]: body.object },
+        });
+      } catch (error) {
+        throw new AppError('INVALID', `object: ${(error as Error).message}.`);
+      }
       if ((await objects.getRange(body.key, 0, 0)) !== undefined)
         return { key: body.key, stored: false };
+      // Recorded before it is stored, so an object never lies in storage unrecorded: the daily
+      // sweep deletes it if the entry naming it never arrives (site-sync.uploads.ts).
+      await database.withTenant(node.tenantId, (tx) =>
+        recordUpload(tx, {
+          tenantId: node.tenantId,
+          siteId: node.siteId,
+          key: body.key,
+          uploadedAt: clock.now(),
+        }),
+      );
       await objects.put(body.key, bytes);
       return { key: body.key, stored: true };
     },

@@ -128,3 +128,27 @@ export const siteSyncEvents = pgTable(
 
 export type SiteNodeTokenRow = typeof siteNodeTokens.$inferSelect;
 export type SiteSyncEventRow = typeof siteSyncEvents.$inferSelect;
+
+/**
+ * Issue 28 (ADR 0009, "Uploads named by nothing"): an object a node uploaded on its own
+ * (POST /api/site-sync/objects) before the entry naming it. The entry may never arrive (the node
+ * lost it); the daily sweep deletes such an object once `uploaded_at` is older than the grace
+ * period and nothing names its key, without ever listing storage. A row is removed once swept,
+ * whether its object was named (kept) or not (deleted). Only objects central did not hold before
+ * the upload are recorded: one already held is another row's, never the sweep's.
+ */
+export const siteSyncUploads = pgTable(
+  'site_sync_uploads',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    key: text().notNull(),
+    siteId: uuid().notNull(),
+    uploadedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.key] }),
+    index('site_sync_uploads_uploaded_at_idx').on(t.uploadedAt),
+  ],
+);

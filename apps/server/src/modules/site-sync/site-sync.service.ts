@@ -503,171 +503,180 @@ export function createSiteSyncService({
     batch: SiteSyncEventsBatch,
     receivedAt: Date,
     batchObjects: RawObjects,
+    undoObjects: () => Promise<void>,
   ): Promise<SiteSyncAck> {
     return database.withTenant(node.tenantId, async (tx) => {
       await repository.lockSite(tx, node.tenantId, node.siteId);
-      const parsed = await validate(tx, node, batch.events);
-      const held = await repository.heldIds(
-        tx,
-        node.tenantId,
-        batch.events.map((event) => event.id),
-      );
-      const streams = [...new Set(batch.events.map((event) => siteSyncStreamKey(event.gateId)))];
-      const highest = await repository.highestSeqs(tx, node.tenantId, node.siteId, streams);
-      const acknowledged = () =>
-        Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
-
-      const duplicates: string[] = [];
-      const fresh: SiteSyncEvent[] = [];
-      for (const event of batch.events) {
-        const stream = siteSyncStreamKey(event.gateId);
-        const before = held.get(event.id);
-        if (before) {
-          const sameFact =
-            before.siteId === node.siteId &&
-            before.stream === stream &&
-            (before.seq === event.seq ||
-              // ADR 0009: the same fact under another seq (a node restored twice around a
-              // renumbering) is already applied, not a conflict the node would resend forever.
-              (before.kind === event.kind &&
-                sitePayloadHash(before.payload) ===
-                  sitePayloadHash(storedPayloadOf(event, parsed.get(event.id)))));
-          if (!sameFact)
-            throw new AppError(
-              'CONFLICT',
-              `Event ${event.id} is already held as seq ${before.seq} of another stream or site, or with another payload.`,
-            );
-          duplicates.push(event.id);
-        } else {
-          fresh.push(event);
-        }
-      }
-      // Per stream in seq order: each new fact must follow the last one held, without a gap.
-      fresh.sort((a, b) => a.seq - b.seq);
-      // A new fact under a seq central already holds for another fact: never overwritten.
-      const reused = fresh.filter(
-        (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
-      );
-      if (reused.length > 0) {
-        const first = reused[0]!;
-        const stream = siteSyncStreamKey(first.gateId);
-        throw new SiteSyncSeqReusedError(
-          stream,
-          acknowledged(),
-          reused.map((event) => ({
-            id: event.id,
-            stream: siteSyncStreamKey(event.gateId),
-            seq: event.seq,
-          })),
-          `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
+      try {
+        const parsed = await validate(tx, node, batch.events);
+        const held = await repository.heldIds(
+          tx,
+          node.tenantId,
+          batch.events.map((event) => event.id),
         );
-      }
-      const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
-      for (const event of fresh) {
-        const stream = siteSyncStreamKey(event.gateId);
-        const expected = next.get(stream)!;
-        if (event.seq !== expected) {
-          throw new SiteSyncGapError(
+        const streams = [...new Set(batch.events.map((event) => siteSyncStreamKey(event.gateId)))];
+        const highest = await repository.highestSeqs(tx, node.tenantId, node.siteId, streams);
+        const acknowledged = () =>
+          Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
+
+        const duplicates: string[] = [];
+        const fresh: SiteSyncEvent[] = [];
+        for (const event of batch.events) {
+          const stream = siteSyncStreamKey(event.gateId);
+          const before = held.get(event.id);
+          if (before) {
+            const sameFact =
+              before.siteId === node.siteId &&
+              before.stream === stream &&
+              (before.seq === event.seq ||
+                // ADR 0009: the same fact under another seq (a node restored twice around a
+                // renumbering) is already applied, not a conflict the node would resend forever.
+                (before.kind === event.kind &&
+                  sitePayloadHash(before.payload) ===
+                    sitePayloadHash(storedPayloadOf(event, parsed.get(event.id)))));
+            if (!sameFact)
+              throw new AppError(
+                'CONFLICT',
+                `Event ${event.id} is already held as seq ${before.seq} of another stream or site, or with another payload.`,
+              );
+            duplicates.push(event.id);
+          } else {
+            fresh.push(event);
+          }
+        }
+        // Per stream in seq order: each new fact must follow the last one held, without a gap.
+        fresh.sort((a, b) => a.seq - b.seq);
+        // A new fact under a seq central already holds for another fact: never overwritten.
+        const reused = fresh.filter(
+          (event) => event.seq <= (highest.get(siteSyncStreamKey(event.gateId)) ?? 0),
+        );
+        if (reused.length > 0) {
+          const first = reused[0]!;
+          const stream = siteSyncStreamKey(first.gateId);
+          throw new SiteSyncSeqReusedError(
             stream,
             acknowledged(),
-            event.seq < expected
-              ? `Stream ${stream}: seq ${event.seq} is already held by another event; central holds up to ${expected - 1}.`
-              : `Stream ${stream}: seq ${event.seq} skips ${expected}; central holds up to ${expected - 1}, resend from ${expected}.`,
+            reused.map((event) => ({
+              id: event.id,
+              stream: siteSyncStreamKey(event.gateId),
+              seq: event.seq,
+            })),
+            `Stream ${stream}: seq ${first.seq} is already held by another event; central holds up to ${highest.get(stream) ?? 0}. Renumber the new facts after it.`,
           );
         }
-        next.set(stream, expected + 1);
-      }
+        const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
+        for (const event of fresh) {
+          const stream = siteSyncStreamKey(event.gateId);
+          const expected = next.get(stream)!;
+          if (event.seq !== expected) {
+            throw new SiteSyncGapError(
+              stream,
+              acknowledged(),
+              event.seq < expected
+                ? `Stream ${stream}: seq ${event.seq} is already held by another event; central holds up to ${expected - 1}.`
+                : `Stream ${stream}: seq ${event.seq} skips ${expected}; central holds up to ${expected - 1}, resend from ${expected}.`,
+            );
+          }
+          next.set(stream, expected + 1);
+        }
 
-      const flagged: string[] = [];
-      for (const event of fresh) {
-        const payload = parsed.get(event.id);
-        const stale =
-          event.kind === 'entry'
-            ? await staleReasons(
-                tx,
-                node.tenantId,
-                payload as SiteEntryPayload,
-                new Date(event.siteRecordedAt),
-              )
-            : [];
-        const capture =
-          event.kind === 'capture'
-            ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
-            : null;
-        const inserted = await repository.insertEvent(tx, {
-          tenantId: node.tenantId,
-          id: event.id,
-          siteId: node.siteId,
-          gateId: event.gateId,
-          stream: siteSyncStreamKey(event.gateId),
-          seq: event.seq,
-          kind: event.kind,
-          siteRecordedAt: new Date(event.siteRecordedAt),
-          centralReceivedAt: receivedAt,
-          // A capture's object goes to storage, not into the fact's row (its digest does).
-          payload: storedPayloadOf(event, payload),
-          flagged: stale.length > 0,
-        });
-        if (!inserted) {
-          duplicates.push(event.id);
-          continue;
-        }
-        if (stale.length > 0) flagged.push(event.id);
-        if (event.kind === 'entry')
-          await applyEntry(
-            tx,
-            batchObjects,
-            node,
-            event,
-            payload as SiteEntryPayload,
-            stale,
-            receivedAt,
-          );
-        if (event.kind === 'exit')
-          await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
-        const row = { tenantId: node.tenantId, id: event.id };
-        if (capture)
-          await applyCapture(
-            tx,
-            batchObjects,
-            { ...row, siteId: node.siteId, receivedAt },
-            capture.capture,
-            capture.bytes,
-          );
-        if (event.kind === 'face_comparison')
-          await applyFaceComparison(
-            tx,
-            { ...row, receivedAt },
-            payload as SiteFaceComparisonPayload,
-          );
-        if (event.kind === 'correction')
-          await applyCorrection(tx, row, payload as SiteCorrectionPayload);
-        if (event.kind === 'audit')
-          await applyAudit(
-            tx,
-            { ...row, siteId: node.siteId, receivedAt },
-            payload as SiteAuditPayload,
-          );
-        const stream = siteSyncStreamKey(event.gateId);
-        highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
-      }
-      await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
-      if (fresh.length > 0) {
-        await audit.record(tx, {
-          tenantId: node.tenantId,
-          actorUserId: null,
-          action: 'site.sync.events-received',
-          targetType: 'site_node_token',
-          targetId: node.tokenId,
-          details: {
+        const flagged: string[] = [];
+        for (const event of fresh) {
+          const payload = parsed.get(event.id);
+          const stale =
+            event.kind === 'entry'
+              ? await staleReasons(
+                  tx,
+                  node.tenantId,
+                  payload as SiteEntryPayload,
+                  new Date(event.siteRecordedAt),
+                )
+              : [];
+          const capture =
+            event.kind === 'capture'
+              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+              : null;
+          const inserted = await repository.insertEvent(tx, {
+            tenantId: node.tenantId,
+            id: event.id,
             siteId: node.siteId,
-            received: fresh.length,
-            duplicates: duplicates.length,
-            flagged,
-          },
-        });
+            gateId: event.gateId,
+            stream: siteSyncStreamKey(event.gateId),
+            seq: event.seq,
+            kind: event.kind,
+            siteRecordedAt: new Date(event.siteRecordedAt),
+            centralReceivedAt: receivedAt,
+            // A capture's object goes to storage, not into the fact's row (its digest does).
+            payload: storedPayloadOf(event, payload),
+            flagged: stale.length > 0,
+          });
+          if (!inserted) {
+            duplicates.push(event.id);
+            continue;
+          }
+          if (stale.length > 0) flagged.push(event.id);
+          if (event.kind === 'entry')
+            await applyEntry(
+              tx,
+              batchObjects,
+              node,
+              event,
+              payload as SiteEntryPayload,
+              stale,
+              receivedAt,
+            );
+          if (event.kind === 'exit')
+            await applyExit(tx, node, event.id, event.gateId, payload as SiteExitPayload);
+          const row = { tenantId: node.tenantId, id: event.id };
+          if (capture)
+            await applyCapture(
+              tx,
+              batchObjects,
+              { ...row, siteId: node.siteId, receivedAt },
+              capture.capture,
+              capture.bytes,
+            );
+          if (event.kind === 'face_comparison')
+            await applyFaceComparison(
+              tx,
+              { ...row, receivedAt },
+              payload as SiteFaceComparisonPayload,
+            );
+          if (event.kind === 'correction')
+            await applyCorrection(tx, row, payload as SiteCorrectionPayload);
+          if (event.kind === 'audit')
+            await applyAudit(
+              tx,
+              { ...row, siteId: node.siteId, receivedAt },
+              payload as SiteAuditPayload,
+            );
+          const stream = siteSyncStreamKey(event.gateId);
+          highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
+        }
+        await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
+        if (fresh.length > 0) {
+          await audit.record(tx, {
+            tenantId: node.tenantId,
+            actorUserId: null,
+            action: 'site.sync.events-received',
+            targetType: 'site_node_token',
+            targetId: node.tokenId,
+            details: {
+              siteId: node.siteId,
+              received: fresh.length,
+              duplicates: duplicates.length,
+              flagged,
+            },
+          });
+        }
+        return { acknowledged: acknowledged(), duplicates, flagged };
+      } catch (error) {
+        // Still inside the transaction, so the site's lock is still held: no other batch of this
+        // site can be storing the same key now (a retried batch waits for the lock), so removing
+        // what this batch stored cannot take an object from a batch that commits.
+        await undoObjects();
+        throw error;
       }
-      return { acknowledged: acknowledged(), duplicates, flagged };
     });
   }
   return {
@@ -821,8 +830,13 @@ export function createSiteSyncService({
       const receivedAt = clock.now();
       // Objects are stored inside the batch's transaction, before it commits (a fact is never
       // acknowledged without its object). Should the batch fail, the objects it stored that were
-      // not in storage before are removed again: nothing orphaned, nothing held before touched.
+      // not in storage before are removed again, while the site's lock is still held: nothing
+      // orphaned, nothing held before touched, nothing a concurrent batch stored taken. (A failure
+      // of the commit itself leaves them: an orphan, never a held fact without its image.)
       const storedHere: string[] = [];
+      const undoObjects = async () => {
+        for (const key of storedHere.splice(0)) await objects.delete(key).catch(() => undefined);
+      };
       const batchObjects: RawObjects = {
         has: async (key) => (await objects.getRange(key, 0, 0)) !== undefined,
         async put(key, bytes) {
@@ -831,12 +845,7 @@ export function createSiteSyncService({
           if (!before) storedHere.push(key);
         },
       };
-      try {
-        return await receiveBatch(node, batch, receivedAt, batchObjects);
-      } catch (error) {
-        for (const key of storedHere) await objects.delete(key).catch(() => undefined);
-        throw error;
-      }
+      return receiveBatch(node, batch, receivedAt, batchObjects, undoObjects);
     },
 
     /** Every stream of the node's site with the highest seq central holds (ADR 0009, restore). */

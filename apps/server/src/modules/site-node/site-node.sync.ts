@@ -261,6 +261,8 @@ export function createSiteNodeSync({
     return wanted.length;
   }
 
+  /** The last re-seal decision queued per tenant in this process (see scheduleReseal). */
+  const scheduled = new Map<string, string>();
   /**
    * ADR 0009: after central rotated the data key, the node re-seals its own rows and objects with
    * the new key (NODE_RESEAL_JOB, the keys module's walk), and erases a retiring key once central
@@ -284,6 +286,11 @@ export function createSiteNodeSync({
       .filter((key) => key.version !== activeThere?.version)
       .map((key) => key.version);
     if (!rotated && retire.length === 0) return;
+    // A pull comes every few seconds: the same decision again must not replace the queued job
+    // (that would reset its attempts, and replacing a running job starts a second walk beside it).
+    const decision = JSON.stringify({ retire, active: activeThere?.version });
+    if (!rotated && scheduled.get(tenantId) === decision) return;
+    scheduled.set(tenantId, decision);
     // From when the node took its active key (now, for a rotation this pull brings): stable
     // across pulls, so replacing the job at every pull never pushes it back.
     const since = rotated ? clock.now() : new Date(activeHere?.created_at ?? clock.now());

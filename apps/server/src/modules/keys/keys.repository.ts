@@ -72,35 +72,15 @@ export function createKeysRepository() {
 
     /** Erases the wrapped bytes of the retiring keys: whatever they sealed can never be opened. */
     /** Issue 28: erases the named retiring versions only (a site node, after central retired them). */
-    async shredVersions(
-      tx: DbExecutor,
-      tenantId: string,
-      purpose: KeyPurpose,
-      versions: number[],
-      now: Date,
-    ): Promise<number[]> {
-      if (versions.length === 0) return [];
-      const rows = await tx
-        .update(tenantKeys)
-        .set({ state: 'retired', wrappedKey: null, retiredAt: now })
-        .where(
-          and(
-            eq(tenantKeys.tenantId, tenantId),
-            eq(tenantKeys.purpose, purpose),
-            eq(tenantKeys.state, 'retiring'),
-            inArray(tenantKeys.version, versions),
-          ),
-        )
-        .returning({ version: tenantKeys.version });
-      return rows.map((row) => row.version);
-    },
-
+    /** Erases retiring keys: all of them, or `only` these versions (a site node's, ADR 0009). */
     async shredRetiring(
       tx: DbExecutor,
       tenantId: string,
       purpose: KeyPurpose,
       now: Date,
+      only?: readonly number[],
     ): Promise<number[]> {
+      if (only?.length === 0) return [];
       const rows = await tx
         .update(tenantKeys)
         .set({ state: 'retired', wrappedKey: null, retiredAt: now })
@@ -109,6 +89,7 @@ export function createKeysRepository() {
             eq(tenantKeys.tenantId, tenantId),
             eq(tenantKeys.purpose, purpose),
             eq(tenantKeys.state, 'retiring'),
+            only ? inArray(tenantKeys.version, [...only]) : undefined,
           ),
         )
         .returning({ version: tenantKeys.version });

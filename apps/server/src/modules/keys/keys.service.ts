@@ -257,7 +257,7 @@ export function createKeysService({
         if (left > 0) throw new Error(`${left} row(s) of ${table.name} are not under v${version}`);
       }
       const retired = await database.withTenant(tenantId, async (tx) => {
-        const shredded = await repository.shredVersions(tx, tenantId, 'data', doomed, clock.now());
+        const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now(), doomed);
         if (shredded.length > 0)
           await audit.record(tx, {
             tenantId,

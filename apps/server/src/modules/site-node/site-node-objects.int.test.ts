@@ -8,6 +8,7 @@ import type { CreatedSiteNodeToken } from '@boomgate/contracts/site-sync';
 import { pruneOutboxObjects, withObjects } from './site-node.outbox';
 import { type SiteNodeSync, SiteSyncError, createSiteNodeSync } from './site-node.sync';
 import { type Database, createDatabase } from '@/platform/db';
+import { centralFetch } from '@/testing/central-fetch';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 import { jobsOf } from '@/worker';
 
@@ -35,22 +36,10 @@ describe('site node: an entry larger than central’s body limit (issue 28)', ()
   let gateId: string;
 
   /** The node's HTTP to central, answered by the central app itself (no socket). */
-  const toCentral: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    const answer = await central.inject({
-      method: init?.method === 'POST' ? 'POST' : 'GET',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        authorization: `Bearer ${created.token}`,
-        ...(init?.body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init?.body ? { payload: init.body as string } : {}),
-    });
-    return new Response(answer.body, {
-      status: answer.statusCode,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
+  const toCentral = centralFetch(
+    () => central,
+    () => created.token,
+  );
   const newSync = (): SiteNodeSync =>
     createSiteNodeSync({
       config: node.env.siteNode!,

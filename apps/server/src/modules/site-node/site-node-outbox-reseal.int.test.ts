@@ -5,6 +5,7 @@ import type { CreatedSiteNodeToken } from '@boomgate/contracts/site-sync';
 import { type Database, createDatabase } from '@/platform/db';
 import { readObjectHeader, sealedValueVersion } from '@/platform/sealing';
 import { aJpegDataUrl } from '@/testing/images';
+import { centralFetch } from '@/testing/central-fetch';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 import { type SiteNodeSync, createSiteNodeSync } from './site-node.sync';
@@ -28,22 +29,10 @@ describe('site node: outbox payloads re-sealed after a rotation (issue 28)', () 
   let gateId: string;
 
   /** The node's HTTP to central, answered by the central app itself (no socket). */
-  const toCentral: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    const answer = await central.inject({
-      method: init?.method === 'POST' ? 'POST' : 'GET',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        authorization: `Bearer ${created.token}`,
-        ...(init?.body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init?.body ? { payload: init.body as string } : {}),
-    });
-    return new Response(answer.body, {
-      status: answer.statusCode,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
+  const toCentral = centralFetch(
+    () => central,
+    () => created.token,
+  );
 
   beforeAll(async () => {
     central = await createTestApp();

@@ -8,6 +8,8 @@ import {
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 
+import { registerConnection } from './compiled-select';
+
 export type Db = NodePgDatabase;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The pool or an open transaction. */
@@ -102,6 +104,7 @@ export function createDatabase({
   pool.on('error', onPoolError);
   pool.on('connect', (client) => client.on('error', onPoolError));
   const db = drizzle({ client: pool, casing: 'snake_case', ...(logger ? { logger } : {}) });
+  registerConnection(db, { client: pool, logger });
   const dialect = new PgDialect({ casing: 'snake_case' });
 
   const setTenant = (tenantId: string) => {
@@ -139,6 +142,7 @@ export function createDatabase({
       }
       const session = new NodePgSession(client, dialect, undefined, logger ? { logger } : {});
       const tx: Tx = new NodePgTransaction(dialect, session, undefined);
+      registerConnection(tx, { client, logger });
       try {
         const result = await work(tx, client);
         // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: work

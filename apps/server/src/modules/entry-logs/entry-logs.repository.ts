@@ -1,9 +1,12 @@
-import { type SQL, and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 
+import { type CompiledSelect, compileSelect } from '@/platform/compiled-select';
 import { type DbExecutor, takeOne } from '@/platform/db';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import type { EntrySealing } from './entry-sealing';
+import type { EntryWithOverride } from './entry-overrides';
+import { entryOverrides } from './entry-overrides.table';
 import {
   type EntryLogRow,
   type NewEntryLogRow,
@@ -17,9 +20,72 @@ export type EntryLogsRepository = ReturnType<typeof createEntryLogsRepository>;
  * Issue 26: numbers are sealed on the way in and opened on the way out, only for the rows a call
  * returns (a page of the list, one entry), never in SQL.
  */
+/** Which statement a page needs: by the caller's sites (every site, one, several), after a cursor or not. */
+type EntryListShape = { sites: 'every' | 'one' | 'several'; isAfter: boolean };
+type EntryListValues = {
+  tenantId: string;
+  limit: number;
+  siteId?: string;
+  siteIds?: string[];
+  afterTimestamp?: string;
+  afterId?: string;
+};
+type ValueOf = (name: keyof EntryListValues) => unknown;
+
 /**
- * The entry list's SQL as it is sent (the list opens its rows; `npm run bench:scale-plans`
- * explains this very query).
+ * Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans, each entry
+ * with its supervisor's override (issue 21; at most one per entry: the join adds no rows).
+ * `value` gives the statement's values: the values themselves, or placeholders (compiled).
+ */
+function entryListStatement(tx: DbExecutor, shape: EntryListShape, value: ValueOf) {
+  return tx
+    .select({ ...getTableColumns(entryLogs), override: getTableColumns(entryOverrides) })
+    .from(entryLogs)
+    .leftJoin(
+      entryOverrides,
+      and(
+        eq(entryOverrides.tenantId, entryLogs.tenantId),
+        eq(entryOverrides.entryId, entryLogs.id),
+      ),
+    )
+    .where(
+      and(
+        eq(entryLogs.tenantId, value('tenantId') as string),
+        shape.sites === 'one' ? eq(entryLogs.siteId, value('siteId') as string) : undefined,
+        shape.sites === 'several'
+          ? sql`${entryLogs.siteId} = any(${value('siteIds')}::uuid[])`
+          : undefined,
+        shape.isAfter
+          ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${value('afterTimestamp')}::timestamptz, ${value('afterId')}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
+    .limit(value('limit') as number);
+}
+
+function entryListShape(after: PageCursor | undefined, siteIds: readonly string[] | null) {
+  const sites = siteIds === null ? 'every' : siteIds.length === 1 ? 'one' : 'several';
+  return { sites, isAfter: after !== undefined } as const;
+}
+
+function entryListValues(
+  tenantId: string,
+  limit: number,
+  after: PageCursor | undefined,
+  siteIds: readonly string[] | null,
+): EntryListValues {
+  return {
+    tenantId,
+    limit,
+    ...(siteIds?.length === 1 ? { siteId: siteIds[0] } : siteIds ? { siteIds: [...siteIds] } : {}),
+    ...(after ? { afterTimestamp: after.timestamp.toISOString(), afterId: after.id } : {}),
+  };
+}
+
+/**
+ * The entry list's SQL as it is sent (`npm run bench:scale-plans` explains this very query; the
+ * list runs the same statement compiled).
  */
 export function entryListQuery(
   tx: DbExecutor,
@@ -28,24 +94,22 @@ export function entryListQuery(
   after?: PageCursor,
   siteIds: readonly string[] | null = null,
 ) {
-  return tx
-    .select()
-    .from(entryLogs)
-    .where(
-      and(
-        eq(entryLogs.tenantId, tenantId),
-        siteIds === null
-          ? undefined
-          : siteIds.length === 1
-            ? eq(entryLogs.siteId, siteIds[0]!)
-            : inArray(entryLogs.siteId, [...siteIds]),
-        after
-          ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
-    .limit(limit);
+  const values = entryListValues(tenantId, limit, after, siteIds);
+  return entryListStatement(tx, entryListShape(after, siteIds), (name) => values[name]);
+}
+
+/** One compiled statement per shape (issue 27: built once, not per request). */
+const compiledEntryLists = new Map<string, CompiledSelect<EntryListValues, EntryWithOverride>>();
+function compiledEntryList(shape: EntryListShape) {
+  const key = `${shape.sites}:${shape.isAfter}`;
+  let compiled = compiledEntryLists.get(key);
+  if (!compiled) {
+    compiled = compileSelect<EntryListValues, EntryWithOverride>((tx, placeholder) =>
+      entryListStatement(tx, shape, placeholder),
+    );
+    compiledEntryLists.set(key, compiled);
+  }
+  return compiled;
 }
 
 export function createEntryLogsRepository(sealing: EntrySealing) {
@@ -79,8 +143,8 @@ export function createEntryLogsRepository(sealing: EntrySealing) {
     },
 
     /**
-     * Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans; `siteIds`
-     * limits it to those sites (issue 16; null: every site). Only the page's rows are opened.
+     * A page of entries with their overrides (entryListStatement); `siteIds` limits it to those
+     * sites (issue 16; null: every site). Only the page's rows are opened.
      */
     list: async (
       tx: DbExecutor,
@@ -88,7 +152,14 @@ export function createEntryLogsRepository(sealing: EntrySealing) {
       limit: number,
       after?: PageCursor,
       siteIds: readonly string[] | null = null,
-    ) => sealing.openAll(tenantId, await entryListQuery(tx, tenantId, limit, after, siteIds)),
+    ): Promise<EntryWithOverride[]> =>
+      sealing.openAll(
+        tenantId,
+        await compiledEntryList(entryListShape(after, siteIds)).run(
+          tx,
+          entryListValues(tenantId, limit, after, siteIds),
+        ),
+      ),
 
     /**
      * All-time and today's counts from the per-day counters the entry_logs triggers keep (one row

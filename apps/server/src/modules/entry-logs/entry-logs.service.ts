@@ -48,7 +48,6 @@ import { crossCheckWarnings, driverDetails } from './entry-rules';
 import type { SiteFacts } from '@/modules/site-node';
 
 import { faceClaimWarnings } from './entry-verdicts';
-import { withOverrides } from './entry-overrides';
 import { RIG_SOURCE, checkRig, rigWarnings } from './rig-check';
 import { plateProvenance } from './plate-provenance';
 import { withTypedCorrections } from './typed-corrections';
@@ -661,17 +660,7 @@ export function createEntryLogsService({
       const after = readPageCursor(cursor);
       // Issue 21: each entry with its supervisor's override, if any; issue 16: the caller's sites.
       const rows = await database.withTenant(actor.tenantId, async (tx) =>
-        withOverrides(
-          tx,
-          actor.tenantId,
-          await repository.list(
-            tx,
-            actor.tenantId,
-            limit + 1,
-            after,
-            await listedSites(tx, actor, siteId),
-          ),
-        ),
+        repository.list(tx, actor.tenantId, limit + 1, after, await listedSites(tx, actor, siteId)),
       );
       return toPage(rows, limit);
     },
@@ -696,10 +685,12 @@ export function createEntryLogsService({
                 siteDay(clock.now()),
                 extra,
               );
-        const recent = await withOverrides(
+        const recent = await repository.list(
           tx,
           actor.tenantId,
-          await repository.list(tx, actor.tenantId, RECENT_ENTRIES, undefined, siteIds),
+          RECENT_ENTRIES,
+          undefined,
+          siteIds,
         );
         return {
           totalEntries: counts.total,

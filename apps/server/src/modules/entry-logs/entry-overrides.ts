@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 
 import type { AuditService } from '@/modules/audit';
 import type { Actor } from '@/modules/sessions';
@@ -13,38 +13,6 @@ import { type EntryOverrideRow, entryOverrides } from './entry-overrides.table';
 
 /** An entry as the API shows it: the row with its override, if any (issue 21). */
 export type EntryWithOverride = EntryLogRow & { override: EntryOverrideRow | null };
-
-/** The overrides of these entries, by entry id (one query for a page of entries). */
-export async function overridesOf(
-  tx: DbExecutor,
-  tenantId: string,
-  entryIds: readonly string[],
-): Promise<Map<string, EntryOverrideRow>> {
-  if (entryIds.length === 0) return new Map();
-  const rows = await tx
-    .select()
-    .from(entryOverrides)
-    .where(
-      and(eq(entryOverrides.tenantId, tenantId), inArray(entryOverrides.entryId, [...entryIds])),
-    );
-  return new Map(rows.map((row) => [row.entryId, row]));
-}
-
-export async function withOverrides(
-  tx: DbExecutor,
-  tenantId: string,
-  rows: EntryLogRow[],
-): Promise<EntryWithOverride[]> {
-  const overrides = await overridesOf(
-    tx,
-    tenantId,
-    rows.map((row) => row.id),
-  );
-  // In place (issue 27c): the rows a query has just returned, not a copy of each wide row.
-  return rows.map((row) =>
-    Object.assign(row as EntryWithOverride, { override: overrides.get(row.id) ?? null }),
-  );
-}
 
 /**
  * Issue 21: a supervisor (tenant_admin, back_office) grants one refused entry with a reason, so

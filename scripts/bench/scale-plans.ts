@@ -2,9 +2,9 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
 import { entryListQuery } from '@/modules/entry-logs/entry-logs.repository';
-import { createTruckListRepository } from '@/modules/truck-list/truck-list.repository';
+import { truckListQuery } from '@/modules/truck-list/truck-list.repository';
 import { openVisitsQuery } from '@/modules/visits/visits.repository';
-import { createWebhooksRepository } from '@/modules/webhooks/webhooks.repository';
+import { incomingRequestListQuery } from '@/modules/webhooks/webhooks.repository';
 import { startEmbeddedPostgres } from '@/platform/embedded-postgres';
 import type { PageCursor } from '@/platform/page-cursor';
 import { loadOrCreateSecrets } from '@/platform/secrets';
@@ -54,8 +54,6 @@ try {
   );
   const tenantId = tenants[0]?.id;
   if (!tenantId) throw new Error(`no scale data in ${SCALE_DATA_DIR}: npm run seed:scale first`);
-  const trucks = createTruckListRepository();
-  const feed = createWebhooksRepository();
   type Query = { toSQL(): { sql: string; params: unknown[] } };
   const lists: {
     name: string;
@@ -74,14 +72,13 @@ try {
       name: 'truck list',
       table: 'truck_list_entries',
       key: '"timestamp"',
-      query: (after) => trucks.list(builder, tenantId, null, PAGE + 1, after),
+      query: (after) => truckListQuery(builder, tenantId, null, PAGE + 1, after),
     },
     {
       name: 'incoming feed',
       table: 'incoming_requests',
       key: '"timestamp"',
-      query: (after) =>
-        feed.listIncomingRequests(builder, tenantId, null, PAGE + 1, after) as unknown as Query,
+      query: (after) => incomingRequestListQuery(builder, tenantId, null, PAGE + 1, after),
     },
     {
       name: 'on site',

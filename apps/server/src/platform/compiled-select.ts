@@ -21,7 +21,7 @@ import type { DbExecutor } from './db';
  */
 
 /** A select builder as Drizzle returns it, before it runs. */
-type BuiltSelect<Row> = PromiseLike<Row[]> & {
+export type BuiltSelect<Row> = PromiseLike<Row[]> & {
   toSQL(): { sql: string; params: unknown[] };
   _: { selectedFields: Record<string, unknown> };
 };

@@ -1,7 +1,15 @@
 import { type SQL, and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 
-import { type CompiledSelect, compileSelect } from '@/platform/compiled-select';
 import { type DbExecutor, takeOne } from '@/platform/db';
+import {
+  type PageShape,
+  type PageValue,
+  compiledPages,
+  pageShape,
+  pageValues,
+  pageWhere,
+  valuesOf,
+} from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import type { EntrySealing } from './entry-sealing';
@@ -20,24 +28,11 @@ export type EntryLogsRepository = ReturnType<typeof createEntryLogsRepository>;
  * Issue 26: numbers are sealed on the way in and opened on the way out, only for the rows a call
  * returns (a page of the list, one entry), never in SQL.
  */
-/** Which statement a page needs: by the caller's sites (every site, one, several), after a cursor or not. */
-type EntryListShape = { sites: 'every' | 'one' | 'several'; isAfter: boolean };
-type EntryListValues = {
-  tenantId: string;
-  limit: number;
-  siteId?: string;
-  siteIds?: string[];
-  afterTimestamp?: string;
-  afterId?: string;
-};
-type ValueOf = (name: keyof EntryListValues) => unknown;
-
 /**
  * Newest first, keyset-paginated on (timestamp, id) so deep pages stay index scans, each entry
  * with its supervisor's override (issue 21; at most one per entry: the join adds no rows).
- * `value` gives the statement's values: the values themselves, or placeholders (compiled).
  */
-function entryListStatement(tx: DbExecutor, shape: EntryListShape, value: ValueOf) {
+function entryListStatement(tx: DbExecutor, shape: PageShape, value: PageValue) {
   return tx
     .select({ ...getTableColumns(entryLogs), override: getTableColumns(entryOverrides) })
     .from(entryLogs)
@@ -49,43 +44,24 @@ function entryListStatement(tx: DbExecutor, shape: EntryListShape, value: ValueO
       ),
     )
     .where(
-      and(
-        eq(entryLogs.tenantId, value('tenantId') as string),
-        shape.sites === 'one' ? eq(entryLogs.siteId, value('siteId') as string) : undefined,
-        shape.sites === 'several'
-          ? sql`${entryLogs.siteId} = any(${value('siteIds')}::uuid[])`
-          : undefined,
-        shape.isAfter
-          ? sql`(${entryLogs.timestamp}, ${entryLogs.id}) < (${value('afterTimestamp')}::timestamptz, ${value('afterId')}::uuid)`
-          : undefined,
+      pageWhere(
+        {
+          tenantId: entryLogs.tenantId,
+          siteId: entryLogs.siteId,
+          key: entryLogs.timestamp,
+          id: entryLogs.id,
+        },
+        shape,
+        value,
       ),
     )
     .orderBy(desc(entryLogs.timestamp), desc(entryLogs.id))
     .limit(value('limit') as number);
 }
 
-function entryListShape(after: PageCursor | undefined, siteIds: readonly string[] | null) {
-  const sites = siteIds === null ? 'every' : siteIds.length === 1 ? 'one' : 'several';
-  return { sites, isAfter: after !== undefined } as const;
-}
-
-function entryListValues(
-  tenantId: string,
-  limit: number,
-  after: PageCursor | undefined,
-  siteIds: readonly string[] | null,
-): EntryListValues {
-  return {
-    tenantId,
-    limit,
-    ...(siteIds?.length === 1 ? { siteId: siteIds[0] } : siteIds ? { siteIds: [...siteIds] } : {}),
-    ...(after ? { afterTimestamp: after.timestamp.toISOString(), afterId: after.id } : {}),
-  };
-}
-
 /**
  * The entry list's SQL as it is sent (`npm run bench:scale-plans` explains this very query; the
- * list runs the same statement compiled).
+ * list sends the same statement compiled).
  */
 export function entryListQuery(
   tx: DbExecutor,
@@ -94,23 +70,14 @@ export function entryListQuery(
   after?: PageCursor,
   siteIds: readonly string[] | null = null,
 ) {
-  const values = entryListValues(tenantId, limit, after, siteIds);
-  return entryListStatement(tx, entryListShape(after, siteIds), (name) => values[name]);
+  return entryListStatement(
+    tx,
+    pageShape(after, siteIds),
+    valuesOf(pageValues(tenantId, limit, after, siteIds)),
+  );
 }
 
-/** One compiled statement per shape (issue 27: built once, not per request). */
-const compiledEntryLists = new Map<string, CompiledSelect<EntryListValues, EntryWithOverride>>();
-function compiledEntryList(shape: EntryListShape) {
-  const key = `${shape.sites}:${shape.isAfter}`;
-  let compiled = compiledEntryLists.get(key);
-  if (!compiled) {
-    compiled = compileSelect<EntryListValues, EntryWithOverride>((tx, placeholder) =>
-      entryListStatement(tx, shape, placeholder),
-    );
-    compiledEntryLists.set(key, compiled);
-  }
-  return compiled;
-}
+const entryPages = compiledPages<EntryWithOverride>(entryListStatement);
 
 export function createEntryLogsRepository(sealing: EntrySealing) {
   return {
@@ -153,13 +120,7 @@ export function createEntryLogsRepository(sealing: EntrySealing) {
       after?: PageCursor,
       siteIds: readonly string[] | null = null,
     ): Promise<EntryWithOverride[]> =>
-      sealing.openAll(
-        tenantId,
-        await compiledEntryList(entryListShape(after, siteIds)).run(
-          tx,
-          entryListValues(tenantId, limit, after, siteIds),
-        ),
-      ),
+      sealing.openAll(tenantId, await entryPages.run(tx, tenantId, limit, after, siteIds)),
 
     /**
      * All-time and today's counts from the per-day counters the entry_logs triggers keep (one row

@@ -3,6 +3,15 @@ import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { SealedColumns } from '@/modules/keys';
 
 import type { DbExecutor } from '@/platform/db';
+import {
+  type PageShape,
+  type PageValue,
+  compiledPages,
+  pageShape,
+  pageValues,
+  pageWhere,
+  valuesOf,
+} from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 import { type ColumnSealer, identityNumberDomain } from '@/platform/sealing';
 
@@ -47,7 +56,24 @@ export const VISITS_SEALED_COLUMNS: SealedColumns = {
  * Issue 26: a visitor's ID or passport number is sealed on the way in and opened only for the
  * rows a call returns; equality (re-entry, data-subject requests) by its keyed hash.
  */
-/** On Site's list as it is sent (the list opens its rows; `npm run bench:scale-plans` explains it). */
+/** On Site's list, newest first, keyset-paginated on (entered_at, id): the open visits. */
+function openVisitsStatement(tx: DbExecutor, shape: PageShape, value: PageValue) {
+  return tx
+    .select()
+    .from(visits)
+    .where(
+      pageWhere(
+        { tenantId: visits.tenantId, siteId: visits.siteId, key: visits.enteredAt, id: visits.id },
+        shape,
+        value,
+        isNull(visits.exitedAt),
+      ),
+    )
+    .orderBy(desc(visits.enteredAt), desc(visits.id))
+    .limit(value('limit') as number);
+}
+
+/** On Site's list as it is sent (`npm run bench:scale-plans` explains it; the list sends it compiled). */
 export function openVisitsQuery(
   tx: DbExecutor,
   tenantId: string,
@@ -55,26 +81,14 @@ export function openVisitsQuery(
   limit: number,
   after?: PageCursor,
 ) {
-  return tx
-    .select()
-    .from(visits)
-    .where(
-      and(
-        eq(visits.tenantId, tenantId),
-        siteIds === null
-          ? undefined
-          : siteIds.length === 1
-            ? eq(visits.siteId, siteIds[0]!)
-            : inArray(visits.siteId, [...siteIds]),
-        isNull(visits.exitedAt),
-        after
-          ? sql`(${visits.enteredAt}, ${visits.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(visits.enteredAt), desc(visits.id))
-    .limit(limit);
+  return openVisitsStatement(
+    tx,
+    pageShape(after, siteIds),
+    valuesOf(pageValues(tenantId, limit, after, siteIds)),
+  );
 }
+
+const openVisitPages = compiledPages<VisitRow>(openVisitsStatement);
 
 export function createVisitsRepository(sealer: ColumnSealer) {
   async function open<Row extends VisitRow | null>(row: Row): Promise<Row> {
@@ -279,7 +293,7 @@ export function createVisitsRepository(sealer: ColumnSealer) {
       siteIds: readonly string[] | null,
       limit: number,
       after?: PageCursor,
-    ) => openAll(await openVisitsQuery(tx, tenantId, siteIds, limit, after)),
+    ) => openAll(await openVisitPages.run(tx, tenantId, limit, after, siteIds)),
 
     listOpenSince: async (
       tx: DbExecutor,

@@ -1,8 +1,17 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 
 import { INCOMING_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/webhooks';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
+import {
+  type PageShape,
+  type PageValue,
+  compiledPages,
+  pageShape,
+  pageValues,
+  pageWhere,
+  valuesOf,
+} from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import type { CitedTrailerDisc } from './incoming-trailers';
@@ -25,6 +34,86 @@ export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
 type DeliveryStatus = WebhookDeliveryRow['status'];
 
 /** All SQL for integrations, incoming requests and the callback outbox. Every call is tenant-scoped. */
+/**
+ * The feed's page, newest first, keyset-paginated on (timestamp, id). The SQL as it is sent
+ * (`npm run bench:scale-plans` explains it; the feed sends it compiled).
+ */
+function incomingRequestListStatement(tx: DbExecutor, shape: PageShape, value: PageValue) {
+  return tx
+    .select({
+      id: incomingRequests.id,
+      timestamp: incomingRequests.timestamp,
+      plateNumber: incomingRequests.plateNumber,
+      driverName: incomingRequests.driverName,
+      driverSurname: incomingRequests.driverSurname,
+      driverIdNumber: incomingRequests.driverIdNumber,
+      driverPhone1: incomingRequests.driverPhone1,
+      transportName: incomingRequests.transportName,
+      referenceNumber: incomingRequests.referenceNumber,
+      weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
+      extractedDiskData: incomingRequests.extractedDiskData,
+      completedAt: incomingRequests.completedAt,
+      trailerPlates: incomingRequests.trailerPlates,
+      trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
+      warnings: incomingRequests.warnings,
+      ruleEvidence: incomingRequests.ruleEvidence,
+      // Issue 21: the cited trailer discs as read, to pair with the plates (by table name,
+      // as above; a primary-key lookup per cited disc, none for a rigid vehicle).
+      trailerDiscs: sql<CitedTrailerDisc[]>`(
+        select coalesce(json_agg(json_build_object(
+          'id', d.id,
+          'plate', nullif(btrim(d.fields->>'licenceNumber'), ''),
+          'discNumber', nullif(btrim(d.fields->>'discNumber'), ''),
+          'dateOfExpiry', nullif(btrim(d.fields->>'dateOfExpiry'), ''))), '[]'::json)
+        from licence_discs d
+        where d.tenant_id = incoming_requests.tenant_id
+          and d.id = any(incoming_requests.trailer_licence_disc_ids))`,
+      // Issue 15: a processed request's gate entry, as the truck list links a camera read:
+      // the plate's first entry at or after the request arrived, within the window (the
+      // tenant's plate index, in order). By table name: modules meet only in SQL.
+      entryLogId: sql<string | null>`(
+        select e.id from entry_logs e
+        where incoming_requests.completed_at is not null
+          and e.tenant_id = incoming_requests.tenant_id
+          and e.plate_number = incoming_requests.plate_number
+          and e."timestamp" >= incoming_requests.received_at
+          and e."timestamp" <= incoming_requests.received_at + ${`${INCOMING_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
+        order by e."timestamp", e.id
+        limit 1)`,
+    })
+    .from(incomingRequests)
+    .where(
+      pageWhere(
+        {
+          tenantId: incomingRequests.tenantId,
+          siteId: incomingRequests.siteId,
+          key: incomingRequests.timestamp,
+          id: incomingRequests.id,
+        },
+        shape,
+        value,
+      ),
+    )
+    .orderBy(desc(incomingRequests.timestamp), desc(incomingRequests.id))
+    .limit(value('limit') as number);
+}
+
+export function incomingRequestListQuery(
+  tx: DbExecutor,
+  tenantId: string,
+  siteIds: readonly string[] | null,
+  limit: number,
+  after?: PageCursor,
+) {
+  return incomingRequestListStatement(
+    tx,
+    pageShape(after, siteIds),
+    valuesOf(pageValues(tenantId, limit, after, siteIds)),
+  );
+}
+
+const incomingRequestPages = compiledPages<IncomingRequestListRow>(incomingRequestListStatement);
+
 export function createWebhooksRepository() {
   return {
     async findIntegration(
@@ -90,65 +179,7 @@ export function createWebhooksRepository() {
       limit: number,
       after?: PageCursor,
     ): Promise<IncomingRequestListRow[]> =>
-      tx
-        .select({
-          id: incomingRequests.id,
-          timestamp: incomingRequests.timestamp,
-          plateNumber: incomingRequests.plateNumber,
-          driverName: incomingRequests.driverName,
-          driverSurname: incomingRequests.driverSurname,
-          driverIdNumber: incomingRequests.driverIdNumber,
-          driverPhone1: incomingRequests.driverPhone1,
-          transportName: incomingRequests.transportName,
-          referenceNumber: incomingRequests.referenceNumber,
-          weighbridgeTicketId: incomingRequests.weighbridgeTicketId,
-          extractedDiskData: incomingRequests.extractedDiskData,
-          completedAt: incomingRequests.completedAt,
-          trailerPlates: incomingRequests.trailerPlates,
-          trailerLicenceDiscIds: incomingRequests.trailerLicenceDiscIds,
-          warnings: incomingRequests.warnings,
-          ruleEvidence: incomingRequests.ruleEvidence,
-          // Issue 21: the cited trailer discs as read, to pair with the plates (by table name,
-          // as above; a primary-key lookup per cited disc, none for a rigid vehicle).
-          trailerDiscs: sql<CitedTrailerDisc[]>`(
-            select coalesce(json_agg(json_build_object(
-              'id', d.id,
-              'plate', nullif(btrim(d.fields->>'licenceNumber'), ''),
-              'discNumber', nullif(btrim(d.fields->>'discNumber'), ''),
-              'dateOfExpiry', nullif(btrim(d.fields->>'dateOfExpiry'), ''))), '[]'::json)
-            from licence_discs d
-            where d.tenant_id = incoming_requests.tenant_id
-              and d.id = any(incoming_requests.trailer_licence_disc_ids))`,
-          // Issue 15: a processed request's gate entry, as the truck list links a camera read:
-          // the plate's first entry at or after the request arrived, within the window (the
-          // tenant's plate index, in order). By table name: modules meet only in SQL.
-          entryLogId: sql<string | null>`(
-            select e.id from entry_logs e
-            where incoming_requests.completed_at is not null
-              and e.tenant_id = incoming_requests.tenant_id
-              and e.plate_number = incoming_requests.plate_number
-              and e."timestamp" >= incoming_requests.received_at
-              and e."timestamp" <= incoming_requests.received_at + ${`${INCOMING_ENTRY_LINK_WINDOW_MS} milliseconds`}::interval
-            order by e."timestamp", e.id
-            limit 1)`,
-        })
-        .from(incomingRequests)
-        .where(
-          and(
-            eq(incomingRequests.tenantId, tenantId),
-            // One site, the caller's sites, or (null) every site.
-            siteIds === null
-              ? undefined
-              : siteIds.length === 1
-                ? eq(incomingRequests.siteId, siteIds[0]!)
-                : inArray(incomingRequests.siteId, [...siteIds]),
-            after
-              ? sql`(${incomingRequests.timestamp}, ${incomingRequests.id}) < (${after.timestamp.toISOString()}::timestamptz, ${after.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(desc(incomingRequests.timestamp), desc(incomingRequests.id))
-        .limit(limit),
+      incomingRequestPages.run(tx, tenantId, limit, after, siteIds),
 
     /** The feed's cards from the per-day counters the triggers keep (migration 0019). */
     async incomingRequestCounts(tx: DbExecutor, tenantId: string) {

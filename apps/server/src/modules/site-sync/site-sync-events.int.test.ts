@@ -949,11 +949,13 @@ describe('a fact central holds under another seq (issue 28)', () => {
     const entry = anEntry(setup.gateId, 1);
     const next = anEntry(setup.gateId, 2);
     await pushOk(setup, [entry, next]);
-    // A node restored twice around a renumbering sends the fact under another seq.
+    // A node restored twice around a renumbering sends the fact under another seq: the stream's
+    // next one, which it takes (an alias), so the node's next fact follows it.
     const ack = await pushOk(setup, [{ ...entry, seq: 3 }]);
     expect(ack).toEqual({
-      acknowledged: { [setup.gateId]: 2 },
+      acknowledged: { [setup.gateId]: 3 },
       duplicates: [entry.id],
+      duplicatesHeldAs: { [entry.id]: 1 },
       flagged: [],
     });
     // Its payload keys in another order are the same fact.
@@ -972,5 +974,66 @@ describe('a fact central holds under another seq (issue 28)', () => {
     const entries = await entriesOf(setup);
     expect(entries.map((row) => row.id).sort()).toEqual([entry.id, next.id].sort());
     expect(entries.find((row) => row.id === entry.id)?.driverName).toBe('Sipho');
+  });
+});
+
+describe('a duplicate resent under the stream’s next seq (issue 28)', () => {
+  const acknowledgedOf = async (setup: SiteSetup) =>
+    (
+      await t.inject({
+        method: 'GET',
+        url: '/api/site-sync/acknowledged',
+        headers: { authorization: `Bearer ${setup.node.token}` },
+      })
+    ).json<{ acknowledged: Record<string, number> }>().acknowledged;
+
+  it('counts the seq as used, so the next fact follows it instead of meeting a gap', async () => {
+    const setup = await aSiteWithNode();
+    const first = anEntry(setup.gateId, 1);
+    const second = anEntry(setup.gateId, 2);
+    await pushOk(setup, [first, second]);
+    // The node holds `first` under 3 now (two restores around a renumbering), then records 4.
+    const resent = await pushOk(setup, [{ ...first, seq: 3 }]);
+    expect(resent.duplicates).toEqual([first.id]);
+    expect(resent.duplicatesHeldAs).toEqual({ [first.id]: 1 });
+    expect(resent.acknowledged).toEqual({ [setup.gateId]: 3 });
+    expect(await acknowledgedOf(setup)).toEqual({ [setup.gateId]: 3 });
+    const later = anEntry(setup.gateId, 4);
+    expect((await pushOk(setup, [later])).acknowledged).toEqual({ [setup.gateId]: 4 });
+    // The alias is not a fact: each entry once, `first` under its own seq.
+    const held = await t.ownerQuery<{ id: string; seq: number }>(
+      'select id, seq from site_sync_events where tenant_id = $1 order by seq',
+      [setup.tenantId],
+    );
+    expect(held).toEqual([
+      { id: first.id, seq: 1 },
+      { id: second.id, seq: 2 },
+      { id: later.id, seq: 4 },
+    ]);
+    expect((await entriesOf(setup)).map((row) => row.id).sort()).toEqual(
+      [first.id, second.id, later.id].sort(),
+    );
+    // A new fact under the alias's seq is a reused seq, never written over it.
+    const intruder = await push(setup, [anEntry(setup.gateId, 3)]);
+    expect(intruder.statusCode).toBe(409);
+    // Sent again (the answer was lost), the same alias is still a plain duplicate.
+    const again = await pushOk(setup, [{ ...first, seq: 3 }, later]);
+    expect(again.duplicates.sort()).toEqual([first.id, later.id].sort());
+    expect(again.acknowledged).toEqual({ [setup.gateId]: 4 });
+  });
+
+  it('takes the duplicate and the fact after it in one batch', async () => {
+    const setup = await aSiteWithNode();
+    const first = anEntry(setup.gateId, 1);
+    await pushOk(setup, [first, anEntry(setup.gateId, 2)]);
+    const later = anEntry(setup.gateId, 4);
+    const ack = await pushOk(setup, [later, { ...first, seq: 3 }]);
+    expect(ack.acknowledged).toEqual({ [setup.gateId]: 4 });
+    expect(ack.duplicates).toEqual([first.id]);
+    expect((await entriesOf(setup)).some((row) => row.id === later.id)).toBe(true);
+    // A duplicate under a seq past the next one takes nothing: the gap after it is still a gap.
+    const skipped = await pushOk(setup, [{ ...first, seq: 9 }]);
+    expect(skipped.acknowledged).toEqual({ [setup.gateId]: 4 });
+    expect((await push(setup, [anEntry(setup.gateId, 10)])).statusCode).toBe(409);
   });
 });

@@ -520,7 +520,10 @@ export function createSiteSyncService({
           Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
 
         const duplicates: string[] = [];
+        const duplicatesHeldAs: Record<string, number> = {};
         const fresh: SiteSyncEvent[] = [];
+        // Duplicates sent under a seq above the stream's highest (candidates for an alias).
+        const resentAbove: SiteSyncEvent[] = [];
         for (const event of batch.events) {
           const stream = siteSyncStreamKey(event.gateId);
           const before = held.get(event.id);
@@ -540,6 +543,10 @@ export function createSiteSyncService({
                 `Event ${event.id} is already held as seq ${before.seq} of another stream or site, or with another payload.`,
               );
             duplicates.push(event.id);
+            if (before.seq !== event.seq) {
+              duplicatesHeldAs[event.id] = before.seq;
+              if (event.seq > (highest.get(stream) ?? 0)) resentAbove.push(event);
+            }
           } else {
             fresh.push(event);
           }
@@ -565,9 +572,23 @@ export function createSiteSyncService({
           );
         }
         const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
-        for (const event of fresh) {
+        // ADR 0009: a fact central holds, sent again under the stream's next seq (a node restored
+        // twice around a renumbering), takes that seq as an alias: the node marks it acknowledged
+        // and its later facts follow it. Not counting the seq left them a gap for ever (the node's
+        // reconcile re-opened the duplicate above central's seq and sent both again). A duplicate
+        // under a seq that is not the next one is only a duplicate (nothing to take).
+        const aliases: SiteSyncEvent[] = [];
+        const ordered = [...fresh, ...resentAbove].sort((a, b) => a.seq - b.seq);
+        for (const event of ordered) {
           const stream = siteSyncStreamKey(event.gateId);
           const expected = next.get(stream)!;
+          if (resentAbove.includes(event)) {
+            if (event.seq === expected) {
+              aliases.push(event);
+              next.set(stream, expected + 1);
+            }
+            continue;
+          }
           if (event.seq !== expected) {
             throw new SiteSyncGapError(
               stream,
@@ -578,6 +599,19 @@ export function createSiteSyncService({
             );
           }
           next.set(stream, expected + 1);
+        }
+
+        for (const event of aliases) {
+          const stream = siteSyncStreamKey(event.gateId);
+          await repository.insertSeqAlias(tx, {
+            tenantId: node.tenantId,
+            siteId: node.siteId,
+            stream,
+            seq: event.seq,
+            eventId: event.id,
+            recordedAt: receivedAt,
+          });
+          highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }
 
         const flagged: string[] = [];
@@ -654,7 +688,7 @@ export function createSiteSyncService({
           highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }
         await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
-        if (fresh.length > 0) {
+        if (fresh.length > 0 || aliases.length > 0) {
           await audit.record(tx, {
             tenantId: node.tenantId,
             actorUserId: null,
@@ -666,10 +700,25 @@ export function createSiteSyncService({
               received: fresh.length,
               duplicates: duplicates.length,
               flagged,
+              ...(aliases.length > 0
+                ? {
+                    aliases: aliases.map((event) => ({
+                      id: event.id,
+                      stream: siteSyncStreamKey(event.gateId),
+                      seq: event.seq,
+                      heldAs: duplicatesHeldAs[event.id],
+                    })),
+                  }
+                : {}),
             },
           });
         }
-        return { acknowledged: acknowledged(), duplicates, flagged };
+        return {
+          acknowledged: acknowledged(),
+          duplicates,
+          ...(Object.keys(duplicatesHeldAs).length > 0 ? { duplicatesHeldAs } : {}),
+          flagged,
+        };
       } catch (error) {
         // Still inside the transaction, so the site's lock is still held: no other batch of this
         // site can be storing the same key now (a retried batch waits for the lock), so removing

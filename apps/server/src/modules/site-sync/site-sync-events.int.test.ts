@@ -386,6 +386,34 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
     };
   }
 
+  it('keeps a capture whose object the site no longer held only when the fact says so', async () => {
+    const setup = await aSiteWithNode();
+    const { key, event } = await aSealedCapture(setup, 1);
+    const { object: _object, ...row } = event.payload;
+    const unsaid = await push(setup, [{ ...event, payload: row }]);
+    expect(unsaid.statusCode, unsaid.body).toBe(400);
+    const another = await push(setup, [
+      { ...event, payload: { ...row, objects_missing: [`${setup.tenantId}/captures/x.jpg`] } },
+    ]);
+    expect(another.statusCode, another.body).toBe(400);
+    const both = await push(setup, [
+      { ...event, payload: { ...event.payload, objects_missing: [key] } },
+    ]);
+    expect(both.statusCode, both.body).toBe(400);
+    const ack = await pushOk(setup, [{ ...event, payload: { ...row, objects_missing: [key] } }]);
+    expect(ack.acknowledged).toEqual({ site: 1 });
+    const [stored] = await t.ownerQuery<{ flagged: boolean; payload: Record<string, unknown> }>(
+      'select flagged, payload from site_sync_events where id = $1',
+      [event.id],
+    );
+    expect(stored).toMatchObject({ flagged: true, payload: { objects_missing: [key] } });
+    expect(await t.files.get(key)).toBeUndefined();
+    const audit = (
+      await setup.admin.get('/api/audit-events?action=site.sync.objects-missing&limit=50')
+    ).json<AuditEvent[]>();
+    expect(audit.some((item) => item.targetId === event.id)).toBe(true);
+  });
+
   function aFaceComparison(seq: number, fields: Record<string, unknown> = {}) {
     const id = randomUUID();
     const at = new Date(Date.now() - 110_000).toISOString();

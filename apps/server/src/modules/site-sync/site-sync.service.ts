@@ -103,7 +103,7 @@ export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
 type Parsed =
   | SiteEntryPayload
   | SiteExitPayload
-  | { capture: SiteCapturePayload; bytes: Buffer }
+  | { capture: SiteCapturePayload; bytes: Buffer | null }
   | SiteFaceComparisonPayload
   | SiteCorrectionPayload
   | SiteAuditPayload;
@@ -174,9 +174,15 @@ export const toSiteNodeToken = (
 /** What central keeps of a fact's payload: objects as digests (they go to storage), never bytes. */
 function storedPayloadOf(event: SiteSyncEvent, parsed: Parsed | undefined) {
   if (event.kind === 'capture')
-    return storedCapturePayload(event.payload, (parsed as { bytes: Buffer }).bytes);
+    return storedCapturePayload(event.payload, (parsed as { bytes: Buffer | null }).bytes);
   if (event.kind === 'entry') return storedEntryPayload(event.payload);
   return event.payload;
+}
+
+/** The objects a fact says the site no longer held when it sent it (ADR 0009). */
+function objectsMissing(event: SiteSyncEvent): string[] {
+  const missing = event.payload.objects_missing;
+  return Array.isArray(missing) ? missing.filter((key) => typeof key === 'string') : [];
 }
 
 const maxDate = (dates: (Date | null)[]) =>
@@ -628,7 +634,7 @@ export function createSiteSyncService({
               : [];
           const capture =
             event.kind === 'capture'
-              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+              ? (payload as { capture: SiteCapturePayload; bytes: Buffer | null })
               : null;
           const inserted = await repository.insertEvent(tx, {
             tenantId: node.tenantId,
@@ -642,13 +648,34 @@ export function createSiteSyncService({
             centralReceivedAt: receivedAt,
             // A capture's object goes to storage, not into the fact's row (its digest does).
             payload: storedPayloadOf(event, payload),
-            flagged: stale.length > 0,
+            // Flagged: a stale decision, or objects the site no longer held (objects_missing).
+            flagged: stale.length > 0 || objectsMissing(event).length > 0,
           });
           if (!inserted) {
             duplicates.push(event.id);
             continue;
           }
           if (stale.length > 0) flagged.push(event.id);
+          const missing = objectsMissing(event);
+          if (missing.length > 0)
+            // ADR 0009: an image the site no longer held when it sent the fact (purged there, and
+            // central asked for the fact again after a restore): the fact is kept, and staff are
+            // told the image is gone rather than left to find a broken one.
+            await audit.record(tx, {
+              tenantId: node.tenantId,
+              actorUserId: null,
+              action: 'site.sync.objects-missing',
+              targetType: event.kind === 'capture' ? 'capture' : 'entry_log',
+              targetId: event.id,
+              details: {
+                siteId: node.siteId,
+                stream: siteSyncStreamKey(event.gateId),
+                seq: event.seq,
+                kind: event.kind,
+                keys: missing,
+                siteRecordedAt: event.siteRecordedAt,
+              },
+            });
           if (event.kind === 'entry')
             await applyEntry(
               tx,

@@ -116,7 +116,10 @@ export const siteSyncEvents = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
-    /** Applied and flagged `site_decided_on_stale_data` (ADR 0009 "Conflicts"). */
+    /**
+     * Applied and flagged: `site_decided_on_stale_data` (ADR 0009 "Conflicts"), or objects the
+     * site no longer held when it sent the fact (`objects_missing` in the payload).
+     */
     flagged: boolean().notNull().default(false),
   },
   (t) => [

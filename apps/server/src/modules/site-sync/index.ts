@@ -26,6 +26,8 @@ export {
   storedCapturePayload,
   storedEntryPayload,
 } from './site-facts-apply';
+export { type PayloadKeyring, type PayloadKeys, resealPayload } from './site-payload-reseal';
+export { siteEventsSealedTable } from './site-sync.events-reseal';
 export {
   type PlainTenantKey,
   keySetOf,

@@ -11,6 +11,7 @@ import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { CreatedSiteNodeToken, SiteSyncAck } from '@boomgate/contracts/site-sync';
 import type { Visit } from '@boomgate/contracts/visits';
 
+import { columnContext, openValue, sealValue, sealedValueVersion } from '@/platform/sealing';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 let t: TestApp;
@@ -1063,5 +1064,80 @@ describe('a duplicate resent under the stream’s next seq (issue 28)', () => {
     const skipped = await pushOk(setup, [{ ...first, seq: 9 }]);
     expect(skipped.acknowledged).toEqual({ [setup.gateId]: 4 });
     expect((await push(setup, [anEntry(setup.gateId, 10)])).statusCode).toBe(409);
+  });
+});
+
+describe('central’s stored copies of site facts through a data key rotation (issue 28)', () => {
+  it('re-seals a stored fact’s sealed values, so it opens once the old key is erased', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const context = columnContext(tenantId, 'entry_logs.driver_id_number');
+    const sealedWith = async (idNumber: string) =>
+      sealValue((await t.modules.keys.keyring.forTenant(tenantId)).active, idNumber, context);
+    const entry = anEntry(setup.gateId, 1, { driver_id_number: await sealedWith('8001015009087') });
+    await pushOk(setup, [entry]);
+    const storedValue = async () =>
+      String(
+        (
+          await t.ownerQuery<{ value: string }>(
+            "select payload->>'driver_id_number' as value from site_sync_events where id = $1",
+            [entry.id],
+          )
+        )[0]!.value,
+      );
+    expect(sealedValueVersion(await storedValue())).toBe(1);
+
+    // Central rotates: the stored copy is counted as left on the old key until the job runs.
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    const during = await t.modules.keys.service.status(tenantId);
+    expect(during.leftOnOldVersions.rows.site_sync_events).toBe(1);
+    expect(
+      await t.modules.keys.service.resealTenant({
+        tenantId,
+        rotatedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
+    ).toBe(true);
+    t.modules.keys.keyring.forget(tenantId);
+    const keys = await t.ownerQuery<{ version: number; wrapped: boolean }>(
+      `select version, wrapped_key is not null as wrapped from tenant_keys
+       where tenant_id = $1 and purpose = 'data' order by version`,
+      [tenantId],
+    );
+    expect(keys.map((key) => [key.version, key.wrapped])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+
+    // v1 is erased: the stored copy is under v2 and opens, its other members as they were.
+    const resealed = await storedValue();
+    expect(sealedValueVersion(resealed)).toBe(2);
+    const { lookup } = await t.modules.keys.keyring.forTenant(tenantId);
+    expect(openValue(lookup, resealed, context)).toBe('8001015009087');
+    const [stored] = await t.ownerQuery<{ seq: number; payload: Record<string, unknown> }>(
+      'select seq, payload from site_sync_events where id = $1',
+      [entry.id],
+    );
+    expect(stored!.seq).toBe(1);
+    const { driver_id_number: _value, ...plain } = stored!.payload;
+    expect(plain).toMatchObject({ plate_number: entry.payload.plate_number, driver_name: 'Sipho' });
+    const after = await t.modules.keys.service.status(tenantId);
+    expect(after.leftOnOldVersions.rows.site_sync_events ?? 0).toBe(0);
+
+    // Sent again by a node that re-sealed it too (other ciphertext): still the same fact.
+    const again = {
+      ...entry,
+      payload: { ...entry.payload, driver_id_number: await sealedWith('8001015009087') },
+    };
+    expect((await pushOk(setup, [again])).duplicates).toEqual([entry.id]);
+    const moved = await pushOk(setup, [{ ...again, seq: 2 }]);
+    expect(moved.duplicatesHeldAs).toEqual({ [entry.id]: 1 });
+    // Nothing but a sealed value may change in a stored fact (the database says so too).
+    await expect(
+      t.ownerQuery(
+        `update site_sync_events set payload = jsonb_set(payload, '{plate_number}', '"XX1GP"')
+         where id = $1`,
+        [entry.id],
+      ),
+    ).rejects.toThrow(/not rewritten/);
   });
 });

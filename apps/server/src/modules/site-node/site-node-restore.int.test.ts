@@ -219,7 +219,7 @@ describe('site node restored from an old backup (issue 28)', () => {
     while ((await sync.push()).sent > 0);
     const held = await enter('RST9GP');
     while ((await sync.push()).sent > 0);
-    const [{ seq: heldSeq }] = (await nodeOutbox()).filter((row) => row.id === held);
+    const heldSeq = (await nodeOutbox()).find((row) => row.id === held)!.seq;
     // Two restores around a renumbering: the node holds that fact under the next seq again,
     // unacknowledged, and records another fact after it.
     await node.ownerQuery(

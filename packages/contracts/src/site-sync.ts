@@ -181,6 +181,13 @@ export const SiteSyncAckSchema = z.object({
   acknowledged: z.record(z.string(), z.number().int().min(0)),
   /** Ids central already held before this batch (resent after a lost answer): not applied twice. */
   duplicates: z.array(z.uuid()),
+  /**
+   * A duplicate sent under another seq than the one central holds it under (a node restored
+   * twice around a renumbering, ADR 0009): its id and central's seq; absent when there is none.
+   * Sent under the stream's next seq, it takes that seq too (an alias central records), so the
+   * stream moves on past it.
+   */
+  duplicatesHeldAs: z.record(z.uuid(), z.number().int().min(1)).optional(),
   /** Ids applied and flagged `site_decided_on_stale_data`. */
   flagged: z.array(z.uuid()),
 });

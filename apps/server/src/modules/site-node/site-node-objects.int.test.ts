@@ -9,6 +9,7 @@ import { pruneOutboxObjects, withObjects } from './site-node.outbox';
 import { type SiteNodeSync, SiteSyncError, createSiteNodeSync } from './site-node.sync';
 import { type Database, createDatabase } from '@/platform/db';
 import { centralFetch } from '@/testing/central-fetch';
+import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 import { jobsOf } from '@/worker';
 
@@ -258,6 +259,96 @@ describe('site node: an entry larger than central’s body limit (issue 28)', ()
     );
     expect(held).toEqual([{ seq: fact!.seq }]);
   });
+
+  it('sends a capture whose image the node purged, when central asks again, marked missing', async () => {
+    const atSite = await node.login(admin.body.user.username, admin.password);
+    const read = await atSite.post('/api/ocr', { type: 'plate', image: await aJpegDataUrl() });
+    expect(read.statusCode, read.body).toBe(200);
+    const captureId: string = read.json().captureId;
+    while ((await sync.push()).sent > 0);
+    const [fact] = await node.ownerQuery<{ seq: number; payload: Record<string, unknown> }>(
+      'select seq, payload from site_outbox where id = $1',
+      [captureId],
+    );
+    const key = String(fact!.payload.image_key);
+    expect((await central.files.get(key))?.length).toBeGreaterThan(0);
+
+    // A week on: the outbox keeps the capture's digest only, and the site purged the image
+    // (an uncited capture goes after a day).
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    expect(await pruneOutboxObjects(owner, { now: later, retentionDays: 7 })).toBeGreaterThan(0);
+    await node.files.delete(key);
+    expect(await node.files.get(key)).toBeUndefined();
+
+    // Central is restored from a backup taken before the capture arrived: it holds the site's
+    // stream up to the fact before it (the capture is the last fact of the site's stream here).
+    const after = await central.ownerQuery<{ id: string }>(
+      `select id from site_sync_events where tenant_id = $1 and stream = 'site' and seq > $2`,
+      [tenantId, fact!.seq],
+    );
+    expect(after).toEqual([]);
+    await central.ownerQuery('delete from captures where tenant_id = $1 and id = $2', [
+      tenantId,
+      captureId,
+    ]);
+    await central.ownerQuery('delete from site_sync_events where tenant_id = $1 and id = $2', [
+      tenantId,
+      captureId,
+    ]);
+    await central.files.delete(key);
+    // A fact of another stream recorded meanwhile goes in the same batch.
+    const entry = await atSite.post('/api/auto-gate/grant-entry', {
+      plateNumber: 'BIG5GP',
+      gateId,
+    });
+    expect(entry.statusCode).toBe(201);
+
+    // The node restarts: it asks central, sends the capture again (its image gone) and the rest.
+    const restarted = newSync();
+    while ((await restarted.push()).sent > 0);
+    const pending = await node.ownerQuery<{ n: string }>(
+      'select count(*) as n from site_outbox where acknowledged_at is null',
+    );
+    expect(Number(pending[0]!.n)).toBe(0);
+    const [stored] = await central.ownerQuery<{
+      seq: number;
+      flagged: boolean;
+      payload: Record<string, unknown>;
+    }>('select seq, flagged, payload from site_sync_events where tenant_id = $1 and id = $2', [
+      tenantId,
+      captureId,
+    ]);
+    expect(stored).toMatchObject({ seq: fact!.seq, flagged: true });
+    expect(stored!.payload.objects_missing).toEqual([key]);
+    expect(stored!.payload.object).toBeUndefined();
+    const [capture] = await central.ownerQuery<{ image_key: string }>(
+      'select image_key from captures where tenant_id = $1 and id = $2',
+      [tenantId, captureId],
+    );
+    expect(capture?.image_key).toBe(key);
+    expect(await central.files.get(key)).toBeUndefined();
+    // Staff are told the image is gone.
+    const audited = await central.ownerQuery<{ details: Record<string, unknown> }>(
+      `select details from audit_events where tenant_id = $1
+         and action = 'site.sync.objects-missing' and target_id = $2`,
+      [tenantId, captureId],
+    );
+    expect(audited).toHaveLength(1);
+    expect(audited[0]!.details).toMatchObject({ kind: 'capture', keys: [key] });
+    // The other stream kept flowing.
+    const held = await central.ownerQuery<{ id: string }>(
+      'select id from entry_logs where tenant_id = $1 and id = $2',
+      [tenantId, entry.json<{ id: string }>().id],
+    );
+    expect(held).toHaveLength(1);
+    // The node's fact was not rewritten: still its row and digest.
+    const [kept] = await node.ownerQuery<{ payload: Record<string, unknown> }>(
+      'select payload from site_outbox where id = $1',
+      [captureId],
+    );
+    expect(kept!.payload.objects_missing).toBeUndefined();
+    expect(kept!.payload.object_sha256).toBeDefined();
+  }, 120_000);
 
   it('says why when central refuses an object, and sends nothing of the entry', async () => {
     const atSite = await node.login(admin.body.user.username, admin.password);

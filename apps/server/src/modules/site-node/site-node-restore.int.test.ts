@@ -42,13 +42,14 @@ describe('site node restored from an old backup (issue 28)', () => {
       headers: { 'content-type': 'application/json' },
     });
   };
-  const newSync = (): SiteNodeSync =>
+  const newSync = (options: { batchBytes?: number } = {}): SiteNodeSync =>
     createSiteNodeSync({
       config: node.env.siteNode!,
       database: owner,
       clock: node.clock,
       master: node.secrets.encryptionKey,
       fetch: toCentral,
+      ...options,
     });
   const atCentral = (query: string) =>
     central.ownerQuery<Record<string, unknown>>(query, [tenantId]);
@@ -212,4 +213,59 @@ describe('site node restored from an old backup (issue 28)', () => {
       await atCentral(`select id from entry_logs where tenant_id = $1 and plate_number = 'RST8GP'`),
     ).toEqual([]);
   });
+
+  it('moves on past a fact central holds that the node sends again under a later seq', async () => {
+    const sync = newSync();
+    while ((await sync.push()).sent > 0);
+    const held = await enter('RST9GP');
+    while ((await sync.push()).sent > 0);
+    const heldSeq = (await nodeOutbox()).find((row) => row.id === held)!.seq;
+    // Two restores around a renumbering: the node holds that fact under the next seq again,
+    // unacknowledged, and records another fact after it.
+    await node.ownerQuery(
+      'update site_outbox set seq = seq + 1, acknowledged_at = null where id = $1',
+      [held],
+    );
+    await node.ownerQuery(
+      'update site_outbox_streams set last_seq = last_seq + 1 where stream = $1',
+      [gateId],
+    );
+    const after = await enter('RST10GP');
+    expect((await nodeOutbox()).find((row) => row.id === after)!.seq).toBe(heldSeq + 2);
+
+    // One fact a batch, as when the duplicate is acknowledged before the next fact goes: before,
+    // the next fact met a gap, reconcile re-opened the duplicate, and the two went round for ever.
+    // (A batch fits either entry alone, so neither is sent with its objects lifted out.)
+    const sizes = await node.ownerQuery<{ bytes: number }>(
+      'select length(payload::text) as bytes from site_outbox where id = any($1::uuid[])',
+      [[held, after]],
+    );
+    const restarted = newSync({ batchBytes: Math.max(...sizes.map((row) => row.bytes)) + 200 });
+    const rounds: (number | string)[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      try {
+        const { sent } = await restarted.push();
+        rounds.push(sent);
+        if (sent === 0) break;
+      } catch (error) {
+        rounds.push((error as Error).message);
+      }
+    }
+    // No round refused, and the stream drained (the sign-in's audit facts go on the site's stream).
+    expect(rounds.filter((round) => typeof round === 'string')).toEqual([]);
+    expect(rounds.at(-1)).toBe(0);
+    const outbox = await nodeOutbox();
+    expect(outbox.every((row) => row.acknowledged_at !== null)).toBe(true);
+    const events = await atCentral(
+      `select id, seq from site_sync_events where tenant_id = $1 and stream = '${gateId}' order by seq desc limit 2`,
+    );
+    expect(events).toEqual([
+      { id: after, seq: heldSeq + 2 },
+      { id: held, seq: heldSeq },
+    ]);
+    // Asked again (a restart), central's held seq covers both: nothing is re-opened.
+    const reconciled = await newSync().reconcile(tenantId);
+    expect(reconciled.held[gateId]).toBe(heldSeq + 2);
+    expect((await nodeOutbox()).every((row) => row.acknowledged_at !== null)).toBe(true);
+  }, 120_000);
 });

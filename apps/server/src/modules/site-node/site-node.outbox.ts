@@ -61,8 +61,10 @@ export async function pruneOutboxObjects(
 
 /**
  * A pruned fact as it is sent again: its objects read back from the node's storage (sealed as
- * stored). An entry's object the node no longer holds is listed in `objects_missing` (said, as at
- * recording); a capture without its object cannot be sent, which is an error the push reports.
+ * stored). An object the node no longer holds (an uncited capture is purged after a day) is
+ * listed in `objects_missing`, for an entry as for a capture (whose `object` is then absent):
+ * central keeps the fact, flags it and says the image is gone. Never a failure: one fact whose
+ * image is gone must not stop every stream of the batch behind it.
  */
 export async function withObjects(
   kind: string,
@@ -76,10 +78,7 @@ export async function withObjects(
   if (kind === 'capture') {
     const { object_sha256: _sha, object_bytes: _bytes, ...row } = rest;
     const object = await read(row.image_key);
-    if (object === undefined)
-      throw new Error(
-        `the capture's object ${String(row.image_key)} is no longer stored at the node`,
-      );
+    if (object === undefined) return { ...row, objects_missing: [row.image_key] };
     return { ...row, object };
   }
   const missing = new Set(Array.isArray(rest.objects_missing) ? rest.objects_missing : []);

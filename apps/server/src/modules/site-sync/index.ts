@@ -4,7 +4,8 @@
  * once and in order per gate, with stale decisions flagged and alerted. The payloads are in
  * `site-facts.ts`; the signature, which the site node imports as it is, in
  * `site-sync-signature.ts`. Owns: site_node_tokens, site_sync_signing_keys, sync_tombstones,
- * site_sync_events, site_sync_uploads, the sync_version/sync_changed_at columns of SITE_SYNC_TABLES.
+ * site_sync_events, site_sync_seq_aliases, site_sync_uploads, the sync_version/sync_changed_at
+ * columns of SITE_SYNC_TABLES.
  */
 import { z } from 'zod';
 
@@ -26,6 +27,8 @@ export {
   storedCapturePayload,
   storedEntryPayload,
 } from './site-facts-apply';
+export { type PayloadKeyring, type PayloadKeys, resealPayload } from './site-payload-reseal';
+export { siteEventsSealedTable } from './site-sync.events-reseal';
 export {
   type PlainTenantKey,
   keySetOf,

@@ -42,11 +42,15 @@ async function insertRow(tx: DbExecutor, table: string, row: Record<string, unkn
   return result.rows.length === 1;
 }
 
-/** The capture's object, decoded and checked before anything is written. */
-export function captureObject(tenantId: string, capture: SiteCapturePayload): Buffer {
+/**
+ * The capture's object, decoded and checked before anything is written; null when the node said
+ * it no longer holds it (`objects_missing`).
+ */
+export function captureObject(tenantId: string, capture: SiteCapturePayload): Buffer | null {
   const key = capture.image_key;
   if (!isStorageKey(key) || !isCaptureKey(key) || !key.startsWith(`${tenantId}/`))
     throw new SiteFactError("payload.image_key: not a capture's storage key of this tenant");
+  if (capture.object === undefined) return null;
   const bytes = Buffer.from(capture.object, 'base64');
   if (!isSealedObject(bytes))
     throw new SiteFactError(
@@ -55,9 +59,13 @@ export function captureObject(tenantId: string, capture: SiteCapturePayload): Bu
   return bytes;
 }
 
-/** What central keeps of a capture fact: the row, with the object's digest instead of its bytes. */
-export function storedCapturePayload(payload: Record<string, unknown>, bytes: Buffer) {
+/**
+ * What central keeps of a capture fact: the row, with the object's digest instead of its bytes
+ * (`bytes` null: the object is missing, the row keeps `objects_missing` as sent).
+ */
+export function storedCapturePayload(payload: Record<string, unknown>, bytes: Buffer | null) {
   const { object: _object, ...row } = payload;
+  if (bytes === null) return row;
   return {
     ...row,
     object_sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -100,7 +108,7 @@ export async function applyCapture(
     receivedAt,
   }: { tenantId: string; siteId: string; id: string; receivedAt: Date },
   capture: SiteCapturePayload,
-  bytes: Buffer,
+  bytes: Buffer | null,
 ) {
   // Never over another capture's object: a key central already holds under another id is refused.
   const holder = await tx.execute<{ id: string }>(sql`
@@ -111,8 +119,10 @@ export async function applyCapture(
       'INVALID',
       `A capture fact's image_key is already another capture's at central (${holder.rows[0]!.id}).`,
     );
-  await objects.put(capture.image_key, bytes);
-  const { object: _object, ...row } = capture;
+  // No object when the node no longer held it: the row is kept (what was read, what cites it),
+  // its image is said to be gone (the fact's objects_missing, audited by the batch).
+  if (bytes) await objects.put(capture.image_key, bytes);
+  const { object: _object, objects_missing: _missing, ...row } = capture;
   const cited = await tx.execute<{ n: number }>(sql`
     select (
       select count(*) from entry_logs e,

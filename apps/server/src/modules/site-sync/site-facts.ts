@@ -121,18 +121,41 @@ const uuid = z.uuid();
 const optionalUuid = uuid.nullable().optional();
 const at = when.transform((value) => new Date(value).toISOString());
 
-export const SiteCapturePayloadSchema = z.object({
-  id: uuid.optional(),
-  created_at: at,
-  created_by: optionalUuid,
-  type: z.string().trim().min(1).max(40),
-  image_key: z.string().max(200),
-  reading: z.record(z.string(), z.unknown()).nullable().optional(),
-  // The keyed hashes of the reading's sealed ID/passport numbers (issue 26), made with the
-  // tenant's index key that the node holds too (POST /api/site-sync/keys).
-  number_hashes: z.array(z.string().max(200)).max(50).nullable().optional(),
-  object: base64Object,
-});
+export const SiteCapturePayloadSchema = z
+  .object({
+    id: uuid.optional(),
+    created_at: at,
+    created_by: optionalUuid,
+    type: z.string().trim().min(1).max(40),
+    image_key: z.string().max(200),
+    reading: z.record(z.string(), z.unknown()).nullable().optional(),
+    // The keyed hashes of the reading's sealed ID/passport numbers (issue 26), made with the
+    // tenant's index key that the node holds too (POST /api/site-sync/keys).
+    number_hashes: z.array(z.string().max(200)).max(50).nullable().optional(),
+    /** Absent only when `objects_missing` names the image: the node no longer holds it. */
+    object: base64Object.optional(),
+    /**
+     * `[image_key]` when the node no longer held the capture's object when it sent the fact (the
+     * site purged it, and central asks for the fact again after a restore): central keeps the fact
+     * and its row, says the image is gone (audit `site.sync.objects-missing`), and stores no object.
+     */
+    objects_missing: z.array(z.string().max(200)).max(1).optional(),
+  })
+  .superRefine((capture, context) => {
+    const missing = capture.objects_missing ?? [];
+    if (capture.object === undefined && !(missing.length === 1 && missing[0] === capture.image_key))
+      context.addIssue({
+        code: 'custom',
+        path: ['object'],
+        message: 'required, unless objects_missing names the image_key',
+      });
+    if (capture.object !== undefined && missing.length > 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['objects_missing'],
+        message: 'names an object the fact carries',
+      });
+  });
 export type SiteCapturePayload = z.infer<typeof SiteCapturePayloadSchema>;
 
 export const SiteFaceComparisonPayloadSchema = z.object({

@@ -11,6 +11,7 @@ import type { EntryLog } from '@boomgate/contracts/entry-logs';
 import type { CreatedSiteNodeToken, SiteSyncAck } from '@boomgate/contracts/site-sync';
 import type { Visit } from '@boomgate/contracts/visits';
 
+import { columnContext, openValue, sealValue, sealedValueVersion } from '@/platform/sealing';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 let t: TestApp;
@@ -385,6 +386,34 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
       },
     };
   }
+
+  it('keeps a capture whose object the site no longer held only when the fact says so', async () => {
+    const setup = await aSiteWithNode();
+    const { key, event } = await aSealedCapture(setup, 1);
+    const { object: _object, ...row } = event.payload;
+    const unsaid = await push(setup, [{ ...event, payload: row }]);
+    expect(unsaid.statusCode, unsaid.body).toBe(400);
+    const another = await push(setup, [
+      { ...event, payload: { ...row, objects_missing: [`${setup.tenantId}/captures/x.jpg`] } },
+    ]);
+    expect(another.statusCode, another.body).toBe(400);
+    const both = await push(setup, [
+      { ...event, payload: { ...event.payload, objects_missing: [key] } },
+    ]);
+    expect(both.statusCode, both.body).toBe(400);
+    const ack = await pushOk(setup, [{ ...event, payload: { ...row, objects_missing: [key] } }]);
+    expect(ack.acknowledged).toEqual({ site: 1 });
+    const [stored] = await t.ownerQuery<{ flagged: boolean; payload: Record<string, unknown> }>(
+      'select flagged, payload from site_sync_events where id = $1',
+      [event.id],
+    );
+    expect(stored).toMatchObject({ flagged: true, payload: { objects_missing: [key] } });
+    expect(await t.files.get(key)).toBeUndefined();
+    const audit = (
+      await setup.admin.get('/api/audit-events?action=site.sync.objects-missing&limit=50')
+    ).json<AuditEvent[]>();
+    expect(audit.some((item) => item.targetId === event.id)).toBe(true);
+  });
 
   function aFaceComparison(seq: number, fields: Record<string, unknown> = {}) {
     const id = randomUUID();
@@ -949,11 +978,13 @@ describe('a fact central holds under another seq (issue 28)', () => {
     const entry = anEntry(setup.gateId, 1);
     const next = anEntry(setup.gateId, 2);
     await pushOk(setup, [entry, next]);
-    // A node restored twice around a renumbering sends the fact under another seq.
+    // A node restored twice around a renumbering sends the fact under another seq: the stream's
+    // next one, which it takes (an alias), so the node's next fact follows it.
     const ack = await pushOk(setup, [{ ...entry, seq: 3 }]);
     expect(ack).toEqual({
-      acknowledged: { [setup.gateId]: 2 },
+      acknowledged: { [setup.gateId]: 3 },
       duplicates: [entry.id],
+      duplicatesHeldAs: { [entry.id]: 1 },
       flagged: [],
     });
     // Its payload keys in another order are the same fact.
@@ -972,5 +1003,141 @@ describe('a fact central holds under another seq (issue 28)', () => {
     const entries = await entriesOf(setup);
     expect(entries.map((row) => row.id).sort()).toEqual([entry.id, next.id].sort());
     expect(entries.find((row) => row.id === entry.id)?.driverName).toBe('Sipho');
+  });
+});
+
+describe('a duplicate resent under the stream’s next seq (issue 28)', () => {
+  const acknowledgedOf = async (setup: SiteSetup) =>
+    (
+      await t.inject({
+        method: 'GET',
+        url: '/api/site-sync/acknowledged',
+        headers: { authorization: `Bearer ${setup.node.token}` },
+      })
+    ).json<{ acknowledged: Record<string, number> }>().acknowledged;
+
+  it('counts the seq as used, so the next fact follows it instead of meeting a gap', async () => {
+    const setup = await aSiteWithNode();
+    const first = anEntry(setup.gateId, 1);
+    const second = anEntry(setup.gateId, 2);
+    await pushOk(setup, [first, second]);
+    // The node holds `first` under 3 now (two restores around a renumbering), then records 4.
+    const resent = await pushOk(setup, [{ ...first, seq: 3 }]);
+    expect(resent.duplicates).toEqual([first.id]);
+    expect(resent.duplicatesHeldAs).toEqual({ [first.id]: 1 });
+    expect(resent.acknowledged).toEqual({ [setup.gateId]: 3 });
+    expect(await acknowledgedOf(setup)).toEqual({ [setup.gateId]: 3 });
+    const later = anEntry(setup.gateId, 4);
+    expect((await pushOk(setup, [later])).acknowledged).toEqual({ [setup.gateId]: 4 });
+    // The alias is not a fact: each entry once, `first` under its own seq.
+    const held = await t.ownerQuery<{ id: string; seq: number }>(
+      'select id, seq from site_sync_events where tenant_id = $1 order by seq',
+      [setup.tenantId],
+    );
+    expect(held).toEqual([
+      { id: first.id, seq: 1 },
+      { id: second.id, seq: 2 },
+      { id: later.id, seq: 4 },
+    ]);
+    expect((await entriesOf(setup)).map((row) => row.id).sort()).toEqual(
+      [first.id, second.id, later.id].sort(),
+    );
+    // A new fact under the alias's seq is a reused seq, never written over it.
+    const intruder = await push(setup, [anEntry(setup.gateId, 3)]);
+    expect(intruder.statusCode).toBe(409);
+    // Sent again (the answer was lost), the same alias is still a plain duplicate.
+    const again = await pushOk(setup, [{ ...first, seq: 3 }, later]);
+    expect(again.duplicates.sort()).toEqual([first.id, later.id].sort());
+    expect(again.acknowledged).toEqual({ [setup.gateId]: 4 });
+  });
+
+  it('takes the duplicate and the fact after it in one batch', async () => {
+    const setup = await aSiteWithNode();
+    const first = anEntry(setup.gateId, 1);
+    await pushOk(setup, [first, anEntry(setup.gateId, 2)]);
+    const later = anEntry(setup.gateId, 4);
+    const ack = await pushOk(setup, [later, { ...first, seq: 3 }]);
+    expect(ack.acknowledged).toEqual({ [setup.gateId]: 4 });
+    expect(ack.duplicates).toEqual([first.id]);
+    expect((await entriesOf(setup)).some((row) => row.id === later.id)).toBe(true);
+    // A duplicate under a seq past the next one takes nothing: the gap after it is still a gap.
+    const skipped = await pushOk(setup, [{ ...first, seq: 9 }]);
+    expect(skipped.acknowledged).toEqual({ [setup.gateId]: 4 });
+    expect((await push(setup, [anEntry(setup.gateId, 10)])).statusCode).toBe(409);
+  });
+});
+
+describe('central’s stored copies of site facts through a data key rotation (issue 28)', () => {
+  it('re-seals a stored fact’s sealed values, so it opens once the old key is erased', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const context = columnContext(tenantId, 'entry_logs.driver_id_number');
+    const sealedWith = async (idNumber: string) =>
+      sealValue((await t.modules.keys.keyring.forTenant(tenantId)).active, idNumber, context);
+    const entry = anEntry(setup.gateId, 1, { driver_id_number: await sealedWith('8001015009087') });
+    await pushOk(setup, [entry]);
+    const storedValue = async () =>
+      String(
+        (
+          await t.ownerQuery<{ value: string }>(
+            "select payload->>'driver_id_number' as value from site_sync_events where id = $1",
+            [entry.id],
+          )
+        )[0]!.value,
+      );
+    expect(sealedValueVersion(await storedValue())).toBe(1);
+
+    // Central rotates: the stored copy is counted as left on the old key until the job runs.
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    const during = await t.modules.keys.service.status(tenantId);
+    expect(during.leftOnOldVersions.rows.site_sync_events).toBe(1);
+    expect(
+      await t.modules.keys.service.resealTenant({
+        tenantId,
+        rotatedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
+    ).toBe(true);
+    t.modules.keys.keyring.forget(tenantId);
+    const keys = await t.ownerQuery<{ version: number; wrapped: boolean }>(
+      `select version, wrapped_key is not null as wrapped from tenant_keys
+       where tenant_id = $1 and purpose = 'data' order by version`,
+      [tenantId],
+    );
+    expect(keys.map((key) => [key.version, key.wrapped])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+
+    // v1 is erased: the stored copy is under v2 and opens, its other members as they were.
+    const resealed = await storedValue();
+    expect(sealedValueVersion(resealed)).toBe(2);
+    const { lookup } = await t.modules.keys.keyring.forTenant(tenantId);
+    expect(openValue(lookup, resealed, context)).toBe('8001015009087');
+    const [stored] = await t.ownerQuery<{ seq: number; payload: Record<string, unknown> }>(
+      'select seq, payload from site_sync_events where id = $1',
+      [entry.id],
+    );
+    expect(stored!.seq).toBe(1);
+    const { driver_id_number: _value, ...plain } = stored!.payload;
+    expect(plain).toMatchObject({ plate_number: entry.payload.plate_number, driver_name: 'Sipho' });
+    const after = await t.modules.keys.service.status(tenantId);
+    expect(after.leftOnOldVersions.rows.site_sync_events ?? 0).toBe(0);
+
+    // Sent again by a node that re-sealed it too (other ciphertext): still the same fact.
+    const again = {
+      ...entry,
+      payload: { ...entry.payload, driver_id_number: await sealedWith('8001015009087') },
+    };
+    expect((await pushOk(setup, [again])).duplicates).toEqual([entry.id]);
+    const moved = await pushOk(setup, [{ ...again, seq: 2 }]);
+    expect(moved.duplicatesHeldAs).toEqual({ [entry.id]: 1 });
+    // Nothing but a sealed value may change in a stored fact (the database says so too).
+    await expect(
+      t.ownerQuery(
+        `update site_sync_events set payload = jsonb_set(payload, '{plate_number}', '"XX1GP"')
+         where id = $1`,
+        [entry.id],
+      ),
+    ).rejects.toThrow(/not rewritten/);
   });
 });

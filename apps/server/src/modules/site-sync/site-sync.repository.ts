@@ -8,6 +8,7 @@ import {
   type SiteNodeTokenRow,
   siteNodeTokens,
   siteSyncEvents,
+  siteSyncSeqAliases,
   siteSyncSigningKeys,
 } from './site-sync.table';
 
@@ -50,6 +51,29 @@ const TABLE_READS: Record<SiteSyncTable, { key: string; tenant: string; where: s
 const siteUser = (column: string) =>
   `(exists (select 1 from user_sites s where s.tenant_id = t.tenant_id and s.user_id = ${column} and s.site_id = $site)` +
   ` or exists (select 1 from users a where a.tenant_id = t.tenant_id and a.id = ${column} and a.role = 'tenant_admin'))`;
+
+/**
+ * The highest seq held per stream of the site (streams named), or of every stream (`null`): a
+ * fact's own seq or an alias seq of a fact sent again under the stream's next seq (ADR 0009).
+ */
+async function highestSeqs(
+  tx: DbExecutor,
+  tenantId: string,
+  siteId: string,
+  streams: string[] | null,
+): Promise<Map<string, number>> {
+  if (streams !== null && streams.length === 0) return new Map();
+  const named = streams === null ? sql`true` : sql`stream = any(${sql.param(streams)}::text[])`;
+  const rows = await tx.execute<{ stream: string; seq: number }>(sql`
+    select stream, max(seq) as seq from (
+      select stream, seq from site_sync_events
+        where tenant_id = ${tenantId} and site_id = ${siteId} and ${named}
+      union all
+      select stream, seq from site_sync_seq_aliases
+        where tenant_id = ${tenantId} and site_id = ${siteId} and ${named}
+    ) held group by stream`);
+  return new Map(rows.rows.map((row) => [row.stream, Number(row.seq)]));
+}
 
 export function createSiteSyncRepository() {
   return {
@@ -185,31 +209,20 @@ export function createSiteSyncRepository() {
       );
     },
 
-    /** The highest seq held per stream of the site (streams named). */
-    async highestSeqs(tx: DbExecutor, tenantId: string, siteId: string, streams: string[]) {
-      if (streams.length === 0) return new Map<string, number>();
-      const rows = await tx
-        .select({ stream: siteSyncEvents.stream, seq: sql<number>`max(${siteSyncEvents.seq})` })
-        .from(siteSyncEvents)
-        .where(
-          and(
-            eq(siteSyncEvents.tenantId, tenantId),
-            eq(siteSyncEvents.siteId, siteId),
-            sql`${siteSyncEvents.stream} = any(${sql.param(streams)}::text[])`,
-          ),
-        )
-        .groupBy(siteSyncEvents.stream);
-      return new Map(rows.map((row) => [row.stream, Number(row.seq)]));
-    },
+    /** The highest seq held per stream of the site (streams named; see highestSeqs). */
+    highestSeqs: (tx: DbExecutor, tenantId: string, siteId: string, streams: string[]) =>
+      highestSeqs(tx, tenantId, siteId, streams),
 
     /** The highest seq held of every stream of a site. */
-    async allHighestSeqs(tx: DbExecutor, tenantId: string, siteId: string) {
-      const rows = await tx
-        .select({ stream: siteSyncEvents.stream, seq: sql<number>`max(${siteSyncEvents.seq})` })
-        .from(siteSyncEvents)
-        .where(and(eq(siteSyncEvents.tenantId, tenantId), eq(siteSyncEvents.siteId, siteId)))
-        .groupBy(siteSyncEvents.stream);
-      return new Map(rows.map((row) => [row.stream, Number(row.seq)]));
+    allHighestSeqs: (tx: DbExecutor, tenantId: string, siteId: string) =>
+      highestSeqs(tx, tenantId, siteId, null),
+
+    /**
+     * Records that `seq` of the stream is taken by a fact central already holds under another seq
+     * (the node sent it again under the stream's next seq): later facts follow it.
+     */
+    async insertSeqAlias(tx: DbExecutor, row: typeof siteSyncSeqAliases.$inferInsert) {
+      await tx.insert(siteSyncSeqAliases).values(row);
     },
 
     /** The events already held among these ids (a resent batch). */

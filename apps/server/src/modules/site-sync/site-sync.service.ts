@@ -103,7 +103,7 @@ export type SiteSyncService = ReturnType<typeof createSiteSyncService>;
 type Parsed =
   | SiteEntryPayload
   | SiteExitPayload
-  | { capture: SiteCapturePayload; bytes: Buffer }
+  | { capture: SiteCapturePayload; bytes: Buffer | null }
   | SiteFaceComparisonPayload
   | SiteCorrectionPayload
   | SiteAuditPayload;
@@ -174,9 +174,15 @@ export const toSiteNodeToken = (
 /** What central keeps of a fact's payload: objects as digests (they go to storage), never bytes. */
 function storedPayloadOf(event: SiteSyncEvent, parsed: Parsed | undefined) {
   if (event.kind === 'capture')
-    return storedCapturePayload(event.payload, (parsed as { bytes: Buffer }).bytes);
+    return storedCapturePayload(event.payload, (parsed as { bytes: Buffer | null }).bytes);
   if (event.kind === 'entry') return storedEntryPayload(event.payload);
   return event.payload;
+}
+
+/** The objects a fact says the site no longer held when it sent it (ADR 0009). */
+function objectsMissing(event: SiteSyncEvent): string[] {
+  const missing = event.payload.objects_missing;
+  return Array.isArray(missing) ? missing.filter((key) => typeof key === 'string') : [];
 }
 
 const maxDate = (dates: (Date | null)[]) =>
@@ -520,7 +526,10 @@ export function createSiteSyncService({
           Object.fromEntries(streams.map((stream) => [stream, highest.get(stream) ?? 0]));
 
         const duplicates: string[] = [];
+        const duplicatesHeldAs: Record<string, number> = {};
         const fresh: SiteSyncEvent[] = [];
+        // Duplicates sent under a seq above the stream's highest (candidates for an alias).
+        const resentAbove: SiteSyncEvent[] = [];
         for (const event of batch.events) {
           const stream = siteSyncStreamKey(event.gateId);
           const before = held.get(event.id);
@@ -540,6 +549,10 @@ export function createSiteSyncService({
                 `Event ${event.id} is already held as seq ${before.seq} of another stream or site, or with another payload.`,
               );
             duplicates.push(event.id);
+            if (before.seq !== event.seq) {
+              duplicatesHeldAs[event.id] = before.seq;
+              if (event.seq > (highest.get(stream) ?? 0)) resentAbove.push(event);
+            }
           } else {
             fresh.push(event);
           }
@@ -565,9 +578,23 @@ export function createSiteSyncService({
           );
         }
         const next = new Map(streams.map((stream) => [stream, (highest.get(stream) ?? 0) + 1]));
-        for (const event of fresh) {
+        // ADR 0009: a fact central holds, sent again under the stream's next seq (a node restored
+        // twice around a renumbering), takes that seq as an alias: the node marks it acknowledged
+        // and its later facts follow it. Not counting the seq left them a gap for ever (the node's
+        // reconcile re-opened the duplicate above central's seq and sent both again). A duplicate
+        // under a seq that is not the next one is only a duplicate (nothing to take).
+        const aliases: SiteSyncEvent[] = [];
+        const ordered = [...fresh, ...resentAbove].sort((a, b) => a.seq - b.seq);
+        for (const event of ordered) {
           const stream = siteSyncStreamKey(event.gateId);
           const expected = next.get(stream)!;
+          if (resentAbove.includes(event)) {
+            if (event.seq === expected) {
+              aliases.push(event);
+              next.set(stream, expected + 1);
+            }
+            continue;
+          }
           if (event.seq !== expected) {
             throw new SiteSyncGapError(
               stream,
@@ -578,6 +605,19 @@ export function createSiteSyncService({
             );
           }
           next.set(stream, expected + 1);
+        }
+
+        for (const event of aliases) {
+          const stream = siteSyncStreamKey(event.gateId);
+          await repository.insertSeqAlias(tx, {
+            tenantId: node.tenantId,
+            siteId: node.siteId,
+            stream,
+            seq: event.seq,
+            eventId: event.id,
+            recordedAt: receivedAt,
+          });
+          highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }
 
         const flagged: string[] = [];
@@ -594,7 +634,7 @@ export function createSiteSyncService({
               : [];
           const capture =
             event.kind === 'capture'
-              ? (payload as { capture: SiteCapturePayload; bytes: Buffer })
+              ? (payload as { capture: SiteCapturePayload; bytes: Buffer | null })
               : null;
           const inserted = await repository.insertEvent(tx, {
             tenantId: node.tenantId,
@@ -608,13 +648,34 @@ export function createSiteSyncService({
             centralReceivedAt: receivedAt,
             // A capture's object goes to storage, not into the fact's row (its digest does).
             payload: storedPayloadOf(event, payload),
-            flagged: stale.length > 0,
+            // Flagged: a stale decision, or objects the site no longer held (objects_missing).
+            flagged: stale.length > 0 || objectsMissing(event).length > 0,
           });
           if (!inserted) {
             duplicates.push(event.id);
             continue;
           }
           if (stale.length > 0) flagged.push(event.id);
+          const missing = objectsMissing(event);
+          if (missing.length > 0)
+            // ADR 0009: an image the site no longer held when it sent the fact (purged there, and
+            // central asked for the fact again after a restore): the fact is kept, and staff are
+            // told the image is gone rather than left to find a broken one.
+            await audit.record(tx, {
+              tenantId: node.tenantId,
+              actorUserId: null,
+              action: 'site.sync.objects-missing',
+              targetType: event.kind === 'capture' ? 'capture' : 'entry_log',
+              targetId: event.id,
+              details: {
+                siteId: node.siteId,
+                stream: siteSyncStreamKey(event.gateId),
+                seq: event.seq,
+                kind: event.kind,
+                keys: missing,
+                siteRecordedAt: event.siteRecordedAt,
+              },
+            });
           if (event.kind === 'entry')
             await applyEntry(
               tx,
@@ -654,7 +715,7 @@ export function createSiteSyncService({
           highest.set(stream, Math.max(highest.get(stream) ?? 0, event.seq));
         }
         await repository.touchToken(tx, node.tenantId, node.tokenId, 'up', receivedAt);
-        if (fresh.length > 0) {
+        if (fresh.length > 0 || aliases.length > 0) {
           await audit.record(tx, {
             tenantId: node.tenantId,
             actorUserId: null,
@@ -666,10 +727,25 @@ export function createSiteSyncService({
               received: fresh.length,
               duplicates: duplicates.length,
               flagged,
+              ...(aliases.length > 0
+                ? {
+                    aliases: aliases.map((event) => ({
+                      id: event.id,
+                      stream: siteSyncStreamKey(event.gateId),
+                      seq: event.seq,
+                      heldAs: duplicatesHeldAs[event.id],
+                    })),
+                  }
+                : {}),
             },
           });
         }
-        return { acknowledged: acknowledged(), duplicates, flagged };
+        return {
+          acknowledged: acknowledged(),
+          duplicates,
+          ...(Object.keys(duplicatesHeldAs).length > 0 ? { duplicatesHeldAs } : {}),
+          flagged,
+        };
       } catch (error) {
         // Still inside the transaction, so the site's lock is still held: no other batch of this
         // site can be storing the same key now (a retried batch waits for the lock), so removing

@@ -116,13 +116,44 @@ export const siteSyncEvents = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'::jsonb`),
-    /** Applied and flagged `site_decided_on_stale_data` (ADR 0009 "Conflicts"). */
+    /**
+     * Applied and flagged: `site_decided_on_stale_data` (ADR 0009 "Conflicts"), or objects the
+     * site no longer held when it sent the fact (`objects_missing` in the payload).
+     */
     flagged: boolean().notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
     uniqueIndex('site_sync_events_stream_seq_unique').on(t.tenantId, t.siteId, t.stream, t.seq),
+  ],
+);
+
+/**
+ * Issue 28 (ADR 0009, "A duplicate under the stream's next seq"): a fact central already holds
+ * (`event_id`, under its own seq) that a node sent again under the stream's next seq, after two
+ * restores around a renumbering. The seq counts as used, so the node's later facts follow it
+ * instead of meeting a gap for ever; the fact itself is held once, under its first seq.
+ */
+export const siteSyncSeqAliases = pgTable(
+  'site_sync_seq_aliases',
+  {
+    tenantId: uuid()
+      .notNull()
+      .references(() => tenants.id),
+    siteId: uuid().notNull(),
+    stream: text().notNull(),
+    seq: integer().notNull(),
+    eventId: uuid().notNull(),
+    recordedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.siteId, t.stream, t.seq] }),
+    foreignKey({ columns: [t.tenantId, t.siteId], foreignColumns: [sites.tenantId, sites.id] }),
+    foreignKey({
+      columns: [t.tenantId, t.eventId],
+      foreignColumns: [siteSyncEvents.tenantId, siteSyncEvents.id],
+    }),
   ],
 );
 

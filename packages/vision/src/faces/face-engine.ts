@@ -923,7 +923,8 @@ async function faceToDescribe(
 
 /** Why no face was found, for the logs: what the tile search covered. */
 function noFaceDetail({ tiles }: Detected): string | undefined {
-  if (!tiles) return undefined;
+  // A photo too small for tiles (none at any level) answers as before, without a detail.
+  if (!tiles || tiles.searched + tiles.screenedOut + tiles.overBudget === 0) return undefined;
   return `No face in the detection passes nor on ${tiles.searched} tiles of the full-resolution photo; not searched: ${tiles.screenedOut} tiles without a skin-coloured patch as large as a face, ${tiles.overBudget} less promising tiles over the budget of ${MAX_TILES_PER_LEVEL} per level.`;
 }
 

@@ -101,6 +101,32 @@ describe('layouts that settle only O/0 and I/1', () => {
     ]);
     expect(isPlateConfirmed(free)).toBe(false);
   });
+
+  it('ranks with a layout but never confirms the O/0 or I/1 it chose', () => {
+    // Two readings agree on `0` where the Czech layout wants a digit; the plate may be a personalised
+    // `3K4772O`: the layout's choice is a guess, so the plate stays unsure.
+    const zero = (source: string) => ({ text: '3K4772O', confidence: 0.95, source });
+    const ranked = rankPlateCandidates([zero('detect'), zero('reread')]);
+
+    expect(ranked[0]).toMatchObject({ plateNumber: '3K47720', pattern: 'CZ-DLDDDDD' });
+    expect(isPlateConfirmed(ranked)).toBe(false);
+    const one = (source: string) => ({ text: '4K1M285', confidence: 0.95, source });
+    const us = rankPlateCandidates([one('detect'), one('reread')]);
+    expect(us[0]?.plateNumber).toBe('4KIM285');
+    expect(isPlateConfirmed(us)).toBe(false);
+  });
+
+  it('never confirms a letter a separator group chose (a personalised plate without its suffix)', () => {
+    // `B0B 123` of a personalised `B0B 123 GP` read without the suffix: the group rule reads BOB.
+    const read = (source: string) => ({ text: 'B0B 123', confidence: 0.95, source });
+    const ranked = rankPlateCandidates([read('detect'), read('reread')]);
+
+    expect(ranked[0]?.plateNumber).toBe('BOB123');
+    expect(isPlateConfirmed(ranked)).toBe(false);
+    // Read as BOB by both recognitions, it is confirmed.
+    const bob = (source: string) => ({ text: 'BOB 123', confidence: 0.95, source });
+    expect(isPlateConfirmed(rankPlateCandidates([bob('detect'), bob('reread')]))).toBe(true);
+  });
 });
 
 describe('hasForbiddenLetters', () => {
@@ -238,11 +264,17 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(true);
   });
 
-  it('accepts O/0 settled by the position, which one glyph cannot settle', () => {
+  it('ranks by an O/0 the position settled but does not confirm it (no reading saw the O)', () => {
     const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
 
     expect(ranked[0]!.plateNumber).toBe('PP587AO');
-    expect(isPlateConfirmed(ranked)).toBe(true);
+    expect(isPlateConfirmed(ranked)).toBe(false);
+    // Read as an O by two recognitions, the same plate is confirmed.
+    expect(
+      isPlateConfirmed(
+        rankPlateCandidates([read('PP-587AO', 'detect'), read('PP 587 AO', 'reread')]),
+      ),
+    ).toBe(true);
   });
 
   it('does not count readings whose look-alikes a grammar changed as confirming', () => {

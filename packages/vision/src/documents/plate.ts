@@ -279,6 +279,12 @@ export type PlateCandidate = {
    */
   directSources: Set<string>;
   /**
+   * The recognitions whose own characters spell exactly this plate: no O/0 or I/1 settled by a
+   * layout, a pattern or a separator group. Only these confirm a plate (isPlateConfirmed): a
+   * character a format prior chose was not read, so a prior ranks, it never confirms.
+   */
+  exactSources: Set<string>;
+  /**
    * How close the nearest other letter or digit came, at the plate's least sure character
    * (runner-up probability / chosen probability, 0..1), in the clearest reading of it; null when
    * the engine gave no per-character scores.
@@ -423,6 +429,9 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     directSources: new Set(
       input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
     ),
+    exactSources: new Set(
+      input.source && plate === normalisePlate(input.text) ? [input.source] : [],
+    ),
     rivalRatio: rivalRatio(input.chars),
     markRatio: markRatio(input.chars),
     glyphAmbiguous:
@@ -445,6 +454,7 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
       existing.confidence = Math.max(existing.confidence, c.confidence);
       for (const source of c.sources) existing.sources.add(source);
       for (const source of c.directSources) existing.directSources.add(source);
+      for (const source of c.exactSources) existing.exactSources.add(source);
       existing.markRatio = Math.max(existing.markRatio, c.markRatio);
       if (c.rivalRatio !== null)
         existing.rivalRatio =
@@ -503,6 +513,7 @@ export function rankLettersOnlyCandidates(inputs: PlateCandidateInput[]): PlateC
       ],
       sources: new Set(input.source ? [input.source] : []),
       directSources: new Set(input.source ? [input.source] : []),
+      exactSources: new Set(input.source ? [input.source] : []),
       rivalRatio: rivalRatio(input.chars),
       markRatio: markRatio(input.chars),
       glyphAmbiguous: hasGlyphAmbiguity(plate),
@@ -553,7 +564,8 @@ export function isNearVariant(a: string, b: string): boolean {
 
 /**
  * Whether the best plate can be shown without a warning: two recognitions (detection passes,
- * enlarged re-reads, another preprocessing) read exactly it, letter for letter, no reading took a
+ * enlarged re-reads, another preprocessing) read exactly it, letter for letter (an O/0 or I/1 that a
+ * layout, pattern or separator group placed was not read, so it does not count), no reading took a
  * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
  * clear-cut readings. The SA/SADC grammar and
@@ -562,7 +574,7 @@ export function isNearVariant(a: string, b: string): boolean {
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
-  if (!best || best.lettersOnly || best.directSources.size < 2 || best.glyphAmbiguous) return false;
+  if (!best || best.lettersOnly || best.exactSources.size < 2 || best.glyphAmbiguous) return false;
   // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
   if (best.markRatio >= CLEAR_RIVAL_RATIO) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters
@@ -573,6 +585,6 @@ export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
     .some(
       (r) =>
         isNearVariant(r.plateNumber, best.plateNumber) &&
-        (!clear || r.sources.size >= best.directSources.size),
+        (!clear || r.sources.size >= best.exactSources.size),
     );
 }

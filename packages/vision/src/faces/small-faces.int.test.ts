@@ -70,6 +70,8 @@ describe('small faces in large photos', () => {
   it('still reports no face for the large background alone (the tiles find nothing)', async () => {
     const error = await faceErrorOf(embedFace(background));
     expect(error.kind).toBe('no_face');
+    // The search is bounded (issue 20 part u): 6 + 12 of the 6 + 20 tiles of 3000x2250, and the log says so.
+    expect(error.detail).toMatch(/on 18 tiles .* 8 less promising tiles over the budget of 12/);
   }, 120_000);
 
   it("reports 'multiple_faces' for two small faces of the same size in one large photo", async () => {

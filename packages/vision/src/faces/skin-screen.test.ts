@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  faceScaleContrast,
+  isSkinColour,
+  mayHoldFace,
+  promisingTiles,
+  skinMap,
+  skinPixelsIn,
+} from './skin-screen';
+import { tileGrid } from './tiling';
+
+type Rgb = [number, number, number];
+
+/** A width x height RGB map filled with `fill`, with `patches` painted over it. */
+function image(
+  width: number,
+  height: number,
+  fill: (x: number, y: number) => Rgb,
+  patches: Array<{
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+    colour: (x: number, y: number) => Rgb;
+  }> = [],
+): Uint8Array {
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const patch = patches.find((p) => x >= p.x && x < p.x + p.w && y >= p.y && y < p.y + p.h);
+      data.set(patch ? patch.colour(x, y) : fill(x, y), (y * width + x) * 3);
+    }
+  return data;
+}
+
+const sky: Rgb = [90, 130, 200];
+const grass: Rgb = [60, 140, 50];
+const skinTones: Rgb[] = [
+  [224, 172, 140], // light
+  [190, 130, 95], // medium
+  [120, 75, 50], // dark
+];
+
+describe('isSkinColour', () => {
+  it('accepts light, medium and dark skin tones and rejects sky, grass and grey', () => {
+    for (const tone of skinTones) expect(isSkinColour(...tone)).toBe(true);
+    expect(isSkinColour(...sky)).toBe(false);
+    expect(isSkinColour(...grass)).toBe(false);
+    expect(isSkinColour(128, 128, 128)).toBe(false);
+  });
+});
+
+describe('skinMap', () => {
+  it('counts skin pixels in a rectangle given in full-resolution pixels', () => {
+    // A 100x80 map of a 800x640 photo (8 px per map px), a 10x10 skin patch at (40, 30).
+    const rgb = image(100, 80, () => sky, [
+      { x: 40, y: 30, w: 10, h: 10, colour: () => skinTones[1]! },
+    ]);
+    const map = skinMap(rgb, 100, 80, 8);
+
+    expect(map.colour).toBe(true);
+    expect(skinPixelsIn(map, { left: 0, top: 0, width: 800, height: 640 })).toBe(100);
+    expect(skinPixelsIn(map, { left: 320, top: 240, width: 40, height: 80 })).toBe(50);
+    expect(skinPixelsIn(map, { left: 0, top: 0, width: 300, height: 640 })).toBe(0);
+  });
+
+  it('treats a photo without colour (an infrared camera) as greyscale', () => {
+    const rgb = image(64, 48, (x) => [x * 3, x * 3, x * 3]);
+
+    expect(skinMap(rgb, 64, 48, 8).colour).toBe(false);
+  });
+});
+
+describe('faceScaleContrast', () => {
+  it('is high where dark features sit on skin and near zero on a flat area', () => {
+    const eyes = (x: number, y: number): Rgb =>
+      y % 6 < 2 && x % 6 < 3 ? [40, 40, 40] : [170, 170, 170];
+    const rgb = image(96, 96, () => [120, 120, 120], [
+      { x: 60, y: 60, w: 12, h: 12, colour: eyes },
+    ]);
+    const map = skinMap(rgb, 96, 96, 4);
+
+    const face = faceScaleContrast(map, { left: 200, top: 200, width: 184, height: 184 }, 40);
+    const flat = faceScaleContrast(map, { left: 0, top: 0, width: 200, height: 200 }, 40);
+    expect(face).toBeGreaterThan(30);
+    expect(flat).toBeLessThan(1);
+  });
+});
+
+describe('promisingTiles', () => {
+  const W = 4000;
+  const H = 3000;
+  const S = 8; // full-resolution px per map px
+  const mapW = W / S;
+  const mapH = H / S;
+
+  it('searches only the tiles holding a skin patch as large as a face, in a colour photo', () => {
+    // A 60 px face (1.5 % of the width) at (2500, 1200): 7.5 map px.
+    const rgb = image(mapW, mapH, (x, y) => (y < mapH / 2 ? sky : grass), [
+      { x: 2500 / S, y: 1200 / S, w: 8, h: 8, colour: () => skinTones[2]! },
+    ]);
+    const map = skinMap(rgb, mapW, mapH, S);
+    const level = tileGrid(W, H, 500, 0.25);
+
+    const chosen = promisingTiles(map, level, 12);
+
+    expect(chosen.tiles.length).toBeGreaterThan(0);
+    expect(chosen.tiles.length).toBeLessThanOrEqual(4);
+    expect(chosen.screenedOut).toBe(level.length - chosen.tiles.length);
+    // Every chosen tile holds the patch, and the one holding all of it is among them.
+    for (const t of chosen.tiles) expect(mayHoldFace(map, t)).toBe(true);
+    expect(
+      chosen.tiles.some(
+        (t) =>
+          t.left <= 2504 && t.top <= 1200 && t.left + t.width >= 2568 && t.top + t.height >= 1264,
+      ),
+    ).toBe(true);
+  });
+
+  it('searches a grey photo within the budget, the highest-contrast tile first', () => {
+    const eyes = (x: number, y: number): Rgb =>
+      y % 4 < 2 && x % 4 < 2 ? [30, 30, 30] : [180, 180, 180];
+    const rgb = image(mapW, mapH, () => [110, 110, 110], [
+      { x: 300, y: 100, w: 8, h: 8, colour: eyes },
+    ]);
+    const map = skinMap(rgb, mapW, mapH, S);
+    const level = tileGrid(W, H, 500, 0.25);
+
+    const chosen = promisingTiles(map, level, 12);
+
+    expect(map.colour).toBe(false);
+    expect(chosen.tiles).toHaveLength(12);
+    expect(chosen.overBudget).toBe(level.length - 12);
+    // The first tile overlaps the patch (x 2400-2464, y 800-864).
+    const first = chosen.tiles[0]!;
+    expect(first.left < 2464 && first.left + first.width > 2400).toBe(true);
+    expect(first.top < 864 && first.top + first.height > 800).toBe(true);
+  });
+});

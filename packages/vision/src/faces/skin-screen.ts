@@ -1,0 +1,179 @@
+/**
+ * A cheap skin-likelihood pre-screen for the tiles of a large photo (pure functions; the engine builds
+ * the map from an area-averaged downscale and runs the detector only on tiles that pass).
+ *
+ * Why: the tiles (tiling.ts, ADR 0012) cost one TinyFaceDetector run each; a 12 MP photo without a face
+ * paid 6 + 20 + 88 of them. A face, at any size the tiles can find, is a patch of skin-coloured pixels
+ * at least a few map pixels across; a tile holding no such patch cannot hold a face. Skin colour is the
+ * classic chrominance box in YCbCr (Chai & Ngan, 1999: Cb 77-127, Cr 133-173), which holds across skin
+ * tones because it ignores luminance. The screen is skipped for a photo without colour (an infrared or
+ * greyscale camera, where chrominance says nothing). Then a budget bounds the cost: on each level only
+ * the most promising tiles run (most skin pixels in a colour photo; the highest face-scale contrast in a
+ * grey one), so a photo without a face costs a bounded number of detector runs whatever it shows.
+ */
+
+export type Rect = { left: number; top: number; width: number; height: number };
+
+/** A map of skin-coloured pixels and of luminance as summed-area tables over a downscaled photo. */
+export type SkinMap = {
+  width: number;
+  height: number;
+  /** Full-resolution pixels per map pixel. */
+  scale: number;
+  /** (width + 1) * (height + 1) running sums of skin pixels. */
+  integral: Uint32Array;
+  /** The same for luminance and squared luminance (local contrast). */
+  luma: Float64Array;
+  luma2: Float64Array;
+  /** False for a photo without colour: the screen does not apply. */
+  colour: boolean;
+};
+
+/** Chai & Ngan's skin box in YCbCr (ITU-R BT.601, full range). */
+export function isSkinColour(r: number, g: number, b: number): boolean {
+  const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+  const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+  return cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173;
+}
+
+/** A pixel whose chrominance is this far (|Cb - 128| + |Cr - 128|) from grey has colour. */
+const COLOURED_PIXEL = 4;
+/** A photo with fewer coloured pixels than this share is treated as greyscale (no screen). */
+const MIN_COLOURED_SHARE = 0.05;
+
+/**
+ * The skin map of an RGB (3 channels) image already downscaled by `scale` (full-resolution pixels per
+ * pixel of `rgb`). The downscale should average areas (sharp's default reduction does), so sensor noise
+ * does not scatter single skin-coloured pixels over a background.
+ */
+export function skinMap(rgb: Uint8Array, width: number, height: number, scale: number): SkinMap {
+  const w1 = width + 1;
+  const integral = new Uint32Array(w1 * (height + 1));
+  const luma = new Float64Array(w1 * (height + 1));
+  const luma2 = new Float64Array(w1 * (height + 1));
+  let coloured = 0;
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    let rowY = 0;
+    let rowY2 = 0;
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const r = rgb[i]!;
+      const g = rgb[i + 1]!;
+      const b = rgb[i + 2]!;
+      const lum = 0.299 * r + 0.587 * g + 0.114 * b;
+      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+      if (Math.abs(cb - 128) + Math.abs(cr - 128) >= COLOURED_PIXEL) coloured++;
+      if (cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) row++;
+      rowY += lum;
+      rowY2 += lum * lum;
+      const at = (y + 1) * w1 + x + 1;
+      const above = y * w1 + x + 1;
+      integral[at] = integral[above]! + row;
+      luma[at] = luma[above]! + rowY;
+      luma2[at] = luma2[above]! + rowY2;
+    }
+  }
+  return {
+    width,
+    height,
+    scale,
+    integral,
+    luma,
+    luma2,
+    colour: coloured >= MIN_COLOURED_SHARE * width * height,
+  };
+}
+
+type MapRect = { x0: number; y0: number; x1: number; y1: number };
+
+function toMap(map: SkinMap, rect: Rect): MapRect {
+  const clamp = (v: number, max: number) => Math.max(0, Math.min(max, v));
+  return {
+    x0: clamp(Math.floor(rect.left / map.scale), map.width),
+    y0: clamp(Math.floor(rect.top / map.scale), map.height),
+    x1: clamp(Math.ceil((rect.left + rect.width) / map.scale), map.width),
+    y1: clamp(Math.ceil((rect.top + rect.height) / map.scale), map.height),
+  };
+}
+
+function sum(table: ArrayLike<number>, width: number, { x0, y0, x1, y1 }: MapRect): number {
+  const w = width + 1;
+  return table[y1 * w + x1]! - table[y0 * w + x1]! - table[y1 * w + x0]! + table[y0 * w + x0]!;
+}
+
+/** Skin pixels of the map inside a rectangle given in full-resolution pixels. */
+export function skinPixelsIn(map: SkinMap, rect: Rect): number {
+  return sum(map.integral, map.width, toMap(map, rect));
+}
+
+/**
+ * The largest luminance standard deviation over windows the size of `face` (full-resolution px) inside
+ * `rect`, stepped by half a window: eyes, brows and mouth against skin give a face's window contrast,
+ * where a flat wall, sky or road gives only noise (averaged away by the downscale).
+ */
+export function faceScaleContrast(map: SkinMap, rect: Rect, face: number): number {
+  const r = toMap(map, rect);
+  const side = Math.max(2, Math.round(face / map.scale));
+  const step = Math.max(1, Math.floor(side / 2));
+  let best = 0;
+  for (let y = r.y0; y + side <= r.y1 || y === r.y0; y += step) {
+    for (let x = r.x0; x + side <= r.x1 || x === r.x0; x += step) {
+      const win = { x0: x, y0: y, x1: Math.min(r.x1, x + side), y1: Math.min(r.y1, y + side) };
+      const n = (win.x1 - win.x0) * (win.y1 - win.y0);
+      if (n <= 0) continue;
+      const mean = sum(map.luma, map.width, win) / n;
+      const variance = sum(map.luma2, map.width, win) / n - mean * mean;
+      best = Math.max(best, Math.sqrt(Math.max(0, variance)));
+    }
+  }
+  return best;
+}
+
+/**
+ * The smallest face the detector finds on a tile, as a share of the tile's side: ~40-48 px at its 416 px
+ * input (ADR 0012), so a tenth of the side. A little under it, so a face at the limit is not screened out.
+ */
+export const SMALLEST_FACE_OF_TILE = 0.08;
+/** Share of a face's box that is skin at least (eyes, brows, hair and background fill the rest). */
+export const MIN_SKIN_SHARE = 0.2;
+
+/** The smallest face the detector could find on a tile, in full-resolution px. */
+export const smallestFaceOn = (tile: Rect) =>
+  SMALLEST_FACE_OF_TILE * Math.max(tile.width, tile.height);
+
+/**
+ * Whether a tile may hold a face: the map has at least MIN_SKIN_SHARE of the smallest face the detector
+ * could find on this tile in skin pixels inside it (and at least one). Always true for a photo without
+ * colour.
+ */
+export function mayHoldFace(map: SkinMap, tile: Rect): boolean {
+  if (!map.colour) return true;
+  const face = smallestFaceOn(tile) / map.scale;
+  return skinPixelsIn(map, tile) >= Math.max(1, MIN_SKIN_SHARE * face * face);
+}
+
+/**
+ * The tiles of one level worth a detector run, most promising first, at most `budget` of them: those
+ * that may hold a face (mayHoldFace), ordered by skin pixels in a colour photo and by face-scale contrast
+ * in one without colour (faceScaleContrast). Returns the chosen tiles and how many were left out.
+ */
+export function promisingTiles<T extends Rect>(
+  map: SkinMap,
+  level: readonly T[],
+  budget: number,
+): { tiles: T[]; screenedOut: number; overBudget: number } {
+  const kept = level.filter((t) => mayHoldFace(map, t));
+  const promise = (t: T) =>
+    map.colour ? skinPixelsIn(map, t) : faceScaleContrast(map, t, smallestFaceOn(t));
+  const ranked = kept
+    .map((tile, i) => ({ tile, i, p: promise(tile) }))
+    .sort((a, b) => b.p - a.p || a.i - b.i)
+    .map((r) => r.tile);
+  return {
+    tiles: ranked.slice(0, budget),
+    screenedOut: level.length - kept.length,
+    overBudget: Math.max(0, ranked.length - budget),
+  };
+}

@@ -149,6 +149,26 @@ export function createSitesRepository() {
       )[0] ?? null,
 
     /** The sites a user is assigned to (empty: not scoped by assignment). */
+    /**
+     * What a user's site scope is decided from, in one round trip (issue 27: a guard's list
+     * asked three to five statements for it on every page): the user's assigned sites, every
+     * site of the tenant, and the default site (null until the tenant has one).
+     */
+    async scopeFacts(tx: DbExecutor, tenantId: string, userId: string) {
+      const result = await tx.execute<{
+        assigned: string[];
+        every: string[];
+        default_site: string | null;
+      }>(sql`
+        select
+          array(select site_id from user_sites where tenant_id = ${tenantId}::uuid and user_id = ${userId}::uuid) as assigned,
+          array(select id from sites where tenant_id = ${tenantId}::uuid) as every,
+          (select id from sites where tenant_id = ${tenantId}::uuid and is_default) as default_site`);
+      const row = result.rows[0];
+      if (!row) throw new Error('The site scope query answered no row');
+      return { assigned: row.assigned, every: row.every, defaultSite: row.default_site };
+    },
+
     siteIdsOfUser: async (tx: DbExecutor, tenantId: string, userId: string) =>
       (
         await tx

@@ -58,14 +58,19 @@ export function createSitesService({ database, repository, audit }: SitesService
    * other roles without assignments see every site.
    */
   async function scopeOf(tx: DbExecutor, actor: Actor): Promise<SiteScope> {
-    const assigned = await repository.siteIdsOfUser(tx, actor.tenantId, actor.userId);
+    const facts = await repository.scopeFacts(tx, actor.tenantId, actor.userId);
+    const { assigned } = facts;
     if (assigned.length === 0 && actor.role !== 'security_guard') return null;
-    const scope =
-      assigned.length > 0 ? assigned : [(await repository.defaultSite(tx, actor.tenantId)).site.id];
+    // A guard with no assignment works at the default site (created the first time it is needed).
+    const defaultSite =
+      assigned.length > 0
+        ? null
+        : (facts.defaultSite ?? (await repository.defaultSite(tx, actor.tenantId)).site.id);
+    const scope = defaultSite === null ? assigned : [defaultSite];
     // Every site of the tenant (most tenants have one): no limit, so lists and the dashboard
     // read the tenant-wide indexes and day counters.
-    const all = await repository.listSiteIds(tx, actor.tenantId);
-    return all.every((id) => scope.includes(id)) ? null : scope;
+    const every = facts.defaultSite === null && defaultSite !== null ? [defaultSite] : facts.every;
+    return every.every((id) => scope.includes(id)) ? null : scope;
   }
 
   async function visibleSite(tx: DbExecutor, actor: Actor, siteId: string): Promise<SiteRow> {

@@ -310,6 +310,18 @@ const MAX_PASSES = 6;
 /** The recogniser's input height: a visual-zone word is read at its own width, not padded wider. */
 const VIZ_MIN_INPUT_WIDTH = 48;
 
+/** Fields the visual zone can confirm: it prints the names and (usually) the country codes. */
+const VIZ_CONFIRMABLE = new Set(['surname', 'givenNames', 'issuingCountry', 'nationality']);
+
+/**
+ * True when a check-valid reading lacks confirmation only of fields the visual zone prints: reading
+ * it (~10 ms a word) is then cheaper than another engine pass over the zone (60-250 ms each).
+ */
+const onlyVizLeft = (reading: MrzReading, readings: MrzEvidence[]) => {
+  const left = confirmMrzFields(reading, readings).uncertain.filter((f) => f !== 'mrzLines');
+  return reading.checksValid && left.length > 0 && left.every((f) => VIZ_CONFIRMABLE.has(f));
+};
+
 /** Visual-zone lines recognised between checks when confirming names (names are printed large). */
 const VIZ_BATCH = 8;
 
@@ -373,29 +385,33 @@ async function readMrzAtScale(
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
+  // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
+  // there instead of reading the same lines again.
+  const vizTexts: string[] = [];
+  let vizBoxes: TextBox[] | null = null;
   const readViz = async (enough?: (text: string) => boolean) => {
+    if (vizBoxes && enough?.(vizTexts.join('\n'))) return vizTexts.join('\n');
     const top = band ? band.top : image.height;
-    const viz = boxes
+    vizBoxes ??= boxes
       .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
       .sort((a, b) => b.height - a.height)
       .slice(0, 40);
-    const texts: string[] = [];
-    for (let i = 0; i < viz.length; i += VIZ_BATCH) {
+    while (vizTexts.length < vizBoxes.length) {
       // One line per recognition call: the runtime pads every line of a call to the widest one's
       // width-to-height ratio, so a short name read beside a long line cost as much as the long line
       // (pass-can's 31 visual-zone lines: 693 -> 503 ms CPU, the same text).
-      for (const box of viz.slice(i, i + VIZ_BATCH)) {
+      for (const box of vizBoxes.slice(vizTexts.length, vizTexts.length + VIZ_BATCH)) {
         // At the width of its own text: a short word padded to the runtime's 320 px minimum cost
         // as much as a 6.7:1 line (pass-lux's 40 visual-zone lines: 600 -> 384 ms, the same names).
         const read = await recognizeBoxes(image, [box], {
           intraOpThreads: ctx.intraOpThreads,
           minInputWidth: VIZ_MIN_INPUT_WIDTH,
         });
-        texts.push(...read.map((l) => l.text));
+        vizTexts.push(read.map((l) => l.text).join('\n'));
       }
-      if (enough?.(texts.join('\n'))) break;
+      if (enough?.(vizTexts.join('\n'))) break;
     }
-    return texts.join('\n');
+    return vizTexts.join('\n');
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
@@ -502,6 +518,13 @@ async function readMrzAtScale(
       );
       if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);
+      // Only names or country codes left to confirm: the visual zone first, the passes only if it
+      // does not settle them (id-che: its nationality, disputed by the engines, is printed there).
+      if (onlyVizLeft(chosen, independent)) {
+        const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
+        if (settles(await readViz(settles)))
+          return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+      }
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
         await run();
@@ -596,9 +619,6 @@ export function mrzFields(r: MrzReading): Record<string, unknown> {
     corrected: r.corrected,
   };
 }
-
-/** Fields the visual zone can confirm: it prints the names and (usually) the country codes. */
-const VIZ_CONFIRMABLE = new Set(['surname', 'givenNames', 'issuingCountry', 'nationality']);
 
 export async function readPassport(image: RawImage, ctx: ReaderContext): Promise<ReadResult> {
   const { reading, text, readings, readViz } = await readMrzFromImage(image, ctx);

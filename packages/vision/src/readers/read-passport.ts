@@ -270,7 +270,7 @@ type MrzScan = {
   /** Every engine reading of the zone (never a vote): the evidence that confirms uncovered fields. */
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
-  readViz: (enough?: (text: string) => boolean) => Promise<string>;
+  readViz: (enough?: (text: string) => boolean, codesOnly?: boolean) => Promise<string>;
 };
 
 /**
@@ -317,10 +317,17 @@ const VIZ_CONFIRMABLE = new Set(['surname', 'givenNames', 'issuingCountry', 'nat
  * True when a check-valid reading lacks confirmation only of fields the visual zone prints: reading
  * it (~10 ms a word) is then cheaper than another engine pass over the zone (60-250 ms each).
  */
+/** True when the visual-zone fields in `uncertain` are country codes only (the names are settled). */
+const onlyCodesLeft = (uncertain: string[]) =>
+  uncertain.every((f) => !VIZ_CONFIRMABLE.has(f) || f === 'issuingCountry' || f === 'nationality');
+
 const onlyVizLeft = (reading: MrzReading, readings: MrzEvidence[]) => {
   const left = confirmMrzFields(reading, readings).uncertain.filter((f) => f !== 'mrzLines');
   return reading.checksValid && left.length > 0 && left.every((f) => VIZ_CONFIRMABLE.has(f));
 };
+
+/** A detected box of a short word (a country code's three letters are about twice as wide as tall). */
+const isShortWord = (b: { width: number; height: number }) => b.width <= b.height * 3;
 
 /** Visual-zone lines recognised between checks when confirming names (names are printed large). */
 const VIZ_BATCH = 8;
@@ -387,31 +394,39 @@ async function readMrzAtScale(
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
   // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
   // there instead of reading the same lines again.
-  const vizTexts: string[] = [];
+  const vizRead = new Map<TextBox, string>();
   let vizBoxes: TextBox[] | null = null;
-  const readViz = async (enough?: (text: string) => boolean) => {
-    if (vizBoxes && enough?.(vizTexts.join('\n'))) return vizTexts.join('\n');
+  const vizText = () => [...vizRead.values()].join('\n');
+  const readViz = async (enough?: (text: string) => boolean, codesOnly = false) => {
+    if (vizBoxes && enough?.(vizText())) return vizText();
     const top = band ? band.top : image.height;
     vizBoxes ??= boxes
       .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
       .sort((a, b) => b.height - a.height)
       .slice(0, 40);
-    while (vizTexts.length < vizBoxes.length) {
+    // Largest first (names are printed big); when only a country code is left to confirm, the
+    // boxes of a short word first (a code printed alone: pass-lux's `LUX` was the 39th of 40 by
+    // height), then the rest.
+    const order = codesOnly
+      ? [...vizBoxes].sort((a, b) => Number(!isShortWord(a)) - Number(!isShortWord(b)))
+      : vizBoxes;
+    const unread = order.filter((b) => !vizRead.has(b));
+    for (let i = 0; i < unread.length; i += VIZ_BATCH) {
       // One line per recognition call: the runtime pads every line of a call to the widest one's
       // width-to-height ratio, so a short name read beside a long line cost as much as the long line
       // (pass-can's 31 visual-zone lines: 693 -> 503 ms CPU, the same text).
-      for (const box of vizBoxes.slice(vizTexts.length, vizTexts.length + VIZ_BATCH)) {
+      for (const box of unread.slice(i, i + VIZ_BATCH)) {
         // At the width of its own text: a short word padded to the runtime's 320 px minimum cost
         // as much as a 6.7:1 line (pass-lux's 40 visual-zone lines: 600 -> 384 ms, the same names).
         const read = await recognizeBoxes(image, [box], {
           intraOpThreads: ctx.intraOpThreads,
           minInputWidth: VIZ_MIN_INPUT_WIDTH,
         });
-        vizTexts.push(read.map((l) => l.text).join('\n'));
+        vizRead.set(box, read.map((l) => l.text).join('\n'));
       }
-      if (enough?.(vizTexts.join('\n'))) break;
+      if (enough?.(vizText())) break;
     }
-    return vizTexts.join('\n');
+    return vizText();
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
@@ -522,7 +537,8 @@ async function readMrzAtScale(
       // does not settle them (id-che: its nationality, disputed by the engines, is printed there).
       if (onlyVizLeft(chosen, independent)) {
         const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
-        if (settles(await readViz(settles)))
+        const codes = onlyCodesLeft(confirmMrzFields(chosen, independent).uncertain);
+        if (settles(await readViz(settles, codes)))
           return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
       }
       for (const run of second) {
@@ -637,12 +653,15 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
   // font.
   const namesUnsure = (c: typeof confirmation) => c.uncertain.some((f) => VIZ_CONFIRMABLE.has(f));
   if (reading.checksValid && namesUnsure(confirmation)) {
-    // Stops reading the visual zone as soon as it confirms the names.
-    confirmation = confirmMrzFields(
-      reading,
-      readings,
-      await readViz((viz) => !namesUnsure(confirmMrzFields(reading, readings, viz))),
-    );
+    const check = (viz: string) => confirmMrzFields(reading, readings, viz);
+    // The names first, from the largest boxes, until only country codes are left; then the codes,
+    // from the boxes of short words. Stops as soon as the visual zone confirms what it can.
+    if (!onlyCodesLeft(confirmation.uncertain))
+      confirmation = check(await readViz((viz) => onlyCodesLeft(check(viz).uncertain)));
+    if (namesUnsure(confirmation))
+      confirmation = check(
+        await readViz((viz) => !namesUnsure(check(viz)), onlyCodesLeft(confirmation.uncertain)),
+      );
   }
   const { uncertain, fieldConfidence } = confirmation;
   const warnings: string[] = [];

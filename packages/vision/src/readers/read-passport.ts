@@ -323,7 +323,12 @@ const onlyCodesLeft = (uncertain: string[]) =>
 
 const onlyVizLeft = (reading: MrzReading, readings: MrzEvidence[]) => {
   const left = confirmMrzFields(reading, readings).uncertain.filter((f) => f !== 'mrzLines');
-  return reading.checksValid && left.length > 0 && left.every((f) => VIZ_CONFIRMABLE.has(f));
+  // A name with a one-letter part is never confirmed by the visual zone (nameInViz): a misread that
+  // cut it short (id-che's `QUO` read `U` on the page), which only another engine pass can settle.
+  const vizCanConfirm = (f: string) =>
+    VIZ_CONFIRMABLE.has(f) &&
+    !((f === 'surname' || f === 'givenNames') && /(^|\s)\S(\s|$)/.test(reading[f].trim()));
+  return reading.checksValid && left.length > 0 && left.every(vizCanConfirm);
 };
 
 /** A detected box of a short word (a country code's three letters are about twice as wide as tall). */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { mrzCheckDigit, parseMrz } from './mrz';
-import { type MrzEvidence, alignTo, confirmMrzFields, nameInViz, vizWords } from './mrz-confirm';
+import {
+  type MrzEvidence,
+  alignTo,
+  codeInViz,
+  confirmMrzFields,
+  nameInViz,
+  vizWords,
+} from './mrz-confirm';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -180,6 +187,63 @@ describe('confirmMrzFields: check digits contested', () => {
 
     expect(b.reading.checks.documentNumber).toBe(false);
     expect(confirmMrzFields(a.reading, [a, b]).uncertain).not.toContain('documentNumber');
+  });
+});
+
+describe('confirmMrzFields: country codes and the visual zone', () => {
+  /** The two engines disagree on the nationality only (`UTO` against `UKO`, no check digit there). */
+  const disputed = () => {
+    const a = evidence(TD3, 'paddle:page@1.00');
+    const b = evidence(
+      [TD3[0]!, `${TD3[1]!.slice(0, 10)}UKO${TD3[1]!.slice(13)}`],
+      'tesseract:region0@1.00',
+    );
+    return { a, b };
+  };
+
+  it('confirms a disputed country code that the visual zone prints as a word, and the lines with it', () => {
+    const { a, b } = disputed();
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toEqual(['nationality', 'mrzLines']);
+
+    const result = confirmMrzFields(a.reading, [a, b], 'Nationality\nUTO\nSex F');
+
+    expect(result.uncertain).toEqual([]);
+    expect(result.fieldConfidence.nationality).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps it uncertain when the visual zone does not print that code, or the checks fail', () => {
+    const { a, b } = disputed();
+    expect(confirmMrzFields(a.reading, [a, b], 'UTOPIA Nationality UT').uncertain).toContain(
+      'nationality',
+    );
+
+    const failing = evidence(
+      [TD3[0]!, `${TD3[1]!.slice(0, 9)}0${TD3[1]!.slice(10)}`],
+      'paddle:page@1.00',
+    );
+    expect(failing.reading.checksValid).toBe(false);
+    expect(confirmMrzFields(failing.reading, [failing, b], 'UTO').uncertain).toContain(
+      'nationality',
+    );
+  });
+
+  it('does not let the visual zone outweigh two engines that both read another code', () => {
+    const { b } = disputed();
+    const tess = evidence(TD3, 'tesseract:region0@1.00');
+    const paddle = evidence(b.reading.mrzLines, 'paddle:region0@1.00');
+    const binarised = evidence(b.reading.mrzLines, 'tesseract:region0-binarised@1.00');
+
+    // UTO: tesseract + the visual zone; UKO: PaddleOCR + tesseract (binarised): as many sources.
+    expect(confirmMrzFields(tess.reading, [tess, paddle, binarised], 'UTO').uncertain).toContain(
+      'nationality',
+    );
+  });
+
+  it('codeInViz needs the whole code as a word of two or three letters', () => {
+    const words = vizWords('Code / Code: LUX  Nationality D');
+    expect(codeInViz('LUX', words)).toBe(true);
+    expect(codeInViz('LU', words)).toBe(false);
+    expect(codeInViz('D', vizWords('D'))).toBe(false);
   });
 });
 

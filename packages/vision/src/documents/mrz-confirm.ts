@@ -4,7 +4,7 @@
  * code, the countries or the sex. A covered field is certain when its check passes. An uncovered one
  * is certain only when a second, independent reading of the zone (the other engine: tesseract vs
  * PaddleOCR; another preprocessing for the same engine votes but does not confirm) has the very same
- * characters there, or the visual zone prints the same name.
+ * characters there, or the visual zone prints the same name (or, for a country code, the same code).
  * Otherwise it is returned in `uncertain` and the guard confirms it: a misread name (M as N, W as U)
  * passes every check, so agreement is the only evidence there is.
  */
@@ -148,6 +148,19 @@ export function nameInViz(name: string, words: Set<string>): boolean {
   return parts.length > 0 && parts.every((p) => p.length >= 2 && words.has(p));
 }
 
+/**
+ * True when a country code (issuing state, nationality) is printed as a whole word in the visual
+ * zone: ICAO 9303 prints the issuing state's code on the data page ("Code / Code: LUX"), and cards
+ * often print the nationality code. A one-letter code (`D<<`) is never confirmed so.
+ */
+export function codeInViz(code: string, words: Set<string>): boolean {
+  return /^[A-Z]{2,3}$/.test(code) && words.has(code);
+}
+
+const isCountryRule = (rule: FieldRule) =>
+  rule.fields.length === 1 &&
+  (rule.fields[0] === 'issuingCountry' || rule.fields[0] === 'nationality');
+
 function nameField(surname: string, givenNames: string, length: number): string {
   const part = (s: string) => s.trim().split(/\s+/).filter(Boolean).join('<');
   const given = part(givenNames);
@@ -240,20 +253,16 @@ export function confirmMrzFields(
     );
   for (const rule of rules(reading.format)) {
     const own = spanText(reading.mrzLines, rule.spans);
-    const agreed = supported(
-      same,
-      (r) => {
-        if (r === reading) return own;
-        // The other reading's lines as corrected by place (a `0` in a letter field read as `O`),
-        // or as read, when a lost character shifted its line under the corrections.
-        const corrected = alignedSpanText(reading.mrzLines, r.mrzLines, rule.spans);
-        return corrected === own ||
-          alignedSpanText(reading.mrzLines, r.rawLines, rule.spans) !== own
-          ? corrected
-          : own;
-      },
-      own,
-    );
+    const valueOfOwn = (r: MrzReading) => {
+      if (r === reading) return own;
+      // The other reading's lines as corrected by place (a `0` in a letter field read as `O`),
+      // or as read, when a lost character shifted its line under the corrections.
+      const corrected = alignedSpanText(reading.mrzLines, r.mrzLines, rule.spans);
+      return corrected === own || alignedSpanText(reading.mrzLines, r.rawLines, rule.spans) !== own
+        ? corrected
+        : own;
+    };
+    const agreed = supported(same, valueOfOwn, own);
     let confidence: number;
     if (rule.check) {
       // A check that picked its own look-alike correction verifies nothing more: the composite check
@@ -283,7 +292,11 @@ export function confirmMrzFields(
     } else {
       // A zone whose checks fail was misread somewhere (or misprinted): agreement on the rest is
       // not enough to claim it.
-      confidence = agreed && reading.checksValid ? 0.95 : 0.5;
+      // A country code printed as a word in the visual zone is one more reading of it, as a name is.
+      const byViz =
+        words !== null && isCountryRule(rule) && codeInViz(own.replace(/<+$/, ''), words);
+      const confirmedHere = agreed || (byViz && supported(same, valueOfOwn, own, 1));
+      confidence = confirmedHere && reading.checksValid ? 0.95 : 0.5;
     }
     const confirmed = confidence >= 0.9;
     if (rule.fields.includes('surname') && !confirmed) {

@@ -181,6 +181,12 @@ export type PaddleOptions = {
    * off by default, so the other readers' boxes are as they were.
    */
   levelTiltedLines?: boolean;
+  /**
+   * recognizeBoxes: the narrowest input the recogniser is given, in pixels at its 48 px height (the
+   * runtime's default, 320, pads a short word to a 6.7:1 line; its inference then costs as much as
+   * one of that width).
+   */
+  minInputWidth?: number;
 };
 
 export async function ocrWithPaddle(
@@ -258,7 +264,11 @@ export async function recognizeBoxes(
 ): Promise<OcrLine[]> {
   if (!boxes.length) return [];
   const ocr = await loadPaddle(options.intraOpThreads);
-  const results = await ocr.recognitionService!.run(toPaddleImage(image), boxes.map(boxOf));
+  const results = await ocr.recognitionService!.run(
+    toPaddleImage(image),
+    boxes.map(boxOf),
+    options.minInputWidth ? { recognition: { imageWidth: options.minInputWidth } } : undefined,
+  );
   return results
     .filter((r) => r.text.trim().length > 0)
     .map((r) => ({

@@ -270,7 +270,7 @@ type MrzScan = {
   /** Every engine reading of the zone (never a vote): the evidence that confirms uncovered fields. */
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
-  readViz: (enough?: (text: string) => boolean) => Promise<string>;
+  readViz: (enough?: (text: string) => boolean, codesOnly?: boolean) => Promise<string>;
 };
 
 /**
@@ -306,6 +306,33 @@ const MODERATE_UPSCALE = 2;
  * lower half 1-4 more (the slowest development specimen used 6 in all).
  */
 const MAX_PASSES = 6;
+
+/** The recogniser's input height: a visual-zone word is read at its own width, not padded wider. */
+const VIZ_MIN_INPUT_WIDTH = 48;
+
+/** Fields the visual zone can confirm: it prints the names and (usually) the country codes. */
+const VIZ_CONFIRMABLE = new Set(['surname', 'givenNames', 'issuingCountry', 'nationality']);
+
+/**
+ * True when a check-valid reading lacks confirmation only of fields the visual zone prints: reading
+ * it (~10 ms a word) is then cheaper than another engine pass over the zone (60-250 ms each).
+ */
+/** True when the visual-zone fields in `uncertain` are country codes only (the names are settled). */
+const onlyCodesLeft = (uncertain: string[]) =>
+  uncertain.every((f) => !VIZ_CONFIRMABLE.has(f) || f === 'issuingCountry' || f === 'nationality');
+
+const onlyVizLeft = (reading: MrzReading, readings: MrzEvidence[]) => {
+  const left = confirmMrzFields(reading, readings).uncertain.filter((f) => f !== 'mrzLines');
+  // A name with a one-letter part is never confirmed by the visual zone (nameInViz): a misread that
+  // cut it short (id-che's `QUO` read `U` on the page), which only another engine pass can settle.
+  const vizCanConfirm = (f: string) =>
+    VIZ_CONFIRMABLE.has(f) &&
+    !((f === 'surname' || f === 'givenNames') && /(^|\s)\S(\s|$)/.test(reading[f].trim()));
+  return reading.checksValid && left.length > 0 && left.every(vizCanConfirm);
+};
+
+/** A detected box of a short word (a country code's three letters are about twice as wide as tall). */
+const isShortWord = (b: { width: number; height: number }) => b.width <= b.height * 3;
 
 /** Visual-zone lines recognised between checks when confirming names (names are printed large). */
 const VIZ_BATCH = 8;
@@ -370,24 +397,41 @@ async function readMrzAtScale(
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
-  const readViz = async (enough?: (text: string) => boolean) => {
+  // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
+  // there instead of reading the same lines again.
+  const vizRead = new Map<TextBox, string>();
+  let vizBoxes: TextBox[] | null = null;
+  const vizText = () => [...vizRead.values()].join('\n');
+  const readViz = async (enough?: (text: string) => boolean, codesOnly = false) => {
+    if (vizBoxes && enough?.(vizText())) return vizText();
     const top = band ? band.top : image.height;
-    const viz = boxes
+    vizBoxes ??= boxes
       .filter((b) => !wide.includes(b) && b.y + b.height <= top + 2 && b.height >= 6)
       .sort((a, b) => b.height - a.height)
       .slice(0, 40);
-    const texts: string[] = [];
-    for (let i = 0; i < viz.length; i += VIZ_BATCH) {
+    // Largest first (names are printed big); when only a country code is left to confirm, the
+    // boxes of a short word first (a code printed alone: pass-lux's `LUX` was the 39th of 40 by
+    // height), then the rest.
+    const order = codesOnly
+      ? [...vizBoxes].sort((a, b) => Number(!isShortWord(a)) - Number(!isShortWord(b)))
+      : vizBoxes;
+    const unread = order.filter((b) => !vizRead.has(b));
+    for (let i = 0; i < unread.length; i += VIZ_BATCH) {
       // One line per recognition call: the runtime pads every line of a call to the widest one's
       // width-to-height ratio, so a short name read beside a long line cost as much as the long line
       // (pass-can's 31 visual-zone lines: 693 -> 503 ms CPU, the same text).
-      for (const box of viz.slice(i, i + VIZ_BATCH)) {
-        const read = await recognizeBoxes(image, [box], { intraOpThreads: ctx.intraOpThreads });
-        texts.push(...read.map((l) => l.text));
+      for (const box of unread.slice(i, i + VIZ_BATCH)) {
+        // At the width of its own text: a short word padded to the runtime's 320 px minimum cost
+        // as much as a 6.7:1 line (pass-lux's 40 visual-zone lines: 600 -> 384 ms, the same names).
+        const read = await recognizeBoxes(image, [box], {
+          intraOpThreads: ctx.intraOpThreads,
+          minInputWidth: VIZ_MIN_INPUT_WIDTH,
+        });
+        vizRead.set(box, read.map((l) => l.text).join('\n'));
       }
-      if (enough?.(texts.join('\n'))) break;
+      if (enough?.(vizText())) break;
     }
-    return texts.join('\n');
+    return vizText();
   };
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
@@ -494,6 +538,14 @@ async function readMrzAtScale(
       );
       if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);
+      // Only names or country codes left to confirm: the visual zone first, the passes only if it
+      // does not settle them (id-che: its nationality, disputed by the engines, is printed there).
+      if (onlyVizLeft(chosen, independent)) {
+        const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
+        const codes = onlyCodesLeft(confirmMrzFields(chosen, independent).uncertain);
+        if (settles(await readViz(settles, codes)))
+          return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+      }
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
         await run();
@@ -602,16 +654,19 @@ export async function readPassport(image: RawImage, ctx: ReaderContext): Promise
     };
   }
   let confirmation = confirmMrzFields(reading, readings);
-  // Names no second MRZ reading confirms: the visual zone prints them in another font.
-  const namesUnsure = (c: typeof confirmation) =>
-    c.uncertain.some((f) => f === 'surname' || f === 'givenNames');
+  // Names (or country codes) no second MRZ reading confirms: the visual zone prints them in another
+  // font.
+  const namesUnsure = (c: typeof confirmation) => c.uncertain.some((f) => VIZ_CONFIRMABLE.has(f));
   if (reading.checksValid && namesUnsure(confirmation)) {
-    // Stops reading the visual zone as soon as it confirms the names.
-    confirmation = confirmMrzFields(
-      reading,
-      readings,
-      await readViz((viz) => !namesUnsure(confirmMrzFields(reading, readings, viz))),
-    );
+    const check = (viz: string) => confirmMrzFields(reading, readings, viz);
+    // The names first, from the largest boxes, until only country codes are left; then the codes,
+    // from the boxes of short words. Stops as soon as the visual zone confirms what it can.
+    if (!onlyCodesLeft(confirmation.uncertain))
+      confirmation = check(await readViz((viz) => onlyCodesLeft(check(viz).uncertain)));
+    if (namesUnsure(confirmation))
+      confirmation = check(
+        await readViz((viz) => !namesUnsure(check(viz)), onlyCodesLeft(confirmation.uncertain)),
+      );
   }
   const { uncertain, fieldConfidence } = confirmation;
   const warnings: string[] = [];

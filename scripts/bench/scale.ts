@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,7 @@ import { freePort, startServer } from '../lib/server-process';
  * A missed target prints MISSED and still exits 0; only a failure (wrong answers, no server) exits
  * non-zero. BENCH_SECONDS (default 6) per route and load after a 2 s warm-up; BENCH_ONLY (a
  * substring of a route) reruns some; BENCH_SCALE_HEADING names the section; BENCH_WRITE_DOC=0
- * leaves docs/benchmarks.md alone. `--paced-only`: the judged runs alone (`npm run bench` repeats
+ * leaves docs/benchmarks.md alone; BENCH_TRACE=FILE writes every paced request (below). `--paced-only`: the judged runs alone (`npm run bench` repeats
  * those and measures the closed loop and the ramp in its first run only).
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -49,6 +49,12 @@ const HEADING =
 /** Paced runs: each session sends this many requests a second (a busy screen; the feed polls every 5 s). */
 const SESSION_RATE = Number(process.env.BENCH_SESSION_RATE ?? 2);
 const PACED_ONLY = process.argv.includes('--paced-only');
+/**
+ * BENCH_TRACE=FILE: every paced request as a line (route, send time and latency in ms, session),
+ * written at the end: where a tail comes from (a burst at one instant, one session, one route).
+ */
+const TRACE_FILE = process.env.BENCH_TRACE;
+const traced: string[] = [];
 /** The ramp: per-session rates tried in turn until p99 passes 50 ms (or requests fail). */
 const RAMP_RATES = [2, 3, 4, 6, 8, 12, 16, 24];
 const RAMP_SECONDS = Math.min(4, DURATION_SECONDS);
@@ -434,21 +440,30 @@ try {
       Array.from({ length: scenario.isOfficeOnly ? pool.length : SESSIONS }, async (_, index) => {
         const session = pool[index % pool.length] as Session;
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-        await sleep(Math.random() * (1000 / rate));
-        while (performance.now() < endAt) {
+        // Poisson arrivals cut off at the end of the run: a session whose next send falls at or
+        // after the end stops there. (Each session used to sleep until the end and then send:
+        // its timer firing a fraction of a millisecond before `endAt`, every session whose pause
+        // outlasted the run sent at that same instant, a burst of 20 to 35 requests measured as
+        // the run's slowest: the tails of earlier runs, docs/benchmarks.md.)
+        let sendAt = performance.now() + Math.random() * (1000 / rate);
+        while (sendAt < endAt) {
+          await sleep(Math.max(0, sendAt - performance.now()));
           const target = mix ? pickOne(mix) : scenario;
           const sentAt = performance.now();
           const status = await get(agent, session, target);
           latencies.push(performance.now() - sentAt);
+          if (TRACE_FILE)
+            traced.push(
+              `${target.route}\t${sentAt.toFixed(1)}\t${(performance.now() - sentAt).toFixed(1)}\t${index}`,
+            );
           answered++;
           if (!(target.okStatuses ?? [200]).includes(status)) {
             if (status === 503 || status === 0) overloaded++;
             else wrong++;
             badStatuses.set(status, (badStatuses.get(status) ?? 0) + 1);
           }
-          // The pause counts from the send; no session sleeps past the end of the run.
-          const now = performance.now();
-          await sleep(Math.max(0, Math.min(pause() - (now - sentAt), endAt - now)));
+          // The pause counts from the send (an answer slower than the pause delays the next).
+          sendAt = Math.max(sentAt + pause(), performance.now());
         }
         agent.destroy();
       }),
@@ -788,5 +803,6 @@ ${exports.map((e) => `| ${e.format.toUpperCase()} | ${e.rows.toLocaleString('en-
   await server.stop();
   benchPauses.stop();
   await rm(pausesFile, { force: true });
+  if (TRACE_FILE) await writeFile(TRACE_FILE, `${traced.join('\n')}\n`);
 }
 process.exitCode = failed ? 1 : 0;

@@ -92,6 +92,8 @@ try {
   if (env.APP_ROLE === 'worker') {
     log('Boomgate worker is running (APP_ROLE=worker: no HTTP)');
   } else {
+    // The pool's kept connections open before the first request waits on one (issue 27).
+    await infrastructure.database.warm();
     const address = await app.listen({ port: env.PORT, host: env.HOST });
     app.log.info(
       `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,

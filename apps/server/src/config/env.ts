@@ -23,6 +23,7 @@ const EnvSchema = z
     DATABASE_URL: z.url().optional(),
     DATABASE_APP_URL: z.url().optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+    DATABASE_POOL_MIN: z.coerce.number().int().min(0).max(200).default(8),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     SESSION_SECRET: z.string().min(32).optional(),
     SESSION_IDLE_TIMEOUT_MINUTES: z.coerce

@@ -53,6 +53,8 @@ export type Database = {
   withTenantAside<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /** A transaction with no tenant: row-level security then shows no tenant rows at all. */
   withoutTenant<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Opens the pool's kept connections now (poolMin), before requests need them. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -62,20 +64,29 @@ const SIDE_POOL_MAX = 2;
 export function createDatabase({
   url,
   poolMax = 20,
+  poolMin = 0,
   statementTimeoutMs = 15_000,
   onPoolError = () => undefined,
   logger,
 }: {
   url: string;
   poolMax?: number;
+  /**
+   * Connections the pool keeps open however idle (issue 27). A connection opened under load costs
+   * the requests queued behind it tens of milliseconds (a backend started, SCRAM, its catalog
+   * and row-level security caches filled on first use): in bench:scale each such opening was a
+   * cluster of 10 to 15 slow requests at once, the p99 of the lists.
+   */
+  poolMin?: number;
   statementTimeoutMs?: number;
   onPoolError?: (error: Error) => void;
   /** Sees every statement Drizzle sends (the query-plan test explains them). */
   logger?: Logger;
 }): Database {
-  const poolOptions = (max: number): pg.PoolConfig => ({
+  const poolOptions = (max: number, min = 0): pg.PoolConfig => ({
     connectionString: url,
     max,
+    min: Math.min(min, max),
     connectionTimeoutMillis: 5_000,
     // pg's default closes a connection idle for 10 s, so a load that rises and falls keeps opening
     // new backends, whose first statements pay PostgreSQL's cold catalog caches and RLS policy
@@ -86,7 +97,7 @@ export function createDatabase({
     idle_in_transaction_session_timeout: statementTimeoutMs,
     application_name: 'boomgate',
   });
-  const pool = new pg.Pool(poolOptions(poolMax));
+  const pool = new pg.Pool(poolOptions(poolMax, poolMin));
   /** Opened on first use: most processes never load keys outside a warm cache. */
   let sidePool: pg.Pool | undefined;
   const asidePool = () => {
@@ -208,6 +219,14 @@ export function createDatabase({
       return onConnection(`begin; ${setTenant(tenantId)}`, (tx) => work(tx), asidePool());
     },
     withoutTenant: (work) => db.transaction(work),
+    async warm() {
+      const wanted = Math.min(poolMin, poolMax) - pool.totalCount;
+      if (wanted <= 0) return;
+      // All checked out at once, so the pool opens new ones rather than reusing one.
+      const clients = await Promise.all(Array.from({ length: wanted }, () => pool.connect()));
+      await Promise.all(clients.map((client) => client.query('select 1')));
+      for (const client of clients) client.release();
+    },
     close: async () => {
       await Promise.all([pool.end(), sidePool?.end()]);
     },

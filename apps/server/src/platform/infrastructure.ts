@@ -54,6 +54,7 @@ export async function startInfrastructure(
     const database = createDatabase({
       url: appUrl,
       poolMax: env.DATABASE_POOL_MAX,
+      poolMin: env.DATABASE_POOL_MIN,
       onPoolError: (error) => log(`database connection lost: ${error.message}`),
     });
     return {

@@ -17,7 +17,10 @@ import type { DbExecutor } from './db';
  * Results are Drizzle's: the same type parsers (timestamps and dates left as text for the
  * column to decode), the same `mapFromDriverValue` per column, null kept as null. A nested
  * selection (`{ override: { reason: … } }`, from a left join) becomes null when every value in
- * it is null, as Drizzle does for a left-joined table that found no row.
+ * it is null (Drizzle looks at the group's first column of a left-joined table): the same
+ * answer whenever the group holds a NOT NULL column, which a nested selection must. Only
+ * executors createDatabase hands out (the pool, withTenant, readTogether) can run one; others
+ * (withoutTenant, a nested savepoint) throw rather than run outside the request's transaction.
  */
 
 /** A select builder as Drizzle returns it, before it runs. */

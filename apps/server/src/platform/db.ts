@@ -53,7 +53,7 @@ export type Database = {
   withTenantAside<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T>;
   /** A transaction with no tenant: row-level security then shows no tenant rows at all. */
   withoutTenant<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Opens the pool's kept connections now (poolMin), before requests need them. */
+  /** Opens the pool's kept connections now (poolMin), before requests need them; never throws. */
   warm(): Promise<void>;
   close(): Promise<void>;
 };
@@ -222,10 +222,22 @@ export function createDatabase({
     async warm() {
       const wanted = Math.min(poolMin, poolMax) - pool.totalCount;
       if (wanted <= 0) return;
-      // All checked out at once, so the pool opens new ones rather than reusing one.
-      const clients = await Promise.all(Array.from({ length: wanted }, () => pool.connect()));
-      await Promise.all(clients.map((client) => client.query('select 1')));
-      for (const client of clients) client.release();
+      // All checked out at once, so the pool opens new ones rather than reusing one. Best
+      // effort: a connection that fails to open (the server full, a timeout) is left for a
+      // request to open later, and every one that opened goes back to the pool (a client never
+      // released would keep pool.end(), and so shutdown, waiting for ever).
+      const opened = await Promise.allSettled(Array.from({ length: wanted }, () => pool.connect()));
+      await Promise.all(
+        opened.map(async (result) => {
+          if (result.status === 'rejected') return;
+          const client = result.value;
+          const failed = await client.query('select 1').then(
+            () => undefined,
+            (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+          );
+          client.release(failed);
+        }),
+      );
     },
     close: async () => {
       await Promise.all([pool.end(), sidePool?.end()]);

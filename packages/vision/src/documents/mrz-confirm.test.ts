@@ -239,10 +239,11 @@ describe('confirmMrzFields: country codes and the visual zone', () => {
     );
   });
 
-  it('codeInViz needs the whole code as a word of two or three letters', () => {
+  it('codeInViz needs the whole code as a word of three letters', () => {
     const words = vizWords('Code / Code: LUX  Nationality D');
     expect(codeInViz('LUX', words)).toBe(true);
     expect(codeInViz('LU', words)).toBe(false);
+    expect(codeInViz('LU', vizWords('LU'))).toBe(false);
     expect(codeInViz('D', vizWords('D'))).toBe(false);
   });
 });

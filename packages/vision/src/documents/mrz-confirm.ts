@@ -154,7 +154,9 @@ export function nameInViz(name: string, words: Set<string>): boolean {
  * often print the nationality code. A one-letter code (`D<<`) is never confirmed so.
  */
 export function codeInViz(code: string, words: Set<string>): boolean {
-  return /^[A-Z]{2,3}$/.test(code) && words.has(code);
+  // ICAO 9303 codes are three letters (one-letter `D` is never confirmed this way); a two-letter
+  // word is too common in read text to stand for a code.
+  return /^[A-Z]{3}$/.test(code) && words.has(code);
 }
 
 const isCountryRule = (rule: FieldRule) =>
@@ -293,8 +295,14 @@ export function confirmMrzFields(
       // A zone whose checks fail was misread somewhere (or misprinted): agreement on the rest is
       // not enough to claim it.
       // A country code printed as a word in the visual zone is one more reading of it, as a name is.
+      // The page prints the issuing state's code: a nationality other than it is never confirmed
+      // by a word of the page (it could be that code outvoting an engine that read right).
       const byViz =
-        words !== null && isCountryRule(rule) && codeInViz(own.replace(/<+$/, ''), words);
+        words !== null &&
+        isCountryRule(rule) &&
+        (rule.fields[0] === 'issuingCountry' ||
+          fieldValue(reading, 'nationality') === fieldValue(reading, 'issuingCountry')) &&
+        codeInViz(own.replace(/<+$/, ''), words);
       const confirmedHere = agreed || (byViz && supported(same, valueOfOwn, own, 1));
       confidence = confirmedHere && reading.checksValid ? 0.95 : 0.5;
     }

@@ -32,6 +32,16 @@ describe('sitePayloadHash (issue 28)', () => {
     ).toBe(sitePayloadHash({ image_key: 'k', object_sha256: 'c'.repeat(64), object_bytes: 9 }));
   });
 
+  it('is the same for a capture sent with its image and again after the node purged it', () => {
+    const row = { id: '0190a1b2-0000-7000-8000-0000000000bb', image_key: `${tenantId}/c/1.jpg` };
+    const withImage = { ...row, object_sha256: 'a'.repeat(64), object_bytes: 9 };
+    const purged = { ...row, objects_missing: [row.image_key] };
+    expect(sitePayloadHash(purged)).toBe(sitePayloadHash(withImage));
+    expect(sitePayloadHash({ ...purged, image_key: `${tenantId}/c/2.jpg` })).not.toBe(
+      sitePayloadHash(withImage),
+    );
+  });
+
   it('differs for another fact: a plain member, an object’s length, a value plain or sealed', () => {
     const base = entry(sealed(v1, '8001015009087'), 'a'.repeat(64));
     expect(

@@ -69,7 +69,10 @@ export function createSitesService({ database, repository, audit }: SitesService
     const scope = defaultSite === null ? assigned : [defaultSite];
     // Every site of the tenant (most tenants have one): no limit, so lists and the dashboard
     // read the tenant-wide indexes and day counters.
-    const every = facts.defaultSite === null && defaultSite !== null ? [defaultSite] : facts.every;
+    const every =
+      facts.defaultSite === null && defaultSite !== null
+        ? [...facts.every, defaultSite]
+        : facts.every;
     return every.every((id) => scope.includes(id)) ? null : scope;
   }
 

@@ -80,11 +80,25 @@ export function pageWhere(
  * A list's statement compiled once per shape. `statement` builds it for a shape from `value`
  * (placeholders here); `run` sends the page's values.
  */
-export function compiledPages<Row>(
-  statement: (tx: DbExecutor, shape: PageShape, value: PageValue) => BuiltSelect<unknown>,
+export function compiledPages<Row, Built extends BuiltSelect<unknown> = BuiltSelect<unknown>>(
+  statement: (tx: DbExecutor, shape: PageShape, value: PageValue) => Built,
 ) {
   const byShape = new Map<string, CompiledSelect<PageValues, Row>>();
   return {
+    /** The page's statement with its values, as sent (`npm run bench:scale-plans` explains it). */
+    built(
+      tx: DbExecutor,
+      tenantId: string,
+      limit: number,
+      after: PageCursor | undefined,
+      siteIds: readonly string[] | null,
+    ): Built {
+      return statement(
+        tx,
+        pageShape(after, siteIds),
+        valuesOf(pageValues(tenantId, limit, after, siteIds)),
+      );
+    },
     run(
       tx: DbExecutor,
       tenantId: string,

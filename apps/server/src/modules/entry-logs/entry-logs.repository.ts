@@ -1,15 +1,7 @@
 import { type SQL, and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
-import {
-  type PageShape,
-  type PageValue,
-  compiledPages,
-  pageShape,
-  pageValues,
-  pageWhere,
-  valuesOf,
-} from '@/platform/keyset-page';
+import { type PageShape, type PageValue, compiledPages, pageWhere } from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import type { EntrySealing } from './entry-sealing';
@@ -59,25 +51,21 @@ function entryListStatement(tx: DbExecutor, shape: PageShape, value: PageValue) 
     .limit(value('limit') as number);
 }
 
+const entryPages = compiledPages<EntryWithOverride, ReturnType<typeof entryListStatement>>(
+  entryListStatement,
+);
+
 /**
  * The entry list's SQL as it is sent (`npm run bench:scale-plans` explains this very query; the
  * list sends the same statement compiled).
  */
-export function entryListQuery(
+export const entryListQuery = (
   tx: DbExecutor,
   tenantId: string,
   limit: number,
   after?: PageCursor,
   siteIds: readonly string[] | null = null,
-) {
-  return entryListStatement(
-    tx,
-    pageShape(after, siteIds),
-    valuesOf(pageValues(tenantId, limit, after, siteIds)),
-  );
-}
-
-const entryPages = compiledPages<EntryWithOverride>(entryListStatement);
+) => entryPages.built(tx, tenantId, limit, after, siteIds);
 
 export function createEntryLogsRepository(sealing: EntrySealing) {
   return {

@@ -3,15 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { TRUCK_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/truck-list';
 
 import type { DbExecutor } from '@/platform/db';
-import {
-  type PageShape,
-  type PageValue,
-  compiledPages,
-  pageShape,
-  pageValues,
-  pageWhere,
-  valuesOf,
-} from '@/platform/keyset-page';
+import { type PageShape, type PageValue, compiledPages, pageWhere } from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import { truckListDailyCounts, truckListEntries } from './truck-list.table';
@@ -66,21 +58,17 @@ function truckListStatement(tx: DbExecutor, shape: PageShape, value: PageValue) 
 
 export type TruckListRow = Awaited<ReturnType<typeof truckListStatement>>[number];
 
-export function truckListQuery(
+const truckPages = compiledPages<TruckListRow, ReturnType<typeof truckListStatement>>(
+  truckListStatement,
+);
+
+export const truckListQuery = (
   tx: DbExecutor,
   tenantId: string,
   siteIds: readonly string[] | null,
   limit: number,
   after?: PageCursor,
-) {
-  return truckListStatement(
-    tx,
-    pageShape(after, siteIds),
-    valuesOf(pageValues(tenantId, limit, after, siteIds)),
-  );
-}
-
-const truckPages = compiledPages<TruckListRow>(truckListStatement);
+) => truckPages.built(tx, tenantId, limit, after, siteIds);
 
 export type TruckListRepository = ReturnType<typeof createTruckListRepository>;
 

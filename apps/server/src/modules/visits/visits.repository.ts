@@ -3,15 +3,7 @@ import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { SealedColumns } from '@/modules/keys';
 
 import type { DbExecutor } from '@/platform/db';
-import {
-  type PageShape,
-  type PageValue,
-  compiledPages,
-  pageShape,
-  pageValues,
-  pageWhere,
-  valuesOf,
-} from '@/platform/keyset-page';
+import { type PageShape, type PageValue, compiledPages, pageWhere } from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 import { type ColumnSealer, identityNumberDomain } from '@/platform/sealing';
 
@@ -73,22 +65,18 @@ function openVisitsStatement(tx: DbExecutor, shape: PageShape, value: PageValue)
     .limit(value('limit') as number);
 }
 
+const openVisitPages = compiledPages<VisitRow, ReturnType<typeof openVisitsStatement>>(
+  openVisitsStatement,
+);
+
 /** On Site's list as it is sent (`npm run bench:scale-plans` explains it; the list sends it compiled). */
-export function openVisitsQuery(
+export const openVisitsQuery = (
   tx: DbExecutor,
   tenantId: string,
   siteIds: readonly string[] | null,
   limit: number,
   after?: PageCursor,
-) {
-  return openVisitsStatement(
-    tx,
-    pageShape(after, siteIds),
-    valuesOf(pageValues(tenantId, limit, after, siteIds)),
-  );
-}
-
-const openVisitPages = compiledPages<VisitRow>(openVisitsStatement);
+) => openVisitPages.built(tx, tenantId, limit, after, siteIds);
 
 export function createVisitsRepository(sealer: ColumnSealer) {
   async function open<Row extends VisitRow | null>(row: Row): Promise<Row> {

@@ -3,15 +3,7 @@ import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { INCOMING_ENTRY_LINK_WINDOW_MS } from '@boomgate/contracts/webhooks';
 
 import { type DbExecutor, takeOne } from '@/platform/db';
-import {
-  type PageShape,
-  type PageValue,
-  compiledPages,
-  pageShape,
-  pageValues,
-  pageWhere,
-  valuesOf,
-} from '@/platform/keyset-page';
+import { type PageShape, type PageValue, compiledPages, pageWhere } from '@/platform/keyset-page';
 import type { PageCursor } from '@/platform/page-cursor';
 
 import type { CitedTrailerDisc } from './incoming-trailers';
@@ -98,21 +90,18 @@ function incomingRequestListStatement(tx: DbExecutor, shape: PageShape, value: P
     .limit(value('limit') as number);
 }
 
-export function incomingRequestListQuery(
+const incomingRequestPages = compiledPages<
+  IncomingRequestListRow,
+  ReturnType<typeof incomingRequestListStatement>
+>(incomingRequestListStatement);
+
+export const incomingRequestListQuery = (
   tx: DbExecutor,
   tenantId: string,
   siteIds: readonly string[] | null,
   limit: number,
   after?: PageCursor,
-) {
-  return incomingRequestListStatement(
-    tx,
-    pageShape(after, siteIds),
-    valuesOf(pageValues(tenantId, limit, after, siteIds)),
-  );
-}
-
-const incomingRequestPages = compiledPages<IncomingRequestListRow>(incomingRequestListStatement);
+) => incomingRequestPages.built(tx, tenantId, limit, after, siteIds);
 
 export function createWebhooksRepository() {
   return {

@@ -29,6 +29,7 @@ export {
 } from './site-facts-apply';
 export { type PayloadKeyring, type PayloadKeys, resealPayload } from './site-payload-reseal';
 export { siteEventsSealedTable } from './site-sync.events-reseal';
+export { payloadSealedTable } from './site-payload-table';
 export {
   type PlainTenantKey,
   keySetOf,

@@ -148,7 +148,6 @@ export function createSitesRepository() {
           .returning()
       )[0] ?? null,
 
-    /** The sites a user is assigned to (empty: not scoped by assignment). */
     /**
      * What a user's site scope is decided from, in one round trip (issue 27: a guard's list
      * asked three to five statements for it on every page): the user's assigned sites, every
@@ -169,6 +168,7 @@ export function createSitesRepository() {
       return { assigned: row.assigned, every: row.every, defaultSite: row.default_site };
     },
 
+    /** The sites a user is assigned to (empty: not scoped by assignment). */
     siteIdsOfUser: async (tx: DbExecutor, tenantId: string, userId: string) =>
       (
         await tx

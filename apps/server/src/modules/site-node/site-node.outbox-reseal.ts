@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
 
 import type { SealedTable } from '@/modules/keys';
-import {
-  type PayloadKeyring as OutboxKeys,
-  payloadSealedTable,
-  resealPayload,
-} from '@/modules/site-sync';
+import { type PayloadKeyring as OutboxKeys, payloadSealedTable } from '@/modules/site-sync';
 import type { Database } from '@/platform/db';
-
-export { resealPayload };
 
 /**
  * Issue 28: the node's outbox as a sealed table of the keys service, so keys.reseal-node walks

@@ -13,7 +13,7 @@ import {
   sealedValueVersion,
 } from '@/platform/sealing';
 
-import { resealPayload } from './site-node.outbox-reseal';
+import { resealPayload } from './site-payload-reseal';
 
 const tenantId = '0190a1b2-0000-7000-8000-000000000001';
 const v1 = { version: 1, key: randomBytes(32) };

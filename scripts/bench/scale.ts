@@ -50,8 +50,9 @@ const HEADING =
 const SESSION_RATE = Number(process.env.BENCH_SESSION_RATE ?? 2);
 const PACED_ONLY = process.argv.includes('--paced-only');
 /**
- * BENCH_TRACE=FILE: every paced request as a line (route, send time and latency in ms, session),
- * written at the end: where a tail comes from (a burst at one instant, one session, one route).
+ * BENCH_TRACE=FILE: every paced request as a line (route, send time as Unix epoch ms, latency in
+ * ms, session), written at the end: where a tail comes from (a burst at one instant, one session,
+ * one route). Epoch time, so a trace lines up with samples of the machine taken beside it.
  */
 const TRACE_FILE = process.env.BENCH_TRACE;
 const traced: string[] = [];
@@ -454,7 +455,7 @@ try {
           latencies.push(performance.now() - sentAt);
           if (TRACE_FILE)
             traced.push(
-              `${target.route}\t${sentAt.toFixed(1)}\t${(performance.now() - sentAt).toFixed(1)}\t${index}`,
+              `${target.route}\t${(performance.timeOrigin + sentAt).toFixed(1)}\t${(performance.now() - sentAt).toFixed(1)}\t${index}`,
             );
           answered++;
           if (!(target.okStatuses ?? [200]).includes(status)) {

@@ -5,7 +5,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { REPO_ROOT, freePort } from '../lib/server-process';
+import { REPO_ROOT, SERVER_NODE_OPTIONS, freePort } from '../lib/server-process';
 
 import { type ClusterPostgres, startClusterPostgres } from './postgres';
 
@@ -201,7 +201,9 @@ export async function startCluster({
     };
 
     const spawnInstance = (name: string, instanceEnv: Record<string, string>): Instance => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      // `npm run serve`'s Node options: the instances run as a deployment runs them.
+      const nodeArgs = [...SERVER_NODE_OPTIONS, '--import', 'tsx', 'apps/server/src/main.ts'];
+      const child = spawn(process.execPath, nodeArgs, {
         cwd: REPO_ROOT,
         env: { ...process.env, ...sharedEnv, ...instanceEnv },
         stdio: ['ignore', 'pipe', 'pipe'],

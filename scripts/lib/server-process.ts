@@ -9,22 +9,27 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The server's Node options, as in `npm run serve` (server-process.test.ts keeps the two equal).
- * An explicit old-generation limit: left to its default (a quarter of the machine's memory, 4 GiB
- * here) V8 lets the old generation grow to about four times the live heap before a full
- * collection, so a long streamed export's short-lived garbage raised the RSS by ~200 MiB with
- * ~60 MiB live. At 1 GiB (16 times the live heap at the 1,000,000-entry tenant) V8 grows it by
- * a smaller factor: the 1,000,000-row export's rise fell under 100 MiB (docs/benchmarks.md).
- */
-/**
- * `npm run serve`'s Node options, so benches measure the server as it runs. Issue 27: a 64 MiB
- * young generation (semi-space) lets a 100-row page's objects die young under 50 concurrent
- * requests instead of being promoted and collected by the old generation's mark-compact:
- * a quarter of the scavenges and half the mark-compacts per request (docs/benchmarks.md).
+ * The server's Node options, as in `npm run serve` (server-process.test.ts keeps the two equal),
+ * so benches measure the server as it runs.
+ * - `--max-old-space-size=1024`: left to its default (a quarter of the machine's memory, 4 GiB
+ *   here) V8 lets the old generation grow to about four times the live heap before a full
+ *   collection, so a long streamed export's short-lived garbage raised the RSS by ~200 MiB with
+ *   ~60 MiB live. At 1 GiB V8 grows it by a smaller factor: the 1,000,000-row export's rise fell
+ *   under 100 MiB (docs/benchmarks.md).
+ * - `--max-semi-space-size=64` (issue 27): a 64 MiB young generation lets a 100-row page's
+ *   objects die young under 50 concurrent requests instead of being promoted and collected by
+ *   the old generation's mark-compact: a quarter of the scavenges and half the mark-compacts.
+ * - `--v8-pool-size=1` (issues 26/27): V8's background threads (concurrent marking, parallel
+ *   scavenging, optimising compiles; Node starts four) took both cores at once, and the main
+ *   thread and PostgreSQL's backends waited for a core: the lists' remaining clusters of slow
+ *   requests. One background thread leaves a core to the requests (docs/benchmarks.md, "Scale:
+ *   V8's background threads"). On a machine with more cores per instance, raise it
+ *   (docs/deployment.md).
  */
 export const SERVER_NODE_OPTIONS = [
   '--max-old-space-size=1024',
   '--max-semi-space-size=64',
+  '--v8-pool-size=1',
 ] as const;
 
 export type ServerProcess = {

@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -55,6 +56,13 @@ const PACED_ONLY = process.argv.includes('--paced-only');
  * one route). Epoch time, so a trace lines up with samples of the machine taken beside it.
  */
 const TRACE_FILE = process.env.BENCH_TRACE;
+/**
+ * BENCH_SAMPLE=FILE: the machine and PostgreSQL sampled every ~20 ms beside the run (per-thread
+ * CPU, CPU and I/O pressure, the database's busy sessions), by a child process
+ * (`scripts/lib/machine-sampler.ts`, whose header describes the lines); with BENCH_TRACE, which
+ * process held a cluster of slow requests.
+ */
+const SAMPLE_FILE = process.env.BENCH_SAMPLE;
 const traced: string[] = [];
 /** The ramp: per-session rates tried in turn until p99 passes 50 ms (or requests fail). */
 const RAMP_RATES = [2, 3, 4, 6, 8, 12, 16, 24];
@@ -205,6 +213,7 @@ const server = await startServer({
 const benchPauses = watchPauses();
 let failed = false;
 let owner: pg.Client | undefined;
+let machineSampler: ChildProcess | undefined;
 try {
   const ownerUrl =
     process.env.DATABASE_URL ??
@@ -219,6 +228,7 @@ try {
   client.on('error', () => undefined); // the database stops with the server
   await client.connect();
   owner = client;
+  if (SAMPLE_FILE) machineSampler = startSampler(ownerUrl, SAMPLE_FILE);
 
   // 50 users of the large tenant (its sessions; the first 25 also in the mixed half) and one user
   // in each of the next 25 busiest tenants.
@@ -800,6 +810,7 @@ ${exports.map((e) => `| ${e.format.toUpperCase()} | ${e.rows.toLocaleString('en-
     `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
 } finally {
+  await stopSampler(machineSampler);
   await owner?.end().catch(() => undefined);
   await server.stop();
   benchPauses.stop();
@@ -807,3 +818,24 @@ ${exports.map((e) => `| ${e.format.toUpperCase()} | ${e.rows.toLocaleString('en-
   if (TRACE_FILE) await writeFile(TRACE_FILE, `${traced.join('\n')}\n`);
 }
 process.exitCode = failed ? 1 : 0;
+
+function startSampler(ownerUrl: string, file: string): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, '../lib/machine-sampler.ts'),
+      ownerUrl,
+      file,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+}
+
+async function stopSampler(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}

@@ -822,14 +822,12 @@ process.exitCode = failed ? 1 : 0;
 function startSampler(ownerUrl: string, file: string): ChildProcess {
   return spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(import.meta.dirname, '../lib/machine-sampler.ts'),
-      ownerUrl,
-      file,
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    ['--import', 'tsx', path.join(import.meta.dirname, '../lib/machine-sampler.ts'), file],
+    // The owner's password in the environment, not on a command line `ps` shows.
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, SAMPLER_DATABASE_URL: ownerUrl },
+    },
   );
 }
 

@@ -10,15 +10,16 @@
  * event and state (`count/longest ms/oldest query`), and every thread that used CPU
  * (`name:pid/tid=ticks`).
  *
- * Usage: node --import tsx scripts/lib/machine-sampler.ts <owner database url> <out file>
+ * Usage: SAMPLER_DATABASE_URL=<owner database url> node --import tsx scripts/lib/machine-sampler.ts <out file>
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 import pg from 'pg';
 
-const [ownerUrl, outFile] = process.argv.slice(2);
+const ownerUrl = process.env.SAMPLER_DATABASE_URL;
+const outFile = process.argv[2];
 if (!ownerUrl || !outFile) {
-  process.stderr.write('usage: machine-sampler.ts <owner database url> <out file>\n');
+  process.stderr.write('usage: SAMPLER_DATABASE_URL=<owner url> machine-sampler.ts <out file>\n');
   process.exit(2);
 }
 

@@ -208,6 +208,69 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     ]);
   });
 
+  it('keeps the old data key while a row could not be re-sealed; retires it once the row is', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Thandi',
+      surname: 'Mokoena',
+      idNumber: '8001015009087',
+      plateNumber: 'CA 4343',
+      approvedUntil: '2099-06-30',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+    // A write the walk cannot make: this tenant's drivers silently keep their sealed ID number
+    // (a BEFORE trigger returning null skips the row without an error, so the walk sees success).
+    await t.ownerQuery(`create function test_keep_id_number() returns trigger language plpgsql as $$
+      begin
+        if new.tenant_id = '${tenantId}' and new.id_number is distinct from old.id_number then
+          return null;
+        end if;
+        return new;
+      end $$`);
+    await t.ownerQuery(`create trigger test_keep_id_number before update on drivers
+      for each row execute function test_keep_id_number()`);
+    const states = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+    const idNumbers = async () =>
+      (
+        await t.ownerQuery<{ v: string }>(
+          `select split_part(id_number, '.', 2) as v from drivers where tenant_id = $1`,
+          [tenantId],
+        )
+      ).map((row) => row.v);
+    try {
+      await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
+      await jobs();
+      expect(await idNumbers()).toEqual(['1']); // the walk could not re-seal it…
+      expect(await states()).toEqual(['retiring', 'active']); // …so its key stays
+      const [job] = await t.ownerQuery<{ attempts: number; last_error: string }>(
+        `select j.attempts, j.last_error from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks k on k.id = j.task_id
+          where k.identifier = 'keys.reseal' and j.payload ->> 'tenantId' = $1`,
+        [tenantId],
+      );
+      expect(job?.attempts).toBe(1);
+      expect(job?.last_error).toContain('1 row(s) of drivers still not sealed with data key v2');
+      expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+    } finally {
+      await t.ownerQuery('drop trigger test_keep_id_number on drivers');
+      await t.ownerQuery('drop function test_keep_id_number()');
+    }
+
+    // The row can be written again: the next run re-seals it and only then erases the old key.
+    const rotatedAt = t.clock.now().toISOString();
+    expect(await t.modules.keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
+    expect(await idNumbers()).toEqual(['2']);
+    expect(await states()).toEqual(['retired', 'active']);
+    expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+  });
+
   it('master key rotation re-wraps every tenant key; the old master is then no longer needed', async () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;

@@ -85,6 +85,26 @@ export function createKeysService({
     return total;
   }
 
+  /** What each registered table still holds under a data key other than `version`, by table. */
+  async function rowsLeft(tenantId: string, version: number): Promise<Record<string, number>> {
+    const left: Record<string, number> = {};
+    for (const table of tables) left[table.name] = await table.countOlder(tenantId, version);
+    return left;
+  }
+
+  /**
+   * Refuses (throws: the job runs again, the key stays) while a row of any registered table is
+   * still sealed with a data key other than `version`: the re-seal walk left it (a write it could
+   * not make), and erasing the old key now would leave that row unreadable for ever.
+   */
+  async function assertNoRowsLeft(tenantId: string, version: number) {
+    const left = Object.entries(await rowsLeft(tenantId, version)).filter(([, n]) => n > 0);
+    if (left.length > 0)
+      throw new Error(
+        `${left.map(([name, n]) => `${n} row(s) of ${name}`).join(', ')} still not sealed with data key v${version}`,
+      );
+  }
+
   /**
    * POST /api/keys/rotate and the admin CLI: as rotateDataKey, refused (409) while a rotation
    * is still running (its old key not yet retired) and for an organization that does not exist.
@@ -160,9 +180,7 @@ export function createKeysService({
       // Only a running rotation leaves anything on an old version: a key is retired only once a
       // walk has found nothing it sealed.
       if (active && rotationInProgress) {
-        for (const table of tables)
-          if (table.countOlder)
-            left.rows[table.name] = await table.countOlder(tenantId, active.version);
+        left.rows = await rowsLeft(tenantId, active.version);
         for await (const key of storage.list(`${tenantId}/`)) {
           const sealed = await storage.sealedVersion(key);
           if (typeof sealed === 'number' && sealed !== active.version) left.objects++;
@@ -212,6 +230,8 @@ export function createKeysService({
         if (sealed !== undefined && sealed !== version)
           throw new Error(`${key} is still not sealed with data key v${version}`);
       }
+      // And any row the walks could not re-seal (each table counts its own, its walk's condition).
+      await assertNoRowsLeft(tenantId, version);
       await database.withTenant(tenantId, async (tx) => {
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now());
         await audit.record(tx, {
@@ -252,10 +272,7 @@ export function createKeysService({
         if (typeof sealed === 'number' && doomed.includes(sealed))
           throw new Error(`${key} is still sealed with data key v${sealed}`);
       }
-      for (const table of tables) {
-        const left = table.countOlder ? await table.countOlder(tenantId, version) : 0;
-        if (left > 0) throw new Error(`${left} row(s) of ${table.name} are not under v${version}`);
-      }
+      await assertNoRowsLeft(tenantId, version);
       const retired = await database.withTenant(tenantId, async (tx) => {
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now(), doomed);
         if (shredded.length > 0)

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDueJobsOnce } from '@/platform/jobs';
+import type { ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -341,5 +342,83 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
     expect(await states()).toEqual(['retired', 'active']);
     expect((await keys.storage.get(key))?.toString()).toBe('a face');
+  });
+});
+
+describe('keys.seal-stored-data: storage walked until one walk finds every object sealed (issue 26i)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('walks storage at a start until a walk finds nothing to seal, records it, then skips it', async () => {
+    // The real folder storage, observed: every list call it is asked for.
+    const listed: string[] = [];
+    const files: ObjectStorage = {
+      ...t.files,
+      list: (prefix) => {
+        listed.push(prefix);
+        return t.files.list(prefix);
+      },
+    };
+    const keys = createKeysModule({
+      database: t.database,
+      master: t.secrets.encryptionKey,
+      previousMasters: [],
+      storage: files,
+      audit: t.modules.audit,
+      clock: t.clock,
+    });
+    const start = async () => {
+      await keys.enqueueStartup();
+      await runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: keys.jobs });
+    };
+    const recorded = () =>
+      t.ownerQuery<{ walk: string; objects: string }>(
+        'select walk, objects::text from sealed_storage_walks',
+      );
+    const sealedAudits = async () =>
+      (
+        await t.ownerQuery<{ n: number }>(
+          `select count(*)::int as n from audit_events where action = 'storage.data_sealed'`,
+        )
+      )[0]!.n;
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const objectKey = () => `${tenantId}/permits/${crypto.randomUUID()}.jpg`;
+    const [sealedKey, plainKey, laterKey] = [objectKey(), objectKey(), objectKey()];
+    await keys.storage.put(sealedKey, Buffer.from('sealed through the product'));
+    await t.files.put(plainKey, Buffer.from('stored before issue 26'));
+
+    // First start: walks and seals the plain object; it found one unsealed, so it records nothing.
+    await start();
+    expect(listed).toEqual(['']);
+    expect(await keys.storage.sealedVersion(plainKey)).toBe(1);
+    expect(await recorded()).toEqual([]);
+    expect(await sealedAudits()).toBe(1);
+
+    // Second start: walks again, finds every object sealed, records the walk; nothing audited.
+    await start();
+    expect(listed).toEqual(['', '']);
+    expect(await recorded()).toEqual([{ walk: 'objects', objects: '2' }]);
+    expect(await sealedAudits()).toBe(1);
+
+    // Later starts do not list storage at all.
+    await start();
+    await start();
+    expect(listed).toEqual(['', '']);
+
+    // Cannot happen through the product (every write is sealed): an object put behind its back
+    // after the record stays plain (still read as it is) until an operator deletes the record.
+    await t.files.put(laterKey, Buffer.from('put behind the product’s back'));
+    await start();
+    expect(await keys.storage.sealedVersion(laterKey)).toBeNull();
+    expect((await keys.storage.get(laterKey))?.toString()).toBe('put behind the product’s back');
+    await t.ownerQuery('delete from sealed_storage_walks');
+    await start();
+    expect(listed).toEqual(['', '', '']);
+    expect(await keys.storage.sealedVersion(laterKey)).toBe(1);
+    expect((await keys.storage.get(laterKey))?.toString()).toBe('put behind the product’s back');
   });
 });

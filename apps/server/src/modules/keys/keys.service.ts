@@ -32,8 +32,8 @@ export type StartedRotation = {
 const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
 
-/** Objects walked: how many were sealed again, how many could not be (left as they were). */
-type Walk = { resealed: number; failed: number };
+/** Objects walked: how many in all, how many were sealed again, how many could not be. */
+type Walk = { walked: number; resealed: number; failed: number };
 
 export function createKeysService({
   database,
@@ -59,8 +59,9 @@ export function createKeysService({
 
   /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
   async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
-    const result: Walk = { resealed: 0, failed: 0 };
+    const result: Walk = { walked: 0, resealed: 0, failed: 0 };
     for await (const key of storage.list(prefix)) {
+      result.walked++;
       try {
         if (await storage.reseal(key)) {
           result.resealed++;
@@ -336,6 +337,19 @@ export function createKeysService({
      * The migration of issue 26: seals every object and every registered table's rows stored
      * before sealing existed (and objects left under an old key), then records per tenant what
      * it sealed. Running it again finds nothing to do.
+     *
+     * Issue 26i: the object walk lists and opens the header of every object in storage, far more
+     * work at every worker start than the row walks (partial indexes). Every object has been
+     * written sealed since issue 26, and keys.reseal walks a tenant's objects itself after a
+     * rotation, so the walk is needed only until one complete walk has found every object sealed
+     * with its tenant's active key: that walk is recorded (sealed_storage_walks) and later starts
+     * skip it. A walk that sealed anything is not recorded (a process of the code before issue 26
+     * may still have been writing plain objects): the next start walks again to confirm. A master
+     * key change needs no walk: keys.rewrap-master re-wraps the tenant keys, and an object names
+     * only its data key's version. An object stored plain after the record cannot come from the
+     * product (every write goes through the sealed storage); one put into the folder or bucket
+     * behind its back (a restored old backup) is still read as it is, but stays plain until an
+     * operator deletes the row (docs/security.md) and the next start walks storage again.
      */
     async sealStoredData(): Promise<{ resealed: number; failed: number }> {
       const perTenant = new Map<string, { objects: number; rows: Record<string, number> }>();
@@ -344,7 +358,12 @@ export function createKeysService({
         perTenant.set(tenantId, entry);
         return entry;
       };
-      const result = await walk('', (tenantId) => tally(tenantId).objects++);
+      const result: Walk = { walked: 0, resealed: 0, failed: 0 };
+      if (!(await repository.objectWalkRecorded(database.db))) {
+        Object.assign(result, await walk('', (tenantId) => tally(tenantId).objects++));
+        if (result.resealed === 0 && result.failed === 0)
+          await repository.recordObjectWalk(database.db, clock.now(), result.walked);
+      }
       for (const table of tables) {
         for (;;) {
           const tenantIds = await table.unsealedTenants(100);
@@ -373,7 +392,7 @@ export function createKeysService({
             details,
           }),
         );
-      return result;
+      return { resealed: result.resealed, failed: result.failed };
     },
   };
 }

@@ -169,5 +169,13 @@ export function capturesSealedTable(
             : value,
         ),
       })),
+    countOlder: (tenantId, version) =>
+      database.withTenant(tenantId, async (tx) => {
+        const result = await tx.execute<{ n: number }>(
+          sql`select count(*)::int as n from captures
+              where tenant_id = ${tenantId}::uuid and ${olderThan(version)}`,
+        );
+        return result.rows[0]?.n ?? 0;
+      }),
   };
 }

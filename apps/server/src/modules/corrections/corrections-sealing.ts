@@ -178,5 +178,13 @@ export function correctionsSealedTable(
               : row.read_value,
         };
       }),
+    countOlder: (tenantId, version) =>
+      database.withTenant(tenantId, async (tx) => {
+        const result = await tx.execute<{ n: number }>(
+          sql`select count(*)::int as n from reading_corrections
+              where tenant_id = ${tenantId}::uuid and ${older(version)}`,
+        );
+        return result.rows[0]?.n ?? 0;
+      }),
   };
 }

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDueJobsOnce } from '@/platform/jobs';
+import type { ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
@@ -208,6 +209,69 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     ]);
   });
 
+  it('keeps the old data key while a row could not be re-sealed; retires it once the row is', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Thandi',
+      surname: 'Mokoena',
+      idNumber: '8001015009087',
+      plateNumber: 'CA 4343',
+      approvedUntil: '2099-06-30',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+    // A write the walk cannot make: this tenant's drivers silently keep their sealed ID number
+    // (a BEFORE trigger returning null skips the row without an error, so the walk sees success).
+    await t.ownerQuery(`create function test_keep_id_number() returns trigger language plpgsql as $$
+      begin
+        if new.tenant_id = '${tenantId}' and new.id_number is distinct from old.id_number then
+          return null;
+        end if;
+        return new;
+      end $$`);
+    await t.ownerQuery(`create trigger test_keep_id_number before update on drivers
+      for each row execute function test_keep_id_number()`);
+    const states = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+    const idNumbers = async () =>
+      (
+        await t.ownerQuery<{ v: string }>(
+          `select split_part(id_number, '.', 2) as v from drivers where tenant_id = $1`,
+          [tenantId],
+        )
+      ).map((row) => row.v);
+    try {
+      await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
+      await jobs();
+      expect(await idNumbers()).toEqual(['1']); // the walk could not re-seal it…
+      expect(await states()).toEqual(['retiring', 'active']); // …so its key stays
+      const [job] = await t.ownerQuery<{ attempts: number; last_error: string }>(
+        `select j.attempts, j.last_error from graphile_worker._private_jobs j
+           join graphile_worker._private_tasks k on k.id = j.task_id
+          where k.identifier = 'keys.reseal' and j.payload ->> 'tenantId' = $1`,
+        [tenantId],
+      );
+      expect(job?.attempts).toBe(1);
+      expect(job?.last_error).toContain('1 row(s) of drivers still not sealed with data key v2');
+      expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+    } finally {
+      await t.ownerQuery('drop trigger test_keep_id_number on drivers');
+      await t.ownerQuery('drop function test_keep_id_number()');
+    }
+
+    // The row can be written again: the next run re-seals it and only then erases the old key.
+    const rotatedAt = t.clock.now().toISOString();
+    expect(await t.modules.keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
+    expect(await idNumbers()).toEqual(['2']);
+    expect(await states()).toEqual(['retired', 'active']);
+    expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+  });
+
   it('master key rotation re-wraps every tenant key; the old master is then no longer needed', async () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;
@@ -278,5 +342,83 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect(await keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
     expect(await states()).toEqual(['retired', 'active']);
     expect((await keys.storage.get(key))?.toString()).toBe('a face');
+  });
+});
+
+describe('keys.seal-stored-data: storage walked until one walk finds every object sealed (issue 26i)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('walks storage at a start until a walk finds nothing to seal, records it, then skips it', async () => {
+    // The real folder storage, observed: every list call it is asked for.
+    const listed: string[] = [];
+    const files: ObjectStorage = {
+      ...t.files,
+      list: (prefix) => {
+        listed.push(prefix);
+        return t.files.list(prefix);
+      },
+    };
+    const keys = createKeysModule({
+      database: t.database,
+      master: t.secrets.encryptionKey,
+      previousMasters: [],
+      storage: files,
+      audit: t.modules.audit,
+      clock: t.clock,
+    });
+    const start = async () => {
+      await keys.enqueueStartup();
+      await runDueJobsOnce({ ownerUrl: t.ownerUrl, jobs: keys.jobs });
+    };
+    const recorded = () =>
+      t.ownerQuery<{ walk: string; objects: string }>(
+        'select walk, objects::text from sealed_storage_walks',
+      );
+    const sealedAudits = async () =>
+      (
+        await t.ownerQuery<{ n: number }>(
+          `select count(*)::int as n from audit_events where action = 'storage.data_sealed'`,
+        )
+      )[0]!.n;
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const objectKey = () => `${tenantId}/permits/${crypto.randomUUID()}.jpg`;
+    const [sealedKey, plainKey, laterKey] = [objectKey(), objectKey(), objectKey()];
+    await keys.storage.put(sealedKey, Buffer.from('sealed through the product'));
+    await t.files.put(plainKey, Buffer.from('stored before issue 26'));
+
+    // First start: walks and seals the plain object; it found one unsealed, so it records nothing.
+    await start();
+    expect(listed).toEqual(['']);
+    expect(await keys.storage.sealedVersion(plainKey)).toBe(1);
+    expect(await recorded()).toEqual([]);
+    expect(await sealedAudits()).toBe(1);
+
+    // Second start: walks again, finds every object sealed, records the walk; nothing audited.
+    await start();
+    expect(listed).toEqual(['', '']);
+    expect(await recorded()).toEqual([{ walk: 'objects', objects: '2' }]);
+    expect(await sealedAudits()).toBe(1);
+
+    // Later starts do not list storage at all.
+    await start();
+    await start();
+    expect(listed).toEqual(['', '']);
+
+    // Cannot happen through the product (every write is sealed): an object put behind its back
+    // after the record stays plain (still read as it is) until an operator deletes the record.
+    await t.files.put(laterKey, Buffer.from('put behind the product’s back'));
+    await start();
+    expect(await keys.storage.sealedVersion(laterKey)).toBeNull();
+    expect((await keys.storage.get(laterKey))?.toString()).toBe('put behind the product’s back');
+    await t.ownerQuery('delete from sealed_storage_walks');
+    await start();
+    expect(listed).toEqual(['', '', '']);
+    expect(await keys.storage.sealedVersion(laterKey)).toBe(1);
+    expect((await keys.storage.get(laterKey))?.toString()).toBe('put behind the product’s back');
   });
 });

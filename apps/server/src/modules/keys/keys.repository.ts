@@ -3,6 +3,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbExecutor } from '@/platform/db';
 
 import { tenantKeys } from './keys.table';
+import { sealedStorageWalks } from './sealed-storage-walks.table';
 
 export type TenantKeyRow = typeof tenantKeys.$inferSelect;
 export type KeyPurpose = TenantKeyRow['purpose'];
@@ -112,6 +113,22 @@ export function createKeysRepository() {
             eq(tenantKeys.version, key.version),
           ),
         );
+    },
+
+    /** Whether a walk of all storage has found every object sealed (sealed_storage_walks). */
+    async objectWalkRecorded(tx: DbExecutor): Promise<boolean> {
+      const rows = await tx
+        .select({ walk: sealedStorageWalks.walk })
+        .from(sealedStorageWalks)
+        .where(eq(sealedStorageWalks.walk, 'objects'));
+      return rows.length > 0;
+    },
+
+    async recordObjectWalk(tx: DbExecutor, completedAt: Date, objects: number): Promise<void> {
+      await tx
+        .insert(sealedStorageWalks)
+        .values({ walk: 'objects', completedAt, objects })
+        .onConflictDoUpdate({ target: sealedStorageWalks.walk, set: { completedAt, objects } });
     },
 
     /** Tenants with keys wrapped by another master key (migration 0075's lookup). */

@@ -32,8 +32,8 @@ export type StartedRotation = {
 const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
 
-/** Objects walked: how many were sealed again, how many could not be (left as they were). */
-type Walk = { resealed: number; failed: number };
+/** Objects walked: how many in all, how many were sealed again, how many could not be. */
+type Walk = { walked: number; resealed: number; failed: number };
 
 export function createKeysService({
   database,
@@ -59,8 +59,9 @@ export function createKeysService({
 
   /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
   async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
-    const result: Walk = { resealed: 0, failed: 0 };
+    const result: Walk = { walked: 0, resealed: 0, failed: 0 };
     for await (const key of storage.list(prefix)) {
+      result.walked++;
       try {
         if (await storage.reseal(key)) {
           result.resealed++;
@@ -83,6 +84,26 @@ export function createKeysService({
     let total = 0;
     for (const table of tables) total += await table.resealOlder(tenantId, version, ROW_BATCH);
     return total;
+  }
+
+  /** What each registered table still holds under a data key other than `version`, by table. */
+  async function rowsLeft(tenantId: string, version: number): Promise<Record<string, number>> {
+    const left: Record<string, number> = {};
+    for (const table of tables) left[table.name] = await table.countOlder(tenantId, version);
+    return left;
+  }
+
+  /**
+   * Refuses (throws: the job runs again, the key stays) while a row of any registered table is
+   * still sealed with a data key other than `version`: the re-seal walk left it (a write it could
+   * not make), and erasing the old key now would leave that row unreadable for ever.
+   */
+  async function assertNoRowsLeft(tenantId: string, version: number) {
+    const left = Object.entries(await rowsLeft(tenantId, version)).filter(([, n]) => n > 0);
+    if (left.length > 0)
+      throw new Error(
+        `${left.map(([name, n]) => `${n} row(s) of ${name}`).join(', ')} still not sealed with data key v${version}`,
+      );
   }
 
   /**
@@ -160,9 +181,7 @@ export function createKeysService({
       // Only a running rotation leaves anything on an old version: a key is retired only once a
       // walk has found nothing it sealed.
       if (active && rotationInProgress) {
-        for (const table of tables)
-          if (table.countOlder)
-            left.rows[table.name] = await table.countOlder(tenantId, active.version);
+        left.rows = await rowsLeft(tenantId, active.version);
         for await (const key of storage.list(`${tenantId}/`)) {
           const sealed = await storage.sealedVersion(key);
           if (typeof sealed === 'number' && sealed !== active.version) left.objects++;
@@ -212,6 +231,8 @@ export function createKeysService({
         if (sealed !== undefined && sealed !== version)
           throw new Error(`${key} is still not sealed with data key v${version}`);
       }
+      // And any row the walks could not re-seal (each table counts its own, its walk's condition).
+      await assertNoRowsLeft(tenantId, version);
       await database.withTenant(tenantId, async (tx) => {
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now());
         await audit.record(tx, {
@@ -252,10 +273,7 @@ export function createKeysService({
         if (typeof sealed === 'number' && doomed.includes(sealed))
           throw new Error(`${key} is still sealed with data key v${sealed}`);
       }
-      for (const table of tables) {
-        const left = table.countOlder ? await table.countOlder(tenantId, version) : 0;
-        if (left > 0) throw new Error(`${left} row(s) of ${table.name} are not under v${version}`);
-      }
+      await assertNoRowsLeft(tenantId, version);
       const retired = await database.withTenant(tenantId, async (tx) => {
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now(), doomed);
         if (shredded.length > 0)
@@ -319,6 +337,19 @@ export function createKeysService({
      * The migration of issue 26: seals every object and every registered table's rows stored
      * before sealing existed (and objects left under an old key), then records per tenant what
      * it sealed. Running it again finds nothing to do.
+     *
+     * Issue 26i: the object walk lists and opens the header of every object in storage, far more
+     * work at every worker start than the row walks (partial indexes). Every object has been
+     * written sealed since issue 26, and keys.reseal walks a tenant's objects itself after a
+     * rotation, so the walk is needed only until one complete walk has found every object sealed
+     * with its tenant's active key: that walk is recorded (sealed_storage_walks) and later starts
+     * skip it. A walk that sealed anything is not recorded (a process of the code before issue 26
+     * may still have been writing plain objects): the next start walks again to confirm. A master
+     * key change needs no walk: keys.rewrap-master re-wraps the tenant keys, and an object names
+     * only its data key's version. An object stored plain after the record cannot come from the
+     * product (every write goes through the sealed storage); one put into the folder or bucket
+     * behind its back (a restored old backup) is still read as it is, but stays plain until an
+     * operator deletes the row (docs/security.md) and the next start walks storage again.
      */
     async sealStoredData(): Promise<{ resealed: number; failed: number }> {
       const perTenant = new Map<string, { objects: number; rows: Record<string, number> }>();
@@ -327,7 +358,12 @@ export function createKeysService({
         perTenant.set(tenantId, entry);
         return entry;
       };
-      const result = await walk('', (tenantId) => tally(tenantId).objects++);
+      const result: Walk = { walked: 0, resealed: 0, failed: 0 };
+      if (!(await repository.objectWalkRecorded(database.db))) {
+        Object.assign(result, await walk('', (tenantId) => tally(tenantId).objects++));
+        if (result.resealed === 0 && result.failed === 0)
+          await repository.recordObjectWalk(database.db, clock.now(), result.walked);
+      }
       for (const table of tables) {
         for (;;) {
           const tenantIds = await table.unsealedTenants(100);
@@ -356,7 +392,7 @@ export function createKeysService({
             details,
           }),
         );
-      return result;
+      return { resealed: result.resealed, failed: result.failed };
     },
   };
 }

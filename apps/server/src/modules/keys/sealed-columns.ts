@@ -50,8 +50,12 @@ export type SealedTable = {
   unsealedTenants(limit: number): Promise<string[]>;
   sealStored(tenantId: string, batch: number): Promise<number>;
   resealOlder(tenantId: string, version: number, batch: number): Promise<number>;
-  /** How many of the tenant's rows a data key other than `version` sealed (GET /api/keys/status). */
-  countOlder?(tenantId: string, version: number): Promise<number>;
+  /**
+   * How many of the tenant's rows a data key other than `version` sealed: GET /api/keys/status,
+   * and the check before an old data key is erased (every table has one, so no row the re-seal
+   * walk left behind is lost with its key). 0 for a table holding nothing under a data key.
+   */
+  countOlder(tenantId: string, version: number): Promise<number>;
 };
 
 const id = (name: string) => sql.identifier(name);

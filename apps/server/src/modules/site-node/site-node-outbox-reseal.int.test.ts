@@ -135,6 +135,38 @@ describe('site node: outbox payloads re-sealed after a rotation (issue 28)', () 
     const before = await node.modules.keys.service.status(tenantId);
     expect(before.leftOnOldVersions.rows.site_outbox).toBe(1);
 
+    // Issue 26i: a row at the node the walk could not re-seal (its write skipped without an error
+    // by a BEFORE trigger returning null) keeps v1 there: the job fails and runs again.
+    const nodeDataKeys = async () =>
+      (
+        await node.ownerQuery<{ version: number; wrapped: boolean }>(
+          `select version, wrapped_key is not null as wrapped from tenant_keys
+           where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((key) => [key.version, key.wrapped]);
+    await node.ownerQuery(`create function test_keep_entry() returns trigger language plpgsql as $$
+      begin
+        if new.id = '${entryId}' and new.driver_id_number is distinct from old.driver_id_number then
+          return null;
+        end if;
+        return new;
+      end $$`);
+    await node.ownerQuery(`create trigger test_keep_entry before update on entry_logs
+      for each row execute function test_keep_entry()`);
+    try {
+      await expect(node.modules.keys.service.resealAtNode(job!.payload)).rejects.toThrow(
+        /1 row\(s\) of entry_logs still not sealed with data key v2/,
+      );
+      expect(await nodeDataKeys()).toEqual([
+        [1, true],
+        [2, true],
+      ]);
+    } finally {
+      await node.ownerQuery('drop trigger test_keep_entry on entry_logs');
+      await node.ownerQuery('drop function test_keep_entry()');
+    }
+
     // The job's work, as the worker runs it (the API role, as on the node's worker).
     const done = await node.modules.keys.service.resealAtNode(job!.payload);
     expect(done.retired).toEqual([1]);

@@ -1140,4 +1140,58 @@ describe('central’s stored copies of site facts through a data key rotation (i
       ),
     ).rejects.toThrow(/not rewritten/);
   });
+
+  it('keeps the old data key while a stored fact could not be re-sealed (issue 26i)', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const context = columnContext(tenantId, 'entry_logs.driver_id_number');
+    const active = (await t.modules.keys.keyring.forTenant(tenantId)).active;
+    const entry = anEntry(setup.gateId, 1, {
+      driver_id_number: sealValue(active, '8001015009087', context),
+    });
+    await pushOk(setup, [entry]);
+    const dataKeys = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+    const storedVersion = async () =>
+      sealedValueVersion(
+        String(
+          (
+            await t.ownerQuery<{ value: string }>(
+              "select payload->>'driver_id_number' as value from site_sync_events where id = $1",
+              [entry.id],
+            )
+          )[0]!.value,
+        ),
+      );
+    const reseal = () =>
+      t.modules.keys.service.resealTenant({
+        tenantId,
+        rotatedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      });
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    // The walk's write is skipped without an error (a BEFORE trigger returning null).
+    await t.ownerQuery(`create function test_keep_fact() returns trigger language plpgsql as $$
+      begin
+        if new.id = '${entry.id}' then return null; end if;
+        return new;
+      end $$`);
+    await t.ownerQuery(`create trigger test_keep_fact before update on site_sync_events
+      for each row execute function test_keep_fact()`);
+    try {
+      await expect(reseal()).rejects.toThrow(/1 row\(s\) of site_sync_events still not sealed/);
+      expect(await storedVersion()).toBe(1);
+      expect(await dataKeys()).toEqual(['retiring', 'active']);
+    } finally {
+      await t.ownerQuery('drop trigger test_keep_fact on site_sync_events');
+      await t.ownerQuery('drop function test_keep_fact()');
+    }
+    expect(await reseal()).toBe(true);
+    expect(await storedVersion()).toBe(2);
+    expect(await dataKeys()).toEqual(['retired', 'active']);
+  });
 });

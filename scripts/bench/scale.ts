@@ -820,7 +820,7 @@ ${exports.map((e) => `| ${e.format.toUpperCase()} | ${e.rows.toLocaleString('en-
 process.exitCode = failed ? 1 : 0;
 
 function startSampler(ownerUrl: string, file: string): ChildProcess {
-  return spawn(
+  const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, '../lib/machine-sampler.ts'), file],
     // The owner's password in the environment, not on a command line `ps` shows.
@@ -829,11 +829,17 @@ function startSampler(ownerUrl: string, file: string): ChildProcess {
       env: { ...process.env, SAMPLER_DATABASE_URL: ownerUrl },
     },
   );
+  child.on('error', (error) => log(`machine sampler: ${error.message}`));
+  return child;
 }
 
+/** SIGTERM (the sampler writes its file), SIGKILL after 5 s: the bench never waits on it for ever. */
 async function stopSampler(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null)
+    return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
+  clearTimeout(timer);
 }

@@ -12,7 +12,7 @@
  *
  * Usage: SAMPLER_DATABASE_URL=<owner database url> node --import tsx scripts/lib/machine-sampler.ts <out file>
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 import pg from 'pg';
 
@@ -24,7 +24,16 @@ if (!ownerUrl || !outFile) {
 }
 
 const SAMPLE_MS = 20;
-const lines: string[] = [];
+/** Lines are appended every ~2 s, so a bench killed mid-run still leaves what was sampled. */
+const FLUSH_EVERY = 100;
+let lines: string[] = [];
+const flush = () => {
+  if (lines.length > 0) appendFileSync(outFile, `${lines.join('\n')}\n`);
+  lines = [];
+};
+// The bench that started it: when it is gone (killed without stopping us), so is the sampler.
+const parentPid = process.ppid;
+writeFileSync(outFile, '');
 const epochMs = () => performance.timeOrigin + performance.now();
 
 function readOr(file: string, fallback: string): string {
@@ -97,7 +106,7 @@ let previous = {
   ioStall: pressureTotal('io'),
   threads: threadTicks(),
 };
-while (!stopped) {
+while (!stopped && process.ppid === parentPid) {
   const startedAt = epochMs();
   let sessions = '';
   try {
@@ -137,7 +146,8 @@ while (!stopped) {
     ].join('\t'),
   );
   previous = current;
+  if (lines.length >= FLUSH_EVERY) flush();
   await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
 }
-writeFileSync(outFile, lines.length > 0 ? `${lines.join('\n')}\n` : '');
+flush();
 await client.end().catch(() => undefined);

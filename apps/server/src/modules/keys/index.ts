@@ -55,7 +55,10 @@ export function createKeysModule(deps: {
     createMissing: deps.createMissingKeys ?? true,
   });
   const storage = createSealedStorage(deps.storage, keyring);
-  const resealJob = { name: 'keys.reseal', maxAttempts: 10 } as const;
+  // 25 attempts: graphile-worker's back-off reaches ~6 h between attempts from the tenth, so a
+  // rotation held up by a row it cannot re-seal keeps trying for about four days (the key kept
+  // and the row named in the job's error) before an operator must re-queue it (ARCHITECTURE.md).
+  const resealJob = { name: 'keys.reseal', maxAttempts: 25 } as const;
   const service = createKeysService({ ...deps, repository, keyring, storage, cacheMs, resealJob });
 
   const reseal = defineJob<ResealPayload>({

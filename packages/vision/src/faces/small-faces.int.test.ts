@@ -5,6 +5,7 @@
  * photo must find it, and its descriptor (from the full-resolution pixels) must still match the face.
  */
 
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { FaceError } from './errors';
@@ -40,6 +41,21 @@ async function faceErrorOf(promise: Promise<unknown>): Promise<FaceError> {
 }
 
 describe('small faces in large photos', () => {
+  it('pastes into the intended scene: a gradient with shapes, not scrambled stripes', async () => {
+    const { data, info } = await sharp(background).raw().toBuffer({ resolveWithObject: true });
+    const at = (fx: number, fy: number) => {
+      const offset = (Math.round(fy * info.height) * info.width + Math.round(fx * info.width)) * 3;
+      return [data[offset]!, data[offset + 1]!, data[offset + 2]!];
+    };
+    const near = (pixel: number[], rgb: number[]) =>
+      pixel.every((value, i) => Math.abs(value - rgb[i]!) <= 60);
+    expect(info.channels).toBe(3);
+    // The circle (#b89a5c) and the light rectangle (#d8d8d0), sensor noise over both.
+    expect(near(at(0.45, 0.8), [0xb8, 0x9a, 0x5c])).toBe(true);
+    expect(near(at(0.23, 0.72), [0xd8, 0xd8, 0xd0])).toBe(true);
+    expect(near(at(0.76, 0.35), [0x2a, 0x34, 0x40])).toBe(true);
+  });
+
   it('finds a 75 px face in a 3000 px photo on tiles and describes it from the full-resolution pixels', async () => {
     const reference = await embedFace(left);
     expect(reference.fullResolution).toBe(false);

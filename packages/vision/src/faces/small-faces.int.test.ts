@@ -118,6 +118,12 @@ describe('small faces in large photos', () => {
       { ...CANVAS, faceFraction: 0.025, at: { x: 0.7, y: 0.6 } },
       first.image,
     );
+    // Alone, the first face is found where it was pasted, although the scene's skin-coloured gradient and
+    // disc hold far more skin pixels than its tile (ranked by face-like skin, not by pixel count).
+    const alone = await embedFace(first.image);
+    expect(alone.detectionPass).toBe(5);
+    expect(Math.abs(alone.box.x + alone.box.width / 2 - 0.3 * CANVAS.width)).toBeLessThan(40);
+    expect(Math.abs(alone.box.y + alone.box.height / 2 - 0.4 * CANVAS.height)).toBeLessThan(40);
     expect((await faceErrorOf(embedFace(both.image))).kind).toBe('multiple_faces');
     // Even when the budget lets only the most promising tile of a level run before a face is found, the
     // level's other tiles that may hold a face are searched once one is: never "one face" with a second

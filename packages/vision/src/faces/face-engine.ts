@@ -20,7 +20,7 @@ import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
 import { type DescriptorComparison, assertDescriptor, compareDescriptors } from './match-score';
-import { promisingTiles, skinMap } from './skin-screen';
+import { mayHoldFace, promisingTiles, skinMap } from './skin-screen';
 import { type Rect, mergeDetections, tileLevels } from './tiling';
 import { installWasmCopyKernels } from './wasm-copy-kernels';
 import {
@@ -376,6 +376,7 @@ async function detectAll(
   m: Models,
   image: RgbImage,
   loadFull?: () => Promise<FullRes>,
+  tileBudget = MAX_TILES_PER_LEVEL,
 ): Promise<Detected> {
   for (let i = 0; i < PASSES.length; i++) {
     const pass = PASSES[i]!;
@@ -412,7 +413,7 @@ async function detectAll(
   }
   if (loadFull) {
     const full = await loadFull();
-    const { candidates, tiles } = await detectInTiles(m, full);
+    const { candidates, tiles } = await detectInTiles(m, full, tileBudget);
     const main = candidates.find((c) => c.score >= MIN_DETECTION_SCORE);
     if (main) {
       const count = countCompetingFaces(
@@ -478,7 +479,13 @@ async function regionInput(m: Models, full: FullRes, region: Rect, r: number): P
   return { tensor, padX: -region.left / full.k, padY: -region.top / full.k, scale };
 }
 
-type TileSearch = { searched: number; screenedOut: number; overBudget: number };
+type TileSearch = {
+  searched: number;
+  screenedOut: number;
+  overBudget: number;
+  /** Tiles per level searched before a face is found. */
+  budget: number;
+};
 
 /**
  * At most this many tiles of one level are searched, most promising first (skin-screen.ts): the CPU
@@ -508,40 +515,56 @@ async function fullResSkinMap(full: FullRes) {
  * detections merged across tiles (NMS in analysed-image coordinates). Stops at the first level with a
  * confident face. Only tiles holding a skin-coloured patch as large as the smallest face the detector
  * finds on them are searched (skin-screen.ts; every tile of a photo without colour), the most promising
- * first and at most MAX_TILES_PER_LEVEL per level. The candidates'
- * `detection`s refer to disposed tiles: use faceFromFullRes.
+ * first and at most MAX_TILES_PER_LEVEL per level, except on the level that finds a face, whose every
+ * tile that may hold a competing face is searched. The candidates' `detection`s refer to disposed tiles:
+ * use faceFromFullRes.
  */
 async function detectInTiles(
   m: Models,
   full: FullRes,
+  budget: number,
 ): Promise<{ candidates: Candidate[]; tiles: TileSearch }> {
   const skin = await fullResSkinMap(full);
-  const tiles: TileSearch = { searched: 0, screenedOut: 0, overBudget: 0 };
+  const tiles: TileSearch = { searched: 0, screenedOut: 0, overBudget: 0, budget };
+  const search = async (tile: Rect): Promise<Candidate[]> => {
+    tiles.searched++;
+    const input = await regionInput(m, full, tile, TILE_INPUT / Math.max(tile.width, tile.height));
+    try {
+      return toCandidates(input, await tinyDetections(m, input, [TILE_INPUT]));
+    } finally {
+      input.tensor.dispose();
+    }
+  };
   for (const all of tileLevels(full.image.width, full.image.height)) {
     const found: Candidate[] = [];
-    const level = promisingTiles(skin, all, MAX_TILES_PER_LEVEL);
+    const level = promisingTiles(skin, all, budget);
     tiles.screenedOut += level.screenedOut;
-    tiles.overBudget += level.overBudget;
-    for (const tile of level.tiles) {
-      tiles.searched++;
-      const input = await regionInput(
-        m,
-        full,
-        tile,
-        TILE_INPUT / Math.max(tile.width, tile.height),
-      );
-      try {
-        found.push(...toCandidates(input, await tinyDetections(m, input, [TILE_INPUT])));
-      } finally {
-        input.tensor.dispose();
-      }
+    for (const tile of level.tiles) found.push(...(await search(tile)));
+    let merged = mergeDetections(found, SAME_FACE_IOU);
+    const main = largestConfident(merged);
+    if (!main) {
+      tiles.overBudget += level.overBudget;
+      continue;
     }
-    const merged = mergeDetections(found, SAME_FACE_IOU);
-    if (merged.some((c) => c.score >= MIN_DETECTION_SCORE)) {
-      return { candidates: merged.sort((a, b) => area(b.box) - area(a.box)), tiles };
-    }
+    // A face was found: the budget (which bounds the cost of a photo WITHOUT a face) no longer applies
+    // to this level. Every tile left over it that may hold a competing face (half the found face's side
+    // or more, countCompetingFaces) is searched too, so "one face" is never answered while a tile that
+    // could hold a second face of that size went unsearched (a match claimed with someone else in frame).
+    const competing = 0.5 * Math.max(main.box.width, main.box.height) * full.k;
+    const rest = level.rest.filter((t) => mayHoldFace(skin, t, Math.max(competing, 1)));
+    tiles.screenedOut += level.rest.length - rest.length;
+    for (const tile of rest) found.push(...(await search(tile)));
+    merged = mergeDetections(found, SAME_FACE_IOU);
+    return { candidates: merged.sort((a, b) => area(b.box) - area(a.box)), tiles };
   }
   return { candidates: [], tiles };
+}
+
+/** The largest candidate scoring MIN_DETECTION_SCORE or more. */
+function largestConfident(candidates: readonly Candidate[]): Candidate | undefined {
+  return [...candidates]
+    .sort((a, b) => area(b.box) - area(a.box))
+    .find((c) => c.score >= MIN_DETECTION_SCORE);
 }
 
 /**
@@ -652,6 +675,11 @@ export type FaceEmbedding = {
 
 export type EmbedOptions = DescriptorOptions & {
   antispoof?: boolean;
+  /**
+   * Tiles searched per level of a large photo before a face is found (default MAX_TILES_PER_LEVEL, 12):
+   * the CPU bound of a photo without a face. Lowered only by tests, to reach the over-budget paths.
+   */
+  tileBudget?: number;
   /** Throw FaceError('low_quality') when the quality check fails (live captures). Default false. */
   requireQuality?: boolean;
   qualityThresholds?: QualityThresholds;
@@ -925,7 +953,7 @@ async function faceToDescribe(
 function noFaceDetail({ tiles }: Detected): string | undefined {
   // A photo too small for tiles (none at any level) answers as before, without a detail.
   if (!tiles || tiles.searched + tiles.screenedOut + tiles.overBudget === 0) return undefined;
-  return `No face in the detection passes nor on ${tiles.searched} tiles of the full-resolution photo; not searched: ${tiles.screenedOut} tiles without a skin-coloured patch as large as a face, ${tiles.overBudget} less promising tiles over the budget of ${MAX_TILES_PER_LEVEL} per level.`;
+  return `No face in the detection passes nor on ${tiles.searched} tiles of the full-resolution photo; not searched: ${tiles.screenedOut} tiles without a skin-coloured patch as large as a face, ${tiles.overBudget} less promising tiles over the budget of ${tiles.budget} per level.`;
 }
 
 async function embedDecoded(
@@ -937,7 +965,7 @@ async function embedDecoded(
   const started = performance.now();
   let full: Promise<FullRes> | undefined;
   const loadFull = () => (full ??= decodeFullRes(bytes, decoded));
-  const detected = await detectAll(m, decoded, loadFull);
+  const detected = await detectAll(m, decoded, loadFull, options.tileBudget);
   let chosen: Awaited<ReturnType<typeof faceToDescribe>> = null;
   try {
     chosen = await faceToDescribe(m, decoded, detected, loadFull);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  faceLikeSkin,
   faceScaleContrast,
   isSkinColour,
   mayHoldFace,
@@ -136,5 +137,36 @@ describe('promisingTiles', () => {
     const first = chosen.tiles[0]!;
     expect(first.left < 2464 && first.left + first.width > 2400).toBe(true);
     expect(first.top < 864 && first.top + first.height > 800).toBe(true);
+  });
+
+  it('ranks a face-sized patch of shaded skin above larger flat skin-coloured areas and their edges', () => {
+    // A sand-coloured wall (skin-coloured, flat) over the left half, a dark door cut into it (an edge of
+    // skin against non-skin), and one 8x8 map px face (64 px) on grass at (3200, 2000): shaded skin
+    // (light and medium tones) with two dark eyes.
+    const sand: Rgb = [200, 160, 120];
+    const face = (x: number, y: number): Rgb =>
+      y === 252 && (x === 401 || x === 405) ? [40, 30, 25] : y % 2 ? skinTones[0]! : skinTones[1]!;
+    const rgb = image(mapW, mapH, (x) => (x < mapW / 2 ? sand : grass), [
+      { x: 100, y: 150, w: 40, h: 120, colour: () => [40, 50, 70] },
+      { x: 400, y: 250, w: 8, h: 8, colour: face },
+    ]);
+    const map = skinMap(rgb, mapW, mapH, S);
+    const level = tileGrid(W, H, 500, 0.25);
+    const holdsFace = (t: { left: number; top: number; width: number; height: number }) =>
+      t.left <= 3200 && t.top <= 2000 && t.left + t.width >= 3264 && t.top + t.height >= 2064;
+
+    // Every wall tile has far more skin pixels than the face's tile...
+    const faceTile = level.find(holdsFace)!;
+    const wallTile = level.find((t) => t.left + t.width <= W / 2)!;
+    expect(skinPixelsIn(map, wallTile)).toBeGreaterThan(20 * skinPixelsIn(map, faceTile));
+    // ...but the face's skin has structure, the wall's none, and the door's edge mixes in non-skin.
+    expect(faceLikeSkin(map, faceTile, 40)).toBeGreaterThan(3 * faceLikeSkin(map, wallTile, 40));
+    const chosen = promisingTiles(map, level, 2);
+    const overlapsFace = (t: { left: number; top: number; width: number; height: number }) =>
+      t.left < 3264 && t.top < 2064 && t.left + t.width > 3200 && t.top + t.height > 2000;
+    expect(chosen.tiles.every(overlapsFace)).toBe(true);
+    // The tiles over the budget are kept, most promising first, for a search once a face is found.
+    expect(chosen.tiles.length + chosen.rest.length + chosen.screenedOut).toBe(level.length);
+    expect(chosen.overBudget).toBe(chosen.rest.length);
   });
 });

@@ -5,6 +5,7 @@
  * photo must find it, and its descriptor (from the full-resolution pixels) must still match the face.
  */
 
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { FaceError } from './errors';
@@ -40,6 +41,21 @@ async function faceErrorOf(promise: Promise<unknown>): Promise<FaceError> {
 }
 
 describe('small faces in large photos', () => {
+  it('pastes into the intended scene: a gradient with shapes, not scrambled stripes', async () => {
+    const { data, info } = await sharp(background).raw().toBuffer({ resolveWithObject: true });
+    const at = (fx: number, fy: number) => {
+      const offset = (Math.round(fy * info.height) * info.width + Math.round(fx * info.width)) * 3;
+      return [data[offset]!, data[offset + 1]!, data[offset + 2]!];
+    };
+    const near = (pixel: number[], rgb: number[]) =>
+      pixel.every((value, i) => Math.abs(value - rgb[i]!) <= 60);
+    expect(info.channels).toBe(3);
+    // The circle (#b89a5c) and the light rectangle (#d8d8d0), sensor noise over both.
+    expect(near(at(0.45, 0.8), [0xb8, 0x9a, 0x5c])).toBe(true);
+    expect(near(at(0.23, 0.72), [0xd8, 0xd8, 0xd0])).toBe(true);
+    expect(near(at(0.76, 0.35), [0x2a, 0x34, 0x40])).toBe(true);
+  });
+
   it('finds a 75 px face in a 3000 px photo on tiles and describes it from the full-resolution pixels', async () => {
     const reference = await embedFace(left);
     expect(reference.fullResolution).toBe(false);
@@ -70,8 +86,22 @@ describe('small faces in large photos', () => {
   it('still reports no face for the large background alone (the tiles find nothing)', async () => {
     const error = await faceErrorOf(embedFace(background));
     expect(error.kind).toBe('no_face');
-    // The search is bounded (issue 20 part u): 6 + 12 of the 6 + 20 tiles of 3000x2250, and the log says so.
-    expect(error.detail).toMatch(/on 18 tiles .* 8 less promising tiles over the budget of 12/);
+    // The search is bounded (issue 20 part u): at most 12 of each level's tiles (6 + 20 on 3000x2250),
+    // and the log says what was searched and what was left out.
+    const detail = error.detail ?? '';
+    const counts =
+      /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
+        detail,
+      );
+    expect(counts, detail).not.toBeNull();
+    const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    expect(searched).toBeGreaterThan(0);
+    expect(searched).toBeLessThanOrEqual(6 + 12);
+    expect(searched + screenedOut + overBudget).toBe(6 + 20);
   }, 120_000);
 
   it("reports 'multiple_faces' for two small faces of the same size in one large photo", async () => {
@@ -88,6 +118,18 @@ describe('small faces in large photos', () => {
       { ...CANVAS, faceFraction: 0.025, at: { x: 0.7, y: 0.6 } },
       first.image,
     );
+    // Alone, the first face is found where it was pasted, although the scene's skin-coloured gradient and
+    // disc hold far more skin pixels than its tile (ranked by face-like skin, not by pixel count).
+    const alone = await embedFace(first.image);
+    expect(alone.detectionPass).toBe(5);
+    expect(Math.abs(alone.box.x + alone.box.width / 2 - 0.3 * CANVAS.width)).toBeLessThan(40);
+    expect(Math.abs(alone.box.y + alone.box.height / 2 - 0.4 * CANVAS.height)).toBeLessThan(40);
     expect((await faceErrorOf(embedFace(both.image))).kind).toBe('multiple_faces');
+    // Even when the budget lets only the most promising tile of a level run before a face is found, the
+    // level's other tiles that may hold a face are searched once one is: never "one face" with a second
+    // person in an unsearched tile.
+    expect((await faceErrorOf(embedFace(both.image, { tileBudget: 1 }))).kind).toBe(
+      'multiple_faces',
+    );
   }, 120_000);
 });

@@ -34,7 +34,9 @@ export async function syntheticBackground(width: number, height: number): Promis
     <rect x="${0.7 * w}" y="${0.1 * h}" width="${0.12 * w}" height="${0.5 * h}" fill="#2a3440"/>
     <circle cx="${0.45 * w}" cy="${0.8 * h}" r="${0.07 * h}" fill="#b89a5c"/>
   </svg>`;
-  const base = await sharp(Buffer.from(svg)).resize(width, height).raw().toBuffer();
+  // The SVG rasterises with an alpha channel: dropped, so the bytes line up with the RGB noise
+  // (read as RGB before, the frame was scrambled grey stripes instead of this scene).
+  const base = await sharp(Buffer.from(svg)).resize(width, height).removeAlpha().raw().toBuffer();
   // Fine sensor-like noise over the whole frame, lightly blurred.
   const noise = await sharp({
     create: {

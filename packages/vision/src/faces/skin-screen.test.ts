@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  COLOUR_BLIND_SLOTS,
   faceLikeSkin,
   faceScaleContrast,
+  faceScaleStructure,
   isSkinColour,
   mayHoldFace,
   promisingTiles,
@@ -106,11 +108,14 @@ describe('promisingTiles', () => {
 
     const chosen = promisingTiles(map, level, 12);
 
-    expect(chosen.tiles.length).toBeGreaterThan(0);
-    expect(chosen.tiles.length).toBeLessThanOrEqual(4);
+    // The skin tiles (those holding the patch) first, then the few slots kept for structure whatever
+    // its colour (issue 20 part w): the total stays small and within the budget.
+    const skinTiles = chosen.tiles.filter((t) => mayHoldFace(map, t));
+    expect(skinTiles.length).toBeGreaterThan(0);
+    expect(skinTiles.length).toBeLessThanOrEqual(4);
+    expect(chosen.tiles.slice(0, skinTiles.length)).toEqual(skinTiles);
+    expect(chosen.tiles.length).toBe(skinTiles.length + COLOUR_BLIND_SLOTS);
     expect(chosen.screenedOut).toBe(level.length - chosen.tiles.length);
-    // Every chosen tile holds the patch, and the one holding all of it is among them.
-    for (const t of chosen.tiles) expect(mayHoldFace(map, t)).toBe(true);
     expect(
       chosen.tiles.some(
         (t) =>
@@ -168,5 +173,56 @@ describe('promisingTiles', () => {
     // The tiles over the budget are kept, most promising first, for a search once a face is found.
     expect(chosen.tiles.length + chosen.rest.length + chosen.screenedOut).toBe(level.length);
     expect(chosen.overBudget).toBe(chosen.rest.length);
+  });
+
+  it('keeps a few slots for a face without skin colour: a grey face in a colour scene, edges ranked below it', () => {
+    // A colour scene (sky over grass) with a skin-coloured wall and shaded patches that fill the skin
+    // slots, two white boards (straight edges, the highest plain contrast) and a grey 8x8 map px face at
+    // (1200, 2000): a greyscale print held up, no skin pixel in it.
+    const sand: Rgb = [200, 160, 120];
+    const shaded = (x: number, y: number): Rgb => (y % 2 ? skinTones[0]! : skinTones[1]!);
+    const greyFace = (x: number, y: number): Rgb => {
+      const eye = y === 251 && (x === 151 || x === 155);
+      const mouth = y === 255 && x >= 152 && x <= 154;
+      const v = eye || mouth ? 40 : 150 + 25 * ((x + y) % 2);
+      return [v, v, v];
+    };
+    const rgb = image(mapW, mapH, (x, y) => (y < mapH / 2 ? sky : grass), [
+      { x: 260, y: 20, w: 200, h: 100, colour: () => sand },
+      ...Array.from({ length: 14 }, (_, i) => ({
+        x: 30 * i + 20,
+        y: 150,
+        w: 8,
+        h: 8,
+        colour: shaded,
+      })),
+      { x: 20, y: 250, w: 40, h: 120, colour: () => [250, 250, 250] as Rgb },
+      { x: 300, y: 250, w: 40, h: 120, colour: () => [250, 250, 250] as Rgb },
+      { x: 150, y: 250, w: 8, h: 8, colour: greyFace },
+    ]);
+    const map = skinMap(rgb, mapW, mapH, S);
+    expect(map.colour).toBe(true);
+    const level = tileGrid(W, H, 500, 0.25);
+    const holdsFace = (t: { left: number; top: number; width: number; height: number }) =>
+      t.left <= 1200 && t.top <= 2000 && t.left + t.width >= 1264 && t.top + t.height >= 2064;
+    const faceTile = level.find(holdsFace)!;
+    // The face's tile holds no skin and ranks below the posts by plain contrast, but first by structure.
+    expect(mayHoldFace(map, faceTile)).toBe(false);
+    const post = level.find((t) => t.left <= 2400 && t.left + t.width >= 2432 && t.top >= 2000)!;
+    expect(faceScaleContrast(map, post, 40)).toBeGreaterThan(faceScaleContrast(map, faceTile, 40));
+    expect(faceScaleStructure(map, faceTile, 40)).toBeGreaterThan(
+      2 * faceScaleStructure(map, post, 40),
+    );
+
+    const chosen = promisingTiles(map, level, 12);
+    expect(chosen.tiles).toHaveLength(12);
+    expect(chosen.tiles.filter((t) => !mayHoldFace(map, t)).length).toBeLessThanOrEqual(
+      COLOUR_BLIND_SLOTS,
+    );
+    expect(chosen.tiles.some(holdsFace)).toBe(true);
+    expect(chosen.tiles.length + chosen.rest.length + chosen.screenedOut).toBe(level.length);
+    expect(chosen.overBudget).toBe(chosen.rest.length);
+    // Without the reserve (a budget of 3 or less), skin alone decides, as before.
+    expect(promisingTiles(map, level, 3).tiles.some(holdsFace)).toBe(false);
   });
 });

@@ -147,6 +147,43 @@ export function faceScaleContrast(map: SkinMap, rect: Rect, face: number): numbe
 }
 
 /**
+ * Face-like structure without colour: the largest, over windows the size of `face` (full-resolution px)
+ * inside `rect` stepped by a third of a window, of the SMALLEST luminance standard deviation of the
+ * window's four quadrants. A face has features in every quadrant (an eye and brow in each upper one, the
+ * nose, mouth corners and jaw line below); a straight edge (a wall, a sign, a road marking) crosses at
+ * most two or three quadrants of any window and a corner at most three, leaving one flat, and a gradient
+ * is flat in all of them. Ranks tiles by face structure where colour cannot (a greyscale print held up,
+ * a face under sodium or infrared light in a colour photo), where plain window contrast (faceScaleContrast)
+ * ranks every tile crossed by an edge first (issue 20 part w).
+ */
+export function faceScaleStructure(map: SkinMap, rect: Rect, face: number): number {
+  const r = toMap(map, rect);
+  const side = Math.max(2, Math.round(face / map.scale));
+  const half = Math.max(1, Math.floor(side / 2));
+  const step = Math.max(1, Math.floor(side / 3));
+  const deviation = (x0: number, y0: number, x1: number, y1: number) => {
+    const win = { x0, y0, x1: Math.min(r.x1, x1), y1: Math.min(r.y1, y1) };
+    const n = (win.x1 - win.x0) * (win.y1 - win.y0);
+    if (n <= 0) return 0;
+    const mean = sum(map.luma, map.width, win) / n;
+    return Math.sqrt(Math.max(0, sum(map.luma2, map.width, win) / n - mean * mean));
+  };
+  let best = 0;
+  for (let y = r.y0; y + side <= r.y1 || y === r.y0; y += step) {
+    for (let x = r.x0; x + side <= r.x1 || x === r.x0; x += step) {
+      const quadrants = Math.min(
+        deviation(x, y, x + half, y + half),
+        deviation(x + half, y, x + side, y + half),
+        deviation(x, y + half, x + half, y + side),
+        deviation(x + half, y + half, x + side, y + side),
+      );
+      best = Math.max(best, quadrants);
+    }
+  }
+  return best;
+}
+
+/**
  * How much a tile looks like it holds a face, from the skin map: the largest (skin share) x (luminance
  * standard deviation of the skin pixels) over windows the size of `face` (full-resolution px) inside
  * `rect`, stepped by a third of a window. A face is a face-sized patch of skin with structure inside it
@@ -199,30 +236,63 @@ export function mayHoldFace(map: SkinMap, tile: Rect, facePx = smallestFaceOn(ti
 }
 
 /**
- * The tiles of one level worth a detector run, most promising first, at most `budget` of them: those
- * that may hold a face (mayHoldFace), ordered by face-like skin in a colour photo (faceLikeSkin) and by
- * face-scale contrast in one without colour (faceScaleContrast). Returns the chosen tiles, the tiles
- * that passed the screen but fell over the budget (`rest`, most promising first) and how many were left
- * out.
+ * Of each level's budget in a colour photo, this many slots (a quarter of the budget at most) go to the
+ * tiles with the most face-like structure regardless of colour (faceScaleStructure), skin screen or not:
+ * a face that is not skin-coloured (a greyscale print or ID photo held up, a face under sodium or
+ * infrared light) holds too little face-like skin to rank among the first tiles, or none at all (issue
+ * 20 part w). The rest of the budget goes to face-like skin as before; the total stays the budget.
+ */
+export const COLOUR_BLIND_SLOTS = 3;
+
+/**
+ * The tiles of one level worth a detector run, at most `budget` of them. In a photo without colour: every
+ * tile, by face-scale contrast (faceScaleContrast). In a colour photo: the tiles that may hold a face
+ * (mayHoldFace) by face-like skin (faceLikeSkin), except COLOUR_BLIND_SLOTS of the budget kept for the
+ * tiles of most face-like structure whatever their colour (faceScaleStructure; slots the skin tiles do not
+ * fill go to them too only up to that share). Returns the chosen tiles (the skin-ranked first), the
+ * skin-screened tiles that fell over the budget (`rest`, most promising first), how many tiles the screen
+ * left out and were not chosen, and how many fell over the budget (screenedOut + overBudget + tiles =
+ * the level).
  */
 export function promisingTiles<T extends Rect>(
   map: SkinMap,
   level: readonly T[],
   budget: number,
 ): { tiles: T[]; rest: T[]; screenedOut: number; overBudget: number } {
+  const rank = (tiles: readonly T[], promise: (t: T) => number) =>
+    tiles
+      .map((tile, i) => ({ tile, i, p: promise(tile) }))
+      .sort((a, b) => b.p - a.p || a.i - b.i)
+      .map((r) => r.tile);
+  if (!map.colour) {
+    const ranked = rank(level, (t) => faceScaleContrast(map, t, smallestFaceOn(t)));
+    return {
+      tiles: ranked.slice(0, budget),
+      rest: ranked.slice(budget),
+      screenedOut: 0,
+      overBudget: Math.max(0, ranked.length - budget),
+    };
+  }
   const kept = level.filter((t) => mayHoldFace(map, t));
-  const promise = (t: T) =>
-    map.colour
-      ? faceLikeSkin(map, t, smallestFaceOn(t))
-      : faceScaleContrast(map, t, smallestFaceOn(t));
-  const ranked = kept
-    .map((tile, i) => ({ tile, i, p: promise(tile) }))
-    .sort((a, b) => b.p - a.p || a.i - b.i)
-    .map((r) => r.tile);
+  const skinRanked = rank(kept, (t) => faceLikeSkin(map, t, smallestFaceOn(t)));
+  const reserve = Math.min(COLOUR_BLIND_SLOTS, Math.floor(budget / 4));
+  const chosen = skinRanked.slice(0, budget - reserve);
+  if (reserve > 0) {
+    const taken = new Set<T>(chosen);
+    const blind = rank(
+      level.filter((t) => !taken.has(t)),
+      (t) => faceScaleStructure(map, t, smallestFaceOn(t)),
+    );
+    chosen.push(...blind.slice(0, reserve));
+  }
+  const taken = new Set<T>(chosen);
+  const rest = skinRanked.filter((t) => !taken.has(t));
+  // Slots left when the blind picks were skin tiles already ranked below the skin share.
+  chosen.push(...rest.splice(0, Math.max(0, budget - chosen.length)));
   return {
-    tiles: ranked.slice(0, budget),
-    rest: ranked.slice(budget),
-    screenedOut: level.length - kept.length,
-    overBudget: Math.max(0, ranked.length - budget),
+    tiles: chosen,
+    rest,
+    screenedOut: level.length - chosen.length - rest.length,
+    overBudget: rest.length,
   };
 }

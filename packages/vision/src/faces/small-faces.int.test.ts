@@ -133,3 +133,74 @@ describe('small faces in large photos', () => {
     );
   }, 120_000);
 });
+
+describe('small faces that are not skin-coloured (issue 20 part w)', () => {
+  // A 12 MP photo: 6 + 20 + 88 tiles, the 500 px tiles the only ones finding a 40 px face.
+  const LARGE = { width: 4000, height: 3000 };
+  let large: Buffer;
+  let reference: Awaited<ReturnType<typeof embedFace>>;
+
+  beforeAll(async () => {
+    large = await syntheticBackground(LARGE.width, LARGE.height);
+    reference = await embedFace(left);
+  }, 60_000);
+
+  it('finds a 40 px greyscale face (a print held up) in the colour scene', async () => {
+    // No skin pixel in it: before the colour-blind slots it was screened out or ranked over the budget
+    // (no_face); the sweep's greyscale crops were missed the same way.
+    const grey = await sharp(left).greyscale().jpeg({ quality: 95 }).toBuffer();
+    const { image, box } = await smallFaceInLargePhoto(
+      grey,
+      reference.box,
+      { ...LARGE, faceFraction: 0.01 },
+      large,
+    );
+    const e = await embedFace(image);
+    expect(e.fullResolution).toBe(true);
+    expect(Math.abs(e.box.x + e.box.width / 2 - (box.x + box.width / 2))).toBeLessThan(box.width);
+    expect(Math.abs(e.box.y + e.box.height / 2 - (box.y + box.height / 2))).toBeLessThan(
+      box.height,
+    );
+    const other = compareDescriptors(e.descriptor, (await embedFace(right)).descriptor);
+    expect(other.matchScore).toBeLessThan(FACE_MATCH_THRESHOLD);
+  }, 120_000);
+
+  it('finds a 60 px face under a strong orange (sodium-like) cast over the whole photo', async () => {
+    const { image, box } = await smallFaceInLargePhoto(
+      left,
+      reference.box,
+      { ...LARGE, faceFraction: 0.015 },
+      large,
+    );
+    const cast = await sharp(image)
+      .linear([1, 0.75, 0.4], [0, 0, 0])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const e = await embedFace(cast);
+    expect(e.fullResolution).toBe(true);
+    expect(Math.abs(e.box.x + e.box.width / 2 - (box.x + box.width / 2))).toBeLessThan(box.width);
+    expect(Math.abs(e.box.y + e.box.height / 2 - (box.y + box.height / 2))).toBeLessThan(
+      box.height,
+    );
+  }, 120_000);
+
+  it('still searches at most 12 tiles per level of the 12 MP photo without a face', async () => {
+    const error = await faceErrorOf(embedFace(large));
+    expect(error.kind).toBe('no_face');
+    const detail = error.detail ?? '';
+    const counts =
+      /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
+        detail,
+      );
+    expect(counts, detail).not.toBeNull();
+    const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    // The colour-blind slots are part of the 12, not on top of them.
+    expect(searched).toBeGreaterThan(0);
+    expect(searched).toBeLessThanOrEqual(6 + 12 + 12);
+    expect(searched + screenedOut + overBudget).toBe(6 + 20 + 88);
+  }, 120_000);
+});

@@ -513,9 +513,10 @@ async function fullResSkinMap(full: FullRes) {
 /**
  * Tiles of the full-resolution photo, coarse to fine (tiling.ts), each at the detector's input size;
  * detections merged across tiles (NMS in analysed-image coordinates). Stops at the first level with a
- * confident face. Only tiles holding a skin-coloured patch as large as the smallest face the detector
- * finds on them are searched (skin-screen.ts; every tile of a photo without colour), the most promising
- * first and at most MAX_TILES_PER_LEVEL per level, except on the level that finds a face, whose every
+ * confident face. Tiles holding a skin-coloured patch as large as the smallest face the detector finds
+ * on them are searched (skin-screen.ts; every tile of a photo without colour), the most promising first,
+ * plus a few slots for the tiles of most face-like structure whatever their colour (a greyscale print, a
+ * colour cast), at most MAX_TILES_PER_LEVEL per level in all, except on the level that finds a face, whose every
  * tile that may hold a competing face is searched. The candidates' `detection`s refer to disposed tiles:
  * use faceFromFullRes.
  */

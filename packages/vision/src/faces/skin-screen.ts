@@ -8,8 +8,9 @@
  * classic chrominance box in YCbCr (Chai & Ngan, 1999: Cb 77-127, Cr 133-173), which holds across skin
  * tones because it ignores luminance. The screen is skipped for a photo without colour (an infrared or
  * greyscale camera, where chrominance says nothing). Then a budget bounds the cost: on each level only
- * the most promising tiles run (most skin pixels in a colour photo; the highest face-scale contrast in a
- * grey one), so a photo without a face costs a bounded number of detector runs whatever it shows.
+ * the most promising tiles run (face-like skin in a colour photo, with a few slots kept for face-like
+ * structure whatever its colour; the highest face-scale contrast in a grey one), so a photo without a face
+ * costs a bounded number of detector runs whatever it shows.
  */
 
 export type Rect = { left: number; top: number; width: number; height: number };

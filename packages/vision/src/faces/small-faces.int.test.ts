@@ -30,6 +30,22 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
+/** The tile counts a `no_face` error's detail reports (searched, screened out, over the budget of 12). */
+function tileCounts(error: FaceError) {
+  const detail = error.detail ?? '';
+  const counts =
+    /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
+      detail,
+    );
+  expect(counts, detail).not.toBeNull();
+  const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  return { searched, screenedOut, overBudget };
+}
+
 async function faceErrorOf(promise: Promise<unknown>): Promise<FaceError> {
   try {
     await promise;
@@ -88,17 +104,7 @@ describe('small faces in large photos', () => {
     expect(error.kind).toBe('no_face');
     // The search is bounded (issue 20 part u): at most 12 of each level's tiles (6 + 20 on 3000x2250),
     // and the log says what was searched and what was left out.
-    const detail = error.detail ?? '';
-    const counts =
-      /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
-        detail,
-      );
-    expect(counts, detail).not.toBeNull();
-    const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
-      number,
-      number,
-      number,
-    ];
+    const { searched, screenedOut, overBudget } = tileCounts(error);
     expect(searched).toBeGreaterThan(0);
     expect(searched).toBeLessThanOrEqual(6 + 12);
     expect(searched + screenedOut + overBudget).toBe(6 + 20);
@@ -187,17 +193,7 @@ describe('small faces that are not skin-coloured (issue 20 part w)', () => {
   it('still searches at most 12 tiles per level of the 12 MP photo without a face', async () => {
     const error = await faceErrorOf(embedFace(large));
     expect(error.kind).toBe('no_face');
-    const detail = error.detail ?? '';
-    const counts =
-      /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
-        detail,
-      );
-    expect(counts, detail).not.toBeNull();
-    const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
-      number,
-      number,
-      number,
-    ];
+    const { searched, screenedOut, overBudget } = tileCounts(error);
     // The colour-blind slots are part of the 12, not on top of them.
     expect(searched).toBeGreaterThan(0);
     expect(searched).toBeLessThanOrEqual(6 + 12 + 12);

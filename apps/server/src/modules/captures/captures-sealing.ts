@@ -1,7 +1,7 @@
 import type { Reading } from '@boomgate/contracts/readings';
 import { type SQL, sql } from 'drizzle-orm';
 
-import type { SealedTable } from '@/modules/keys';
+import { type SealedTable, countTenantRows } from '@/modules/keys';
 import type { Database } from '@/platform/db';
 import { NUMBER_FIELDS } from '@/platform/personal-text';
 import { type ColumnSealer, identityNumberDomain, isSealedValue } from '@/platform/sealing';
@@ -170,12 +170,11 @@ export function capturesSealedTable(
         ),
       })),
     countOlder: (tenantId, version) =>
-      database.withTenant(tenantId, async (tx) => {
-        const result = await tx.execute<{ n: number }>(
-          sql`select count(*)::int as n from captures
-              where tenant_id = ${tenantId}::uuid and ${olderThan(version)}`,
-        );
-        return result.rows[0]?.n ?? 0;
-      }),
+      countTenantRows(
+        database,
+        tenantId,
+        sql`captures`,
+        sql`tenant_id = ${tenantId}::uuid and ${olderThan(version)}`,
+      ),
   };
 }

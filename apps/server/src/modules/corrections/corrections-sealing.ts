@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 
-import type { SealedTable } from '@/modules/keys';
+import { type SealedTable, countTenantRows } from '@/modules/keys';
 import type { Database, DbExecutor } from '@/platform/db';
 import { NUMBER_FIELDS } from '@/platform/personal-text';
 import { type ColumnSealer, identityNumberDomain, isSealedValue } from '@/platform/sealing';
@@ -179,12 +179,11 @@ export function correctionsSealedTable(
         };
       }),
     countOlder: (tenantId, version) =>
-      database.withTenant(tenantId, async (tx) => {
-        const result = await tx.execute<{ n: number }>(
-          sql`select count(*)::int as n from reading_corrections
-              where tenant_id = ${tenantId}::uuid and ${older(version)}`,
-        );
-        return result.rows[0]?.n ?? 0;
-      }),
+      countTenantRows(
+        database,
+        tenantId,
+        sql`reading_corrections`,
+        sql`tenant_id = ${tenantId}::uuid and ${older(version)}`,
+      ),
   };
 }

@@ -28,7 +28,12 @@ export { SETTLE_MARGIN_MS } from './keys.service';
 
 /** Issue 28: a site node's re-seal after central rotated the data key (site-node.sync enqueues it). */
 export const NODE_RESEAL_JOB = { name: 'keys.reseal-node', maxAttempts: 10 } as const;
-export { type SealedColumns, type SealedTable, sealedColumnName } from './sealed-columns';
+export {
+  type SealedColumns,
+  type SealedTable,
+  countTenantRows,
+  sealedColumnName,
+} from './sealed-columns';
 
 export function createKeysModule(deps: {
   database: Pick<Database, 'withTenant' | 'withTenantAside' | 'db'>;

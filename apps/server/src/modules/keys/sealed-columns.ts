@@ -62,6 +62,24 @@ const id = (name: string) => sql.identifier(name);
 // A literal, not a parameter: the planner matches it against partial indexes' predicates.
 const SEALED = sql.raw(`'sv1.%'`);
 
+/**
+ * Rows of `table` matching `condition`, counted in the tenant's transaction so row-level security keeps
+ * the count to the tenant: keys.reseal's count of rows still under an old data key (SealedTable.countOlder).
+ */
+export async function countTenantRows(
+  database: Pick<Database, 'withTenant'>,
+  tenantId: string,
+  table: SQL,
+  condition: SQL,
+): Promise<number> {
+  return database.withTenant(tenantId, async (tx) => {
+    const result = await tx.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${table} where ${condition}`,
+    );
+    return result.rows[0]?.n ?? 0;
+  });
+}
+
 /** The column's associated-data name (`table.column`), as repositories seal and open it. */
 export const sealedColumnName = (spec: Pick<SealedColumns, 'table'>, column: string) =>
   `${spec.table}.${column}`;
@@ -177,14 +195,13 @@ export function createSealedTable(
 
     // Run in the tenant's transaction, so row-level security keeps the count to the tenant.
     countOlder: (tenantId, version) =>
-      database.withTenant(tenantId, async (tx) => {
-        const result = await tx.execute<{ n: number }>(
-          sql`select count(*)::int as n from ${id(spec.table)}
-              where ${id(spec.tenant)} = ${tenantId}::uuid and (${spec.scope ?? sql`true`})
-                and (${olderThan(version)})`,
-        );
-        return result.rows[0]?.n ?? 0;
-      }),
+      countTenantRows(
+        database,
+        tenantId,
+        sql`${id(spec.table)}`,
+        sql`${id(spec.tenant)} = ${tenantId}::uuid and (${spec.scope ?? sql`true`})
+            and (${olderThan(version)})`,
+      ),
 
     unsealedTenants: async (limit) =>
       (

@@ -53,9 +53,9 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
 
 /**
  * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed: once two
- * MRZ lines are read, a line farther above the zone than its own line pitch is not part of it and
- * is left unread (TD1 has three lines at the same pitch). Other wide lines cost as much as an MRZ
- * line to recognise.
+ * MRZ lines are read, the zone is whole unless they are of TD1 length, and a line farther above the
+ * zone than its own line pitch is not part of it and is left unread (TD1 has three lines at the same
+ * pitch). Other wide lines cost as much as an MRZ line to recognise.
  */
 async function readZoneLines(
   image: RawImage,
@@ -67,6 +67,9 @@ async function readZoneLines(
   const mrz: OcrLine[] = [];
   for (const box of [...wide].sort((a, b) => centre(b) - centre(a))) {
     if (mrz.length >= 2) {
+      // Two lines longer than TD1's 30 characters are a whole TD2, TD3 or MRV zone: only TD1 has a
+      // third line (visa-usa read a line of its visual zone just above the zone, ~190 ms).
+      if (mrz.every((l) => !isTd1Length(l.text))) break;
       const top = centre(mrz[mrz.length - 1]!.box);
       const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
       if (top - centre(box) > pitch * 1.5) break;
@@ -271,6 +274,8 @@ type MrzScan = {
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
   readViz: (enough?: (text: string) => boolean, codesOnly?: boolean) => Promise<string>;
+  /** The text boxes that located the zone at this scale, for a second scale to read again. */
+  located?: Located;
 };
 
 /**
@@ -291,7 +296,9 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
   // catches inside the document number: a second reading at a moderate scale (measured: a 376 px
   // scan reads right at 2-3x, wrong at 4x). The wide fallback regions are scaled to one fixed
   // width whatever the enlargement, so this second scale re-reads only a located zone.
-  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false);
+  // The first scale's text boxes, where it located the zone: the detector at this scale would find
+  // the same lines (id-esp: boxes within a pixel of the first scale's, scaled), so it is not run again.
+  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false, first.located ?? null);
   const text = `${first.text}\n${second.text}`;
   const readings = [...first.readings, ...second.readings];
   if (second.reading?.checksValid || !first.reading)
@@ -341,11 +348,35 @@ const VIZ_BATCH = 8;
 const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
   confirmMrzFields(reading, readings).uncertain.length > 0;
 
+/** A scale's detected text boxes and that scale, kept when they located an MRZ band. */
+type Located = { boxes: TextBox[]; factor: number } | null;
+
+/** Boxes detected on the input enlarged by `from`, in the coordinates of the input enlarged by `to`. */
+export function rescaleBoxes(
+  boxes: TextBox[],
+  from: number,
+  to: number,
+  image: { width: number; height: number },
+): TextBox[] {
+  const f = to / from;
+  return boxes.map((b) => {
+    const x = Math.min(image.width - 1, Math.max(0, Math.round(b.x * f)));
+    const y = Math.min(image.height - 1, Math.max(0, Math.round(b.y * f)));
+    return {
+      x,
+      y,
+      width: Math.max(1, Math.min(image.width - x, Math.round(b.width * f))),
+      height: Math.max(1, Math.min(image.height - y, Math.round(b.height * f))),
+    };
+  });
+}
+
 async function readMrzAtScale(
   input: RawImage,
   factor: number,
   ctx: ReaderContext,
   fallbackRegions = true,
+  located: Located = null,
 ): Promise<MrzScan> {
   const image =
     factor !== 1
@@ -382,10 +413,12 @@ async function readMrzAtScale(
       .sort((a, b) => b.score - a.score)[0]?.r ?? null;
 
   // Detect all text, but read only the long, thin lines an MRZ is made of.
-  const boxes = await detectTextBoxes(image, {
-    maxSideLength: 960,
-    intraOpThreads: ctx.intraOpThreads,
-  });
+  const boxes = located
+    ? rescaleBoxes(located.boxes, located.factor, factor, image)
+    : await detectTextBoxes(image, {
+        maxSideLength: 960,
+        intraOpThreads: ctx.intraOpThreads,
+      });
   const widest = Math.max(0, ...boxes.map((b) => b.width));
   const wide = boxes
     .filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45)
@@ -395,6 +428,7 @@ async function readMrzAtScale(
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
+  const locatedHere: Located = band ? { boxes, factor } : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
   // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
@@ -544,14 +578,26 @@ async function readMrzAtScale(
         const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
         const codes = onlyCodesLeft(confirmMrzFields(chosen, independent).uncertain);
         if (settles(await readViz(settles, codes)))
-          return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+          return {
+            reading: chosen,
+            text: texts.join('\n'),
+            readings: independent,
+            readViz,
+            located: locatedHere,
+          };
       }
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
         await run();
         chosen = withAgreedNames(chosen, independent, ctx.now);
       }
-      return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+      return {
+        reading: chosen,
+        text: texts.join('\n'),
+        readings: independent,
+        readViz,
+        located: locatedHere,
+      };
     };
     // Two independent readings that agree on a check-valid zone are enough; where they differ only
     // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.
@@ -616,7 +662,13 @@ async function readMrzAtScale(
     )
       break;
   }
-  return { reading: choose(all), text: texts.join('\n'), readings: independent, readViz };
+  return {
+    reading: choose(all),
+    text: texts.join('\n'),
+    readings: independent,
+    readViz,
+    located: locatedHere,
+  };
 }
 
 export function mrzFields(r: MrzReading): Record<string, unknown> {

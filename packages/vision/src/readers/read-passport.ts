@@ -52,10 +52,23 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
 }
 
 /**
- * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed: once two
- * MRZ lines are read, the zone is whole unless they are of TD1 length, and a line farther above the
- * zone than its own line pitch is not part of it and is left unread (TD1 has three lines at the same
- * pitch). Other wide lines cost as much as an MRZ line to recognise.
+ * True when a wide box, met going up the page after the MRZ lines `mrz` (bottom first), is not part
+ * of the zone and need not be recognised: two lines longer than TD1's 30 characters are a whole TD2,
+ * TD3 or MRV zone (only TD1 has a third line; visa-usa read a visual-zone line just above its zone,
+ * ~190 ms), and a line farther above the zone than 1.5 times its line pitch is not part of it.
+ */
+export function isPastZone(mrz: OcrLine[], box: { y: number; height: number }): boolean {
+  if (mrz.length < 2) return false;
+  if (mrz.every((l) => !isTd1Length(l.text))) return true;
+  const centre = (b: { y: number; height: number }) => b.y + b.height / 2;
+  const top = centre(mrz[mrz.length - 1]!.box);
+  const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
+  return top - centre(box) > pitch * 1.5;
+}
+
+/**
+ * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed, until
+ * isPastZone(). Other wide lines cost as much as an MRZ line to recognise.
  */
 async function readZoneLines(
   image: RawImage,
@@ -66,15 +79,11 @@ async function readZoneLines(
   const lines: OcrLine[] = [];
   const mrz: OcrLine[] = [];
   for (const box of [...wide].sort((a, b) => centre(b) - centre(a))) {
-    if (mrz.length >= 2) {
-      // Two lines longer than TD1's 30 characters are a whole TD2, TD3 or MRV zone: only TD1 has a
-      // third line (visa-usa read a line of its visual zone just above the zone, ~190 ms).
-      if (mrz.every((l) => !isTd1Length(l.text))) break;
-      const top = centre(mrz[mrz.length - 1]!.box);
-      const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
-      if (top - centre(box) > pitch * 1.5) break;
-    }
-    const [line] = await recognizeBoxes(image, [box], { intraOpThreads: ctx.intraOpThreads });
+    if (isPastZone(mrz, box)) break;
+    const [line] = await recognizeBoxes(image, [box], {
+      intraOpThreads: ctx.intraOpThreads,
+      characterScores: false,
+    });
     if (!line) continue;
     lines.push(line);
     if (looksLikeMrzLine(line.text)) mrz.push(line);
@@ -460,6 +469,7 @@ async function readMrzAtScale(
         const read = await recognizeBoxes(image, [box], {
           intraOpThreads: ctx.intraOpThreads,
           minInputWidth: VIZ_MIN_INPUT_WIDTH,
+          characterScores: false,
         });
         vizRead.set(box, read.map((l) => l.text).join('\n'));
       }
@@ -541,7 +551,10 @@ async function readMrzAtScale(
           : null;
       const boxes = mapped ?? fromTesseract;
       const paddle = await (boxes
-        ? recognizeBoxes(crop, boxes, { intraOpThreads: ctx.intraOpThreads })
+        ? recognizeBoxes(crop, boxes, {
+            intraOpThreads: ctx.intraOpThreads,
+            characterScores: false,
+          })
         : ocrSelectedLines(crop, zoneLineBoxes, {
             maxSideLength: 960,
             intraOpThreads: ctx.intraOpThreads,

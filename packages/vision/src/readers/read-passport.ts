@@ -101,6 +101,12 @@ export function zoneLineBoxes(boxes: Array<{ width: number }>): boolean[] {
   return boxes.map((b) => b.width >= widest * 0.4);
 }
 
+/**
+ * The crops handed to tesseract (and decoded again for PaddleOCR) are stored, not deflated: the same
+ * pixels, and the deflate at sharp's default level cost ~55 of ~185 ms CPU of an MRZ band crop.
+ */
+const UNCOMPRESSED_PNG = { compressionLevel: 0 } as const;
+
 /** Crops and scales so MRZ characters are ~32 px tall (tesseract needs >= ~25 px). */
 async function mrzCrop(
   image: RawImage,
@@ -117,7 +123,7 @@ async function mrzCrop(
     .resize({ width: Math.round(rect.width * factor), kernel: 'cubic' })
     .greyscale()
     .normalise()
-    .png()
+    .png(UNCOMPRESSED_PNG)
     .toBuffer();
 }
 
@@ -581,7 +587,7 @@ async function readMrzAtScale(
       if (!ran.has('paddle') && lineCount <= 3 && !paddleRead) second.push(paddleOnCrop);
       if (!ran.has('mrz-combined')) second.push(() => tess('mrz-combined'));
       second.push(async () =>
-        tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
+        tess('mrz', await sharp(png).threshold(140).png(UNCOMPRESSED_PNG).toBuffer(), '-binarised'),
       );
       if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);

@@ -312,7 +312,8 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
   // scan reads right at 2-3x, wrong at 4x). The wide fallback regions are scaled to one fixed
   // width whatever the enlargement, so this second scale re-reads only a located zone.
   // The first scale's text boxes, where it located the zone: the detector at this scale would find
-  // the same lines (id-esp: boxes within a pixel of the first scale's, scaled), so it is not run again.
+  // the same lines (id-esp: line widths within two pixels of the first scale's, scaled), so it is
+  // not run again.
   const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false, first.located ?? null);
   const text = `${first.text}\n${second.text}`;
   const readings = [...first.readings, ...second.readings];

@@ -260,6 +260,14 @@ describe('alignTo', () => {
   it('gives up on lines too far apart to be readings of one print', () => {
     expect(alignTo('P<UTOERIKSSON', 'B8IOZZB7FI3OI', 4)).toBeNull();
   });
+
+  it('answers a repeated alignment alike, with a result no caller can alter', () => {
+    const first = alignTo('08CD5FRA6004', '8CD5FRAG6004', 4)!;
+
+    expect(() => (first as string[]).splice(0, 1)).toThrow();
+    expect(alignTo('08CD5FRA6004', '8CD5FRAG6004', 4)).toEqual(first);
+    expect(alignTo('08CD5FRA6004', '8CD5FRAG6004', 0)).toBeNull();
+  });
 });
 
 describe('confirmMrzFields on aligned readings', () => {

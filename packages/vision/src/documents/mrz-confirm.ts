@@ -66,36 +66,61 @@ const spanText = (lines: string[], spans: Span[]) =>
   spans.map(([l, s, e]) => lines[l]?.slice(s, e) ?? '').join('|');
 
 /**
+ * Alignments already made: confirmMrzFields aligns each other reading's line once per field on that
+ * line (up to nine on a TD3's second line) and is called again after every further reading, with the
+ * same lines. Results are frozen (read only) and the cache is bounded.
+ */
+const alignments = new Map<string, readonly string[] | null>();
+const MAX_ALIGNMENTS = 2000;
+
+/**
  * For each character of `a`, what `b` has there once the two are aligned by edit distance (fewest
  * insertions, deletions and substitutions): `b`'s character, `''` where `b` lacks it, and any extra
  * characters `b` has just before it prefixed. Null when more than `maxEdits` edits separate them
  * (the lines are not two readings of one print that merely lost or gained a character).
  */
-export function alignTo(a: string, b: string, maxEdits: number): string[] | null {
+export function alignTo(a: string, b: string, maxEdits: number): readonly string[] | null {
+  const key = `${maxEdits}\n${a}\n${b}`;
+  const known = alignments.get(key);
+  if (known !== undefined) return known;
+  if (alignments.size >= MAX_ALIGNMENTS) alignments.clear();
+  const aligned = alignStrings(a, b, maxEdits);
+  alignments.set(key, aligned);
+  return aligned;
+}
+
+function alignStrings(a: string, b: string, maxEdits: number): readonly string[] | null {
   const n = a.length;
   const m = b.length;
   if (Math.abs(n - m) > maxEdits) return null;
-  const d: number[][] = Array.from({ length: n + 1 }, (_, i) =>
-    Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= n; i++)
+  // The edit-distance table, row by row in one array: d(i, j) = d[i * (m + 1) + j].
+  const w = m + 1;
+  const d = new Int32Array((n + 1) * w);
+  for (let j = 0; j <= m; j++) d[j] = j;
+  for (let i = 1; i <= n; i++) {
+    d[i * w] = i;
     for (let j = 1; j <= m; j++)
-      d[i]![j] = Math.min(
-        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-        d[i - 1]![j]! + 1,
-        d[i]![j - 1]! + 1,
+      d[i * w + j] = Math.min(
+        d[(i - 1) * w + j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        d[(i - 1) * w + j]! + 1,
+        d[i * w + j - 1]! + 1,
       );
-  if (d[n]![m]! > maxEdits) return null;
+  }
+  if (d[n * w + m]! > maxEdits) return null;
   const out: string[] = Array.from({ length: n }, () => '');
   const extra: string[] = Array.from({ length: n + 1 }, () => '');
   let i = n;
   let j = m;
   while (i > 0 || j > 0) {
-    if (i > 0 && j > 0 && d[i]![j] === d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)) {
+    if (
+      i > 0 &&
+      j > 0 &&
+      d[i * w + j] === d[(i - 1) * w + j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+    ) {
       out[i - 1] = b[j - 1]!;
       i--;
       j--;
-    } else if (i > 0 && d[i]![j] === d[i - 1]![j]! + 1) {
+    } else if (i > 0 && d[i * w + j] === d[(i - 1) * w + j]! + 1) {
       out[i - 1] = '';
       i--;
     } else {
@@ -103,7 +128,7 @@ export function alignTo(a: string, b: string, maxEdits: number): string[] | null
       j--;
     }
   }
-  return out.map((c, k) => (extra[k] ? `${extra[k]}${c}` : c));
+  return Object.freeze(out.map((c, k) => (extra[k] ? `${extra[k]}${c}` : c)));
 }
 
 /**

@@ -85,7 +85,12 @@ type CtcDecode = (
   logits: Float32Array,
   sequenceLength: number,
   numClasses: number,
-  options: { charactersDictionary: string[]; reverseText?: boolean },
+  options: {
+    charactersDictionary: string[];
+    reverseText?: boolean;
+    /** Ours, passed through the runtime's recognition options: false skips characterScores(). */
+    keepCharacterScores?: boolean;
+  },
   charWhiteSet?: Set<string>,
 ) => { text: string; confidence: number };
 type ProcessBox = (task: unknown, options: unknown) => Promise<Record<string, unknown> | null>;
@@ -105,9 +110,10 @@ function keepCharacterScores(created: PaddleOcrService): void {
   const decode = recognition.ctcLabelDecode.bind(recognition);
   recognition.ctcLabelDecode = (logits, sequenceLength, numClasses, options, charWhiteSet) => {
     const result = decode(logits, sequenceLength, numClasses, options, charWhiteSet);
-    recognition.lastChars = options.reverseText
-      ? undefined
-      : characterScores(logits, sequenceLength, numClasses, options.charactersDictionary);
+    recognition.lastChars =
+      options.reverseText || options.keepCharacterScores === false
+        ? undefined
+        : characterScores(logits, sequenceLength, numClasses, options.charactersDictionary);
     return result;
   };
   const processBox = recognition.processBox.bind(recognition);
@@ -187,6 +193,11 @@ export type PaddleOptions = {
    * one of that width).
    */
   minInputWidth?: number;
+  /**
+   * recognizeBoxes: keep each character's score and runner-up (`chars`, for plates); default true.
+   * Readers that use only the text skip a pass over every class at every step (6,625 classes).
+   */
+  characterScores?: boolean;
 };
 
 export async function ocrWithPaddle(
@@ -264,10 +275,14 @@ export async function recognizeBoxes(
 ): Promise<OcrLine[]> {
   if (!boxes.length) return [];
   const ocr = await loadPaddle(options.intraOpThreads);
+  const recognition = {
+    ...(options.minInputWidth ? { imageWidth: options.minInputWidth } : {}),
+    ...(options.characterScores === false ? { keepCharacterScores: false } : {}),
+  };
   const results = await ocr.recognitionService!.run(
     toPaddleImage(image),
     boxes.map(boxOf),
-    options.minInputWidth ? { recognition: { imageWidth: options.minInputWidth } } : undefined,
+    Object.keys(recognition).length ? { recognition } : undefined,
   );
   return results
     .filter((r) => r.text.trim().length > 0)

@@ -6,7 +6,9 @@ import type { MrzEvidence } from '../documents/mrz-confirm';
 import {
   boxesInCrop,
   checkedLinesAgree,
+  isPastZone,
   mrzBand,
+  rescaleBoxes,
   withAgreedNames,
   zoneLineBoxes,
 } from './read-passport';
@@ -184,5 +186,47 @@ describe('mrzBand', () => {
 
     expect(band.top).toBe(600 - 88);
     expect(band.top + band.height).toBe(600 + 40 + 32);
+  });
+});
+
+describe('isPastZone', () => {
+  const line = (text: string, y: number) => ({
+    text,
+    confidence: 0.9,
+    box: { x: 100, y, width: 1400, height: 40 },
+  });
+  const box = (y: number) => ({ y, height: 40 });
+
+  it('reads on until two MRZ lines are read', () => {
+    expect(isPastZone([], box(0))).toBe(false);
+    expect(isPastZone([line(TD3[1]!, 600)], box(0))).toBe(false);
+  });
+
+  it('stops above two passport-length lines: TD2, TD3 and MRV zones have two', () => {
+    expect(isPastZone([line(TD3[1]!, 660), line(TD3[0]!, 600)], box(540))).toBe(true);
+  });
+
+  it('reads a third line of ID-card length one pitch above, not two pitches above', () => {
+    const td1 = [
+      line('SPECIMEN<<TEST<<<<<<<<<<<<<<<', 720),
+      line('5808175F1004022USA<<<<<<<<<<4', 660),
+    ];
+
+    expect(isPastZone(td1, box(600))).toBe(false);
+    expect(isPastZone(td1, box(560))).toBe(true);
+  });
+});
+
+describe('rescaleBoxes', () => {
+  it('maps boxes found at one enlargement to another, inside the image', () => {
+    const boxes = [
+      { x: 100, y: 800, width: 1400, height: 80 },
+      { x: 1500, y: 1000, width: 200, height: 60 },
+    ];
+
+    expect(rescaleBoxes(boxes, 4, 2, { width: 800, height: 540 })).toEqual([
+      { x: 50, y: 400, width: 700, height: 40 },
+      { x: 750, y: 500, width: 50, height: 30 },
+    ]);
   });
 });

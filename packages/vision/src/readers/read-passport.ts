@@ -52,10 +52,23 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
 }
 
 /**
- * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed: once two
- * MRZ lines are read, a line farther above the zone than its own line pitch is not part of it and
- * is left unread (TD1 has three lines at the same pitch). Other wide lines cost as much as an MRZ
- * line to recognise.
+ * True when a wide box, met going up the page after the MRZ lines `mrz` (bottom first), is not part
+ * of the zone and need not be recognised: two lines longer than TD1's 30 characters are a whole TD2,
+ * TD3 or MRV zone (only TD1 has a third line; visa-usa read a visual-zone line just above its zone,
+ * ~190 ms), and a line farther above the zone than 1.5 times its line pitch is not part of it.
+ */
+export function isPastZone(mrz: OcrLine[], box: { y: number; height: number }): boolean {
+  if (mrz.length < 2) return false;
+  if (mrz.every((l) => !isTd1Length(l.text))) return true;
+  const centre = (b: { y: number; height: number }) => b.y + b.height / 2;
+  const top = centre(mrz[mrz.length - 1]!.box);
+  const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
+  return top - centre(box) > pitch * 1.5;
+}
+
+/**
+ * Recognises the wide text lines from the bottom of the page up, where the MRZ is printed, until
+ * isPastZone(). Other wide lines cost as much as an MRZ line to recognise.
  */
 async function readZoneLines(
   image: RawImage,
@@ -66,12 +79,11 @@ async function readZoneLines(
   const lines: OcrLine[] = [];
   const mrz: OcrLine[] = [];
   for (const box of [...wide].sort((a, b) => centre(b) - centre(a))) {
-    if (mrz.length >= 2) {
-      const top = centre(mrz[mrz.length - 1]!.box);
-      const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
-      if (top - centre(box) > pitch * 1.5) break;
-    }
-    const [line] = await recognizeBoxes(image, [box], { intraOpThreads: ctx.intraOpThreads });
+    if (isPastZone(mrz, box)) break;
+    const [line] = await recognizeBoxes(image, [box], {
+      intraOpThreads: ctx.intraOpThreads,
+      characterScores: false,
+    });
     if (!line) continue;
     lines.push(line);
     if (looksLikeMrzLine(line.text)) mrz.push(line);
@@ -89,6 +101,12 @@ export function zoneLineBoxes(boxes: Array<{ width: number }>): boolean[] {
   return boxes.map((b) => b.width >= widest * 0.4);
 }
 
+/**
+ * The crops handed to tesseract (and decoded again for PaddleOCR) are stored, not deflated: the same
+ * pixels, and the deflate at sharp's default level cost ~55 of ~185 ms CPU of an MRZ band crop.
+ */
+const UNCOMPRESSED_PNG = { compressionLevel: 0 } as const;
+
 /** Crops and scales so MRZ characters are ~32 px tall (tesseract needs >= ~25 px). */
 async function mrzCrop(
   image: RawImage,
@@ -105,7 +123,7 @@ async function mrzCrop(
     .resize({ width: Math.round(rect.width * factor), kernel: 'cubic' })
     .greyscale()
     .normalise()
-    .png()
+    .png(UNCOMPRESSED_PNG)
     .toBuffer();
 }
 
@@ -271,6 +289,8 @@ type MrzScan = {
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
   readViz: (enough?: (text: string) => boolean, codesOnly?: boolean) => Promise<string>;
+  /** The text boxes that located the zone at this scale, for a second scale to read again. */
+  located?: Located;
 };
 
 /**
@@ -291,7 +311,10 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
   // catches inside the document number: a second reading at a moderate scale (measured: a 376 px
   // scan reads right at 2-3x, wrong at 4x). The wide fallback regions are scaled to one fixed
   // width whatever the enlargement, so this second scale re-reads only a located zone.
-  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false);
+  // The first scale's text boxes, where it located the zone: the detector at this scale would find
+  // the same lines (id-esp: line widths within two pixels of the first scale's, scaled), so it is
+  // not run again.
+  const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false, first.located ?? null);
   const text = `${first.text}\n${second.text}`;
   const readings = [...first.readings, ...second.readings];
   if (second.reading?.checksValid || !first.reading)
@@ -341,11 +364,35 @@ const VIZ_BATCH = 8;
 const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
   confirmMrzFields(reading, readings).uncertain.length > 0;
 
+/** A scale's detected text boxes and that scale, kept when they located an MRZ band. */
+type Located = { boxes: TextBox[]; factor: number } | null;
+
+/** Boxes detected on the input enlarged by `from`, in the coordinates of the input enlarged by `to`. */
+export function rescaleBoxes(
+  boxes: TextBox[],
+  from: number,
+  to: number,
+  image: { width: number; height: number },
+): TextBox[] {
+  const f = to / from;
+  return boxes.map((b) => {
+    const x = Math.min(image.width - 1, Math.max(0, Math.round(b.x * f)));
+    const y = Math.min(image.height - 1, Math.max(0, Math.round(b.y * f)));
+    return {
+      x,
+      y,
+      width: Math.max(1, Math.min(image.width - x, Math.round(b.width * f))),
+      height: Math.max(1, Math.min(image.height - y, Math.round(b.height * f))),
+    };
+  });
+}
+
 async function readMrzAtScale(
   input: RawImage,
   factor: number,
   ctx: ReaderContext,
   fallbackRegions = true,
+  located: Located = null,
 ): Promise<MrzScan> {
   const image =
     factor !== 1
@@ -382,10 +429,12 @@ async function readMrzAtScale(
       .sort((a, b) => b.score - a.score)[0]?.r ?? null;
 
   // Detect all text, but read only the long, thin lines an MRZ is made of.
-  const boxes = await detectTextBoxes(image, {
-    maxSideLength: 960,
-    intraOpThreads: ctx.intraOpThreads,
-  });
+  const boxes = located
+    ? rescaleBoxes(located.boxes, located.factor, factor, image)
+    : await detectTextBoxes(image, {
+        maxSideLength: 960,
+        intraOpThreads: ctx.intraOpThreads,
+      });
   const widest = Math.max(0, ...boxes.map((b) => b.width));
   const wide = boxes
     .filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45)
@@ -395,6 +444,7 @@ async function readMrzAtScale(
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
+  const locatedHere: Located = band ? { boxes, factor } : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
   // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
@@ -426,6 +476,7 @@ async function readMrzAtScale(
         const read = await recognizeBoxes(image, [box], {
           intraOpThreads: ctx.intraOpThreads,
           minInputWidth: VIZ_MIN_INPUT_WIDTH,
+          characterScores: false,
         });
         vizRead.set(box, read.map((l) => l.text).join('\n'));
       }
@@ -507,7 +558,10 @@ async function readMrzAtScale(
           : null;
       const boxes = mapped ?? fromTesseract;
       const paddle = await (boxes
-        ? recognizeBoxes(crop, boxes, { intraOpThreads: ctx.intraOpThreads })
+        ? recognizeBoxes(crop, boxes, {
+            intraOpThreads: ctx.intraOpThreads,
+            characterScores: false,
+          })
         : ocrSelectedLines(crop, zoneLineBoxes, {
             maxSideLength: 960,
             intraOpThreads: ctx.intraOpThreads,
@@ -534,7 +588,7 @@ async function readMrzAtScale(
       if (!ran.has('paddle') && lineCount <= 3 && !paddleRead) second.push(paddleOnCrop);
       if (!ran.has('mrz-combined')) second.push(() => tess('mrz-combined'));
       second.push(async () =>
-        tess('mrz', await sharp(png).threshold(140).png().toBuffer(), '-binarised'),
+        tess('mrz', await sharp(png).threshold(140).png(UNCOMPRESSED_PNG).toBuffer(), '-binarised'),
       );
       if (!ran.has('paddle') && lineCount <= 3 && paddleRead) second.push(paddleOnCrop);
       let chosen = withAgreedNames(reading, independent, ctx.now);
@@ -544,14 +598,26 @@ async function readMrzAtScale(
         const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
         const codes = onlyCodesLeft(confirmMrzFields(chosen, independent).uncertain);
         if (settles(await readViz(settles, codes)))
-          return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+          return {
+            reading: chosen,
+            text: texts.join('\n'),
+            readings: independent,
+            readViz,
+            located: locatedHere,
+          };
       }
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
         await run();
         chosen = withAgreedNames(chosen, independent, ctx.now);
       }
-      return { reading: chosen, text: texts.join('\n'), readings: independent, readViz };
+      return {
+        reading: chosen,
+        text: texts.join('\n'),
+        readings: independent,
+        readViz,
+        located: locatedHere,
+      };
     };
     // Two independent readings that agree on a check-valid zone are enough; where they differ only
     // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.
@@ -616,7 +682,13 @@ async function readMrzAtScale(
     )
       break;
   }
-  return { reading: choose(all), text: texts.join('\n'), readings: independent, readViz };
+  return {
+    reading: choose(all),
+    text: texts.join('\n'),
+    readings: independent,
+    readViz,
+    located: locatedHere,
+  };
 }
 
 export function mrzFields(r: MrzReading): Record<string, unknown> {

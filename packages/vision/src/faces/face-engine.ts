@@ -22,7 +22,7 @@ import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
 import { type DescriptorComparison, assertDescriptor, compareDescriptors } from './match-score';
 import { skinMap } from './skin-screen';
 import { type TileSearch, searchTiles } from './tile-search';
-import { type Rect, clampTileBudget, mergeDetections, tileLevels } from './tiling';
+import { type Rect, clampTileBudget, tileLevels } from './tiling';
 import { installWasmCopyKernels } from './wasm-copy-kernels';
 import {
   type FaceBox,
@@ -527,7 +527,12 @@ async function detectInTiles(
     minScore: MIN_DETECTION_SCORE,
     sameFaceIou: SAME_FACE_IOU,
     search: async (tile) => {
-      const input = await regionInput(m, full, tile, TILE_INPUT / Math.max(tile.width, tile.height));
+      const input = await regionInput(
+        m,
+        full,
+        tile,
+        TILE_INPUT / Math.max(tile.width, tile.height),
+      );
       try {
         return toCandidates(input, await tinyDetections(m, input, [TILE_INPUT]));
       } finally {

@@ -95,8 +95,9 @@ const search = (input: {
     search: input.detect,
   });
 
-const competing = (candidates: Array<{ box: { x: number; y: number; width: number; height: number } }>) =>
-  countCompetingFaces(candidates.map((c) => c.box));
+const competing = (
+  candidates: Array<{ box: { x: number; y: number; width: number; height: number } }>,
+) => countCompetingFaces(candidates.map((c) => c.box));
 
 describe('searchTiles', () => {
   it('rechecks a coarser level when a finer one finds a face: a competing face larger than the fine tiles is found', async () => {
@@ -153,7 +154,12 @@ describe('searchTiles', () => {
     const levels = tileLevels(PHOTO.width, PHOTO.height, DEFAULT_TILING);
     expect(levels.map((l) => l.length)).toEqual([6, 20, 88]);
 
-    const { candidates, tiles } = await search({ levels, skin, budget: 12, detect: fakeDetector([]) });
+    const { candidates, tiles } = await search({
+      levels,
+      skin,
+      budget: 12,
+      detect: fakeDetector([]),
+    });
 
     expect(candidates).toEqual([]);
     expect(tiles.perLevel).toHaveLength(3);

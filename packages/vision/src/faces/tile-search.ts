@@ -68,7 +68,13 @@ export async function searchTiles<C extends TileDetection>({
   search,
 }: TileSearchInput<C>): Promise<{ candidates: C[]; tiles: TileSearch }> {
   const perLevel = clampTileBudget(budget, Math.max(1, ...levels.map((l) => l.length)));
-  const tiles: TileSearch = { searched: 0, screenedOut: 0, overBudget: 0, budget: perLevel, perLevel: [] };
+  const tiles: TileSearch = {
+    searched: 0,
+    screenedOut: 0,
+    overBudget: 0,
+    budget: perLevel,
+    perLevel: [],
+  };
   const run = async (tile: Rect) => {
     tiles.searched++;
     return search(tile);
@@ -101,7 +107,13 @@ export async function searchTiles<C extends TileDetection>({
 /** Whether a tile may hold a face competing with `main` (analysed px; k = full-resolution px per analysed px). */
 function competingScreen(skin: SkinMap, main: Box, k: number): (tile: Rect) => boolean {
   const side = Math.max(1, competingFaceSide(main) * k);
-  const face = { left: main.x * k, top: main.y * k, width: main.width * k, height: main.height * k };
+  const face = {
+    left: main.x * k,
+    top: main.y * k,
+    width: main.width * k,
+    height: main.height * k,
+  };
   const minStructure = COMPETING_STRUCTURE_SHARE * faceScaleStructure(skin, face, side);
-  return (tile) => mayHoldFace(skin, tile, side) || faceScaleStructure(skin, tile, side) >= minStructure;
+  return (tile) =>
+    mayHoldFace(skin, tile, side) || faceScaleStructure(skin, tile, side) >= minStructure;
 }

@@ -20,8 +20,9 @@ import { FaceError } from './errors';
 import { type RgbImage, decodeForFaces, greyCrop } from './image';
 import { type Point, estimateRollDeg, estimateYawDeg } from './landmarks';
 import { type DescriptorComparison, assertDescriptor, compareDescriptors } from './match-score';
-import { mayHoldFace, promisingTiles, skinMap } from './skin-screen';
-import { type Rect, mergeDetections, tileLevels } from './tiling';
+import { skinMap } from './skin-screen';
+import { type TileSearch, searchTiles } from './tile-search';
+import { type Rect, clampTileBudget, tileLevels } from './tiling';
 import { installWasmCopyKernels } from './wasm-copy-kernels';
 import {
   type FaceBox,
@@ -378,6 +379,7 @@ async function detectAll(
   loadFull?: () => Promise<FullRes>,
   tileBudget = MAX_TILES_PER_LEVEL,
 ): Promise<Detected> {
+  clampTileBudget(tileBudget, MAX_TILES_PER_LEVEL); // rejects a budget that is not a whole number up front
   for (let i = 0; i < PASSES.length; i++) {
     const pass = PASSES[i]!;
     const input = await passInput(m, image, pass.pad, pass.normalise);
@@ -479,14 +481,6 @@ async function regionInput(m: Models, full: FullRes, region: Rect, r: number): P
   return { tensor, padX: -region.left / full.k, padY: -region.top / full.k, scale };
 }
 
-type TileSearch = {
-  searched: number;
-  screenedOut: number;
-  overBudget: number;
-  /** Tiles per level searched before a face is found. */
-  budget: number;
-};
-
 /**
  * At most this many tiles of one level are searched, most promising first (skin-screen.ts): the CPU
  * budget of a photo without a face (6 + 12 + 12 detector runs on a 12 MP photo instead of 6 + 20 + 88).
@@ -516,56 +510,36 @@ async function fullResSkinMap(full: FullRes) {
  * confident face. Tiles holding a skin-coloured patch as large as the smallest face the detector finds
  * on them are searched (skin-screen.ts; every tile of a photo without colour), the most promising first,
  * plus a few slots for the tiles of most face-like structure whatever their colour (a greyscale print, a
- * colour cast), at most MAX_TILES_PER_LEVEL per level in all, except on the level that finds a face, whose every
- * tile that may hold a competing face is searched. The candidates' `detection`s refer to disposed tiles:
- * use faceFromFullRes.
+ * colour cast), at most MAX_TILES_PER_LEVEL per level in all. Once a level finds a face, every tile not
+ * yet searched on it and on the coarser levels that may hold a competing face is searched (tile-search.ts).
+ * The candidates' `detection`s refer to disposed tiles: use faceFromFullRes.
  */
 async function detectInTiles(
   m: Models,
   full: FullRes,
   budget: number,
 ): Promise<{ candidates: Candidate[]; tiles: TileSearch }> {
-  const skin = await fullResSkinMap(full);
-  const tiles: TileSearch = { searched: 0, screenedOut: 0, overBudget: 0, budget };
-  const search = async (tile: Rect): Promise<Candidate[]> => {
-    tiles.searched++;
-    const input = await regionInput(m, full, tile, TILE_INPUT / Math.max(tile.width, tile.height));
-    try {
-      return toCandidates(input, await tinyDetections(m, input, [TILE_INPUT]));
-    } finally {
-      input.tensor.dispose();
-    }
-  };
-  for (const all of tileLevels(full.image.width, full.image.height)) {
-    const found: Candidate[] = [];
-    const level = promisingTiles(skin, all, budget);
-    tiles.screenedOut += level.screenedOut;
-    for (const tile of level.tiles) found.push(...(await search(tile)));
-    let merged = mergeDetections(found, SAME_FACE_IOU);
-    const main = largestConfident(merged);
-    if (!main) {
-      tiles.overBudget += level.overBudget;
-      continue;
-    }
-    // A face was found: the budget (which bounds the cost of a photo WITHOUT a face) no longer applies
-    // to this level. Every tile left over it that may hold a competing face (half the found face's side
-    // or more, countCompetingFaces) is searched too, so "one face" is never answered while a tile that
-    // could hold a second face of that size went unsearched (a match claimed with someone else in frame).
-    const competing = 0.5 * Math.max(main.box.width, main.box.height) * full.k;
-    const rest = level.rest.filter((t) => mayHoldFace(skin, t, Math.max(competing, 1)));
-    tiles.screenedOut += level.rest.length - rest.length;
-    for (const tile of rest) found.push(...(await search(tile)));
-    merged = mergeDetections(found, SAME_FACE_IOU);
-    return { candidates: merged.sort((a, b) => area(b.box) - area(a.box)), tiles };
-  }
-  return { candidates: [], tiles };
-}
-
-/** The largest candidate scoring MIN_DETECTION_SCORE or more. */
-function largestConfident(candidates: readonly Candidate[]): Candidate | undefined {
-  return [...candidates]
-    .sort((a, b) => area(b.box) - area(a.box))
-    .find((c) => c.score >= MIN_DETECTION_SCORE);
+  return searchTiles({
+    levels: tileLevels(full.image.width, full.image.height),
+    skin: await fullResSkinMap(full),
+    budget,
+    k: full.k,
+    minScore: MIN_DETECTION_SCORE,
+    sameFaceIou: SAME_FACE_IOU,
+    search: async (tile) => {
+      const input = await regionInput(
+        m,
+        full,
+        tile,
+        TILE_INPUT / Math.max(tile.width, tile.height),
+      );
+      try {
+        return toCandidates(input, await tinyDetections(m, input, [TILE_INPUT]));
+      } finally {
+        input.tensor.dispose();
+      }
+    },
+  });
 }
 
 /**
@@ -954,7 +928,7 @@ async function faceToDescribe(
 function noFaceDetail({ tiles }: Detected): string | undefined {
   // A photo too small for tiles (none at any level) answers as before, without a detail.
   if (!tiles || tiles.searched + tiles.screenedOut + tiles.overBudget === 0) return undefined;
-  return `No face in the detection passes nor on ${tiles.searched} tiles of the full-resolution photo; not searched: ${tiles.screenedOut} tiles without a skin-coloured patch as large as a face, ${tiles.overBudget} less promising tiles over the budget of ${tiles.budget} per level.`;
+  return `No face in the detection passes nor on ${tiles.searched} tiles of the full-resolution photo; not searched: ${tiles.screenedOut} tiles without a skin-coloured patch as large as a face, ${tiles.overBudget} less promising tiles over the budget of ${tiles.budget} per level (searched per level: ${tiles.perLevel.join(', ')}).`;
 }
 
 async function embedDecoded(

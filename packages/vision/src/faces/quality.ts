@@ -139,21 +139,36 @@ export function assessFaceQuality(
   };
 }
 
+/** A face counts as "another face" next to the main one from this share of its side up (a quarter of its area). */
+export const COMPETING_FACE_SHARE = 0.5;
+
+/** A face box's side: the square root of its area (boxes are not always square). */
+export const faceSide = (box: FaceBox) => Math.sqrt(box.width * box.height);
+
+/**
+ * The smallest side (faceSide) of a face that competes with `main`. The one definition used by
+ * countCompetingFaces and by the tile search's screen for competing faces (face-engine.ts), so the tiles
+ * searched for a second face and the count of faces agree (issue 20 part x).
+ */
+export function competingFaceSide(main: FaceBox, minRelativeSize = COMPETING_FACE_SHARE): number {
+  return minRelativeSize * faceSide(main);
+}
+
 /**
  * Faces that count as "another face" next to the main one: at least `minRelativeSize` of its side
- * (default 0.5, i.e. a quarter of its area). Much smaller faces (a passer-by far behind, the small
- * "ghost" portrait printed on ID cards) are ignored so they do not block a capture. The main face is the
- * largest box unless given; the count includes it.
+ * (default 0.5, i.e. a quarter of its area; competingFaceSide). Much smaller faces (a passer-by far
+ * behind, the small "ghost" portrait printed on ID cards) are ignored so they do not block a capture. The
+ * main face is the largest box unless given; the count includes it.
  */
 export function countCompetingFaces(
   boxes: readonly FaceBox[],
-  minRelativeSize = 0.5,
+  minRelativeSize = COMPETING_FACE_SHARE,
   main?: FaceBox,
 ): number {
   if (boxes.length === 0) return 0;
-  const side = (b: FaceBox) => Math.sqrt(b.width * b.height);
-  const reference = main ? side(main) : Math.max(...boxes.map(side));
-  return boxes.filter((b) => side(b) >= minRelativeSize * reference).length;
+  const reference = main ?? boxes.reduce((a, b) => (faceSide(b) > faceSide(a) ? b : a));
+  const min = competingFaceSide(reference, minRelativeSize);
+  return boxes.filter((b) => faceSide(b) >= min).length;
 }
 
 /**

@@ -30,20 +30,24 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
-/** The tile counts a `no_face` error's detail reports (searched, screened out, over the budget of 12). */
+/**
+ * The tile counts a `no_face` error's detail reports (searched, screened out, over the budget of 12, and
+ * the tiles searched on each level).
+ */
 function tileCounts(error: FaceError) {
   const detail = error.detail ?? '';
   const counts =
-    /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level/.exec(
+    /on (\d+) tiles .*: (\d+) tiles without .*, (\d+) less promising tiles over the budget of 12 per level \(searched per level: ([\d, ]+)\)/.exec(
       detail,
     );
   expect(counts, detail).not.toBeNull();
-  const [searched, screenedOut, overBudget] = counts!.slice(1).map(Number) as [
+  const [searched, screenedOut, overBudget] = counts!.slice(1, 4).map(Number) as [
     number,
     number,
     number,
   ];
-  return { searched, screenedOut, overBudget };
+  const perLevel = counts![4]!.split(', ').map(Number);
+  return { searched, screenedOut, overBudget, perLevel };
 }
 
 async function faceErrorOf(promise: Promise<unknown>): Promise<FaceError> {
@@ -104,10 +108,14 @@ describe('small faces in large photos', () => {
     expect(error.kind).toBe('no_face');
     // The search is bounded (issue 20 part u): at most 12 of each level's tiles (6 + 20 on 3000x2250),
     // and the log says what was searched and what was left out.
-    const { searched, screenedOut, overBudget } = tileCounts(error);
+    const { searched, screenedOut, overBudget, perLevel } = tileCounts(error);
     expect(searched).toBeGreaterThan(0);
     expect(searched).toBeLessThanOrEqual(6 + 12);
     expect(searched + screenedOut + overBudget).toBe(6 + 20);
+    // Per level, not only in total (issue 20 part x): no level searches more than the budget.
+    expect(perLevel).toHaveLength(2);
+    for (const n of perLevel) expect(n).toBeLessThanOrEqual(12);
+    expect(perLevel.reduce((sum, n) => sum + n, 0)).toBe(searched);
   }, 120_000);
 
   it("reports 'multiple_faces' for two small faces of the same size in one large photo", async () => {
@@ -137,6 +145,11 @@ describe('small faces in large photos', () => {
     expect((await faceErrorOf(embedFace(both.image, { tileBudget: 1 }))).kind).toBe(
       'multiple_faces',
     );
+    // A budget of 0 is clamped to one tile, not a search of nothing; a fraction is refused.
+    expect((await faceErrorOf(embedFace(both.image, { tileBudget: 0 }))).kind).toBe(
+      'multiple_faces',
+    );
+    await expect(embedFace(both.image, { tileBudget: 2.5 })).rejects.toThrow(RangeError);
   }, 120_000);
 });
 
@@ -193,10 +206,13 @@ describe('small faces that are not skin-coloured (issue 20 part w)', () => {
   it('still searches at most 12 tiles per level of the 12 MP photo without a face', async () => {
     const error = await faceErrorOf(embedFace(large));
     expect(error.kind).toBe('no_face');
-    const { searched, screenedOut, overBudget } = tileCounts(error);
+    const { searched, screenedOut, overBudget, perLevel } = tileCounts(error);
     // The colour-blind slots are part of the 12, not on top of them.
     expect(searched).toBeGreaterThan(0);
     expect(searched).toBeLessThanOrEqual(6 + 12 + 12);
     expect(searched + screenedOut + overBudget).toBe(6 + 20 + 88);
+    expect(perLevel).toHaveLength(3);
+    for (const n of perLevel) expect(n).toBeLessThanOrEqual(12);
+    expect(perLevel.reduce((sum, n) => sum + n, 0)).toBe(searched);
   }, 120_000);
 });

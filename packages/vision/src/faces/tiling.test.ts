@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_TILING, mergeDetections, tileGrid, tileLevels } from './tiling';
+import { DEFAULT_TILING, clampTileBudget, mergeDetections, tileGrid, tileLevels } from './tiling';
 
 describe('tileGrid', () => {
   it('covers the photo edge to edge with overlapping tiles', () => {
@@ -63,5 +63,22 @@ describe('mergeDetections', () => {
     const a = { box: { x: 0, y: 0, width: 50, height: 50 }, score: 0.9 };
     const b = { box: { x: 45, y: 0, width: 50, height: 50 }, score: 0.8 };
     expect(mergeDetections([a, b])).toHaveLength(2);
+  });
+});
+
+describe('clampTileBudget', () => {
+  it('keeps a budget between 1 and the number of tiles', () => {
+    expect(clampTileBudget(12, 20)).toBe(12);
+    expect(clampTileBudget(20, 20)).toBe(20);
+    expect(clampTileBudget(21, 20)).toBe(20);
+    expect(clampTileBudget(1, 20)).toBe(1);
+    expect(clampTileBudget(0, 20)).toBe(1);
+    expect(clampTileBudget(-5, 20)).toBe(1);
+  });
+
+  it('refuses a budget that is not a whole number of tiles', () => {
+    for (const budget of [2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => clampTileBudget(budget, 20)).toThrow(RangeError);
+    }
   });
 });

@@ -62,6 +62,18 @@ export function tileLevels(
   return levels;
 }
 
+/**
+ * The tiles searched per level before a face is found, clamped to [1, `tiles`] (the most tiles a level
+ * has): 0 or less would search nothing and never find a face; more than a level has changes nothing.
+ * A budget that is not a whole number of tiles is a caller's mistake: RangeError.
+ */
+export function clampTileBudget(budget: number, tiles: number): number {
+  if (!Number.isInteger(budget)) {
+    throw new RangeError(`The tile budget must be a whole number of tiles, got ${budget}.`);
+  }
+  return Math.max(1, Math.min(budget, tiles));
+}
+
 function iou(a: Box, b: Box): number {
   const inter = intersection(a, b);
   const union = a.width * a.height + b.width * b.height - inter;

@@ -169,10 +169,9 @@ export function capturesSealedTable(
             : value,
         ),
       })),
-    countOlder: (tenantId, version) =>
+    countOlder: (tx, tenantId, version) =>
       countTenantRows(
-        database,
-        tenantId,
+        tx,
         sql`captures`,
         sql`tenant_id = ${tenantId}::uuid and ${olderThan(version)}`,
       ),

@@ -178,10 +178,9 @@ export function correctionsSealedTable(
               : row.read_value,
         };
       }),
-    countOlder: (tenantId, version) =>
+    countOlder: (tx, tenantId, version) =>
       countTenantRows(
-        database,
-        tenantId,
+        tx,
         sql`reading_corrections`,
         sql`tenant_id = ${tenantId}::uuid and ${older(version)}`,
       ),

@@ -235,6 +235,16 @@ export function createKeyring({
       }));
     },
 
+    /**
+     * Issue 26: the versions of the tenant's data keys not yet erased, held in the caller's
+     * transaction (FOR SHARE) so no erasure can commit before it ends. A site node's push stores
+     * facts sealed with the keys it names: checked against these, a fact sealed with a key being
+     * erased is either stored before the erasure's last count (which then keeps the key) or
+     * refused after it.
+     */
+    holdDataKeys: (tx: DbExecutor, tenantId: string): Promise<number[]> =>
+      repository.holdDataKeys(tx, tenantId),
+
     /** Re-wraps the tenant's keys that another master key wrapped under the current one. */
     async rewrapTenant(tx: DbExecutor, tenantId: string): Promise<number> {
       const rows = (await repository.live(tx, tenantId)).filter(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
+import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -268,6 +269,79 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     const rotatedAt = t.clock.now().toISOString();
     expect(await t.modules.keys.service.resealTenant({ tenantId, rotatedAt })).toBe(true);
     expect(await idNumbers()).toEqual(['2']);
+    expect(await states()).toEqual(['retired', 'active']);
+    expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+  });
+
+  it('erases an old data key only after a transaction holding the keys ends, counting what it stored', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const onboarded = await admin.post('/api/onboarding/drivers', {
+      name: 'Sipho',
+      surname: 'Dlamini',
+      idNumber: '8001015009087',
+      plateNumber: 'CA 5151',
+      approvedUntil: '2099-06-30',
+    });
+    expect(onboarded.statusCode, onboarded.body).toBe(201);
+    const [before] = await t.ownerQuery<{ id_number: string }>(
+      'select id_number from drivers where tenant_id = $1',
+      [tenantId],
+    );
+    const states = async () =>
+      (
+        await t.ownerQuery<{ state: string }>(
+          `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+          [tenantId],
+        )
+      ).map((row) => row.state);
+    await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
+
+    // A site node's push: the data keys held while it checks and stores a value sealed with v1.
+    const push = new pg.Client({ connectionString: t.ownerUrl });
+    await push.connect();
+    try {
+      await push.query('begin');
+      await push.query(
+        `select version from tenant_keys where tenant_id = $1 and purpose = 'data' for share`,
+        [tenantId],
+      );
+      const erasure = t.modules.keys.service
+        .resealTenant({ tenantId, rotatedAt: t.clock.now().toISOString() })
+        .then(
+          () => 'erased',
+          (error: Error) => error.message,
+        );
+      // The re-seal job has walked everything and now waits for the push to end.
+      for (let tries = 0; ; tries++) {
+        const [waiting] = await t.ownerQuery<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query ilike '%tenant_keys%'`,
+        );
+        if (waiting!.n > 0) break;
+        expect(tries).toBeLessThan(500);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await states()).toEqual(['retiring', 'active']);
+      await push.query('update drivers set id_number = $2 where tenant_id = $1', [
+        tenantId,
+        before!.id_number,
+      ]);
+      await push.query('commit');
+      // The erasure counted after the push: the row under v1 keeps its key.
+      expect(await erasure).toContain('1 row(s) of drivers still not sealed with data key v2');
+      expect(await states()).toEqual(['retiring', 'active']);
+      expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+    } finally {
+      await push.end();
+    }
+    // The next run re-seals that row, then erases the key.
+    expect(
+      await t.modules.keys.service.resealTenant({
+        tenantId,
+        rotatedAt: t.clock.now().toISOString(),
+      }),
+    ).toBe(true);
     expect(await states()).toEqual(['retired', 'active']);
     expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
   });

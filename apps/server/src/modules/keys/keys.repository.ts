@@ -37,6 +37,20 @@ export function createKeysRepository() {
         .onConflictDoNothing();
     },
 
+    /**
+     * The versions of the tenant's data keys not yet erased, their rows locked FOR SHARE until
+     * `tx` ends: an erasure (which locks them FOR UPDATE) waits for the transaction, and a
+     * transaction that starts after an erasure sees the key erased.
+     */
+    async holdDataKeys(tx: DbExecutor, tenantId: string): Promise<number[]> {
+      const rows = await tx
+        .select({ version: tenantKeys.version, state: tenantKeys.state })
+        .from(tenantKeys)
+        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
+        .for('share');
+      return rows.filter((row) => row.state !== 'retired').map((row) => row.version);
+    },
+
     /** Locks the tenant's keys of one purpose for a rotation; the active one and the newest version. */
     async lockForRotation(tx: DbExecutor, tenantId: string, purpose: KeyPurpose) {
       const rows = await tx

@@ -2,7 +2,7 @@ import type { AuditService } from '@/modules/audit';
 import type { Clock } from '@/platform/clock';
 import { sql } from 'drizzle-orm';
 
-import type { Database } from '@/platform/db';
+import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { type Job, enqueueJob } from '@/platform/jobs';
 import type { SealedStorage } from '@/platform/sealed-storage';
@@ -32,6 +32,13 @@ export type StartedRotation = {
 const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
 
+/**
+ * Keys of the tenant's objects that may have been stored after a storage walk began (`since`),
+ * listed in `tx` once the tenant's data keys are locked for an erasure: a site node's upload
+ * holds the keys shared while it checks and stores a sealed object (central's site-sync).
+ */
+export type LateObjects = (tx: DbExecutor, tenantId: string, since: Date) => Promise<string[]>;
+
 /** Objects walked: how many in all, how many were sealed again, how many could not be. */
 type Walk = { walked: number; resealed: number; failed: number };
 
@@ -56,6 +63,7 @@ export function createKeysService({
   resealJob: Pick<Job<ResealPayload>, 'name' | 'maxAttempts'>;
 }) {
   const tables: SealedTable[] = [];
+  const lateObjectSources: LateObjects[] = [];
 
   /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
   async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
@@ -87,19 +95,39 @@ export function createKeysService({
   }
 
   /** What each registered table still holds under a data key other than `version`, by table. */
-  async function rowsLeft(tenantId: string, version: number): Promise<Record<string, number>> {
+  async function rowsLeft(
+    tx: DbExecutor,
+    tenantId: string,
+    version: number,
+  ): Promise<Record<string, number>> {
     const left: Record<string, number> = {};
-    for (const table of tables) left[table.name] = await table.countOlder(tenantId, version);
+    for (const table of tables) left[table.name] = await table.countOlder(tx, tenantId, version);
     return left;
   }
 
   /**
-   * Refuses (throws: the job runs again, the key stays) while a row of any registered table is
-   * still sealed with a data key other than `version`: the re-seal walk left it (a write it could
-   * not make), and erasing the old key now would leave that row unreadable for ever.
+   * Locks the tenant's data keys for their erasure in `tx`, then refuses (throws: the job runs
+   * again, the key stays) while a row of any registered table is still sealed with a data key
+   * other than `version`: the re-seal walk left it (a write it could not make), and erasing the
+   * old key now would leave that row unreadable for ever. Counted after the lock, in the
+   * erasing transaction: a site node's push holds the keys shared while it stores facts sealed
+   * with the key they name (keyring.holdDataKeys), so such a fact is counted here or, arriving
+   * after the erasure, refused.
    */
-  async function assertNoRowsLeft(tenantId: string, version: number) {
-    const left = Object.entries(await rowsLeft(tenantId, version)).filter(([, n]) => n > 0);
+  async function assertNoRowsLeft(
+    tx: DbExecutor,
+    tenantId: string,
+    version: number,
+    objectsWalkedSince: Date,
+  ) {
+    await repository.lockForRotation(tx, tenantId, 'data');
+    for (const source of lateObjectSources)
+      for (const key of await source(tx, tenantId, objectsWalkedSince)) {
+        const sealed = await storage.sealedVersion(key);
+        if (sealed !== undefined && sealed !== version)
+          throw new Error(`${key} is still not sealed with data key v${version}`);
+      }
+    const left = Object.entries(await rowsLeft(tx, tenantId, version)).filter(([, n]) => n > 0);
     if (left.length > 0)
       throw new Error(
         `${left.map(([name, n]) => `${n} row(s) of ${name}`).join(', ')} still not sealed with data key v${version}`,
@@ -161,6 +189,11 @@ export function createKeysService({
       tables.push('table' in spec ? createSealedTable(spec, { database, sealer: keyring }) : spec);
     },
 
+    /** Objects stored from outside the key cache's reach (a node's uploads), checked at erasure. */
+    registerLateObjects(source: LateObjects) {
+      lateObjectSources.push(source);
+    },
+
     /**
      * Starts a rotation of the tenant's data key: new writes use a new key at once; the reseal
      * job re-encrypts what the old one sealed, then erases it. Writes and reads go on throughout.
@@ -181,7 +214,9 @@ export function createKeysService({
       // Only a running rotation leaves anything on an old version: a key is retired only once a
       // walk has found nothing it sealed.
       if (active && rotationInProgress) {
-        left.rows = await rowsLeft(tenantId, active.version);
+        left.rows = await database.withTenant(tenantId, (tx) =>
+          rowsLeft(tx, tenantId, active.version),
+        );
         for await (const key of storage.list(`${tenantId}/`)) {
           const sealed = await storage.sealedVersion(key);
           if (typeof sealed === 'number' && sealed !== active.version) left.objects++;
@@ -223,6 +258,7 @@ export function createKeysService({
       const wait = cacheMs === 0 ? 0 : cacheMs + SETTLE_MARGIN_MS;
       const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= wait;
       if (!settled) return false;
+      const lastWalkFrom = clock.now();
       const last = await walk(`${tenantId}/`, () => undefined);
       const lastRows = await resealRows(tenantId, version);
       // Anything still under an old key now is an object a reseal could not open: keep the key.
@@ -231,9 +267,9 @@ export function createKeysService({
         if (sealed !== undefined && sealed !== version)
           throw new Error(`${key} is still not sealed with data key v${version}`);
       }
-      // And any row the walks could not re-seal (each table counts its own, its walk's condition).
-      await assertNoRowsLeft(tenantId, version);
       await database.withTenant(tenantId, async (tx) => {
+        // And any row the walks could not re-seal (each table counts its own, its walk's condition).
+        await assertNoRowsLeft(tx, tenantId, version, lastWalkFrom);
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now());
         await audit.record(tx, {
           tenantId,
@@ -262,6 +298,7 @@ export function createKeysService({
      */
     async resealAtNode({ tenantId, retire }: NodeResealPayload) {
       const version = await activeVersion(tenantId);
+      const walkedFrom = clock.now();
       const objects = await walk(`${tenantId}/`, () => undefined);
       const rows = await resealRows(tenantId, version);
       if (objects.failed > 0)
@@ -273,8 +310,8 @@ export function createKeysService({
         if (typeof sealed === 'number' && doomed.includes(sealed))
           throw new Error(`${key} is still sealed with data key v${sealed}`);
       }
-      await assertNoRowsLeft(tenantId, version);
       const retired = await database.withTenant(tenantId, async (tx) => {
+        await assertNoRowsLeft(tx, tenantId, version, walkedFrom);
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now(), doomed);
         if (shredded.length > 0)
           await audit.record(tx, {

@@ -54,8 +54,10 @@ export type SealedTable = {
    * How many of the tenant's rows a data key other than `version` sealed: GET /api/keys/status,
    * and the check before an old data key is erased (every table has one, so no row the re-seal
    * walk left behind is lost with its key). 0 for a table holding nothing under a data key.
+   * Counted in `tx`, the tenant's transaction: the erasure counts in the transaction that holds
+   * the tenant's data keys locked and erases the old one (see keys.service `eraseRetiring`).
    */
-  countOlder(tenantId: string, version: number): Promise<number>;
+  countOlder(tx: DbExecutor, tenantId: string, version: number): Promise<number>;
 };
 
 const id = (name: string) => sql.identifier(name);
@@ -63,21 +65,15 @@ const id = (name: string) => sql.identifier(name);
 const SEALED = sql.raw(`'sv1.%'`);
 
 /**
- * Rows of `table` matching `condition`, counted in the tenant's transaction so row-level security keeps
- * the count to the tenant: keys.reseal's count of rows still under an old data key (SealedTable.countOlder).
+ * Rows of `table` matching `condition`, counted in the tenant's transaction `tx` (row-level security
+ * keeps the count to the tenant): keys.reseal's count of rows still under an old data key
+ * (SealedTable.countOlder).
  */
-export async function countTenantRows(
-  database: Pick<Database, 'withTenant'>,
-  tenantId: string,
-  table: SQL,
-  condition: SQL,
-): Promise<number> {
-  return database.withTenant(tenantId, async (tx) => {
-    const result = await tx.execute<{ n: number }>(
-      sql`select count(*)::int as n from ${table} where ${condition}`,
-    );
-    return result.rows[0]?.n ?? 0;
-  });
+export async function countTenantRows(tx: DbExecutor, table: SQL, condition: SQL): Promise<number> {
+  const result = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from ${table} where ${condition}`,
+  );
+  return result.rows[0]?.n ?? 0;
 }
 
 /** The column's associated-data name (`table.column`), as repositories seal and open it. */
@@ -194,10 +190,9 @@ export function createSealedTable(
     name: spec.table,
 
     // Run in the tenant's transaction, so row-level security keeps the count to the tenant.
-    countOlder: (tenantId, version) =>
+    countOlder: (tx, tenantId, version) =>
       countTenantRows(
-        database,
-        tenantId,
+        tx,
         sql`${id(spec.table)}`,
         sql`${id(spec.tenant)} = ${tenantId}::uuid and (${spec.scope ?? sql`true`})
             and (${olderThan(version)})`,

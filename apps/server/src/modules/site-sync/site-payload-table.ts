@@ -24,20 +24,23 @@ export function payloadSealedTable(
   type Row = { id: string; kind: string; payload: Record<string, unknown> };
   const name = sql.identifier(table);
 
-  /** Walks the tenant's walked rows in id order; `visit` may re-write each (rows locked then). */
+  /**
+   * Walks the tenant's walked rows in id order; `visit` may re-write each (rows locked then).
+   * Each batch in its own tenant transaction, or all of them in `within` when given.
+   */
   async function walk(
     tenantId: string,
     version: number,
     batch: number,
     visit: (tx: DbExecutor, row: Row, keys: PayloadKeys) => Promise<number>,
-    { lock }: { lock: boolean },
+    { lock, within }: { lock: boolean; within?: DbExecutor },
   ) {
     const { active, lookup } = await keyring.forTenant(tenantId);
     const keys: PayloadKeys = { tenantId, version, active, lookup };
     let after: string | null = null;
     let total = 0;
     for (;;) {
-      const rows = await database.withTenant(tenantId, async (tx) => {
+      const page = async (tx: DbExecutor) => {
         const found = (
           await tx.execute<Row>(
             sql`select id::text as id, kind, payload from ${name}
@@ -48,7 +51,8 @@ export function payloadSealedTable(
         ).rows;
         for (const row of found) total += await visit(tx, row, keys);
         return found;
-      });
+      };
+      const rows = within ? await page(within) : await database.withTenant(tenantId, page);
       if (rows.length < batch) return total;
       after = rows[rows.length - 1]!.id;
     }
@@ -74,13 +78,13 @@ export function payloadSealedTable(
         },
         { lock: true },
       ),
-    countOlder: (tenantId, version) =>
+    countOlder: (tx, tenantId, version) =>
       walk(
         tenantId,
         version,
         500,
         async (_tx, row, keys) => (resealPayload(keys, row.kind, row.payload).changed > 0 ? 1 : 0),
-        { lock: false },
+        { lock: false, within: tx },
       ),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -1193,5 +1194,139 @@ describe('central’s stored copies of site facts through a data key rotation (i
     expect(await reseal()).toBe(true);
     expect(await storedVersion()).toBe(2);
     expect(await dataKeys()).toEqual(['retired', 'active']);
+  });
+});
+
+/**
+ * Holds every insert into `table` inside its transaction (a trigger waits on an advisory lock the
+ * test holds) until `release`: a push or an upload paused after its checks, before it commits.
+ */
+async function pauseInserts(table: 'site_sync_events' | 'site_sync_uploads') {
+  const holder = new pg.Client({ connectionString: t.ownerUrl });
+  await holder.connect();
+  await holder.query('select pg_advisory_lock(7026)');
+  await t.ownerQuery(`create function test_pause_insert() returns trigger language plpgsql as $$
+    begin perform pg_advisory_xact_lock_shared(7026); return new; end $$`);
+  await t.ownerQuery(`create trigger test_pause_insert before insert on ${table}
+    for each row execute function test_pause_insert()`);
+  return async () => {
+    await holder.query('select pg_advisory_unlock(7026)');
+    await holder.end();
+    await t.ownerQuery(`drop trigger test_pause_insert on ${table}`);
+    await t.ownerQuery('drop function test_pause_insert()');
+  };
+}
+
+/** Resolves once a backend waits on a lock as `condition` (on pg_stat_activity) says. */
+async function someoneWaits(condition: string) {
+  for (let tries = 0; ; tries++) {
+    const [row] = await t.ownerQuery<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and ${condition}`,
+    );
+    if (row!.n > 0) return;
+    expect(tries).toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a data key erased while a node still sends what the old key sealed (issue 26)', () => {
+  const dataKeys = async (tenantId: string) =>
+    (
+      await t.ownerQuery<{ state: string }>(
+        `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+        [tenantId],
+      )
+    ).map((row) => row.state);
+  const reseal = (tenantId: string) =>
+    t.modules.keys.service
+      .resealTenant({ tenantId, rotatedAt: new Date(Date.now() - 3_600_000).toISOString() })
+      .then(
+        (done) => (done ? 'erased' : 'not yet'),
+        (error: Error) => error.message,
+      );
+
+  /**
+   * Starts `send` (paused inside its transaction by `table`'s trigger), then the re-seal job,
+   * and lets the send commit once the job waits for it (or has finished: it did not wait).
+   */
+  async function eraseDuring<T>(
+    table: 'site_sync_events' | 'site_sync_uploads',
+    tenantId: string,
+    send: () => Promise<T>,
+  ) {
+    const release = await pauseInserts(table);
+    let sent: Promise<T>;
+    let erased: Promise<string>;
+    try {
+      sent = send();
+      await someoneWaits(`wait_event = 'advisory'`);
+      erased = reseal(tenantId);
+      await Promise.race([erased, someoneWaits(`query ilike '%tenant_keys%'`)]);
+    } finally {
+      await release();
+    }
+    return { sent: await sent!, erased: await erased! };
+  }
+
+  it('keeps the old key when a fact it sealed is stored while the key is being erased', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const context = columnContext(tenantId, 'entry_logs.driver_id_number');
+    const old = (await t.modules.keys.keyring.forTenant(tenantId)).active;
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    const entry = anEntry(setup.gateId, 1, {
+      driver_id_number: sealValue(old, '8001015009087', context),
+    });
+
+    const { sent, erased } = await eraseDuring('site_sync_events', tenantId, () =>
+      push(setup, [entry]),
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    // Counted after the push committed: the fact under v1 keeps its key.
+    expect(erased).toBe(
+      '1 row(s) of site_sync_events, 1 row(s) of entry_logs still not sealed with data key v2',
+    );
+    expect(await dataKeys(tenantId)).toEqual(['retiring', 'active']);
+
+    // The next run re-seals it, then erases the key; the entry still opens.
+    expect(await reseal(tenantId)).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired', 'active']);
+    t.modules.keys.keyring.forget(tenantId);
+    const logged = (await entriesOf(setup)).find(
+      (log) => log.plateNumber === entry.payload.plate_number,
+    );
+    expect(logged?.driverIdNumber).toBe('8001015009087');
+  });
+
+  it('keeps the old key when an object it sealed is uploaded while the key is being erased', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const key = `${tenantId}/faces/${randomUUID()}.jpg`;
+    const jpeg = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 90 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await t.modules.keys.storage.put(key, jpeg); // sealed with v1, as the node sealed it
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key);
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+
+    const { sent, erased } = await eraseDuring('site_sync_uploads', tenantId, () =>
+      t.inject({
+        method: 'POST',
+        url: '/api/site-sync/objects',
+        headers: { authorization: `Bearer ${setup.node.token}` },
+        payload: { key, object: sealed.toString('base64') },
+      }),
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(erased).toContain(`${key} is still not sealed with data key v2`);
+    expect(await dataKeys(tenantId)).toEqual(['retiring', 'active']);
+
+    expect(await reseal(tenantId)).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired', 'active']);
+    t.modules.keys.keyring.forget(tenantId);
+    expect(await t.modules.keys.storage.get(key)).toEqual(jpeg);
   });
 });

@@ -83,7 +83,10 @@ export type SiteSyncServiceDeps = {
   /** Seals each tenant's signing key (the master key, platform/crypto.ts). */
   secretBox: SecretBox;
   /** The tenants' keys in clear, to wrap for a node (issue 26's keyring). */
-  keyring: { liveKeys(tenantId: string): Promise<PlainTenantKey[]> };
+  keyring: {
+    liveKeys(tenantId: string): Promise<PlainTenantKey[]>;
+    holdDataKeys(tx: DbExecutor, tenantId: string): Promise<number[]>;
+  };
   /**
    * The storage as it is (not the sealing wrapper): a capture's object arrives sealed. `getRange`
    * and `delete` let a failed batch remove the objects it stored (never one held before it).
@@ -432,12 +435,12 @@ export function createSiteSyncService({
   /**
    * The tenant's data key versions central has retired (erased): below its oldest live one. A
    * fact sealed with one of them would be stored unreadable; the node re-seals its unacknowledged
-   * facts once it has the new key (keys.reseal-node), then sends them again.
+   * facts once it has the new key (keys.reseal-node), then sends them again. The live keys are
+   * held in the batch's transaction (`holdDataKeys`), so none of them is erased before the batch
+   * is stored, where the erasure's count sees it.
    */
-  async function retiredDataKeyCheck(tenantId: string) {
-    const live = (await keyring.liveKeys(tenantId))
-      .filter((key) => key.purpose === 'data')
-      .map((key) => key.version);
+  async function retiredDataKeyCheck(tx: DbExecutor, tenantId: string) {
+    const live = await keyring.holdDataKeys(tx, tenantId);
     const oldest = live.length > 0 ? Math.min(...live) : 1;
     return (kind: string, payload: Record<string, unknown>) => {
       const retired = [...dataKeyVersionsOf(kind, payload)].filter((version) => version < oldest);
@@ -451,7 +454,7 @@ export function createSiteSyncService({
 
   /** Checks a batch before anything is written: one bad event refuses the batch (400). */
   async function validate(tx: DbExecutor, node: SiteNode, events: SiteSyncEvent[]) {
-    const notRetired = await retiredDataKeyCheck(node.tenantId);
+    const notRetired = await retiredDataKeyCheck(tx, node.tenantId);
     const ids = new Set<string>();
     const gatesSeen = new Map<string, boolean>();
     const parsed = new Map<string, Parsed>();
@@ -944,26 +947,36 @@ export function createSiteSyncService({
           'INVALID',
           "object: not a sealed object (the site seals with the tenant's key).",
         );
-      try {
-        (await retiredDataKeyCheck(node.tenantId))('entry', {
-          objects: { [body.key]: body.object },
-        });
-      } catch (error) {
-        throw new AppError('INVALID', `object: ${(error as Error).message}.`);
-      }
       if ((await objects.getRange(body.key, 0, 0)) !== undefined)
         return { key: body.key, stored: false };
-      // Recorded before it is stored, so an object never lies in storage unrecorded: the daily
-      // sweep deletes it if the entry naming it never arrives (site-sync.uploads.ts).
-      await database.withTenant(node.tenantId, (tx) =>
-        recordUpload(tx, {
-          tenantId: node.tenantId,
-          siteId: node.siteId,
-          key: body.key,
-          uploadedAt: clock.now(),
-        }),
-      );
-      await objects.put(body.key, bytes);
+      let stored = false;
+      try {
+        await database.withTenant(node.tenantId, async (tx) => {
+          // The data keys stay held until the object is stored: an erasure of the key it names
+          // waits for this, then finds it among the uploads (`uploadsSince`); an erasure that
+          // committed first makes this check refuse it.
+          const notRetired = await retiredDataKeyCheck(tx, node.tenantId);
+          try {
+            notRetired('entry', { objects: { [body.key]: body.object } });
+          } catch (error) {
+            throw new AppError('INVALID', `object: ${(error as Error).message}.`);
+          }
+          // Recorded with the object, so an object never lies in storage unrecorded: the daily
+          // sweep deletes it if the entry naming it never arrives (site-sync.uploads.ts).
+          await recordUpload(tx, {
+            tenantId: node.tenantId,
+            siteId: node.siteId,
+            key: body.key,
+            uploadedAt: clock.now(),
+          });
+          await objects.put(body.key, bytes);
+          stored = true;
+        });
+      } catch (error) {
+        // Its record did not commit: the object goes too (it was not held before: checked above).
+        if (stored) await objects.delete(body.key).catch(() => undefined);
+        throw error;
+      }
       return { key: body.key, stored: true };
     },
 

@@ -115,13 +115,12 @@ export function deliveriesSealedTable(
           resealWhere(sealer, tx, tenantId, limit, older(version)),
         ),
       ),
-    countOlder: (tenantId, version) =>
-      database.withTenant(tenantId, async (tx) => {
-        const [row] = await tx
-          .select({ n: count() })
-          .from(webhookDeliveries)
-          .where(and(eq(webhookDeliveries.tenantId, tenantId), older(version)));
-        return row?.n ?? 0;
-      }),
+    async countOlder(tx, tenantId, version) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.tenantId, tenantId), older(version)));
+      return row?.n ?? 0;
+    },
   };
 }

@@ -190,6 +190,12 @@ describe('mrzBand', () => {
     expect(band.top + band.height).toBe(600 + 40 + 160);
   });
 
+  it('reaches two lines below a lone card first line over-read by a few fillers', () => {
+    const band = mrzBand([line(`${TD1[0]!}<<<<<<`, 600)], page)!;
+
+    expect(band.top + band.height).toBe(600 + 40 + 160);
+  });
+
   it('reaches one line above a lone passport-length line, and little below it', () => {
     const band = mrzBand([line('L898902C36UTO7408122F1204159ZE184226B<<<<<10', 600)], page)!;
 

@@ -27,9 +27,14 @@ function looksLikeMrzLine(text: string): boolean {
   return t.length >= 20 && (fillers >= 2 || /^[A-Z0-9<]{28,}$/.test(t));
 }
 
-/** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
-const isTd1Length = (text: string) => text.replace(/\s+/g, '').length <= 32;
+/**
+ * True when a lone MRZ line may be one of a TD1 card's three: 30 characters with two of slack, or a
+ * card's first line however many fillers were over-read (formatOfFirstLine).
+ */
+const mayBeTd1Line = (text: string) =>
+  text.replace(/\s+/g, '').length <= 32 || formatOfFirstLine(text) === 'TD1';
 
+/** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
 export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   const mrz = lines.filter((l) => looksLikeMrzLine(l.text));
   if (!mrz.length) return null;
@@ -42,7 +47,7 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   // a single line of ID-card length (TD1, 30 characters) may be the first of three, the other two
   // below it (id-usa: its lower half was read by three tesseract passes, ~700 ms, for want of them).
   const above = mrz.length < 2 ? lineHeight * 2.2 : lineHeight * 0.8;
-  const below = mrz.length < 2 && isTd1Length(mrz[0]!.text) ? lineHeight * 4 : lineHeight * 0.8;
+  const below = mrz.length < 2 && mayBeTd1Line(mrz[0]!.text) ? lineHeight * 4 : lineHeight * 0.8;
   return clampRect(
     {
       left: x0 - lineHeight,
@@ -542,7 +547,7 @@ async function readMrzAtScale(
 
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
   if (band) {
-    const td1 = mrzLines.length === 1 && isTd1Length(mrzLines[0]!.text);
+    const td1 = mrzLines.length === 1 && mayBeTd1Line(mrzLines[0]!.text);
     regions.push({ rect: band, lineCount: td1 ? 3 : Math.max(2, Math.min(3, mrzLines.length)) });
   }
   if (fallbackRegions) {

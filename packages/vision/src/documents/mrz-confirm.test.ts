@@ -268,6 +268,16 @@ describe('alignTo', () => {
     expect(alignTo('08CD5FRA6004', '8CD5FRAG6004', 4)).toEqual(first);
     expect(alignTo('08CD5FRA6004', '8CD5FRAG6004', 0)).toBeNull();
   });
+
+  it('keeps apart pairs whose strings, joined by a newline, would read the same', () => {
+    const split = alignTo('KXL\nQ', 'W', 8)!;
+
+    const other = alignTo('KXL', 'Q\nW', 8)!;
+
+    expect(split).toHaveLength(5);
+    expect(other).toHaveLength(3);
+    expect(other.join('')).toBe('Q\nW');
+  });
 });
 
 describe('confirmMrzFields on aligned readings', () => {

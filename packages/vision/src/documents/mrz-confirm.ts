@@ -80,7 +80,9 @@ const MAX_ALIGNMENTS = 2000;
  * (the lines are not two readings of one print that merely lost or gained a character).
  */
 export function alignTo(a: string, b: string, maxEdits: number): readonly string[] | null {
-  const key = `${maxEdits}\n${a}\n${b}`;
+  // Length-prefixed, so no two (maxEdits, a, b) share a key whatever the strings hold (joined by
+  // newlines, `a\nb` + `c` and `a` + `b\nc` did).
+  const key = `${maxEdits}:${a.length}:${a}${b}`;
   const known = alignments.get(key);
   if (known !== undefined) return known;
   if (alignments.size >= MAX_ALIGNMENTS) alignments.clear();

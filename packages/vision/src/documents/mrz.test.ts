@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { confirmsByCheckDigits, extractMrzLines, mrzCheckDigit, parseMrz } from './mrz';
+import {
+  confirmsByCheckDigits,
+  extractMrzLines,
+  formatOfFirstLine,
+  mrzCheckDigit,
+  parseMrz,
+} from './mrz';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TD3 = [
@@ -104,6 +110,34 @@ describe('parseMrz', () => {
       checksValid: true,
       surname: 'KOWALSKA KWIATKOWSKA',
     });
+  });
+});
+
+describe('formatOfFirstLine', () => {
+  it('names the format from the document code and the length of a first line', () => {
+    expect(formatOfFirstLine(TD3[0]!)).toBe('TD3');
+    expect(formatOfFirstLine(TD1[0]!)).toBe('TD1');
+    expect(formatOfFirstLine(TD2[0]!)).toBe('TD2');
+    expect(formatOfFirstLine(`V${TD3[0]!.slice(1)}`)).toBe('MRVA');
+    expect(formatOfFirstLine(`V${TD2[0]!.slice(1)}`)).toBe('MRVB');
+  });
+
+  it('reads a card line over-read by fillers as TD1, by its length or by its document number', () => {
+    expect(formatOfFirstLine(`${TD1[0]!}<<<`)).toBe('TD1');
+    expect(formatOfFirstLine(`${TD1[0]!}<<<<<<`)).toBe('TD1');
+    // No document number: the nearer length decides, a tie (33) the format of more lines.
+    expect(formatOfFirstLine('I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<')).toBe('TD1');
+    expect(formatOfFirstLine('I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<')).toBe('TD2');
+  });
+
+  it('takes OCR spacing and look-alike fillers as read', () => {
+    expect(formatOfFirstLine('P<UTO ERIKSSON««ANNA<MARIA<<<<<<<<<<<<<<<<<<<')).toBe('TD3');
+  });
+
+  it('finds no format in a line that opens with no document code and country', () => {
+    expect(formatOfFirstLine(TD3[1]!)).toBeNull();
+    expect(formatOfFirstLine(TD1[1]!)).toBeNull();
+    expect(formatOfFirstLine(`B${TD3[0]!.slice(1)}`)).toBeNull();
   });
 });
 

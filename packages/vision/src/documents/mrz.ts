@@ -130,6 +130,34 @@ function layout(format: MrzFormat): { checks: CheckSpec[]; classes: FieldSpec[] 
   }
 }
 
+/** How many lines a zone of `format` has (TD1: 3, the others: 2). */
+export const mrzLineCount = (format: MrzFormat): number => LENGTHS[format].lines;
+
+/**
+ * The format a zone's first line announces, as OCR read it (spaces, look-alike fillers, a few
+ * fillers over- or under-read): its document code names the family (P: passport, TD3 or TD2; V:
+ * visa, MRV-A or MRV-B; I, A, C: card, TD1 or TD2) and its length the nearer of the family's line
+ * lengths, a tie going to the format with more lines (a line of 33 is a TD1 line over-read by three
+ * as much as a TD2 line short of three). A card line holding a digit where TD1 prints the document
+ * number (TD2 prints the name there) is a TD1 line, however long it was read. Null when the line
+ * does not open with a document code and a country.
+ */
+export function formatOfFirstLine(text: string): MrzFormat | null {
+  const line = text.toUpperCase().replace(/\s+/g, '').replace(/[«‹]/g, '<');
+  if (!/^[PVIAC][A-Z<][A-Z<]{3}/.test(line)) return null;
+  const code = line[0]!;
+  if ('IAC'.includes(code) && /\d/.test(line.slice(5, 15))) return 'TD1';
+  const family: MrzFormat[] =
+    code === 'P' ? ['TD3', 'TD2'] : code === 'V' ? ['MRVA', 'MRVB'] : ['TD1', 'TD2'];
+  const distance = (f: MrzFormat) => Math.abs(line.length - LENGTHS[f].length);
+  return family.reduce((best, f) =>
+    distance(f) < distance(best) ||
+    (distance(f) === distance(best) && LENGTHS[f].lines > LENGTHS[best].lines)
+      ? f
+      : best,
+  );
+}
+
 export function detectMrzFormat(lines: string[]): MrzFormat | null {
   const first = lines[0] ?? '';
   if (lines.length === 3 && lines.every((l) => l.length === 30)) return 'TD1';

@@ -7,8 +7,10 @@ import {
   boxesInCrop,
   checkedLinesAgree,
   isPastZone,
+  locatedZone,
   mrzBand,
   rescaleBoxes,
+  wideLineBoxes,
   withAgreedNames,
   zoneLineBoxes,
 } from './read-passport';
@@ -18,6 +20,13 @@ const TD3 = [
   'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
   'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
 ];
+const TD1 = [
+  'I<UTOD231458907<<<<<<<<<<<<<<<',
+  '7408122F1204159UTO<<<<<<<<<<<6',
+  'ERIKSSON<<ANNA<MARIA<<<<<<<<<<',
+];
+/** The same card with every line over-read by three fillers: 33 characters, as long as TD2's near. */
+const TD1_OVER_READ = TD1.map((l) => `${l}<<<`);
 /** The same zone with its composite check digit misprinted: the check fails. */
 const BAD_NUMBER = [TD3[0]!, TD3[1]!.replace(/0$/, '7')];
 const evidence = (lines: string[], group: string): MrzEvidence => ({
@@ -181,6 +190,12 @@ describe('mrzBand', () => {
     expect(band.top + band.height).toBe(600 + 40 + 160);
   });
 
+  it('reaches two lines below a lone card first line over-read by a few fillers', () => {
+    const band = mrzBand([line(`${TD1[0]!}<<<<<<`, 600)], page)!;
+
+    expect(band.top + band.height).toBe(600 + 40 + 160);
+  });
+
   it('reaches one line above a lone passport-length line, and little below it', () => {
     const band = mrzBand([line('L898902C36UTO7408122F1204159ZE184226B<<<<<10', 600)], page)!;
 
@@ -206,6 +221,26 @@ describe('isPastZone', () => {
     expect(isPastZone([line(TD3[1]!, 660), line(TD3[0]!, 600)], box(540))).toBe(true);
   });
 
+  it('reads on to the first line of a card whose lines were over-read by a few fillers', () => {
+    const lower = [line(TD1_OVER_READ[2]!, 720), line(TD1_OVER_READ[1]!, 660)];
+
+    expect(isPastZone(lower, box(600))).toBe(false);
+    expect(isPastZone([...lower, line(TD1_OVER_READ[0]!, 600)], box(540))).toBe(true);
+  });
+
+  it('stops above a whole card, the first line read, however close the next box', () => {
+    const card = [line(TD1[2]!, 720), line(TD1[1]!, 660), line(TD1[0]!, 600)];
+
+    expect(isPastZone(card, box(560))).toBe(true);
+  });
+
+  it('keeps to the pitch when the top line read opens no zone (its document code misread)', () => {
+    const misread = [line(TD3[1]!, 660), line(`B${TD3[0]!.slice(1)}`, 600)];
+
+    expect(isPastZone(misread, box(540))).toBe(false);
+    expect(isPastZone(misread, box(500))).toBe(true);
+  });
+
   it('reads a third line of ID-card length one pitch above, not two pitches above', () => {
     const td1 = [
       line('SPECIMEN<<TEST<<<<<<<<<<<<<<<', 720),
@@ -228,5 +263,48 @@ describe('rescaleBoxes', () => {
       { x: 50, y: 400, width: 700, height: 40 },
       { x: 750, y: 500, width: 50, height: 30 },
     ]);
+  });
+});
+
+describe('locatedZone', () => {
+  const boxes = [{ x: 100, y: 800, width: 1400, height: 80 }];
+  const lines = (texts: string[]) => texts.map((text) => ({ text }));
+
+  it('keeps the boxes of a whole zone for the second scale', () => {
+    expect(locatedZone(lines(TD3), boxes, 4)).toEqual({ boxes, factor: 4 });
+    expect(locatedZone(lines(TD1), boxes, 4)).toEqual({ boxes, factor: 4 });
+    expect(locatedZone(lines(TD1_OVER_READ), boxes, 4)).toEqual({ boxes, factor: 4 });
+  });
+
+  it('detects again where the zone was located in part or by a line that opens no zone', () => {
+    expect(locatedZone(lines(TD1_OVER_READ.slice(0, 2)), boxes, 4)).toBeNull();
+    expect(locatedZone(lines(TD1.slice(1)), boxes, 4)).toBeNull();
+    expect(locatedZone(lines([TD3[1]!]), boxes, 4)).toBeNull();
+    expect(locatedZone(lines([TD3[1]!, TD3[0]!]), boxes, 4)).toBeNull();
+  });
+});
+
+describe('wideLineBoxes', () => {
+  it('keeps the long thin boxes, widest first, and drops short words and narrow lines', () => {
+    const boxes = [
+      { x: 0, y: 0, width: 700, height: 40 },
+      { x: 0, y: 50, width: 1400, height: 60 },
+      { x: 0, y: 120, width: 300, height: 100 },
+      { x: 0, y: 240, width: 500, height: 40 },
+    ];
+
+    expect(wideLineBoxes(boxes)).toEqual([boxes[1], boxes[0]]);
+  });
+
+  it('chooses on the detected boxes, so a rescaled line rounded under 8:1 is still read', () => {
+    const detected = [
+      { x: 40, y: 600, width: 200, height: 25 },
+      { x: 40, y: 200, width: 150, height: 60 },
+    ];
+    const rescaled = rescaleBoxes(detected, 3.2, 2, { width: 1000, height: 1000 });
+
+    expect(rescaled[0]).toEqual({ x: 25, y: 375, width: 125, height: 16 });
+    expect(wideLineBoxes(detected, rescaled)).toEqual([rescaled[0]]);
+    expect(wideLineBoxes(detected, rescaled)[0]).toBe(rescaled[0]);
   });
 });

@@ -2,6 +2,9 @@ import {
   type MrzReading,
   confirmsByCheckDigits,
   extractMrzLines,
+  type MrzFormat,
+  formatOfFirstLine,
+  mrzLineCount,
   parseMrz,
   voteMrzLines,
 } from '../documents/mrz';
@@ -24,9 +27,14 @@ function looksLikeMrzLine(text: string): boolean {
   return t.length >= 20 && (fillers >= 2 || /^[A-Z0-9<]{28,}$/.test(t));
 }
 
-/** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
-const isTd1Length = (text: string) => text.replace(/\s+/g, '').length <= 32;
+/**
+ * True when a lone MRZ line may be one of a TD1 card's three: 30 characters with two of slack, or a
+ * card's first line however many fillers were over-read (formatOfFirstLine).
+ */
+const mayBeTd1Line = (text: string) =>
+  text.replace(/\s+/g, '').length <= 32 || formatOfFirstLine(text) === 'TD1';
 
+/** The band of the image holding the MRZ, from PaddleOCR's text boxes. */
 export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   const mrz = lines.filter((l) => looksLikeMrzLine(l.text));
   if (!mrz.length) return null;
@@ -39,7 +47,7 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
   // a single line of ID-card length (TD1, 30 characters) may be the first of three, the other two
   // below it (id-usa: its lower half was read by three tesseract passes, ~700 ms, for want of them).
   const above = mrz.length < 2 ? lineHeight * 2.2 : lineHeight * 0.8;
-  const below = mrz.length < 2 && isTd1Length(mrz[0]!.text) ? lineHeight * 4 : lineHeight * 0.8;
+  const below = mrz.length < 2 && mayBeTd1Line(mrz[0]!.text) ? lineHeight * 4 : lineHeight * 0.8;
   return clampRect(
     {
       left: x0 - lineHeight,
@@ -52,14 +60,26 @@ export function mrzBand(lines: OcrLine[], image: RawImage): Rect | null {
 }
 
 /**
+ * The format of a zone whose every line is among `lines` (top first): the first line's document code
+ * and length name the format (formatOfFirstLine), and the lines number that format's count. Null
+ * when the top line opens no zone or lines are missing (a TD1 located by two of its three lines).
+ */
+export function wholeZoneFormat(lines: Array<{ text: string }>): MrzFormat | null {
+  const format = lines[0] ? formatOfFirstLine(lines[0].text) : null;
+  return format && lines.length === mrzLineCount(format) ? format : null;
+}
+
+/**
  * True when a wide box, met going up the page after the MRZ lines `mrz` (bottom first), is not part
- * of the zone and need not be recognised: two lines longer than TD1's 30 characters are a whole TD2,
- * TD3 or MRV zone (only TD1 has a third line; visa-usa read a visual-zone line just above its zone,
- * ~190 ms), and a line farther above the zone than 1.5 times its line pitch is not part of it.
+ * of the zone and need not be recognised: the zone is whole once its first line (the top one read)
+ * and the line count of the format it announces are read (visa-usa read a visual-zone line just
+ * above its zone, ~190 ms), and a line farther above the zone than 1.5 times its line pitch is not
+ * part of it. Decided by the format, not by line length alone: a TD1 line over-read by a few `<` is
+ * as long as a TD2 line, and the card's first line is still to come.
  */
 export function isPastZone(mrz: OcrLine[], box: { y: number; height: number }): boolean {
   if (mrz.length < 2) return false;
-  if (mrz.every((l) => !isTd1Length(l.text))) return true;
+  if (wholeZoneFormat([...mrz].reverse())) return true;
   const centre = (b: { y: number; height: number }) => b.y + b.height / 2;
   const top = centre(mrz[mrz.length - 1]!.box);
   const pitch = (centre(mrz[0]!.box) - top) / (mrz.length - 1);
@@ -289,7 +309,7 @@ type MrzScan = {
   readings: MrzEvidence[];
   /** Reads the rest of the page (the visual zone), for confirming names; cheap to skip. */
   readViz: (enough?: (text: string) => boolean, codesOnly?: boolean) => Promise<string>;
-  /** The text boxes that located the zone at this scale, for a second scale to read again. */
+  /** The text boxes that located the whole zone at this scale, for a second scale to read again. */
   located?: Located;
 };
 
@@ -311,15 +331,17 @@ export async function readMrzFromImage(input: RawImage, ctx: ReaderContext): Pro
   // catches inside the document number: a second reading at a moderate scale (measured: a 376 px
   // scan reads right at 2-3x, wrong at 4x). The wide fallback regions are scaled to one fixed
   // width whatever the enlargement, so this second scale re-reads only a located zone.
-  // The first scale's text boxes, where it located the zone: the detector at this scale would find
-  // the same lines (id-esp: line widths within two pixels of the first scale's, scaled), so it is
-  // not run again.
+  // The first scale's text boxes, where they located a whole zone (locatedZone): the detector at
+  // this scale would find the same lines (id-esp: line widths within two pixels of the first
+  // scale's, scaled), so it is not run again. A zone located in part is detected afresh.
   const second = await readMrzAtScale(input, MODERATE_UPSCALE, ctx, false, first.located ?? null);
-  const text = `${first.text}\n${second.text}`;
-  const readings = [...first.readings, ...second.readings];
-  if (second.reading?.checksValid || !first.reading)
-    return { reading: second.reading, text, readings, readViz: second.readViz };
-  return { reading: first.reading, text, readings, readViz: first.readViz };
+  const chosen = second.reading?.checksValid || !first.reading ? second : first;
+  return {
+    reading: chosen.reading,
+    text: `${first.text}\n${second.text}`,
+    readings: [...first.readings, ...second.readings],
+    readViz: chosen.readViz,
+  };
 }
 
 const MODERATE_UPSCALE = 2;
@@ -364,8 +386,24 @@ const VIZ_BATCH = 8;
 const needsSecondReading = (reading: MrzReading, readings: MrzEvidence[]) =>
   confirmMrzFields(reading, readings).uncertain.length > 0;
 
-/** A scale's detected text boxes and that scale, kept when they located an MRZ band. */
+/**
+ * A scale's detected text boxes (the detector's own values) and that scale, kept when they located a
+ * whole MRZ for a second scale to read again without detecting.
+ */
 type Located = { boxes: TextBox[]; factor: number } | null;
+
+/**
+ * The boxes a second scale may read instead of detecting again: only those that located a whole zone
+ * (`mrzLines`, top first, the full line count of the format its first line announces). Rescaled
+ * boxes cannot move, so a band missing a line, or holding a wrong line, is detected afresh.
+ */
+export function locatedZone(
+  mrzLines: Array<{ text: string }>,
+  boxes: TextBox[],
+  factor: number,
+): Located {
+  return wholeZoneFormat(mrzLines) ? { boxes, factor } : null;
+}
 
 /** Boxes detected on the input enlarged by `from`, in the coordinates of the input enlarged by `to`. */
 export function rescaleBoxes(
@@ -385,6 +423,22 @@ export function rescaleBoxes(
       height: Math.max(1, Math.min(image.height - y, Math.round(b.height * f))),
     };
   });
+}
+
+/**
+ * The long, thin boxes an MRZ line can be (at least 8:1 and 45 % of the widest), the eight widest,
+ * widest first. Chosen on `detected`, the detector's own values, and returned as the same boxes of
+ * `read` (them rescaled to the image read): a rescaled box's rounding can take an 8:1 line under 8:1
+ * (200 x 25 at 0.625 is 125 x 16).
+ */
+export function wideLineBoxes(detected: TextBox[], read: TextBox[] = detected): TextBox[] {
+  const widest = Math.max(0, ...detected.map((b) => b.width));
+  return detected
+    .map((b, i) => ({ b, i }))
+    .filter(({ b }) => b.width / b.height >= 8 && b.width >= widest * 0.45)
+    .sort((p, q) => q.b.width - p.b.width)
+    .slice(0, 8)
+    .map(({ i }) => read[i]!);
 }
 
 async function readMrzAtScale(
@@ -429,22 +483,19 @@ async function readMrzAtScale(
       .sort((a, b) => b.score - a.score)[0]?.r ?? null;
 
   // Detect all text, but read only the long, thin lines an MRZ is made of.
-  const boxes = located
-    ? rescaleBoxes(located.boxes, located.factor, factor, image)
-    : await detectTextBoxes(image, {
-        maxSideLength: 960,
-        intraOpThreads: ctx.intraOpThreads,
-      });
-  const widest = Math.max(0, ...boxes.map((b) => b.width));
-  const wide = boxes
-    .filter((b) => b.width / b.height >= 8 && b.width >= widest * 0.45)
-    .sort((a, b) => b.width - a.width)
-    .slice(0, 8);
+  const detected =
+    located?.boxes ??
+    (await detectTextBoxes(image, {
+      maxSideLength: 960,
+      intraOpThreads: ctx.intraOpThreads,
+    }));
+  const boxes = located ? rescaleBoxes(detected, located.factor, factor, image) : detected;
+  const wide = wideLineBoxes(detected, boxes);
   const lines = await readZoneLines(image, wide, ctx);
   const mrzLines = lines.filter((l) => looksLikeMrzLine(l.text)).sort((a, b) => a.box.y - b.box.y);
   const band = mrzBand(lines, image);
   const firstPaddle = band ? readText(mrzLines.map((l) => l.text).join('\n'), 'paddle:page') : null;
-  const locatedHere: Located = band ? { boxes, factor } : null;
+  const locatedHere = band ? locatedZone(mrzLines, detected, located?.factor ?? factor) : null;
   // The visual zone: the other text boxes above the MRZ, largest first (names are printed big).
   // Read in batches, largest first, until `enough` says the text read so far settles the question.
   // What was read of it so far: a later call (the reader's, after `finish` read some) goes on from
@@ -485,9 +536,18 @@ async function readMrzAtScale(
     return vizText();
   };
 
+  /** This scale's answer: one shape whichever step chose `reading`. */
+  const scan = (reading: MrzReading | null): MrzScan => ({
+    reading,
+    text: texts.join('\n'),
+    readings: independent,
+    readViz,
+    located: locatedHere,
+  });
+
   const regions: Array<{ rect: Rect; lineCount: number }> = [];
   if (band) {
-    const td1 = mrzLines.length === 1 && isTd1Length(mrzLines[0]!.text);
+    const td1 = mrzLines.length === 1 && mayBeTd1Line(mrzLines[0]!.text);
     regions.push({ rect: band, lineCount: td1 ? 3 : Math.max(2, Math.min(3, mrzLines.length)) });
   }
   if (fallbackRegions) {
@@ -597,27 +657,14 @@ async function readMrzAtScale(
       if (onlyVizLeft(chosen, independent)) {
         const settles = (viz: string) => confirmMrzFields(chosen, independent, viz).linesConfirmed;
         const codes = onlyCodesLeft(confirmMrzFields(chosen, independent).uncertain);
-        if (settles(await readViz(settles, codes)))
-          return {
-            reading: chosen,
-            text: texts.join('\n'),
-            readings: independent,
-            readViz,
-            located: locatedHere,
-          };
+        if (settles(await readViz(settles, codes))) return scan(chosen);
       }
       for (const run of second) {
         if (!needsSecondReading(chosen, independent)) break;
         await run();
         chosen = withAgreedNames(chosen, independent, ctx.now);
       }
-      return {
-        reading: chosen,
-        text: texts.join('\n'),
-        readings: independent,
-        readViz,
-        located: locatedHere,
-      };
+      return scan(chosen);
     };
     // Two independent readings that agree on a check-valid zone are enough; where they differ only
     // by a look-alike that the other reading's own check digit rejects, the check digit has ruled.
@@ -682,13 +729,7 @@ async function readMrzAtScale(
     )
       break;
   }
-  return {
-    reading: choose(all),
-    text: texts.join('\n'),
-    readings: independent,
-    readViz,
-    located: locatedHere,
-  };
+  return scan(choose(all));
 }
 
 export function mrzFields(r: MrzReading): Record<string, unknown> {

@@ -55,7 +55,7 @@ export type SealedTable = {
    * and the check before an old data key is erased (every table has one, so no row the re-seal
    * walk left behind is lost with its key). 0 for a table holding nothing under a data key.
    * Counted in `tx`, the tenant's transaction: the erasure counts in the transaction that holds
-   * the tenant's data keys locked and erases the old one (see keys.service `eraseRetiring`).
+   * the tenant's data keys locked and erases the old one (keys.service `assertNoRowsLeft`).
    */
   countOlder(tx: DbExecutor, tenantId: string, version: number): Promise<number>;
 };

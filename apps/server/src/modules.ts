@@ -32,7 +32,7 @@ import { createRateLimitsModule } from '@/modules/rate-limits';
 import { createReportsModule } from '@/modules/reports';
 import { createSessionsModule } from '@/modules/sessions';
 import { createSettingsModule } from '@/modules/settings';
-import { createSiteSyncModule, siteEventsSealedTable, uploadsSince } from '@/modules/site-sync';
+import { createSiteSyncModule, siteEventsSealedTable } from '@/modules/site-sync';
 import { createSiteNodeModule, createSiteFacts, outboxSealedTable } from '@/modules/site-node';
 import { createSitesModule, createSitesRepository } from '@/modules/sites';
 import { createTenantsModule } from '@/modules/tenants';
@@ -106,11 +106,7 @@ export function createModules({
   // Issue 28: a node re-seals its unacknowledged facts' payloads before it erases a retired key.
   if (env.siteNode) keys.service.register(outboxSealedTable(database, keys.keyring));
   // Issue 28: central's stored copies of site facts carry sealed values too (ADR 0009).
-  else {
-    keys.service.register(siteEventsSealedTable(database, keys.keyring));
-    // Objects a node uploads during a rotation, stored after the re-seal job's storage walk.
-    keys.service.registerLateObjects(uploadsSince);
-  }
+  else keys.service.register(siteEventsSealedTable(database, keys.keyring));
   const rateLimits = createRateLimitsModule({ db: database.db, clock });
   // Every image read runs under its user's budget (issue 20): one guard's heavy uploads cannot
   // starve another user's plate read.

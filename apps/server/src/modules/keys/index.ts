@@ -23,7 +23,7 @@ import {
 } from './keys.service';
 
 export { type Keyring, KEY_CACHE_MS, wrapContext } from './keyring';
-export type { KeysService, LateObjects, NodeResealPayload } from './keys.service';
+export type { KeysService, NodeResealPayload } from './keys.service';
 export { SETTLE_MARGIN_MS } from './keys.service';
 
 /** Issue 28: a site node's re-seal after central rotated the data key (site-node.sync enqueues it). */

@@ -22,6 +22,7 @@ function setup() {
     masterKeyId: masterKeyId(master),
     createdAt: new Date(),
     retiredAt: null,
+    closedToNodesAt: null,
   });
   const state = { rows: [row('data', 1), row('index', 1), row('audit', 1)], reads: 0, clock: 0 };
   const repository = {

@@ -236,11 +236,11 @@ export function createKeyring({
     },
 
     /**
-     * Issue 26: the versions of the tenant's data keys not yet erased, held in the caller's
-     * transaction (FOR SHARE) so no erasure can commit before it ends. A site node's push stores
-     * facts sealed with the keys it names: checked against these, a fact sealed with a key being
-     * erased is either stored before the erasure's last count (which then keeps the key) or
-     * refused after it.
+     * Issue 26: the versions of the tenant's data keys a site node may still send (not erased,
+     * erasure not begun), held in the caller's transaction (FOR KEY SHARE) so no erasure can begin
+     * before it ends. A site node's push stores facts sealed with the keys it names: checked
+     * against these, a fact sealed with a key being erased is either stored before the erasure
+     * begins (and re-sealed by its last walk) or refused.
      */
     holdDataKeys: (tx: DbExecutor, tenantId: string): Promise<number[]> =>
       repository.holdDataKeys(tx, tenantId),

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDueJobsOnce } from '@/platform/jobs';
+import { sealedValueVersion } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
@@ -273,7 +275,7 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
   });
 
-  it('erases an old data key only after a transaction holding the keys ends, counting what it stored', async () => {
+  it('begins an old data key’s erasure only after a transaction holding the keys ends, then re-seals what it stored', async () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;
     const onboarded = await admin.post('/api/onboarding/drivers', {
@@ -303,7 +305,8 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     try {
       await push.query('begin');
       await push.query(
-        `select version from tenant_keys where tenant_id = $1 and purpose = 'data' for share`,
+        `select version from tenant_keys where tenant_id = $1 and purpose = 'data'
+          order by version for key share`,
         [tenantId],
       );
       const erasure = t.modules.keys.service
@@ -312,11 +315,13 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
           () => 'erased',
           (error: Error) => error.message,
         );
-      // The re-seal job has walked everything and now waits for the push to end.
+      // The re-seal job has walked everything once and now waits for the push to end before
+      // it closes the old key to site nodes.
       for (let tries = 0; ; tries++) {
         const [waiting] = await t.ownerQuery<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and query ilike '%tenant_keys%'`,
+            where datname = current_database() and wait_event_type = 'Lock'
+              and query ilike '%tenant_keys%'`,
         );
         if (waiting!.n > 0) break;
         expect(tries).toBeLessThan(500);
@@ -328,21 +333,17 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
         before!.id_number,
       ]);
       await push.query('commit');
-      // The erasure counted after the push: the row under v1 keeps its key.
-      expect(await erasure).toContain('1 row(s) of drivers still not sealed with data key v2');
-      expect(await states()).toEqual(['retiring', 'active']);
-      expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
+      // The last walk came after the push: it re-sealed the row the push stored under v1.
+      expect(await erasure).toBe('erased');
     } finally {
       await push.end();
     }
-    // The next run re-seals that row, then erases the key.
-    expect(
-      await t.modules.keys.service.resealTenant({
-        tenantId,
-        rotatedAt: t.clock.now().toISOString(),
-      }),
-    ).toBe(true);
     expect(await states()).toEqual(['retired', 'active']);
+    const [after] = await t.ownerQuery<{ id_number: string }>(
+      'select id_number from drivers where tenant_id = $1',
+      [tenantId],
+    );
+    expect(sealedValueVersion(after!.id_number)).toBe(2);
     expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
   });
 
@@ -383,6 +384,54 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect(rows).toEqual([{ master_key_id: rotated.keyring.masterKeyId }]);
     expect((await moduleWith(newMaster).storage.get(key))?.toString()).toBe('a face');
     await expect(moduleWith(oldMaster).storage.get(key)).rejects.toThrow(/master key/);
+  });
+
+  it('re-wraps a tenant’s keys while a site node’s push holds them, without waiting for it', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const oldMaster = randomBytes(32);
+    const moduleWith = (master: Buffer, previousMasters: Buffer[] = []) =>
+      createKeysModule({
+        database: t.database,
+        master,
+        previousMasters,
+        storage: t.files,
+        audit: t.modules.audit,
+        clock: t.clock,
+      });
+    const before = moduleWith(oldMaster);
+    await before.keyring.forTenant(tenantId);
+    await before.service.rotateDataKey(tenantId, null); // two data keys for the push to hold
+    const rotated = moduleWith(randomBytes(32), [oldMaster]);
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // A push's transaction: the data keys held (as site-sync's check holds them) until released.
+    const push = t.database.withTenant(tenantId, async (tx) => {
+      expect(await rotated.keyring.holdDataKeys(tx, tenantId)).toEqual([1, 2]);
+      held();
+      await released;
+    });
+    try {
+      await holding;
+      // A re-wrap updates the held rows; it would wait the statement timeout out behind a SHARE
+      // hold (and could deadlock with it), and fails here if it waits at all.
+      const rewrap = t.database.withTenant(tenantId, async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        return rotated.keyring.rewrapTenant(tx, tenantId);
+      });
+      expect(await rewrap).toBe(4); // its two data keys, its index key and its audit key
+    } finally {
+      release();
+      await push;
+    }
+    const rows = await t.ownerQuery<{ master_key_id: string }>(
+      `select distinct master_key_id from tenant_keys where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(rows).toEqual([{ master_key_id: rotated.keyring.masterKeyId }]);
   });
 
   it('keeps the old data key until no process can still hold it in its cache', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 
 import type { DbExecutor } from '@/platform/db';
 
@@ -38,17 +38,66 @@ export function createKeysRepository() {
     },
 
     /**
-     * The versions of the tenant's data keys not yet erased, their rows locked FOR SHARE until
-     * `tx` ends: an erasure (which locks them FOR UPDATE) waits for the transaction, and a
-     * transaction that starts after an erasure sees the key erased.
+     * The versions of the tenant's data keys a site node may still send sealed values under (not
+     * erased, erasure not begun), their rows locked FOR KEY SHARE until `tx` ends: the start of an
+     * erasure (`closeToNodes`, FOR UPDATE) waits for the transaction, and one that starts after it
+     * sees the key closed. KEY SHARE, not SHARE: a master key re-wrap and the erasure's last
+     * transaction update the rows (FOR NO KEY UPDATE) without waiting for pushes, and pushes
+     * without waiting for them. Rows in version order, as every locker here takes them.
      */
     async holdDataKeys(tx: DbExecutor, tenantId: string): Promise<number[]> {
       const rows = await tx
-        .select({ version: tenantKeys.version, state: tenantKeys.state })
+        .select({
+          version: tenantKeys.version,
+          state: tenantKeys.state,
+          closedToNodesAt: tenantKeys.closedToNodesAt,
+        })
         .from(tenantKeys)
         .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
-        .for('share');
-      return rows.filter((row) => row.state !== 'retired').map((row) => row.version);
+        .orderBy(tenantKeys.version)
+        .for('key share');
+      return rows
+        .filter((row) => row.state !== 'retired' && row.closedToNodesAt === null)
+        .map((row) => row.version);
+    },
+
+    /**
+     * Begins the erasure of the tenant's retiring data keys: locks the rows FOR UPDATE (waiting for
+     * every push that holds them, `holdDataKeys`) and marks them closed to site nodes. Once this
+     * commits, everything a node sent sealed with them is stored, and nothing more can arrive.
+     */
+    async closeToNodes(tx: DbExecutor, tenantId: string, now: Date): Promise<void> {
+      await tx
+        .select({ version: tenantKeys.version })
+        .from(tenantKeys)
+        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
+        .orderBy(tenantKeys.version)
+        .for('update');
+      await tx
+        .update(tenantKeys)
+        .set({ closedToNodesAt: now })
+        .where(
+          and(
+            eq(tenantKeys.tenantId, tenantId),
+            eq(tenantKeys.purpose, 'data'),
+            eq(tenantKeys.state, 'retiring'),
+            isNull(tenantKeys.closedToNodesAt),
+          ),
+        );
+    },
+
+    /**
+     * Locks the tenant's data keys for the erasure's last transaction: against a rotation's start,
+     * a re-wrap and another erasure, not against pushes (FOR NO KEY UPDATE does not conflict with
+     * their KEY SHARE), which may no longer bring anything the old key sealed (`closeToNodes`).
+     */
+    async lockForErasure(tx: DbExecutor, tenantId: string): Promise<void> {
+      await tx
+        .select({ version: tenantKeys.version })
+        .from(tenantKeys)
+        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
+        .orderBy(tenantKeys.version)
+        .for('no key update');
     },
 
     /** Locks the tenant's keys of one purpose for a rotation; the active one and the newest version. */
@@ -57,6 +106,7 @@ export function createKeysRepository() {
         .select({ version: tenantKeys.version, state: tenantKeys.state })
         .from(tenantKeys)
         .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, purpose)))
+        .orderBy(tenantKeys.version)
         .for('update');
       return {
         activeVersion: rows.find((row) => row.state === 'active')?.version,

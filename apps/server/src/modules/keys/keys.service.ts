@@ -32,13 +32,6 @@ export type StartedRotation = {
 const ROW_BATCH = 500;
 export const SETTLE_MARGIN_MS = 1_000;
 
-/**
- * Keys of the tenant's objects that may have been stored after a storage walk began (`since`),
- * listed in `tx` once the tenant's data keys are locked for an erasure: a site node's upload
- * holds the keys shared while it checks and stores a sealed object (central's site-sync).
- */
-export type LateObjects = (tx: DbExecutor, tenantId: string, since: Date) => Promise<string[]>;
-
 /** Objects walked: how many in all, how many were sealed again, how many could not be. */
 type Walk = { walked: number; resealed: number; failed: number };
 
@@ -63,7 +56,6 @@ export function createKeysService({
   resealJob: Pick<Job<ResealPayload>, 'name' | 'maxAttempts'>;
 }) {
   const tables: SealedTable[] = [];
-  const lateObjectSources: LateObjects[] = [];
 
   /** Seals again whatever under `prefix` is plaintext or sealed with a key that is not active. */
   async function walk(prefix: string, onResealed: (tenantId: string) => void): Promise<Walk> {
@@ -109,29 +101,26 @@ export function createKeysService({
    * Locks the tenant's data keys for their erasure in `tx`, then refuses (throws: the job runs
    * again, the key stays) while a row of any registered table is still sealed with a data key
    * other than `version`: the re-seal walk left it (a write it could not make), and erasing the
-   * old key now would leave that row unreadable for ever. Counted after the lock, in the
-   * erasing transaction: a site node's push holds the keys shared while it stores facts sealed
-   * with the key they name (keyring.holdDataKeys), so such a fact is counted here or, arriving
-   * after the erasure, refused.
+   * old key now would leave that row unreadable for ever. Counted in the erasing transaction, so
+   * nothing committed before the erasure escapes the count; central's pushes cannot add to it
+   * (the keys are closed to site nodes first, `closeToNodes`) and are not held up by it.
    */
-  async function assertNoRowsLeft(
-    tx: DbExecutor,
-    tenantId: string,
-    version: number,
-    objectsWalkedSince: Date,
-  ) {
-    await repository.lockForRotation(tx, tenantId, 'data');
-    for (const source of lateObjectSources)
-      for (const key of await source(tx, tenantId, objectsWalkedSince)) {
-        const sealed = await storage.sealedVersion(key);
-        if (sealed !== undefined && sealed !== version)
-          throw new Error(`${key} is still not sealed with data key v${version}`);
-      }
+  async function assertNoRowsLeft(tx: DbExecutor, tenantId: string, version: number) {
+    await repository.lockForErasure(tx, tenantId);
     const left = Object.entries(await rowsLeft(tx, tenantId, version)).filter(([, n]) => n > 0);
     if (left.length > 0)
       throw new Error(
         `${left.map(([name, n]) => `${n} row(s) of ${name}`).join(', ')} still not sealed with data key v${version}`,
       );
+  }
+
+  /** Throws while an object in the tenant's storage is still sealed with a key in `old`. */
+  async function assertNoObjectsLeft(tenantId: string, old: (sealed: number) => boolean) {
+    for await (const key of storage.list(`${tenantId}/`)) {
+      const sealed = await storage.sealedVersion(key);
+      if (typeof sealed === 'number' && old(sealed))
+        throw new Error(`${key} is still sealed with data key v${sealed}`);
+    }
   }
 
   /**
@@ -187,11 +176,6 @@ export function createKeysService({
       // A descriptor (the usual case) or a table whose values need their own walk (the callback
       // bodies of the delivery outbox: a whole JSON body sealed as one value).
       tables.push('table' in spec ? createSealedTable(spec, { database, sealer: keyring }) : spec);
-    },
-
-    /** Objects stored from outside the key cache's reach (a node's uploads), checked at erasure. */
-    registerLateObjects(source: LateObjects) {
-      lateObjectSources.push(source);
     },
 
     /**
@@ -258,18 +242,19 @@ export function createKeysService({
       const wait = cacheMs === 0 ? 0 : cacheMs + SETTLE_MARGIN_MS;
       const settled = clock.now().getTime() - new Date(rotatedAt).getTime() >= wait;
       if (!settled) return false;
-      const lastWalkFrom = clock.now();
+      // Site nodes seal with the key they hold and may push what the old key sealed at any time:
+      // close it to them first. This waits for every push that holds the keys, and a later push
+      // under the old key is refused, so the last walk below sees all the old key sealed.
+      await database.withTenant(tenantId, (tx) =>
+        repository.closeToNodes(tx, tenantId, clock.now()),
+      );
       const last = await walk(`${tenantId}/`, () => undefined);
       const lastRows = await resealRows(tenantId, version);
       // Anything still under an old key now is an object a reseal could not open: keep the key.
-      for await (const key of storage.list(`${tenantId}/`)) {
-        const sealed = await storage.sealedVersion(key);
-        if (sealed !== undefined && sealed !== version)
-          throw new Error(`${key} is still not sealed with data key v${version}`);
-      }
+      await assertNoObjectsLeft(tenantId, (sealed) => sealed !== version);
       await database.withTenant(tenantId, async (tx) => {
         // And any row the walks could not re-seal (each table counts its own, its walk's condition).
-        await assertNoRowsLeft(tx, tenantId, version, lastWalkFrom);
+        await assertNoRowsLeft(tx, tenantId, version);
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now());
         await audit.record(tx, {
           tenantId,
@@ -298,20 +283,15 @@ export function createKeysService({
      */
     async resealAtNode({ tenantId, retire }: NodeResealPayload) {
       const version = await activeVersion(tenantId);
-      const walkedFrom = clock.now();
       const objects = await walk(`${tenantId}/`, () => undefined);
       const rows = await resealRows(tenantId, version);
       if (objects.failed > 0)
         throw new Error(`${objects.failed} object(s) could not be re-sealed with v${version}`);
       const doomed = retire.filter((old) => old !== version);
       if (doomed.length === 0) return { objects: objects.resealed, rows, retired: [] };
-      for await (const key of storage.list(`${tenantId}/`)) {
-        const sealed = await storage.sealedVersion(key);
-        if (typeof sealed === 'number' && doomed.includes(sealed))
-          throw new Error(`${key} is still sealed with data key v${sealed}`);
-      }
+      await assertNoObjectsLeft(tenantId, (sealed) => doomed.includes(sealed));
       const retired = await database.withTenant(tenantId, async (tx) => {
-        await assertNoRowsLeft(tx, tenantId, version, walkedFrom);
+        await assertNoRowsLeft(tx, tenantId, version);
         const shredded = await repository.shredRetiring(tx, tenantId, 'data', clock.now(), doomed);
         if (shredded.length > 0)
           await audit.record(tx, {

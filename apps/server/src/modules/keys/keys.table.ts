@@ -38,6 +38,12 @@ export const tenantKeys = pgTable(
     masterKeyId: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     retiredAt: timestamp({ withTimezone: true }),
+    /**
+     * A retiring data key's erasure has begun (ADR 0009, "A push during central's key erasure"):
+     * from then on central refuses what a site node sealed with it, so the re-seal job's last walk
+     * sees everything the key sealed. Null while nodes may still send it; never set at a node.
+     */
+    closedToNodesAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.purpose, t.version] }),

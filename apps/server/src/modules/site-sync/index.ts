@@ -19,7 +19,7 @@ import { type SiteSyncServiceDeps, createSiteSyncService } from './site-sync.ser
 import { sweepUnnamedUploads } from './site-sync.uploads';
 
 export type { SiteNode, SiteSyncService } from './site-sync.service';
-export { UPLOADS_SWEPT_ACTION, sweepUnnamedUploads, uploadsSince } from './site-sync.uploads';
+export { UPLOADS_SWEPT_ACTION, sweepUnnamedUploads } from './site-sync.uploads';
 export { canonicalJson, signSiteSyncPage, verifySiteSyncPage } from './site-sync-signature';
 export {
   ENTRY_DOCUMENT_COLUMNS,

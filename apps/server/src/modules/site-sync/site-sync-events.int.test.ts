@@ -340,6 +340,46 @@ describe('up-sync', () => {
   });
 });
 
+/** A JPEG as the site stores it: sealed with the tenant's data key (which central shares). */
+async function aSealedCapture(setup: SiteSetup, seq: number) {
+  const key = `${setup.tenantId}/captures/${randomUUID()}.jpg`;
+  const jpeg = await sharp({
+    create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } },
+  })
+    .jpeg()
+    .toBuffer();
+  await t.modules.keys.storage.put(key, jpeg);
+  const sealed = (await t.files.get(key))!;
+  await t.files.delete(key); // central has it only once the fact brings it
+  const id = randomUUID();
+  const createdAt = new Date(Date.now() - 120_000).toISOString();
+  return {
+    key,
+    jpeg,
+    sealed,
+    event: {
+      id,
+      gateId: null,
+      seq,
+      kind: 'capture' as const,
+      siteRecordedAt: createdAt,
+      payload: {
+        tenant_id: setup.tenantId,
+        id,
+        created_at: createdAt,
+        created_by: null,
+        type: 'plate',
+        image_key: key,
+        reading: null,
+        citations: 0,
+        cited_at: null,
+        expires_at: createdAt,
+        object: sealed.toString('base64'),
+      },
+    },
+  };
+}
+
 describe('up-sync of captures, face comparisons, corrections and audit events', () => {
   const citationsOf = async (captureId: string) =>
     (
@@ -347,46 +387,6 @@ describe('up-sync of captures, face comparisons, corrections and audit events', 
         captureId,
       ])
     )[0]?.citations;
-
-  /** A JPEG as the site stores it: sealed with the tenant's data key (which central shares). */
-  async function aSealedCapture(setup: SiteSetup, seq: number) {
-    const key = `${setup.tenantId}/captures/${randomUUID()}.jpg`;
-    const jpeg = await sharp({
-      create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } },
-    })
-      .jpeg()
-      .toBuffer();
-    await t.modules.keys.storage.put(key, jpeg);
-    const sealed = (await t.files.get(key))!;
-    await t.files.delete(key); // central has it only once the fact brings it
-    const id = randomUUID();
-    const createdAt = new Date(Date.now() - 120_000).toISOString();
-    return {
-      key,
-      jpeg,
-      sealed,
-      event: {
-        id,
-        gateId: null,
-        seq,
-        kind: 'capture' as const,
-        siteRecordedAt: createdAt,
-        payload: {
-          tenant_id: setup.tenantId,
-          id,
-          created_at: createdAt,
-          created_by: null,
-          type: 'plate',
-          image_key: key,
-          reading: null,
-          citations: 0,
-          cited_at: null,
-          expires_at: createdAt,
-          object: sealed.toString('base64'),
-        },
-      },
-    };
-  }
 
   it('keeps a capture whose object the site no longer held only when the fact says so', async () => {
     const setup = await aSiteWithNode();
@@ -1217,11 +1217,18 @@ async function pauseInserts(table: 'site_sync_events' | 'site_sync_uploads') {
   };
 }
 
-/** Resolves once a backend waits on a lock as `condition` (on pg_stat_activity) says. */
-async function someoneWaits(condition: string) {
-  for (let tries = 0; ; tries++) {
+/**
+ * Resolves once a backend of this test's database waits on a lock as `condition` (on
+ * pg_stat_activity) says, or once `unless` has settled (it did not wait: nothing to see).
+ */
+async function someoneWaits(condition: string, unless?: Promise<unknown>) {
+  let settled = false;
+  void unless?.finally(() => (settled = true)).catch(() => undefined);
+  for (let tries = 0; !settled; tries++) {
     const [row] = await t.ownerQuery<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and ${condition}`,
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()
+          and wait_event_type = 'Lock' and ${condition}`,
     );
     if (row!.n > 0) return;
     expect(tries).toBeLessThan(500);
@@ -1232,11 +1239,12 @@ async function someoneWaits(condition: string) {
 describe('a data key erased while a node still sends what the old key sealed (issue 26)', () => {
   const dataKeys = async (tenantId: string) =>
     (
-      await t.ownerQuery<{ state: string }>(
-        `select state from tenant_keys where tenant_id = $1 and purpose = 'data' order by version`,
+      await t.ownerQuery<{ state: string; closed: boolean }>(
+        `select state, closed_to_nodes_at is not null as closed from tenant_keys
+          where tenant_id = $1 and purpose = 'data' order by version`,
         [tenantId],
       )
-    ).map((row) => row.state);
+    ).map((row) => `${row.state}${row.closed ? ' (closed to nodes)' : ''}`);
   const reseal = (tenantId: string) =>
     t.modules.keys.service
       .resealTenant({ tenantId, rotatedAt: new Date(Date.now() - 3_600_000).toISOString() })
@@ -1257,18 +1265,41 @@ describe('a data key erased while a node still sends what the old key sealed (is
     const release = await pauseInserts(table);
     let sent: Promise<T>;
     let erased: Promise<string>;
+    let waited = false;
     try {
       sent = send();
-      await someoneWaits(`wait_event = 'advisory'`);
+      await someoneWaits(`wait_event = 'advisory'`, sent);
       erased = reseal(tenantId);
-      await Promise.race([erased, someoneWaits(`query ilike '%tenant_keys%'`)]);
+      await someoneWaits(`query ilike '%tenant_keys%'`, erased);
+      waited = true;
     } finally {
       await release();
     }
-    return { sent: await sent!, erased: await erased! };
+    return { sent: await sent!, erased: await erased!, waited };
   }
 
-  it('keeps the old key when a fact it sealed is stored while the key is being erased', async () => {
+  /** A JPEG sealed with the tenant's current data key, as a node would upload it. */
+  async function aSealedObject(key: string) {
+    const jpeg = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 90 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await t.modules.keys.storage.put(key, jpeg);
+    const sealed = (await t.files.get(key))!;
+    await t.files.delete(key);
+    return { jpeg, sealed };
+  }
+
+  const upload = (setup: SiteSetup, key: string, sealed: Buffer) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/site-sync/objects',
+      headers: { authorization: `Bearer ${setup.node.token}` },
+      payload: { key, object: sealed.toString('base64') },
+    });
+
+  it('begins the erasure only once a push holding the old key has stored its fact, then re-seals it', async () => {
     const setup = await aSiteWithNode();
     const { tenantId } = setup;
     const context = columnContext(tenantId, 'entry_logs.driver_id_number');
@@ -1278,55 +1309,221 @@ describe('a data key erased while a node still sends what the old key sealed (is
       driver_id_number: sealValue(old, '8001015009087', context),
     });
 
-    const { sent, erased } = await eraseDuring('site_sync_events', tenantId, () =>
+    const { sent, erased, waited } = await eraseDuring('site_sync_events', tenantId, () =>
       push(setup, [entry]),
     );
+    expect(waited).toBe(true);
     expect(sent.statusCode, sent.body).toBe(200);
-    // Counted after the push committed: the fact under v1 keeps its key.
-    expect(erased).toBe(
-      '1 row(s) of site_sync_events, 1 row(s) of entry_logs still not sealed with data key v2',
-    );
-    expect(await dataKeys(tenantId)).toEqual(['retiring', 'active']);
-
-    // The next run re-seals it, then erases the key; the entry still opens.
-    expect(await reseal(tenantId)).toBe('erased');
-    expect(await dataKeys(tenantId)).toEqual(['retired', 'active']);
+    // The job waited for the push, then its last walk re-sealed what the push stored under v1.
+    expect(erased).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired (closed to nodes)', 'active']);
     t.modules.keys.keyring.forget(tenantId);
     const logged = (await entriesOf(setup)).find(
       (log) => log.plateNumber === entry.payload.plate_number,
     );
     expect(logged?.driverIdNumber).toBe('8001015009087');
+    const [stored] = await t.ownerQuery<{ payload: { driver_id_number: string } }>(
+      'select payload from site_sync_events where id = $1',
+      [entry.id],
+    );
+    expect(sealedValueVersion(stored!.payload.driver_id_number)).toBe(2);
   });
 
-  it('keeps the old key when an object it sealed is uploaded while the key is being erased', async () => {
+  it('re-seals an object a push carries (a capture) stored while the erasure waited', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const { key, jpeg, event } = await aSealedCapture(setup, 1); // sealed with v1
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+
+    const { sent, erased, waited } = await eraseDuring('site_sync_events', tenantId, () =>
+      push(setup, [event]),
+    );
+    expect(waited).toBe(true);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(erased).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired (closed to nodes)', 'active']);
+    t.modules.keys.keyring.forget(tenantId);
+    expect(await t.modules.keys.storage.sealedVersion(key)).toBe(2);
+    expect(await t.modules.keys.storage.get(key)).toEqual(jpeg);
+  });
+
+  it('begins the erasure only once an upload holding the old key has stored its object, then re-seals it', async () => {
     const setup = await aSiteWithNode();
     const { tenantId } = setup;
     const key = `${tenantId}/faces/${randomUUID()}.jpg`;
-    const jpeg = await sharp({
-      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 9, b: 90 } },
-    })
-      .jpeg()
-      .toBuffer();
-    await t.modules.keys.storage.put(key, jpeg); // sealed with v1, as the node sealed it
-    const sealed = (await t.files.get(key))!;
-    await t.files.delete(key);
+    const { jpeg, sealed } = await aSealedObject(key); // sealed with v1, as the node sealed it
     expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
 
-    const { sent, erased } = await eraseDuring('site_sync_uploads', tenantId, () =>
-      t.inject({
-        method: 'POST',
-        url: '/api/site-sync/objects',
-        headers: { authorization: `Bearer ${setup.node.token}` },
-        payload: { key, object: sealed.toString('base64') },
-      }),
-    );
-    expect(sent.statusCode, sent.body).toBe(200);
-    expect(erased).toContain(`${key} is still not sealed with data key v2`);
-    expect(await dataKeys(tenantId)).toEqual(['retiring', 'active']);
-
-    expect(await reseal(tenantId)).toBe('erased');
-    expect(await dataKeys(tenantId)).toEqual(['retired', 'active']);
+    // Paused at its put, in its second transaction (the one holding the keys); its record is
+    // committed by then.
+    const put = pauseObjectPut(key);
+    let sent: Promise<Awaited<ReturnType<typeof upload>>>;
+    let erased: Promise<string>;
+    try {
+      sent = upload(setup, key, sealed);
+      await put.reached;
+      const [recorded] = await t.ownerQuery<{ n: number }>(
+        'select count(*)::int as n from site_sync_uploads where key = $1',
+        [key],
+      );
+      expect(recorded!.n).toBe(1);
+      erased = reseal(tenantId);
+      await someoneWaits(`query ilike '%tenant_keys%'`, erased);
+    } finally {
+      put.release();
+    }
+    const response = await sent!;
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await erased!).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired (closed to nodes)', 'active']);
     t.modules.keys.keyring.forget(tenantId);
+    expect(await t.modules.keys.storage.sealedVersion(key)).toBe(2);
     expect(await t.modules.keys.storage.get(key)).toEqual(jpeg);
+  });
+
+  it('checks an upload’s key again when its transaction is lost after the put', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    /** Uploads `key` and ends the upload's transaction (its connection) while the put runs. */
+    const uploadLosingItsConnection = async (
+      key: string,
+      sealed: Buffer,
+      meanwhile = async () => {},
+    ) => {
+      const put = pauseObjectPut(key);
+      let sent: Promise<Awaited<ReturnType<typeof upload>>>;
+      try {
+        sent = upload(setup, key, sealed);
+        await put.reached;
+        await meanwhile();
+        const ended = await t.ownerQuery<{ ended: boolean }>(
+          `select pg_terminate_backend(pid) as ended from pg_stat_activity
+            where datname = current_database() and state = 'idle in transaction'
+              and query ilike '%tenant_keys%'`,
+        );
+        expect(ended).toEqual([{ ended: true }]);
+      } finally {
+        put.release();
+      }
+      return sent!;
+    };
+
+    // Under a key still open: stored, and said so.
+    const kept = `${tenantId}/faces/${randomUUID()}.jpg`;
+    const { jpeg, sealed } = await aSealedObject(kept);
+    const answered = await uploadLosingItsConnection(kept, sealed);
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json()).toEqual({ key: kept, stored: true });
+    expect(await t.modules.keys.storage.get(kept)).toEqual(jpeg);
+
+    // Under a key closed to nodes while the put ran: refused, and the object is gone again.
+    const dropped = `${tenantId}/faces/${randomUUID()}.jpg`;
+    const old = await aSealedObject(dropped); // v1
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    const refused = await uploadLosingItsConnection(dropped, old.sealed, async () => {
+      await t.ownerQuery(
+        `update tenant_keys set closed_to_nodes_at = now()
+          where tenant_id = $1 and purpose = 'data' and state = 'retiring'`,
+        [tenantId],
+      );
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(await t.files.get(dropped)).toBeUndefined();
+  });
+
+  it('refuses what the old key sealed once its erasure began, and never holds up a push while it counts', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const context = columnContext(tenantId, 'entry_logs.driver_id_number');
+    const old = (await t.modules.keys.keyring.forTenant(tenantId)).active;
+    const objectKey = `${tenantId}/faces/${randomUUID()}.jpg`;
+    const { sealed } = await aSealedObject(objectKey); // v1
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    t.modules.keys.keyring.forget(tenantId);
+    const current = (await t.modules.keys.keyring.forTenant(tenantId)).active;
+    expect(current.version).toBe(2);
+
+    // The erasure's last transaction, paused in its count (a sealed table that waits for a lock
+    // this test holds): the keys are closed to nodes by then.
+    const holder = new pg.Client({ connectionString: t.ownerUrl });
+    await holder.connect();
+    await holder.query('select pg_advisory_lock(7027)');
+    pausedCount.tenantId = tenantId;
+    let erased: Promise<string> | undefined;
+    try {
+      erased = reseal(tenantId);
+      await someoneWaits(`wait_event = 'advisory'`, erased);
+      expect(await dataKeys(tenantId)).toEqual(['retiring (closed to nodes)', 'active']);
+
+      // A push under the new key is stored while the count runs (its keys are not locked against it).
+      const fresh = await push(setup, [
+        anEntry(setup.gateId, 1, {
+          driver_id_number: sealValue(current, '8001015009087', context),
+        }),
+      ]);
+      expect(fresh.statusCode, fresh.body).toBe(200);
+      // What the old key sealed is refused: the node re-seals it with the new key and sends it again.
+      const stale = await push(setup, [
+        anEntry(setup.gateId, 2, { driver_id_number: sealValue(old, '8001015009087', context) }),
+      ]);
+      expect(stale.statusCode, stale.body).toBe(400);
+      expect(stale.json<{ error: { message: string } }>().error.message).toContain(
+        'sealed with data key v1',
+      );
+      const staleObject = await upload(setup, objectKey, sealed);
+      expect(staleObject.statusCode, staleObject.body).toBe(400);
+      expect(await t.files.get(objectKey)).toBeUndefined();
+    } finally {
+      await holder.query('select pg_advisory_unlock(7027)');
+      await holder.end();
+      pausedCount.tenantId = undefined;
+    }
+    expect(await erased).toBe('erased');
+    expect(await dataKeys(tenantId)).toEqual(['retired (closed to nodes)', 'active']);
+  });
+});
+
+/**
+ * Holds the app's put of `key` (its storage is `t.files` itself) until `release`: `reached`
+ * resolves once the put has begun.
+ */
+function pauseObjectPut(key: string) {
+  const put = t.files.put.bind(t.files);
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  t.files.put = async (name, bytes) => {
+    if (name === key) {
+      reach();
+      await released;
+    }
+    return put(name, bytes);
+  };
+  return {
+    reached,
+    release() {
+      t.files.put = put;
+      release();
+    },
+  };
+}
+
+/**
+ * A sealed table that counts nothing, but whose count waits for advisory lock 7027 while
+ * `tenantId` is the tenant erased: pauses an erasure in its last transaction.
+ */
+const pausedCount: { tenantId?: string } = {};
+beforeAll(() => {
+  t.modules.keys.service.register({
+    name: 'test_paused_count',
+    unsealedTenants: async () => [],
+    sealStored: async () => 0,
+    resealOlder: async () => 0,
+    async countOlder(tx, tenantId) {
+      if (tenantId === pausedCount.tenantId)
+        await tx.execute(sql`select pg_advisory_xact_lock_shared(7027)`);
+      return 0;
+    },
   });
 });

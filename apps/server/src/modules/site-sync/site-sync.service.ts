@@ -433,15 +433,16 @@ export function createSiteSyncService({
   }
 
   /**
-   * The tenant's data key versions central has retired (erased): below its oldest live one. A
-   * fact sealed with one of them would be stored unreadable; the node re-seals its unacknowledged
-   * facts once it has the new key (keys.reseal-node), then sends them again. The live keys are
-   * held in the batch's transaction (`holdDataKeys`), so none of them is erased before the batch
-   * is stored, where the erasure's count sees it.
+   * The tenant's data key versions a node may no longer send: below the oldest it still may, that
+   * is, erased (retired) or being erased (`closeToNodes`). A fact sealed with one of them would be
+   * stored unreadable or after the erasure's last walk; the node re-seals its unacknowledged facts
+   * once it has the new key (keys.reseal-node), then sends them again. The keys are held in the
+   * batch's transaction (`holdDataKeys`), so no erasure begins before the batch is stored, where
+   * the erasure's last walk re-seals it.
    */
   async function retiredDataKeyCheck(tx: DbExecutor, tenantId: string) {
-    const live = await keyring.holdDataKeys(tx, tenantId);
-    const oldest = live.length > 0 ? Math.min(...live) : 1;
+    const open = await keyring.holdDataKeys(tx, tenantId);
+    const oldest = open.length > 0 ? Math.min(...open) : 1;
     return (kind: string, payload: Record<string, unknown>) => {
       const retired = [...dataKeyVersionsOf(kind, payload)].filter((version) => version < oldest);
       if (retired.length > 0)
@@ -949,33 +950,50 @@ export function createSiteSyncService({
         );
       if ((await objects.getRange(body.key, 0, 0)) !== undefined)
         return { key: body.key, stored: false };
+      // Recorded first, in a transaction of its own: an object never lies in storage unrecorded,
+      // even when this process dies after the put, so the daily sweep deletes it if the entry
+      // naming it never arrives (site-sync.uploads.ts). A failed upload therefore deletes nothing:
+      // not an object a concurrent upload of the same key stored, not one already checked.
+      await database.withTenant(node.tenantId, (tx) =>
+        recordUpload(tx, {
+          tenantId: node.tenantId,
+          siteId: node.siteId,
+          key: body.key,
+          uploadedAt: clock.now(),
+        }),
+      );
+      const checkKey = async (tx: DbExecutor) => {
+        const notRetired = await retiredDataKeyCheck(tx, node.tenantId);
+        try {
+          notRetired('entry', { objects: { [body.key]: body.object } });
+        } catch (error) {
+          throw new AppError('INVALID', `object: ${(error as Error).message}.`);
+        }
+      };
       let stored = false;
       try {
         await database.withTenant(node.tenantId, async (tx) => {
-          // The data keys stay held until the object is stored: an erasure of the key it names
-          // waits for this, then finds it among the uploads (`uploadsSince`); an erasure that
-          // committed first makes this check refuse it.
-          const notRetired = await retiredDataKeyCheck(tx, node.tenantId);
-          try {
-            notRetired('entry', { objects: { [body.key]: body.object } });
-          } catch (error) {
-            throw new AppError('INVALID', `object: ${(error as Error).message}.`);
-          }
-          // Recorded with the object, so an object never lies in storage unrecorded: the daily
-          // sweep deletes it if the entry naming it never arrives (site-sync.uploads.ts).
-          await recordUpload(tx, {
-            tenantId: node.tenantId,
-            siteId: node.siteId,
-            key: body.key,
-            uploadedAt: clock.now(),
-          });
+          // The data keys stay held until the object is stored: the erasure of the key it names
+          // begins only after this (keys.closeToNodes waits for it), and its last storage walk
+          // then finds the object; one that began first makes this check refuse it.
+          await checkKey(tx);
           await objects.put(body.key, bytes);
           stored = true;
         });
       } catch (error) {
-        // Its record did not commit: the object goes too (it was not held before: checked above).
-        if (stored) await objects.delete(body.key).catch(() => undefined);
-        throw error;
+        if (!stored) throw error;
+        // The commit failed after the put (a connection lost to a slow put): the keys may have
+        // been let go before the object was stored. Checked again while holding them: still open,
+        // a later erasure's walk sees the object; closed meanwhile, it goes (the node sends it
+        // again under the new key).
+        await database.withTenant(node.tenantId, async (tx) => {
+          try {
+            await checkKey(tx);
+          } catch (refused) {
+            await objects.delete(body.key);
+            throw refused;
+          }
+        });
       }
       return { key: body.key, stored: true };
     },

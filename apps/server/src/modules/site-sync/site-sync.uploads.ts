@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 
 import type { AuditService } from '@/modules/audit';
-import type { LateObjects } from '@/modules/keys';
 import type { Database, DbExecutor } from '@/platform/db';
 import type { ObjectStorage } from '@/platform/storage';
 
@@ -13,17 +12,6 @@ const BATCH = 100;
 
 /** The audit action of a sweep that deleted objects (one event per tenant and run). */
 export const UPLOADS_SWEPT_ACTION = 'site.sync.uploads-swept';
-
-/**
- * Objects nodes uploaded since `since` (issue 26): a key erasure checks them in its locked
- * transaction, since they may have been stored after its storage walk went by.
- */
-export const uploadsSince: LateObjects = async (tx, tenantId, since) =>
-  (
-    await tx.execute<{ key: string }>(sql`
-      select key from site_sync_uploads
-      where tenant_id = ${tenantId} and uploaded_at >= ${since.toISOString()}::timestamptz`)
-  ).rows.map((row) => row.key);
 
 /** Records an object a node uploaded that central did not hold before (site_sync_uploads). */
 export async function recordUpload(

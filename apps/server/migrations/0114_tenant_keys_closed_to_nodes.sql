@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_keys" ADD COLUMN "closed_to_nodes_at" timestamp with time zone;

@@ -347,20 +347,22 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     expect((await admin.get('/api/drivers')).json()[0].idNumber).toBe('8001015009087');
   });
 
+  /** The keys module as a process started with `master` (and `previousMasters`) would make it. */
+  const moduleWith = (master: Buffer, previousMasters: Buffer[] = []) =>
+    createKeysModule({
+      database: t.database,
+      master,
+      previousMasters,
+      storage: t.files,
+      audit: t.modules.audit,
+      clock: t.clock,
+    });
+
   it('master key rotation re-wraps every tenant key; the old master is then no longer needed', async () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;
     const oldMaster = randomBytes(32);
     const newMaster = randomBytes(32);
-    const moduleWith = (master: Buffer, previousMasters: Buffer[] = []) =>
-      createKeysModule({
-        database: t.database,
-        master,
-        previousMasters,
-        storage: t.files,
-        audit: t.modules.audit,
-        clock: t.clock,
-      });
     // A tenant whose keys the old master wrapped, with a sealed object.
     const before = moduleWith(oldMaster);
     const key = `${tenantId}/faces/${crypto.randomUUID()}.jpg`;
@@ -390,15 +392,6 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
     const admin = await t.registerTenant();
     const tenantId = admin.body.tenant.id;
     const oldMaster = randomBytes(32);
-    const moduleWith = (master: Buffer, previousMasters: Buffer[] = []) =>
-      createKeysModule({
-        database: t.database,
-        master,
-        previousMasters,
-        storage: t.files,
-        audit: t.modules.audit,
-        clock: t.clock,
-      });
     const before = moduleWith(oldMaster);
     await before.keyring.forTenant(tenantId);
     await before.service.rotateDataKey(tenantId, null); // two data keys for the push to hold

@@ -8,6 +8,20 @@ import { sealedStorageWalks } from './sealed-storage-walks.table';
 export type TenantKeyRow = typeof tenantKeys.$inferSelect;
 export type KeyPurpose = TenantKeyRow['purpose'];
 
+/** Locks the tenant's data key rows in version order (the order every locker here takes them). */
+async function lockDataKeys(
+  tx: DbExecutor,
+  tenantId: string,
+  strength: 'update' | 'no key update',
+): Promise<void> {
+  await tx
+    .select({ version: tenantKeys.version })
+    .from(tenantKeys)
+    .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
+    .orderBy(tenantKeys.version)
+    .for(strength);
+}
+
 export function createKeysRepository() {
   return {
     /** Every key of the tenant, retired ones too (the key status), by purpose and version. */
@@ -67,12 +81,7 @@ export function createKeysRepository() {
      * commits, everything a node sent sealed with them is stored, and nothing more can arrive.
      */
     async closeToNodes(tx: DbExecutor, tenantId: string, now: Date): Promise<void> {
-      await tx
-        .select({ version: tenantKeys.version })
-        .from(tenantKeys)
-        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
-        .orderBy(tenantKeys.version)
-        .for('update');
+      await lockDataKeys(tx, tenantId, 'update');
       await tx
         .update(tenantKeys)
         .set({ closedToNodesAt: now })
@@ -91,14 +100,8 @@ export function createKeysRepository() {
      * a re-wrap and another erasure, not against pushes (FOR NO KEY UPDATE does not conflict with
      * their KEY SHARE), which may no longer bring anything the old key sealed (`closeToNodes`).
      */
-    async lockForErasure(tx: DbExecutor, tenantId: string): Promise<void> {
-      await tx
-        .select({ version: tenantKeys.version })
-        .from(tenantKeys)
-        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
-        .orderBy(tenantKeys.version)
-        .for('no key update');
-    },
+    lockForErasure: (tx: DbExecutor, tenantId: string): Promise<void> =>
+      lockDataKeys(tx, tenantId, 'no key update'),
 
     /** Locks the tenant's keys of one purpose for a rotation; the active one and the newest version. */
     async lockForRotation(tx: DbExecutor, tenantId: string, purpose: KeyPurpose) {

@@ -237,8 +237,8 @@ export function createKeyring({
 
     /**
      * Issue 26: the versions of the tenant's data keys a site node may still send (not erased,
-     * erasure not begun), held in the caller's transaction (FOR KEY SHARE) so no erasure can begin
-     * before it ends. A site node's push stores facts sealed with the keys it names: checked
+     * erasure not begun), held in the caller's transaction (the tenant's node gate, shared) so no
+     * erasure can begin before it ends. A site node's push stores facts sealed with the keys it names: checked
      * against these, a fact sealed with a key being erased is either stored before the erasure
      * begins (and re-sealed by its last walk) or refused.
      */
@@ -247,7 +247,7 @@ export function createKeyring({
 
     /** Re-wraps the tenant's keys that another master key wrapped under the current one. */
     async rewrapTenant(tx: DbExecutor, tenantId: string): Promise<number> {
-      const rows = (await repository.live(tx, tenantId)).filter(
+      const rows = (await repository.lockLive(tx, tenantId)).filter(
         (row) => row.masterKeyId !== currentMasterId,
       );
       for (const row of rows) {

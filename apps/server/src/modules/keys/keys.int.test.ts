@@ -299,17 +299,23 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
       ).map((row) => row.state);
     await t.modules.keys.service.rotateDataKey(tenantId, admin.body.user.id);
 
-    // A site node's push: the data keys held while it checks and stores a value sealed with v1.
-    const push = new pg.Client({ connectionString: t.ownerUrl });
-    await push.connect();
+    // A site node's push: the data keys held (as site-sync holds them) while it checks and
+    // stores a value sealed with v1.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const push = t.database.withTenant(tenantId, async (tx) => {
+      expect(await t.modules.keys.keyring.holdDataKeys(tx, tenantId)).toEqual([1, 2]);
+      held();
+      await released;
+      await tx.execute(sql`update drivers set id_number = ${before!.id_number}
+        where tenant_id = ${tenantId}`);
+    });
+    let erasure: Promise<string> | undefined;
     try {
-      await push.query('begin');
-      await push.query(
-        `select version from tenant_keys where tenant_id = $1 and purpose = 'data'
-          order by version for key share`,
-        [tenantId],
-      );
-      const erasure = t.modules.keys.service
+      await holding;
+      erasure = t.modules.keys.service
         .resealTenant({ tenantId, rotatedAt: t.clock.now().toISOString() })
         .then(
           () => 'erased',
@@ -321,23 +327,19 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
         const [waiting] = await t.ownerQuery<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity
             where datname = current_database() and wait_event_type = 'Lock'
-              and query ilike '%tenant_keys%'`,
+              and query ilike '%data keys: close to nodes%'`,
         );
         if (waiting!.n > 0) break;
         expect(tries).toBeLessThan(500);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(await states()).toEqual(['retiring', 'active']);
-      await push.query('update drivers set id_number = $2 where tenant_id = $1', [
-        tenantId,
-        before!.id_number,
-      ]);
-      await push.query('commit');
-      // The last walk came after the push: it re-sealed the row the push stored under v1.
-      expect(await erasure).toBe('erased');
     } finally {
-      await push.end();
+      release();
+      await push;
     }
+    // The last walk came after the push: it re-sealed the row the push stored under v1.
+    expect(await erasure).toBe('erased');
     expect(await states()).toEqual(['retired', 'active']);
     const [after] = await t.ownerQuery<{ id_number: string }>(
       'select id_number from drivers where tenant_id = $1',
@@ -425,6 +427,62 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
       [tenantId],
     );
     expect(rows).toEqual([{ master_key_id: rotated.keyring.masterKeyId }]);
+  });
+
+  it('re-wraps only the keys still live once an erasure it waited for has committed', async () => {
+    const admin = await t.registerTenant();
+    const tenantId = admin.body.tenant.id;
+    const oldMaster = randomBytes(32);
+    const before = moduleWith(oldMaster);
+    await before.keyring.forTenant(tenantId);
+    await before.service.rotateDataKey(tenantId, null);
+    const rotated = moduleWith(randomBytes(32), [oldMaster]);
+
+    // An erasure of data key v1, not yet committed, holding the data key rows.
+    const erasure = new pg.Client({ connectionString: t.ownerUrl });
+    await erasure.connect();
+    let rewrap: Promise<number> | undefined;
+    try {
+      await erasure.query('begin');
+      await erasure.query(
+        `select version from tenant_keys where tenant_id = $1 and purpose = 'data'
+          order by version for no key update`,
+        [tenantId],
+      );
+      await erasure.query(
+        `update tenant_keys set state = 'retired', wrapped_key = null, retired_at = now()
+          where tenant_id = $1 and purpose = 'data' and version = 1`,
+        [tenantId],
+      );
+      rewrap = t.database.withTenant(tenantId, (tx) => rotated.keyring.rewrapTenant(tx, tenantId));
+      for (let tries = 0; ; tries++) {
+        const [waiting] = await t.ownerQuery<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'
+              and query ilike '%tenant_keys%'`,
+        );
+        if (waiting!.n > 0) break;
+        expect(tries).toBeLessThan(500);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await erasure.query('commit');
+    } finally {
+      await erasure.end();
+    }
+    // The erased key stays erased; the others are re-wrapped (a re-wrap of v1 read before the
+    // erasure committed would have failed on tenant_keys_retired_shredded, or restored it).
+    expect(await rewrap).toBe(3);
+    const keys = await t.ownerQuery<{ purpose: string; version: number; erased: boolean }>(
+      `select purpose, version, wrapped_key is null as erased from tenant_keys
+        where tenant_id = $1 order by purpose, version`,
+      [tenantId],
+    );
+    expect(keys).toEqual([
+      { purpose: 'audit', version: 1, erased: false },
+      { purpose: 'data', version: 1, erased: true },
+      { purpose: 'data', version: 2, erased: false },
+      { purpose: 'index', version: 1, erased: false },
+    ]);
   });
 
   it('keeps the old data key until no process can still hold it in its cache', async () => {

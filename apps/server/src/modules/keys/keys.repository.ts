@@ -8,6 +8,9 @@ import { sealedStorageWalks } from './sealed-storage-walks.table';
 export type TenantKeyRow = typeof tenantKeys.$inferSelect;
 export type KeyPurpose = TenantKeyRow['purpose'];
 
+/** The advisory lock key of the tenant's data keys' gate for site nodes (`holdDataKeys`). */
+const nodeGate = (tenantId: string) => sql`hashtextextended(${`data-keys-nodes:${tenantId}`}, 0)`;
+
 /** Locks the tenant's data key rows in version order (the order every locker here takes them). */
 async function lockDataKeys(
   tx: DbExecutor,
@@ -53,13 +56,15 @@ export function createKeysRepository() {
 
     /**
      * The versions of the tenant's data keys a site node may still send sealed values under (not
-     * erased, erasure not begun), their rows locked FOR KEY SHARE until `tx` ends: the start of an
-     * erasure (`closeToNodes`, FOR UPDATE) waits for the transaction, and one that starts after it
-     * sees the key closed. KEY SHARE, not SHARE: a master key re-wrap and the erasure's last
-     * transaction update the rows (FOR NO KEY UPDATE) without waiting for pushes, and pushes
-     * without waiting for them. Rows in version order, as every locker here takes them.
+     * erased, erasure not begun), held until `tx` ends: the tenant's node gate is taken shared, so
+     * the start of an erasure (`closeToNodes`, the gate taken exclusive) waits for the transaction,
+     * and one that starts after it sees the key closed. An advisory lock, not a row lock: a
+     * waiting exclusive request is queued ahead of later shared ones, so a stream of pushes cannot
+     * keep the erasure from starting, and the key rows are never locked by a push (a re-wrap or
+     * the erasure's last transaction never waits for one).
      */
     async holdDataKeys(tx: DbExecutor, tenantId: string): Promise<number[]> {
+      await tx.execute(sql`select pg_advisory_xact_lock_shared(${nodeGate(tenantId)})`);
       const rows = await tx
         .select({
           version: tenantKeys.version,
@@ -67,21 +72,24 @@ export function createKeysRepository() {
           closedToNodesAt: tenantKeys.closedToNodesAt,
         })
         .from(tenantKeys)
-        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
-        .orderBy(tenantKeys.version)
-        .for('key share');
+        .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')));
       return rows
         .filter((row) => row.state !== 'retired' && row.closedToNodesAt === null)
         .map((row) => row.version);
     },
 
     /**
-     * Begins the erasure of the tenant's retiring data keys: locks the rows FOR UPDATE (waiting for
-     * every push that holds them, `holdDataKeys`) and marks them closed to site nodes. Once this
-     * commits, everything a node sent sealed with them is stored, and nothing more can arrive.
+     * Begins the erasure of the tenant's retiring data keys: takes the tenant's node gate
+     * exclusive (waiting for every push and upload that holds the keys, `holdDataKeys`) and marks
+     * them closed to site nodes. Once this commits, everything a node sent sealed with them is
+     * stored, and nothing more can arrive.
      */
     async closeToNodes(tx: DbExecutor, tenantId: string, now: Date): Promise<void> {
-      await lockDataKeys(tx, tenantId, 'update');
+      // Named in pg_stat_activity while it waits (an operator's question: what holds a rotation).
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${nodeGate(tenantId)}) /* data keys: close to nodes */`,
+      );
+      await lockDataKeys(tx, tenantId, 'no key update');
       await tx
         .update(tenantKeys)
         .set({ closedToNodesAt: now })
@@ -97,8 +105,8 @@ export function createKeysRepository() {
 
     /**
      * Locks the tenant's data keys for the erasure's last transaction: against a rotation's start,
-     * a re-wrap and another erasure, not against pushes (FOR NO KEY UPDATE does not conflict with
-     * their KEY SHARE), which may no longer bring anything the old key sealed (`closeToNodes`).
+     * a re-wrap and another erasure, not against pushes (they take the node gate, never the rows),
+     * which may no longer bring anything the old key sealed (`closeToNodes`).
      */
     lockForErasure: (tx: DbExecutor, tenantId: string): Promise<void> =>
       lockDataKeys(tx, tenantId, 'no key update'),
@@ -164,6 +172,22 @@ export function createKeysRepository() {
       return rows.map((row) => row.version);
     },
 
+    /**
+     * Locks every key row of the tenant, in purpose and version order (the erasure locks the data
+     * keys in version order: no deadlock), and returns those not retired, read under the lock: a
+     * re-wrap never wraps again a key an erasure has just erased.
+     */
+    async lockLive(tx: DbExecutor, tenantId: string): Promise<TenantKeyRow[]> {
+      const rows = await tx
+        .select()
+        .from(tenantKeys)
+        .where(eq(tenantKeys.tenantId, tenantId))
+        .orderBy(tenantKeys.purpose, tenantKeys.version)
+        .for('no key update');
+      return rows.filter((row) => row.state !== 'retired');
+    },
+
+    /** Stores a key wrapped by another master key; never a retired (erased) one. */
     async rewrap(
       tx: DbExecutor,
       key: Pick<TenantKeyRow, 'tenantId' | 'purpose' | 'version'>,
@@ -178,6 +202,7 @@ export function createKeysRepository() {
             eq(tenantKeys.tenantId, key.tenantId),
             eq(tenantKeys.purpose, key.purpose),
             eq(tenantKeys.version, key.version),
+            ne(tenantKeys.state, 'retired'),
           ),
         );
     },

@@ -1218,10 +1218,10 @@ async function pauseInserts(table: 'site_sync_events' | 'site_sync_uploads') {
 }
 
 /**
- * Resolves once a backend of this test's database waits on a lock as `condition` (on
- * pg_stat_activity) says, or once `unless` has settled (it did not wait: nothing to see).
+ * Whether a backend of this test's database comes to wait on a lock as `condition` (on
+ * pg_stat_activity) says: true once one does, false once `unless` has settled first.
  */
-async function someoneWaits(condition: string, unless?: Promise<unknown>) {
+async function someoneWaits(condition: string, unless?: Promise<unknown>): Promise<boolean> {
   let settled = false;
   void unless?.finally(() => (settled = true)).catch(() => undefined);
   for (let tries = 0; !settled; tries++) {
@@ -1230,11 +1230,15 @@ async function someoneWaits(condition: string, unless?: Promise<unknown>) {
         where datname = current_database() and pid <> pg_backend_pid()
           and wait_event_type = 'Lock' and ${condition}`,
     );
-    if (row!.n > 0) return;
+    if (row!.n > 0) return true;
     expect(tries).toBeLessThan(500);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  return false;
 }
+
+/** The re-seal job waiting to close the old key to nodes (keys.repository closeToNodes). */
+const CLOSE_WAITS = `query ilike '%data keys: close to nodes%'`;
 
 describe('a data key erased while a node still sends what the old key sealed (issue 26)', () => {
   const dataKeys = async (tenantId: string) =>
@@ -1268,10 +1272,9 @@ describe('a data key erased while a node still sends what the old key sealed (is
     let waited = false;
     try {
       sent = send();
-      await someoneWaits(`wait_event = 'advisory'`, sent);
+      expect(await someoneWaits(`wait_event = 'advisory'`, sent)).toBe(true);
       erased = reseal(tenantId);
-      await someoneWaits(`query ilike '%tenant_keys%'`, erased);
-      waited = true;
+      waited = await someoneWaits(CLOSE_WAITS, erased);
     } finally {
       await release();
     }
@@ -1368,7 +1371,7 @@ describe('a data key erased while a node still sends what the old key sealed (is
       );
       expect(recorded!.n).toBe(1);
       erased = reseal(tenantId);
-      await someoneWaits(`query ilike '%tenant_keys%'`, erased);
+      expect(await someoneWaits(CLOSE_WAITS, erased)).toBe(true);
     } finally {
       put.release();
     }
@@ -1431,6 +1434,33 @@ describe('a data key erased while a node still sends what the old key sealed (is
     expect(await t.files.get(dropped)).toBeUndefined();
   });
 
+  it('replaces an object central holds under a key being erased with a node’s upload under a live one', async () => {
+    const setup = await aSiteWithNode();
+    const { tenantId } = setup;
+    const key = `${tenantId}/faces/${randomUUID()}.jpg`;
+    const stale = await aSealedObject(key); // v1
+    await t.files.put(key, stale.sealed); // held at central under v1, missed by a walk
+    expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
+    t.modules.keys.keyring.forget(tenantId);
+
+    // While v1 is still open to nodes, what central holds is kept.
+    const fresh = await aSealedObject(key); // v2, as the node re-sealed it
+    await t.files.put(key, stale.sealed);
+    const kept = await upload(setup, key, fresh.sealed);
+    expect(kept.json(), kept.body).toEqual({ key, stored: false });
+    expect(await t.modules.keys.storage.sealedVersion(key)).toBe(1);
+
+    await t.ownerQuery(
+      `update tenant_keys set closed_to_nodes_at = now()
+        where tenant_id = $1 and purpose = 'data' and state = 'retiring'`,
+      [tenantId],
+    );
+    const replaced = await upload(setup, key, fresh.sealed);
+    expect(replaced.json(), replaced.body).toEqual({ key, stored: true });
+    expect(await t.modules.keys.storage.sealedVersion(key)).toBe(2);
+    expect(await t.modules.keys.storage.get(key)).toEqual(fresh.jpeg);
+  });
+
   it('refuses what the old key sealed once its erasure began, and never holds up a push while it counts', async () => {
     const setup = await aSiteWithNode();
     const { tenantId } = setup;
@@ -1452,7 +1482,7 @@ describe('a data key erased while a node still sends what the old key sealed (is
     let erased: Promise<string> | undefined;
     try {
       erased = reseal(tenantId);
-      await someoneWaits(`wait_event = 'advisory'`, erased);
+      expect(await someoneWaits(`wait_event = 'advisory'`, erased)).toBe(true);
       expect(await dataKeys(tenantId)).toEqual(['retiring (closed to nodes)', 'active']);
 
       // A push under the new key is stored while the count runs (its keys are not locked against it).

@@ -148,6 +148,25 @@ describe('central sweeps uploaded objects no row names (issue 28)', () => {
     });
   });
 
+  it('records an upload sent again from then on: the sweep waits the grace period from the last one', async () => {
+    const image = await aSealedImage();
+    expect(await upload(image)).toBe(true);
+    t.clock.advanceMs(6 * DAY_MS);
+    // The object went (a failed put, deleted behind central's back); the node sends it again.
+    await t.files.delete(image.key);
+    expect(await upload(image)).toBe(true);
+    const [row] = (await uploads()).filter((upload) => upload.key === image.key);
+    expect(row!.uploaded_at.getTime()).toBe(t.clock.now().getTime());
+
+    // A day on, past the first upload's grace but not the second's: kept.
+    t.clock.advanceMs(1 * DAY_MS + 60_000);
+    expect(await sweep()).toEqual({ deleted: 0, named: 0 });
+    expect(await t.files.get(image.key)).toBeDefined();
+    t.clock.advanceMs(6 * DAY_MS);
+    expect(await sweep()).toEqual({ deleted: 1, named: 0 });
+    expect(await t.files.get(image.key)).toBeUndefined();
+  });
+
   it('runs daily on central’s worker', () => {
     const daily = jobsOf(t.modules).schedules.find(
       ({ job }) => job.name === 'site-sync.sweep-uploads',

@@ -31,7 +31,7 @@ import type { SecretBox } from '@/platform/crypto';
 import type { Database, DbExecutor } from '@/platform/db';
 import { AppError } from '@/platform/errors';
 import { newId, newToken } from '@/platform/ids';
-import { isSealedObject } from '@/platform/sealing';
+import { OBJECT_HEADER_BYTES, isSealedObject, readObjectHeader } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 
 import {
@@ -193,6 +193,9 @@ const maxDate = (dates: (Date | null)[]) =>
     (latest, date) => (date && (!latest || date > latest) ? date : latest),
     null,
   );
+
+/** The oldest data key version a node may still send (`holdDataKeys`'s versions). */
+const oldestOpen = (open: number[]) => (open.length > 0 ? Math.min(...open) : 1);
 
 export function createSiteSyncService({
   database,
@@ -441,16 +444,22 @@ export function createSiteSyncService({
    * the erasure's last walk re-seals it.
    */
   async function retiredDataKeyCheck(tx: DbExecutor, tenantId: string) {
-    const open = await keyring.holdDataKeys(tx, tenantId);
-    const oldest = open.length > 0 ? Math.min(...open) : 1;
+    const oldest = oldestOpen(await keyring.holdDataKeys(tx, tenantId));
     return (kind: string, payload: Record<string, unknown>) => {
       const retired = [...dataKeyVersionsOf(kind, payload)].filter((version) => version < oldest);
       if (retired.length > 0)
         throw new Error(
-          `sealed with data key v${retired.join(', v')}, which the organization has retired: ` +
-            'the node re-seals it with the current key (keys.reseal-node) and sends it again',
+          `sealed with data key v${retired.join(', v')}, which the organization has retired ` +
+            '(or is erasing): the node re-seals it with the current key (keys.reseal-node) and ' +
+            'sends it again',
         );
     };
+  }
+
+  /** The data key version of the object stored under `key` (null: not sealed; undefined: none). */
+  async function heldVersion(key: string): Promise<number | null | undefined> {
+    const head = await objects.getRange(key, 0, OBJECT_HEADER_BYTES - 1);
+    return head === undefined ? undefined : (readObjectHeader(head)?.version ?? null);
   }
 
   /** Checks a batch before anything is written: one bad event refuses the batch (400). */
@@ -948,8 +957,15 @@ export function createSiteSyncService({
           'INVALID',
           "object: not a sealed object (the site seals with the tenant's key).",
         );
-      if ((await objects.getRange(body.key, 0, 0)) !== undefined)
-        return { key: body.key, stored: false };
+      // An object central holds under the key is kept (`stored: false`), unless it is sealed with
+      // a key nodes may no longer send (being erased, or erased): this upload replaces it.
+      const held = await heldVersion(body.key);
+      if (held !== undefined) {
+        const oldest = await database.withTenant(node.tenantId, async (tx) =>
+          oldestOpen(await keyring.holdDataKeys(tx, node.tenantId)),
+        );
+        if (held === null || held >= oldest) return { key: body.key, stored: false };
+      }
       // Recorded first, in a transaction of its own: an object never lies in storage unrecorded,
       // even when this process dies after the put, so the daily sweep deletes it if the entry
       // naming it never arrives (site-sync.uploads.ts). A failed upload therefore deletes nothing:
@@ -985,12 +1001,15 @@ export function createSiteSyncService({
         // The commit failed after the put (a connection lost to a slow put): the keys may have
         // been let go before the object was stored. Checked again while holding them: still open,
         // a later erasure's walk sees the object; closed meanwhile, it goes (the node sends it
-        // again under the new key).
+        // again under the new key), unless what the key holds by now is sealed with a key still
+        // open (a later upload of it).
         await database.withTenant(node.tenantId, async (tx) => {
           try {
             await checkKey(tx);
           } catch (refused) {
-            await objects.delete(body.key);
+            const now = await heldVersion(body.key);
+            const oldest = oldestOpen(await keyring.holdDataKeys(tx, node.tenantId));
+            if (typeof now === 'number' && now < oldest) await objects.delete(body.key);
             throw refused;
           }
         });

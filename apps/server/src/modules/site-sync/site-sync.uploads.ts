@@ -13,16 +13,23 @@ const BATCH = 100;
 /** The audit action of a sweep that deleted objects (one event per tenant and run). */
 export const UPLOADS_SWEPT_ACTION = 'site.sync.uploads-swept';
 
-/** Records an object a node uploaded that central did not hold before (site_sync_uploads). */
+/**
+ * Records an object a node uploads that central does not hold yet (site_sync_uploads), or records
+ * it again from now: under the site's sync lock, which the sweep holds from its look at an upload
+ * to its deletion, so a sweep either has finished with an older record (object and record gone)
+ * before this, or finds this one too recent to sweep.
+ */
 export async function recordUpload(
   tx: DbExecutor,
   upload: { tenantId: string; siteId: string; key: string; uploadedAt: Date },
 ) {
+  await createSiteSyncRepository().lockSite(tx, upload.tenantId, upload.siteId);
+  await tx.execute(sql`
+    delete from site_sync_uploads where tenant_id = ${upload.tenantId} and key = ${upload.key}`);
   await tx.execute(sql`
     insert into site_sync_uploads (tenant_id, key, site_id, uploaded_at)
     values (${upload.tenantId}, ${upload.key}, ${upload.siteId},
-            ${upload.uploadedAt.toISOString()}::timestamptz)
-    on conflict (tenant_id, key) do nothing`);
+            ${upload.uploadedAt.toISOString()}::timestamptz)`);
 }
 
 const ENTRY_IMAGES = sql.join(
@@ -107,6 +114,11 @@ export async function sweepUnnamedUploads(
               await repository.lockSite(tx, tenantId, upload.site_id);
               locked.add(upload.site_id);
             }
+            // Recorded again since it was listed (an upload of it waited for the lock): not due.
+            const stillDue = await tx.execute(sql`select 1 from site_sync_uploads
+              where tenant_id = ${tenantId} and key = ${upload.key}
+                and uploaded_at < ${before.toISOString()}::timestamptz`);
+            if (stillDue.rows.length === 0) continue;
             if (await isNamed(tx, tenantId, upload.key)) counts.named++;
             else {
               await objects.delete(upload.key);

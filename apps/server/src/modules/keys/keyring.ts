@@ -245,6 +245,14 @@ export function createKeyring({
     holdDataKeys: (tx: DbExecutor, tenantId: string): Promise<number[]> =>
       repository.holdDataKeys(tx, tenantId),
 
+    /** The oldest data key version of the tenant not erased (read in `tx`, never cached). */
+    oldestLiveDataKey: async (tx: DbExecutor, tenantId: string): Promise<number> => {
+      const versions = (await repository.live(tx, tenantId))
+        .filter((row) => row.purpose === 'data')
+        .map((row) => row.version);
+      return versions.length > 0 ? Math.min(...versions) : 1;
+    },
+
     /** Re-wraps the tenant's keys that another master key wrapped under the current one. */
     async rewrapTenant(tx: DbExecutor, tenantId: string): Promise<number> {
       const rows = (await repository.lockLive(tx, tenantId)).filter(

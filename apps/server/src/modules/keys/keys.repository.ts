@@ -11,18 +11,17 @@ export type KeyPurpose = TenantKeyRow['purpose'];
 /** The advisory lock key of the tenant's data keys' gate for site nodes (`holdDataKeys`). */
 const nodeGate = (tenantId: string) => sql`hashtextextended(${`data-keys-nodes:${tenantId}`}, 0)`;
 
-/** Locks the tenant's data key rows in version order (the order every locker here takes them). */
-async function lockDataKeys(
-  tx: DbExecutor,
-  tenantId: string,
-  strength: 'update' | 'no key update',
-): Promise<void> {
+/**
+ * Locks the tenant's data key rows FOR NO KEY UPDATE in version order (the order every locker
+ * here takes them): never FOR UPDATE, which nothing needs since pushes take the node gate.
+ */
+async function lockDataKeys(tx: DbExecutor, tenantId: string): Promise<void> {
   await tx
     .select({ version: tenantKeys.version })
     .from(tenantKeys)
     .where(and(eq(tenantKeys.tenantId, tenantId), eq(tenantKeys.purpose, 'data')))
     .orderBy(tenantKeys.version)
-    .for(strength);
+    .for('no key update');
 }
 
 export function createKeysRepository() {
@@ -89,7 +88,7 @@ export function createKeysRepository() {
       await tx.execute(
         sql`select pg_advisory_xact_lock(${nodeGate(tenantId)}) /* data keys: close to nodes */`,
       );
-      await lockDataKeys(tx, tenantId, 'no key update');
+      await lockDataKeys(tx, tenantId);
       await tx
         .update(tenantKeys)
         .set({ closedToNodesAt: now })
@@ -108,8 +107,7 @@ export function createKeysRepository() {
      * a re-wrap and another erasure, not against pushes (they take the node gate, never the rows),
      * which may no longer bring anything the old key sealed (`closeToNodes`).
      */
-    lockForErasure: (tx: DbExecutor, tenantId: string): Promise<void> =>
-      lockDataKeys(tx, tenantId, 'no key update'),
+    lockForErasure: (tx: DbExecutor, tenantId: string): Promise<void> => lockDataKeys(tx, tenantId),
 
     /** Locks the tenant's keys of one purpose for a rotation; the active one and the newest version. */
     async lockForRotation(tx: DbExecutor, tenantId: string, purpose: KeyPurpose) {

@@ -1434,7 +1434,7 @@ describe('a data key erased while a node still sends what the old key sealed (is
     expect(await t.files.get(dropped)).toBeUndefined();
   });
 
-  it('replaces an object central holds under a key being erased with a node’s upload under a live one', async () => {
+  it('replaces an object central holds under an erased key with a node’s upload under a live one', async () => {
     const setup = await aSiteWithNode();
     const { tenantId } = setup;
     const key = `${tenantId}/faces/${randomUUID()}.jpg`;
@@ -1442,17 +1442,24 @@ describe('a data key erased while a node still sends what the old key sealed (is
     await t.files.put(key, stale.sealed); // held at central under v1, missed by a walk
     expect((await setup.admin.post('/api/keys/rotate', {})).statusCode).toBe(202);
     t.modules.keys.keyring.forget(tenantId);
-
-    // While v1 is still open to nodes, what central holds is kept.
     const fresh = await aSealedObject(key); // v2, as the node re-sealed it
     await t.files.put(key, stale.sealed);
+
+    // While v1 is still readable (being erased: closed to nodes), what central holds is kept:
+    // the erasure's walk re-seals it.
+    await t.ownerQuery(
+      `update tenant_keys set closed_to_nodes_at = now()
+        where tenant_id = $1 and purpose = 'data' and state = 'retiring'`,
+      [tenantId],
+    );
     const kept = await upload(setup, key, fresh.sealed);
     expect(kept.json(), kept.body).toEqual({ key, stored: false });
     expect(await t.modules.keys.storage.sealedVersion(key)).toBe(1);
 
+    // Once v1 is erased, the object can never be opened: the upload replaces it.
     await t.ownerQuery(
-      `update tenant_keys set closed_to_nodes_at = now()
-        where tenant_id = $1 and purpose = 'data' and state = 'retiring'`,
+      `update tenant_keys set state = 'retired', wrapped_key = null, retired_at = now()
+        where tenant_id = $1 and purpose = 'data' and version = 1`,
       [tenantId],
     );
     const replaced = await upload(setup, key, fresh.sealed);

@@ -167,6 +167,18 @@ describe('central sweeps uploaded objects no row names (issue 28)', () => {
     expect(await t.files.get(image.key)).toBeUndefined();
   });
 
+  it('counts the grace period from an upload central answered it already holds', async () => {
+    const image = await aSealedImage();
+    expect(await upload(image)).toBe(true);
+    t.clock.advanceMs(6 * DAY_MS);
+    expect(await upload(image)).toBe(false); // the node sends it again: central holds it
+    t.clock.advanceMs(1 * DAY_MS + 60_000);
+    expect(await sweep()).toEqual({ deleted: 0, named: 0 });
+    expect(await t.files.get(image.key)).toBeDefined();
+    t.clock.advanceMs(6 * DAY_MS);
+    expect(await sweep()).toEqual({ deleted: 1, named: 0 });
+  });
+
   it('runs daily on central’s worker', () => {
     const daily = jobsOf(t.modules).schedules.find(
       ({ job }) => job.name === 'site-sync.sweep-uploads',

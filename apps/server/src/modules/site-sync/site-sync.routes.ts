@@ -208,7 +208,8 @@ export function siteSyncRoutes(
             "that is not a capture, or a cited document's), sealed as stored at the site, base64, sent on its " +
             "own before the entry's fact when the entry with its objects inline would not fit a batch; the " +
             'fact then names it in `objects_uploaded`. Idempotent on `key`: an object central already holds ' +
-            "under it is kept (`stored: false`), never overwritten. A key not of the token's tenant, a " +
+            'under it is kept (`stored: false`), unless the data key it is sealed with is erased (then this ' +
+            "object replaces it). A key not of the token's tenant, a " +
             "capture's key or an object that is not sealed is a 400 (ADR 0009).",
           security: [{ siteToken: [] }],
           body: SiteSyncObjectSchema,

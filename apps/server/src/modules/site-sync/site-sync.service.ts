@@ -67,7 +67,7 @@ import {
 import { type PlainTenantKey, keySetOf, wrapKeysForNode } from './site-sync-keys';
 import { sitePayloadHash } from './site-payload-hash';
 import { dataKeyVersionsOf } from './site-sealed-versions';
-import { recordUpload } from './site-sync.uploads';
+import { recordUpload, recordUploadAgain } from './site-sync.uploads';
 import { signSiteSyncPage } from './site-sync-signature';
 import type { SiteSyncRepository } from './site-sync.repository';
 import type { SiteNodeTokenRow } from './site-sync.table';
@@ -86,6 +86,7 @@ export type SiteSyncServiceDeps = {
   keyring: {
     liveKeys(tenantId: string): Promise<PlainTenantKey[]>;
     holdDataKeys(tx: DbExecutor, tenantId: string): Promise<number[]>;
+    oldestLiveDataKey(tx: DbExecutor, tenantId: string): Promise<number>;
   };
   /**
    * The storage as it is (not the sealing wrapper): a capture's object arrives sealed. `getRange`
@@ -942,7 +943,8 @@ export function createSiteSyncService({
      * One object an entry names, sent on its own before the entry's fact (ADR 0009: an entry's
      * size stays bounded by its rows). Checked as an inline object is: a non-capture storage key
      * of the token's tenant, sealed. Idempotent on the key: an object central already holds under
-     * it is kept, never overwritten (`stored: false`). The fact naming it is checked and audited
+     * it is kept (`stored: false`), unless the data key it is sealed with is erased (then the
+     * upload, sealed with a key nodes may send, replaces it). The fact naming it is checked and audited
      * when it arrives.
      */
     async receiveObject(node: SiteNode, body: SiteSyncObject): Promise<SiteSyncObjectStored> {
@@ -957,27 +959,33 @@ export function createSiteSyncService({
           'INVALID',
           "object: not a sealed object (the site seals with the tenant's key).",
         );
-      // An object central holds under the key is kept (`stored: false`), unless it is sealed with
-      // a key nodes may no longer send (being erased, or erased): this upload replaces it.
+      const upload = {
+        tenantId: node.tenantId,
+        siteId: node.siteId,
+        key: body.key,
+        uploadedAt: clock.now(),
+      };
+      // An object central holds under the key is kept (`stored: false`), unless the key it is
+      // sealed with is erased (unreadable for ever): this upload replaces it. One under a key
+      // being erased is still readable and re-sealed by the erasure's walk: kept.
       const held = await heldVersion(body.key);
       if (held !== undefined) {
-        const oldest = await database.withTenant(node.tenantId, async (tx) =>
-          oldestOpen(await keyring.holdDataKeys(tx, node.tenantId)),
-        );
-        if (held === null || held >= oldest) return { key: body.key, stored: false };
+        const kept = await database.withTenant(node.tenantId, async (tx) => {
+          if (
+            typeof held === 'number' &&
+            held < (await keyring.oldestLiveDataKey(tx, node.tenantId))
+          )
+            return false;
+          await recordUploadAgain(tx, upload);
+          return true;
+        });
+        if (kept) return { key: body.key, stored: false };
       }
       // Recorded first, in a transaction of its own: an object never lies in storage unrecorded,
       // even when this process dies after the put, so the daily sweep deletes it if the entry
       // naming it never arrives (site-sync.uploads.ts). A failed upload therefore deletes nothing:
       // not an object a concurrent upload of the same key stored, not one already checked.
-      await database.withTenant(node.tenantId, (tx) =>
-        recordUpload(tx, {
-          tenantId: node.tenantId,
-          siteId: node.siteId,
-          key: body.key,
-          uploadedAt: clock.now(),
-        }),
-      );
+      await database.withTenant(node.tenantId, (tx) => recordUpload(tx, upload));
       const checkKey = async (tx: DbExecutor) => {
         const notRetired = await retiredDataKeyCheck(tx, node.tenantId);
         try {

@@ -15,21 +15,41 @@ export const UPLOADS_SWEPT_ACTION = 'site.sync.uploads-swept';
 
 /**
  * Records an object a node uploads that central does not hold yet (site_sync_uploads), or records
- * it again from now: under the site's sync lock, which the sweep holds from its look at an upload
- * to its deletion, so a sweep either has finished with an older record (object and record gone)
- * before this, or finds this one too recent to sweep.
+ * it again from now. Serialised with the sweep by the record's row: the sweep deletes a record only
+ * while it is still due (`delete … returning`), so it either has finished with an older record
+ * (record and object gone) before this runs, or finds this one too recent. Two uploads of one key
+ * at once (two sites citing one image) leave one record.
  */
 export async function recordUpload(
   tx: DbExecutor,
   upload: { tenantId: string; siteId: string; key: string; uploadedAt: Date },
 ) {
-  await createSiteSyncRepository().lockSite(tx, upload.tenantId, upload.siteId);
   await tx.execute(sql`
     delete from site_sync_uploads where tenant_id = ${upload.tenantId} and key = ${upload.key}`);
   await tx.execute(sql`
     insert into site_sync_uploads (tenant_id, key, site_id, uploaded_at)
     values (${upload.tenantId}, ${upload.key}, ${upload.siteId},
-            ${upload.uploadedAt.toISOString()}::timestamptz)`);
+            ${upload.uploadedAt.toISOString()}::timestamptz)
+    on conflict (tenant_id, key) do nothing`);
+}
+
+/**
+ * An upload of an object central holds and keeps: its record, if it has one (an earlier upload
+ * whose entry has not arrived yet), counts from now, so the sweep does not delete the object the
+ * node has just been told central holds. An object central held on its own stays unrecorded.
+ */
+export async function recordUploadAgain(
+  tx: DbExecutor,
+  upload: { tenantId: string; siteId: string; key: string; uploadedAt: Date },
+) {
+  await tx.execute(sql`
+    with earlier as (
+      delete from site_sync_uploads where tenant_id = ${upload.tenantId} and key = ${upload.key}
+      returning key)
+    insert into site_sync_uploads (tenant_id, key, site_id, uploaded_at)
+    select ${upload.tenantId}, key, ${upload.siteId},
+           ${upload.uploadedAt.toISOString()}::timestamptz from earlier
+    on conflict (tenant_id, key) do nothing`);
 }
 
 const ENTRY_IMAGES = sql.join(
@@ -114,18 +134,18 @@ export async function sweepUnnamedUploads(
               await repository.lockSite(tx, tenantId, upload.site_id);
               locked.add(upload.site_id);
             }
-            // Recorded again since it was listed (an upload of it waited for the lock): not due.
-            const stillDue = await tx.execute(sql`select 1 from site_sync_uploads
+            // The record goes first, and only while still due: an upload recording the key again
+            // (its row, `recordUpload`) waits for this transaction, or has made it too recent.
+            const due = await tx.execute(sql`delete from site_sync_uploads
               where tenant_id = ${tenantId} and key = ${upload.key}
-                and uploaded_at < ${before.toISOString()}::timestamptz`);
-            if (stillDue.rows.length === 0) continue;
+                and uploaded_at < ${before.toISOString()}::timestamptz
+              returning key`);
+            if (due.rows.length === 0) continue;
             if (await isNamed(tx, tenantId, upload.key)) counts.named++;
             else {
               await objects.delete(upload.key);
               counts.deleted++;
             }
-            await tx.execute(sql`delete from site_sync_uploads
-              where tenant_id = ${tenantId} and key = ${upload.key}`);
           }
           if (due.length < BATCH && counts.deleted > 0)
             await audit.record(tx, {

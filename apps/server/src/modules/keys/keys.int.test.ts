@@ -11,6 +11,7 @@ import { runDueJobsOnce } from '@/platform/jobs';
 import { sealedValueVersion } from '@/platform/sealing';
 import type { ObjectStorage } from '@/platform/storage';
 import { aJpegDataUrl } from '@/testing/images';
+import { someoneWaits } from '@/testing/lock-waits';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 import { createKeysModule } from '.';
@@ -323,16 +324,9 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
         );
       // The re-seal job has walked everything once and now waits for the push to end before
       // it closes the old key to site nodes.
-      for (let tries = 0; ; tries++) {
-        const [waiting] = await t.ownerQuery<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'
-              and query ilike '%data keys: close to nodes%'`,
-        );
-        if (waiting!.n > 0) break;
-        expect(tries).toBeLessThan(500);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      expect(await someoneWaits(t, `query ilike '%data keys: close to nodes%'`, erasure)).toBe(
+        true,
+      );
       expect(await states()).toEqual(['retiring', 'active']);
     } finally {
       release();
@@ -455,16 +449,7 @@ describe('keys: personal data sealed at rest (issue 26)', () => {
         [tenantId],
       );
       rewrap = t.database.withTenant(tenantId, (tx) => rotated.keyring.rewrapTenant(tx, tenantId));
-      for (let tries = 0; ; tries++) {
-        const [waiting] = await t.ownerQuery<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'
-              and query ilike '%tenant_keys%'`,
-        );
-        if (waiting!.n > 0) break;
-        expect(tries).toBeLessThan(500);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      expect(await someoneWaits(t, `query ilike '%tenant_keys%'`, rewrap)).toBe(true);
       await erasure.query('commit');
     } finally {
       await erasure.end();

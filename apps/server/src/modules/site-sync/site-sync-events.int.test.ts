@@ -13,6 +13,7 @@ import type { CreatedSiteNodeToken, SiteSyncAck } from '@boomgate/contracts/site
 import type { Visit } from '@boomgate/contracts/visits';
 
 import { columnContext, openValue, sealValue, sealedValueVersion } from '@/platform/sealing';
+import { someoneWaits as waitsOnLock } from '@/testing/lock-waits';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 let t: TestApp;
@@ -1217,25 +1218,9 @@ async function pauseInserts(table: 'site_sync_events' | 'site_sync_uploads') {
   };
 }
 
-/**
- * Whether a backend of this test's database comes to wait on a lock as `condition` (on
- * pg_stat_activity) says: true once one does, false once `unless` has settled first.
- */
-async function someoneWaits(condition: string, unless?: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  void unless?.finally(() => (settled = true)).catch(() => undefined);
-  for (let tries = 0; !settled; tries++) {
-    const [row] = await t.ownerQuery<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()
-          and wait_event_type = 'Lock' and ${condition}`,
-    );
-    if (row!.n > 0) return true;
-    expect(tries).toBeLessThan(500);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
+/** Whether a backend comes to wait on a lock as `condition` says (unless `unless` settles first). */
+const someoneWaits = (condition: string, unless?: Promise<unknown>) =>
+  waitsOnLock(t, condition, unless);
 
 /** The re-seal job waiting to close the old key to nodes (keys.repository closeToNodes). */
 const CLOSE_WAITS = `query ilike '%data keys: close to nodes%'`;

@@ -3,7 +3,10 @@
  * repo), scores the output against each manifest and writes docs/vision/accuracy.md.
  * Options: --data <dir> (default ../shared/data beside the repository), --sets plates,sa-plates,pdf417,mrz,sadl
  * (`--sets plates` or `--sets sa-plates` alone for the plates), --limit N (first N items of a set, for a
- * quick look; the doc is not written then), --no-write.
+ * quick look; the doc is not written then), --no-write, --degrade jpeg,blur,small,tilt,dark,glare (or
+ * `all`: the real photos of the plates and MRZ sets read again after what a gate camera does to a
+ * picture, each degraded copy written to a temp folder; the doc is not written then, see `npm run
+ * eval:stress`).
  *
  * Never silently wrong: each reading's `uncertain` list is scored too. A field that is wrong and not
  * listed there is a silent error; the share of correct fields that are confident (not listed) is
@@ -17,6 +20,8 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { DEGRADATIONS, type Degradation, degradeFiles } from '../src/testing/degrade';
+
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(packageDir, '../..');
 const bin = join(packageDir, 'bin/boomgate-vision.js');
@@ -26,9 +31,23 @@ const arg = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const dataDir = resolve(arg('--data') ?? join(repoRoot, '../shared/data'));
-const sets = (arg('--sets') ?? 'plates,sa-plates,pdf417,mrz,sadl').split(',');
+const sets = (
+  arg('--sets') ?? (arg('--degrade') ? 'plates,mrz' : 'plates,sa-plates,pdf417,mrz,sadl')
+).split(',');
 const limit = arg('--limit') ? Number(arg('--limit')) : Infinity;
-const write = !process.argv.includes('--no-write') && limit === Infinity;
+const degradeArg = arg('--degrade');
+const degradations: Degradation[] = degradeArg
+  ? degradeArg === 'all'
+    ? [...DEGRADATIONS]
+    : degradeArg.split(',').map((name) => {
+        const d = DEGRADATIONS.find((x) => x.name === name);
+        if (!d) throw new Error(`Unknown degradation ${name}`);
+        return d;
+      })
+  : [];
+const write = !process.argv.includes('--no-write') && limit === Infinity && !degradeArg;
+/** The degradation the sets are being read under (none: the photos as they are). */
+let degraded: Degradation | null = null;
 
 /** Deterministic split by file name: `tune` (methods tuned on it) or `held-out` (reported). */
 export function half(file: string): 'tune' | 'held-out' {
@@ -174,10 +193,27 @@ function scoreFields(
 
 const REGION_NAMES: Record<string, string> = { us: 'US', eu: 'EU', br: 'BR' };
 
-function scorePlates(): Score {
+/**
+ * Runs the CLI on `files`, or on degraded copies of them (`--degrade`), written to a temp folder
+ * that is removed afterwards.
+ */
+async function readDegraded(args: string[], files: string[]): Promise<Output[]> {
+  if (!degraded) return runCli([...args, ...files]);
+  const dir = mkdtempSync(join(tmpdir(), `boomgate-${degraded.name}-`));
+  try {
+    return runCli([...args, ...(await degradeFiles(files, dir, degraded))]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A set's name in the tables, with the degradation its photos were read under. */
+const named = (set: string) => (degraded ? `${set} [${degraded.label}]` : set);
+
+async function scorePlates(): Promise<Score> {
   const items = manifest('plates_openalpr');
   const files = items.map((i) => join(dataDir, 'plates_openalpr', (i.path ?? i.file)!));
-  const out = runCli(['read', '--type', 'plate', ...files]);
+  const out = await readDegraded(['read', '--type', 'plate'], files);
   const failures: string[] = [];
   let correct = 0;
   out.forEach((o, k) => {
@@ -189,10 +225,10 @@ function scorePlates(): Score {
       'other';
     scoreFields(
       [
-        fieldScore('plates_openalpr (all regions)', 'all'),
-        fieldScore('plates_openalpr (all regions)', half(file)),
-        fieldScore(`plates_openalpr ${region}`, 'all'),
-        fieldScore(`plates_openalpr ${region}`, half(file)),
+        fieldScore(named('plates_openalpr (all regions)'), 'all'),
+        fieldScore(named('plates_openalpr (all regions)'), half(file)),
+        fieldScore(named(`plates_openalpr ${region}`), 'all'),
+        fieldScore(named(`plates_openalpr ${region}`), half(file)),
       ],
       file,
       o,
@@ -202,7 +238,7 @@ function scorePlates(): Score {
     else failures.push(`${items[k]!.file}: expected ${expected}, got ${String(got ?? o.error)}`);
   });
   return {
-    set: 'plates_openalpr',
+    set: named('plates_openalpr'),
     items: items.length,
     correct,
     note: 'exact plateNumber',
@@ -304,12 +340,12 @@ function scorePdf417(): Score[] {
   return [bytes, text];
 }
 
-function scoreMrz(): Score[] {
+async function scoreMrz(): Promise<Score[]> {
   const items = manifest('mrz_passporteye');
   const files = items.map((i) => join(dataDir, 'mrz_passporteye', (i.path ?? i.file)!));
-  const out = runCli(['read', '--type', 'passport', ...files]);
+  const out = await readDegraded(['read', '--type', 'passport'], files);
   const valid: Score = {
-    set: 'mrz_passporteye (check-valid specimens: all checks pass)',
+    set: named('mrz_passporteye (check-valid specimens: all checks pass)'),
     items: 0,
     correct: 0,
     note: 'ok and checksValid',
@@ -319,14 +355,14 @@ function scoreMrz(): Score[] {
   };
   const exact: Score = {
     ...valid,
-    set: 'mrz_passporteye (all specimens: MRZ lines exact)',
+    set: named('mrz_passporteye (all specimens: MRZ lines exact)'),
     note: 'mrzLines equal the transcription',
     ms: [],
     failures: [],
   };
   const honest: Score = {
     ...valid,
-    set: 'mrz_passporteye (invalid specimens: reported invalid)',
+    set: named('mrz_passporteye (invalid specimens: reported invalid)'),
     note: 'checksValid false, never a silently wrong MRZ',
     ms: [],
     failures: [],
@@ -354,7 +390,10 @@ function scoreMrz(): Score[] {
             .trim()
         : v;
     scoreFields(
-      [fieldScore('mrz_passporteye', 'all'), fieldScore('mrz_passporteye', half(file))],
+      [
+        fieldScore(named('mrz_passporteye'), 'all'),
+        fieldScore(named('mrz_passporteye'), half(file)),
+      ],
       file,
       o,
       {
@@ -440,15 +479,21 @@ function scoreSadl(): Score {
 }
 
 const scores: Score[] = [];
-for (const set of sets) {
-  const started = performance.now();
-  if (set === 'plates') scores.push(scorePlates());
-  else if (set === 'sa-plates') scores.push(await scoreSaPlates());
-  else if (set === 'pdf417') scores.push(...scorePdf417());
-  else if (set === 'mrz') scores.push(...scoreMrz());
-  else if (set === 'sadl') scores.push(scoreSadl());
-  else throw new Error(`Unknown set ${set}`);
-  process.stderr.write(`${set}: done in ${Math.round((performance.now() - started) / 1000)} s\n`);
+for (const degradation of degradations.length ? degradations : [null]) {
+  degraded = degradation;
+  for (const set of sets) {
+    const started = performance.now();
+    if (set === 'plates') scores.push(await scorePlates());
+    else if (set === 'mrz') scores.push(...(await scoreMrz()));
+    else if (degraded)
+      throw new Error(`--degrade reads the photo sets only (plates, mrz), not ${set}`);
+    else if (set === 'sa-plates') scores.push(await scoreSaPlates());
+    else if (set === 'pdf417') scores.push(...scorePdf417());
+    else if (set === 'sadl') scores.push(scoreSadl());
+    else throw new Error(`Unknown set ${set}`);
+    const took = Math.round((performance.now() - started) / 1000);
+    process.stderr.write(`${named(set)}: done in ${took} s\n`);
+  }
 }
 
 const pct = (s: Score) => (s.items ? `${((100 * s.correct) / s.items).toFixed(1)} %` : '—');

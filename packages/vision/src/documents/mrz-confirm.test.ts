@@ -163,6 +163,73 @@ function withDocumentNumber(number: string): string[] {
   return [TD3[0]!, line + composite];
 }
 
+describe('confirmMrzFields: a zone misread in its structure', () => {
+  // `P<UTOERIKSSON` with its `U` lost: code `TOE`, which is no ICAO code, surname `RIKSSON`. Every
+  // check digit is on the second line, which was read right.
+  const SHIFTED = [
+    'P<TOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<<',
+    'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+  ];
+
+  it('confirms neither the names nor the code after a code that is no ICAO code, however many read them', () => {
+    const a = evidence(SHIFTED, 'tesseract:region0@1.00');
+    const b = evidence(SHIFTED, 'paddle:page@1.00');
+
+    expect(a.reading.checksValid).toBe(true);
+    const result = confirmMrzFields(a.reading, [a, b], 'RIKSSON ANNA MARIA');
+    expect(result.uncertain).toEqual(
+      expect.arrayContaining(['issuingCountry', 'surname', 'givenNames', 'mrzLines']),
+    );
+    expect(result.uncertain).not.toContain('documentNumber');
+  });
+
+  it('does not count a shifted reading towards the names of another', () => {
+    // The chosen reading has a known code and the same shifted surname (`P<UTORIKSSON`, `E` lost);
+    // its only support is the reading whose code is no ICAO code.
+    const chosen = evidence(
+      ['P<UTORIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<<', SHIFTED[1]!],
+      'paddle:page@1.00',
+    );
+    const shifted = evidence(SHIFTED, 'tesseract:region0@1.00');
+
+    expect(chosen.reading.surname).toBe(shifted.reading.surname);
+    const result = confirmMrzFields(chosen.reading, [chosen, shifted]);
+    expect(result.uncertain).toEqual(expect.arrayContaining(['surname', 'givenNames']));
+  });
+
+  // The composite check digit misread (`9` for `0`): the zone fails its checks.
+  const FAILING = [TD3[0]!, `${TD3[1]!.slice(0, 43)}9`];
+
+  it('does not claim a field on its own check digit when the zone fails its checks', () => {
+    const a = evidence(FAILING, 'tesseract:region0@1.00');
+
+    expect(a.reading.checksValid).toBe(false);
+    expect(a.reading.checks.documentNumber).toBe(true);
+    const alone = confirmMrzFields(a.reading, [a]);
+    expect(alone.uncertain).toEqual(
+      expect.arrayContaining(['documentNumber', 'dateOfBirth', 'expiryDate']),
+    );
+    // Another engine that read the same characters there vouches for them.
+    const b = evidence(FAILING, 'paddle:page@1.00');
+    const both = confirmMrzFields(a.reading, [a, b]);
+    expect(both.uncertain).not.toContain('documentNumber');
+    expect(both.uncertain).not.toContain('dateOfBirth');
+  });
+
+  it('claims nothing in a zone whose layout does not hold', () => {
+    // A sex that is no sex: the second line is not where the layout says.
+    const garbled = [TD3[0]!, `${TD3[1]!.slice(0, 20)}Q${TD3[1]!.slice(21)}`];
+    const a = evidence(garbled, 'tesseract:region0@1.00');
+    const b = evidence(garbled, 'paddle:page@1.00');
+
+    expect(a.reading.checks.structure).toBe(false);
+    expect(a.reading.checks.documentNumber).toBe(true);
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toEqual(
+      expect.arrayContaining(['documentNumber', 'dateOfBirth']),
+    );
+  });
+});
+
 describe('confirmMrzFields: check digits contested', () => {
   it('does not claim a document number that another reading passes its check with otherwise', () => {
     // A misread field passes its check digit by chance one time in ten: two readings that both pass

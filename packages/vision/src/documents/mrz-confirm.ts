@@ -8,7 +8,7 @@
  * Otherwise it is returned in `uncertain` and the guard confirms it: a misread name (M as N, W as U)
  * passes every check, so agreement is the only evidence there is.
  */
-import type { MrzFormat, MrzReading } from './mrz';
+import { type MrzFormat, type MrzReading, isKnownState } from './mrz';
 
 type Span = [line: number, start: number, end: number];
 
@@ -196,6 +196,16 @@ function nameField(surname: string, givenNames: string, length: number): string 
   return `${part(surname)}${given ? `<<${given}` : ''}`.padEnd(length, '<').slice(0, length);
 }
 
+/**
+ * True when a reading's names start where they should. On every format but TD1 the names follow the
+ * issuing state's code on the first line; a code that is no ICAO code (after the look-alike fixes of
+ * parseMrz) is as likely a lost or doubled character as a misread one, and then the names are
+ * shifted: blurred, `P<CANMARTIN` was read `P<ANMRTIN` by one engine and `NCANGRT1N` by the other,
+ * both surname `RTIN`. Such a reading neither vouches for names nor has its own names confirmed.
+ */
+export const namesAnchored = (r: MrzReading) =>
+  r.format === 'TD1' || isKnownState(r.mrzLines[0]?.slice(2, 5) ?? '');
+
 /** A checked field's parsed value in a reading (`passportNumber` is the document number). */
 const fieldValue = (r: MrzReading, field: string): unknown =>
   r[(field === 'passportNumber' ? 'documentNumber' : field) as keyof MrzReading];
@@ -264,6 +274,8 @@ export function confirmMrzFields(
       e.reading.format === reading.format && e.reading.mrzLines.length === reading.mrzLines.length,
   );
   const words = vizText ? vizWords(vizText) : null;
+  const anchored = namesAnchored(reading);
+  const sameAnchored = same.filter((e) => namesAnchored(e.reading));
 
   const uncertain: string[] = [];
   const fieldConfidence: Record<string, number> = {};
@@ -291,7 +303,10 @@ export function confirmMrzFields(
         ? corrected
         : own;
     };
-    const agreed = supported(same, valueOfOwn, own);
+    const isNames = rule.fields.includes('surname');
+    const agreed = isNames
+      ? anchored && supported(sameAnchored, valueOfOwn, own)
+      : supported(same, valueOfOwn, own);
     let confidence: number;
     if (rule.check) {
       // A check that picked its own look-alike correction verifies nothing more: the composite check
@@ -311,7 +326,18 @@ export function confirmMrzFields(
           !touchedIn(e.reading, rule.spans) &&
           rule.fields.some((f) => fieldValue(e.reading, f) !== fieldValue(reading, f)),
       );
+      // In a zone whose checks fail (misread somewhere, or misprinted), one passing check digit is
+      // 1-in-10 evidence: at 60 % of its size, pass-fra's garbled second line passed its document
+      // number and birth date checks. A covered field is then claimed only when another engine read
+      // the same characters there, as read (not made so by the same correction), and never in a
+      // zone whose layout does not hold.
+      const zoneHolds =
+        reading.checksValid ||
+        (reading.checks.structure !== false &&
+          agreed &&
+          (!touched(rule.spans) || sawCorrection(rule.spans)));
       const verified =
+        zoneHolds &&
         !contested &&
         reading.checks[rule.check] === true &&
         (!touched(rule.spans) ||
@@ -331,10 +357,12 @@ export function confirmMrzFields(
           fieldValue(reading, 'nationality') === fieldValue(reading, 'issuingCountry')) &&
         codeInViz(own.replace(/<+$/, ''), words);
       const confirmedHere = agreed || (byViz && supported(same, valueOfOwn, own, 1));
-      confidence = confirmedHere && reading.checksValid ? 0.95 : 0.5;
+      // A country code that is no ICAO code is a misread however many readings share it.
+      const knownCode = !isCountryRule(rule) || isKnownState(own);
+      confidence = confirmedHere && knownCode && reading.checksValid ? 0.95 : 0.5;
     }
     const confirmed = confidence >= 0.9;
-    if (rule.fields.includes('surname') && !confirmed) {
+    if (isNames && !confirmed) {
       // Names may still be confirmed one by one: by other readings or by the visual zone.
       let bothNames = true;
       for (const name of ['surname', 'givenNames'] as const) {
@@ -342,7 +370,9 @@ export function confirmMrzFields(
         const byViz =
           words !== null && (value === '' ? name === 'givenNames' : nameInViz(value, words));
         const c =
-          reading.checksValid && supported(same, (r) => r[name].trim(), value, byViz ? 1 : 0)
+          reading.checksValid &&
+          anchored &&
+          supported(sameAnchored, (r) => r[name].trim(), value, byViz ? 1 : 0)
             ? 0.9
             : 0.4;
         fieldConfidence[name] = c;

@@ -397,7 +397,9 @@ const COUNTRY_SWAPS: Record<string, string[]> = {
   K: ['X'],
   X: ['K'],
 };
-const isKnownState = (code: string) => code in states || code === 'UTO' || /^[A-Z]<</.test(code);
+/** An ICAO 9303 state or organisation code as printed (three characters, `D<<` for Germany). */
+export const isKnownState = (code: string) =>
+  code in states || code === 'UTO' || /^[A-Z]<</.test(code);
 
 /** A country code that is not an ICAO code but becomes one with a single look-alike swap is fixed. */
 function fixCountryCodes(lines: string[], format: MrzFormat): string[] {

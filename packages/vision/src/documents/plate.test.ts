@@ -229,6 +229,32 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(false);
   });
 
+  it('does not confirm a character the readings left undecided, even with no variant read', () => {
+    // A small plate read `2HFZ746` twice, M a close runner-up to H in both readings.
+    const undecided = (rival: number) => (source: string) => ({
+      ...read('2HFZ746', source),
+      chars: [...'2HFZ746'].map((char) =>
+        char === 'H'
+          ? { char, p: 0.6, alt: 'M', altP: 0.6 * rival }
+          : { char, p: 0.98, alt: 'X', altP: 0.001 },
+      ),
+    });
+    const close = undecided(0.45);
+    expect(isPlateConfirmed(rankPlateCandidates([close('detect'), close('reread')]))).toBe(false);
+    // A runner-up under a third of the chosen character's probability leaves it decided.
+    const clear = undecided(0.3);
+    expect(isPlateConfirmed(rankPlateCandidates([clear('detect'), clear('reread')]))).toBe(true);
+  });
+
+  it('does not confirm a reading too short to be a whole plate (a model badge)', () => {
+    expect(
+      isPlateConfirmed(rankPlateCandidates([read('S300', 'detect'), read('S300', 'reread')])),
+    ).toBe(false);
+    expect(
+      isPlateConfirmed(rankPlateCandidates([read('FWE50', 'detect'), read('FWE50', 'reread')])),
+    ).toBe(true);
+  });
+
   it('lets clear-cut readings outvote a lone variant (an edge mark read as a letter)', () => {
     const ranked = rankPlateCandidates([
       { ...read('RK161AG', 'detect'), chars: chars('RK161AG', 0.01) },

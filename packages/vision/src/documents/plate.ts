@@ -547,6 +547,20 @@ export function hasGlyphAmbiguity(plate: string): boolean {
 /** A rival letter or digit closer than this to a plate's chosen one makes the reading unsure. */
 const CLEAR_RIVAL_RATIO = 0.15;
 
+/**
+ * A character whose runner-up letter or digit had more than a third of its probability (odds under 3
+ * to 1) was not decided by the reading, even where no recognition read the rival: a plate at 60 % of
+ * its size was read `2HFZ746` twice for `2MFZ746` (M at 0.45 of H). The surest correct plate of the
+ * development photos had its worst rival at 0.31.
+ */
+const UNDECIDED_RIVAL_RATIO = 1 / 3;
+
+/**
+ * Fewer letters and digits than this are a model badge (`S300`), a fragment or a house number as
+ * often as a plate: ranked, never confirmed (no plate of the development photos is shorter).
+ */
+const MIN_CONFIRMED_PLATE_CHARS = 5;
+
 /** Two plate readings that a look-alike or a lost/extra character apart (`7FAV033` / `7EAV033`). */
 export function isNearVariant(a: string, b: string): boolean {
   if (a === b) return false;
@@ -568,13 +582,16 @@ export function isNearVariant(a: string, b: string): boolean {
  * layout, pattern or separator group placed was not read, so it does not count), no reading took a
  * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
- * clear-cut readings. The SA/SADC grammar and
+ * clear-cut readings, no character was left undecided between two (UNDECIDED_RIVAL_RATIO), and
+ * it is long enough to be a whole plate. The SA/SADC grammar and
  * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
  * truth, and a look-alike they changed was not read.
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
   if (!best || best.lettersOnly || best.exactSources.size < 2 || best.glyphAmbiguous) return false;
+  if (best.plateNumber.length < MIN_CONFIRMED_PLATE_CHARS) return false;
+  if (best.rivalRatio !== null && best.rivalRatio > UNDECIDED_RIVAL_RATIO) return false;
   // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
   if (best.markRatio >= CLEAR_RIVAL_RATIO) return false;
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters

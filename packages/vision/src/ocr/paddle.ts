@@ -13,7 +13,13 @@ import type { RawImage } from '../image/decode-image';
 
 import { type DetectionInput, type DetectionOptions, detectionInput } from './detection-input';
 import type { OcrChar, OcrLine } from './ocr-line';
-import { type Point, type Quad, rectifiableQuad } from './text-quad';
+import {
+  type Point,
+  type Quad,
+  orderTextQuad,
+  quadTiltDegrees,
+  rectifiableQuad,
+} from './text-quad';
 
 const require = createRequire(import.meta.url);
 
@@ -187,6 +193,8 @@ export type PaddleOptions = {
    * off by default, so the other readers' boxes are as they were.
    */
   levelTiltedLines?: boolean;
+  /** detectTextBoxes: give each box the tilt of the detector's corners (`tilt`), however small. */
+  measureTilt?: boolean;
   /**
    * recognizeBoxes: the narrowest input the recogniser is given, in pixels at its 48 px height (the
    * runtime's default, 320, pads a short word to a 6.7:1 line; its inference then costs as much as
@@ -236,7 +244,15 @@ function toPaddleImage(image: RawImage): PaddleImage {
 }
 
 /** A text line's axis-aligned box; `points` are its corners when recognition should level it. */
-export type TextBox = { x: number; y: number; width: number; height: number; points?: Quad };
+export type TextBox = {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  points?: Quad;
+  /** The detected line's tilt in degrees (quadTiltDegrees), when asked for (`measureTilt`). */
+  tilt?: number;
+};
 
 const boxOf = (b: TextBox): TextBox => ({
   x: b.x,
@@ -260,10 +276,17 @@ export async function detectTextBoxes(
     maxSideLength: options.maxSideLength ?? 960,
   });
   return boxes.map((b) => {
-    const points = options.levelTiltedLines
-      ? rectifiableQuad((b as { points?: Point[] }).points)
-      : undefined;
-    return { x: b.x, y: b.y, width: b.width, height: b.height, ...(points ? { points } : {}) };
+    const corners = (b as { points?: Point[] }).points;
+    const points = options.levelTiltedLines ? rectifiableQuad(corners) : undefined;
+    const quad = options.measureTilt && corners ? orderTextQuad(corners) : null;
+    return {
+      x: b.x,
+      y: b.y,
+      width: b.width,
+      height: b.height,
+      ...(points ? { points } : {}),
+      ...(quad ? { tilt: quadTiltDegrees(quad) } : {}),
+    };
   });
 }
 

@@ -9,6 +9,7 @@ import {
   isPastZone,
   locatedZone,
   mrzBand,
+  pageTilt,
   rescaleBoxes,
   wideLineBoxes,
   withAgreedNames,
@@ -306,5 +307,36 @@ describe('wideLineBoxes', () => {
     expect(rescaled[0]).toEqual({ x: 25, y: 375, width: 125, height: 16 });
     expect(wideLineBoxes(detected, rescaled)).toEqual([rescaled[0]]);
     expect(wideLineBoxes(detected, rescaled)[0]).toBe(rescaled[0]);
+  });
+});
+
+describe('pageTilt', () => {
+  it('is the median tilt of the widest lines, not of every line', () => {
+    const boxes = [
+      { width: 1000, tilt: 4.2 },
+      { width: 980, tilt: 3.8 },
+      { width: 990, tilt: 4.0 },
+      // Headings at another angle (a page photographed open), narrower than the zone's lines.
+      { width: 700, tilt: -6 },
+      { width: 650, tilt: -6 },
+      { width: 600, tilt: -6 },
+      { width: 120, tilt: 30 },
+    ];
+
+    expect(pageTilt(boxes)).toBeCloseTo(4.0);
+  });
+
+  it('is 0 when no line has a measured tilt', () => {
+    expect(pageTilt([{ width: 900 }, { width: 400 }])).toBe(0);
+    expect(pageTilt([])).toBe(0);
+  });
+
+  it('averages the middle two of an even count', () => {
+    expect(
+      pageTilt([
+        { width: 1000, tilt: 1 },
+        { width: 1000, tilt: 3 },
+      ]),
+    ).toBe(2);
   });
 });

@@ -45,6 +45,11 @@ const degradations: Degradation[] = degradeArg
         return d;
       })
   : [];
+if (process.argv.includes('--degrade') && !degradeArg)
+  throw new Error('--degrade needs a value: all, or some of jpeg,blur,small,tilt,dark,glare');
+const photoSets = new Set(['plates', 'mrz']);
+if (degradations.length && !sets.every((set) => photoSets.has(set)))
+  throw new Error(`--degrade reads the photo sets only (plates, mrz), not ${sets.join(',')}`);
 const write = !process.argv.includes('--no-write') && limit === Infinity && !degradeArg;
 /** The degradation the sets are being read under (none: the photos as they are). */
 let degraded: Degradation | null = null;
@@ -485,8 +490,6 @@ for (const degradation of degradations.length ? degradations : [null]) {
     const started = performance.now();
     if (set === 'plates') scores.push(await scorePlates());
     else if (set === 'mrz') scores.push(...(await scoreMrz()));
-    else if (degraded)
-      throw new Error(`--degrade reads the photo sets only (plates, mrz), not ${set}`);
     else if (set === 'sa-plates') scores.push(await scoreSaPlates());
     else if (set === 'pdf417') scores.push(...scorePdf417());
     else if (set === 'sadl') scores.push(scoreSadl());

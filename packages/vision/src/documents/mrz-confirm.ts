@@ -1,7 +1,8 @@
 /**
  * Which MRZ fields can be claimed as right. ICAO check digits cover the document number, the dates,
  * the personal number and (composite) the optional data; nothing covers the names, the document
- * code, the countries or the sex. A covered field is certain when its check passes. An uncovered one
+ * code, the countries or the sex. A covered field is certain when its check passes (in a zone whose
+ * checks fail, only with a second engine's reading of it as well). An uncovered one
  * is certain only when a second, independent reading of the zone (the other engine: tesseract vs
  * PaddleOCR; another preprocessing for the same engine votes but does not confirm) has the very same
  * characters there, or the visual zone prints the same name (or, for a country code, the same code).

@@ -397,9 +397,11 @@ const COUNTRY_SWAPS: Record<string, string[]> = {
   K: ['X'],
   X: ['K'],
 };
-/** An ICAO 9303 state or organisation code as printed (three characters, `D<<` for Germany). */
-export const isKnownState = (code: string) =>
-  code in states || code === 'UTO' || /^[A-Z]<</.test(code);
+/**
+ * An ICAO 9303 state or organisation code as printed (three characters): Germany's `D<<` is the only
+ * one-letter code, `UTO` the specimens' Utopia.
+ */
+export const isKnownState = (code: string) => code in states || code === 'UTO' || code === 'D<<';
 
 /** A country code that is not an ICAO code but becomes one with a single look-alike swap is fixed. */
 function fixCountryCodes(lines: string[], format: MrzFormat): string[] {

@@ -244,12 +244,14 @@ describe('isPlateConfirmed', () => {
     // A runner-up under a third of the chosen character's probability leaves it decided.
     const clear = undecided(0.3);
     expect(isPlateConfirmed(rankPlateCandidates([clear('detect'), clear('reread')]))).toBe(true);
+    // Decided in its clearest reading: a surer reading of the same plate is evidence too.
+    expect(isPlateConfirmed(rankPlateCandidates([close('detect'), clear('confirm')]))).toBe(true);
   });
 
   it('does not confirm a reading too short to be a whole plate (a model badge)', () => {
-    expect(
-      isPlateConfirmed(rankPlateCandidates([read('S300', 'detect'), read('S300', 'reread')])),
-    ).toBe(false);
+    const badge = rankPlateCandidates([read('S300', 'detect'), read('S300', 'reread')]);
+    expect(badge[0]?.plateNumber).toBe('S300');
+    expect(isPlateConfirmed(badge)).toBe(false);
     expect(
       isPlateConfirmed(rankPlateCandidates([read('FWE50', 'detect'), read('FWE50', 'reread')])),
     ).toBe(true);

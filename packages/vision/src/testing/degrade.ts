@@ -65,7 +65,9 @@ export async function degradeFiles(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const file of files) {
-    // Upright first (EXIF orientation), so that sizes are the picture's as seen.
+    // Upright first (EXIF orientation), so that sizes are the picture's as seen. This re-encodes in
+    // the source's format at sharp's defaults (a JPEG at quality 80) before the effect: a mild extra
+    // compression in every row of the tenth round's measurements (docs/vision/accuracy.md).
     const upright = await sharp(await readFile(file))
       .rotate()
       .toBuffer();

@@ -3,8 +3,8 @@
  * repo), scores the output against each manifest and writes docs/vision/accuracy.md.
  * Options: --data <dir> (default ../shared/data beside the repository), --sets plates,sa-plates,pdf417,mrz,sadl
  * (`--sets plates` or `--sets sa-plates` alone for the plates), --limit N (first N items of a set, for a
- * quick look; the doc is not written then), --no-write, --degrade jpeg,blur,small,tilt,dark,glare (or
- * `all`: the real photos of the plates and MRZ sets read again after what a gate camera does to a
+ * quick look; the doc is not written then), --no-write, --degrade
+ * jpeg,blur,small,tilt,dark,glare,motion,noise,shear (or `all`: the real photos of the plates and MRZ sets read again after what a gate camera does to a
  * picture, each degraded copy written to a temp folder; the doc is not written then, see `npm run
  * eval:stress`).
  *
@@ -46,7 +46,9 @@ const degradations: Degradation[] = degradeArg
       })
   : [];
 if (process.argv.includes('--degrade') && !degradeArg)
-  throw new Error('--degrade needs a value: all, or some of jpeg,blur,small,tilt,dark,glare');
+  throw new Error(
+    `--degrade needs a value: all, or some of ${DEGRADATIONS.map((d) => d.name).join(',')}`,
+  );
 const photoSets = new Set(['plates', 'mrz']);
 if (degradations.length && !sets.every((set) => photoSets.has(set)))
   throw new Error(`--degrade reads the photo sets only (plates, mrz), not ${sets.join(',')}`);

@@ -257,6 +257,65 @@ describe('confirmMrzFields: check digits contested', () => {
   });
 });
 
+describe('confirmMrzFields: a check digit against two engines', () => {
+  it('does not claim a field that two engines read otherwise, though its check passes', () => {
+    // Seen from the side, both engines read the document number one way (its check failing) and one
+    // reading of one engine another way, whose check passed by chance after a second misread.
+    const lines = withDocumentNumber('L898902C4');
+    const failing = [lines[0]!, `${lines[1]!.slice(0, 9)}0${lines[1]!.slice(10)}`];
+    const chosen = evidence(TD3, 'paddle:page@1.00');
+    const tesseract = evidence(failing, 'tesseract:region0@1.00');
+    const paddle = evidence(failing, 'paddle:region0@1.00');
+
+    expect(tesseract.reading.checks.documentNumber).toBe(false);
+    const result = confirmMrzFields(chosen.reading, [chosen, tesseract, paddle]);
+
+    expect(result.uncertain).toEqual(
+      expect.arrayContaining(['documentNumber', 'passportNumber', 'mrzLines']),
+    );
+    // The fields all three read alike keep their check digits' word.
+    expect(result.uncertain).not.toContain('dateOfBirth');
+    expect(result.uncertain).not.toContain('expiryDate');
+  });
+
+  it('still lets the check digit rule between one engine and the other', () => {
+    const lines = withDocumentNumber('L898902C4');
+    const failing = [lines[0]!, `${lines[1]!.slice(0, 9)}0${lines[1]!.slice(10)}`];
+    const chosen = evidence(TD3, 'paddle:page@1.00');
+    const tesseract = evidence(failing, 'tesseract:region0@1.00');
+    const binarised = evidence(failing, 'tesseract:region0-binarised@1.00');
+
+    const result = confirmMrzFields(chosen.reading, [chosen, tesseract, binarised]);
+
+    expect(result.uncertain).not.toContain('documentNumber');
+  });
+});
+
+describe('confirmMrzFields: no given names', () => {
+  it('does not claim there are none when the surname is unsure, visual zone or not', () => {
+    // The separator lost (`ERIKSSON<ANNA<MARIA`): the names run together as a surname, no given names.
+    const joined = evidence(
+      [TD3[0]!.replace('ERIKSSON<<ANNA<MARIA', 'ERIKSSON<ANNA<MARIA<'), TD3[1]!],
+      'tesseract:region0@1.00',
+    );
+    const right = evidence(TD3, 'paddle:page@1.00');
+
+    expect(joined.reading.givenNames).toBe('');
+    const result = confirmMrzFields(joined.reading, [joined, right], 'Surname\nEriksson');
+
+    expect(result.uncertain).toEqual(expect.arrayContaining(['surname', 'givenNames', 'mrzLines']));
+  });
+
+  it('confirms a zone without given names that both engines read so', () => {
+    const none = ['P<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', TD3[1]!];
+    const a = evidence(none, 'tesseract:region0@1.00');
+    const b = evidence(none, 'paddle:page@1.00');
+
+    expect(a.reading.givenNames).toBe('');
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toEqual([]);
+  });
+});
+
 describe('confirmMrzFields: country codes and the visual zone', () => {
   /** The two engines disagree on the nationality only (`UTO` against `UKO`, no check digit there). */
   const disputed = () => {

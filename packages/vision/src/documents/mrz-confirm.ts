@@ -261,6 +261,28 @@ function supported(
 }
 
 /**
+ * True when another value of a field was read by more engines than the chosen one. A check digit
+ * passes a misread by chance 1 time in 10, so it arbitrates between two engines that disagree, but
+ * not against two that agree: seen from the side, pass-fra's `08CD50338` was read `08C050338` by
+ * both engines (failing its check) and `D8C050338` by PaddleOCR's page reading alone, which a
+ * second misread made pass; the zone chosen from the votes claimed it.
+ */
+function outvoted(
+  evidence: MrzEvidence[],
+  valueOf: (r: MrzReading) => string,
+  chosen: string,
+): boolean {
+  const engines = new Map<string, Set<string>>();
+  for (const e of evidence) {
+    const v = valueOf(e.reading);
+    if (!engines.has(v)) engines.set(v, new Set());
+    engines.get(v)!.add(engineOf(e.group));
+  }
+  const own = engines.get(chosen)?.size ?? 0;
+  return [...engines].some(([v, set]) => v !== chosen && set.size > own);
+}
+
+/**
  * `evidence` holds every engine reading of the zone (the chosen one included when it is one; a vote
  * derived from them is not evidence). `vizText` is OCR text of the rest of the page, if read: a
  * name printed there is one more independent reading of that name.
@@ -340,6 +362,7 @@ export function confirmMrzFields(
       const verified =
         zoneHolds &&
         !contested &&
+        !outvoted(same, valueOfOwn, own) &&
         reading.checks[rule.check] === true &&
         (!touched(rule.spans) ||
           (hasComposite && rule.check !== 'composite' && reading.checks.composite === true) ||
@@ -368,8 +391,17 @@ export function confirmMrzFields(
       let bothNames = true;
       for (const name of ['surname', 'givenNames'] as const) {
         const value = reading[name].trim();
-        const byViz =
-          words !== null && (value === '' ? name === 'givenNames' : nameInViz(value, words));
+        // No given names means the surname runs to the end of the field: a claim about where the
+        // surname ends, as sure as the surname. Seen from the side, pass-lux's `MAUS<<KETTY` was read
+        // `MAUSK<KKETTY` (the separator lost): surname unsure, no given names claimed by the engine
+        // that read it so and by the visual zone, which cannot print an absence.
+        if (value === '' && name === 'givenNames' && uncertain.includes('surname')) {
+          fieldConfidence[name] = 0.4;
+          uncertain.push(name);
+          bothNames = false;
+          continue;
+        }
+        const byViz = words !== null && value !== '' && nameInViz(value, words);
         const c =
           reading.checksValid &&
           anchored &&

@@ -8,6 +8,7 @@ import {
   hasGlyphAmbiguity,
   isNearVariant,
   isCorrectionSupported,
+  isDateTimeOrPhone,
   isPlateConfirmed,
   markRatio,
   matchPlatePatterns,
@@ -248,6 +249,16 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(rankPlateCandidates([close('detect'), clear('confirm')]))).toBe(true);
   });
 
+  it('does not confirm a plate spelt by the rest of a line with a letter of another script', () => {
+    // Blurred by motion, `WXY184` was read `皖AY184` twice: a character lost, the rest a plate.
+    const lost = rankPlateCandidates([read('皖AY184', 'detect'), read('皖AY·184', 'confirm')]);
+    expect(lost[0]?.plateNumber).toBe('AY184');
+    expect(isPlateConfirmed(lost)).toBe(false);
+    expect(
+      isPlateConfirmed(rankPlateCandidates([read('WXY184', 'detect'), read('WXY·184', 'confirm')])),
+    ).toBe(true);
+  });
+
   it('does not confirm a reading too short to be a whole plate (a model badge)', () => {
     const badge = rankPlateCandidates([read('S300', 'detect'), read('S300', 'reread')]);
     expect(badge[0]?.plateNumber).toBe('S300');
@@ -311,6 +322,44 @@ describe('isPlateConfirmed', () => {
 
     expect(ranked[0]!.plateNumber).toBe('KP35XKGP');
     expect(isPlateConfirmed(ranked)).toBe(false);
+  });
+});
+
+describe('isDateTimeOrPhone', () => {
+  it.each([
+    ['2014-05-08', true],
+    ['08.05.2014', true],
+    ['08/05/14', true],
+    ['14:12:59', true],
+    ['148 12:59', true],
+    ['2014-05-08 14:12:59', true],
+    ['314-845-5900', true],
+    ['3148455900', true],
+    // Plates: a Czech sticker read as a colon, separators, digits-only series, a month that is none.
+    ['1B1:9839', false],
+    ['1:9839', false],
+    ['RK-026AJ', false],
+    ['OZC-8400', false],
+    ['12-345-67', false],
+    ['123-45-678', false],
+    ['8951283', false],
+    ['CA 123-456', false],
+  ])('%s -> %s', (text, expected) => {
+    expect(isDateTimeOrPhone(text)).toBe(expected);
+  });
+
+  it('is never a plate candidate, however sure and however often read', () => {
+    const stamp = { text: '2014-05-08', confidence: 0.99, source: 'detect' };
+    expect(scorePlateCandidate(stamp)).toBeNull();
+    expect(scorePlateCandidate({ ...stamp, text: '314-845-5900' })).toBeNull();
+    const ranked = rankPlateCandidates([
+      stamp,
+      { ...stamp, source: 'reread' },
+      { text: '14812859', confidence: 0.9, source: 'detect-full' },
+    ]);
+    expect(ranked.map((c) => c.plateNumber)).toEqual(['14812859']);
+    expect(isPlateConfirmed(ranked)).toBe(false);
+    expect(scorePlateCandidate({ ...stamp, text: '1B1:9839' })?.plateNumber).toBe('1B19839');
   });
 });
 

@@ -380,8 +380,33 @@ function isSubstitutionOf(a: string, b: string): boolean {
   return diff <= 2;
 }
 
+/**
+ * Text that is a date, a time or a phone number, not a plate: a camera's date stamp (`2014-05-08`,
+ * `14:12:59`) or a number painted on a van (`314-845-5900`). In sensor noise the plate of a street
+ * photo was lost and its stamp's date, read twice, was confirmed. Dates need a real month and day
+ * in three groups of digits only; no plate series is only digits in such groups or with a time's
+ * colon, nor nine digits and nothing else.
+ */
+const NOT_PLATE_TEXT: readonly RegExp[] = [
+  // Digits only, with an hour and its minutes: a Czech plate's sticker between groups reads as a
+  // colon too (`1B1:9839`), but with a letter.
+  /^[\d\s:.\-/]*(?:^|\D)(?:[01]?\d|2[0-3])\s?:\s?[0-5]\d(?!\d)[\d\s:.\-/]*$/,
+  /(?:^|\D)(?:19|20)\d\d[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?!\d)/,
+  /(?:^|\D)(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d(?!\d)/,
+  /^\D*(?:\d\D?){9,}$/,
+];
+
+/** A letter that is not A-Z (CJK, Cyrillic, accented): a plate character the recogniser lost. */
+const OTHER_SCRIPT_LETTER = /(?![A-Za-z])\p{L}/u;
+
+/** Whether OCR text is shaped like a date, a time or a phone number (NOT_PLATE_TEXT). */
+export function isDateTimeOrPhone(text: string): boolean {
+  return NOT_PLATE_TEXT.some((re) => re.test(text.trim()));
+}
+
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {
+  if (isDateTimeOrPhone(input.text)) return null;
   const raw = normalisePlate(disambiguateByGroups(input.text));
   if (raw.length < 4 || raw.length > 10) return null;
   let match = bestPatternMatch(raw);
@@ -410,6 +435,10 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     );
   if (match.fixes)
     warnings.push(`Corrected ${match.fixes} look-alike character(s) in digit positions.`);
+  // A letter of another script in the line (the recogniser also knows Chinese plates: blurred by
+  // motion, `WXY184` was read `皖AY184` twice): a character there was not read, and the plate the
+  // rest spells is not the plate as read. It ranks, but no such reading confirms it.
+  const lost = OTHER_SCRIPT_LETTER.test(input.text);
   const confidence = Math.max(
     0,
     Math.min(
@@ -427,10 +456,10 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     warnings,
     sources: new Set(input.source ? [input.source] : []),
     directSources: new Set(
-      input.source && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
+      input.source && !lost && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
     ),
     exactSources: new Set(
-      input.source && plate === normalisePlate(input.text) ? [input.source] : [],
+      input.source && !lost && plate === normalisePlate(input.text) ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
     markRatio: markRatio(input.chars),

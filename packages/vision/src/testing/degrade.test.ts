@@ -76,4 +76,44 @@ describe('degradeFiles', () => {
     expect(tilted.width).toBeGreaterThan(400);
     expect(tilted.height).toBeGreaterThan(200);
   });
+
+  it('smears rows only when moving, adds the same noise every run, and slopes rows when seen from the side', async () => {
+    // Motion blur along the rows: vertical edges spread over a few pixels, horizontal ones stay
+    // sharp; measured as the energy (squared) of the 1-px differences across and down.
+    const [moving] = await degradeFiles([png], out, byName('motion'));
+    const raw = async (file: string) =>
+      sharp(readFileSync(file)).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const edges = async (file: string) => {
+      const { data, info } = await raw(file);
+      let across = 0;
+      let down = 0;
+      for (let y = 0; y < info.height - 1; y++)
+        for (let x = 0; x < info.width - 1; x++) {
+          const v = data[y * info.width + x]!;
+          across += (v - data[y * info.width + x + 1]!) ** 2;
+          down += (v - data[(y + 1) * info.width + x]!) ** 2;
+        }
+      return { across, down };
+    };
+    const sharpEdges = await edges(png);
+    const movedEdges = await edges(moving!);
+    expect(movedEdges.across).toBeLessThan(sharpEdges.across * 0.5);
+    expect(movedEdges.down).toBeGreaterThan(sharpEdges.down * 0.9);
+
+    const [noisy] = await degradeFiles([png], out, byName('noise'));
+    const first = (await raw(noisy!)).data;
+    const clean = (await raw(png)).data;
+    let diff = 0;
+    for (let i = 0; i < clean.length; i++) diff += Math.abs(first[i]! - clean[i]!);
+    // Sigma 12 on each channel: about 8 grey levels off on average (a mean absolute deviation).
+    expect(diff / clean.length).toBeGreaterThan(5);
+    const [again] = await degradeFiles([png], out, byName('noise'));
+    expect(Buffer.compare(first, (await raw(again!)).data)).toBe(0);
+
+    const [sheared] = await degradeFiles([png], out, byName('shear'));
+    const side = await sharp(readFileSync(sheared!)).metadata();
+    expect(side.width).toBe(400);
+    // Rows slope by 15 %: 400 px wide, the picture is 60 px taller.
+    expect(side.height).toBeGreaterThanOrEqual(259);
+  });
 });

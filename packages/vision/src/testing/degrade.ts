@@ -7,13 +7,13 @@ import sharp, { type Sharp } from 'sharp';
  * What a gate camera does to a picture, applied to a real photo so that the readers can be measured on
  * images no method was tuned on (`npm run eval:stress`). Each is one general effect at a strength a
  * phone at a gate produces, never fitted to a file: heavy compression, a focus miss, a distant shot, a
- * tilted hand, shade and sunlight.
+ * tilted hand, shade, sunlight, a moving vehicle, dusk's sensor noise and a view from the side.
  */
 export type Degradation = {
   name: string;
   /** How it reads in the tables. */
   label: string;
-  apply: (image: Sharp, size: { width: number; height: number }) => Sharp;
+  apply: (image: Sharp, size: { width: number; height: number }) => Sharp | Promise<Sharp>;
   /** Re-encoded as this JPEG quality whatever the source's format (the `jpeg` degradation). */
   jpegQuality?: number;
 };
@@ -51,7 +51,52 @@ export const DEGRADATIONS: readonly Degradation[] = [
     label: 'in sunlight (contrast halved towards white)',
     apply: (image) => image.linear(0.5, 0.5 * 255),
   },
+  {
+    name: 'motion',
+    label: 'moving (horizontal motion blur over long side / 200)',
+    apply: (image, { width, height }) => {
+      // An odd kernel length (sharp centres it), at least 3 px: 7 px on a 1280 px photo. sharp takes
+      // kernels of 3 rows or more: the middle row carries the blur.
+      const length = Math.max(3, 2 * Math.round(Math.max(width, height) / 400) + 1);
+      const kernel = new Array<number>(3 * length).fill(0).fill(1, length, 2 * length);
+      return image.convolve({ width: length, height: 3, kernel });
+    },
+  },
+  {
+    name: 'noise',
+    label: 'at dusk (sensor noise, sigma 12 grey levels)',
+    apply: async (image) => {
+      const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+      const random = seededRandom(0x5eed);
+      for (let i = 0; i < data.length; i++) {
+        // Box-Muller: a normal deviate from two uniform ones.
+        const n = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+        data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + 12 * n)));
+      }
+      return sharp(data, {
+        raw: { width: info.width, height: info.height, channels: info.channels },
+      });
+    },
+  },
+  {
+    name: 'shear',
+    label: 'seen from the side (horizontal lines sloping 15 %)',
+    // Verticals stay vertical and rows slope, as a plate or page photographed off its axis.
+    apply: (image) => image.affine([1, 0, 0.15, 1], { background: { r: 96, g: 96, b: 96 } }),
+  },
 ];
+
+/** A reproducible uniform [0, 1) sequence (mulberry32), so a noisy copy is the same every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /**
  * Writes a degraded copy of each file into `dir` (same base name, so a result can be told by its file)
@@ -72,7 +117,7 @@ export async function degradeFiles(
       .rotate()
       .toBuffer();
     const { width = 0, height = 0 } = await sharp(upright).metadata();
-    let image = degradation.apply(sharp(upright), { width, height });
+    let image = await degradation.apply(sharp(upright), { width, height });
     const png = extname(file).toLowerCase() === '.png' && !degradation.jpegQuality;
     image = png ? image.png() : image.jpeg({ quality: degradation.jpegQuality ?? 92 });
     const target = join(dir, `${basename(file, extname(file))}${png ? '.png' : '.jpg'}`);

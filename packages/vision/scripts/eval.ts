@@ -4,9 +4,9 @@
  * Options: --data <dir> (default ../shared/data beside the repository), --sets plates,sa-plates,pdf417,mrz,sadl
  * (`--sets plates` or `--sets sa-plates` alone for the plates), --limit N (first N items of a set, for a
  * quick look; the doc is not written then), --no-write, --degrade
- * jpeg,blur,small,tilt,dark,glare,motion,noise,shear (or `all`: the real photos of the plates and MRZ sets read again after what a gate camera does to a
- * picture, each degraded copy written to a temp folder; the doc is not written then, see `npm run
- * eval:stress`).
+ * jpeg,blur,small,tilt,dark,glare,motion,noise,shear (or `all`: the real photos of the plates and
+ * MRZ sets read again after what a gate camera does to a picture, each degraded copy written to a
+ * temp folder; the doc is not written then, see `npm run eval:stress`).
  *
  * Never silently wrong: each reading's `uncertain` list is scored too. A field that is wrong and not
  * listed there is a silent error; the share of correct fields that are confident (not listed) is

@@ -278,6 +278,20 @@ describe('confirmMrzFields: a check digit against two engines', () => {
     expect(result.uncertain).not.toContain('expiryDate');
   });
 
+  it('is not outvoted by engines that misread only the check digit alike', () => {
+    // Both other engines read the number as chosen and its check digit otherwise (failing).
+    // (`7`: no look-alike swap in the number makes that check pass, so the parser corrects nothing.)
+    const lines = [TD3[0]!, `${TD3[1]!.slice(0, 9)}7${TD3[1]!.slice(10)}`];
+    const chosen = evidence(TD3, 'paddle:page@1.00');
+    const tesseract = evidence(lines, 'tesseract:region0@1.00');
+    const paddle = evidence(lines, 'paddle:region0@1.00');
+
+    expect(tesseract.reading.checks.documentNumber).toBe(false);
+    expect(confirmMrzFields(chosen.reading, [chosen, tesseract, paddle]).uncertain).not.toContain(
+      'documentNumber',
+    );
+  });
+
   it('still lets the check digit rule between one engine and the other', () => {
     const lines = withDocumentNumber('L898902C4');
     const failing = [lines[0]!, `${lines[1]!.slice(0, 9)}0${lines[1]!.slice(10)}`];
@@ -304,6 +318,36 @@ describe('confirmMrzFields: no given names', () => {
     const result = confirmMrzFields(joined.reading, [joined, right], 'Surname\nEriksson');
 
     expect(result.uncertain).toEqual(expect.arrayContaining(['surname', 'givenNames', 'mrzLines']));
+  });
+
+  it('does not claim there are none when two engines read none but disagree on the surname', () => {
+    const a = evidence(
+      ['P<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', TD3[1]!],
+      'tesseract:region0@1.00',
+    );
+    const b = evidence(
+      ['P<UTOERIKSEN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', TD3[1]!],
+      'paddle:page@1.00',
+    );
+
+    expect(b.reading.givenNames).toBe('');
+    expect(confirmMrzFields(a.reading, [a, b]).uncertain).toEqual(
+      expect.arrayContaining(['surname', 'givenNames']),
+    );
+  });
+
+  it('does not let the visual zone vouch for no given names against an engine that read some', () => {
+    // The surname is confirmed (both engines); one engine read no given names, the other `ANNA MARIA`.
+    const none = evidence(
+      ['P<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', TD3[1]!],
+      'tesseract:region0@1.00',
+    );
+    const some = evidence(TD3, 'paddle:page@1.00');
+
+    const result = confirmMrzFields(none.reading, [none, some], 'Surname\nEriksson');
+
+    expect(result.uncertain).not.toContain('surname');
+    expect(result.uncertain).toContain('givenNames');
   });
 
   it('confirms a zone without given names that both engines read so', () => {

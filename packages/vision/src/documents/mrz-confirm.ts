@@ -261,25 +261,25 @@ function supported(
 }
 
 /**
- * True when another value of a field was read by more engines than the chosen one. A check digit
- * passes a misread by chance 1 time in 10, so it arbitrates between two engines that disagree, but
- * not against two that agree: seen from the side, pass-fra's `08CD50338` was read `08C050338` by
- * both engines (failing its check) and `D8C050338` by PaddleOCR's page reading alone, which a
- * second misread made pass; the zone chosen from the votes claimed it.
+ * True when two engines or more read other values of a checked field's parsed values than the chosen
+ * reading has, and fewer engines read the chosen ones. A check digit passes a misread by chance 1
+ * time in 10, so it arbitrates between one engine and another, but not against two that agree: seen
+ * from the side, pass-fra's `08CD50338` was read `08C050338` by both engines (failing its check)
+ * and `D8C050338` by PaddleOCR's page reading alone, which a second misread made pass; the zone
+ * voted from the readings claimed it. Parsed values, as `contested` compares them: engines that
+ * misread only the check digit alike read the field itself as chosen.
  */
-function outvoted(
-  evidence: MrzEvidence[],
-  valueOf: (r: MrzReading) => string,
-  chosen: string,
-): boolean {
+function outvoted(evidence: MrzEvidence[], reading: MrzReading, fields: string[]): boolean {
+  const valueOf = (r: MrzReading) => fields.map((f) => String(fieldValue(r, f))).join('\n');
   const engines = new Map<string, Set<string>>();
   for (const e of evidence) {
     const v = valueOf(e.reading);
     if (!engines.has(v)) engines.set(v, new Set());
     engines.get(v)!.add(engineOf(e.group));
   }
+  const chosen = valueOf(reading);
   const own = engines.get(chosen)?.size ?? 0;
-  return [...engines].some(([v, set]) => v !== chosen && set.size > own);
+  return [...engines].some(([v, set]) => v !== chosen && set.size >= 2 && set.size > own);
 }
 
 /**
@@ -362,7 +362,7 @@ export function confirmMrzFields(
       const verified =
         zoneHolds &&
         !contested &&
-        !outvoted(same, valueOfOwn, own) &&
+        !outvoted(same, reading, rule.fields) &&
         reading.checks[rule.check] === true &&
         (!touched(rule.spans) ||
           (hasComposite && rule.check !== 'composite' && reading.checks.composite === true) ||
@@ -389,19 +389,21 @@ export function confirmMrzFields(
     if (isNames && !confirmed) {
       // Names may still be confirmed one by one: by other readings or by the visual zone.
       let bothNames = true;
+      let surnameSure = false;
       for (const name of ['surname', 'givenNames'] as const) {
         const value = reading[name].trim();
         // No given names means the surname runs to the end of the field: a claim about where the
         // surname ends, as sure as the surname. Seen from the side, pass-lux's `MAUS<<KETTY` was read
         // `MAUSK<KKETTY` (the separator lost): surname unsure, no given names claimed by the engine
-        // that read it so and by the visual zone, which cannot print an absence.
-        if (value === '' && name === 'givenNames' && uncertain.includes('surname')) {
+        // that read it so and by the visual zone, which cannot print an absence (nameInViz of an
+        // empty name is false).
+        if (name === 'givenNames' && value === '' && !surnameSure) {
           fieldConfidence[name] = 0.4;
           uncertain.push(name);
           bothNames = false;
           continue;
         }
-        const byViz = words !== null && value !== '' && nameInViz(value, words);
+        const byViz = words !== null && nameInViz(value, words);
         const c =
           reading.checksValid &&
           anchored &&
@@ -409,6 +411,7 @@ export function confirmMrzFields(
             ? 0.9
             : 0.4;
         fieldConfidence[name] = c;
+        if (name === 'surname') surnameSure = c >= 0.9;
         if (c < 0.9) {
           uncertain.push(name);
           bothNames = false;

@@ -257,6 +257,17 @@ describe('isPlateConfirmed', () => {
     expect(
       isPlateConfirmed(rankPlateCandidates([read('WXY184', 'detect'), read('WXY·184', 'confirm')])),
     ).toBe(true);
+    // A full-width digit is dropped by the normaliser too: lost. A hyphen read as `一` is a separator.
+    expect(
+      isPlateConfirmed(
+        rankPlateCandidates([read('7EAV０33', 'detect'), read('7EAV０33', 'reread')]),
+      ),
+    ).toBe(false);
+    expect(
+      isPlateConfirmed(
+        rankPlateCandidates([read('ABC一1234', 'detect'), read('ABC-1234', 'reread')]),
+      ),
+    ).toBe(true);
   });
 
   it('does not confirm a reading too short to be a whole plate (a model badge)', () => {
@@ -344,6 +355,15 @@ describe('isDateTimeOrPhone', () => {
     ['123-45-678', false],
     ['8951283', false],
     ['CA 123-456', false],
+    ['ABC-1234', false],
+    ['AB-123-CD', false],
+    ['1A2 3456', false],
+    ['ND 123-456', false],
+    ['B 123 ABC', false],
+    ['CA 12-05-20', false],
+    ['A12:30', false],
+    ['K1234-5678-9', false],
+    ['(082) 555-1234', true],
   ])('%s -> %s', (text, expected) => {
     expect(isDateTimeOrPhone(text)).toBe(expected);
   });

@@ -383,21 +383,26 @@ function isSubstitutionOf(a: string, b: string): boolean {
 /**
  * Text that is a date, a time or a phone number, not a plate: a camera's date stamp (`2014-05-08`,
  * `14:12:59`) or a number painted on a van (`314-845-5900`). In sensor noise the plate of a street
- * photo was lost and its stamp's date, read twice, was confirmed. Dates need a real month and day
- * in three groups of digits only; no plate series is only digits in such groups or with a time's
- * colon, nor nine digits and nothing else.
+ * photo was lost and its stamp's date, read twice, was confirmed. Each pattern wants a line of
+ * digits and separators only: a date with a real month and day in three groups, an hour and its
+ * minutes, or nine digits or more. No plate series is only digits in such groups or with a colon,
+ * nor nine digits and nothing else; a letter anywhere makes the line no stamp (a Czech plate's
+ * sticker between groups reads as a colon too: `1B1:9839`).
  */
 const NOT_PLATE_TEXT: readonly RegExp[] = [
-  // Digits only, with an hour and its minutes: a Czech plate's sticker between groups reads as a
-  // colon too (`1B1:9839`), but with a letter.
-  /^[\d\s:.\-/]*(?:^|\D)(?:[01]?\d|2[0-3])\s?:\s?[0-5]\d(?!\d)[\d\s:.\-/]*$/,
-  /(?:^|\D)(?:19|20)\d\d[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?!\d)/,
-  /(?:^|\D)(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d(?!\d)/,
-  /^\D*(?:\d\D?){9,}$/,
+  /^[\d\s:.\-/]*?(?<!\d)(?:[01]?\d|2[0-3])\s?:\s?[0-5]\d(?!\d)[\d\s:.\-/]*$/,
+  /^[\d\s:.\-/]*?(?<!\d)(?:19|20)\d\d[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?!\d)[\d\s:.\-/]*$/,
+  /^[\d\s:.\-/]*?(?<!\d)(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d(?!\d)[\d\s:.\-/]*$/,
+  /^(?=(?:\D*\d){9})[\d\s().+\-/]+$/,
 ];
 
-/** A letter that is not A-Z (CJK, Cyrillic, accented): a plate character the recogniser lost. */
-const OTHER_SCRIPT_LETTER = /(?![A-Za-z])\p{L}/u;
+/**
+ * A letter or digit outside A-Z and 0-9 (a CJK sign, a full-width or circled digit), which the plate
+ * normaliser drops: a character the recogniser did not read as a plate's. Not the marks the
+ * recogniser's Chinese alphabet holds as letters that look like separators (`一` `丨` `丶`) nor
+ * modifier letters (`ˉ`).
+ */
+const LOST_CHARACTER = /(?![A-Za-z0-9])(?!\p{Lm})(?![一丨丶])[\p{L}\p{N}]/u;
 
 /** Whether OCR text is shaped like a date, a time or a phone number (NOT_PLATE_TEXT). */
 export function isDateTimeOrPhone(text: string): boolean {
@@ -435,10 +440,10 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     );
   if (match.fixes)
     warnings.push(`Corrected ${match.fixes} look-alike character(s) in digit positions.`);
-  // A letter of another script in the line (the recogniser also knows Chinese plates: blurred by
-  // motion, `WXY184` was read `皖AY184` twice): a character there was not read, and the plate the
-  // rest spells is not the plate as read. It ranks, but no such reading confirms it.
-  const lost = OTHER_SCRIPT_LETTER.test(input.text);
+  // A character lost in the line (the recogniser also knows Chinese plates: blurred by motion,
+  // `WXY184` was read `皖AY184` twice): the plate the rest spells is not the plate as read. It
+  // ranks, but no such reading confirms it.
+  const lostCharacter = LOST_CHARACTER.test(input.text);
   const confidence = Math.max(
     0,
     Math.min(
@@ -456,10 +461,12 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     warnings,
     sources: new Set(input.source ? [input.source] : []),
     directSources: new Set(
-      input.source && !lost && sameGlyphs(plate, normalisePlate(input.text)) ? [input.source] : [],
+      input.source && !lostCharacter && sameGlyphs(plate, normalisePlate(input.text))
+        ? [input.source]
+        : [],
     ),
     exactSources: new Set(
-      input.source && !lost && plate === normalisePlate(input.text) ? [input.source] : [],
+      input.source && !lostCharacter && plate === normalisePlate(input.text) ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
     markRatio: markRatio(input.chars),

@@ -374,9 +374,11 @@ const onlyVizLeft = (reading: MrzReading, readings: MrzEvidence[]) => {
   const left = confirmMrzFields(reading, readings).uncertain.filter((f) => f !== 'mrzLines');
   // A name with a one-letter part is never confirmed by the visual zone (nameInViz): a misread that
   // cut it short (id-che's `QUO` read `U` on the page), which only another engine pass can settle.
+  // Nor is an absence (no given names): the page cannot print one.
   const vizCanConfirm = (f: string) =>
     VIZ_CONFIRMABLE.has(f) &&
-    !((f === 'surname' || f === 'givenNames') && /(^|\s)\S(\s|$)/.test(reading[f].trim()));
+    !((f === 'surname' || f === 'givenNames') && /(^|\s)\S(\s|$)/.test(reading[f].trim())) &&
+    !(f === 'givenNames' && reading.givenNames.trim() === '');
   return reading.checksValid && left.length > 0 && left.every(vizCanConfirm);
 };
 

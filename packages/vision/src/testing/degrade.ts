@@ -66,7 +66,8 @@ export const DEGRADATIONS: readonly Degradation[] = [
     name: 'noise',
     label: 'at dusk (sensor noise, sigma 12 grey levels)',
     apply: async (image) => {
-      const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+      // Colour only: a transparent PNG's alpha is no sensor's.
+      const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
       const random = seededRandom(0x5eed);
       for (let i = 0; i < data.length; i++) {
         // Box-Muller: a normal deviate from two uniform ones.

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 
+import seedrandom from 'seedrandom';
 import sharp, { type Sharp } from 'sharp';
 
 /**
@@ -68,7 +69,8 @@ export const DEGRADATIONS: readonly Degradation[] = [
     apply: async (image) => {
       // Colour only: a transparent PNG's alpha is no sensor's.
       const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-      const random = seededRandom(0x5eed);
+      // Seeded (seedrandom, installed with TensorFlow.js): every run reads the same copy.
+      const random = seedrandom('boomgate-sensor-noise');
       for (let i = 0; i < data.length; i++) {
         // Box-Muller: a normal deviate from two uniform ones.
         const n = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -86,18 +88,6 @@ export const DEGRADATIONS: readonly Degradation[] = [
     apply: (image) => image.affine([1, 0, 0.15, 1], { background: { r: 96, g: 96, b: 96 } }),
   },
 ];
-
-/** A reproducible uniform [0, 1) sequence (mulberry32), so a noisy copy is the same every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writes a degraded copy of each file into `dir` (same base name, so a result can be told by its file)

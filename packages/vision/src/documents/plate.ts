@@ -383,18 +383,25 @@ function isSubstitutionOf(a: string, b: string): boolean {
 /**
  * Text that is a date, a time or a phone number, not a plate: a camera's date stamp (`2014-05-08`,
  * `14:12:59`) or a number painted on a van (`314-845-5900`). In sensor noise the plate of a street
- * photo was lost and its stamp's date, read twice, was confirmed. Each pattern wants a line of
- * digits and separators only: a date with a real month and day in three groups, an hour and its
- * minutes, or nine digits or more. No plate series is only digits in such groups or with a colon,
+ * photo was lost and its stamp's date, read twice, was confirmed. A stamp is a line of digits and
+ * separators only (STAMP_LINE) holding a date with a real month and day in three groups or an hour
+ * and its minutes; a phone number is nine digits or more with its separators. No plate series is only digits in such groups or with a colon,
  * nor nine digits and nothing else; a letter anywhere makes the line no stamp (a Czech plate's
  * sticker between groups reads as a colon too: `1B1:9839`).
  */
-const NOT_PLATE_TEXT: readonly RegExp[] = [
-  /^[\d\s:.\-/]*?(?<!\d)(?:[01]?\d|2[0-3])\s?:\s?[0-5]\d(?!\d)[\d\s:.\-/]*$/,
-  /^[\d\s:.\-/]*?(?<!\d)(?:19|20)\d\d[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?!\d)[\d\s:.\-/]*$/,
-  /^[\d\s:.\-/]*?(?<!\d)(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d(?!\d)[\d\s:.\-/]*$/,
-  /^(?=(?:\D*\d){9})[\d\s().+\-/]+$/,
+const STAMP_LINE = /^[\d\s:.\-/]+$/;
+const STAMPS: readonly RegExp[] = [
+  /(?<!\d)(?:[01]?\d|2[0-3])\s?:\s?[0-5]\d(?!\d)/,
+  /(?<!\d)(?:19|20)\d\d[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?!\d)/,
+  /(?<!\d)(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19|20)?\d\d(?!\d)/,
 ];
+const PHONE_NUMBER = /^(?=(?:\D*\d){9})[\d\s().+\-/]+$/;
+
+/** Whether OCR text is shaped like a date, a time or a phone number (see STAMPS). */
+export function isDateTimeOrPhone(text: string): boolean {
+  const line = text.trim();
+  return (STAMP_LINE.test(line) && STAMPS.some((re) => re.test(line))) || PHONE_NUMBER.test(line);
+}
 
 /**
  * A letter or digit outside A-Z and 0-9 (a CJK sign, a full-width or circled digit), which the plate
@@ -403,11 +410,6 @@ const NOT_PLATE_TEXT: readonly RegExp[] = [
  * modifier letters (`ˉ`).
  */
 const LOST_CHARACTER = /(?![A-Za-z0-9])(?!\p{Lm})(?![一丨丶])[\p{L}\p{N}]/u;
-
-/** Whether OCR text is shaped like a date, a time or a phone number (NOT_PLATE_TEXT). */
-export function isDateTimeOrPhone(text: string): boolean {
-  return NOT_PLATE_TEXT.some((re) => re.test(text.trim()));
-}
 
 /** Scores one OCR string as a plate. Higher is better; <= 0 means "not a plate". */
 export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate | null {

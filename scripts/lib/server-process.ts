@@ -72,9 +72,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The line main.ts prints once it listens, with the port it actually bound. */
+export const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)/;
+/** How much of the server's output a failed start quotes (its last lines say why). */
+const OUTPUT_TAIL_CHARS = 4_000;
+
 /**
- * Starts the real server (`npm run serve`'s command) on a free port with a throwaway data folder
- * and embedded PostgreSQL, and waits until /api/health answers.
+ * Starts the real server (`npm run serve`'s command) with a throwaway data folder and embedded
+ * PostgreSQL, and waits until /api/health answers.
+ *
+ * Unless the caller sets PORT, the server listens on port 0 and says which port the system gave
+ * it. Choosing a free port first and passing it on lost races under the full suite: in the
+ * seconds the server spends on initdb and migrations, another test's outgoing connection could
+ * take the port, and the server exited with EADDRINUSE.
  */
 export async function startServer({
   env = {},
@@ -87,7 +97,6 @@ export async function startServer({
   /** TypeScript modules imported before the entry point, after tsx (a bench's watchers). */
   preload?: string[];
 } = {}): Promise<ServerProcess> {
-  const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'boomgate-run-'));
   const child = spawn(
     process.execPath,
@@ -104,27 +113,51 @@ export async function startServer({
       env: {
         ...process.env,
         TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
-        PORT: String(port),
+        PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         ...env,
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const url = `http://127.0.0.1:${port}`;
+  // 'close' comes after the pipes are read to the end: the output a failed start quotes is whole.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  let output = '';
+  let port: number | undefined;
+  const keep = (chunk: Buffer, forward: NodeJS.WriteStream) => {
+    forward.write(chunk);
+    output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+    port ??= Number(RUNNING_LINE.exec(output)?.[1]) || undefined;
+  };
+  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
+  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
+  const failed = async (reason: string) => {
+    await rm(dataDir, { recursive: true, force: true });
+    return new Error(`${reason}; its last output:\n${output.trim()}`);
+  };
+
   const deadline = Date.now() + 60_000;
+  let url: string;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const isUp = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (isUp) break;
+    if (child.exitCode !== null) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      throw await failed(`server exited with ${child.exitCode}`);
+    }
+    const isUp =
+      port !== undefined &&
+      (await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    if (isUp) {
+      url = `http://127.0.0.1:${port}`;
+      break;
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('server did not become healthy within 60 s');
+      throw await failed('server did not become healthy within 60 s');
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

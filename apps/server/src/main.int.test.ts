@@ -12,4 +12,10 @@ describe('the server process', () => {
     expect(health.status).toBe(200);
     expect(exitCode).toBe(0);
   }, 90_000);
+
+  it('exits 1 on a bad setting and the harness quotes why', async () => {
+    const start = startServer({ env: { PORT: 'eighty' } });
+
+    await expect(start).rejects.toThrow(/server exited with 1; its last output:[\s\S]*PORT/);
+  }, 90_000);
 });

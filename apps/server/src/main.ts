@@ -98,7 +98,9 @@ try {
     app.log.info(
       `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,
     );
-    log(`Boomgate is running: http://localhost:${env.PORT}`);
+    // The port actually bound: with PORT=0 the system chooses one, and the test harness
+    // (scripts/lib/server-process.ts) reads it from this line instead of racing for a free port.
+    log(`Boomgate is running: http://localhost:${new URL(address).port}`);
   }
 } catch (error) {
   app.log.error({ err: error }, 'could not start');

@@ -28,15 +28,28 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number) {
+/** The line apps/server/src/main.ts prints once it listens, with the port it actually bound. */
+const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)/;
+
+/** The server's base URL once GET /api/health answers 200 on the port it says it bound. */
+async function waitForHealth(
+  boundPort: () => number | undefined,
+  server: ChildProcess,
+  timeoutMs: number,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) {
       throw new Error(`The server exited with code ${server.exitCode} before it was healthy`);
     }
+    const port = boundPort();
     try {
-      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (response.status === 200) return;
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const response =
+        port === undefined
+          ? undefined
+          : await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (response?.status === 200) return baseUrl;
     } catch {
       // not listening yet
     }
@@ -57,8 +70,10 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * Starts the real server (`node --import tsx apps/server/src/main.ts`) from the repository root on
- * a free port with a fresh DATA_DIR, and waits until GET /api/health answers 200.
+ * Starts the real server (`node --import tsx apps/server/src/main.ts`) from the repository root
+ * with a fresh DATA_DIR, and waits until GET /api/health answers 200. Without a fixed port it
+ * listens on port 0 and says which port it got (a port chosen here first could be taken by
+ * another connection while the server sets up its database).
  */
 export async function startServer({
   repoRoot,
@@ -75,16 +90,14 @@ export async function startServer({
   /** A data directory the caller owns (kept on stop). */
   dataDir?: string;
 }): Promise<RunningServer> {
-  const port = fixedPort ?? (await findFreePort());
   const dataDir = givenDataDir ?? (await mkdtemp(path.join(tmpdir(), 'boomgate-e2e-')));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const log = createWriteStream(logFile, { flags: 'a' });
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: String(fixedPort ?? 0),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
@@ -93,6 +106,12 @@ export async function startServer({
   });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
+  let said = '';
+  let boundPort: number | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    said = (said + chunk.toString('utf8')).slice(-2_000);
+    boundPort ??= Number(RUNNING_LINE.exec(said)?.[1]) || undefined;
+  });
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -107,10 +126,10 @@ export async function startServer({
   };
 
   try {
-    await waitForHealth(baseUrl, child, healthTimeoutMs);
+    const baseUrl = await waitForHealth(() => boundPort, child, healthTimeoutMs);
+    return { baseUrl, dataDir, stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  return { baseUrl, dataDir, stop };
 }

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { findFreePort, startEmbeddedPostgres } from './embedded-postgres';
 
 describe('startEmbeddedPostgres', () => {
   it('keeps data across restarts and refuses a second server on the same data folder', async () => {
@@ -33,6 +34,53 @@ describe('startEmbeddedPostgres', () => {
 
       expect(rows).toEqual([{ n: 42 }]);
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('chooses another port when its first choice is taken before PostgreSQL binds it', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bg-embedded-race-'));
+    const taken = await holdPort();
+    const takenPort = (taken.address() as { port: number }).port;
+    const choices = [takenPort];
+    const said: string[] = [];
+    try {
+      const database = await startEmbeddedPostgres({
+        dataDir,
+        password: 'race-test',
+        log: (message) => said.push(message),
+        choosePort: async () => choices.shift() ?? findFreePort(),
+      });
+      const client = new pg.Client({ connectionString: database.ownerUrl });
+      await client.connect();
+      const { rows } = await client.query<{ one: number }>('select 1 as one');
+      await client.end();
+      await database.stop();
+
+      expect(database.port).not.toBe(takenPort);
+      expect(rows).toEqual([{ one: 1 }]);
+      expect(said.join('')).toContain(`port ${takenPort} was taken`);
+    } finally {
+      taken.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('says why PostgreSQL did not start on a port it was told to use, instead of hanging', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bg-embedded-taken-'));
+    const taken = await holdPort();
+    const takenPort = (taken.address() as { port: number }).port;
+    try {
+      const start = startEmbeddedPostgres({ dataDir, password: 'taken-test', port: takenPort });
+
+      await expect(start).rejects.toThrow(
+        new RegExp(`PostgreSQL did not start on port ${takenPort}: [\\s\\S]*could not`),
+      );
+      // The data folder is free again: the lock was released.
+      const again = await startEmbeddedPostgres({ dataDir, password: 'taken-test' });
+      await again.stop();
+    } finally {
+      taken.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
@@ -84,3 +132,12 @@ describe('startEmbeddedPostgres', () => {
     }
   }, 60_000);
 });
+
+/** A port held by a listener on 127.0.0.1, as another process would hold it. */
+function holdPort(): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}

@@ -44,11 +44,14 @@ export async function startEmbeddedPostgres({
   password,
   port = 0,
   log = () => undefined,
+  choosePort = findFreePort,
 }: {
   dataDir: string;
   password: string;
   port?: number;
   log?: (message: string) => void;
+  /** How a free port is found when `port` is 0 (a test makes it lose the race). */
+  choosePort?: () => Promise<number>;
 }): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true });
   const isRoot = process.getuid?.() === 0;
@@ -65,23 +68,44 @@ export async function startEmbeddedPostgres({
     throw error;
   }
 
-  const chosenPort = port || (await findFreePort());
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: chosenPort,
-    user: 'postgres',
-    password,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as an OS user `postgres`.
-    createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: log,
-    onError: (error) => log(String(error)),
-  });
-
+  let chosenPort = 0;
+  let server: EmbeddedPostgres | undefined;
   try {
-    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-    await server.start();
+    for (let attempt = 1; !server; attempt++) {
+      chosenPort = port || (await choosePort());
+      const output: string[] = [];
+      const candidate = new EmbeddedPostgres({
+        databaseDir,
+        port: chosenPort,
+        user: 'postgres',
+        password,
+        persistent: true,
+        // PostgreSQL refuses to run as root; the package then runs it as an OS user `postgres`.
+        createPostgresUser: isRoot,
+        postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+        onLog: (message) => {
+          output.push(message);
+          log(message);
+        },
+        onError: (error) => log(String(error)),
+      });
+      if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await candidate.initialise();
+      output.length = 0;
+      try {
+        await candidate.start();
+        server = candidate;
+      } catch {
+        // The library rejects with nothing when the postmaster exits during start; its own
+        // output says why. A port we chose ourselves may have been taken between our probe and
+        // PostgreSQL's bind (the full test suite opens connections all the time): choose again.
+        const said = output.join('').trim();
+        if (!port && attempt < PORT_ATTEMPTS && PORT_TAKEN.test(said)) {
+          log(`port ${chosenPort} was taken before PostgreSQL could bind it; choosing another`);
+          continue;
+        }
+        throw new Error(`PostgreSQL did not start on port ${chosenPort}: ${said.slice(-2_000)}`);
+      }
+    }
     const client = server.getPgClient('postgres', '127.0.0.1');
     await client.connect();
     try {
@@ -93,7 +117,9 @@ export async function startEmbeddedPostgres({
       await client.end();
     }
   } catch (error) {
-    await server.stop().catch(() => undefined);
+    // Only a running postmaster is stopped: the library's stop() waits for an 'exit' event,
+    // which a postmaster that already exited never sends again.
+    await server?.stop().catch(() => undefined);
     await release();
     throw error;
   }
@@ -125,6 +151,10 @@ export async function startEmbeddedPostgres({
 }
 
 export const OWNER_FILE = 'postgres.owner';
+
+/** PostgreSQL's words when its port is in use (the server's messages are in English here). */
+const PORT_TAKEN = /could not bind|Address already in use|could not create any TCP\/IP sockets/;
+const PORT_ATTEMPTS = 3;
 
 /**
  * One Boomgate process per data folder. The lock goes stale 15 s after its holder stops touching

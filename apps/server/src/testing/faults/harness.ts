@@ -10,6 +10,8 @@ import pg from 'pg';
 
 import { EmbeddedPostgres, findFreePort } from '@/platform/embedded-postgres';
 
+import { RUNNING_LINE } from '../../../../../scripts/lib/server-process';
+
 /**
  * The fault-test harness (REL-01, 05, 06, 07): the real server process (`npm run serve`'s
  * command) on loopback, killed, stopped and restarted by the tests; a PostgreSQL the tests can
@@ -30,24 +32,11 @@ export type ServerProcess = {
 
 /**
  * Spawns `node --import tsx apps/server/src/main.ts` and waits until it is ready: /api/health
- * answers 200, or (APP_ROLE=worker, no HTTP) it says the worker runs. A free port chosen here can
- * be taken by a parallel test (an embedded PostgreSQL) before the server binds it: then it starts
- * again on another port.
+ * answers 200, or (APP_ROLE=worker, no HTTP) it says the worker runs. Without a `port` the server
+ * listens on port 0 and says which port it got: a free port chosen here could be taken by a
+ * parallel test before the server bound it.
  */
-export async function startServer(
-  options: Parameters<typeof startServerOnce>[0],
-): Promise<ServerProcess> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServerOnce(options);
-    } catch (error) {
-      const lostPortRace = options.port === undefined && String(error).includes('EADDRINUSE');
-      if (!lostPortRace || attempt >= 3) throw error;
-    }
-  }
-}
-
-async function startServerOnce({
+export async function startServer({
   dataDir,
   port,
   env = {},
@@ -58,14 +47,13 @@ async function startServerOnce({
   env?: Record<string, string>;
   readyWithinMs?: number;
 }): Promise<ServerProcess> {
-  const chosenPort = port ?? (await findFreePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'test',
       TSX_TSCONFIG_PATH: 'apps/server/tsconfig.json',
-      PORT: String(chosenPort),
+      PORT: String(port ?? 0),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -88,7 +76,7 @@ async function startServerOnce({
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
-  const server = { url: `http://127.0.0.1:${chosenPort}`, child, output, exited };
+  const server = { url: '', child, output, exited };
 
   const isWorkerOnly = env.APP_ROLE === 'worker';
   const deadline = Date.now() + readyWithinMs;
@@ -96,12 +84,15 @@ async function startServerOnce({
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output.join('')}`);
     }
+    const boundPort = RUNNING_LINE.exec(output.join(''))?.[1];
+    if (boundPort) server.url = `http://127.0.0.1:${boundPort}`;
     const isReady = isWorkerOnly
       ? output.join('').includes('Boomgate worker is running')
-      : await fetch(`${server.url}/api/health`).then(
+      : server.url !== '' &&
+        (await fetch(`${server.url}/api/health`).then(
           (response) => response.ok,
           () => false,
-        );
+        ));
     if (isReady) return server;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

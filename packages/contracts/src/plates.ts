@@ -9,7 +9,7 @@ export function normalisePlate(text: string): string {
 }
 
 /** South African province codes that end a plate ('KP 35 XK GP', 'BCD 123 MP', 'ND 123-456' → 'ND 123 456'). */
-const PROVINCE_SUFFIXES = ['GP', 'ZN', 'EC', 'FS', 'MP', 'NC', 'NW', 'WC', 'WP', 'NA', 'L'];
+export const PROVINCE_SUFFIXES = ['GP', 'ZN', 'EC', 'FS', 'MP', 'NC', 'NW', 'WC', 'WP', 'NA', 'L'];
 
 /**
  * Spec §5 display form, the one formatter: a plate of 6 or more letters and digits is shown in

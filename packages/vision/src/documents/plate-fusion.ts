@@ -6,12 +6,9 @@
  * probability for the runner-up; the fused plate takes the character with the most probability at
  * every position. Pure functions: no OCR here.
  */
-import {
-  type PlateCandidate,
-  type PlateCandidateInput,
-  normalisePlate,
-  scorePlateCandidate,
-} from './plate';
+import { normalisePlate } from '@boomgate/contracts/plates';
+
+import { type PlateCandidate, type PlateCandidateInput, scorePlateCandidate } from './plate';
 
 type Char = NonNullable<PlateCandidateInput['chars']>[number];
 

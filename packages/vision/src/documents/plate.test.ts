@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   bestPatternMatch,
   fitLayout,
-  formatPlate,
   hasForbiddenLetters,
   hasGlyphAmbiguity,
   isNearVariant,
@@ -134,18 +133,6 @@ describe('hasForbiddenLetters', () => {
   it('flags a vowel in a general-series Gauteng plate', () => {
     expect(hasForbiddenLetters('KA35XKGP')).toBe(true);
     expect(hasForbiddenLetters('KP35XKGP')).toBe(false);
-  });
-});
-
-describe('formatPlate', () => {
-  it.each([
-    ['KP35XKGP', 'KP 35 XK GP'],
-    ['CA419547', 'CA 419-547'],
-    ['CY12345', 'CY 12345'],
-    ['BCD123MP', 'BCD 123 MP'],
-    ['AB12', 'AB12'],
-  ])('formats %s as %s', (plate, display) => {
-    expect(formatPlate(plate)).toBe(display);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
- * Number plates: normalisation, SA + SADC pattern set (sa-documents §5.4), look-alike fixes in digit
- * positions, the product's plate rule (spec §5) and display formatting. Pure functions.
+ * Number plates: SA + SADC pattern set (sa-documents §5.4), look-alike fixes in digit positions,
+ * the product's plate rule (spec §5) and the scoring of OCR readings. Pure functions. The lookup
+ * and display forms are the one normaliser and formatter of @boomgate/contracts/plates.
  */
+import { PROVINCE_SUFFIXES, formatPlate, normalisePlate } from '@boomgate/contracts/plates';
 
 const C = '[B-DF-HJ-NP-TV-Z]'; // consonant: general SA series use no vowels and no Q
 
@@ -103,13 +105,6 @@ export function fitLayout(
   }
   return fixes <= 1 ? { plate: out, fixes } : null;
 }
-const PROVINCE_SUFFIXES = ['GP', 'ZN', 'EC', 'FS', 'MP', 'NC', 'NW', 'WC', 'WP', 'NA', 'L'];
-
-/** Upper case, A-Z and 0-9 only: the lookup form. */
-export function normalisePlate(text: string): string {
-  return text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-}
-
 export function matchPlatePatterns(plate: string): string[] {
   return PLATE_PATTERNS.filter(([, re]) => re.test(plate)).map(([name]) => name);
 }
@@ -200,26 +195,6 @@ export function hasForbiddenLetters(plate: string): boolean {
   const body = plate.slice(0, -suffix.length);
   const isGeneralShape = /^[A-Z]{2}\d{2}[A-Z]{2}$/.test(body) || /^[A-Z]{3}\d{3}$/.test(body);
   return isGeneralShape && /[AEIOUQ]/.test(body.replace(/^A(?=[A-Z]{2}\d{3}$)/, ''));
-}
-
-/** Display form (spec §5): `KP 35 XK GP`, `CA 123-456`, `CY 12345`, `BCD 123 MP`; short plates as is. */
-export function formatPlate(plate: string): string {
-  const p = normalisePlate(plate);
-  if (p.length < 6) return p;
-  const town = /^([CN][A-Z]{0,2})(\d{1,6})$/.exec(p);
-  if (town) {
-    const digits = town[2]!;
-    return digits.length === 6
-      ? `${town[1]} ${digits.slice(0, 3)}-${digits.slice(3)}`
-      : `${town[1]} ${digits}`;
-  }
-  const groups = p.match(/[A-Z]+|\d+/g) ?? [p];
-  const last = groups[groups.length - 1]!;
-  const suffix = PROVINCE_SUFFIXES.find((s) => last.endsWith(s) && last.length > s.length);
-  if (suffix && groups.length > 1) {
-    groups.splice(groups.length - 1, 1, last.slice(0, -suffix.length), suffix);
-  }
-  return groups.join(' ');
 }
 
 const TOKEN_TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I' };

@@ -3,8 +3,9 @@
  * are found by their labels in OCR text. Masses are checked: gross − tare = net within the
  * bridge's resolution (WEIGHBRIDGE_MASS_TOLERANCE_KG).
  */
+import { normalisePlate } from '@boomgate/contracts/plates';
+
 import { WEIGHBRIDGE_MASS_TOLERANCE_KG } from './mass-tolerance';
-import { normalisePlate } from './plate';
 
 export type WeighbridgeTicket = {
   ticketNumber: string | null;

@@ -2,7 +2,8 @@
  * Plate text split by the detector: pure geometry on recognised boxes (no OCR here), so the
  * grouping rules are unit-tested without models.
  */
-import { normalisePlate } from '../documents/plate';
+import { normalisePlate } from '@boomgate/contracts/plates';
+
 import type { OcrLine } from '../ocr/ocr-line';
 import { textHeight } from '../ocr/text-quad';
 

@@ -1,8 +1,9 @@
+import { normalisePlate } from '@boomgate/contracts/plates';
+
 import {
   type PlateCandidate,
   type PlateCandidateInput,
   isPlateConfirmed,
-  normalisePlate,
   rankLettersOnlyCandidates,
   rankPlateCandidates,
   scorePlateCandidate,

@@ -5,7 +5,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { REPO_ROOT, SERVER_NODE_OPTIONS, freePort } from '../lib/server-process';
+import { REPO_ROOT, RUNNING_LINE, SERVER_NODE_OPTIONS, freePort } from '../lib/server-process';
 
 import { type ClusterPostgres, startClusterPostgres } from './postgres';
 
@@ -17,6 +17,7 @@ import { type ClusterPostgres, startClusterPostgres } from './postgres';
  */
 export type Instance = {
   name: string;
+  /** The port it listens on: 0 until it has said which (an API's first start binds port 0). */
   port: number;
   child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) once the process has exited. */
@@ -223,14 +224,20 @@ export async function startCluster({
           resolve(code ?? signal);
         }),
       );
-      return { name, port: Number(instanceEnv.PORT ?? 0), child, exited };
+      const instance = { name, port: Number(instanceEnv.PORT ?? 0), child, exited };
+      let stdout = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (instance.port) return;
+        stdout = (stdout + chunk.toString('utf8')).slice(-4_000);
+        instance.port = Number(RUNNING_LINE.exec(stdout)?.[1] ?? 0);
+      });
+      return instance;
     };
 
     // The worker first: it runs the migrations and creates the roles, so the API instances that
     // start together after it find the schema ready (each still checks it).
-    const workerPort = await freePort();
     const startWorker = async () => {
-      const started = spawnInstance('worker', { APP_ROLE: 'worker', PORT: String(workerPort) });
+      const started = spawnInstance('worker', { APP_ROLE: 'worker', PORT: '0' }); // no HTTP
       await new Promise<void>((resolve, reject) => {
         const onData = (chunk: Buffer) => {
           if (chunk.toString('utf8').includes('worker is running')) {
@@ -245,21 +252,24 @@ export async function startCluster({
     };
     let worker = await startWorker();
 
-    const apiPorts = await Promise.all(Array.from({ length: apiInstances }, () => freePort()));
+    // An API's first start binds port 0 and says which port it got (a port probed here could be
+    // taken while the instance sets up); HAProxy is configured after, and restarts come back on it.
+    const apiPorts: number[] = [];
     const apis: Instance[] = [];
     const startApi = async (index: number) => {
       const api = spawnInstance(`api${index + 1}`, {
         APP_ROLE: 'api',
-        PORT: String(apiPorts[index]),
+        PORT: String(apiPorts[index] ?? 0),
       });
       apis[index] = api;
       await waitUntil(async () => {
         if (api.child.exitCode !== null) throw new Error(`${api.name} exited`);
-        return answersOk(`http://127.0.0.1:${api.port}/api/ready`);
+        return api.port !== 0 && answersOk(`http://127.0.0.1:${api.port}/api/ready`);
       }, `${api.name} ready`);
+      apiPorts[index] = api.port;
       return api;
     };
-    await Promise.all(apiPorts.map((_port, index) => startApi(index)));
+    await Promise.all(Array.from({ length: apiInstances }, (_, index) => startApi(index)));
 
     const port = requestedPort ?? Number(process.env.CLUSTER_PORT ?? 0);
     const frontendPort = port || (await freePort());

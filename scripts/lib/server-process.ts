@@ -73,7 +73,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The line main.ts prints once it listens, with the port it actually bound. */
-export const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)/;
+export const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)\r?\n/;
 /** How much of the server's output a failed start quotes (its last lines say why). */
 const OUTPUT_TAIL_CHARS = 4_000;
 
@@ -125,13 +125,19 @@ export async function startServer({
   // 'close' comes after the pipes are read to the end: the output a failed start quotes is whole.
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let output = '';
+  let stdout = '';
   let port: number | undefined;
   const keep = (chunk: Buffer, forward: NodeJS.WriteStream) => {
     forward.write(chunk);
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
-    port ??= Number(RUNNING_LINE.exec(output)?.[1]) || undefined;
   };
-  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    keep(chunk, process.stdout);
+    // The line is looked for on stdout alone and whole (up to its newline): a read may end
+    // inside the port number.
+    stdout = (stdout + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+    port ??= Number(RUNNING_LINE.exec(stdout)?.[1]) || undefined;
+  });
   child.stderr?.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
   const failed = async (reason: string) => {
     await rm(dataDir, { recursive: true, force: true });
@@ -141,9 +147,9 @@ export async function startServer({
   const deadline = Date.now() + 60_000;
   let url: string;
   for (;;) {
-    if (child.exitCode !== null) {
+    if (child.exitCode !== null || child.signalCode !== null) {
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-      throw await failed(`server exited with ${child.exitCode}`);
+      throw await failed(`server exited with ${child.exitCode ?? child.signalCode}`);
     }
     const isUp =
       port !== undefined &&

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+
 import { buildApp } from '@/app';
 import { loadEnv } from '@/config/env';
 import { createModules } from '@/modules';
@@ -98,9 +100,9 @@ try {
     app.log.info(
       `Boomgate is listening on ${address} (${infrastructure.databaseLabel}; images in ${storageLabel})`,
     );
-    // The port actually bound: with PORT=0 the system chooses one, and the test harness
-    // (scripts/lib/server-process.ts) reads it from this line instead of racing for a free port.
-    log(`Boomgate is running: http://localhost:${new URL(address).port}`);
+    // The port actually bound: with PORT=0 the system chooses one, and the test harnesses
+    // (scripts/lib/server-process.ts) read it from this line instead of racing for a free port.
+    log(`Boomgate is running: http://localhost:${(app.server.address() as AddressInfo).port}`);
   }
 } catch (error) {
   app.log.error({ err: error }, 'could not start');

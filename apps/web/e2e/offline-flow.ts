@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 
 import type { FlowContext } from './flows';
 import { assert } from './runner';
-import { findFreePort, type RunningServer, startServer } from './server';
+import { type RunningServer, startServer } from './server';
 
 type EntryLogRow = {
   plateNumber: string;
@@ -42,11 +42,12 @@ export async function runOfflineFlow({
    */
   keepData: (dataDir: string) => void;
 }) {
-  const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'boomgate-offline-e2e-'));
-  const start = () => startServer({ repoRoot, logFile, port, dataDir });
-  let server: RunningServer | undefined = await start();
+  // The first start takes the port the system gives; restarts come back on it (the page's origin).
+  let server: RunningServer | undefined = await startServer({ repoRoot, logFile, dataDir });
   const baseUrl = server.baseUrl;
+  const port = Number(new URL(baseUrl).port);
+  const start = () => startServer({ repoRoot, logFile, port, dataDir });
   const suffix = Date.now().toString(36);
   const plates = ['CA123456', 'KP35XKGP'];
   let page: Page = firstPage;

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -12,24 +11,8 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-/** Asks the OS for a port nobody is listening on. */
-export async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('Could not determine a free port'));
-      });
-    });
-  });
-}
-
 /** The line apps/server/src/main.ts prints once it listens, with the port it actually bound. */
-const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)/;
+const RUNNING_LINE = /Boomgate is running: http:\/\/localhost:(\d+)\r?\n/;
 
 /** The server's base URL once GET /api/health answers 200 on the port it says it bound. */
 async function waitForHealth(

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +85,28 @@ describe('startEmbeddedPostgres', () => {
     }
   }, 60_000);
 
+  it('stops at once when PostgreSQL has died under it', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bg-embedded-died-'));
+    try {
+      const database = await startEmbeddedPostgres({ dataDir, password: 'died-test' });
+      const pidFile = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
+      const pid = Number(pidFile.split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+      for (let waited = 0; waited < 100 && isAlive(pid); waited++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+
+      // Without the check this waited for an 'exit' event that had already been sent: forever.
+      const stopped = await Promise.race([
+        database.stop().then(() => 'stopped'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 10_000)),
+      ]);
+
+      expect(stopped).toBe('stopped');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('shuts PostgreSQL down when the process exits without stopping it', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bg-embedded-exit-'));
     try {
@@ -140,4 +162,13 @@ function holdPort(): Promise<Server> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

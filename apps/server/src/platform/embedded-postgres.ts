@@ -117,9 +117,7 @@ export async function startEmbeddedPostgres({
       await client.end();
     }
   } catch (error) {
-    // Only a running postmaster is stopped: the library's stop() waits for an 'exit' event,
-    // which a postmaster that already exited never sends again.
-    await server?.stop().catch(() => undefined);
+    if (server) await stopPostmaster(server).catch(() => undefined);
     await release();
     throw error;
   }
@@ -142,7 +140,7 @@ export async function startEmbeddedPostgres({
       if (stopped) return;
       stopped = true;
       process.off('exit', stopOnExit);
-      await server.stop();
+      await stopPostmaster(server);
       await rm(path.join(dataDir, 'postgres.port'), { force: true });
       await rm(path.join(dataDir, OWNER_FILE), { force: true });
       await release();
@@ -151,6 +149,16 @@ export async function startEmbeddedPostgres({
 }
 
 export const OWNER_FILE = 'postgres.owner';
+
+/**
+ * The library's stop(), unless the postmaster has already exited (crashed, killed): stop() waits
+ * for an 'exit' event, which a process that already exited never sends again.
+ */
+async function stopPostmaster(server: EmbeddedPostgres): Promise<void> {
+  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  if (postmaster && (postmaster.exitCode !== null || postmaster.signalCode !== null)) return;
+  await server.stop();
+}
 
 /** PostgreSQL's words when its port is in use (the server's messages are in English here). */
 const PORT_TAKEN = /could not bind|Address already in use|could not create any TCP\/IP sockets/;

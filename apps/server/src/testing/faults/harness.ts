@@ -76,12 +76,15 @@ export async function startServer({
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
+  // 'close' comes after the pipes are read to the end: the output a failed start quotes is whole.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const server = { url: '', child, output, exited };
 
   const isWorkerOnly = env.APP_ROLE === 'worker';
   const deadline = Date.now() + readyWithinMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      await Promise.race([closed, sleep(2_000)]);
       throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output.join('')}`);
     }
     const boundPort = RUNNING_LINE.exec(output.join(''))?.[1];
@@ -160,10 +163,9 @@ export async function stopLeftoverPostgres(dataDir: string) {
  */
 export async function startTestPostgres(databaseDir: string) {
   const password = randomBytes(12).toString('hex');
-  const port = await findFreePort();
   const options = {
     databaseDir,
-    port,
+    port: 0,
     user: 'postgres',
     password,
     persistent: true,
@@ -174,8 +176,12 @@ export async function startTestPostgres(databaseDir: string) {
   };
   // As root, PostgreSQL runs as the OS user `postgres`, which must be able to enter the folder.
   if (isRoot) await chmod(path.dirname(databaseDir), 0o755);
+  await new EmbeddedPostgres(options).initialise(); // initdb: no port yet
+  // The port is chosen right before the start, not before initdb's seconds, so that no other
+  // connection of the parallel fault files takes it in between.
+  const port = await findFreePort();
+  options.port = port;
   let instance = new EmbeddedPostgres(options);
-  await instance.initialise();
   await instance.start();
   const admin = instance.getPgClient('postgres', '127.0.0.1');
   await admin.connect();

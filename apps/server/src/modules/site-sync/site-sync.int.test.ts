@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import type {
   CreatedSiteNodeToken,
@@ -11,6 +12,7 @@ import type {
   SiteSyncStatus,
 } from '@boomgate/contracts/site-sync';
 
+import { withDatabase } from '@/testing/global-setup';
 import { type Session, type TestApp, createTestApp } from '@/testing/test-app';
 
 import { type PlainTenantKey, keySetOf, nodeKeyPair, unwrapKeysAtNode } from './site-sync-keys';
@@ -386,6 +388,33 @@ describe('down-sync', () => {
     expect(site.version).toBeLessThan(
       after.changes.find((change) => change.id === laterId)!.version,
     );
+  });
+
+  it('is not held back by a transaction pinned in another database on the same server', async () => {
+    const start = await pullAll(node.token);
+    // Another database's open transaction holds the pin of version 1 (pg_locks is server-wide).
+    const elsewhere = new pg.Client({
+      connectionString: withDatabase(inject('testDatabase').adminUrl, 'postgres'),
+    });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('begin');
+      await elsewhere.query('select pg_advisory_xact_lock_shared(6005831578075267072 + 1)');
+      const added = await admin.post('/api/watchlist', {
+        kind: 'plate',
+        value: 'ELSE1GP',
+        reason: 'Elsewhere',
+        severity: 'alert',
+      });
+      expect(added.statusCode).toBe(201);
+
+      const next = await pullAll(node.token, start.nextSince);
+
+      expect(next.changes.map((change) => change.id)).toContain(added.json<{ id: string }>().id);
+    } finally {
+      await elsewhere.query('rollback').catch(() => undefined);
+      await elsewhere.end();
+    }
   });
 
   it('answers bad queries with 400 and a since ahead of central with 409', async () => {

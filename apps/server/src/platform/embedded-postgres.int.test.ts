@@ -135,20 +135,12 @@ describe('startEmbeddedPostgres', () => {
       // 'close', not 'exit': the child's stdout has then been read to the end.
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
       const pid = Number(/postmaster (\d+)/.exec(output)?.[1]);
-      const isRunning = () => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      for (let waited = 0; waited < 100 && isRunning(); waited++)
+      for (let waited = 0; waited < 100 && isAlive(pid); waited++)
         await new Promise((resolve) => setTimeout(resolve, 100));
 
       expect(code).toBe(1);
       expect(pid).toBeGreaterThan(0);
-      expect(isRunning()).toBe(false);
+      expect(isAlive(pid)).toBe(false);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -128,7 +128,7 @@ export async function startEmbeddedPostgres({
   // A process that exits without stop() (a shutdown timeout's exit(1), an uncaught error) asks
   // PostgreSQL to shut down fast instead of leaving it running (the next start would clean up an
   // orphan anyway, REL-01). This replaces the library's own exit hook, removed above.
-  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  const postmaster = postmasterOf(server);
   const stopOnExit = () => postmaster?.kill('SIGINT');
   process.once('exit', stopOnExit);
 
@@ -150,12 +150,17 @@ export async function startEmbeddedPostgres({
 
 export const OWNER_FILE = 'postgres.owner';
 
+/** The library's postmaster child process (a private field it does not type). */
+function postmasterOf(server: EmbeddedPostgres): ChildProcess | undefined {
+  return (server as unknown as { process?: ChildProcess }).process;
+}
+
 /**
  * The library's stop(), unless the postmaster has already exited (crashed, killed): stop() waits
  * for an 'exit' event, which a process that already exited never sends again.
  */
 async function stopPostmaster(server: EmbeddedPostgres): Promise<void> {
-  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  const postmaster = postmasterOf(server);
   if (postmaster && (postmaster.exitCode !== null || postmaster.signalCode !== null)) return;
   await server.stop();
 }

@@ -360,8 +360,8 @@ function isSubstitutionOf(a: string, b: string): boolean {
  * `14:12:59`) or a number painted on a van (`314-845-5900`). In sensor noise the plate of a street
  * photo was lost and its stamp's date, read twice, was confirmed. A stamp is a line of digits and
  * separators only (STAMP_LINE) holding a date with a real month and day in three groups or an hour
- * and its minutes; a phone number is nine digits or more with its separators. No plate series is only digits in such groups or with a colon,
- * nor nine digits and nothing else; a letter anywhere makes the line no stamp (a Czech plate's
+ * and its minutes; a phone number is nine digits or more with its separators. No plate series is
+ * only digits in such groups or with a colon, nor nine digits and nothing else; a letter anywhere makes the line no stamp (a Czech plate's
  * sticker between groups reads as a colon too: `1B1:9839`).
  */
 const STAMP_LINE = /^[\d\s:.\-/]+$/;

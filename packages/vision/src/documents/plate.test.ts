@@ -301,17 +301,24 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(true);
   });
 
-  it('ranks by an O/0 the position settled but does not confirm it (no reading saw the O)', () => {
+  it('confirms the O/0 a fixed-place layout settles, read as that glyph by two recognitions', () => {
+    // `PP 587 A0`: the last place of LL-DDD-LL holds a letter, so the round glyph read twice is an O.
     const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
+
+    expect(ranked[0]).toMatchObject({ plateNumber: 'PP587AO', pattern: 'EU-LL-DDD-LL' });
+    expect(isPlateConfirmed(ranked)).toBe(true);
+    // The same for an I/1 among the letters of three letters and four digits (`PJ1 7589`).
+    const br = rankPlateCandidates([read('PJ1-7589', 'detect'), read('PJ1 7589', 'reread')]);
+    expect(br[0]!.plateNumber).toBe('PJI7589');
+    expect(isPlateConfirmed(br)).toBe(true);
+  });
+
+  it('does not confirm a settled O/0 that one recognition read', () => {
+    // Two lines of one pass are one source.
+    const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'detect')]);
 
     expect(ranked[0]!.plateNumber).toBe('PP587AO');
     expect(isPlateConfirmed(ranked)).toBe(false);
-    // Read as an O by two recognitions, the same plate is confirmed.
-    expect(
-      isPlateConfirmed(
-        rankPlateCandidates([read('PP-587AO', 'detect'), read('PP 587 AO', 'reread')]),
-      ),
-    ).toBe(true);
   });
 
   it('does not count readings whose look-alikes a grammar changed as confirming', () => {

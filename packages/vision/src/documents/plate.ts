@@ -577,6 +577,48 @@ const UNDECIDED_RIVAL_RATIO = 1 / 3;
  */
 const MIN_CONFIRMED_PLATE_CHARS = 5;
 
+/**
+ * Shapes of one fixed length in which every place holds either a letter or a digit, with letters on
+ * both sides of the digits or a region suffix: there a place says whether its O/0 or I/1 is a letter
+ * or a digit. Not the shorter plates of the variable-length series (`ZW-or-ZM`'s three letters and one
+ * to three digits is also a personalised plate without its suffix, `B0B 123`), nor the glyphs-only
+ * layouts, which start with a digit and hold a single letter group (a personalised `3K4772O` fits
+ * the Czech one), nor the Western Cape's proposed series, whose places take either.
+ */
+const FIXED_PLACE_PATTERNS = PLATE_PATTERNS.filter(([name]) =>
+  [
+    'ZA-GP',
+    'ZA-GP-OLD',
+    'ZA-KZN',
+    'ZA-KZN-GOV',
+    'ZA-MOTOR-TRADE',
+    'ZA-PROV',
+    'ZA-PROV-NEW',
+    'BW',
+    'MZ',
+    'MZ-OLD',
+  ].includes(name),
+).map(([, pattern]) => pattern);
+const FIXED_PLACE_LAYOUTS = FOREIGN_LAYOUTS.filter(([, , only]) => only !== 'glyphs-only').map(
+  ([, layout]) => new RegExp(`^${layout.replace(/L/g, '[A-Z]').replace(/D/g, '\\d')}$`),
+);
+
+/** Whether a plate has one of the fixed-place shapes (FIXED_PLACE_PATTERNS), as it is. */
+export function fitsFixedPlaces(plate: string): boolean {
+  return [...FIXED_PLACE_PATTERNS, ...FIXED_PLACE_LAYOUTS].some((re) => re.test(plate));
+}
+
+/**
+ * The recognitions that count towards confirming a candidate. Where the plate has a fixed-place
+ * shape, those that read its glyphs (directSources): an O/0 or I/1 is one glyph in many plate fonts
+ * (no reading, and no measure of the glyph's shape, tells them apart: docs/vision/accuracy.md), and
+ * the place says which of the two it is, as it says it for every other character there. Otherwise
+ * only those that spelt it letter for letter (exactSources): nothing places the glyph.
+ */
+export function readersOf(candidate: PlateCandidate): Set<string> {
+  return fitsFixedPlaces(candidate.plateNumber) ? candidate.directSources : candidate.exactSources;
+}
+
 /** Two plate readings that a look-alike or a lost/extra character apart (`7FAV033` / `7EAV033`). */
 export function isNearVariant(a: string, b: string): boolean {
   if (a === b) return false;
@@ -594,18 +636,19 @@ export function isNearVariant(a: string, b: string): boolean {
 
 /**
  * Whether the best plate can be shown without a warning: two recognitions (detection passes,
- * enlarged re-reads, another preprocessing) read exactly it, letter for letter (an O/0 or I/1 that a
- * layout, pattern or separator group placed was not read, so it does not count), no reading took a
+ * enlarged re-reads, another preprocessing) read exactly it, letter for letter, or glyph for glyph
+ * where the plate's shape fixes each place (readersOf: elsewhere an O/0 or I/1 that a layout, pattern
+ * or separator group placed was not read, so it does not count), no reading took a
  * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
  * clear-cut readings, no character was left undecided between two (UNDECIDED_RIVAL_RATIO), and
  * it is long enough to be a whole plate. The SA/SADC grammar and
  * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
- * truth, and a look-alike they changed was not read.
+ * truth, and a look-alike they changed (8/B, 5/S, 2/Z, or an O/0 outside a fixed place) was not read.
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
-  if (!best || best.lettersOnly || best.exactSources.size < 2 || best.glyphAmbiguous) return false;
+  if (!best || best.lettersOnly || readersOf(best).size < 2 || best.glyphAmbiguous) return false;
   if (best.plateNumber.length < MIN_CONFIRMED_PLATE_CHARS) return false;
   if (best.rivalRatio !== null && best.rivalRatio > UNDECIDED_RIVAL_RATIO) return false;
   // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.

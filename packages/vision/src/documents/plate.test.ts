@@ -8,6 +8,7 @@ import {
   isNearVariant,
   isCorrectionSupported,
   isDateTimeOrPhone,
+  isPlacedByShape,
   isPlateConfirmed,
   markRatio,
   matchPlatePatterns,
@@ -102,7 +103,7 @@ describe('layouts that settle only O/0 and I/1', () => {
     expect(isPlateConfirmed(free)).toBe(false);
   });
 
-  it('ranks with a layout but never confirms the O/0 or I/1 it chose', () => {
+  it('ranks with a glyphs-only layout but never confirms the O/0 or I/1 it chose', () => {
     // Two readings agree on `0` where the Czech layout wants a digit; the plate may be a personalised
     // `3K4772O`: the layout's choice is a guess, so the plate stays unsure.
     const zero = (source: string) => ({ text: '3K4772O', confidence: 0.95, source });
@@ -126,6 +127,24 @@ describe('layouts that settle only O/0 and I/1', () => {
     // Read as BOB by both recognitions, it is confirmed.
     const bob = (source: string) => ({ text: 'BOB 123', confidence: 0.95, source });
     expect(isPlateConfirmed(rankPlateCandidates([bob('detect'), bob('reread')]))).toBe(true);
+  });
+});
+
+describe('isPlacedByShape', () => {
+  it.each([
+    ['PP587AO', [6], true], // LL-DDD-LL: `PP587A0` fits nothing
+    ['BA302OZ', [5], true],
+    ['RK101AO', [6], true],
+    ['RK101AO', [4], false], // its 1 as an I would make the UK `RK10IAO`
+    ['PJI7589', [2], true], // LLL-DDDD
+    ['BCD103EC', [4], true], // an Eastern Cape series plate's digit
+    ['ABC1123', [4], false], // the Mercosur `ABC1I23`
+    ['AB120CD', [4], false], // the UK `AB12OCD`
+    ['NZO6276', [2], false], // a KwaZulu-Natal town plate `NZ06276`
+    ['BOB123', [1], false], // three letters and three digits: a variable-length series
+    ['3K47720', [6], false], // a glyphs-only layout
+  ])('%s, settled at %j: %s', (plate, places, placed) => {
+    expect(isPlacedByShape(plate, new Set(places))).toBe(placed);
   });
 });
 
@@ -301,16 +320,48 @@ describe('isPlateConfirmed', () => {
     expect(isPlateConfirmed(ranked)).toBe(true);
   });
 
-  it('confirms the O/0 a fixed-place layout settles, read as that glyph by two recognitions', () => {
+  it("confirms the O/0 or I/1 the plate's shape settles, read as that glyph by two recognitions", () => {
     // `PP 587 A0`: the last place of LL-DDD-LL holds a letter, so the round glyph read twice is an O.
     const ranked = rankPlateCandidates([read('PP-587A0', 'detect'), read('PP 587 A0', 'reread')]);
 
     expect(ranked[0]).toMatchObject({ plateNumber: 'PP587AO', pattern: 'EU-LL-DDD-LL' });
     expect(isPlateConfirmed(ranked)).toBe(true);
-    // The same for an I/1 among the letters of three letters and four digits (`PJ1 7589`).
+    // `PJ1 7589`: the group rule reads the bar among letters as I; three letters and four digits
+    // place it too, and `PJ17589` fits no series.
     const br = rankPlateCandidates([read('PJ1-7589', 'detect'), read('PJ1 7589', 'reread')]);
     expect(br[0]!.plateNumber).toBe('PJI7589');
     expect(isPlateConfirmed(br)).toBe(true);
+  });
+
+  it('leaves the glyph to the readings when its flip fits another series', () => {
+    const twice = (text: string) =>
+      rankPlateCandidates([read(text, 'detect'), read(text, 'reread')]);
+    // A Mercosur `ABC 1I23` (its fifth place a letter) is also `ABC1123` of three letters and digits.
+    const mercosur = twice('ABC1I23');
+    expect(mercosur[0]!.plateNumber).toBe('ABC1123');
+    expect(isPlateConfirmed(mercosur)).toBe(false);
+    // A UK `AB12 OCD` fits the EU layout with its O read as a digit.
+    const uk = twice('AB12OCD');
+    expect(uk[0]!.plateNumber).toBe('AB120CD');
+    expect(isPlateConfirmed(uk)).toBe(false);
+    // `NZ0·6276`: NZO by the group rule, but `NZ06276` is a KwaZulu-Natal town plate.
+    const town = twice('NZ0·6276');
+    expect(town[0]!.plateNumber).toBe('NZO6276');
+    expect(isPlateConfirmed(town)).toBe(false);
+  });
+
+  it('does not confirm a plate a rival spells with the other glyph, however clear the readings', () => {
+    const sure = [...'PP587A0'].map((char) => ({ char, p: 0.98, alt: 'X', altP: 0.01 }));
+    const ranked = rankPlateCandidates([
+      { ...read('PP-587A0', 'detect'), chars: sure },
+      { ...read('PP 587 A0', 'reread'), chars: sure },
+    ]);
+    expect(isPlateConfirmed(ranked)).toBe(true);
+    // One reading whose own rules kept the digit: outvoted as a look-alike would be, but the glyph
+    // is what is disputed.
+    const rival = { ...ranked[0]!, plateNumber: 'PP587A0', sources: new Set(['grey']), score: 1 };
+
+    expect(isPlateConfirmed([...ranked, rival])).toBe(false);
   });
 
   it('does not confirm a settled O/0 that one recognition read', () => {

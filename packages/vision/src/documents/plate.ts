@@ -7,23 +7,30 @@ import { PROVINCE_SUFFIXES, formatPlate, normalisePlate } from '@boomgate/contra
 
 const C = '[B-DF-HJ-NP-TV-Z]'; // consonant: general SA series use no vowels and no Q
 
-export const PLATE_PATTERNS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
-  ['ZA-GP', new RegExp(`^${C}{2}\\d{2}${C}{2}GP$`)],
-  ['ZA-GP-OLD', new RegExp(`^${C}{3}\\d{3}GP$`)],
-  ['ZA-KZN', /^[A-Z]{2}\d{2}[A-Z]{2}ZN$/],
-  ['ZA-KZN-GOV', /^GAA\d{3}ZN$/],
+/**
+ * `fixed-places`: each place of the series holds only letters or only digits, so a place can say
+ * whether its O/0 or I/1 is a letter or a digit (isPlacedByShape). Not the variable-length series,
+ * nor the Western Cape's proposed one, whose places take either.
+ */
+export const PLATE_PATTERNS: ReadonlyArray<
+  readonly [name: string, pattern: RegExp, fixedPlaces?: 'fixed-places']
+> = [
+  ['ZA-GP', new RegExp(`^${C}{2}\\d{2}${C}{2}GP$`), 'fixed-places'],
+  ['ZA-GP-OLD', new RegExp(`^${C}{3}\\d{3}GP$`), 'fixed-places'],
+  ['ZA-KZN', /^[A-Z]{2}\d{2}[A-Z]{2}ZN$/, 'fixed-places'],
+  ['ZA-KZN-GOV', /^GAA\d{3}ZN$/, 'fixed-places'],
   ['ZA-WC-PROPOSED', /^(?=(?:\D*\d){2}\D*WC$)[B-DF-HJ-NP-TV-Z0-9]{6}WC$/],
-  ['ZA-MOTOR-TRADE', new RegExp(`^A${C}{2}\\d{3}(GP|ZN|EC|FS|MP|NC|NW|L|WC)$`)],
-  ['ZA-PROV', new RegExp(`^${C}{3}\\d{3}(EC|FS|MP|NC|NW|L)$`)],
-  ['ZA-PROV-NEW', new RegExp(`^${C}{2}\\d{2}${C}{2}(EC|FS|MP|NC|NW|L)$`)],
+  ['ZA-MOTOR-TRADE', new RegExp(`^A${C}{2}\\d{3}(GP|ZN|EC|FS|MP|NC|NW|L|WC)$`), 'fixed-places'],
+  ['ZA-PROV', new RegExp(`^${C}{3}\\d{3}(EC|FS|MP|NC|NW|L)$`), 'fixed-places'],
+  ['ZA-PROV-NEW', new RegExp(`^${C}{2}\\d{2}${C}{2}(EC|FS|MP|NC|NW|L)$`), 'fixed-places'],
   ['ZA-WC-TOWN', /^C[A-Z]{0,2}\d{1,6}$/],
   ['ZA-KZN-TOWN', /^N[A-Z]{1,2}\d{1,6}$/],
-  ['BW', /^B\d{3}[A-PR-Z]{3}$/],
+  ['BW', /^B\d{3}[A-PR-Z]{3}$/, 'fixed-places'],
   ['BW-GOV', /^(BX|BDF)\d{1,6}[A-Z]{0,3}$/],
   ['NA', /^N\d{1,6}[A-Z]{1,2}$/],
   ['NA-GOV', /^(GRN|NDF|POL)\d{1,6}[A-Z]{0,2}$/],
-  ['MZ', /^[A-Z]{3}\d{3}(MC|MP|GZ|IB|SF|MN|TE|ZB|NP|CD|NS)$/],
-  ['MZ-OLD', /^M[A-Z]{2}\d{4}$/],
+  ['MZ', /^[A-Z]{3}\d{3}(MC|MP|GZ|IB|SF|MN|TE|ZB|NP|CD|NS)$/, 'fixed-places'],
+  ['MZ-OLD', /^M[A-Z]{2}\d{4}$/, 'fixed-places'],
   ['ZW-or-ZM', /^[A-Z]{3}\d{1,4}$/],
   ['ZA-PERSONALISED', /^[A-Z0-9]{1,7}(GP|WP|ZN|EC|FS|MP|NC|NW|L)$/],
   ['NA-PERSONALISED', /^[A-Z0-9]{1,7}NA$/],
@@ -248,15 +255,16 @@ export type PlateCandidate = {
   /** The recognitions that read exactly this plate. */
   sources: Set<string>;
   /**
-   * The recognitions that read it as it is, letter for letter: nothing changed by a grammar or group
+   * The recognitions that read it as it is, glyph for glyph: nothing changed by a grammar or group
    * rule except O/0 and I/1, which many plate fonts print with one glyph (there the reading cannot
-   * decide and the position does). A prior may rank a candidate; only readings confirm one.
+   * decide and the position does). These confirm a plate whose shape settles its O/0 and I/1
+   * (readersOf); a prior may rank a candidate, only readings confirm one.
    */
   directSources: Set<string>;
   /**
    * The recognitions whose own characters spell exactly this plate: no O/0 or I/1 settled by a
-   * layout, a pattern or a separator group. Only these confirm a plate (isPlateConfirmed): a
-   * character a format prior chose was not read, so a prior ranks, it never confirms.
+   * layout, a pattern or a separator group. Only these confirm a plate whose shape does not settle
+   * its O/0 and I/1 (readersOf): there a character a format prior chose was not read.
    */
   exactSources: Set<string>;
   /**
@@ -278,6 +286,12 @@ export type PlateCandidate = {
    * plate fonts, so no reading can tell (`HL0KTY1` read as `HLOKTY1`).
    */
   glyphAmbiguous: boolean;
+  /**
+   * The places of an O/0 or I/1 that a rule (a pattern, a layout, a separator group) chose rather
+   * than a direct reading: its glyph was read, the letter or digit it stands for was not
+   * (isPlacedByShape asks whether the plate's shape settles them).
+   */
+  settledPlaces: Set<number>;
   /** A letters-only reading (rankLettersOnlyCandidates): never confirmed. */
   lettersOnly?: boolean;
   box?: PlateCandidateInput['box'];
@@ -421,6 +435,8 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
   // `WXY184` was read `皖AY184` twice): the plate the rest spells is not the plate as read. It
   // ranks, but no such reading confirms it.
   const lostCharacter = LOST_CHARACTER.test(input.text);
+  const normalised = normalisePlate(input.text);
+  const direct = !lostCharacter && sameGlyphs(plate, normalised);
   const confidence = Math.max(
     0,
     Math.min(
@@ -437,18 +453,17 @@ export function scorePlateCandidate(input: PlateCandidateInput): PlateCandidate 
     score,
     warnings,
     sources: new Set(input.source ? [input.source] : []),
-    directSources: new Set(
-      input.source && !lostCharacter && sameGlyphs(plate, normalisePlate(input.text))
-        ? [input.source]
-        : [],
-    ),
+    directSources: new Set(input.source && direct ? [input.source] : []),
     exactSources: new Set(
-      input.source && !lostCharacter && plate === normalisePlate(input.text) ? [input.source] : [],
+      input.source && !lostCharacter && plate === normalised ? [input.source] : [],
     ),
     rivalRatio: rivalRatio(input.chars),
     markRatio: markRatio(input.chars),
     glyphAmbiguous:
       !match.pattern || PERSONALISED.has(match.pattern) ? hasGlyphAmbiguity(plate) : false,
+    settledPlaces: new Set(
+      direct ? [...plate].flatMap((c, i) => (c === normalised[i] ? [] : [i])) : [],
+    ),
     ...(input.box ? { box: input.box } : {}),
   };
 }
@@ -468,6 +483,7 @@ export function rankPlateCandidates(inputs: PlateCandidateInput[]): PlateCandida
       for (const source of c.sources) existing.sources.add(source);
       for (const source of c.directSources) existing.directSources.add(source);
       for (const source of c.exactSources) existing.exactSources.add(source);
+      for (const place of c.settledPlaces) existing.settledPlaces.add(place);
       existing.markRatio = Math.max(existing.markRatio, c.markRatio);
       if (c.rivalRatio !== null)
         existing.rivalRatio =
@@ -530,6 +546,7 @@ export function rankLettersOnlyCandidates(inputs: PlateCandidateInput[]): PlateC
       rivalRatio: rivalRatio(input.chars),
       markRatio: markRatio(input.chars),
       glyphAmbiguous: hasGlyphAmbiguity(plate),
+      settledPlaces: new Set(),
       lettersOnly: true,
       ...(input.box ? { box: input.box } : {}),
     });
@@ -577,46 +594,57 @@ const UNDECIDED_RIVAL_RATIO = 1 / 3;
  */
 const MIN_CONFIRMED_PLATE_CHARS = 5;
 
-/**
- * Shapes of one fixed length in which every place holds either a letter or a digit, with letters on
- * both sides of the digits or a region suffix: there a place says whether its O/0 or I/1 is a letter
- * or a digit. Not the shorter plates of the variable-length series (`ZW-or-ZM`'s three letters and one
- * to three digits is also a personalised plate without its suffix, `B0B 123`), nor the glyphs-only
- * layouts, which start with a digit and hold a single letter group (a personalised `3K4772O` fits
- * the Czech one), nor the Western Cape's proposed series, whose places take either.
- */
-const FIXED_PLACE_PATTERNS = PLATE_PATTERNS.filter(([name]) =>
-  [
-    'ZA-GP',
-    'ZA-GP-OLD',
-    'ZA-KZN',
-    'ZA-KZN-GOV',
-    'ZA-MOTOR-TRADE',
-    'ZA-PROV',
-    'ZA-PROV-NEW',
-    'BW',
-    'MZ',
-    'MZ-OLD',
-  ].includes(name),
-).map(([, pattern]) => pattern);
-const FIXED_PLACE_LAYOUTS = FOREIGN_LAYOUTS.filter(([, , only]) => only !== 'glyphs-only').map(
-  ([, layout]) => new RegExp(`^${layout.replace(/L/g, '[A-Z]').replace(/D/g, '\\d')}$`),
-);
+const FIXED_PLACE_SHAPES: readonly RegExp[] = [
+  ...PLATE_PATTERNS.filter(([, , fixed]) => fixed === 'fixed-places').map(([, pattern]) => pattern),
+  // Every foreign layout but the glyphs-only ones (they start with a digit and hold a single letter
+  // group: a personalised `3K4772O` fits the Czech one).
+  ...FOREIGN_LAYOUTS.filter(([, , only]) => only !== 'glyphs-only').map(([, layout]) =>
+    layoutPattern(layout),
+  ),
+];
+/** Every series the reader knows, but the personalised catch-alls: what a glyph's flip may fit. */
+const KNOWN_SHAPES: readonly RegExp[] = [
+  ...PLATE_PATTERNS.filter(([name]) => !PERSONALISED.has(name)).map(([, pattern]) => pattern),
+  ...FOREIGN_LAYOUTS.map(([, layout]) => layoutPattern(layout)),
+];
 
-/** Whether a plate has one of the fixed-place shapes (FIXED_PLACE_PATTERNS), as it is. */
-export function fitsFixedPlaces(plate: string): boolean {
-  return [...FIXED_PLACE_PATTERNS, ...FIXED_PLACE_LAYOUTS].some((re) => re.test(plate));
+function layoutPattern(layout: string): RegExp {
+  return new RegExp(`^${layout.replace(/L/g, '[A-Z]').replace(/D/g, '\\d')}$`);
+}
+
+const FLIP: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I' };
+
+/**
+ * Whether the plate's shape settles the O/0 and I/1 at `places` (settledPlaces): the plate fits a
+ * series whose places each hold only letters or only digits, and the glyph at none of them, read as
+ * the other character, makes a plate of any series the reader knows. A flip that fits another series
+ * (`ABC1123` and the Mercosur `ABC1I23`, the EU `AB120CD` and the UK `AB12OCD`, `NZO6276` and a
+ * KwaZulu-Natal town plate `NZ06276`) leaves the glyph to the readings. Only the places a rule chose
+ * are flipped: a 1 the readings spelt as 1 is theirs (`RK101AO` read `RK101A0`, whose 1 read as I
+ * would make the UK `RK10IAO`).
+ */
+export function isPlacedByShape(plate: string, places: ReadonlySet<number>): boolean {
+  if (!FIXED_PLACE_SHAPES.some((re) => re.test(plate))) return false;
+  return [...places].every((i) => {
+    const flipped = FLIP[plate[i]!];
+    if (!flipped) return false;
+    const other = plate.slice(0, i) + flipped + plate.slice(i + 1);
+    return !KNOWN_SHAPES.some((re) => re.test(other));
+  });
 }
 
 /**
- * The recognitions that count towards confirming a candidate. Where the plate has a fixed-place
- * shape, those that read its glyphs (directSources): an O/0 or I/1 is one glyph in many plate fonts
- * (no reading, and no measure of the glyph's shape, tells them apart: docs/vision/accuracy.md), and
- * the place says which of the two it is, as it says it for every other character there. Otherwise
- * only those that spelt it letter for letter (exactSources): nothing places the glyph.
+ * The recognitions that count towards confirming a candidate. Where the plate's shape settles its
+ * O/0 and I/1 (isPlacedByShape), those that read its glyphs (directSources): an O/0 or I/1 is one
+ * glyph in many plate fonts (PaddleOCR reads a Slovak plate's O as 0 at p = 1.00, as it reads its
+ * zeros; no measure of the glyph's shape tells them apart: docs/vision/accuracy.md), and the place
+ * says which of the two it is, as it says it for every other character there. Otherwise only those
+ * that spelt it letter for letter (exactSources): nothing else places the glyph.
  */
 export function readersOf(candidate: PlateCandidate): Set<string> {
-  return fitsFixedPlaces(candidate.plateNumber) ? candidate.directSources : candidate.exactSources;
+  return isPlacedByShape(candidate.plateNumber, candidate.settledPlaces)
+    ? candidate.directSources
+    : candidate.exactSources;
 }
 
 /** Two plate readings that a look-alike or a lost/extra character apart (`7FAV033` / `7EAV033`). */
@@ -637,18 +665,21 @@ export function isNearVariant(a: string, b: string): boolean {
 /**
  * Whether the best plate can be shown without a warning: two recognitions (detection passes,
  * enlarged re-reads, another preprocessing) read exactly it, letter for letter, or glyph for glyph
- * where the plate's shape fixes each place (readersOf: elsewhere an O/0 or I/1 that a layout, pattern
- * or separator group placed was not read, so it does not count), no reading took a
+ * where the plate's shape settles its O/0 and I/1 (readersOf: elsewhere an O/0 or I/1 that a layout,
+ * pattern or separator group placed was not read, so it does not count), no reading took a
  * character of it for nearly a non-character (a mark), and any recognition
  * that read a near variant of it (a look-alike or one character more or less) is outvoted by
  * clear-cut readings, no character was left undecided between two (UNDECIDED_RIVAL_RATIO), and
  * it is long enough to be a whole plate. The SA/SADC grammar and
  * the group rules rank candidates but never confirm one: a pattern fits a misread as easily as the
- * truth, and a look-alike they changed (8/B, 5/S, 2/Z, or an O/0 outside a fixed place) was not read.
+ * truth, and a look-alike they changed (8/B, 5/S, 2/Z, or an O/0 or I/1 that the plate's shape does
+ * not settle) was not read. Any rival differing from it by an O/0 or I/1 alone leaves it unconfirmed.
  */
 export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   const best = ranked[0];
-  if (!best || best.lettersOnly || readersOf(best).size < 2 || best.glyphAmbiguous) return false;
+  if (!best || best.lettersOnly || best.glyphAmbiguous) return false;
+  const readers = readersOf(best);
+  if (readers.size < 2) return false;
   if (best.plateNumber.length < MIN_CONFIRMED_PLATE_CHARS) return false;
   if (best.rivalRatio !== null && best.rivalRatio > UNDECIDED_RIVAL_RATIO) return false;
   // A character that may be a mark, not a letter or digit, in any reading: the count is unsure.
@@ -656,11 +687,14 @@ export function isPlateConfirmed(ranked: PlateCandidate[]): boolean {
   // A near variant read by fewer recognitions is outvoted only when the best reading's characters
   // were clear-cut (no runner-up letter or digit came close in its clearest reading).
   const clear = best.rivalRatio !== null && best.rivalRatio < CLEAR_RIVAL_RATIO;
+  // A rival that differs only by an O/0 or I/1 was placed otherwise by its own reading's rules: the
+  // glyph is disputed, however clear the readings.
   return !ranked
     .slice(1)
     .some(
       (r) =>
-        isNearVariant(r.plateNumber, best.plateNumber) &&
-        (!clear || r.sources.size >= best.exactSources.size),
+        sameGlyphs(r.plateNumber, best.plateNumber) ||
+        (isNearVariant(r.plateNumber, best.plateNumber) &&
+          (!clear || r.sources.size >= readers.size)),
     );
 }

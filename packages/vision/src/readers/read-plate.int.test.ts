@@ -135,6 +135,20 @@ describe('readPlate (PaddleOCR, rendered plates)', () => {
     expect(result.ok && result.uncertain).toContain('plateNumber');
   });
 
+  // The limit of the fixed-place rule (plate.ts isPlacedByShape), kept in view: a plate that prints
+  // a digit where its series has a letter (here `PP 587 A0`, a vanity plate in the EU layout) is
+  // read with the letter and confirmed. No series the reader has layouts for does that; a change of
+  // this behaviour must be a decision, not a side effect (docs/vision/accuracy.md, part ae).
+  it('confirms the letter a fixed place holds, even where the plate printed a digit', async () => {
+    const photo = await renderPlatePhoto('PP 587 A0', SA_PLATES[0]!.style, { seed: 5 });
+
+    const result = await readPlate(await decodeImage(photo), ctx);
+
+    expect(result.ok && result.fields.plateNumber).toBe('PP587AO');
+    expect(result.ok && result.fields.pattern).toBe('EU-LL-DDD-LL');
+    expect(result.ok && result.uncertain).toEqual([]);
+  });
+
   it('answers ok: false when there is no plate', async () => {
     const photo = await renderPlatePhoto('', { background: '#3b4a5a', text: '#3b4a5a' });
 

@@ -460,13 +460,15 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   let text = lines.map((l) => l.text).join('\n');
   const allLines = [...lines];
 
-  // The full-resolution pass searches for a plate the first pass did not find (small, distant), so
-  // it is not spent once two recognitions confirm one there: like every pass after the first, it
-  // is a search, not a vote (on the 90 street photos it changed no reading that was confirmed
-  // here, and it cost ~300 ms CPU on a 1280 px photo).
+  // The full-resolution pass is there to find a plate the first pass missed (small, distant), and
+  // is not spent once two recognitions confirm one (~300 ms CPU on a 1280 px photo). Its readings
+  // could also have vetoed that plate (a near variant read there) or found another plate beside
+  // it; measured, on the 90 street photos and under the nine camera effects of `npm run
+  // eval:stress`, no reading changed (docs/vision/accuracy.md, part ae).
   const longSide = Math.max(image.width, image.height);
-  const found = ranked.length > 0 && (ranked[0]!.confidence >= 0.75 || isPlateConfirmed(ranked));
-  if (!found && longSide > 1000) {
+  const firstPassSettled =
+    ranked.length > 0 && (ranked[0]!.confidence >= 0.75 || isPlateConfirmed(ranked));
+  if (!firstPassSettled && longSide > 1000) {
     const more = await detectAndRead(image, Math.min(1920, longSide), ctx, lines);
     const moreInputs = toInputs(more, image.height, 'detect-full');
     await reReadPlateLike(image, more, moreInputs, ctx);
@@ -480,7 +482,7 @@ export async function readPlate(image: RawImage, ctx: ReaderContext): Promise<Re
   ranked = await confirmBest(image, ranked, inputs, texts, ctx);
   // Still not confirmed: the plate may have been read in pieces; look around the fragments, and
   // when that changes the best plate, give the new one its confirming read too. A plate that two
-  // recognitions read whole, letter for letter, was not read in pieces (it is unconfirmed for a
+  // recognitions read whole, glyph for glyph, was not read in pieces (it is unconfirmed for a
   // look-alike or a mark, which the fragments cannot settle): the regions are not spent on it.
   if (!isPlateConfirmed(ranked) && !readWholeTwice(ranked[0])) {
     const before = ranked[0]?.plateNumber;

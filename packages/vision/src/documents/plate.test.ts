@@ -137,12 +137,16 @@ describe('isPlacedByShape', () => {
     ['RK101AO', [6], true],
     ['RK101AO', [4], false], // its 1 as an I would make the UK `RK10IAO`
     ['PJI7589', [2], true], // LLL-DDDD
-    ['BCD103EC', [4], true], // an Eastern Cape series plate's digit
+    ['BCD103EC', [4], false], // read with its O, a personalised Eastern Cape plate
     ['ABC1123', [4], false], // the Mercosur `ABC1I23`
     ['AB120CD', [4], false], // the UK `AB12OCD`
     ['NZO6276', [2], false], // a KwaZulu-Natal town plate `NZ06276`
     ['BOB123', [1], false], // three letters and three digits: a variable-length series
     ['3K47720', [6], false], // a glyphs-only layout
+    ['IAB0234', [0], false], // its 1 and O read as such make the Californian `1ABO234`
+    ['IAB0234', [0, 3], false],
+    ['IAI0234', [0], false], // the Czech `1A10234`
+    ['BL10NDGP', [3], false], // the personalised `BL1ONDGP`
   ])('%s, settled at %j: %s', (plate, places, placed) => {
     expect(isPlacedByShape(plate, new Set(places))).toBe(placed);
   });
@@ -348,6 +352,16 @@ describe('isPlateConfirmed', () => {
     const town = twice('NZ0·6276');
     expect(town[0]!.plateNumber).toBe('NZO6276');
     expect(isPlateConfirmed(town)).toBe(false);
+  });
+
+  it('counts the places any reading of a plate had settled', () => {
+    // One recognition spelt `ABC1123`, the other read the Mercosur `ABC1I23`: the merged candidate
+    // keeps the place the second one's pattern chose, and its flip fits the Mercosur layout.
+    const ranked = rankPlateCandidates([read('ABC1123', 'detect'), read('ABC1I23', 'reread')]);
+
+    expect(ranked[0]!.plateNumber).toBe('ABC1123');
+    expect([...ranked[0]!.settledPlaces]).toEqual([4]);
+    expect(isPlateConfirmed(ranked)).toBe(false);
   });
 
   it('does not confirm a plate a rival spells with the other glyph, however clear the readings', () => {

@@ -602,9 +602,12 @@ const FIXED_PLACE_SHAPES: readonly RegExp[] = [
     layoutPattern(layout),
   ),
 ];
-/** Every series the reader knows, but the personalised catch-alls: what a glyph's flip may fit. */
+/**
+ * Every series the reader knows, the personalised ones included (an SA plate `BL1ONDGP` is read into
+ * the Gauteng series `BL10NDGP`): what a flipped glyph may fit.
+ */
 const KNOWN_SHAPES: readonly RegExp[] = [
-  ...PLATE_PATTERNS.filter(([name]) => !PERSONALISED.has(name)).map(([, pattern]) => pattern),
+  ...PLATE_PATTERNS.map(([, pattern]) => pattern),
   ...FOREIGN_LAYOUTS.map(([, layout]) => layoutPattern(layout)),
 ];
 
@@ -616,21 +619,26 @@ const FLIP: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I' };
 
 /**
  * Whether the plate's shape settles the O/0 and I/1 at `places` (settledPlaces): the plate fits a
- * series whose places each hold only letters or only digits, and the glyph at none of them, read as
- * the other character, makes a plate of any series the reader knows. A flip that fits another series
- * (`ABC1123` and the Mercosur `ABC1I23`, the EU `AB120CD` and the UK `AB12OCD`, `NZO6276` and a
- * KwaZulu-Natal town plate `NZ06276`) leaves the glyph to the readings. Only the places a rule chose
- * are flipped: a 1 the readings spelt as 1 is theirs (`RK101AO` read `RK101A0`, whose 1 read as I
- * would make the UK `RK10IAO`).
+ * series whose places each hold only letters or only digits, and no other reading of its glyphs
+ * that changes one of those places (any set of its O/0 and I/1 read as the other character,
+ * including one of `places`) makes a plate of any series the reader knows. Such a plate (`ABC1123`
+ * and the Mercosur `ABC1I23`, the EU `AB120CD` and the UK `AB12OCD`, `NZO6276` and a KwaZulu-Natal
+ * town plate `NZ06276`, `IAB0234` and the Californian `1ABO234`) leaves the glyph to the readings.
+ * An O/0 or I/1 the readings spelt is flipped only beside a settled one: `RK101AO`, read `RK101A0`,
+ * keeps the 1 it read (as an I it would make the UK `RK10IAO`).
  */
 export function isPlacedByShape(plate: string, places: ReadonlySet<number>): boolean {
   if (!FIXED_PLACE_SHAPES.some((re) => re.test(plate))) return false;
-  return [...places].every((i) => {
-    const flipped = FLIP[plate[i]!];
-    if (!flipped) return false;
-    const other = plate.slice(0, i) + flipped + plate.slice(i + 1);
-    return !KNOWN_SHAPES.some((re) => re.test(other));
-  });
+  if ([...places].some((i) => !FLIP[plate[i]!])) return false;
+  const glyphs = [...plate].flatMap((c, i) => (FLIP[c] ? [i] : []));
+  // Every subset of the glyphs' places holding a settled one: at most 2^10 for a 10-character plate.
+  for (let mask = 1; mask < 1 << glyphs.length; mask++) {
+    const flipped = glyphs.filter((_, bit) => mask & (1 << bit));
+    if (!flipped.some((i) => places.has(i))) continue;
+    const other = [...plate].map((c, i) => (flipped.includes(i) ? FLIP[c]! : c)).join('');
+    if (KNOWN_SHAPES.some((re) => re.test(other))) return false;
+  }
+  return true;
 }
 
 /**

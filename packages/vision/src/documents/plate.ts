@@ -10,7 +10,9 @@ const C = '[B-DF-HJ-NP-TV-Z]'; // consonant: general SA series use no vowels and
 /**
  * `fixed-places`: each place of the series holds only letters or only digits, so a place can say
  * whether its O/0 or I/1 is a letter or a digit (isPlacedByShape). Not the variable-length series,
- * nor the Western Cape's proposed one, whose places take either.
+ * nor the Western Cape's proposed one, whose places take either. (An SA series plate's glyph is
+ * still never settled by its place alone: with its province code, the glyph read as the other
+ * character makes a personalised plate.)
  */
 export const PLATE_PATTERNS: ReadonlyArray<
   readonly [name: string, pattern: RegExp, fixedPlaces?: 'fixed-places']

@@ -130,6 +130,19 @@ describe('layouts that settle only O/0 and I/1', () => {
   });
 });
 
+describe('foreign layouts', () => {
+  it('takes the layout that changes fewest characters', () => {
+    // A UK `AB12 OCD` fits its own layout as read; the EU LL-DDD-LL only with its O as a digit.
+    expect(bestPatternMatch('AB12OCD')).toMatchObject({
+      plate: 'AB12OCD',
+      pattern: 'UK',
+      fixes: 0,
+    });
+    // Read with a 0, it fits the EU layout as read.
+    expect(bestPatternMatch('AB120CD')).toMatchObject({ plate: 'AB120CD', fixes: 0 });
+  });
+});
+
 describe('isPlacedByShape', () => {
   it.each([
     ['PP587AO', [6], true], // LL-DDD-LL: `PP587A0` fits nothing
@@ -344,10 +357,11 @@ describe('isPlateConfirmed', () => {
     const mercosur = twice('ABC1I23');
     expect(mercosur[0]!.plateNumber).toBe('ABC1123');
     expect(isPlateConfirmed(mercosur)).toBe(false);
-    // A UK `AB12 OCD` fits the EU layout with its O read as a digit.
-    const uk = twice('AB12OCD');
-    expect(uk[0]!.plateNumber).toBe('AB120CD');
-    expect(isPlateConfirmed(uk)).toBe(false);
+    // `1AB O234`: IAB by the group rule, 0 by the Brazilian layout; read as such, the Californian
+    // `1ABO234`.
+    const us = twice('1AB O234');
+    expect(us[0]!.plateNumber).toBe('IAB0234');
+    expect(isPlateConfirmed(us)).toBe(false);
     // `NZ0·6276`: NZO by the group rule, but `NZ06276` is a KwaZulu-Natal town plate.
     const town = twice('NZ0·6276');
     expect(town[0]!.plateNumber).toBe('NZO6276');

@@ -51,7 +51,7 @@ export const FOREIGN_LAYOUTS: ReadonlyArray<
   ['UK', 'LLDDLLL'],
   ['BR', 'LLLDDDD'],
   ['BR-MERCOSUR', 'LLLDLDD'],
-  // After the layouts above, so a plate that fits one of them keeps it. Both start with a digit,
+  // After the layouts above, so a plate that fits one of them as well keeps it. Both start with a digit,
   // which no SA/SADC pattern does. They settle only O/0 and I/1 (one glyph in many plate fonts,
   // which no reading can tell apart): with one letter place among digits, a 8→B or 2→Z fix would
   // turn a digits-only plate (`1868371`) into one (`1B68371`).
@@ -189,10 +189,15 @@ function patternMatch(plate: string): PlatePatternMatch {
     if (names.length) return { plate: variant.plate, pattern: names[0]!, fixes: variant.fixes };
   }
   if (!direct.length) {
+    // The layout that changes fewest characters, in list order among equals: a UK `AB12OCD` fits
+    // its own layout as read, and the EU one only with its O read as a digit.
+    let best: PlatePatternMatch | null = null;
     for (const [name, layout, glyphsOnly] of FOREIGN_LAYOUTS) {
       const fit = fitLayout(plate, layout, glyphsOnly === 'glyphs-only');
-      if (fit) return { plate: fit.plate, pattern: name, fixes: fit.fixes };
+      if (fit && (!best || fit.fixes < best.fixes))
+        best = { plate: fit.plate, pattern: name, fixes: fit.fixes };
     }
+    if (best) return best;
   }
   return { plate, pattern: direct[0] ?? null, fixes: 0 };
 }

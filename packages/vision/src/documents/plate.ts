@@ -622,7 +622,13 @@ function layoutPattern(layout: string): RegExp {
   return new RegExp(`^${layout.replace(/L/g, '[A-Z]').replace(/D/g, '\\d')}$`);
 }
 
-const FLIP: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I' };
+/** Each glyph of SAME_GLYPH's pairs to the other one. */
+const FLIP: Record<string, string> = Object.fromEntries(
+  Object.entries(SAME_GLYPH).flatMap(([letter, digit]) => [
+    [letter, digit],
+    [digit, letter],
+  ]),
+);
 
 /**
  * Whether the plate's shape settles the O/0 and I/1 at `places` (settledPlaces): the plate fits a
